@@ -1,6 +1,10 @@
 package cupel
 
-import "slices"
+import (
+	"math"
+	"slices"
+	"time"
+)
 
 // ChronologicalPlacer orders items by timestamp, oldest first (spec chapter
 // "ChronologicalPlacer"): items with a timestamp come first, ascending by
@@ -32,26 +36,53 @@ func (*ChronologicalPlacer) Place(items []ScoredItem) []*ContextItem {
 		}
 		return []*ContextItem{items[0].Item}
 	}
+	// Fast path: when every timestamp's UnixNano is exact (years 1678 to
+	// 2262) the order is that of one uint64 key (items without a timestamp
+	// get the largest key), sorted with the index as tiebreak.
+	if keys, ok := chronoFastKeys(items); ok {
+		sortKeyIdx(keys)
+		out := make([]*ContextItem, len(items))
+		for i, k := range keys {
+			out[i] = items[k.idx].Item
+		}
+		return out
+	}
 	keys := make([]chronoKey, len(items))
-	sorted := true
 	for i, si := range items {
 		k := chronoKey{none: true, idx: i}
 		if it := si.Item; it != nil && it.hasTimestamp {
 			k = chronoKey{sec: it.timestamp.Unix(), nsec: int32(it.timestamp.Nanosecond()), idx: i}
 		}
 		keys[i] = k
-		if sorted && i > 0 && cmpChrono(keys[i-1], k) > 0 {
-			sorted = false
-		}
 	}
-	if !sorted {
-		slices.SortFunc(keys, cmpChrono)
-	}
+	slices.SortFunc(keys, cmpChrono)
 	out := make([]*ContextItem, len(items))
 	for i, k := range keys {
 		out[i] = items[k.idx].Item
 	}
 	return out
+}
+
+// Instants whose UnixNano is exact.
+var (
+	minNanoTime = time.Unix(0, math.MinInt64)
+	maxNanoTime = time.Unix(0, math.MaxInt64-1) // MaxInt64 is kept for "no timestamp"
+)
+
+func chronoFastKeys(items []ScoredItem) ([]keyIdx, bool) {
+	keys := make([]keyIdx, len(items))
+	for i, si := range items {
+		k := uint64(math.MaxUint64)
+		if it := si.Item; it != nil && it.hasTimestamp {
+			t := it.timestamp
+			if t.Before(minNanoTime) || t.After(maxNanoTime) {
+				return nil, false
+			}
+			k = uint64(t.UnixNano()) ^ 1<<63 // order-preserving
+		}
+		keys[i] = keyIdx{k, i}
+	}
+	return keys, true
 }
 
 func cmpChrono(a, b chronoKey) int {

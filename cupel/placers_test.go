@@ -61,6 +61,40 @@ var _ = Describe("ChronologicalPlacer", func() {
 		Expect(place(slTimed("f", &future), slTimed("o", &old), slTimed("n", nil), slTimed("oo", &older))).To(Equal([]string{"oo", "o", "f", "n"}))
 	})
 
+	It("orders large inputs (radix path) and inputs with out-of-nanosecond-range instants (slow path) alike", func() {
+		for _, far := range []bool{false, true} {
+			var in []cupel.ScoredItem
+			for i := 0; i < 700; i++ {
+				var ts *time.Time
+				if i%5 != 0 {
+					ts = at(time.Duration((i*7919)%97) * time.Minute)
+				}
+				in = append(in, slS(slTimed("x", ts), 0))
+			}
+			if far {
+				f := time.Date(3000, 1, 1, 0, 0, 0, 0, time.UTC)
+				in = append(in, slS(slTimed("far", &f), 0))
+			}
+			out := p.Place(in)
+			pos := map[*cupel.ContextItem]int{}
+			for i, si := range in {
+				pos[si.Item] = i
+			}
+			for i := 1; i < len(out); i++ {
+				a, aok := out[i-1].Timestamp()
+				b, bok := out[i].Timestamp()
+				switch {
+				case aok && bok && !a.Equal(b):
+					Expect(a.Before(b)).To(BeTrue())
+				case aok == bok:
+					Expect(pos[out[i-1]]).To(BeNumerically("<", pos[out[i]]))
+				default:
+					Expect(aok).To(BeTrue()) // timestamped before untimed
+				}
+			}
+		}
+	})
+
 	It("places nil items among the untimed ones, as nil", func() {
 		in := []cupel.ScoredItem{{Item: nil}, slS(slTimed("t", at(0)), 0)}
 		Expect(slContents(p.Place(in))).To(Equal([]string{"t", "<nil>"}))
