@@ -246,7 +246,9 @@ func slSamePointers(a, b []*cupel.ContextItem) bool {
 }
 
 var _ = Describe("slicers against literal transcriptions of the spec pseudocode", func() {
-	greedyInner := func(items []cupel.ScoredItem, _ int, target int) []*cupel.ContextItem { return slRefGreedy(items, target) }
+	greedyInner := func(items []cupel.ScoredItem, _ int, target int) []*cupel.ContextItem {
+		return slRefGreedy(items, target)
+	}
 
 	It("GreedySlice", func() {
 		r := rand.New(rand.NewPCG(21, 22))
@@ -326,7 +328,9 @@ var _ = Describe("slicers against literal transcriptions of the spec pseudocode"
 			Expect(err).NotTo(HaveOccurred())
 			res, err = cck.SliceDetailed(in, b)
 			Expect(err).NotTo(HaveOccurred())
-			knap := func(items []cupel.ScoredItem, _ int, t int) []*cupel.ContextItem { return slRefKnapsack(items, t, bucket) }
+			knap := func(items []cupel.ScoredItem, _ int, t int) []*cupel.ContextItem {
+				return slRefKnapsack(items, t, bucket)
+			}
 			want, capped, short = slRefCountQuota(in, maxT, target, ref, knap, true)
 			Expect(slSamePointers(res.Selected, want)).To(BeTrue(), "CCK trial %d", trial)
 			gotCapped = nil
