@@ -188,7 +188,9 @@ var _ = Describe("the batch path", func() {
 			{"a small vocabulary", func(int) []string {
 				return []string{"t" + strconv.Itoa(r.IntN(12)), "T" + strconv.Itoa(r.IntN(12)), "t" + strconv.Itoa(r.IntN(12))}
 			}},
-			{"a large vocabulary", func(int) []string { return []string{"t" + strconv.Itoa(r.IntN(3000)), "t" + strconv.Itoa(r.IntN(3000))} }},
+			{"a large vocabulary", func(int) []string {
+				return []string{"t" + strconv.Itoa(r.IntN(3000)), "t" + strconv.Itoa(r.IntN(3000))}
+			}},
 			{"chains of pairs", func(i int) []string { return []string{"p" + strconv.Itoa(i/2), "p" + strconv.Itoa(i/2+1)} }},
 			{"many tags per item", func(int) []string {
 				t := make([]string, 30)
