@@ -43,8 +43,11 @@ func scRandomItems(r *rand.Rand, n int, withNil bool) []*cupel.ContextItem {
 		spec := cupel.ItemSpec{Content: "c" + strconv.Itoa(r.IntN(5)) + string(make([]byte, r.IntN(4))), Tokens: r.IntN(100)}
 		if r.IntN(3) > 0 {
 			t := scT0.Add(time.Duration(r.IntN(6)) * time.Hour)
-			if r.IntN(4) == 0 {
+			switch r.IntN(12) {
+			case 0, 1, 2:
 				t = scT0.Add(time.Duration(r.Int64N(1e15) - 5e14))
+			case 3: // outside the UnixNano range
+				t = time.Date([]int{1, 1600, 2300, 9999}[r.IntN(4)], 1, 1, 0, 0, r.IntN(3), 0, time.UTC)
 			}
 			spec.Timestamp = &t
 		}
