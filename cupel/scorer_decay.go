@@ -39,8 +39,11 @@ type DecayCurve struct {
 // StepWindow is one window of a step curve: ages below MaxAge (and not
 // below the previous window's MaxAge) score Score.
 type StepWindow struct {
+	// MaxAge is the window's exclusive upper age bound; > 0, and greater
+	// than the previous window's.
 	MaxAge time.Duration
-	Score  float64
+	// Score is the score of ages in the window, in [0, 1].
+	Score float64
 }
 
 // NewExponentialCurve returns the curve 2^(-age/halfLife), computed as
