@@ -70,22 +70,25 @@ func sharesAnyTag(a, b []string) bool {
 // It interns the folded tags, then groups the items by their set of distinct
 // folded tags (items with equal sets get equal counts; with at most 64
 // distinct tags a set is a bit mask) and builds, for every tag, the list of
-// groups holding it. For a group S it counts the items that
-// share a tag with S as the union over the tags t of S of the items holding
-// t, without double counting: it orders S's tags by decreasing list length,
-// takes the items holding the first tag from a precomputed total, and for
-// each later tag adds the groups holding it that hold none of S's earlier
-// tags. An item's score is then (count(S) - occurrences of its own pointer) /
-// (n - 1): the occurrences of the item itself are exactly the entries of S
-// that the spec's identity check skips.
+// groups holding it. For a group S it counts the entries that share a tag
+// with S, the union over the tags t of S of the entries holding t, without
+// double counting: it orders S's tags by decreasing list length, takes the
+// entries holding the first tag from a precomputed total, and for each later
+// tag adds the groups holding it that hold none of S's earlier tags. An
+// item's score is then (count(S) - occurrences of its own pointer) / (n - 1):
+// the occurrences of the item itself are exactly the entries of S that the
+// spec's identity check skips, and every other entry of S is a peer sharing
+// all its tags.
 //
-// With G groups, that costs O(sum of T_i) hashing for the grouping and
-// O(sum over S, over the tags t of S but its most frequent, of
-// |groups(t)| * |S|) for the counting: linear when items carry few tags or
-// share one dominant tag, quadratic in G at worst. No exact method is
-// sub-quadratic in general: deciding whether two items share no tag is the
-// Orthogonal Vectors problem. The result is exactly the per-item one (the
-// same integer counts and the same division).
+// Cost, for N items with T tags in all and G distinct tag sets: O(N + T)
+// hashing to group, then, for every set S and every tag t of S but its most
+// frequent, one check per group holding t (O(1) with bit masks, O(size of
+// that group) otherwise). That is linear when items carry a few tags from a
+// small vocabulary, or share one dominant tag, and O(G^2) checks at worst: an exact
+// method that is sub-quadratic in general is not expected to exist, since
+// deciding whether some two items share no tag is the Orthogonal Vectors
+// problem. The result is exactly the per-item one: the same integer counts
+// and the same division.
 func (*FrequencyScorer) scoreAll(items []*ContextItem, out []float64) {
 	n := 0
 	for i, it := range items {
