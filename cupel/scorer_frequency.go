@@ -90,14 +90,18 @@ func sharesAnyTag(a, b []string) bool {
 // problem. The result is exactly the per-item one: the same integer counts
 // and the same division.
 func (*FrequencyScorer) scoreAll(items []*ContextItem, out []float64) {
-	n := 0
+	n, withTags, totalTags := 0, 0, 0
 	for i, it := range items {
 		out[i] = 0.0
 		if it != nil {
 			n++
+			if len(it.tags) > 0 {
+				withTags++
+				totalTags += len(it.tags)
+			}
 		}
 	}
-	if n <= 1 {
+	if n <= 1 || withTags == 0 {
 		return
 	}
 
@@ -105,9 +109,9 @@ func (*FrequencyScorer) scoreAll(items []*ContextItem, out []float64) {
 	// the tag ids of items[i] (unsorted, possibly repeated).
 	var (
 		tagIDs   = make(map[string]int32)
-		ptrCount = make(map[*ContextItem]int32, n)
+		ptrCount = make(map[*ContextItem]int32, withTags)
 		itemOff  = make([]int32, len(items)+1)
-		itemIDs  []int32
+		itemIDs  = make([]int32, 0, totalTags)
 		fold     []byte
 	)
 	for i, it := range items {
@@ -145,16 +149,17 @@ func (*FrequencyScorer) scoreAll(items []*ContextItem, out []float64) {
 		keyIDs    map[string]int32
 		gMask     []uint64
 		itemGroup = make([]int32, len(items))
-		gOff      = []int32{0} // group g's tags are gTags[gOff[g]:gOff[g+1]], ascending
-		gTags     []int32
-		gCount    []int32 // entries per group
+		gOff      = append(make([]int32, 0, withTags+1), 0) // group g's tags are gTags[gOff[g]:gOff[g+1]], ascending
+		gTags     = make([]int32, 0, totalTags)
+		gCount    = make([]int32, 0, withTags) // entries per group
 		ids       []int32
 		key       []byte
 	)
 	if small {
-		maskIDs = make(map[uint64]int32)
+		maskIDs = make(map[uint64]int32, withTags)
+		gMask = make([]uint64, 0, withTags)
 	} else {
-		keyIDs = make(map[string]int32)
+		keyIDs = make(map[string]int32, withTags)
 	}
 	for i := range items {
 		itemGroup[i] = -1
