@@ -44,6 +44,10 @@ func (m *IncludeItemWithKindMatcher) NegatedFailureMessage(actual any) string {
 // GomegaString renders the matcher as it was called.
 func (m *IncludeItemWithKindMatcher) GomegaString() string { return gomegaString(m.eval) }
 
+// String renders the matcher as it was called, like GomegaString, for
+// Gomega's And, Or and other places that format matchers with %s.
+func (m *IncludeItemWithKindMatcher) String() string { return gomegaString(m.eval) }
+
 // IncludeItemMatchingMatcher is the matcher returned by [IncludeItemMatching].
 type IncludeItemMatchingMatcher struct {
 	predicate func(cupel.IncludedItem) bool
@@ -78,6 +82,10 @@ func (m *IncludeItemMatchingMatcher) NegatedFailureMessage(actual any) string {
 
 // GomegaString renders the matcher as it was called.
 func (m *IncludeItemMatchingMatcher) GomegaString() string { return gomegaString(m.eval) }
+
+// String renders the matcher as it was called, like GomegaString, for
+// Gomega's And, Or and other places that format matchers with %s.
+func (m *IncludeItemMatchingMatcher) String() string { return gomegaString(m.eval) }
 
 // IncludeExactlyNItemsWithKindMatcher is the matcher returned by [IncludeExactlyNItemsWithKind].
 type IncludeExactlyNItemsWithKindMatcher struct {
@@ -117,6 +125,10 @@ func (m *IncludeExactlyNItemsWithKindMatcher) NegatedFailureMessage(actual any) 
 // GomegaString renders the matcher as it was called.
 func (m *IncludeExactlyNItemsWithKindMatcher) GomegaString() string { return gomegaString(m.eval) }
 
+// String renders the matcher as it was called, like GomegaString, for
+// Gomega's And, Or and other places that format matchers with %s.
+func (m *IncludeExactlyNItemsWithKindMatcher) String() string { return gomegaString(m.eval) }
+
 // ExcludeItemWithReasonMatcher is the matcher returned by [ExcludeItemWithReason].
 type ExcludeItemWithReasonMatcher struct {
 	reason cupel.ExclusionVariant
@@ -151,6 +163,10 @@ func (m *ExcludeItemWithReasonMatcher) NegatedFailureMessage(actual any) string 
 
 // GomegaString renders the matcher as it was called.
 func (m *ExcludeItemWithReasonMatcher) GomegaString() string { return gomegaString(m.eval) }
+
+// String renders the matcher as it was called, like GomegaString, for
+// Gomega's And, Or and other places that format matchers with %s.
+func (m *ExcludeItemWithReasonMatcher) String() string { return gomegaString(m.eval) }
 
 // ExcludeItemMatchingWithReasonMatcher is the matcher returned by [ExcludeItemMatchingWithReason].
 type ExcludeItemMatchingWithReasonMatcher struct {
@@ -189,6 +205,10 @@ func (m *ExcludeItemMatchingWithReasonMatcher) NegatedFailureMessage(actual any)
 
 // GomegaString renders the matcher as it was called.
 func (m *ExcludeItemMatchingWithReasonMatcher) GomegaString() string { return gomegaString(m.eval) }
+
+// String renders the matcher as it was called, like GomegaString, for
+// Gomega's And, Or and other places that format matchers with %s.
+func (m *ExcludeItemMatchingWithReasonMatcher) String() string { return gomegaString(m.eval) }
 
 // ExcludeItemWithBudgetDetailsMatcher is the matcher returned by [ExcludeItemWithBudgetDetails].
 type ExcludeItemWithBudgetDetailsMatcher struct {
@@ -229,6 +249,10 @@ func (m *ExcludeItemWithBudgetDetailsMatcher) NegatedFailureMessage(actual any) 
 // GomegaString renders the matcher as it was called.
 func (m *ExcludeItemWithBudgetDetailsMatcher) GomegaString() string { return gomegaString(m.eval) }
 
+// String renders the matcher as it was called, like GomegaString, for
+// Gomega's And, Or and other places that format matchers with %s.
+func (m *ExcludeItemWithBudgetDetailsMatcher) String() string { return gomegaString(m.eval) }
+
 // HaveNoExclusionsForKindMatcher is the matcher returned by [HaveNoExclusionsForKind].
 type HaveNoExclusionsForKindMatcher struct {
 	kind cupel.ContextKind
@@ -266,6 +290,10 @@ func (m *HaveNoExclusionsForKindMatcher) NegatedFailureMessage(actual any) strin
 // GomegaString renders the matcher as it was called.
 func (m *HaveNoExclusionsForKindMatcher) GomegaString() string { return gomegaString(m.eval) }
 
+// String renders the matcher as it was called, like GomegaString, for
+// Gomega's And, Or and other places that format matchers with %s.
+func (m *HaveNoExclusionsForKindMatcher) String() string { return gomegaString(m.eval) }
+
 // HaveAtLeastNExclusionsMatcher is the matcher returned by [HaveAtLeastNExclusions].
 type HaveAtLeastNExclusionsMatcher struct {
 	n int
@@ -300,6 +328,10 @@ func (m *HaveAtLeastNExclusionsMatcher) NegatedFailureMessage(actual any) string
 
 // GomegaString renders the matcher as it was called.
 func (m *HaveAtLeastNExclusionsMatcher) GomegaString() string { return gomegaString(m.eval) }
+
+// String renders the matcher as it was called, like GomegaString, for
+// Gomega's And, Or and other places that format matchers with %s.
+func (m *HaveAtLeastNExclusionsMatcher) String() string { return gomegaString(m.eval) }
 
 // ExcludedItemsAreSortedByScoreDescendingMatcher is the matcher returned by [ExcludedItemsAreSortedByScoreDescending].
 type ExcludedItemsAreSortedByScoreDescendingMatcher struct {
@@ -377,6 +409,10 @@ func (m *HaveBudgetUtilizationAboveMatcher) NegatedFailureMessage(actual any) st
 // GomegaString renders the matcher as it was called.
 func (m *HaveBudgetUtilizationAboveMatcher) GomegaString() string { return gomegaString(m.eval) }
 
+// String renders the matcher as it was called, like GomegaString, for
+// Gomega's And, Or and other places that format matchers with %s.
+func (m *HaveBudgetUtilizationAboveMatcher) String() string { return gomegaString(m.eval) }
+
 // HaveKindCoverageCountMatcher is the matcher returned by [HaveKindCoverageCount].
 type HaveKindCoverageCountMatcher struct {
 	n int
@@ -411,6 +447,10 @@ func (m *HaveKindCoverageCountMatcher) NegatedFailureMessage(actual any) string 
 
 // GomegaString renders the matcher as it was called.
 func (m *HaveKindCoverageCountMatcher) GomegaString() string { return gomegaString(m.eval) }
+
+// String renders the matcher as it was called, like GomegaString, for
+// Gomega's And, Or and other places that format matchers with %s.
+func (m *HaveKindCoverageCountMatcher) String() string { return gomegaString(m.eval) }
 
 // PlaceItemAtEdgeMatcher is the matcher returned by [PlaceItemAtEdge].
 type PlaceItemAtEdgeMatcher struct {
@@ -447,6 +487,10 @@ func (m *PlaceItemAtEdgeMatcher) NegatedFailureMessage(actual any) string {
 // GomegaString renders the matcher as it was called.
 func (m *PlaceItemAtEdgeMatcher) GomegaString() string { return gomegaString(m.eval) }
 
+// String renders the matcher as it was called, like GomegaString, for
+// Gomega's And, Or and other places that format matchers with %s.
+func (m *PlaceItemAtEdgeMatcher) String() string { return gomegaString(m.eval) }
+
 // PlaceTopNScoredAtEdgesMatcher is the matcher returned by [PlaceTopNScoredAtEdges].
 type PlaceTopNScoredAtEdgesMatcher struct {
 	n int
@@ -481,3 +525,7 @@ func (m *PlaceTopNScoredAtEdgesMatcher) NegatedFailureMessage(actual any) string
 
 // GomegaString renders the matcher as it was called.
 func (m *PlaceTopNScoredAtEdgesMatcher) GomegaString() string { return gomegaString(m.eval) }
+
+// String renders the matcher as it was called, like GomegaString, for
+// Gomega's And, Or and other places that format matchers with %s.
+func (m *PlaceTopNScoredAtEdgesMatcher) String() string { return gomegaString(m.eval) }
