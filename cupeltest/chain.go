@@ -15,10 +15,18 @@ type TB interface {
 	Errorf(format string, args ...any)
 }
 
-// AssertionError is the failure of one assertion: the pattern's name
-// (Assertion, e.g. "IncludeItemWithKind") and the chapter's message
-// (Message, also returned by Error).
-type AssertionError = assertions.AssertionError
+// AssertionError is the failure of one assertion. It is the error that
+// [Chain.Err] returns (alone or joined with others: use errors.As).
+type AssertionError struct {
+	// Assertion is the pattern's name, e.g. "IncludeItemWithKind".
+	Assertion string
+	// Message is the complete failure message of the chapter's template:
+	// the assertion, what was expected and what the report held.
+	Message string
+}
+
+// Error returns the failure message.
+func (e *AssertionError) Error() string { return e.Message }
 
 // Chain holds a report and the assertions made on it. Every assertion
 // method returns the chain, so assertions chain fluently. Build one with
@@ -77,8 +85,8 @@ func (c *Chain) First() *AssertionError {
 // record notes a failure and reports it to the test, if any.
 func (c *Chain) record(o assertions.Outcome) {
 	c.t.Helper()
-	c.failures = append(c.failures, o.Failure)
-	c.t.Errorf("%s", o.Failure.Message)
+	c.failures = append(c.failures, &AssertionError{Assertion: o.Assertion, Message: o.Message})
+	c.t.Errorf("%s", o.Message)
 }
 
 // Each method below calls t.Helper() itself before record does, so that
@@ -87,7 +95,7 @@ func (c *Chain) record(o assertions.Outcome) {
 
 // IncludeItemWithKind asserts that at least one included item has the kind.
 func (c *Chain) IncludeItemWithKind(kind cupel.ContextKind) *Chain {
-	if o := assertions.IncludeItemWithKind(c.report, kind); !o.Holds() {
+	if o := assertions.IncludeItemWithKind(c.report, kind); !o.Holds {
 		c.t.Helper()
 		c.record(o)
 	}
@@ -97,7 +105,7 @@ func (c *Chain) IncludeItemWithKind(kind cupel.ContextKind) *Chain {
 // IncludeItemMatching asserts that at least one included entry (item, score
 // and reason) satisfies the predicate.
 func (c *Chain) IncludeItemMatching(predicate func(cupel.IncludedItem) bool) *Chain {
-	if o := assertions.IncludeItemMatching(c.report, predicate); !o.Holds() {
+	if o := assertions.IncludeItemMatching(c.report, predicate); !o.Holds {
 		c.t.Helper()
 		c.record(o)
 	}
@@ -107,7 +115,7 @@ func (c *Chain) IncludeItemMatching(predicate func(cupel.IncludedItem) bool) *Ch
 // IncludeExactlyNItemsWithKind asserts that exactly n included items have
 // the kind; n = 0 asserts the kind is absent from Included.
 func (c *Chain) IncludeExactlyNItemsWithKind(kind cupel.ContextKind, n int) *Chain {
-	if o := assertions.IncludeExactlyNItemsWithKind(c.report, kind, n); !o.Holds() {
+	if o := assertions.IncludeExactlyNItemsWithKind(c.report, kind, n); !o.Holds {
 		c.t.Helper()
 		c.record(o)
 	}
@@ -117,7 +125,7 @@ func (c *Chain) IncludeExactlyNItemsWithKind(kind cupel.ContextKind, n int) *Cha
 // ExcludeItemWithReason asserts that at least one excluded entry's reason
 // is of the variant.
 func (c *Chain) ExcludeItemWithReason(reason cupel.ExclusionVariant) *Chain {
-	if o := assertions.ExcludeItemWithReason(c.report, reason); !o.Holds() {
+	if o := assertions.ExcludeItemWithReason(c.report, reason); !o.Holds {
 		c.t.Helper()
 		c.record(o)
 	}
@@ -127,7 +135,7 @@ func (c *Chain) ExcludeItemWithReason(reason cupel.ExclusionVariant) *Chain {
 // ExcludeItemMatchingWithReason asserts that at least one excluded item
 // satisfies the predicate and has a reason of the variant.
 func (c *Chain) ExcludeItemMatchingWithReason(predicate func(*cupel.ContextItem) bool, reason cupel.ExclusionVariant) *Chain {
-	if o := assertions.ExcludeItemMatchingWithReason(c.report, predicate, reason); !o.Holds() {
+	if o := assertions.ExcludeItemMatchingWithReason(c.report, predicate, reason); !o.Holds {
 		c.t.Helper()
 		c.record(o)
 	}
@@ -138,7 +146,7 @@ func (c *Chain) ExcludeItemMatchingWithReason(predicate func(*cupel.ContextItem)
 // predicate has reason BudgetExceeded with exactly these item_tokens and
 // available_tokens.
 func (c *Chain) ExcludeItemWithBudgetDetails(predicate func(*cupel.ContextItem) bool, expectedItemTokens, expectedAvailableTokens int) *Chain {
-	if o := assertions.ExcludeItemWithBudgetDetails(c.report, predicate, expectedItemTokens, expectedAvailableTokens); !o.Holds() {
+	if o := assertions.ExcludeItemWithBudgetDetails(c.report, predicate, expectedItemTokens, expectedAvailableTokens); !o.Holds {
 		c.t.Helper()
 		c.record(o)
 	}
@@ -147,7 +155,7 @@ func (c *Chain) ExcludeItemWithBudgetDetails(predicate func(*cupel.ContextItem) 
 
 // HaveNoExclusionsForKind asserts that no excluded item has the kind.
 func (c *Chain) HaveNoExclusionsForKind(kind cupel.ContextKind) *Chain {
-	if o := assertions.HaveNoExclusionsForKind(c.report, kind); !o.Holds() {
+	if o := assertions.HaveNoExclusionsForKind(c.report, kind); !o.Holds {
 		c.t.Helper()
 		c.record(o)
 	}
@@ -156,7 +164,7 @@ func (c *Chain) HaveNoExclusionsForKind(kind cupel.ContextKind) *Chain {
 
 // HaveAtLeastNExclusions asserts that Excluded has at least n entries.
 func (c *Chain) HaveAtLeastNExclusions(n int) *Chain {
-	if o := assertions.HaveAtLeastNExclusions(c.report, n); !o.Holds() {
+	if o := assertions.HaveAtLeastNExclusions(c.report, n); !o.Holds {
 		c.t.Helper()
 		c.record(o)
 	}
@@ -166,7 +174,7 @@ func (c *Chain) HaveAtLeastNExclusions(n int) *Chain {
 // ExcludedItemsAreSortedByScoreDescending asserts that Excluded is in
 // non-increasing score order (a conformance assertion).
 func (c *Chain) ExcludedItemsAreSortedByScoreDescending() *Chain {
-	if o := assertions.ExcludedItemsAreSortedByScoreDescending(c.report); !o.Holds() {
+	if o := assertions.ExcludedItemsAreSortedByScoreDescending(c.report); !o.Holds {
 		c.t.Helper()
 		c.record(o)
 	}
@@ -176,7 +184,7 @@ func (c *Chain) ExcludedItemsAreSortedByScoreDescending() *Chain {
 // HaveBudgetUtilizationAbove asserts that the included tokens divided by
 // budget.MaxTokens() is >= threshold (exact comparison, no epsilon).
 func (c *Chain) HaveBudgetUtilizationAbove(threshold float64, budget cupel.ContextBudget) *Chain {
-	if o := assertions.HaveBudgetUtilizationAbove(c.report, threshold, budget); !o.Holds() {
+	if o := assertions.HaveBudgetUtilizationAbove(c.report, threshold, budget); !o.Holds {
 		c.t.Helper()
 		c.record(o)
 	}
@@ -185,7 +193,7 @@ func (c *Chain) HaveBudgetUtilizationAbove(threshold float64, budget cupel.Conte
 
 // HaveKindCoverageCount asserts that Included holds at least n distinct kinds.
 func (c *Chain) HaveKindCoverageCount(n int) *Chain {
-	if o := assertions.HaveKindCoverageCount(c.report, n); !o.Holds() {
+	if o := assertions.HaveKindCoverageCount(c.report, n); !o.Holds {
 		c.t.Helper()
 		c.record(o)
 	}
@@ -196,7 +204,7 @@ func (c *Chain) HaveKindCoverageCount(n int) *Chain {
 // satisfies the predicate. Meaningful only for a placer whose ordering
 // contract you know (e.g. UShapedPlacer).
 func (c *Chain) PlaceItemAtEdge(predicate func(cupel.IncludedItem) bool) *Chain {
-	if o := assertions.PlaceItemAtEdge(c.report, predicate); !o.Holds() {
+	if o := assertions.PlaceItemAtEdge(c.report, predicate); !o.Holds {
 		c.t.Helper()
 		c.record(o)
 	}
@@ -207,7 +215,7 @@ func (c *Chain) PlaceItemAtEdge(predicate func(cupel.IncludedItem) bool) *Chain 
 // occupy the n outermost positions in edge order (0, count-1, 1, count-2,
 // ...), as UShapedPlacer places them.
 func (c *Chain) PlaceTopNScoredAtEdges(n int) *Chain {
-	if o := assertions.PlaceTopNScoredAtEdges(c.report, n); !o.Holds() {
+	if o := assertions.PlaceTopNScoredAtEdges(c.report, n); !o.Holds {
 		c.t.Helper()
 		c.record(o)
 	}

@@ -31,7 +31,7 @@ func match(eval evalFunc, actual any) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	return eval(r).Holds(), nil
+	return eval(r).Holds, nil
 }
 
 func failureMessage(eval evalFunc, actual any) string {
@@ -40,11 +40,11 @@ func failureMessage(eval evalFunc, actual any) string {
 		return err.Error()
 	}
 	o := eval(r)
-	if o.Holds() {
+	if o.Holds {
 		// Gomega asks only after Match returned false; say what happened anyway.
 		return o.Call + " held: " + o.Found + "."
 	}
-	return o.Failure.Message
+	return o.Message
 }
 
 func negatedFailureMessage(eval evalFunc, actual any) string {
@@ -53,8 +53,8 @@ func negatedFailureMessage(eval evalFunc, actual any) string {
 		return err.Error()
 	}
 	o := eval(r)
-	if !o.Holds() {
-		return o.Failure.Message
+	if !o.Holds {
+		return o.Message
 	}
 	return o.NegatedMessage()
 }

@@ -10,19 +10,6 @@ import (
 	"github.com/cupel-go/go-cupel/cupel"
 )
 
-// AssertionError is the failure of one assertion pattern. Error returns
-// Message, the chapter's structured message: the assertion name, what was
-// expected and what the report actually held.
-type AssertionError struct {
-	// Assertion is the pattern's name, e.g. "IncludeItemWithKind".
-	Assertion string
-	// Message is the complete failure message.
-	Message string
-}
-
-// Error returns the failure message.
-func (e *AssertionError) Error() string { return e.Message }
-
 // Outcome is the result of evaluating one pattern against one report.
 type Outcome struct {
 	// Assertion is the pattern's name, e.g. "IncludeItemWithKind".
@@ -30,16 +17,16 @@ type Outcome struct {
 	// Call renders the assertion with its arguments in Go syntax, e.g.
 	// IncludeItemWithKind("Message"); predicates are written <predicate>.
 	Call string
-	// Failure is nil when the assertion holds.
-	Failure *AssertionError
+	// Holds reports whether the assertion holds.
+	Holds bool
+	// Message is, when the assertion fails, the complete failure message of
+	// the chapter's template; empty when it holds.
+	Message string
 	// Found describes, when the assertion holds, what the report held that
 	// satisfied it, e.g. `Included contained 2 items with Kind=Message (of 5
-	// items)`; it is empty when the assertion fails.
+	// items)`; empty when it fails.
 	Found string
 }
-
-// Holds reports whether the assertion holds.
-func (o Outcome) Holds() bool { return o.Failure == nil }
 
 // NegatedMessage is the message for an assertion expected not to hold that
 // did: what was expected not to hold and what was found.
@@ -48,11 +35,11 @@ func (o Outcome) NegatedMessage() string {
 }
 
 func fail(name, call, msg string) Outcome {
-	return Outcome{Assertion: name, Call: call, Failure: &AssertionError{Assertion: name, Message: msg}}
+	return Outcome{Assertion: name, Call: call, Message: msg}
 }
 
 func pass(name, call, found string) Outcome {
-	return Outcome{Assertion: name, Call: call, Found: found}
+	return Outcome{Assertion: name, Call: call, Holds: true, Found: found}
 }
 
 func nilReport(name, call string) Outcome {

@@ -4,9 +4,9 @@
 // Both front ends of the testing toolkit use it: the cupeltest chain
 // (Should / Check) and the Gomega matchers of package matchers. Each pattern
 // is a function returning an [Outcome]: whether the assertion holds, the
-// [AssertionError] carrying the chapter's failure message when it does not,
-// and, when it does, a description of what was found (the matchers' negated
-// failure message needs it). Computing both in one function keeps the
+// chapter's failure message when it does not, and, when it does, a
+// description of what was found (the matchers' negated failure message
+// needs it). Computing both in one function keeps the
 // semantics in a single place.
 //
 // # Conventions shared by every pattern
