@@ -40,46 +40,58 @@ func (c Case) Pass() bool { return c.Want == "" }
 func IncludeItemWithKind(k cupel.ContextKind) Call {
 	return Call{Pattern: "IncludeItemWithKind", Kind: k}
 }
+
 // IncludeItemMatching returns a call of the pattern IncludeItemMatching.
 func IncludeItemMatching(p func(cupel.IncludedItem) bool) Call {
 	return Call{Pattern: "IncludeItemMatching", IncPred: p}
 }
+
 // IncludeExactlyNItemsWithKind returns a call of the pattern IncludeExactlyNItemsWithKind.
 func IncludeExactlyNItemsWithKind(k cupel.ContextKind, n int) Call {
 	return Call{Pattern: "IncludeExactlyNItemsWithKind", Kind: k, N: n}
 }
+
 // ExcludeItemWithReason returns a call of the pattern ExcludeItemWithReason.
 func ExcludeItemWithReason(r cupel.ExclusionVariant) Call {
 	return Call{Pattern: "ExcludeItemWithReason", Reason: r}
 }
+
 // ExcludeItemMatchingWithReason returns a call of the pattern ExcludeItemMatchingWithReason.
 func ExcludeItemMatchingWithReason(p func(*cupel.ContextItem) bool, r cupel.ExclusionVariant) Call {
 	return Call{Pattern: "ExcludeItemMatchingWithReason", ItemPred: p, Reason: r}
 }
+
 // ExcludeItemWithBudgetDetails returns a call of the pattern ExcludeItemWithBudgetDetails.
 func ExcludeItemWithBudgetDetails(p func(*cupel.ContextItem) bool, itemTokens, availableTokens int) Call {
 	return Call{Pattern: "ExcludeItemWithBudgetDetails", ItemPred: p, ItemTok: itemTokens, AvailTok: availableTokens}
 }
+
 // HaveNoExclusionsForKind returns a call of the pattern HaveNoExclusionsForKind.
 func HaveNoExclusionsForKind(k cupel.ContextKind) Call {
 	return Call{Pattern: "HaveNoExclusionsForKind", Kind: k}
 }
+
 // HaveAtLeastNExclusions returns a call of the pattern HaveAtLeastNExclusions.
 func HaveAtLeastNExclusions(n int) Call { return Call{Pattern: "HaveAtLeastNExclusions", N: n} }
+
 // ExcludedItemsAreSortedByScoreDescending returns a call of the pattern ExcludedItemsAreSortedByScoreDescending.
 func ExcludedItemsAreSortedByScoreDescending() Call {
 	return Call{Pattern: "ExcludedItemsAreSortedByScoreDescending"}
 }
+
 // HaveBudgetUtilizationAbove returns a call of the pattern HaveBudgetUtilizationAbove.
 func HaveBudgetUtilizationAbove(threshold float64, b cupel.ContextBudget) Call {
 	return Call{Pattern: "HaveBudgetUtilizationAbove", Threshold: threshold, Budget: b}
 }
+
 // HaveKindCoverageCount returns a call of the pattern HaveKindCoverageCount.
 func HaveKindCoverageCount(n int) Call { return Call{Pattern: "HaveKindCoverageCount", N: n} }
+
 // PlaceItemAtEdge returns a call of the pattern PlaceItemAtEdge.
 func PlaceItemAtEdge(p func(cupel.IncludedItem) bool) Call {
 	return Call{Pattern: "PlaceItemAtEdge", IncPred: p}
 }
+
 // PlaceTopNScoredAtEdges returns a call of the pattern PlaceTopNScoredAtEdges.
 func PlaceTopNScoredAtEdges(n int) Call { return Call{Pattern: "PlaceTopNScoredAtEdges", N: n} }
 
