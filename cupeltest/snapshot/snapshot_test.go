@@ -151,3 +151,37 @@ func TestUpdateWritesTheGoldenFile(t *testing.T) {
 		t.Fatalf("the written file does not match: %v", err)
 	}
 }
+
+func TestMatchGolden(t *testing.T) {
+	if Updating() {
+		t.Skip("golden files are being updated")
+	}
+	m := MatchGolden("agent")
+	if ok, err := m.Match(withEvents()); !ok || err != nil {
+		t.Fatalf("Match = %v, %v", ok, err)
+	}
+	if ok, err := m.Match(*withEvents()); !ok || err != nil {
+		t.Fatalf("Match on a value = %v, %v", ok, err)
+	}
+	changed := withEvents()
+	changed.TotalCandidates = 99
+	if ok, err := m.Match(changed); ok || err != nil {
+		t.Fatalf("Match on a changed report = %v, %v", ok, err)
+	}
+	msg := m.FailureMessage(changed)
+	if !strings.Contains(msg, "Diff is below") || !strings.Contains(msg, `+  "total_candidates": 99,`) {
+		t.Errorf("FailureMessage lacks the diff:\n%s", msg)
+	}
+	if got := m.NegatedFailureMessage(withEvents()); got != "Expected the report not to match the golden file testdata/golden/agent.golden, but it did." {
+		t.Errorf("NegatedFailureMessage = %q", got)
+	}
+	if m.GomegaString() != `MatchGolden("agent")` || m.String() != m.GomegaString() {
+		t.Errorf("GomegaString = %q", m.GomegaString())
+	}
+	if _, err := m.Match("report"); err == nil || !strings.Contains(err.Error(), `MatchGolden("agent") expects a *cupel.SelectionReport`) {
+		t.Errorf("Match on a string: %v", err)
+	}
+	if _, err := m.Match((*cupel.SelectionReport)(nil)); err == nil {
+		t.Errorf("Match on a nil report: no error")
+	}
+}

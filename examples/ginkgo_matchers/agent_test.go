@@ -8,6 +8,7 @@ import (
 
 	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/cupeltest"
+	"github.com/cupel-go/go-cupel/cupeltest/snapshot"
 	"github.com/cupel-go/go-cupel/examples/agentcontext"
 	. "github.com/cupel-go/go-cupel/matchers"
 )
@@ -63,6 +64,13 @@ var _ = Describe("the context of a support agent's turn", func() {
 		Expect(report).To(HaveBudgetUtilizationAbove(0.4, agentcontext.Budget()))
 		Expect(report).NotTo(HaveBudgetUtilizationAbove(0.8, agentcontext.Budget()))
 		Expect(report).To(PlaceTopNScoredAtEdges(len(report.Included)))
+	})
+
+	// The whole report, reviewed once and kept in testdata/golden; rewrite
+	// it with GOLDIE_UPDATE=1 go test ./examples/...
+	It("matches the reviewed snapshot of the report", func() {
+		Expect(report).To(snapshot.MatchGolden("agent_turn"))
+		snapshot.Match(GinkgoT(), "agent_turn", report)
 	})
 
 	It("reads as well through the chain under GinkgoT()", func() {
