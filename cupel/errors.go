@@ -176,3 +176,31 @@ func addTokens(a, b int) (int, bool) {
 	}
 	return s, true
 }
+
+// ErrInvalidArgument: an argument of a call (not a construction) is invalid,
+// e.g. a budget-simulation target that is not among the items.
+var ErrInvalidArgument = errors.New("cupel: invalid argument")
+
+// ErrNonMonotonicSlicer: a budget simulation was asked of a pipeline whose
+// slicer does not include items monotonically in the budget (spec chapter
+// "Budget Simulation"). See [NonMonotonicSlicerError].
+var ErrNonMonotonicSlicer = errors.New("cupel: slicer does not include items monotonically")
+
+// NonMonotonicSlicerError carries the spec's exact message for the budget
+// simulation guards.
+type NonMonotonicSlicerError struct {
+	// Method is "GetMarginalItems" or "FindMinBudgetFor".
+	Method string
+	// Message is the specification's message.
+	Message string
+}
+
+// Error returns the spec's message.
+func (e *NonMonotonicSlicerError) Error() string { return e.Message }
+
+// Unwrap returns ErrNonMonotonicSlicer.
+func (e *NonMonotonicSlicerError) Unwrap() error { return ErrNonMonotonicSlicer }
+
+func invalidArgument(typ, field string, value any, reason string) error {
+	return &ValidationError{Type: typ, Field: field, Value: value, Reason: reason, sentinel: ErrInvalidArgument}
+}

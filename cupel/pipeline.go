@@ -6,10 +6,11 @@ import (
 	"time"
 )
 
-// PipelineConfig configures a [Pipeline]. Scorer, Slicer and Placer are
+// Policy is the configuration a [Pipeline] is built from (spec chapter
+// "Policy Sensitivity"): Scorer, Slicer and Placer are
 // required. Deduplication is on unless DisableDeduplication is set, and the
 // zero Overflow is OverflowThrow, the spec's defaults.
-type PipelineConfig struct {
+type Policy struct {
 	Scorer               Scorer
 	Slicer               Slicer
 	Placer               Placer
@@ -32,7 +33,7 @@ type Pipeline struct {
 // NewPipeline validates cfg and builds the pipeline. A missing (or typed nil)
 // scorer, slicer or placer, or an unknown overflow strategy, is a
 // [*ValidationError] wrapping [ErrInvalidConfig].
-func NewPipeline(cfg PipelineConfig) (*Pipeline, error) {
+func NewPipeline(cfg Policy) (*Pipeline, error) {
 	if isNil(cfg.Scorer) {
 		return nil, invalidConfig("Pipeline", "Scorer", nil, "is required")
 	}
@@ -55,8 +56,8 @@ func NewPipeline(cfg PipelineConfig) (*Pipeline, error) {
 }
 
 // Config returns the configuration the pipeline was built from.
-func (p *Pipeline) Config() PipelineConfig {
-	return PipelineConfig{Scorer: p.scorer, Slicer: p.slicer, Placer: p.placer, DisableDeduplication: !p.dedup, Overflow: p.overflow}
+func (p *Pipeline) Config() Policy {
+	return Policy{Scorer: p.scorer, Slicer: p.slicer, Placer: p.placer, DisableDeduplication: !p.dedup, Overflow: p.overflow}
 }
 
 // isNil reports whether v is nil or an interface holding a nil pointer, map,

@@ -111,13 +111,13 @@ var _ = Describe("Pipeline", func() {
 		scores tableScorer
 		slicer *inOrderSlicer
 		placer *keepOrderPlacer
-		cfg    cupel.PipelineConfig
+		cfg    cupel.Policy
 	)
 	BeforeEach(func() {
 		scores = tableScorer{}
 		slicer = &inOrderSlicer{}
 		placer = &keepOrderPlacer{}
-		cfg = cupel.PipelineConfig{Scorer: scores, Slicer: slicer, Placer: placer}
+		cfg = cupel.Policy{Scorer: scores, Slicer: slicer, Placer: placer}
 	})
 	build := func() *cupel.Pipeline {
 		p, err := cupel.NewPipeline(cfg)
@@ -128,7 +128,7 @@ var _ = Describe("Pipeline", func() {
 	Describe("construction", func() {
 		It("requires a scorer, slicer and placer, typed nils included", func() {
 			var nilSlicer *inOrderSlicer
-			for _, c := range []cupel.PipelineConfig{
+			for _, c := range []cupel.Policy{
 				{Slicer: slicer, Placer: placer},
 				{Scorer: scores, Placer: placer},
 				{Scorer: scores, Slicer: slicer},
