@@ -7,15 +7,13 @@
 // a large order listing) and four retrieved documents, one of them
 // retrieved twice.
 //
-// The Scorer, Slicer and Placer here are small stand-ins written for the
-// examples (a kind-and-recency scorer, a greedy slicer, a U-shaped placer),
-// because the engine's built-in scorers, slicers and placers had not landed
-// when the examples were written. They follow the stage contracts of
-// cupel/interfaces.go.
+// The pipeline is built from the engine's own stages: a CompositeScorer of
+// KindScorer (what kind of context it is), RecencyScorer (chat turns and
+// tool outputs) and ReflexiveScorer (the retriever's relevance, carried as
+// the documents' futureRelevanceHint), a GreedySlice and a UShapedPlacer.
 package agentcontext
 
 import (
-	"slices"
 	"time"
 
 	"github.com/cupel-go/go-cupel/cupel"
@@ -47,7 +45,7 @@ func Items() []*cupel.ContextItem {
 	item := func(content string, tokens int, kind cupel.ContextKind, source cupel.ContextSource, ts *time.Time, relevance float64) *cupel.ContextItem {
 		spec := cupel.ItemSpec{Content: content, Tokens: tokens, Kind: kind, Source: source, Timestamp: ts}
 		if relevance > 0 {
-			spec.Metadata = map[string]any{"relevance": relevance}
+			spec.FutureRelevanceHint = &relevance
 		}
 		return cupel.MustItem(spec)
 	}
@@ -79,9 +77,33 @@ func Budget() cupel.ContextBudget {
 	return b
 }
 
-// Pipeline returns the pipeline of the examples.
+// Scorer weighs what kind of context an item is (0.6), how recent it is
+// among the timestamped items (0.2) and the retriever's relevance (0.2).
+func Scorer() cupel.Scorer {
+	kinds, err := cupel.NewKindScorer(map[cupel.ContextKind]float64{
+		cupel.KindToolOutput: 0.9,
+		cupel.KindDocument:   0.8,
+		cupel.KindMessage:    0.7,
+		cupel.KindMemory:     0.6,
+	})
+	if err != nil {
+		panic(err)
+	}
+	s, err := cupel.NewCompositeScorer(
+		cupel.WeightedScorer{Scorer: kinds, Weight: 0.6},
+		cupel.WeightedScorer{Scorer: cupel.NewRecencyScorer(), Weight: 0.2},
+		cupel.WeightedScorer{Scorer: cupel.NewReflexiveScorer(), Weight: 0.2},
+	)
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
+
+// Pipeline returns the pipeline of the examples: Scorer, a GreedySlice and
+// a UShapedPlacer, which puts the best items at both edges of the window.
 func Pipeline() *cupel.Pipeline {
-	p, err := cupel.NewPipeline(cupel.PipelineConfig{Scorer: KindRecencyScorer{}, Slicer: GreedySlicer{}, Placer: UShapedPlacer{}})
+	p, err := cupel.NewPipeline(cupel.Policy{Scorer: Scorer(), Slicer: cupel.NewGreedySlice(), Placer: cupel.NewUShapedPlacer()})
 	if err != nil {
 		panic(err)
 	}
@@ -91,82 +113,4 @@ func Pipeline() *cupel.Pipeline {
 // Run selects the turn's context and returns the result with its report.
 func Run() (cupel.Result, *cupel.SelectionReport, error) {
 	return Pipeline().DryRun(Items(), Budget())
-}
-
-// KindRecencyScorer scores 0.6 × the kind's weight + 0.4 × freshness, where
-// freshness is the item's "relevance" metadata when it has one (retrieved
-// documents), else its rank by timestamp among the timestamped items
-// (newest 1, oldest 0), else 0.5.
-type KindRecencyScorer struct{}
-
-var kindWeight = map[string]float64{"tooloutput": 0.9, "document": 0.8, "message": 0.7, "memory": 0.6}
-
-// Score implements cupel.Scorer.
-func (KindRecencyScorer) Score(item *cupel.ContextItem, all []*cupel.ContextItem) float64 {
-	w := kindWeight[item.Kind().Key()]
-	fresh := 0.5
-	if v, ok := item.MetadataValue("relevance"); ok {
-		fresh, _ = v.(float64)
-	} else if ts, ok := item.Timestamp(); ok {
-		older, stamped := 0, 0
-		for _, o := range all {
-			if ots, ok := o.Timestamp(); ok {
-				stamped++
-				if ots.Before(ts) {
-					older++
-				}
-			}
-		}
-		if stamped > 1 {
-			fresh = float64(older) / float64(stamped-1)
-		}
-	}
-	return 0.6*w + 0.4*fresh
-}
-
-// GreedySlicer takes the items in score order while they fit the target.
-type GreedySlicer struct{}
-
-// Slice implements cupel.Slicer.
-func (GreedySlicer) Slice(sorted []cupel.ScoredItem, budget cupel.ContextBudget) ([]*cupel.ContextItem, error) {
-	var out []*cupel.ContextItem
-	used := 0
-	for _, si := range sorted {
-		if t := si.Item.Tokens(); used+t <= budget.TargetTokens() {
-			out = append(out, si.Item)
-			used += t
-		}
-	}
-	return out, nil
-}
-
-// UShapedPlacer puts the highest-scored item first, the second last, the
-// third second, and so on inward, so that the most relevant context sits
-// at the edges of the window, where models attend best.
-type UShapedPlacer struct{}
-
-// Place implements cupel.Placer.
-func (UShapedPlacer) Place(items []cupel.ScoredItem) []*cupel.ContextItem {
-	ranked := slices.Clone(items)
-	slices.SortStableFunc(ranked, func(a, b cupel.ScoredItem) int {
-		switch {
-		case a.Score > b.Score:
-			return -1
-		case a.Score < b.Score:
-			return 1
-		}
-		return 0
-	})
-	out := make([]*cupel.ContextItem, len(ranked))
-	lo, hi := 0, len(ranked)-1
-	for i, si := range ranked {
-		if i%2 == 0 {
-			out[lo] = si.Item
-			lo++
-		} else {
-			out[hi] = si.Item
-			hi--
-		}
-	}
-	return out
 }
