@@ -1,9 +1,5 @@
 package matchers
 
-// Code below: one named matcher type per pattern. Each keeps only its
-// arguments and evaluates the report anew in every method, so a matcher
-// holds no state between calls and may be reused.
-
 import (
 	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/internal/assertions"
