@@ -312,9 +312,9 @@ func ExcludeItemWithBudgetDetails(r *cupel.SelectionReport, pred func(*cupel.Con
 		if e.Reason.Variant != cupel.ExclusionBudgetExceeded {
 			continue
 		}
-		if e.Reason.ItemTokens == expectedItemTokens && e.Reason.AvailableTokens == expectedAvailableTokens {
+		if e.Reason.ItemTokens() == expectedItemTokens && e.Reason.AvailableTokens() == expectedAvailableTokens {
 			return pass(name, call, fmt.Sprintf("the excluded item at index %d matched the predicate with BudgetExceeded item_tokens=%d, available_tokens=%d",
-				i, e.Reason.ItemTokens, e.Reason.AvailableTokens))
+				i, e.Reason.ItemTokens(), e.Reason.AvailableTokens()))
 		}
 		if firstBudget == nil {
 			firstBudget = &r.Excluded[i]
@@ -322,7 +322,7 @@ func ExcludeItemWithBudgetDetails(r *cupel.SelectionReport, pred func(*cupel.Con
 	}
 	expected := fmt.Sprintf("%s failed: expected BudgetExceeded with item_tokens=%d, available_tokens=%d, but ", name, expectedItemTokens, expectedAvailableTokens)
 	if firstBudget != nil {
-		return fail(name, call, expected+fmt.Sprintf("found item_tokens=%d, available_tokens=%d.", firstBudget.Reason.ItemTokens, firstBudget.Reason.AvailableTokens))
+		return fail(name, call, expected+fmt.Sprintf("found item_tokens=%d, available_tokens=%d.", firstBudget.Reason.ItemTokens(), firstBudget.Reason.AvailableTokens()))
 	}
 	msg := expected + "no matching item had reason BudgetExceeded."
 	if len(matched) == 0 {
