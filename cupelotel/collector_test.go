@@ -355,7 +355,9 @@ func feedEmptyStages(c *cupelotel.Collector, stages ...cupel.PipelineStage) {
 }
 
 // shortfallSlicer selects everything and reports one shortfall.
-type shortfallSlicer struct{ s cupel.CountRequirementShortfall }
+type shortfallSlicer struct {
+	s cupel.CountRequirementShortfall
+}
 
 func (s shortfallSlicer) Slice(sorted []cupel.ScoredItem, b cupel.ContextBudget) ([]*cupel.ContextItem, error) {
 	return takeAllSlicer{}.Slice(sorted, b)

@@ -254,4 +254,6 @@ func (panicPlacer) Place([]cupel.ScoredItem) []*cupel.ContextItem { panic("place
 
 var background = context.Background()
 
-func traceSpanContext(ctx context.Context) trace.SpanContext { return trace.SpanContextFromContext(ctx) }
+func traceSpanContext(ctx context.Context) trace.SpanContext {
+	return trace.SpanContextFromContext(ctx)
+}
