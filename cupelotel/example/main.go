@@ -11,6 +11,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"log"
 	"os"
 	"slices"
@@ -26,6 +27,13 @@ import (
 )
 
 func main() {
+	if err := run(os.Stdout); err != nil {
+		log.Fatal(err)
+	}
+}
+
+// run prints the traces to w.
+func run(w io.Writer) error {
 	pipeline, items, budget := scenario()
 	for _, v := range []cupelotel.Verbosity{cupelotel.StageOnly, cupelotel.StageAndExclusions, cupelotel.Full} {
 		exp := tracetest.NewInMemoryExporter()
@@ -34,12 +42,14 @@ func main() {
 
 		res, err := tracer.Run(context.Background(), pipeline, items, budget, cupel.RunOptions{})
 		if err != nil {
-			log.Fatal(err)
+			return err
 		}
-		fmt.Printf("=== %s: %d of %d items selected, %d tokens\n\n", v, len(res.Items), len(items), res.TotalTokens)
-		printTrace(os.Stdout, exp.GetSpans())
-		fmt.Println()
-		check(tp.Shutdown(context.Background()))
+		fmt.Fprintf(w, "=== %s: %d of %d items selected, %d tokens\n\n", v, len(res.Items), len(items), res.TotalTokens)
+		printTrace(w, exp.GetSpans())
+		fmt.Fprintln(w)
+		if err := tp.Shutdown(context.Background()); err != nil {
+			return err
+		}
 	}
 
 	// Place excludes too: under OverflowTruncate it drops what a count-quota
@@ -48,18 +58,23 @@ func main() {
 	exp := tracetest.NewInMemoryExporter()
 	tracer := cupelotel.NewTracer(cupelotel.WithTracerProvider(sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))), cupelotel.WithVerbosity(cupelotel.Full))
 	res, err := tracer.Run(context.Background(), pipeline, items, budget, cupel.RunOptions{})
-	check(err)
-	fmt.Printf("=== Full, OverflowTruncate: %d of %d items selected, %d tokens\n\n", len(res.Items), len(items), res.TotalTokens)
-	printTrace(os.Stdout, exp.GetSpans())
-	fmt.Println()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "=== Full, OverflowTruncate: %d of %d items selected, %d tokens\n\n", len(res.Items), len(items), res.TotalTokens)
+	printTrace(w, exp.GetSpans())
+	fmt.Fprintln(w)
 
 	// A failed run: the pinned items alone exceed the budget.
 	exp.Reset()
 	small, err := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 15, TargetTokens: 15})
-	check(err)
+	if err != nil {
+		return err
+	}
 	_, err = tracer.Run(context.Background(), pipeline, items, small, cupel.RunOptions{})
-	fmt.Printf("=== Full, failed run: %v\n\n", err)
-	printTrace(os.Stdout, exp.GetSpans())
+	fmt.Fprintf(w, "=== Full, failed run: %v\n\n", err)
+	printTrace(w, exp.GetSpans())
+	return nil
 }
 
 // scenario builds a pipeline and candidates whose run excludes items for
@@ -127,7 +142,7 @@ func truncateScenario() (*cupel.Pipeline, []*cupel.ContextItem, cupel.ContextBud
 }
 
 // printTrace prints the exported spans as a tree under their root.
-func printTrace(w *os.File, spans tracetest.SpanStubs) {
+func printTrace(w io.Writer, spans tracetest.SpanStubs) {
 	var root *tracetest.SpanStub
 	for i := range spans {
 		if !spans[i].Parent.IsValid() {
@@ -156,7 +171,7 @@ func printTrace(w *os.File, spans tracetest.SpanStubs) {
 	}
 }
 
-func printSpan(w *os.File, s tracetest.SpanStub, t0 time.Time, branch, indent string) {
+func printSpan(w io.Writer, s tracetest.SpanStub, t0 time.Time, branch, indent string) {
 	fmt.Fprintf(w, "%s%s  [%s → %s]%s\n", branch, s.Name, ms(s.StartTime.Sub(t0)), ms(s.EndTime.Sub(t0)), status(s))
 	for _, kv := range s.Attributes {
 		fmt.Fprintf(w, "%s    %s = %s\n", indent, kv.Key, value(kv.Value))
