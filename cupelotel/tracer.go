@@ -78,7 +78,8 @@ func WithVerbosity(v Verbosity) Option {
 // Tracer turns pipeline runs into traces. Create one per application (or
 // per verbosity) with [NewTracer] and use it for every run: it is immutable
 // and safe for concurrent use. Each run gets its own [Collector], from
-// [Tracer.Start], or is traced end to end by [Tracer.Run].
+// [Tracer.Start], or is traced end to end by [Tracer.Run]. The zero Tracer
+// is not usable.
 type Tracer struct {
 	tracer    trace.Tracer
 	verbosity Verbosity
