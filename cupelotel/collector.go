@@ -246,7 +246,7 @@ func (c *Collector) End(err error) {
 		if stop.Before(start) {
 			stop = start
 		}
-		c.emit(i, start, stop, st.in, true, st.in-st.excluded, true, nil)
+		c.emit(i, start, stop, st.in, true, c.out(i), true, nil)
 		prevEnd, chained = stop, true
 	}
 
@@ -267,8 +267,8 @@ func (c *Collector) End(err error) {
 }
 
 // out returns the items that left stage i: those that entered it less those
-// it excluded.
-func (c *Collector) out(i int) int { return c.stages[i].in - c.stages[i].excluded }
+// it excluded (never below zero, whatever events a caller feeds).
+func (c *Collector) out(i int) int { return max(0, c.stages[i].in-c.stages[i].excluded) }
 
 // expectedIn returns the items that entered stage i, which failed before its
 // stage event, when the earlier stages determine it: Classify (from

@@ -366,3 +366,31 @@ func (s shortfallSlicer) SliceDetailed(sorted []cupel.ScoredItem, b cupel.Contex
 	sel, _ := takeAllSlicer{}.Slice(sorted, b)
 	return cupel.SliceResult{Selected: sel, Shortfalls: []cupel.CountRequirementShortfall{s.s}}, nil
 }
+
+var _ = Describe("A Tracer", func() {
+	It("traces concurrent runs, each into its own trace", func() {
+		h := newHarness(cupelotel.Full)
+		r := newEveryReasonRun()
+		const runs = 8
+		done := make(chan error, runs)
+		for range runs {
+			go func() {
+				_, err := h.tracer.Run(background, r.p, r.items, r.budget, cupel.RunOptions{})
+				done <- err
+			}()
+		}
+		for range runs {
+			Expect(<-done).NotTo(HaveOccurred())
+		}
+		spans := h.exp.GetSpans()
+		Expect(spans).To(HaveLen(runs * 6))
+		perTrace := map[string]int{}
+		for _, s := range spans {
+			perTrace[s.SpanContext.TraceID().String()]++
+		}
+		Expect(perTrace).To(HaveLen(runs))
+		for _, n := range perTrace {
+			Expect(n).To(Equal(6))
+		}
+	})
+})
