@@ -15,7 +15,9 @@ import (
 // spec's per-item definition (Score(item, all) for every item).
 type perItem struct{ s cupel.Scorer }
 
-func (p perItem) Score(it *cupel.ContextItem, all []*cupel.ContextItem) float64 { return p.s.Score(it, all) }
+func (p perItem) Score(it *cupel.ContextItem, all []*cupel.ContextItem) float64 {
+	return p.s.Score(it, all)
+}
 
 // randomItems builds small inputs rich in ties, nulls, NaN hints, duplicate
 // and mixed-case tags, duplicate content and duplicate pointers.
