@@ -298,8 +298,13 @@ func runCase(ctx context.Context, impl Implementation, c *Case, seq int, timeout
 	select {
 	case a = <-ch:
 	case <-cctx.Done():
-		// An in-process implementation that ignores ctx is abandoned.
-		a.err = &Fault{Status: StatusTimeout, Message: fmt.Sprintf("no result within %s", timeout)}
+		// Give the implementation a moment to report the timeout itself
+		// (with its stderr); one that ignores ctx is abandoned.
+		select {
+		case a = <-ch:
+		case <-time.After(time.Second):
+			a.err = &Fault{Status: StatusTimeout, Message: fmt.Sprintf("no result within %s", timeout)}
+		}
 	}
 	cr.Duration = time.Since(start)
 	if a.err != nil {
@@ -325,6 +330,11 @@ func runCase(ctx context.Context, impl Implementation, c *Case, seq int, timeout
 	}
 	v := Compare(c, a.r)
 	cr.Status, cr.Message, cr.Details = v.Status, v.Message, v.Details
+	if cr.Status != StatusPass {
+		if s, ok := impl.(interface{ CaseStderr() string }); ok {
+			cr.Stderr = s.CaseStderr()
+		}
+	}
 	r := a.r
 	cr.Actual = &r
 	return cr
