@@ -1,6 +1,6 @@
 module github.com/cupel-go/go-cupel
 
-go 1.25
+go 1.25.0
 
 require (
 	github.com/BurntSushi/toml v1.6.0 // indirect

@@ -1,0 +1,13 @@
+package cupel_test
+
+import (
+	"testing"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+)
+
+func TestCupel(t *testing.T) {
+	RegisterFailHandler(Fail)
+	RunSpecs(t, "cupel")
+}

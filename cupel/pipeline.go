@@ -1,0 +1,500 @@
+package cupel
+
+import (
+	"reflect"
+	"slices"
+	"time"
+)
+
+// Policy is the configuration a [Pipeline] is built from (spec chapter
+// "Policy Sensitivity"): Scorer, Slicer and Placer are
+// required. Deduplication is on unless DisableDeduplication is set, and the
+// zero Overflow is OverflowThrow, the spec's defaults.
+type Policy struct {
+	Scorer               Scorer
+	Slicer               Slicer
+	Placer               Placer
+	DisableDeduplication bool
+	Overflow             OverflowStrategy
+}
+
+// Pipeline runs the six Cupel stages (Classify, Score, Deduplicate, Sort,
+// Slice, Place) over candidate items under a budget (spec chapter "Pipeline").
+// It is immutable once built and safe for concurrent use, provided its
+// scorer, slicer and placer are (the built-in ones are).
+type Pipeline struct {
+	scorer   Scorer
+	slicer   Slicer
+	placer   Placer
+	dedup    bool
+	overflow OverflowStrategy
+}
+
+// NewPipeline validates cfg and builds the pipeline. A missing (or typed nil)
+// scorer, slicer or placer, or an unknown overflow strategy, is a
+// [*ValidationError] wrapping [ErrInvalidConfig].
+func NewPipeline(cfg Policy) (*Pipeline, error) {
+	if isNil(cfg.Scorer) {
+		return nil, invalidConfig("Pipeline", "Scorer", nil, "is required")
+	}
+	if isNil(cfg.Slicer) {
+		return nil, invalidConfig("Pipeline", "Slicer", nil, "is required")
+	}
+	if isNil(cfg.Placer) {
+		return nil, invalidConfig("Pipeline", "Placer", nil, "is required")
+	}
+	if !cfg.Overflow.valid() {
+		return nil, invalidConfig("Pipeline", "Overflow", int(cfg.Overflow), "must be OverflowThrow, OverflowTruncate or OverflowProceed")
+	}
+	return &Pipeline{
+		scorer:   cfg.Scorer,
+		slicer:   cfg.Slicer,
+		placer:   cfg.Placer,
+		dedup:    !cfg.DisableDeduplication,
+		overflow: cfg.Overflow,
+	}, nil
+}
+
+// Config returns the configuration the pipeline was built from.
+func (p *Pipeline) Config() Policy {
+	return Policy{Scorer: p.scorer, Slicer: p.slicer, Placer: p.placer, DisableDeduplication: !p.dedup, Overflow: p.overflow}
+}
+
+// isNil reports whether v is nil or an interface holding a nil pointer, map,
+// slice or func, whose methods could not be called safely.
+func isNil(v any) bool {
+	if v == nil {
+		return true
+	}
+	switch rv := reflect.ValueOf(v); rv.Kind() {
+	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Func, reflect.Interface, reflect.Chan:
+		return rv.IsNil()
+	}
+	return false
+}
+
+// RunOptions are the per-run options of [Pipeline.RunWithOptions].
+type RunOptions struct {
+	// Trace receives the run's events; nil records nothing and costs nothing.
+	Trace TraceCollector
+	// OnOverflow is called synchronously when the selection exceeds
+	// targetTokens under OverflowProceed.
+	OnOverflow func(OverflowEvent)
+}
+
+// Result is the outcome of a run.
+type Result struct {
+	// Items is the context window in placed order.
+	Items []*ContextItem
+	// Scores holds the score of Items[i] at index i: 1.0 for pinned items.
+	Scores []float64
+	// TotalTokens is the sum of the tokens of Items.
+	TotalTokens int
+	// Overflow is set when the selection exceeded targetTokens under
+	// OverflowProceed.
+	Overflow *OverflowEvent
+	// Shortfalls lists the count requirements a count-quota slicer could not
+	// meet under ScarcityDegrade.
+	Shortfalls []CountRequirementShortfall
+}
+
+// Run runs the pipeline without tracing. It is RunWithOptions with zero options.
+func (p *Pipeline) Run(items []*ContextItem, budget ContextBudget) (Result, error) {
+	return p.RunWithOptions(items, budget, RunOptions{})
+}
+
+// DryRun runs the pipeline with a diagnostic collector at item detail and
+// returns the result together with its SelectionReport.
+func (p *Pipeline) DryRun(items []*ContextItem, budget ContextBudget) (Result, *SelectionReport, error) {
+	c := NewDiagnosticTraceCollector(DetailItem, nil)
+	res, err := p.RunWithOptions(items, budget, RunOptions{Trace: c})
+	if err != nil {
+		return Result{}, nil, err
+	}
+	return res, c.Report(), nil
+}
+
+// RunWithOptions runs the six stages over items under budget.
+//
+// It fails with an error wrapping ErrInvalidItem when an item is nil,
+// ErrTokenOverflow when the items' tokens do not sum within an int,
+// ErrPinnedExceedsBudget when pinned items need more than
+// maxTokens - outputReserve, ErrOverflow under OverflowThrow, and whatever
+// the slicer returns (ErrTableTooLarge, ErrCountRequirementUnmet). The items
+// slice and the items themselves are never modified.
+func (p *Pipeline) RunWithOptions(items []*ContextItem, budget ContextBudget, opts RunOptions) (Result, error) {
+	r := run{p: p, budget: budget, opts: opts}
+	if opts.Trace != nil && opts.Trace.Enabled() {
+		r.trace = opts.Trace
+	}
+	return r.execute(items)
+}
+
+// run holds the state of one pipeline execution.
+type run struct {
+	p      *Pipeline
+	budget ContextBudget
+	opts   RunOptions
+	trace  TraceCollector // nil when not tracing
+	start  time.Time
+}
+
+func (r *run) beginStage() {
+	if r.trace != nil {
+		r.start = time.Now()
+	}
+}
+
+func (r *run) endStage(stage PipelineStage, itemCount int) {
+	if r.trace != nil {
+		r.trace.RecordStageEvent(TraceEvent{
+			Stage:      stage,
+			DurationMs: float64(time.Since(r.start).Nanoseconds()) / 1e6,
+			ItemCount:  itemCount,
+		})
+	}
+}
+
+func (r *run) exclude(stage PipelineStage, item *ContextItem, score float64, reason ExclusionReason) {
+	r.trace.RecordItemEvent(TraceEvent{Stage: stage, ItemCount: 1, Item: item, Score: score, Exclusion: reason})
+}
+
+func (r *run) execute(items []*ContextItem) (Result, error) {
+	// Stage 1: Classify.
+	r.beginStage()
+	pinned, scoreable, pinnedTokens, err := r.classify(items)
+	if err != nil {
+		return Result{}, err
+	}
+	r.endStage(StageClassify, len(items))
+
+	// Stage 2: Score.
+	r.beginStage()
+	scores := make([]float64, len(scoreable))
+	if len(scoreable) > 0 {
+		scoreBatch(r.p.scorer, scoreable, scores)
+	}
+	r.endStage(StageScore, len(scoreable))
+
+	// Stage 3: Deduplicate.
+	r.beginStage()
+	survivors := r.deduplicate(scoreable, scores)
+	r.endStage(StageDeduplicate, len(scoreable))
+
+	// Stage 4: Sort (no stage event: spec chapter "Events").
+	sorted := sortByScore(scoreable, scores, survivors)
+
+	// Stage 5: Slice.
+	r.beginStage()
+	sliced, shortfalls, err := r.slice(sorted, pinned, pinnedTokens)
+	if err != nil {
+		return Result{}, err
+	}
+	r.endStage(StageSlice, len(sorted))
+
+	// Stage 6: Place.
+	r.beginStage()
+	res, err := r.place(pinned, sliced)
+	if err != nil {
+		return Result{}, err
+	}
+	res.Shortfalls = shortfalls
+	r.endStage(StagePlace, len(pinned)+len(sliced))
+	return res, nil
+}
+
+// classify partitions items (spec "Stage 1: Classify"): negative-token items
+// are excluded before the pinned check; pinned tokens are validated against
+// maxTokens - outputReserve (CLARIFICATIONS 11).
+func (r *run) classify(items []*ContextItem) (pinned, scoreable []*ContextItem, pinnedTokens int, err error) {
+	var pos, neg int
+	nPinned := 0
+	for i, it := range items {
+		if it == nil {
+			return nil, nil, 0, &ValidationError{Type: "Pipeline input", Field: "items[" + itoa(i) + "]", Value: nil, Reason: "must not be nil", sentinel: ErrInvalidItem}
+		}
+		var ok bool
+		if it.tokens >= 0 {
+			pos, ok = addTokens(pos, it.tokens)
+			if it.pinned {
+				nPinned++
+			}
+		} else {
+			neg, ok = addTokens(neg, it.tokens)
+		}
+		if !ok {
+			return nil, nil, 0, &TokenOverflowError{What: "the items' tokens"}
+		}
+	}
+	// Every sum of non-negative item tokens now fits in an int.
+	pinned = make([]*ContextItem, 0, nPinned)
+	scoreable = make([]*ContextItem, 0, len(items)-nPinned)
+	for _, it := range items {
+		switch {
+		case it.tokens < 0:
+			if r.trace != nil {
+				r.exclude(StageClassify, it, 0, NegativeTokens(it.tokens))
+			}
+		case it.pinned:
+			pinned = append(pinned, it)
+			pinnedTokens += it.tokens
+		default:
+			scoreable = append(scoreable, it)
+		}
+	}
+	available := satSub(r.budget.maxTokens, r.budget.outputReserve)
+	if pinnedTokens > available {
+		return nil, nil, 0, &PinnedExceedsBudgetError{PinnedTokens: pinnedTokens, Available: available}
+	}
+	return pinned, scoreable, pinnedTokens, nil
+}
+
+// deduplicate returns the indices (ascending) of the scoreable items that
+// survive (spec "Stage 3: Deduplicate"): byte-exact content, highest score
+// wins, the lowest index on ties. A NaN score loses to any number, as in
+// every other score comparison of the pipeline (CLARIFICATIONS 6).
+func (r *run) deduplicate(items []*ContextItem, scores []float64) []int {
+	survivors := make([]int, 0, len(items))
+	if !r.p.dedup {
+		for i := range items {
+			survivors = append(survivors, i)
+		}
+		return survivors
+	}
+	best := make(map[string]int, len(items))
+	for i, it := range items {
+		if j, ok := best[it.content]; !ok || compareScoreDesc(scores[i], scores[j]) < 0 {
+			best[it.content] = i
+		}
+	}
+	for i, it := range items {
+		if best[it.content] == i {
+			survivors = append(survivors, i)
+		} else if r.trace != nil {
+			r.exclude(StageDeduplicate, it, scores[i], Deduplicated(it.content))
+		}
+	}
+	return survivors
+}
+
+// sortByScore orders the survivors by score descending, then by their
+// position in the deduplicated list (spec "Stage 4: Sort"; NaN last,
+// CLARIFICATIONS 6).
+func sortByScore(items []*ContextItem, scores []float64, survivors []int) []ScoredItem {
+	order := survivors // ascending indices: position in the dedup output order
+	slices.SortStableFunc(order, func(a, b int) int { return compareScoreDesc(scores[a], scores[b]) })
+	sorted := make([]ScoredItem, len(order))
+	for k, i := range order {
+		sorted[k] = ScoredItem{Item: items[i], Score: scores[i]}
+	}
+	return sorted
+}
+
+// slice runs the slicer on the effective budget (spec "Stage 5: Slice") and
+// returns the selected items with their scores in Sort-stage order
+// (CLARIFICATIONS 13), whatever order the slicer returned them in.
+func (r *run) slice(sorted []ScoredItem, pinned []*ContextItem, pinnedTokens int) ([]ScoredItem, []CountRequirementShortfall, error) {
+	eff := r.budget.Effective(pinnedTokens)
+	var res SliceResult
+	var err error
+	if ds, ok := r.p.slicer.(DetailedSlicer); ok {
+		res, err = ds.SliceDetailed(sorted, eff)
+	} else {
+		res.Selected, err = r.p.slicer.Slice(sorted, eff)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(res.Shortfalls) > 0 && r.trace != nil {
+		if sr, ok := r.trace.(ShortfallRecorder); ok {
+			sr.RecordShortfalls(res.Shortfalls)
+		}
+	}
+
+	// Re-associate the selection with the sorted list by identity
+	// (CLARIFICATIONS 14). A pointer listed n times may be selected n times.
+	want := make(map[*ContextItem]int, len(res.Selected))
+	for _, it := range res.Selected {
+		want[it]++
+	}
+	sliced := make([]ScoredItem, 0, len(res.Selected))
+	var excluded []int
+	selectedTokens := 0
+	for k, si := range sorted {
+		if want[si.Item] > 0 {
+			want[si.Item]--
+			sliced = append(sliced, si)
+			selectedTokens += si.Item.tokens
+		} else if r.trace != nil {
+			excluded = append(excluded, k)
+		}
+	}
+	if len(sliced) != len(res.Selected) {
+		return nil, nil, invalidConfig("Pipeline", "Slicer", typeName(r.p.slicer), "returned an item that was not in its input")
+	}
+	if r.trace != nil && len(excluded) > 0 {
+		r.explainSliceExclusions(sorted, excluded, res.CapExcluded, pinned, pinnedTokens, eff, selectedTokens)
+	}
+	return sliced, res.Shortfalls, nil
+}
+
+// explainSliceExclusions records why each sorted item the slicer left out
+// was excluded: CountCapExceeded for count-quota cap drops (CLARIFICATIONS 4),
+// else PinnedOverride or BudgetExceeded (CLARIFICATIONS 2 and 3).
+func (r *run) explainSliceExclusions(sorted []ScoredItem, excluded []int, capped []CapExclusion, pinned []*ContextItem, pinnedTokens int, eff ContextBudget, selectedTokens int) {
+	var capBy map[*ContextItem][]CapExclusion
+	if len(capped) > 0 {
+		capBy = make(map[*ContextItem][]CapExclusion, len(capped))
+		for _, c := range capped {
+			capBy[c.Item] = append(capBy[c.Item], c)
+		}
+	}
+	available := max(0, eff.targetTokens-selectedTokens)
+	unpinnedTarget := eff.targetTokens
+	if len(pinned) > 0 && pinnedTokens > 0 {
+		unpinnedTarget = r.budget.Effective(0).targetTokens
+	}
+	for _, k := range excluded {
+		si := sorted[k]
+		var reason ExclusionReason
+		if cs := capBy[si.Item]; len(cs) > 0 {
+			reason = CountCapExceeded(cs[0].Kind, cs[0].Cap, cs[0].Count)
+			capBy[si.Item] = cs[1:]
+		} else if len(pinned) > 0 && si.Item.tokens > eff.targetTokens && si.Item.tokens <= unpinnedTarget {
+			reason = PinnedOverride(pinned[0].content)
+		} else {
+			reason = BudgetExceeded(si.Item.tokens, available)
+		}
+		r.exclude(StageSlice, si.Item, si.Score, reason)
+	}
+}
+
+// place merges pinned items (score 1.0) before the sliced items, handles
+// overflow against the original targetTokens and hands the merged list to the
+// placer (spec "Stage 6: Place").
+func (r *run) place(pinned []*ContextItem, sliced []ScoredItem) (Result, error) {
+	merged := make([]ScoredItem, 0, len(pinned)+len(sliced))
+	total := 0
+	for _, it := range pinned {
+		merged = append(merged, ScoredItem{Item: it, Score: 1.0})
+		total += it.tokens
+	}
+	for _, si := range sliced {
+		merged = append(merged, si)
+		total += si.Item.tokens
+	}
+	target := r.budget.targetTokens
+	var overflow *OverflowEvent
+	if total > target {
+		switch r.p.overflow {
+		case OverflowThrow:
+			return Result{}, &OverflowError{MergedTokens: total, TargetTokens: target}
+		case OverflowTruncate:
+			merged, total = r.truncate(merged, len(pinned) > 0, target)
+		case OverflowProceed:
+			items := make([]*ContextItem, len(merged))
+			for i, si := range merged {
+				items[i] = si.Item
+			}
+			overflow = &OverflowEvent{TokensOverBudget: total - target, OverflowingItems: items, Budget: r.budget}
+			if r.opts.OnOverflow != nil {
+				r.opts.OnOverflow(*overflow)
+			}
+		}
+	}
+
+	placed := r.p.placer.Place(merged)
+	scores, err := placedScores(merged, placed, r.p.placer)
+	if err != nil {
+		return Result{}, err
+	}
+	if r.trace != nil {
+		for i, it := range placed {
+			reason := InclusionScored
+			switch {
+			case it.pinned:
+				reason = InclusionPinned
+			case it.tokens == 0:
+				reason = InclusionZeroToken
+			}
+			r.trace.RecordItemEvent(TraceEvent{Stage: StagePlace, ItemCount: 1, Item: it, Score: scores[i], Inclusion: reason})
+		}
+	}
+	return Result{Items: placed, Scores: scores, TotalTokens: total, Overflow: overflow}, nil
+}
+
+// truncate keeps pinned items and, in merged order, the non-pinned items that
+// still fit targetTokens (spec "Stage 6: Place", HANDLE-OVERFLOW; CLARIFICATIONS
+// 13). Dropped items are recorded as PinnedOverride when they would have fitted
+// counting only the non-pinned items kept so far, else BudgetExceeded with the
+// tokens left after truncation (CLARIFICATIONS 2 and 3).
+func (r *run) truncate(merged []ScoredItem, hasPinned bool, target int) ([]ScoredItem, int) {
+	kept := make([]ScoredItem, 0, len(merged))
+	current, unpinned := 0, 0
+	type drop struct {
+		si       ScoredItem
+		override bool
+	}
+	var drops []drop
+	for _, si := range merged {
+		t := si.Item.tokens
+		switch {
+		case si.Item.pinned:
+			kept = append(kept, si)
+			current += t
+		case current+t <= target:
+			kept = append(kept, si)
+			current += t
+			unpinned += t
+		default:
+			if r.trace != nil {
+				drops = append(drops, drop{si, hasPinned && unpinned+t <= target})
+			}
+		}
+	}
+	if r.trace != nil {
+		available := max(0, target-current)
+		var firstPinned string
+		for _, si := range merged {
+			if si.Item.pinned {
+				firstPinned = si.Item.content
+				break
+			}
+		}
+		for _, d := range drops {
+			reason := BudgetExceeded(d.si.Item.tokens, available)
+			if d.override {
+				reason = PinnedOverride(firstPinned)
+			}
+			r.exclude(StagePlace, d.si.Item, d.si.Score, reason)
+		}
+	}
+	return kept, current
+}
+
+// placedScores returns the score of each placed item, checking that the
+// placer returned a permutation of its input.
+func placedScores(merged []ScoredItem, placed []*ContextItem, placer Placer) ([]float64, error) {
+	bad := func() error {
+		return invalidConfig("Pipeline", "Placer", typeName(placer), "did not return a permutation of its input")
+	}
+	if len(placed) != len(merged) {
+		return nil, bad()
+	}
+	pos := make(map[*ContextItem][]float64, len(merged))
+	for _, si := range merged {
+		pos[si.Item] = append(pos[si.Item], si.Score)
+	}
+	scores := make([]float64, len(placed))
+	for i, it := range placed {
+		s := pos[it]
+		if len(s) == 0 {
+			return nil, bad()
+		}
+		scores[i] = s[0]
+		pos[it] = s[1:]
+	}
+	return scores, nil
+}
+
+func typeName(v any) string { return reflect.TypeOf(v).String() }

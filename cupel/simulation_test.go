@@ -1,0 +1,137 @@
+package cupel_test
+
+import (
+	"errors"
+
+	"github.com/cupel-go/go-cupel/cupel"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+)
+
+var _ = Describe("budget simulation", func() {
+	var p *cupel.Pipeline
+	var a, b, c *cupel.ContextItem
+	var items []*cupel.ContextItem
+	BeforeEach(func() {
+		var err error
+		p, err = cupel.NewPipeline(cupel.Policy{
+			Scorer: tableScorer{"a": 0.9, "b": 0.5, "c": 0.1},
+			Slicer: &inOrderSlicer{},
+			Placer: &keepOrderPlacer{},
+		})
+		Expect(err).NotTo(HaveOccurred())
+		a, b, c = item("a", 40), item("b", 30), item("c", 20)
+		items = []*cupel.ContextItem{c, b, a}
+	})
+
+	Describe("GetMarginalItems", func() {
+		It("returns what the full budget includes and the reduced one does not", func() {
+			// full: a(40) b(30) c(20) = 90 <= 100; reduced by 25: target 75: a, b (70), c no.
+			out, err := p.GetMarginalItems(items, budget(100, 100), 25)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(out).To(Equal([]*cupel.ContextItem{c}))
+		})
+		It("returns nothing for zero slack and rejects a negative or invalidating slack", func() {
+			out, err := p.GetMarginalItems(items, budget(100, 100), 0)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(out).To(BeEmpty())
+			_, err = p.GetMarginalItems(items, budget(100, 100), -1)
+			Expect(err).To(MatchError(cupel.ErrInvalidArgument))
+			_, err = p.GetMarginalItems(items, budget(100, 50), 60)
+			Expect(err).To(MatchError(cupel.ErrInvalidArgument))
+		})
+		It("keeps outputReserve, reserved slots and margin in the reduced budget", func() {
+			full, _ := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 200, TargetTokens: 100, OutputReserve: 10})
+			// full target 100 -> a, b, c (90). reduced: max 190, target 90 -> all still fit.
+			out, err := p.GetMarginalItems(items, full, 10)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(out).To(BeEmpty())
+			// reduced by 11: target 89 -> a, b (70); c (20) would make 90 > 89.
+			out, err = p.GetMarginalItems(items, full, 11)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(out).To(Equal([]*cupel.ContextItem{c}))
+		})
+	})
+
+	Describe("FindMinBudgetFor", func() {
+		It("finds a minimum equal to the item's own tokens (CLARIFICATIONS 21)", func() {
+			got, ok, err := p.FindMinBudgetFor(items, a, 1000)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(ok).To(BeTrue())
+			Expect(got).To(Equal(40))
+		})
+		It("finds the minimum for an item selected after higher-scored ones", func() {
+			got, ok, err := p.FindMinBudgetFor(items, c, 1000)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(ok).To(BeTrue())
+			Expect(got).To(Equal(90))
+			got, ok, err = p.FindMinBudgetFor(items, c, 90)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(ok).To(BeTrue())
+			Expect(got).To(Equal(90))
+		})
+		It("returns not found when the ceiling is too low", func() {
+			_, ok, err := p.FindMinBudgetFor(items, c, 89)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(ok).To(BeFalse())
+		})
+		It("checks its preconditions", func() {
+			_, _, err := p.FindMinBudgetFor(items, item("a", 40), 100)
+			Expect(err).To(MatchError(cupel.ErrInvalidArgument))
+			_, _, err = p.FindMinBudgetFor(items, a, 39)
+			Expect(err).To(MatchError(cupel.ErrInvalidArgument))
+		})
+		It("counts budgets too small for the pinned items as not including the target", func() {
+			sys := pinnedItem("sys", 50)
+			got, ok, err := p.FindMinBudgetFor(append(items, sys), b, 1000)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(ok).To(BeTrue())
+			Expect(got).To(Equal(120)) // pinned 50 + a 40 + b 30
+		})
+	})
+})
+
+var _ = Describe("policy sensitivity", func() {
+	items := func() []*cupel.ContextItem {
+		return []*cupel.ContextItem{item("item-a", 40), item("item-b", 40), item("both", 5)}
+	}
+	pol := func(s tableScorer) cupel.Policy {
+		return cupel.Policy{Scorer: s, Slicer: &inOrderSlicer{}, Placer: &keepOrderPlacer{}}
+	}
+	It("keeps variants in input order and lists only swinging items by content", func() {
+		rep, err := cupel.PolicySensitivity(items(), budget(50, 45),
+			cupel.LabeledPolicy{Label: "prefers-a", Policy: pol(tableScorer{"item-a": 0.9, "item-b": 0.1, "both": 0.5})},
+			cupel.LabeledPolicy{Label: "prefers-b", Policy: pol(tableScorer{"item-a": 0.1, "item-b": 0.9, "both": 0.5})},
+		)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(rep.Variants).To(HaveLen(2))
+		Expect(rep.Variants[0].Label).To(Equal("prefers-a"))
+		Expect(rep.Variants[1].Label).To(Equal("prefers-b"))
+		Expect(rep.Diffs).To(Equal([]cupel.SensitivityDiff{
+			{Content: "item-a", Statuses: []cupel.VariantStatus{{Label: "prefers-a", Status: cupel.StatusIncluded}, {Label: "prefers-b", Status: cupel.StatusExcluded}}},
+			{Content: "item-b", Statuses: []cupel.VariantStatus{{Label: "prefers-a", Status: cupel.StatusExcluded}, {Label: "prefers-b", Status: cupel.StatusIncluded}}},
+		}))
+	})
+	It("requires at least two variants, with the spec's message", func() {
+		_, err := cupel.PolicySensitivity(items(), budget(50, 45), cupel.LabeledPolicy{Label: "one", Policy: pol(tableScorer{})})
+		Expect(err).To(MatchError(cupel.ErrInvalidArgument))
+		Expect(err.Error()).To(ContainSubstring("At least two variants are required for a sensitivity comparison."))
+		_, err = cupel.PipelineSensitivity(items(), budget(50, 45))
+		Expect(err).To(MatchError(cupel.ErrInvalidArgument))
+	})
+	It("names the variant that failed", func() {
+		_, err := cupel.PolicySensitivity(items(), budget(50, 45),
+			cupel.LabeledPolicy{Label: "ok", Policy: pol(tableScorer{})},
+			cupel.LabeledPolicy{Label: "broken", Policy: cupel.Policy{}})
+		var ve *cupel.VariantError
+		Expect(errors.As(err, &ve)).To(BeTrue())
+		Expect(ve.Label).To(Equal("broken"))
+		Expect(err).To(MatchError(cupel.ErrInvalidConfig))
+	})
+	It("dry-runs a single policy with an explicit budget", func() {
+		res, rep, err := cupel.DryRunWithPolicy(items(), budget(50, 45), pol(tableScorer{"item-b": 1}))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(contents(res.Items)).To(Equal([]string{"item-b", "both"}))
+		Expect(rep.TotalCandidates).To(Equal(3))
+	})
+})
