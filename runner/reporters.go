@@ -17,7 +17,8 @@ type TextOptions struct {
 	Color bool
 	// Suite, when set, lets failures show their inputs.
 	Suite *Suite
-	// MaxFailures bounds how many failures are shown in full (0: all).
+	// MaxFailures bounds how many failures are shown in full (0: all,
+	// negative: none).
 	MaxFailures int
 }
 
@@ -79,7 +80,11 @@ func WriteText(w io.Writer, r *Report, o TextOptions) error {
 	b.WriteString("\n")
 	shown := 0
 	for _, c := range r.Cases {
-		if !c.Unexpected() {
+		if !c.Unexpected() || o.MaxFailures < 0 {
+			continue
+		}
+		if c.Status == StatusUnsupported {
+			fmt.Fprintf(&b, "%s %s: %s\n", p.c(statusColor(c.Status), "UNSUPPORTED"), c.ID, c.Message)
 			continue
 		}
 		shown++
@@ -87,6 +92,9 @@ func WriteText(w io.Writer, r *Report, o TextOptions) error {
 			continue
 		}
 		writeFailure(&b, p, c, o.Suite)
+	}
+	if r.Counts["all"][StatusUnsupported] > 0 && o.MaxFailures >= 0 {
+		b.WriteString("\n")
 	}
 	if o.MaxFailures > 0 && shown > o.MaxFailures {
 		fmt.Fprintf(&b, "… and %d more unexpected results (see the JSON report)\n\n", shown-o.MaxFailures)
