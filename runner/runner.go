@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"runtime/debug"
 	"slices"
+	"sort"
 	"time"
 
 	"github.com/cupel-go/go-cupel/vectors"
@@ -213,6 +214,11 @@ func RunSuite(ctx context.Context, impl Implementation, suite *Suite, opts Optio
 	for _, se := range suite.Errors {
 		entries = append(entries, entry{se: se, run: sel.match(se.ID(), se.Tier(), se.Stage())})
 	}
+	// Required cases first, then optional, each by id.
+	sort.SliceStable(entries, func(i, j int) bool {
+		ti, tj := entryTier(entries[i].c, entries[i].se), entryTier(entries[j].c, entries[j].se)
+		return tierRank(ti) < tierRank(tj)
+	})
 	selected := 0
 	for _, e := range entries {
 		if e.run {
@@ -231,6 +237,7 @@ func RunSuite(ctx context.Context, impl Implementation, suite *Suite, opts Optio
 		rep.Infrastructure = "implementation failed to start: " + herr.Error()
 		var f *Fault
 		if errors.As(herr, &f) {
+			rep.Infrastructure = "implementation failed to start: " + f.Message
 			rep.InfrastructureStderr = f.Stderr
 		}
 	}
@@ -269,6 +276,23 @@ func RunSuite(ctx context.Context, impl Implementation, suite *Suite, opts Optio
 	rep.Duration = Duration(time.Since(start))
 	rep.finish()
 	return rep, nil
+}
+
+func entryTier(c *Case, se *SuiteError) string {
+	if c != nil {
+		return c.Tier
+	}
+	return se.Tier()
+}
+
+func tierRank(t string) int {
+	switch t {
+	case TierRequired:
+		return 0
+	case TierOptional:
+		return 1
+	}
+	return 2
 }
 
 func newCaseResult(c *Case) CaseResult {
