@@ -7,6 +7,7 @@ package oracle
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/cupel-go/go-cupel/runner"
 )
@@ -66,14 +67,20 @@ func Answer(c *runner.Case) runner.Result {
 			out.Ordered = append(out.Ordered, r.Resolved)
 		}
 	}
-	out.Shortfalls = e.Shortfalls
+	out.Shortfalls = slices.Clone(e.Shortfalls)
 	if out.Shortfalls == nil && e.ShortfallCount != nil {
 		for i := 0; i < *e.ShortfallCount; i++ {
 			out.Shortfalls = append(out.Shortfalls, runner.Shortfall{Kind: fmt.Sprint("k", i)})
 		}
 	}
-	out.CapExcludedCount = e.CapExcludedCount
-	out.Overflow = e.Overflow
+	if e.CapExcludedCount != nil {
+		n := *e.CapExcludedCount
+		out.CapExcludedCount = &n
+	}
+	if e.Overflow != nil {
+		ov := *e.Overflow
+		out.Overflow = &ov
+	}
 	if d := e.Diagnostics; d != nil {
 		diag := &runner.Diagnostics{}
 		if d.TotalCandidates != nil {
