@@ -1,6 +1,7 @@
 package runner_test
 
 import (
+	"context"
 	"os"
 	"testing"
 
@@ -30,3 +31,5 @@ func fixtureOptions() runner.Options {
 }
 
 func newOracle() *oracle.Oracle { return oracle.New(fixtures()) }
+
+func ctx() context.Context { return context.Background() }
