@@ -111,8 +111,9 @@ func (p *Process) Run(ctx context.Context, req Request) (Result, error) {
 			}
 			return Result{}, &Fault{Status: StatusCrash, Message: "process failed to start", Err: err}
 		}
-		defer pr.bye(p.opts.Grace)
 		res, err := p.exchange(ctx, pr, req)
+		pr.bye(p.opts.Grace)
+		pr.drainStderr()
 		p.lastTail = pr.stderr.since(pr.mark)
 		if f := (*Fault)(nil); errors.As(err, &f) {
 			f.Stderr = p.lastTail
@@ -126,14 +127,17 @@ func (p *Process) Run(ctx context.Context, req Request) (Result, error) {
 	}
 	pr := p.cur
 	res, err := p.exchange(ctx, pr, req)
-	p.lastTail = pr.stderr.since(pr.mark)
 	if err != nil {
-		var f *Fault
-		if errors.As(err, &f) {
-			f.Stderr = p.lastTail
-		}
+		// Stop the process and let the stderr drain catch up, so that the
+		// tail holds what the process wrote before the fault.
 		pr.kill()
+		pr.drainStderr()
 		p.cur = nil
+	}
+	p.lastTail = pr.stderr.since(pr.mark)
+	var f *Fault
+	if errors.As(err, &f) {
+		f.Stderr = p.lastTail
 	}
 	return res, err
 }
@@ -204,10 +208,7 @@ func (p *Process) start(ctx context.Context) (*proc, Info, error) {
 	line, f := pr.roundTrip(ctx, hello)
 	if f != nil {
 		pr.kill()
-		select {
-		case <-pr.errEOF:
-		case <-time.After(200 * time.Millisecond):
-		}
+		pr.drainStderr()
 		f.Stderr = pr.stderr.since(0)
 		f.Message = "during hello: " + f.Message
 		return nil, Info{}, f
@@ -398,10 +399,7 @@ func (pr *proc) crashed(what string, err error) *Fault {
 		pr.kill()
 		<-pr.exited
 	}
-	select {
-	case <-pr.errEOF:
-	case <-time.After(200 * time.Millisecond):
-	}
+	pr.drainStderr()
 	msg := what
 	if pr.waitErr != nil {
 		msg += " (" + pr.waitErr.Error() + ")"
@@ -409,6 +407,14 @@ func (pr *proc) crashed(what string, err error) *Fault {
 		msg += " (exit status 0)"
 	}
 	return &Fault{Status: StatusCrash, Message: msg, Err: err}
+}
+
+// drainStderr waits briefly for the stderr reader to reach the end.
+func (pr *proc) drainStderr() {
+	select {
+	case <-pr.errEOF:
+	case <-time.After(200 * time.Millisecond):
+	}
 }
 
 // bye asks the process to end, and kills it after the grace period.

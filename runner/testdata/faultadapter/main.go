@@ -1,7 +1,8 @@
 // Command faultadapter speaks cupel-conform/1 with the oracle's answers for
 // the suite in $FAULT_SUITE and injects the fault named by $FAULT at the
 // case with seq $FAULT_AT (default 2): crash, hang, garbage, seq, stderr
-// (50 MB of stderr, then a correct answer), longline (a 17 MiB line), or
+// (50 MB of stderr, then a correct answer), stderrcrash (50 MB, then
+// exit), longline (a 17 MiB line), or
 // start (dies before the hello).
 package main
 
@@ -75,10 +76,14 @@ func main() {
 					continue
 				case "seq":
 					seq += 100
-				case "stderr":
+				case "stderr", "stderrcrash":
 					chunk := strings.Repeat("x", 1<<20-1) + "\n"
 					for i := 0; i < 50; i++ {
 						os.Stderr.WriteString(chunk)
+					}
+					if fault == "stderrcrash" {
+						os.Stderr.WriteString("last words\n")
+						os.Exit(3)
 					}
 				case "longline":
 					out.WriteString(`{"type":"result","pad":"` + strings.Repeat("y", 17<<20) + "\"}\n")
