@@ -1,0 +1,114 @@
+package cupel
+
+import (
+	"math"
+	"slices"
+	"time"
+)
+
+// ChronologicalPlacer orders items by timestamp, oldest first (spec chapter
+// "ChronologicalPlacer"): items with a timestamp come first, ascending by
+// instant; items without one follow in input order; equal timestamps keep
+// input order. Scores are ignored.
+//
+// A ScoredItem with a nil Item is treated as an item without a timestamp and
+// placed (as nil) among them, so that the output is always a permutation of
+// the input. ChronologicalPlacer has no state: the zero value and a nil
+// *ChronologicalPlacer are ready to use and safe for concurrent use.
+type ChronologicalPlacer struct{}
+
+// NewChronologicalPlacer returns a ChronologicalPlacer.
+func NewChronologicalPlacer() *ChronologicalPlacer { return &ChronologicalPlacer{} }
+
+// chronoKey sorts timestamped items by (sec, nsec), then untimed ones, then idx.
+type chronoKey struct {
+	sec  int64
+	nsec int32
+	none bool // no timestamp
+	idx  int
+}
+
+// Place implements [Placer]. It does not modify items.
+func (*ChronologicalPlacer) Place(items []ScoredItem) []*ContextItem {
+	if len(items) <= 1 {
+		if len(items) == 0 {
+			return []*ContextItem{}
+		}
+		return []*ContextItem{items[0].Item}
+	}
+	// Fast path: when every timestamp's UnixNano is exact (years 1678 to
+	// 2262) the order is that of one uint64 key (items without a timestamp
+	// get the largest key), sorted with the index as tiebreak.
+	if keys, ok := chronoFastKeys(items); ok {
+		sortKeyIdx(keys)
+		out := make([]*ContextItem, len(items))
+		for i, k := range keys {
+			out[i] = items[k.idx].Item
+		}
+		return out
+	}
+	keys := make([]chronoKey, len(items))
+	for i, si := range items {
+		k := chronoKey{none: true, idx: i}
+		if it := si.Item; it != nil && it.hasTimestamp {
+			k = chronoKey{sec: it.timestamp.Unix(), nsec: int32(it.timestamp.Nanosecond()), idx: i}
+		}
+		keys[i] = k
+	}
+	slices.SortFunc(keys, cmpChrono)
+	out := make([]*ContextItem, len(items))
+	for i, k := range keys {
+		out[i] = items[k.idx].Item
+	}
+	return out
+}
+
+// Instants whose UnixNano is exact.
+var (
+	minNanoTime = time.Unix(0, math.MinInt64)
+	maxNanoTime = time.Unix(0, math.MaxInt64-1) // MaxInt64 is kept for "no timestamp"
+)
+
+func chronoFastKeys(items []ScoredItem) ([]keyIdx, bool) {
+	keys := make([]keyIdx, len(items))
+	for i, si := range items {
+		k := uint64(math.MaxUint64)
+		if it := si.Item; it != nil && it.hasTimestamp {
+			t := it.timestamp
+			if t.Before(minNanoTime) || t.After(maxNanoTime) {
+				return nil, false
+			}
+			k = uint64(t.UnixNano()) ^ 1<<63 // order-preserving
+		}
+		keys[i] = keyIdx{k, i}
+	}
+	return keys, true
+}
+
+func cmpChrono(a, b chronoKey) int {
+	if a.none != b.none {
+		if a.none {
+			return 1
+		}
+		return -1
+	}
+	if !a.none {
+		switch {
+		case a.sec < b.sec:
+			return -1
+		case a.sec > b.sec:
+			return 1
+		case a.nsec < b.nsec:
+			return -1
+		case a.nsec > b.nsec:
+			return 1
+		}
+	}
+	switch {
+	case a.idx < b.idx:
+		return -1
+	case a.idx > b.idx:
+		return 1
+	}
+	return 0
+}

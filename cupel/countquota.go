@@ -1,0 +1,298 @@
+package cupel
+
+// CountQuotaEntry constrains the number of items of one kind selected by a
+// count-quota slicer (spec chapters "CountQuotaSlice" and
+// "CountConstrainedKnapsackSlice"): at least RequireCount items are committed
+// before the residual selection, and at most CapCount items end up selected.
+// Build it with [NewCountQuotaEntry]; the zero value has a blank kind and is
+// rejected by the slicer constructors.
+type CountQuotaEntry struct {
+	kind    ContextKind
+	require int
+	cap     int
+}
+
+// NewCountQuotaEntry validates and returns an entry, or a [*ValidationError]
+// wrapping [ErrInvalidConfig]. Rules (CLARIFICATIONS 17): kind is not blank,
+// requireCount >= 0, capCount >= 0, requireCount <= capCount, and capCount = 0
+// only together with requireCount = 0.
+func NewCountQuotaEntry(kind ContextKind, requireCount, capCount int) (CountQuotaEntry, error) {
+	e := CountQuotaEntry{kind: kind, require: requireCount, cap: capCount}
+	if err := e.validate("CountQuotaEntry", ""); err != nil {
+		return CountQuotaEntry{}, err
+	}
+	return e, nil
+}
+
+func (e CountQuotaEntry) validate(typ, prefix string) error {
+	switch {
+	case isBlank(string(e.kind)):
+		return invalidConfig(typ, prefix+"kind", string(e.kind), "must not be empty or white space")
+	case e.require < 0:
+		return invalidConfig(typ, prefix+"requireCount", e.require, "must be >= 0")
+	case e.cap < 0:
+		return invalidConfig(typ, prefix+"capCount", e.cap, "must be >= 0")
+	case e.cap == 0 && e.require > 0:
+		return invalidConfig(typ, prefix+"capCount", e.cap, "must be > 0 when requireCount is > 0 ("+itoa(e.require)+")")
+	case e.require > e.cap:
+		return invalidConfig(typ, prefix+"requireCount", e.require, "must be <= capCount ("+itoa(e.cap)+")")
+	}
+	return nil
+}
+
+// Kind returns the constrained kind, as spelled.
+func (e CountQuotaEntry) Kind() ContextKind { return e.kind }
+
+// RequireCount returns the minimum number of items committed in Phase 1.
+func (e CountQuotaEntry) RequireCount() int { return e.require }
+
+// CapCount returns the maximum number of items of the kind in the result.
+func (e CountQuotaEntry) CapCount() int { return e.cap }
+
+// countPolicy is the configuration and algorithm the two count-quota slicers
+// share: Phase 1 (count-satisfy) and Phase 3 (cap enforcement).
+type countPolicy struct {
+	name     string // for error messages
+	entries  []CountQuotaEntry
+	index    kindIndex
+	scarcity ScarcityBehavior
+	required bool // some entry has requireCount > 0
+}
+
+func newCountPolicy(typ string, entries []CountQuotaEntry, scarcity ScarcityBehavior) (countPolicy, error) {
+	p := countPolicy{name: typ, scarcity: scarcity}
+	if scarcity != ScarcityDegrade && scarcity != ScarcityThrow {
+		return countPolicy{}, invalidConfig(typ, "scarcity", int(scarcity), "must be ScarcityDegrade or ScarcityThrow")
+	}
+	p.entries = make([]CountQuotaEntry, 0, len(entries))
+	for i, e := range entries {
+		f := "entries[" + itoa(i) + "]."
+		if err := e.validate(typ, f); err != nil {
+			return countPolicy{}, err
+		}
+		if j := p.index.find(e.kind); j >= 0 {
+			return countPolicy{}, invalidConfig(typ, f+"kind", string(e.kind), "duplicates kind "+string(p.entries[j].kind)+" (kinds compare case-insensitively)")
+		}
+		p.index.add(e.kind)
+		p.entries = append(p.entries, e)
+		p.required = p.required || e.require > 0
+	}
+	return p, nil
+}
+
+// phase2Func runs the residual selection of a count-quota slicer.
+type phase2Func func(residual []ScoredItem, budget ContextBudget) ([]*ContextItem, error)
+
+// run is COUNT-QUOTA-SLICE / COUNT-KNAPSACK-CAP with the Phase 2 engine
+// supplied by the caller.
+func (p *countPolicy) run(sorted []ScoredItem, budget ContextBudget, phase2 phase2Func) (SliceResult, error) {
+	target := budget.targetTokens
+	if len(sorted) == 0 || target <= 0 {
+		return SliceResult{Selected: []*ContextItem{}}, nil
+	}
+	ne := len(p.entries)
+	selectedCount := make([]int, ne)
+	var res SliceResult
+
+	// Phase 1: count-satisfy. Candidates of kinds with requireCount > 0 are
+	// grouped by entry (counting sort, input order kept), then each group is
+	// sorted by score descending, input order breaking ties.
+	var committed []int // positions in sorted, commit order
+	preAllocated := 0
+	if p.required {
+		entryOf := make([]int32, len(sorted))
+		offs := make([]int, ne+1)
+		for i, si := range sorted {
+			entryOf[i] = -1
+			if si.Item == nil || si.Item.tokens < 0 {
+				continue
+			}
+			if e := p.index.find(si.Item.kind); e >= 0 && p.entries[e].require > 0 {
+				entryOf[i] = int32(e)
+				offs[e+1]++
+			}
+		}
+		for e := 0; e < ne; e++ {
+			offs[e+1] += offs[e]
+		}
+		keys := make([]keyIdx, offs[ne])
+		fill := make([]int, ne)
+		copy(fill, offs[:ne])
+		for i, e := range entryOf {
+			if e >= 0 {
+				keys[fill[e]] = keyIdx{descKey(sorted[i].Score), i}
+				fill[e]++
+			}
+		}
+		for e, en := range p.entries { // declaration order (CLARIFICATIONS 18)
+			if en.require == 0 {
+				continue
+			}
+			group := keys[offs[e]:offs[e+1]]
+			sortKeyIdx(group)
+			satisfied := min(len(group), en.require)
+			for _, k := range group[:satisfied] {
+				s, ok := addTokens(preAllocated, sorted[k.idx].Item.tokens)
+				if !ok {
+					return SliceResult{}, &TokenOverflowError{What: p.name + " Phase 1 committed tokens"}
+				}
+				preAllocated = s
+				committed = append(committed, k.idx)
+			}
+			selectedCount[e] = satisfied
+			if satisfied < en.require {
+				if p.scarcity == ScarcityThrow {
+					return SliceResult{}, &CountRequirementError{Slicer: p.name, Kind: en.kind, Satisfied: satisfied, RequireCount: en.require}
+				}
+				res.Shortfalls = append(res.Shortfalls, CountRequirementShortfall{Kind: en.kind, RequiredCount: en.require, SatisfiedCount: satisfied})
+			}
+		}
+	}
+
+	// Phase 2: the residual pool (committed items removed by identity,
+	// CLARIFICATIONS 14) under the reduced budget.
+	var committedSet map[*ContextItem]struct{}
+	if len(committed) > 0 {
+		committedSet = make(map[*ContextItem]struct{}, len(committed))
+		for _, i := range committed {
+			committedSet[sorted[i].Item] = struct{}{}
+		}
+	}
+	residual := make([]ScoredItem, 0, len(sorted)-len(committed))
+	for _, si := range sorted {
+		if si.Item == nil || si.Item.tokens < 0 {
+			continue
+		}
+		if _, ok := committedSet[si.Item]; ok {
+			continue
+		}
+		residual = append(residual, si)
+	}
+	residualTarget := max(0, target-preAllocated)
+	inner, err := phase2(residual, sliceBudget(budget.maxTokens, min(residualTarget, budget.maxTokens)))
+	if err != nil {
+		return SliceResult{}, err
+	}
+
+	// Phase 3: cap enforcement on the Phase 2 output; selectedCount is
+	// seeded by Phase 1 (D181).
+	out := make([]*ContextItem, len(committed), len(committed)+len(inner))
+	for k, i := range committed {
+		out[k] = sorted[i].Item
+	}
+	for _, it := range inner {
+		if it == nil {
+			continue
+		}
+		e := p.index.find(it.kind)
+		if e < 0 {
+			out = append(out, it)
+			continue
+		}
+		if c := selectedCount[e]; c >= p.entries[e].cap {
+			res.CapExcluded = append(res.CapExcluded, CapExclusion{Item: it, Kind: p.entries[e].kind, Cap: p.entries[e].cap, Count: c})
+			continue
+		}
+		out = append(out, it)
+		selectedCount[e]++
+	}
+	res.Selected = out
+	return res, nil
+}
+
+// CountQuotaSlice commits the top requireCount items of each constrained kind,
+// lets an inner slicer select from the remaining items under the remaining
+// budget, and drops inner selections of kinds that reached their capCount
+// (spec chapter "CountQuotaSlice").
+//
+//   - Phase 1 walks the entries in declaration order (CLARIFICATIONS 18);
+//     each kind's candidates are taken by score descending (-0.0 = +0.0, NaN
+//     last), input order breaking ties. A requirement that cannot be met
+//     records a shortfall (kind, required, satisfied) under ScarcityDegrade —
+//     a required kind with no candidates records (kind, required, 0) — and
+//     fails the call with a [*CountRequirementError] under ScarcityThrow.
+//   - Phase 2 hands the inner slicer the uncommitted items (input order) and
+//     ContextBudget(maxTokens: budget.maxTokens, targetTokens:
+//     min(max(0, target - committed tokens), maxTokens)).
+//   - Phase 3 keeps each inner selection in order unless its kind has an
+//     entry and already has capCount selected items (Phase 1 included); such
+//     items are reported as [CapExclusion]s (CLARIFICATIONS 4).
+//
+// The output is the committed items (commit order) followed by the kept
+// inner selections (inner order). Kinds compare with ASCII case folding. An
+// empty input or targetTokens <= 0 selects nothing and reports nothing.
+//
+// Decisions where the spec is silent: ScoredItems with a nil Item and items
+// with negative tokens are neither committed nor passed to the inner slicer;
+// nil items returned by the inner slicer are ignored; committed tokens that
+// overflow int give a [*TokenOverflowError].
+//
+// A CountQuotaSlice is immutable and safe for concurrent use if its inner
+// slicer is; the details of a call are returned by [CountQuotaSlice.SliceDetailed].
+type CountQuotaSlice struct {
+	policy countPolicy
+	inner  Slicer
+}
+
+// NewCountQuotaSlice returns a CountQuotaSlice, or a [*ValidationError]
+// wrapping [ErrInvalidConfig] when an entry is invalid (see
+// [NewCountQuotaEntry]; the zero entry is invalid), two entries name the same
+// kind under ASCII case folding, inner is nil, or scarcity is not a defined
+// value.
+//
+// inner must not be a [*KnapsackSlice] (spec: the guard is enforced at
+// construction) nor a [*CountConstrainedKnapsackSlice]: neither returns its
+// selection in score order, which the cap enforcement relies on. Use
+// [NewCountConstrainedKnapsackSlice] for knapsack selection under count quotas.
+func NewCountQuotaSlice(entries []CountQuotaEntry, inner Slicer, scarcity ScarcityBehavior) (*CountQuotaSlice, error) {
+	const typ = "CountQuotaSlice"
+	if isNilSlicer(inner) {
+		return nil, invalidConfig(typ, "inner", nil, "must not be nil")
+	}
+	switch inner.(type) {
+	case *KnapsackSlice, *CountConstrainedKnapsackSlice:
+		return nil, invalidConfig(typ, "inner", typeNameOf(inner), "must not be a KnapsackSlice; use CountConstrainedKnapsackSlice for knapsack selection with count quotas")
+	}
+	p, err := newCountPolicy(typ, entries, scarcity)
+	if err != nil {
+		return nil, err
+	}
+	return &CountQuotaSlice{policy: p, inner: inner}, nil
+}
+
+// Entries returns a copy of the entries, in declaration order.
+func (c *CountQuotaSlice) Entries() []CountQuotaEntry {
+	return append([]CountQuotaEntry(nil), c.policy.entries...)
+}
+
+// Scarcity returns the scarcity behaviour.
+func (c *CountQuotaSlice) Scarcity() ScarcityBehavior { return c.policy.scarcity }
+
+// Inner returns the inner slicer.
+func (c *CountQuotaSlice) Inner() Slicer { return c.inner }
+
+// Slice implements [Slicer]: SliceDetailed(...).Selected.
+func (c *CountQuotaSlice) Slice(sorted []ScoredItem, budget ContextBudget) ([]*ContextItem, error) {
+	r, err := c.SliceDetailed(sorted, budget)
+	return r.Selected, err
+}
+
+// SliceDetailed implements [DetailedSlicer]. It does not modify sorted.
+func (c *CountQuotaSlice) SliceDetailed(sorted []ScoredItem, budget ContextBudget) (SliceResult, error) {
+	if c == nil || isNilSlicer(c.inner) {
+		return SliceResult{}, invalidConfig("CountQuotaSlice", "inner", nil, "must not be nil")
+	}
+	p := c.policy
+	p.name = "CountQuotaSlice"
+	return p.run(sorted, budget, c.inner.Slice)
+}
+
+func typeNameOf(v any) string {
+	switch v.(type) {
+	case *KnapsackSlice:
+		return "*cupel.KnapsackSlice"
+	case *CountConstrainedKnapsackSlice:
+		return "*cupel.CountConstrainedKnapsackSlice"
+	}
+	return "?"
+}

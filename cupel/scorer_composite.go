@@ -1,0 +1,220 @@
+package cupel
+
+import (
+	"math"
+	"slices"
+	"strconv"
+)
+
+// WeightedScorer is one entry of a [CompositeScorer]: a child scorer and its
+// relative weight.
+type WeightedScorer struct {
+	Scorer Scorer
+	Weight float64
+}
+
+// CompositeScorer combines child scorers into their weighted average (spec
+// chapter "CompositeScorer"): the sum over the children, in entry order, of
+// child.Score(item, allItems) * normalizedWeight, where the normalized
+// weights are the raw weights divided by their sum. Weights are relative:
+// (3, 1) and (0.75, 0.25) give the same scorer.
+//
+// A CompositeScorer captures its children when it is built. The
+// CompositeScorer and ScaledScorer children are captured as their immutable
+// inner state, not as the pointers handed in, so that nothing done to those
+// values afterwards (not even *child = *other) changes this scorer or can
+// make its scorer graph cyclic. The graph of built-in composites is thus a
+// DAG by construction: a scorer can only refer to scorers that existed
+// before it. NewCompositeScorer still runs the spec's DETECT-CYCLES over that
+// graph, as the spec requires; it cannot fail for the built-in scorers. A
+// custom Scorer that wraps other scorers is opaque to the detection (as in
+// the spec), so it is the caller's duty not to build a cycle through one.
+// The same child may appear several times, in one composite or in nested
+// ones: that is a DAG, not a cycle.
+//
+// A nil item scores 0 and no child is called. The zero value scores every
+// item 0. A CompositeScorer is immutable; it is safe for concurrent use when
+// its children are.
+type CompositeScorer struct {
+	c *composite
+}
+
+// composite is the immutable state of a CompositeScorer.
+type composite struct {
+	entries []WeightedScorer // as given, for Entries
+	kids    []Scorer         // the children, built-in composites resolved to their state
+	weights []float64        // normalized
+}
+
+// NewCompositeScorer validates entries as the spec's CONSTRUCT-COMPOSITE
+// does and returns the scorer. There must be at least one entry (Field
+// "entries"); each scorer must be non-nil (also not a typed nil pointer, and
+// not the zero value of CompositeScorer or ScaledScorer; Field
+// "entries[i].scorer") and each weight > 0 and finite (Field
+// "entries[i].weight"). Beyond the spec, the sum of the weights must be
+// finite (Field "entries"), since weights near the float64 maximum would
+// overflow it and normalize every weight to 0. Errors are
+// [*ValidationError]s wrapping [ErrInvalidConfig].
+func NewCompositeScorer(entries ...WeightedScorer) (*CompositeScorer, error) {
+	if len(entries) == 0 {
+		return nil, invalidConfig("CompositeScorer", "entries", len(entries), "at least one scorer entry is required")
+	}
+	c := &composite{
+		entries: slices.Clone(entries),
+		kids:    make([]Scorer, len(entries)),
+		weights: make([]float64, len(entries)),
+	}
+	total := 0.0
+	for i, e := range entries {
+		field := "entries[" + strconv.Itoa(i) + "]"
+		kid, err := resolveChild(e.Scorer, "CompositeScorer", field+".scorer")
+		if err != nil {
+			return nil, err
+		}
+		if e.Weight <= 0.0 {
+			return nil, invalidConfig("CompositeScorer", field+".weight", e.Weight, "weight must be positive")
+		}
+		if math.IsNaN(e.Weight) || math.IsInf(e.Weight, 0) {
+			return nil, invalidConfig("CompositeScorer", field+".weight", e.Weight, "weight must be finite")
+		}
+		c.kids[i] = kid
+		total += e.Weight
+	}
+	if math.IsInf(total, 0) {
+		return nil, invalidConfig("CompositeScorer", "entries", total, "sum of the weights must be finite")
+	}
+	for i, e := range entries {
+		c.weights[i] = e.Weight / total
+	}
+	if err := detectCycles(c.kids); err != nil {
+		return nil, err
+	}
+	return &CompositeScorer{c: c}, nil
+}
+
+// resolveChild checks a child scorer and returns what a composite or scaled
+// scorer stores for it: the inner state of a CompositeScorer or
+// ScaledScorer, the scorer itself otherwise.
+func resolveChild(s Scorer, typ, field string) (Scorer, error) {
+	if isNilValue(s) {
+		return nil, invalidConfig(typ, field, nil, "scorer must not be nil")
+	}
+	switch v := s.(type) {
+	case *CompositeScorer:
+		if v.c == nil {
+			return nil, invalidConfig(typ, field, "CompositeScorer{}", "CompositeScorer must be built with NewCompositeScorer")
+		}
+		return v.c, nil
+	case *ScaledScorer:
+		if v.s == nil {
+			return nil, invalidConfig(typ, field, "ScaledScorer{}", "ScaledScorer must be built with NewScaledScorer")
+		}
+		return v.s, nil
+	}
+	return s, nil
+}
+
+// detectCycles is the spec's DETECT-CYCLES: a depth-first search through the
+// composite and scaled nodes by reference identity, failing when a node is
+// met again while it is on the current path. Nodes already explored are not
+// explored again, so shared children cost O(V + E) in all.
+func detectCycles(kids []Scorer) error {
+	visited := make(map[Scorer]bool) // node -> still on the current path
+	var dfs func(node Scorer) error
+	dfs = func(node Scorer) error {
+		var children []Scorer
+		switch v := node.(type) {
+		case *composite:
+			children = v.kids
+		case *scaled:
+			children = []Scorer{v.inner}
+		default:
+			return nil // a leaf: only composite and scaled nodes have children
+		}
+		if inPath, ok := visited[node]; ok {
+			if inPath {
+				return invalidConfig("CompositeScorer", "entries", nil, "cycle detected: scorer appears in its own dependency graph")
+			}
+			return nil
+		}
+		visited[node] = true
+		for _, k := range children {
+			if err := dfs(k); err != nil {
+				return err
+			}
+		}
+		visited[node] = false
+		return nil
+	}
+	for _, k := range kids {
+		if err := dfs(k); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Entries returns a copy of the entries as given, with their raw weights.
+func (s *CompositeScorer) Entries() []WeightedScorer {
+	if s == nil || s.c == nil {
+		return nil
+	}
+	return slices.Clone(s.c.entries)
+}
+
+// NormalizedWeights returns a copy of the normalized weights, in entry order;
+// they sum to 1 up to rounding.
+func (s *CompositeScorer) NormalizedWeights() []float64 {
+	if s == nil || s.c == nil {
+		return nil
+	}
+	return slices.Clone(s.c.weights)
+}
+
+// Score implements COMPOSITE-SCORE of the spec chapter "CompositeScorer",
+// calling the children in entry order.
+func (s *CompositeScorer) Score(item *ContextItem, allItems []*ContextItem) float64 {
+	if s == nil || s.c == nil {
+		return 0.0
+	}
+	return s.c.Score(item, allItems)
+}
+
+func (s *CompositeScorer) scoreAll(items []*ContextItem, out []float64) {
+	if s == nil || s.c == nil {
+		clear(out[:len(items)])
+		return
+	}
+	s.c.scoreAll(items, out)
+}
+
+// Score is COMPOSITE-SCORE. The explicit float64 conversion of each product
+// forbids the compiler to fuse it with the addition (FMA), so that Score and
+// scoreAll round identically on every architecture.
+func (c *composite) Score(item *ContextItem, allItems []*ContextItem) float64 {
+	if item == nil {
+		return 0.0
+	}
+	result := 0.0
+	for i, k := range c.kids {
+		result += float64(k.Score(item, allItems) * c.weights[i])
+	}
+	return result
+}
+
+// scoreAll scores the children's batches one after the other into one
+// buffer and accumulates them in entry order, as Score does per item.
+func (c *composite) scoreAll(items []*ContextItem, out []float64) {
+	out = out[:len(items)]
+	clear(out)
+	buf := make([]float64, len(items))
+	for k, kid := range c.kids {
+		scoreBatch(kid, items, buf)
+		w := c.weights[k]
+		for i, it := range items {
+			if it != nil {
+				out[i] += float64(buf[i] * w)
+			}
+		}
+	}
+}

@@ -1,0 +1,128 @@
+package cupel
+
+import (
+	"maps"
+	"math"
+	"slices"
+	"strings"
+)
+
+// KindScorer scores an item by looking its kind up in a weight map: the
+// configured weight, or 0.0 for a kind not in the map (spec chapter
+// "KindScorer"). The lookup compares kinds with ASCII case folding only
+// (CLARIFICATIONS 15): a weight for "Message" matches "message" and
+// "MESSAGE", but a weight for "K" does not match the Kelvin sign U+212A.
+// Weights are returned as configured, never clamped, so they may exceed 1.0.
+//
+// A nil item scores 0; allItems is ignored. The zero value scores every item
+// 0.0 (an empty weight map). A KindScorer is immutable and safe for
+// concurrent use.
+type KindScorer struct {
+	weights map[ContextKind]float64 // as configured, for Weights
+	byKey   map[string]float64      // ContextKind.Key() -> weight
+}
+
+// defaultKindWeights are the spec's default weights (chapter "KindScorer").
+var defaultKindWeights = map[ContextKind]float64{
+	KindSystemPrompt: 1.0,
+	KindMemory:       0.8,
+	KindToolOutput:   0.6,
+	KindDocument:     0.4,
+	KindMessage:      0.2,
+}
+
+// DefaultKindWeights returns a copy of the spec's default weights: exactly
+// SystemPrompt 1.0, Memory 0.8, ToolOutput 0.6, Document 0.4, Message 0.2.
+func DefaultKindWeights() map[ContextKind]float64 { return maps.Clone(defaultKindWeights) }
+
+// NewDefaultKindScorer returns a KindScorer with [DefaultKindWeights].
+func NewDefaultKindScorer() *KindScorer {
+	s, err := NewKindScorer(defaultKindWeights)
+	if err != nil {
+		panic(err) // unreachable: the defaults are valid
+	}
+	return s
+}
+
+// NewKindScorer returns a KindScorer with a copy of weights, validated as
+// the spec's VALIDATE-KIND-WEIGHTS requires: every weight must be >= 0 and
+// finite (values above 1.0 are allowed). Beyond the spec, it rejects a kind
+// that is empty or white space (not a valid ContextKind, chapter
+// "Enumerations") and two keys that are the same kind under ASCII case
+// folding ("Document" and "document"), whose lookup would otherwise be
+// ambiguous. The keys are checked in sorted order, so the error reported for
+// a map with several bad entries is deterministic. Errors are
+// [*ValidationError]s wrapping [ErrInvalidConfig] with Field
+// "weights[<kind>]". An empty or nil map is valid: every item then scores 0.0.
+func NewKindScorer(weights map[ContextKind]float64) (*KindScorer, error) {
+	kinds := slices.SortedFunc(maps.Keys(weights), func(a, b ContextKind) int {
+		if c := strings.Compare(a.Key(), b.Key()); c != 0 {
+			return c
+		}
+		return strings.Compare(string(a), string(b))
+	})
+	s := &KindScorer{
+		weights: make(map[ContextKind]float64, len(weights)),
+		byKey:   make(map[string]float64, len(weights)),
+	}
+	for i, k := range kinds {
+		w := weights[k]
+		field := "weights[" + string(k) + "]"
+		switch {
+		case isBlank(string(k)):
+			return nil, invalidConfig("KindScorer", field, string(k), "kind must not be empty or white space")
+		case w < 0.0:
+			return nil, invalidConfig("KindScorer", field, w, "weight must be non-negative")
+		case math.IsNaN(w) || math.IsInf(w, 0):
+			return nil, invalidConfig("KindScorer", field, w, "weight must be finite")
+		case i > 0 && kinds[i-1].Equal(k):
+			return nil, invalidConfig("KindScorer", field, w, "duplicates kind "+string(kinds[i-1])+" (kinds compare case-insensitively, ASCII folding)")
+		}
+		s.weights[k] = w
+		s.byKey[k.Key()] = w
+	}
+	return s, nil
+}
+
+// Weights returns a copy of the configured weights, keys spelled as given.
+func (s *KindScorer) Weights() map[ContextKind]float64 { return maps.Clone(s.weights) }
+
+// Score implements KIND-SCORE of the spec chapter "KindScorer": O(1).
+func (s *KindScorer) Score(item *ContextItem, _ []*ContextItem) float64 {
+	if item == nil {
+		return 0.0
+	}
+	if w, ok := lookupFolded(s.byKey, string(item.kind)); ok {
+		return w
+	}
+	return 0.0
+}
+
+func (s *KindScorer) scoreAll(items []*ContextItem, out []float64) {
+	for i, it := range items {
+		out[i] = s.Score(it, nil)
+	}
+}
+
+// lookupFolded looks up the ASCII-lower-cased s in m (whose keys are
+// lower-cased), without allocating for keys of up to 64 bytes.
+func lookupFolded(m map[string]float64, s string) (float64, bool) {
+	if len(m) == 0 {
+		return 0, false
+	}
+	if len(s) > 64 {
+		w, ok := m[asciiLower(s)]
+		return w, ok
+	}
+	var buf [64]byte
+	b := buf[:len(s)]
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b[i] = c
+	}
+	w, ok := m[string(b)]
+	return w, ok
+}

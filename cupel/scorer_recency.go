@@ -1,0 +1,59 @@
+package cupel
+
+import "time"
+
+// RecencyScorer ranks items by timestamp: the most recent item scores 1.0,
+// the oldest 0.0, and the others rank / (countWithTimestamp - 1), where rank
+// is the number of timestamped items strictly older than the item (spec
+// chapter "RecencyScorer").
+//
+// Items without a timestamp score 0.0 and do not take part in the ranking;
+// a lone timestamped item scores 1.0; tied timestamps get the same rank (all
+// items sharing one timestamp score 0.0). Timestamps are compared as instants.
+//
+// A nil item scores 0, and nil entries of allItems are ignored. The zero
+// value is ready to use; a RecencyScorer is safe for concurrent use.
+type RecencyScorer struct{}
+
+// NewRecencyScorer returns a RecencyScorer.
+func NewRecencyScorer() *RecencyScorer { return &RecencyScorer{} }
+
+// Score implements RECENCY-SCORE of the spec chapter "RecencyScorer":
+// O(N) per item.
+func (*RecencyScorer) Score(item *ContextItem, allItems []*ContextItem) float64 {
+	if item == nil || !item.hasTimestamp {
+		return 0.0
+	}
+	count, rank := 0, 0
+	for _, other := range allItems {
+		if other == nil || !other.hasTimestamp {
+			continue
+		}
+		count++
+		if other.timestamp.Before(item.timestamp) {
+			rank++
+		}
+	}
+	if count <= 1 {
+		return 1.0
+	}
+	return float64(rank) / float64(count-1)
+}
+
+// scoreAll ranks the timestamped items by sorting them: O(N log N).
+func (*RecencyScorer) scoreAll(items []*ContextItem, out []float64) {
+	n := 0
+	for i, it := range items {
+		out[i] = 0.0
+		if it != nil && it.hasTimestamp {
+			n++
+		}
+	}
+	es := make([]rankEntry[time.Time], 0, n)
+	for i, it := range items {
+		if it != nil && it.hasTimestamp {
+			es = append(es, rankEntry[time.Time]{it.timestamp, i})
+		}
+	}
+	assignRanks(es, time.Time.Compare, out)
+}

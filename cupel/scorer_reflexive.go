@@ -1,0 +1,44 @@
+package cupel
+
+import "math"
+
+// ReflexiveScorer passes the item's futureRelevanceHint through as its
+// score, clamped to [0, 1] (spec chapter "ReflexiveScorer"). In order: no
+// hint gives 0.0; a non-finite hint (NaN, +Inf, -Inf) gives 0.0, never a
+// clamped bound; any other hint is clamped to [0, 1].
+//
+// A nil item scores 0; allItems is ignored. The zero value is ready to use;
+// a ReflexiveScorer is safe for concurrent use.
+type ReflexiveScorer struct{}
+
+// NewReflexiveScorer returns a ReflexiveScorer.
+func NewReflexiveScorer() *ReflexiveScorer { return &ReflexiveScorer{} }
+
+// Score implements REFLEXIVE-SCORE of the spec chapter "ReflexiveScorer".
+func (*ReflexiveScorer) Score(item *ContextItem, _ []*ContextItem) float64 {
+	if item == nil || !item.hasHint {
+		return 0.0
+	}
+	return clampUnit(item.hint, 0.0)
+}
+
+func (s *ReflexiveScorer) scoreAll(items []*ContextItem, out []float64) {
+	for i, it := range items {
+		out[i] = s.Score(it, nil)
+	}
+}
+
+// clampUnit returns ifNotFinite for NaN and ±Inf (checked before clamping,
+// as the spec requires), and v clamped to [0, 1] otherwise.
+func clampUnit(v, ifNotFinite float64) float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return ifNotFinite
+	}
+	if v < 0.0 {
+		return 0.0
+	}
+	if v > 1.0 {
+		return 1.0
+	}
+	return v
+}

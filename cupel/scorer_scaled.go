@@ -1,0 +1,142 @@
+package cupel
+
+import "math"
+
+// ScaledScorer min-max normalizes an inner scorer over allItems: (raw - min)
+// / (max - min), where raw is the inner score of the item and min and max
+// are the smallest and largest inner scores of allItems (spec chapter
+// "ScaledScorer"). The item(s) with the smallest inner score get 0.0 and the
+// largest 1.0.
+//
+// The degenerate cases return exactly 0.5: an empty allItems, and every
+// inner score equal (a single item included). The item is found in allItems
+// by pointer identity (CLARIFICATIONS 14).
+//
+// An item that is not in allItems at all breaks the Scorer contract (allItems
+// includes the item); the spec's pseudocode leaves its rawScore at the "not
+// yet computed" NaN sentinel. Score then computes the missing raw score as
+// inner.Score(item, allItems), the value the loop would have captured had
+// the item been there, and applies the same formula (so the result may lie
+// outside [0, 1]); the degenerate cases still return 0.5.
+//
+// NaN inner scores take no part in min and max (no comparison with NaN
+// holds), exactly as in the spec's loop.
+//
+// A nil item scores 0 and nil entries of allItems are ignored as if absent
+// (the inner scorer is never called with a nil item). Like
+// [CompositeScorer], a ScaledScorer captures a CompositeScorer or
+// ScaledScorer inner as its immutable state. The zero value scores every
+// item 0. A ScaledScorer is immutable; it is safe for concurrent use when its
+// inner scorer is.
+type ScaledScorer struct {
+	s *scaled
+}
+
+// scaled is the immutable state of a ScaledScorer.
+type scaled struct {
+	given Scorer // as given, for Inner
+	inner Scorer // built-in composites resolved to their state
+}
+
+// NewScaledScorer returns a ScaledScorer around inner, which must not be
+// nil (also not a typed nil pointer, and not the zero value of
+// CompositeScorer or ScaledScorer). The error is a [*ValidationError]
+// wrapping [ErrInvalidConfig] with Field "inner".
+func NewScaledScorer(inner Scorer) (*ScaledScorer, error) {
+	kid, err := resolveChild(inner, "ScaledScorer", "inner")
+	if err != nil {
+		return nil, err
+	}
+	return &ScaledScorer{s: &scaled{given: inner, inner: kid}}, nil
+}
+
+// Inner returns the inner scorer as given.
+func (s *ScaledScorer) Inner() Scorer {
+	if s == nil || s.s == nil {
+		return nil
+	}
+	return s.s.given
+}
+
+// Score implements SCALED-SCORE of the spec chapter "ScaledScorer": it calls
+// the inner scorer once per item of allItems, so O(N * inner cost) per item.
+// The pipeline uses the batch path instead, which scores the inner scorer
+// once per pass.
+func (s *ScaledScorer) Score(item *ContextItem, allItems []*ContextItem) float64 {
+	if s == nil || s.s == nil {
+		return 0.0
+	}
+	return s.s.Score(item, allItems)
+}
+
+func (s *ScaledScorer) scoreAll(items []*ContextItem, out []float64) {
+	if s == nil || s.s == nil {
+		clear(out[:len(items)])
+		return
+	}
+	s.s.scoreAll(items, out)
+}
+
+// Score is SCALED-SCORE.
+func (s *scaled) Score(item *ContextItem, allItems []*ContextItem) float64 {
+	if item == nil {
+		return 0.0
+	}
+	raw, found := math.NaN(), false
+	lo, hi := math.Inf(1), math.Inf(-1)
+	n := 0
+	for _, other := range allItems {
+		if other == nil {
+			continue
+		}
+		n++
+		v := s.inner.Score(other, allItems)
+		if v < lo {
+			lo = v
+		}
+		if v > hi {
+			hi = v
+		}
+		if other == item {
+			raw, found = v, true
+		}
+	}
+	if n == 0 || hi == lo {
+		return 0.5
+	}
+	if !found {
+		raw = s.inner.Score(item, allItems)
+	}
+	return (raw - lo) / (hi - lo)
+}
+
+// scoreAll scores the inner scorer's batch once, finds min and max in one
+// pass and scales every item: O(N) plus the inner batch, however deep the
+// nesting.
+func (s *scaled) scoreAll(items []*ContextItem, out []float64) {
+	out = out[:len(items)]
+	raw := make([]float64, len(items))
+	scoreBatch(s.inner, items, raw)
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for i, it := range items {
+		if it == nil {
+			continue
+		}
+		if v := raw[i]; v < lo {
+			lo = v
+		}
+		if v := raw[i]; v > hi {
+			hi = v
+		}
+	}
+	for i, it := range items {
+		switch {
+		case it == nil:
+			out[i] = 0.0
+		case hi == lo:
+			out[i] = 0.5
+		default:
+			out[i] = (raw[i] - lo) / (hi - lo)
+		}
+	}
+}

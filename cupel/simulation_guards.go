@@ -1,0 +1,19 @@
+package cupel
+
+// isQuotaSlice reports whether s is a QuotaSlice, whose inclusion is not
+// monotonic in the budget (spec chapter "Budget Simulation").
+func isQuotaSlice(s Slicer) bool {
+	_, ok := s.(*QuotaSlice)
+	return ok
+}
+
+// isCountQuotaSlice reports whether s is a count-quota slicer (CountQuotaSlice
+// or CountConstrainedKnapsackSlice), refused by FindMinBudgetFor
+// (CLARIFICATIONS 21).
+func isCountQuotaSlice(s Slicer) bool {
+	switch s.(type) {
+	case *CountQuotaSlice, *CountConstrainedKnapsackSlice:
+		return true
+	}
+	return false
+}

@@ -1,0 +1,108 @@
+package cupel
+
+import (
+	"math"
+	"slices"
+)
+
+// keyIdx is a sort record: an order-preserving unsigned key and the position
+// of the record in the input. Sorting by (key asc, idx asc) gives a
+// deterministic order without relying on sort stability (spec P1).
+type keyIdx struct {
+	key uint64
+	idx int
+}
+
+// descKey maps a float64 to a uint64 whose ascending order is the order of
+// compareScoreDesc: descending, -0.0 equal to +0.0, NaN after every number
+// and all NaNs equal (CLARIFICATIONS 6).
+func descKey(f float64) uint64 {
+	if f != f {
+		return math.MaxUint64
+	}
+	if f == 0 {
+		f = 0 // -0.0 -> +0.0
+	}
+	b := math.Float64bits(f)
+	if b>>63 != 0 {
+		b = ^b
+	} else {
+		b |= 1 << 63
+	}
+	// b now ascends with f; no number maps to b == 0 (that would be a NaN),
+	// so ^b never equals the NaN key.
+	return ^b
+}
+
+// sortKeyIdx sorts k by key ascending, then idx ascending. Short inputs use
+// pdqsort on the composite key; longer ones a stable LSD radix sort on the key,
+// which keeps equal keys in input (idx) order when k is built in idx order.
+func sortKeyIdx(k []keyIdx) {
+	if len(k) < radixThreshold || !idxAscending(k) {
+		slices.SortFunc(k, cmpKeyIdx)
+		return
+	}
+	radixSortKeyIdx(k)
+}
+
+func cmpKeyIdx(a, b keyIdx) int {
+	switch {
+	case a.key < b.key:
+		return -1
+	case a.key > b.key:
+		return 1
+	case a.idx < b.idx:
+		return -1
+	case a.idx > b.idx:
+		return 1
+	}
+	return 0
+}
+
+func idxAscending(k []keyIdx) bool {
+	for i := 1; i < len(k); i++ {
+		if k[i].idx <= k[i-1].idx {
+			return false
+		}
+	}
+	return true
+}
+
+const radixThreshold = 256
+
+// radixSortKeyIdx is a stable LSD radix sort on key, 8 bits per pass,
+// skipping passes in which every key has the same byte. It allocates one
+// scratch slice of len(k).
+func radixSortKeyIdx(k []keyIdx) {
+	var counts [8][256]int
+	for i := range k {
+		v := k[i].key
+		for p := 0; p < 8; p++ {
+			counts[p][byte(v>>(8*p))]++
+		}
+	}
+	n := len(k)
+	src, dst := k, make([]keyIdx, n)
+	for p := 0; p < 8; p++ {
+		c := &counts[p]
+		if c[byte(src[0].key>>(8*p))] == n {
+			continue // all keys share this byte
+		}
+		sum := 0
+		for b := 0; b < 256; b++ {
+			cnt := c[b]
+			c[b] = sum
+			sum += cnt
+		}
+		shift := uint(8 * p)
+		for _, r := range src {
+			b := byte(r.key >> shift)
+			dst[c[b]] = r
+			c[b]++
+		}
+		src, dst = dst, src
+	}
+	if &src[0] != &k[0] {
+		copy(k, src)
+	}
+}

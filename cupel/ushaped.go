@@ -1,0 +1,43 @@
+package cupel
+
+// UShapedPlacer puts the highest-scored items at both edges of the context
+// and the lowest in the middle (spec chapter "UShapedPlacer"). Items are
+// ranked by score descending (-0.0 = +0.0, NaN after every number,
+// CLARIFICATIONS 6), input order breaking ties; even ranks fill from the
+// start, odd ranks from the end.
+//
+// A ScoredItem with a nil Item is placed (as nil) by its score like any other,
+// so that the output is always a permutation of the input. UShapedPlacer has
+// no state: the zero value and a nil *UShapedPlacer are ready to use and safe
+// for concurrent use.
+type UShapedPlacer struct{}
+
+// NewUShapedPlacer returns a UShapedPlacer.
+func NewUShapedPlacer() *UShapedPlacer { return &UShapedPlacer{} }
+
+// Place implements [Placer]. It does not modify items.
+func (*UShapedPlacer) Place(items []ScoredItem) []*ContextItem {
+	if len(items) <= 1 {
+		if len(items) == 0 {
+			return []*ContextItem{}
+		}
+		return []*ContextItem{items[0].Item}
+	}
+	keys := make([]keyIdx, len(items))
+	for i, si := range items {
+		keys[i] = keyIdx{descKey(si.Score), i}
+	}
+	sortKeyIdx(keys)
+	out := make([]*ContextItem, len(items))
+	left, right := 0, len(items)-1
+	for rank, k := range keys {
+		if rank%2 == 0 {
+			out[left] = items[k.idx].Item
+			left++
+		} else {
+			out[right] = items[k.idx].Item
+			right--
+		}
+	}
+	return out
+}
