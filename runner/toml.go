@@ -183,6 +183,15 @@ func (t tbl) datetime(key string) (*time.Time, bool) {
 		return nil, false
 	}
 	tm, ok := v.(time.Time)
+	if s, isStr := v.(string); isStr {
+		// Some suites write datetimes as RFC 3339 strings.
+		parsed, err := time.Parse(time.RFC3339Nano, s)
+		if err != nil {
+			t.errf(key, "want a datetime, got the string %q, which is not RFC 3339", s)
+			return nil, false
+		}
+		tm, ok = parsed, true
+	}
 	if !ok {
 		t.errf(key, "want a datetime, got %s", tomlType(v))
 		return nil, false
