@@ -155,14 +155,27 @@ func newFlags(name, synopsis string, e *env) *flag.FlagSet {
 	return fs
 }
 
-func parse(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
+// parse parses flags anywhere among the arguments ("show ID --suite DIR"
+// works) and returns the positional arguments; "--" ends the flags.
+func parse(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, err
+			}
+			return nil, usageError{err.Error()}
 		}
-		return usageError{err.Error()}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		if args[0] == "--" {
+			return append(pos, args[1:]...), nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
 	}
-	return nil
 }
 
 // outputs holds the report destinations of run and verify.
@@ -307,11 +320,12 @@ func (e *env) run(args []string) (int, error) {
 	timeout := fs.Duration("timeout", 10*time.Second, "per-case timeout")
 	startup := fs.Duration("startup-timeout", 30*time.Second, "timeout for the implementation's hello")
 	restarts := fs.Int("restarts", 3, "restart budget of a session after crashes, hangs and protocol errors")
-	if err := parse(fs, args); err != nil {
+	args, err := parse(fs, args)
+	if err != nil {
 		return 0, err
 	}
-	if fs.NArg() > 0 {
-		return 0, usagef("unexpected arguments: %s", strings.Join(fs.Args(), " "))
+	if len(args) > 0 {
+		return 0, usagef("unexpected arguments: %s", strings.Join(args, " "))
 	}
 	if *execPerCase && *implCmd == "" {
 		return 0, usagef("--exec-per-case needs --impl-cmd")
@@ -381,7 +395,8 @@ func restartsOpt(n int) int {
 
 func (e *env) adapter(args []string) (int, error) {
 	fs := newFlags("adapter", "adapter", e)
-	if err := parse(fs, args); err != nil {
+	args, err := parse(fs, args)
+	if err != nil {
 		return 0, err
 	}
 	ctx, cancel := signalContext()
@@ -396,10 +411,11 @@ func (e *env) export(args []string) (int, error) {
 	fs := newFlags("export", "export [flags] DIR", e)
 	var c common
 	c.register(fs)
-	if err := parse(fs, args); err != nil {
+	args, err := parse(fs, args)
+	if err != nil {
 		return 0, err
 	}
-	if fs.NArg() != 1 {
+	if len(args) != 1 {
 		return 0, usagef("export needs one DIR")
 	}
 	suite, opts, err := c.load()
@@ -410,10 +426,10 @@ func (e *env) export(args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	if err := runner.Export(suite, cases, fs.Arg(0)); err != nil {
+	if err := runner.Export(suite, cases, args[0]); err != nil {
 		return runner.ExitInfrastructure, err
 	}
-	fmt.Fprintf(e.stdout, "exported %d cases to %s (suite %s)\n", len(cases), fs.Arg(0), suite.Digest)
+	fmt.Fprintf(e.stdout, "exported %d cases to %s (suite %s)\n", len(cases), args[0], suite.Digest)
 	for _, se := range suite.Errors {
 		fmt.Fprintf(e.stderr, "suite error (not exported): %v\n", se)
 	}
@@ -429,13 +445,14 @@ func (e *env) verify(args []string) (int, error) {
 	results := fs.String("results", "", "read results from `FILE` (default DIR/results.jsonl)")
 	require := fs.String("require-level", "", "exit 1 unless the results reach `LEVEL`")
 	expFile := fs.String("expectations", "", "known failures from `FILE`")
-	if err := parse(fs, args); err != nil {
+	args, err := parse(fs, args)
+	if err != nil {
 		return 0, err
 	}
-	if fs.NArg() != 1 {
+	if len(args) != 1 {
 		return 0, usagef("verify needs one DIR (holding manifest.json and results.jsonl)")
 	}
-	dir := fs.Arg(0)
+	dir := args[0]
 	suite, opts, err := c.load()
 	if err != nil {
 		return 0, err
@@ -494,17 +511,18 @@ func (e *env) verify(args []string) (int, error) {
 
 func (e *env) diff(args []string) (int, error) {
 	fs := newFlags("diff", "diff OLD.json NEW.json", e)
-	if err := parse(fs, args); err != nil {
+	args, err := parse(fs, args)
+	if err != nil {
 		return 0, err
 	}
-	if fs.NArg() != 2 {
+	if len(args) != 2 {
 		return 0, usagef("diff needs OLD and NEW reports")
 	}
-	old, err := runner.ReadReport(fs.Arg(0))
+	old, err := runner.ReadReport(args[0])
 	if err != nil {
 		return 0, usagef("%v", err)
 	}
-	nw, err := runner.ReadReport(fs.Arg(1))
+	nw, err := runner.ReadReport(args[1])
 	if err != nil {
 		return 0, usagef("%v", err)
 	}
@@ -522,17 +540,18 @@ func (e *env) show(args []string) (int, error) {
 	fs := newFlags("show", "show [--suite DIR] ID", e)
 	var c common
 	fs.StringVar(&c.suite, "suite", "", "read the vectors of `DIR`")
-	if err := parse(fs, args); err != nil {
+	args, err := parse(fs, args)
+	if err != nil {
 		return 0, err
 	}
-	if fs.NArg() != 1 {
+	if len(args) != 1 {
 		return 0, usagef("show needs one case id")
 	}
 	suite, _, err := c.load()
 	if err != nil {
 		return 0, err
 	}
-	id := strings.TrimSuffix(fs.Arg(0), ".toml")
+	id := strings.TrimSuffix(args[0], ".toml")
 	cs := suite.Case(id)
 	if cs == nil {
 		for _, se := range suite.Errors {
@@ -559,7 +578,8 @@ func (e *env) list(args []string) (int, error) {
 	var c common
 	c.register(fs)
 	asJSON := fs.Bool("json", false, "print JSON lines")
-	if err := parse(fs, args); err != nil {
+	args, err := parse(fs, args)
+	if err != nil {
 		return 0, err
 	}
 	suite, opts, err := c.load()
@@ -589,7 +609,8 @@ func (e *env) lint(args []string) (int, error) {
 	var c common
 	fs.StringVar(&c.suite, "suite", "", "lint the vectors of `DIR`")
 	unknown := fs.Bool("unknown-keys", false, "list the keys the loader ignores")
-	if err := parse(fs, args); err != nil {
+	args, err := parse(fs, args)
+	if err != nil {
 		return 0, err
 	}
 	suite, _, err := c.load()
@@ -617,7 +638,8 @@ func (e *env) lint(args []string) (int, error) {
 
 func (e *env) version(args []string) (int, error) {
 	fs := newFlags("version", "version", e)
-	if err := parse(fs, args); err != nil {
+	args, err := parse(fs, args)
+	if err != nil {
 		return 0, err
 	}
 	suite, err := runner.OpenSuite(runner.Options{})

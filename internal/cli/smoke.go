@@ -18,7 +18,7 @@ func (e *env) smoke(args []string) (int, error) {
 	implCmd := fs.String("impl-cmd", "", "the implementation `CMD` to check")
 	timeout := fs.Duration("timeout", 10*time.Second, "per-case timeout")
 	startup := fs.Duration("startup-timeout", 30*time.Second, "timeout for the hello")
-	if err := parse(fs, args); err != nil {
+	if _, err := parse(fs, args); err != nil {
 		return 0, err
 	}
 	if *implCmd == "" {
@@ -47,9 +47,8 @@ func (e *env) smoke(args []string) (int, error) {
 	for _, stage := range runner.Stages {
 		var cs *runner.Case
 		for _, x := range suite.Cases {
-			if x.Stage == stage {
+			if x.Stage == stage && (cs == nil || (x.Tier == runner.TierRequired && cs.Tier != runner.TierRequired)) {
 				cs = x
-				break
 			}
 		}
 		if cs == nil {
