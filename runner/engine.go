@@ -35,6 +35,7 @@ func (engine) Hello(context.Context) (Info, error) {
 // unsupportedError marks configurations the adapter does not know.
 type unsupportedError struct{ what string }
 
+// Error implements error.
 func (e unsupportedError) Error() string { return e.what }
 
 // Run runs one case with the engine.

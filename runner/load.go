@@ -46,8 +46,10 @@ func (e *SuiteError) Unwrap() error { return ErrSuite }
 // ID is the case id the file would have had.
 func (e *SuiteError) ID() string { return strings.TrimSuffix(e.File, ".toml") }
 
-// Tier and Stage are read from the file's path ("" when not derivable).
-func (e *SuiteError) Tier() string  { t, _ := pathTierStage(e.File); return t }
+// Tier is the tier read from the file's path ("" when not derivable).
+func (e *SuiteError) Tier() string { t, _ := pathTierStage(e.File); return t }
+
+// Stage is the stage read from the file's path ("" when not derivable).
 func (e *SuiteError) Stage() string { _, s := pathTierStage(e.File); return s }
 
 func pathTierStage(file string) (string, string) {

@@ -41,6 +41,7 @@ Run "cupel-conform <command> -h" for the flags of a command.
 // usageError marks errors that exit with code 2.
 type usageError struct{ msg string }
 
+// Error implements error.
 func (e usageError) Error() string { return e.msg }
 
 func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
@@ -95,8 +96,10 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // listFlag is a repeatable, comma-separated string flag.
 type listFlag []string
 
+// String implements flag.Value.
 func (l *listFlag) String() string { return strings.Join(*l, ",") }
 
+// Set implements flag.Value: it appends each comma-separated element.
 func (l *listFlag) Set(s string) error {
 	for _, p := range strings.Split(s, ",") {
 		if p = strings.TrimSpace(p); p != "" {
