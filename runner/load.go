@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"path"
 	"slices"
 	"sort"
 	"strings"
@@ -311,7 +310,7 @@ func loadScoring(root, test tbl, c *Case) {
 	typ := test.reqStr("scorer")
 	c.Expect.ConstructionError, _ = test.boolean("expect_construction_error")
 	cfg, _ := root.sub("config")
-	sc := parseScorer(typ, cfg, true)
+	sc := parseScorer(typ, cfg)
 	c.Input.Scorer = &sc
 	c.Input.Items = loadItems(root, "items", false)
 	loadErrorExpectation(root, c)
@@ -336,10 +335,9 @@ func loadErrorExpectation(root tbl, c *Case) {
 	}
 }
 
-// parseScorer reads a scorer's configuration from its table. top tells
-// whether t is the top-level [config], where a composite's children are
-// "scorers" (and "children" is a synonym).
-func parseScorer(typ string, t tbl, top bool) ScorerConfig {
+// parseScorer reads a scorer's configuration from its table. A composite's
+// children are "scorers" or "children", synonyms at every level.
+func parseScorer(typ string, t tbl) ScorerConfig {
 	sc := ScorerConfig{Type: typ}
 	switch typ {
 	case "kind":
@@ -365,15 +363,15 @@ func parseScorer(typ string, t tbl, top bool) ScorerConfig {
 		for _, ch := range children {
 			sc.Children = append(sc.Children, ChildScorer{
 				Weight: ch.reqFloat("weight"),
-				Scorer: parseScorer(ch.reqStr("type"), ch, false),
+				Scorer: parseScorer(ch.reqStr("type"), ch),
 			})
 		}
 	case "scaled":
 		if inner, ok := t.sub("inner"); ok {
-			in := parseScorer(inner.reqStr("type"), inner, false)
+			in := parseScorer(inner.reqStr("type"), inner)
 			sc.Inner = &in
 		} else if name, ok := t.str("inner_scorer"); ok {
-			in := parseScorer(name, tbl{f: t.f, m: map[string]any{}, path: join(t.path, "inner"), occ: -1}, false)
+			in := parseScorer(name, tbl{f: t.f, m: map[string]any{}, path: join(t.path, "inner"), occ: -1})
 			sc.Inner = &in
 		}
 	case "decay":
@@ -404,7 +402,6 @@ func parseScorer(typ string, t tbl, top bool) ScorerConfig {
 		}
 		sc.Boost, _ = t.float("boost")
 	}
-	_ = top
 	return sc
 }
 
@@ -547,13 +544,13 @@ func loadPipeline(root, test tbl, c *Case) {
 	entries, _ := cfg.arr("scorers")
 	switch len(entries) {
 	case 1:
-		sc := parseScorer(entries[0].reqStr("type"), entries[0], false)
+		sc := parseScorer(entries[0].reqStr("type"), entries[0])
 		entries[0].get("weight")
 		c.Input.Scorer = &sc
 	default:
 		sc := ScorerConfig{Type: "composite", Children: []ChildScorer{}}
 		for _, e := range entries {
-			sc.Children = append(sc.Children, ChildScorer{Weight: e.reqFloat("weight"), Scorer: parseScorer(e.reqStr("type"), e, false)})
+			sc.Children = append(sc.Children, ChildScorer{Weight: e.reqFloat("weight"), Scorer: parseScorer(e.reqStr("type"), e)})
 		}
 		c.Input.Scorer = &sc
 	}
@@ -649,6 +646,3 @@ func loadReportEntries(ts []tbl, reasonKey string, r *resolver) []ExpectedReport
 	}
 	return out
 }
-
-// Paths returns the id prefix tier/stage of a case (for grouping).
-func (c *Case) group() string { return path.Join(c.Tier, c.Stage) }

@@ -254,6 +254,10 @@ func RunSuite(ctx context.Context, impl Implementation, suite *Suite, opts Optio
 		case !e.run:
 			cr = newCaseResult(e.c)
 			cr.Status, cr.Message = StatusSkip, "filtered out"
+		case rep.Infrastructure == "" && ctx.Err() != nil:
+			rep.Infrastructure = "interrupted: " + ctx.Err().Error()
+			cr = newCaseResult(e.c)
+			cr.Status, cr.Message = StatusNotRun, "not run: "+rep.Infrastructure
 		case rep.Infrastructure != "":
 			cr = newCaseResult(e.c)
 			cr.Status, cr.Message = StatusNotRun, "not run: "+rep.Infrastructure
