@@ -197,13 +197,26 @@ func LoadCase(name string, data []byte) (c *Case, err error) {
 	return c, nil
 }
 
-func loadItems(root tbl, key string, withScore bool) []Item {
+// itemRules say which item keys a stage requires.
+type itemRules struct {
+	// score: the item must carry a score (slicing); scoreOpt: it may, and
+	// defaults to 0.0 (placing, where other suites sometimes leave it out).
+	score, scoreOpt bool
+	// tokensOpt: tokens default to 0 (placing).
+	tokensOpt bool
+}
+
+func loadItems(root tbl, key string, rules itemRules) []Item {
 	ts, _ := root.arr(key)
 	items := make([]Item, 0, len(ts))
 	for i, t := range ts {
 		it := Item{Index: i, Kind: "Message", Source: "Chat"}
 		it.Content = t.reqStr("content")
-		it.Tokens = t.reqInt("tokens")
+		if rules.tokensOpt {
+			it.Tokens, _ = t.integer("tokens")
+		} else {
+			it.Tokens = t.reqInt("tokens")
+		}
 		if s, ok := t.str("kind"); ok {
 			it.Kind = s
 		}
@@ -235,8 +248,12 @@ func loadItems(root tbl, key string, withScore bool) []Item {
 				}
 			}
 		}
-		if withScore {
+		switch {
+		case rules.score:
 			s := t.reqFloat("score")
+			it.Score = &s
+		case rules.scoreOpt:
+			s := t.floatOr("score", 0)
 			it.Score = &s
 		}
 		items = append(items, it)
@@ -312,7 +329,7 @@ func loadScoring(root, test tbl, c *Case) {
 	cfg, _ := root.sub("config")
 	sc := parseScorer(typ, cfg)
 	c.Input.Scorer = &sc
-	c.Input.Items = loadItems(root, "items", false)
+	c.Input.Items = loadItems(root, "items", itemRules{})
 	loadErrorExpectation(root, c)
 	exp, _ := root.arr("expected")
 	r := newResolver(c.Input.Items)
@@ -514,7 +531,7 @@ func loadSlicing(root, test tbl, c *Case) {
 	cfg, _ := root.sub("config")
 	c.Input.Slicer = parseSlicer(typ, cfg)
 	c.Input.Budget = loadBudget(root)
-	c.Input.Items = loadItems(root, "scored_items", true)
+	c.Input.Items = loadItems(root, "scored_items", itemRules{score: true})
 	loadErrorExpectation(root, c)
 	loadSlicingExpect(root, c, newResolver(c.Input.Items))
 	if c.Expect.Selected == nil && c.Expect.Error == "" && !c.Expect.ConstructionError && root.f.err == nil {
@@ -524,7 +541,7 @@ func loadSlicing(root, test tbl, c *Case) {
 
 func loadPlacing(root, test tbl, c *Case) {
 	c.Input.Placer = test.reqStr("placer")
-	c.Input.Items = loadItems(root, "items", true)
+	c.Input.Items = loadItems(root, "items", itemRules{scoreOpt: true, tokensOpt: true})
 	loadErrorExpectation(root, c)
 	exp, _ := root.sub("expected")
 	r := newResolver(c.Input.Items)
@@ -566,7 +583,7 @@ func loadPipeline(root, test tbl, c *Case) {
 		c.Input.OverflowStrategy = s
 	}
 	c.Input.Budget = loadBudget(root)
-	c.Input.Items = loadItems(root, "items", false)
+	c.Input.Items = loadItems(root, "items", itemRules{})
 	loadErrorExpectation(root, c)
 
 	outs, _ := root.arr("expected_output")

@@ -60,7 +60,7 @@ var _ = Describe("Loader", func() {
 		}
 		Expect(msgs).To(HaveKeyWithValue("required/scoring/bad-syntax.toml", ContainSubstring(":8: invalid TOML")))
 		Expect(msgs).To(HaveKeyWithValue("required/scoring/wrong-stage.toml", ContainSubstring(`:3: [test] stage = "pipeline" disagrees with the path's stage "scoring"`)))
-		Expect(msgs).To(HaveKeyWithValue("optional/placing/missing-tokens.toml", ContainSubstring(`:6: [items]: missing required key "tokens"`)))
+		Expect(msgs).To(HaveKeyWithValue("optional/placing/missing-content.toml", ContainSubstring(`:6: [items]: missing required key "content"`)))
 		Expect(msgs).To(HaveKeyWithValue("optional/placing/unknown-content.toml", ContainSubstring(`no item has content "zzz"`)))
 		Expect(msgs).To(HaveKeyWithValue("misplaced/x.toml", ContainSubstring("<tier>/<stage>")))
 	})
