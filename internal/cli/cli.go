@@ -323,6 +323,7 @@ func (e *env) run(args []string) (int, error) {
 	timeout := fs.Duration("timeout", 10*time.Second, "per-case timeout")
 	startup := fs.Duration("startup-timeout", 30*time.Second, "timeout for the implementation's hello")
 	restarts := fs.Int("restarts", 3, "restart budget of a session after crashes, hangs and protocol errors")
+	maxStderr := fs.Int64("max-stderr", runner.MaxLine, "`BYTES` of stderr one case may write before it is a fault (-1: no limit)")
 	args, err := parse(fs, args)
 	if err != nil {
 		return 0, err
@@ -358,7 +359,7 @@ func (e *env) run(args []string) (int, error) {
 	var impl runner.Implementation = runner.Engine()
 	if *implCmd != "" {
 		impl = runner.NewProcess(runner.ProcessOptions{
-			Command: *implCmd, ExecPerCase: *execPerCase, Restarts: restartsOpt(*restarts),
+			Command: *implCmd, ExecPerCase: *execPerCase, Restarts: restartsOpt(*restarts), MaxStderr: *maxStderr,
 			StartupTimeout: *startup, Suite: runner.HelloSuite{SpecVersion: suite.SpecVersion, Digest: suite.Digest},
 		})
 	}
