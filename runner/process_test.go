@@ -131,6 +131,7 @@ var _ = Describe("Process implementations", func() {
 		Expect(err).NotTo(HaveOccurred())
 		Expect(rep.Counts["all"][runner.StatusCrash]).To(Equal(3), "the first case and one per restart")
 		Expect(rep.Infrastructure).To(ContainSubstring("restart budget of 2 exhausted"))
+		Expect(rep.Restarts).To(Equal(2))
 		Expect(rep.Counts["all"][runner.StatusNotRun]).To(Equal(11))
 		Expect(rep.ExitCode()).To(Equal(runner.ExitInfrastructure))
 	})

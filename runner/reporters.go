@@ -110,6 +110,9 @@ func WriteText(w io.Writer, r *Report, o TextOptions) error {
 	if m := r.StageCounts["/"]; m != nil {
 		fmt.Fprintf(&b, "%-9s %s\n", "other:", countLine(m))
 	}
+	if r.Restarts > 0 {
+		fmt.Fprintf(&b, "restarts: %d\n", r.Restarts)
+	}
 	if r.Infrastructure != "" {
 		fmt.Fprintf(&b, "\n%s %s\n", p.c("31;1", "INFRASTRUCTURE ERROR:"), r.Infrastructure)
 		if r.InfrastructureStderr != "" {

@@ -291,6 +291,9 @@ func RunSuite(ctx context.Context, impl Implementation, suite *Suite, opts Optio
 			opts.OnResult(cr)
 		}
 	}
+	if r, ok := impl.(interface{ Restarts() int }); ok {
+		rep.Restarts = r.Restarts()
+	}
 	if closer, ok := impl.(interface{ Close() error }); ok {
 		_ = closer.Close()
 	}

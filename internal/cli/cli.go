@@ -278,7 +278,7 @@ func saveFailed(dir string, rep *runner.Report, suite *runner.Suite) error {
 		}
 		base := filepath.Join(dir, strings.ReplaceAll(c.ID, "/", "__"))
 		if cs := suite.Case(c.ID); cs != nil {
-			req, _ := json.MarshalIndent(runner.RunMessage{Type: runner.TypeRun, Request: runner.NewRequest(0, cs)}, "", "  ")
+			req, _ := json.MarshalIndent(runner.RunMessage{Type: runner.TypeRun, Request: runner.NewRequest(1, cs)}, "", "  ")
 			if err := os.WriteFile(base+".request.json", append(req, '\n'), 0o644); err != nil {
 				return err
 			}
