@@ -121,9 +121,16 @@ func Compare(c *Case, r Result) Verdict {
 		}
 	}
 	if v.Status == StatusFail && v.Message == "" {
+		// Details hold problems, each followed by indented lines of diff.
+		problems := 0
+		for _, d := range v.Details {
+			if !strings.HasPrefix(d, " ") {
+				problems++
+			}
+		}
 		v.Message = v.Details[0]
-		if len(v.Details) > 1 {
-			v.Message += fmt.Sprintf(" (and %d more)", len(v.Details)-1)
+		if problems > 1 {
+			v.Message += fmt.Sprintf(" (and %d more problems)", problems-1)
 		}
 	}
 	return v

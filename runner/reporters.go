@@ -177,13 +177,27 @@ func writeFailure(b *strings.Builder, p painter, c CaseResult, suite *Suite) {
 	if c.Message != "" {
 		fmt.Fprintf(b, "  %s\n", c.Message)
 	}
-	for _, d := range c.Details {
+	details := c.Details
+	if len(details) > 0 && strings.HasPrefix(c.Message, details[0]) {
+		details = details[1:] // the message already says it
+	}
+	for _, d := range details {
 		fmt.Fprintf(b, "  %s\n", d)
 	}
 	if suite != nil {
 		if cs := suite.Case(c.ID); cs != nil && (c.Status == StatusFail || c.Status == StatusUnexpectedPass) {
 			b.WriteString("  inputs:\n")
 			writeInputs(b, cs)
+			if c.Actual != nil && c.Actual.Output != nil && c.Actual.Output.Diagnostics != nil && cs.Expect.Diagnostics == nil {
+				d := c.Actual.Output.Diagnostics
+				b.WriteString("  actual selection report:\n")
+				for _, e := range d.Included {
+					fmt.Fprintf(b, "    included %s\n", describeEntry(cs, e))
+				}
+				for _, e := range d.Excluded {
+					fmt.Fprintf(b, "    excluded %s\n", describeEntry(cs, e))
+				}
+			}
 		}
 	}
 	if c.Stderr != "" {
