@@ -1,0 +1,31 @@
+// Command cupel-conform runs the Cupel conformance suite against go-cupel or
+// any other implementation of the Cupel specification, and reports the
+// conformance level reached.
+//
+// Usage:
+//
+//	cupel-conform run [flags]          run the suite (default: embedded suite, go-cupel in-process)
+//	cupel-conform adapter              serve go-cupel over the cupel-conform/1 protocol on stdin/stdout
+//	cupel-conform export DIR           write cases.jsonl and manifest.json for an offline run
+//	cupel-conform verify DIR           judge DIR/results.jsonl against the suite
+//	cupel-conform diff OLD NEW         compare two JSON reports
+//	cupel-conform show ID              print a case as sent and its expected result
+//	cupel-conform list                 list the cases
+//	cupel-conform lint                 check the vector files
+//	cupel-conform smoke --impl-cmd CMD check an adapter's framing
+//	cupel-conform version              print versions and the suite digest
+//
+// Exit codes: 0 target met (or no unexpected result), 1 not conformant or
+// an unexpected result, 2 usage error (including filters that select
+// nothing), 3 infrastructure or protocol error.
+package main
+
+import (
+	"os"
+
+	"github.com/cupel-go/go-cupel/internal/cli"
+)
+
+func main() {
+	os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}

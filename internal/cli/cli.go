@@ -1,0 +1,656 @@
+// Package cli implements the cupel-conform command.
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/cupel-go/go-cupel/runner"
+)
+
+const usage = `usage: cupel-conform <command> [flags]
+
+commands:
+  run        run the suite (default: the embedded suite against go-cupel in-process)
+  adapter    serve go-cupel over the cupel-conform/1 protocol on stdin/stdout
+  export     write DIR/cases.jsonl and DIR/manifest.json for an offline run
+  verify     judge DIR/results.jsonl against the suite
+  diff       compare two JSON reports: cupel-conform diff OLD NEW
+  show       print a case as sent and its expected result: cupel-conform show ID
+  list       list the cases
+  lint       check the vector files (errors with file and line, unknown keys)
+  smoke      check an adapter's framing: cupel-conform smoke --impl-cmd CMD
+  version    print the runner, protocol and spec versions and the suite digest
+
+exit codes: 0 target met, 1 not conformant or unexpected result,
+            2 usage error, 3 infrastructure or protocol error
+
+Run "cupel-conform <command> -h" for the flags of a command.
+`
+
+// usageError marks errors that exit with code 2.
+type usageError struct{ msg string }
+
+// Error implements error.
+func (e usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
+
+// env is the process environment of one invocation.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+}
+
+// Main runs cupel-conform with args and returns the exit code.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return runner.ExitUsage
+	}
+	cmds := map[string]func([]string) (int, error){
+		"run": e.run, "adapter": e.adapter, "export": e.export, "verify": e.verify,
+		"diff": e.diff, "show": e.show, "list": e.list, "lint": e.lint,
+		"smoke": e.smoke, "version": e.version,
+	}
+	name := args[0]
+	if name == "-h" || name == "--help" || name == "help" {
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	cmd, ok := cmds[name]
+	if !ok {
+		fmt.Fprintf(stderr, "cupel-conform: unknown command %q\n\n%s", name, usage)
+		return runner.ExitUsage
+	}
+	code, err := cmd(args[1:])
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		fmt.Fprintf(stderr, "cupel-conform %s: %v\n", name, err)
+		var ue usageError
+		switch {
+		case errors.As(err, &ue), errors.Is(err, runner.ErrUsage):
+			return runner.ExitUsage
+		case code != 0:
+			return code
+		default:
+			return runner.ExitInfrastructure
+		}
+	}
+	return code
+}
+
+// listFlag is a repeatable, comma-separated string flag.
+type listFlag []string
+
+// String implements flag.Value.
+func (l *listFlag) String() string { return strings.Join(*l, ",") }
+
+// Set implements flag.Value: it appends each comma-separated element.
+func (l *listFlag) Set(s string) error {
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			*l = append(*l, p)
+		}
+	}
+	return nil
+}
+
+// common holds the flags shared by the commands that select cases.
+type common struct {
+	suite         string
+	run, skip     string
+	tiers, stages listFlag
+}
+
+func (c *common) register(fs *flag.FlagSet) {
+	fs.StringVar(&c.suite, "suite", "", "run the vectors of `DIR` instead of the embedded suite")
+	fs.StringVar(&c.run, "run", "", "run only cases whose id matches `REGEXP`")
+	fs.StringVar(&c.skip, "skip", "", "skip cases whose id matches `REGEXP`")
+	fs.Var(&c.tiers, "tier", "run only this `TIER` (required, optional; repeatable)")
+	fs.Var(&c.stages, "stage", "run only this `STAGE` (scoring, slicing, placing, pipeline; repeatable)")
+}
+
+func (c *common) options() runner.Options {
+	o := runner.Options{Run: c.run, Skip: c.skip, Tiers: c.tiers, Stages: c.stages}
+	if c.suite != "" {
+		o.Suite = os.DirFS(c.suite)
+		o.SuiteName = c.suite
+	}
+	return o
+}
+
+func (c *common) load() (*runner.Suite, runner.Options, error) {
+	o := c.options()
+	if c.suite != "" {
+		st, err := os.Stat(c.suite)
+		if err != nil {
+			return nil, o, usagef("--suite: %v", err)
+		}
+		if !st.IsDir() {
+			return nil, o, usagef("--suite: %s is not a directory", c.suite)
+		}
+	}
+	s, err := runner.OpenSuite(o)
+	return s, o, err
+}
+
+func newFlags(name, synopsis string, e *env) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(e.stderr, "usage: cupel-conform %s\n\nflags:\n", synopsis)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parse parses flags anywhere among the arguments ("show ID --suite DIR"
+// works) and returns the positional arguments; "--" ends the flags.
+func parse(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, err
+			}
+			return nil, usageError{err.Error()}
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		if args[0] == "--" {
+			return append(pos, args[1:]...), nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+// outputs holds the report destinations of run and verify.
+type outputs struct {
+	json, junit, tap, markdown, badge string
+	saveFailed                        string
+	maxFailures                       int
+	quiet                             bool
+}
+
+func (o *outputs) register(fs *flag.FlagSet) {
+	fs.StringVar(&o.json, "json", "", "write the JSON report (schema "+runner.ReportSchema+") to `FILE` (- for stdout)")
+	fs.StringVar(&o.junit, "junit", "", "write a JUnit XML report to `FILE`")
+	fs.StringVar(&o.tap, "tap", "", "write a TAP report to `FILE`")
+	fs.StringVar(&o.markdown, "markdown", "", "write a Markdown summary to `FILE`")
+	fs.StringVar(&o.badge, "badge", "", "write a shields.io endpoint badge JSON to `FILE`")
+	fs.StringVar(&o.saveFailed, "save-failed", "", "write request, response, expected result and stderr of each unexpected result to `DIR`")
+	fs.IntVar(&o.maxFailures, "max-failures", 30, "show at most `N` failures in full in the text report (0: all)")
+	fs.BoolVar(&o.quiet, "quiet", false, "print only the summary and level")
+}
+
+func (e *env) color() bool {
+	if _, ok := os.LookupEnv("NO_COLOR"); ok {
+		return false
+	}
+	f, ok := e.stdout.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+func writeFile(path string, stdout io.Writer, write func(io.Writer) error) error {
+	if path == "-" {
+		return write(stdout)
+	}
+	var buf bytes.Buffer
+	if err := write(&buf); err != nil {
+		return err
+	}
+	if dir := filepath.Dir(path); dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+	}
+	return os.WriteFile(path, buf.Bytes(), 0o644)
+}
+
+func (e *env) emit(rep *runner.Report, suite *runner.Suite, o outputs) error {
+	topts := runner.TextOptions{Color: e.color(), Suite: suite, MaxFailures: o.maxFailures}
+	if o.quiet {
+		topts.MaxFailures = -1
+	}
+	textOut := e.stdout
+	for _, p := range []string{o.json, o.junit, o.tap, o.markdown, o.badge} {
+		if p == "-" {
+			textOut = e.stderr
+		}
+	}
+	if err := runner.WriteText(textOut, rep, topts); err != nil {
+		return err
+	}
+	writers := []struct {
+		path string
+		fn   func(io.Writer) error
+	}{
+		{o.json, rep.WriteJSON},
+		{o.junit, func(w io.Writer) error { return runner.WriteJUnit(w, rep) }},
+		{o.tap, func(w io.Writer) error { return runner.WriteTAP(w, rep) }},
+		{o.markdown, func(w io.Writer) error { return runner.WriteMarkdown(w, rep) }},
+		{o.badge, func(w io.Writer) error { return runner.WriteBadge(w, rep) }},
+	}
+	for _, wr := range writers {
+		if wr.path == "" {
+			continue
+		}
+		if err := writeFile(wr.path, e.stdout, wr.fn); err != nil {
+			return err
+		}
+	}
+	if o.saveFailed != "" {
+		if err := saveFailed(o.saveFailed, rep, suite); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func saveFailed(dir string, rep *runner.Report, suite *runner.Suite) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for _, c := range rep.Cases {
+		if !c.Unexpected() {
+			continue
+		}
+		base := filepath.Join(dir, strings.ReplaceAll(c.ID, "/", "__"))
+		if cs := suite.Case(c.ID); cs != nil {
+			req, _ := json.MarshalIndent(runner.RunMessage{Type: runner.TypeRun, Request: runner.NewRequest(1, cs)}, "", "  ")
+			if err := os.WriteFile(base+".request.json", append(req, '\n'), 0o644); err != nil {
+				return err
+			}
+			exp, _ := json.MarshalIndent(cs.Expect, "", "  ")
+			if err := os.WriteFile(base+".expected.json", append(exp, '\n'), 0o644); err != nil {
+				return err
+			}
+		}
+		resp, _ := json.MarshalIndent(struct {
+			Status  runner.Status  `json:"status"`
+			Message string         `json:"message,omitempty"`
+			Details []string       `json:"details,omitempty"`
+			Actual  *runner.Result `json:"actual,omitempty"`
+		}{c.Status, c.Message, c.Details, c.Actual}, "", "  ")
+		if err := os.WriteFile(base+".response.json", append(resp, '\n'), 0o644); err != nil {
+			return err
+		}
+		if c.Stderr != "" {
+			if err := os.WriteFile(base+".stderr.txt", []byte(c.Stderr), 0o644); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func signalContext() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt)
+}
+
+func (e *env) run(args []string) (int, error) {
+	fs := newFlags("run", "run [flags]", e)
+	var c common
+	c.register(fs)
+	var o outputs
+	o.register(fs)
+	implCmd := fs.String("impl-cmd", "", "run the implementation `CMD` (a shell command speaking cupel-conform/1) instead of go-cupel in-process")
+	execPerCase := fs.Bool("exec-per-case", false, "start one process per case instead of one session")
+	require := fs.String("require-level", "", "exit 1 unless the run reaches `LEVEL` (conformant or fully-conformant)")
+	expFile := fs.String("expectations", "", "known failures from `FILE` (strict: an expected failure that passes fails the run)")
+	writeExp := fs.String("write-expectations", "", "write the current failures to `FILE` as expectations")
+	timeout := fs.Duration("timeout", 10*time.Second, "per-case timeout")
+	startup := fs.Duration("startup-timeout", 30*time.Second, "timeout for the implementation's hello")
+	restarts := fs.Int("restarts", 3, "restart budget of a session after crashes, hangs and protocol errors")
+	maxStderr := fs.Int64("max-stderr", runner.MaxLine, "`BYTES` of stderr one case may write before it is a fault (-1: no limit)")
+	args, err := parse(fs, args)
+	if err != nil {
+		return 0, err
+	}
+	if len(args) > 0 {
+		return 0, usagef("unexpected arguments: %s", strings.Join(args, " "))
+	}
+	if *execPerCase && *implCmd == "" {
+		return 0, usagef("--exec-per-case needs --impl-cmd")
+	}
+	suite, opts, err := c.load()
+	if err != nil {
+		return 0, err
+	}
+	if *require != "" {
+		lvl, err := runner.ParseLevel(*require)
+		if err != nil {
+			return 0, err
+		}
+		if opts.Filtered() {
+			return 0, usagef("--require-level cannot be combined with filters: a filtered run claims no level")
+		}
+		opts.RequireLevel = lvl
+	}
+	if *expFile != "" {
+		x, err := runner.ReadExpectations(*expFile)
+		if err != nil {
+			return 0, err
+		}
+		opts.Expectations = x
+	}
+	opts.Timeout, opts.StartupTimeout = *timeout, *startup
+	var impl runner.Implementation = runner.Engine()
+	if *implCmd != "" {
+		impl = runner.NewProcess(runner.ProcessOptions{
+			Command: *implCmd, ExecPerCase: *execPerCase, Restarts: restartsOpt(*restarts), MaxStderr: *maxStderr,
+			StartupTimeout: *startup, Suite: runner.HelloSuite{SpecVersion: suite.SpecVersion, Digest: suite.Digest},
+		})
+	}
+	ctx, cancel := signalContext()
+	defer cancel()
+	rep, err := runner.RunSuite(ctx, impl, suite, opts)
+	if err != nil {
+		return 0, err
+	}
+	if err := e.emit(rep, suite, o); err != nil {
+		return runner.ExitInfrastructure, err
+	}
+	if *writeExp != "" {
+		x := runner.ExpectationsFromReport(rep, opts.Expectations)
+		b, err := x.Marshal()
+		if err != nil {
+			return runner.ExitInfrastructure, err
+		}
+		if err := os.WriteFile(*writeExp, b, 0o644); err != nil {
+			return runner.ExitInfrastructure, err
+		}
+		fmt.Fprintf(e.stderr, "wrote %d expected failures to %s\n", len(x.Entries), *writeExp)
+		if rep.Infrastructure != "" || rep.SuiteErrors > 0 {
+			return rep.ExitCode(), nil
+		}
+		return runner.ExitOK, nil
+	}
+	return rep.ExitCode(), nil
+}
+
+func restartsOpt(n int) int {
+	if n <= 0 {
+		return -1
+	}
+	return n
+}
+
+func (e *env) adapter(args []string) (int, error) {
+	fs := newFlags("adapter", "adapter", e)
+	args, err := parse(fs, args)
+	if err != nil {
+		return 0, err
+	}
+	ctx, cancel := signalContext()
+	defer cancel()
+	if err := runner.Serve(ctx, runner.Engine(), e.stdin, e.stdout); err != nil {
+		return runner.ExitInfrastructure, err
+	}
+	return 0, nil
+}
+
+func (e *env) export(args []string) (int, error) {
+	fs := newFlags("export", "export [flags] DIR", e)
+	var c common
+	c.register(fs)
+	args, err := parse(fs, args)
+	if err != nil {
+		return 0, err
+	}
+	if len(args) != 1 {
+		return 0, usagef("export needs one DIR")
+	}
+	suite, opts, err := c.load()
+	if err != nil {
+		return 0, err
+	}
+	cases, err := runner.Select(suite, opts)
+	if err != nil {
+		return 0, err
+	}
+	if err := runner.Export(suite, cases, args[0]); err != nil {
+		return runner.ExitInfrastructure, err
+	}
+	fmt.Fprintf(e.stdout, "exported %d cases to %s (suite %s)\n", len(cases), args[0], suite.Digest)
+	for _, se := range suite.Errors {
+		fmt.Fprintf(e.stderr, "suite error (not exported): %v\n", se)
+	}
+	return 0, nil
+}
+
+func (e *env) verify(args []string) (int, error) {
+	fs := newFlags("verify", "verify [flags] DIR", e)
+	var c common
+	c.register(fs)
+	var o outputs
+	o.register(fs)
+	results := fs.String("results", "", "read results from `FILE` (default DIR/results.jsonl)")
+	require := fs.String("require-level", "", "exit 1 unless the results reach `LEVEL`")
+	expFile := fs.String("expectations", "", "known failures from `FILE`")
+	args, err := parse(fs, args)
+	if err != nil {
+		return 0, err
+	}
+	if len(args) != 1 {
+		return 0, usagef("verify needs one DIR (holding manifest.json and results.jsonl)")
+	}
+	dir := args[0]
+	suite, opts, err := c.load()
+	if err != nil {
+		return 0, err
+	}
+	if *require != "" {
+		lvl, err := runner.ParseLevel(*require)
+		if err != nil {
+			return 0, err
+		}
+		if opts.Filtered() {
+			return 0, usagef("--require-level cannot be combined with filters")
+		}
+		opts.RequireLevel = lvl
+	}
+	if *expFile != "" {
+		if opts.Expectations, err = runner.ReadExpectations(*expFile); err != nil {
+			return 0, err
+		}
+	}
+	m, err := runner.ReadManifest(dir)
+	if err != nil {
+		return runner.ExitInfrastructure, err
+	}
+	if m.Suite.Digest != suite.Digest {
+		return runner.ExitInfrastructure, fmt.Errorf("the cases in %s were exported from suite %s, but this suite is %s", dir, m.Suite.Digest, suite.Digest)
+	}
+	rpath := *results
+	if rpath == "" {
+		rpath = filepath.Join(dir, runner.ResultsFile)
+	}
+	f, err := os.Open(rpath)
+	if err != nil {
+		return runner.ExitInfrastructure, err
+	}
+	defer f.Close()
+	res, err := runner.ReadResults(f)
+	if err != nil {
+		return runner.ExitInfrastructure, err
+	}
+	cases, err := runner.Select(suite, opts)
+	if err != nil {
+		return 0, err
+	}
+	if err := res.Check(cases, suite.Digest); err != nil {
+		return runner.ExitInfrastructure, err
+	}
+	rep, err := runner.RunSuite(context.Background(), res, suite, opts)
+	if err != nil {
+		return 0, err
+	}
+	if err := e.emit(rep, suite, o); err != nil {
+		return runner.ExitInfrastructure, err
+	}
+	return rep.ExitCode(), nil
+}
+
+func (e *env) diff(args []string) (int, error) {
+	fs := newFlags("diff", "diff OLD.json NEW.json", e)
+	args, err := parse(fs, args)
+	if err != nil {
+		return 0, err
+	}
+	if len(args) != 2 {
+		return 0, usagef("diff needs OLD and NEW reports")
+	}
+	old, err := runner.ReadReport(args[0])
+	if err != nil {
+		return 0, usagef("%v", err)
+	}
+	nw, err := runner.ReadReport(args[1])
+	if err != nil {
+		return 0, usagef("%v", err)
+	}
+	d := runner.Diff(old, nw)
+	if err := runner.WriteDiff(e.stdout, d); err != nil {
+		return runner.ExitInfrastructure, err
+	}
+	if len(d.NewlyFailing) > 0 {
+		return runner.ExitFail, nil
+	}
+	return 0, nil
+}
+
+func (e *env) show(args []string) (int, error) {
+	fs := newFlags("show", "show [--suite DIR] ID", e)
+	var c common
+	fs.StringVar(&c.suite, "suite", "", "read the vectors of `DIR`")
+	args, err := parse(fs, args)
+	if err != nil {
+		return 0, err
+	}
+	if len(args) != 1 {
+		return 0, usagef("show needs one case id")
+	}
+	suite, _, err := c.load()
+	if err != nil {
+		return 0, err
+	}
+	id := strings.TrimSuffix(args[0], ".toml")
+	cs := suite.Case(id)
+	if cs == nil {
+		for _, se := range suite.Errors {
+			if se.ID() == id {
+				fmt.Fprintf(e.stdout, "%s\n", se)
+				return runner.ExitInfrastructure, nil
+			}
+		}
+		return 0, usagef("no case %q (see cupel-conform list)", id)
+	}
+	fmt.Fprintf(e.stdout, "# %s — %s\n# tier %s, stage %s, file %s\n\n## sent to the implementation\n", cs.ID, cs.Name, cs.Tier, cs.Stage, cs.File)
+	req, _ := json.MarshalIndent(runner.RunMessage{Type: runner.TypeRun, Request: runner.NewRequest(1, cs)}, "", "  ")
+	fmt.Fprintf(e.stdout, "%s\n\n## expected (never sent)\n", req)
+	exp, _ := json.MarshalIndent(cs.Expect, "", "  ")
+	fmt.Fprintf(e.stdout, "%s\n", exp)
+	if len(cs.UnknownKeys) > 0 {
+		fmt.Fprintf(e.stdout, "\n## ignored keys\n%s\n", strings.Join(cs.UnknownKeys, "\n"))
+	}
+	return 0, nil
+}
+
+func (e *env) list(args []string) (int, error) {
+	fs := newFlags("list", "list [flags]", e)
+	var c common
+	c.register(fs)
+	asJSON := fs.Bool("json", false, "print JSON lines")
+	args, err := parse(fs, args)
+	if err != nil {
+		return 0, err
+	}
+	suite, opts, err := c.load()
+	if err != nil {
+		return 0, err
+	}
+	cases, err := runner.Select(suite, opts)
+	if err != nil {
+		return 0, err
+	}
+	for _, cs := range cases {
+		if *asJSON {
+			b, _ := json.Marshal(map[string]string{"id": cs.ID, "tier": cs.Tier, "stage": cs.Stage, "name": cs.Name})
+			fmt.Fprintf(e.stdout, "%s\n", b)
+			continue
+		}
+		fmt.Fprintf(e.stdout, "%-60s %s\n", cs.ID, cs.Name)
+	}
+	if !*asJSON {
+		fmt.Fprintf(e.stderr, "%d cases\n", len(cases))
+	}
+	return 0, nil
+}
+
+func (e *env) lint(args []string) (int, error) {
+	fs := newFlags("lint", "lint [--suite DIR] [--unknown-keys]", e)
+	var c common
+	fs.StringVar(&c.suite, "suite", "", "lint the vectors of `DIR`")
+	unknown := fs.Bool("unknown-keys", false, "list the keys the loader ignores")
+	args, err := parse(fs, args)
+	if err != nil {
+		return 0, err
+	}
+	suite, _, err := c.load()
+	if err != nil {
+		return 0, err
+	}
+	for _, se := range suite.Errors {
+		fmt.Fprintf(e.stdout, "%s\n", se)
+	}
+	nUnknown := 0
+	for _, cs := range suite.Cases {
+		for _, k := range cs.UnknownKeys {
+			nUnknown++
+			if *unknown {
+				fmt.Fprintf(e.stdout, "%s: ignored key %s\n", cs.File, k)
+			}
+		}
+	}
+	fmt.Fprintf(e.stderr, "%d files, %d errors, %d ignored keys\n", len(suite.Cases)+len(suite.Errors), len(suite.Errors), nUnknown)
+	if len(suite.Errors) > 0 {
+		return runner.ExitFail, nil
+	}
+	return 0, nil
+}
+
+func (e *env) version(args []string) (int, error) {
+	fs := newFlags("version", "version", e)
+	args, err := parse(fs, args)
+	if err != nil {
+		return 0, err
+	}
+	suite, err := runner.OpenSuite(runner.Options{})
+	if err != nil {
+		return runner.ExitInfrastructure, err
+	}
+	fmt.Fprintf(e.stdout, "%s %s\nprotocol %s\nspec %s\nembedded suite %d cases, sha256 %s\n",
+		runner.Name, runner.Version, runner.Protocol, runner.SpecVersion, len(suite.Cases)+len(suite.Errors), suite.Digest)
+	return 0, nil
+}

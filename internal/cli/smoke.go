@@ -1,0 +1,79 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/cupel-go/go-cupel/runner"
+)
+
+// smoke checks an adapter's framing: hello, one case per stage over one
+// session, and bye; it judges the framing, not the answers.
+func (e *env) smoke(args []string) (int, error) {
+	fs := newFlags("smoke", "smoke --impl-cmd CMD [flags]", e)
+	var c common
+	fs.StringVar(&c.suite, "suite", "", "take the cases from `DIR`")
+	implCmd := fs.String("impl-cmd", "", "the implementation `CMD` to check")
+	timeout := fs.Duration("timeout", 10*time.Second, "per-case timeout")
+	startup := fs.Duration("startup-timeout", 30*time.Second, "timeout for the hello")
+	if _, err := parse(fs, args); err != nil {
+		return 0, err
+	}
+	if *implCmd == "" {
+		return 0, usagef("smoke needs --impl-cmd")
+	}
+	suite, _, err := c.load()
+	if err != nil {
+		return 0, err
+	}
+	p := runner.NewProcess(runner.ProcessOptions{Command: *implCmd, Restarts: -1, StartupTimeout: *startup,
+		Suite: runner.HelloSuite{SpecVersion: suite.SpecVersion, Digest: suite.Digest}})
+	defer p.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), *startup)
+	info, err := p.Hello(ctx)
+	cancel()
+	if err != nil {
+		fmt.Fprintf(e.stdout, "FAIL hello: %v\n", err)
+		var f *runner.Fault
+		if errors.As(err, &f) && f.Stderr != "" {
+			fmt.Fprintf(e.stdout, "stderr:\n%s\n", f.Stderr)
+		}
+		return runner.ExitInfrastructure, nil
+	}
+	fmt.Fprintf(e.stdout, "ok   hello: %s %s (%s), protocol %s\n", info.Name, info.Version, info.Language, runner.Protocol)
+	seq := 0
+	for _, stage := range runner.Stages {
+		var cs *runner.Case
+		for _, x := range suite.Cases {
+			if x.Stage == stage && (cs == nil || (x.Tier == runner.TierRequired && cs.Tier != runner.TierRequired)) {
+				cs = x
+			}
+		}
+		if cs == nil {
+			continue
+		}
+		seq++
+		ctx, cancel := context.WithTimeout(context.Background(), *timeout)
+		res, err := p.Run(ctx, runner.NewRequest(seq, cs))
+		cancel()
+		if err != nil {
+			fmt.Fprintf(e.stdout, "FAIL run %s (seq %d): %v\n", cs.ID, seq, err)
+			if s := p.CaseStderr(); s != "" {
+				fmt.Fprintf(e.stdout, "stderr:\n%s\n", s)
+			}
+			return runner.ExitInfrastructure, nil
+		}
+		switch res.Status {
+		case runner.ResultOK, runner.ResultRejected, runner.ResultUnsupported, runner.ResultError:
+		default:
+			fmt.Fprintf(e.stdout, "FAIL run %s: status %q is not ok, rejected, unsupported or error\n", cs.ID, res.Status)
+			return runner.ExitInfrastructure, nil
+		}
+		v := runner.Compare(cs, res)
+		fmt.Fprintf(e.stdout, "ok   run %s (seq %d): framing ok, status %s, verdict %s\n", cs.ID, seq, res.Status, v.Status)
+	}
+	fmt.Fprintf(e.stdout, "ok   bye\n")
+	return 0, nil
+}

@@ -1,0 +1,104 @@
+// Package faultadapter is a deliberately faulty implementation process for
+// the runner's tests. Main speaks cupel-conform/1 with the oracle's answers
+// for the suite in $FAULT_SUITE (or with go-cupel's engine when it is
+// unset) and injects the fault named by $FAULT at the
+// case with seq $FAULT_AT (default 2): crash, hang, garbage, seq, stderr
+// (50 MB of stderr, then a correct answer), stderrcrash (50 MB, then
+// exit), longline (a 17 MiB line), or
+// start (dies before the hello).
+package faultadapter
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/cupel-go/go-cupel/internal/oracle"
+	"github.com/cupel-go/go-cupel/runner"
+)
+
+// Main runs the adapter on stdin/stdout and returns the exit code.
+func Main() int {
+	fault := os.Getenv("FAULT")
+	at, _ := strconv.Atoi(os.Getenv("FAULT_AT"))
+	if at == 0 {
+		at = 2
+	}
+	if fault == "start" {
+		fmt.Fprintln(os.Stderr, "faultadapter: cannot start")
+		os.Exit(7)
+	}
+	var o runner.Implementation = runner.Engine()
+	if dir := os.Getenv("FAULT_SUITE"); dir != "" {
+		suite, err := runner.LoadSuite(os.DirFS(dir))
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		o = oracle.New(suite)
+	}
+	in := bufio.NewScanner(os.Stdin)
+	in.Buffer(nil, runner.MaxLine)
+	out := bufio.NewWriter(os.Stdout)
+	send := func(v any) {
+		b, _ := json.Marshal(v)
+		out.Write(append(b, '\n'))
+		out.Flush()
+	}
+	for in.Scan() {
+		var env struct {
+			Type string `json:"type"`
+		}
+		json.Unmarshal(in.Bytes(), &env)
+		switch env.Type {
+		case "hello":
+			info, _ := o.Hello(context.Background())
+			send(runner.NewHelloResponse(info))
+		case "bye":
+			return 0
+		case "run":
+			var m runner.RunMessage
+			if err := json.Unmarshal(in.Bytes(), &m); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				return 1
+			}
+			res, _ := o.Run(context.Background(), m.Request)
+			seq := m.Seq
+			if m.Seq == at {
+				fmt.Fprintf(os.Stderr, "faultadapter: injecting %s at seq %d\n", fault, m.Seq)
+				switch fault {
+				case "crash":
+					os.Exit(2)
+				case "hang":
+					time.Sleep(time.Hour)
+				case "garbage":
+					fmt.Fprintln(out, "this is not json")
+					out.Flush()
+					continue
+				case "seq":
+					seq += 100
+				case "stderr", "stderrcrash":
+					chunk := strings.Repeat("x", 1<<20-1) + "\n"
+					for i := 0; i < 50; i++ {
+						os.Stderr.WriteString(chunk)
+					}
+					if fault == "stderrcrash" {
+						os.Stderr.WriteString("last words\n")
+						os.Exit(3)
+					}
+				case "longline":
+					out.WriteString(`{"type":"result","pad":"` + strings.Repeat("y", 17<<20) + "\"}\n")
+					out.Flush()
+					continue
+				}
+			}
+			send(runner.ResultMessage{Type: "result", Seq: seq, ID: m.ID, Result: res})
+		}
+	}
+	return 0
+}

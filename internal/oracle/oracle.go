@@ -1,0 +1,112 @@
+// Package oracle is a test implementation that answers every case of a
+// suite with its expected result, read from the suite itself. It lets the
+// runner's tests drive every path (comparison, protocol, faults) without
+// an engine; a Mutate hook turns it into a deliberately wrong one.
+package oracle
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/cupel-go/go-cupel/runner"
+)
+
+// Oracle answers from the suite's expectations.
+type Oracle struct {
+	Suite *runner.Suite
+	// Mutate, when set, may change a result before it is returned.
+	Mutate func(c *runner.Case, r *runner.Result)
+	// Info is returned by Hello.
+	Info runner.Info
+}
+
+// New returns an oracle over suite.
+func New(suite *runner.Suite) *Oracle {
+	return &Oracle{Suite: suite, Info: runner.Info{Name: "oracle", Version: "1", Language: "go",
+		Capabilities: runner.Capabilities{Stages: runner.Stages, Features: []string{"diagnostics"}}}}
+}
+
+// Hello returns o.Info.
+func (o *Oracle) Hello(context.Context) (runner.Info, error) { return o.Info, nil }
+
+// Run answers with the expected result of the case.
+func (o *Oracle) Run(_ context.Context, req runner.Request) (runner.Result, error) {
+	c := o.Suite.Case(req.ID)
+	if c == nil {
+		return runner.Result{Status: runner.ResultError, Error: &runner.ErrorInfo{Kind: "internal", Message: "unknown case " + req.ID}}, nil
+	}
+	r := Answer(c)
+	if o.Mutate != nil {
+		o.Mutate(c, &r)
+	}
+	return r, nil
+}
+
+// Answer is the result that passes c.
+func Answer(c *runner.Case) runner.Result {
+	e := &c.Expect
+	if e.ConstructionError {
+		return runner.Result{Status: runner.ResultRejected, Error: &runner.ErrorInfo{Kind: runner.KindInvalidConfig, Message: "oracle"}}
+	}
+	if e.Error != "" {
+		return runner.Result{Status: runner.ResultRejected, Error: &runner.ErrorInfo{Kind: e.Error, Message: "oracle"}}
+	}
+	out := &runner.Output{}
+	switch c.Stage {
+	case runner.StageScoring:
+		for _, s := range e.Scores {
+			out.Scores = append(out.Scores, runner.IndexScore{Index: s.Resolved, Score: s.Score})
+		}
+	case runner.StageSlicing:
+		for _, r := range e.Selected {
+			out.Selected = append(out.Selected, r.Resolved)
+		}
+	case runner.StagePlacing, runner.StagePipeline:
+		for _, r := range e.Ordered {
+			out.Ordered = append(out.Ordered, r.Resolved)
+		}
+	}
+	out.Shortfalls = slices.Clone(e.Shortfalls)
+	if out.Shortfalls == nil && e.ShortfallCount != nil {
+		for i := 0; i < *e.ShortfallCount; i++ {
+			out.Shortfalls = append(out.Shortfalls, runner.Shortfall{Kind: fmt.Sprint("k", i)})
+		}
+	}
+	if e.CapExcludedCount != nil {
+		n := *e.CapExcludedCount
+		out.CapExcludedCount = &n
+	}
+	if e.Overflow != nil {
+		ov := *e.Overflow
+		out.Overflow = &ov
+	}
+	if d := e.Diagnostics; d != nil {
+		diag := &runner.Diagnostics{}
+		if d.TotalCandidates != nil {
+			diag.TotalCandidates = *d.TotalCandidates
+		}
+		if d.TotalTokensConsidered != nil {
+			diag.TotalTokensConsidered = *d.TotalTokensConsidered
+		}
+		diag.Included = entries(d.Included)
+		diag.Excluded = entries(d.Excluded)
+		out.Diagnostics = diag
+	}
+	return runner.Result{Status: runner.ResultOK, Output: out}
+}
+
+func entries(list []runner.ExpectedReport) []runner.ReportEntry {
+	out := []runner.ReportEntry{}
+	for _, e := range list {
+		re := runner.ReportEntry{Index: e.Resolved, Reason: map[string]any{"reason": e.Reason}}
+		if e.Score != nil {
+			re.Score = *e.Score
+		}
+		for k, v := range e.Fields {
+			re.Reason[k] = v
+		}
+		out = append(out, re)
+	}
+	return out
+}

@@ -1,0 +1,475 @@
+package runner
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// Status is the verdict on one case.
+type Status string
+
+// Case statuses.
+const (
+	StatusPass           Status = "pass"
+	StatusFail           Status = "fail"
+	StatusError          Status = "error"
+	StatusCrash          Status = "crash"
+	StatusTimeout        Status = "timeout"
+	StatusUnsupported    Status = "unsupported"
+	StatusNotRun         Status = "not-run"
+	StatusXFail          Status = "xfail"
+	StatusSkip           Status = "skip"
+	StatusUnexpectedPass Status = "unexpected-pass"
+)
+
+// Statuses lists every status in report order.
+var Statuses = []Status{StatusPass, StatusFail, StatusError, StatusCrash, StatusTimeout,
+	StatusUnsupported, StatusNotRun, StatusXFail, StatusSkip, StatusUnexpectedPass}
+
+// Verdict is the comparator's judgement of one result.
+type Verdict struct {
+	Status Status
+	// Message is a one-line summary (empty on pass).
+	Message string
+	// Details are the lines of a diff: expected vs actual, per item.
+	Details []string
+}
+
+func (v *Verdict) failf(format string, args ...any) {
+	v.Status = StatusFail
+	v.Details = append(v.Details, fmt.Sprintf(format, args...))
+}
+
+// Compare judges an implementation's result for c.
+func Compare(c *Case, r Result) Verdict {
+	v := Verdict{Status: StatusPass}
+	exp := &c.Expect
+	wantKind := exp.Error
+	if exp.ConstructionError {
+		wantKind = KindInvalidConfig
+	}
+	switch r.Status {
+	case ResultUnsupported:
+		return Verdict{Status: StatusUnsupported, Message: "unsupported: " + r.Reason}
+	case ResultError:
+		return Verdict{Status: StatusError, Message: "implementation error: " + errText(r.Error)}
+	case ResultRejected:
+		got := ""
+		if r.Error != nil {
+			got = r.Error.Kind
+		}
+		if wantKind == "" {
+			return Verdict{Status: StatusFail, Message: "rejected unexpectedly: " + errText(r.Error),
+				Details: []string{"expected: a successful run", "actual:   rejected with " + errText(r.Error)}}
+		}
+		if got != wantKind {
+			return Verdict{Status: StatusFail, Message: fmt.Sprintf("rejected with %s, want %s", got, wantKind),
+				Details: []string{"expected: rejected with " + wantKind, "actual:   rejected with " + errText(r.Error)}}
+		}
+		return v
+	case ResultOK:
+	default:
+		return Verdict{Status: StatusError, Message: fmt.Sprintf("invalid result status %q", r.Status)}
+	}
+	if wantKind != "" {
+		what := "the run to fail with " + wantKind
+		if exp.ConstructionError {
+			what = "construction to fail (" + KindInvalidConfig + ")"
+		}
+		return Verdict{Status: StatusFail, Message: "expected " + what + ", got ok",
+			Details: []string{"expected: " + what, "actual:   ok"}}
+	}
+	out := r.Output
+	if out == nil {
+		out = &Output{}
+	}
+	n := len(c.Input.Items)
+	switch c.Stage {
+	case StageScoring:
+		compareScores(c, out, &v)
+	case StageSlicing:
+		if checkIndices("selected", out.Selected, n, &v) {
+			compareMultiset(c, out.Selected, &v)
+		}
+		compareCounts(c, out, out.Shortfalls, &v)
+	case StagePlacing:
+		if checkIndices("ordered", out.Ordered, n, &v) {
+			compareOrdered("output", c, exp.Ordered, out.Ordered, &v)
+		}
+	case StagePipeline:
+		if checkIndices("ordered", out.Ordered, n, &v) {
+			compareOrdered("output", c, exp.Ordered, out.Ordered, &v)
+		}
+		sf := out.Shortfalls
+		if sf == nil && out.Diagnostics != nil {
+			sf = out.Diagnostics.Shortfalls
+		}
+		compareCounts(c, out, sf, &v)
+		if exp.Overflow != nil {
+			switch {
+			case out.Overflow == nil:
+				v.failf("overflow: expected an OverflowEvent with tokens_over_budget = %d, got none", exp.Overflow.TokensOverBudget)
+			case out.Overflow.TokensOverBudget != exp.Overflow.TokensOverBudget:
+				v.failf("overflow: tokens_over_budget = %d, want %d", out.Overflow.TokensOverBudget, exp.Overflow.TokensOverBudget)
+			}
+		}
+		if exp.Diagnostics != nil {
+			compareDiagnostics(c, out.Diagnostics, &v)
+		}
+	}
+	if v.Status == StatusFail && v.Message == "" {
+		// Details hold problems, each followed by indented lines of diff.
+		problems := 0
+		for _, d := range v.Details {
+			if !strings.HasPrefix(d, " ") {
+				problems++
+			}
+		}
+		v.Message = v.Details[0]
+		if problems > 1 {
+			v.Message += fmt.Sprintf(" (and %d more problems)", problems-1)
+		}
+	}
+	return v
+}
+
+func errText(e *ErrorInfo) string {
+	if e == nil {
+		return "(no error object)"
+	}
+	if e.Message == "" {
+		return e.Kind
+	}
+	return e.Kind + ": " + e.Message
+}
+
+func checkIndices(what string, idx []int, n int, v *Verdict) bool {
+	seen := map[int]bool{}
+	for _, i := range idx {
+		if i < 0 || i >= n {
+			v.failf("%s: index %d is out of range (%d items)", what, i, n)
+			return false
+		}
+		if seen[i] {
+			v.failf("%s: index %d appears twice", what, i)
+			return false
+		}
+		seen[i] = true
+	}
+	return true
+}
+
+// ScoresMatch is the spec's epsilon comparison, extended to non-finite
+// expectations: NaN matches NaN, an infinity matches the same infinity.
+func ScoresMatch(actual, expected, epsilon float64) bool {
+	if math.IsNaN(expected) || math.IsInf(expected, 0) {
+		return actual == expected || (math.IsNaN(actual) && math.IsNaN(expected))
+	}
+	return math.Abs(actual-expected) < epsilon
+}
+
+func compareScores(c *Case, out *Output, v *Verdict) {
+	got := map[int]float64{}
+	for _, s := range out.Scores {
+		if s.Index < 0 || s.Index >= len(c.Input.Items) {
+			v.failf("scores: index %d is out of range (%d items)", s.Index, len(c.Input.Items))
+			return
+		}
+		if _, dup := got[s.Index]; dup {
+			v.failf("scores: index %d appears twice", s.Index)
+			return
+		}
+		got[s.Index] = float64(s.Score)
+	}
+	for _, e := range c.Expect.Scores {
+		a, ok := got[e.Resolved]
+		switch {
+		case !ok:
+			v.failf("score of #%d %q: missing, want %v", e.Resolved, e.Content, e.Score)
+		case !ScoresMatch(a, float64(e.Score), c.Expect.Epsilon):
+			v.failf("score of #%d %q: got %v, want %v (delta %.3g, epsilon %g)", e.Resolved, e.Content, a, e.Score, math.Abs(a-float64(e.Score)), c.Expect.Epsilon)
+		}
+	}
+}
+
+func contentsOf(c *Case, idx []int) []string {
+	out := make([]string, len(idx))
+	for i, x := range idx {
+		out[i] = c.Input.Items[x].Content
+	}
+	return out
+}
+
+func quoteList(ss []string) string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = fmt.Sprintf("%q", s)
+	}
+	return "[" + strings.Join(q, ", ") + "]"
+}
+
+func compareMultiset(c *Case, selected []int, v *Verdict) {
+	want := map[string]int{}
+	var wantIdx []int
+	for _, r := range c.Expect.Selected {
+		if r.Index != nil {
+			wantIdx = append(wantIdx, *r.Index)
+			continue
+		}
+		want[r.Content]++
+	}
+	got := map[string]int{}
+	for _, i := range selected {
+		if slices.Contains(wantIdx, i) {
+			continue
+		}
+		got[c.Input.Items[i].Content]++
+	}
+	var missing, extra []string
+	for _, i := range wantIdx {
+		if !slices.Contains(selected, i) {
+			missing = append(missing, fmt.Sprintf("#%d", i))
+		}
+	}
+	keys := map[string]bool{}
+	for k := range want {
+		keys[k] = true
+	}
+	for k := range got {
+		keys[k] = true
+	}
+	sorted := make([]string, 0, len(keys))
+	for k := range keys {
+		sorted = append(sorted, k)
+	}
+	sort.Strings(sorted)
+	for _, k := range sorted {
+		for d := got[k] - want[k]; d > 0; d-- {
+			extra = append(extra, k)
+		}
+		for d := want[k] - got[k]; d > 0; d-- {
+			missing = append(missing, k)
+		}
+	}
+	if len(missing)+len(extra) == 0 {
+		return
+	}
+	wantList := make([]string, len(c.Expect.Selected))
+	for i, r := range c.Expect.Selected {
+		wantList[i] = r.Content
+	}
+	v.failf("selection differs (as a set): expected %s, got %s", quoteList(wantList), quoteList(contentsOf(c, selected)))
+	if len(missing) > 0 {
+		v.Details = append(v.Details, "  - missing:    "+quoteList(missing))
+	}
+	if len(extra) > 0 {
+		v.Details = append(v.Details, "  + unexpected: "+quoteList(extra))
+	}
+}
+
+func refMatches(c *Case, r Ref, idx int) bool {
+	if r.Index != nil {
+		return *r.Index == idx
+	}
+	return c.Input.Items[idx].Content == r.Content
+}
+
+func refName(r Ref) string {
+	if r.Index != nil {
+		return fmt.Sprintf("#%d %q", *r.Index, r.Content)
+	}
+	return fmt.Sprintf("%q", r.Content)
+}
+
+func compareOrdered(what string, c *Case, want []Ref, got []int, v *Verdict) {
+	ok := len(want) == len(got)
+	first := -1
+	for i := 0; i < len(want) && i < len(got); i++ {
+		if !refMatches(c, want[i], got[i]) {
+			ok = false
+			if first < 0 {
+				first = i
+			}
+		}
+	}
+	if ok {
+		return
+	}
+	wantList := make([]string, len(want))
+	for i, r := range want {
+		wantList[i] = r.Content
+	}
+	v.failf("%s differs (in order): expected %s, got %s", what, quoteList(wantList), quoteList(contentsOf(c, got)))
+	if first < 0 {
+		first = min(len(want), len(got))
+	}
+	v.Details = append(v.Details, fmt.Sprintf("  first difference at position %d", first))
+	for i := 0; i < max(len(want), len(got)); i++ {
+		e, a := "-", "-"
+		if i < len(want) {
+			e = refName(want[i])
+		}
+		if i < len(got) {
+			a = fmt.Sprintf("#%d %q", got[i], c.Input.Items[got[i]].Content)
+		}
+		mark := " "
+		if i >= len(want) || i >= len(got) || !refMatches(c, want[i], got[i]) {
+			mark = "!"
+		}
+		v.Details = append(v.Details, fmt.Sprintf("  %s %2d  expected %-24s actual %s", mark, i, e, a))
+	}
+}
+
+func compareCounts(c *Case, out *Output, shortfalls []Shortfall, v *Verdict) {
+	exp := &c.Expect
+	if exp.ShortfallCount != nil && len(shortfalls) != *exp.ShortfallCount {
+		v.failf("shortfalls: %d recorded, want %d (%v)", len(shortfalls), *exp.ShortfallCount, shortfalls)
+	}
+	if exp.CapExcludedCount != nil {
+		switch {
+		case out.CapExcludedCount == nil:
+			v.failf("cap_excluded_count: not reported, want %d", *exp.CapExcludedCount)
+		case *out.CapExcludedCount != *exp.CapExcludedCount:
+			v.failf("cap_excluded_count: %d, want %d", *out.CapExcludedCount, *exp.CapExcludedCount)
+		}
+	}
+	if exp.Shortfalls != nil && !slices.Equal(exp.Shortfalls, shortfalls) {
+		v.failf("shortfalls differ (in order): expected %v, got %v", exp.Shortfalls, shortfalls)
+	}
+}
+
+func compareDiagnostics(c *Case, d *Diagnostics, v *Verdict) {
+	exp := c.Expect.Diagnostics
+	if d == nil {
+		v.failf("diagnostics: expected a selection report, got none")
+		return
+	}
+	if exp.TotalCandidates != nil && d.TotalCandidates != *exp.TotalCandidates {
+		v.failf("diagnostics: total_candidates = %d, want %d", d.TotalCandidates, *exp.TotalCandidates)
+	}
+	if exp.TotalTokensConsidered != nil && d.TotalTokensConsidered != *exp.TotalTokensConsidered {
+		v.failf("diagnostics: total_tokens_considered = %d, want %d", d.TotalTokensConsidered, *exp.TotalTokensConsidered)
+	}
+	if exp.Included != nil {
+		compareEntries(c, "included", exp.Included, d.Included, v)
+	}
+	if exp.Excluded != nil {
+		compareEntries(c, "excluded", exp.Excluded, d.Excluded, v)
+	}
+}
+
+func describeEntry(c *Case, e ReportEntry) string {
+	content := "?"
+	if e.Index >= 0 && e.Index < len(c.Input.Items) {
+		content = c.Input.Items[e.Index].Content
+	}
+	var fields []string
+	for k, val := range e.Reason {
+		if k != "reason" {
+			fields = append(fields, fmt.Sprintf("%s=%v", k, val))
+		}
+	}
+	return fmt.Sprintf("#%d %q score=%v %v%s", e.Index, content, e.Score, e.Reason["reason"], fieldList(fields))
+}
+
+func describeExpected(e ExpectedReport) string {
+	var fields []string
+	for k, val := range e.Fields {
+		fields = append(fields, fmt.Sprintf("%s=%v", k, val))
+	}
+	s := "score=?"
+	if e.Score != nil {
+		s = "score=" + e.Score.String()
+	}
+	return fmt.Sprintf("%s %s %s%s", refName(e.Ref), s, e.Reason, fieldList(fields))
+}
+
+// fieldList formats reason fields as " (a=1, b=2)", sorted, or "".
+func fieldList(fields []string) string {
+	if len(fields) == 0 {
+		return ""
+	}
+	sort.Strings(fields)
+	return " (" + strings.Join(fields, ", ") + ")"
+}
+
+func compareEntries(c *Case, what string, want []ExpectedReport, got []ReportEntry, v *Verdict) {
+	var problems []string
+	if len(want) != len(got) {
+		problems = append(problems, fmt.Sprintf("%d entries, want %d", len(got), len(want)))
+	}
+	for i := 0; i < len(want) && i < len(got); i++ {
+		e, a := want[i], got[i]
+		if a.Index < 0 || a.Index >= len(c.Input.Items) {
+			problems = append(problems, fmt.Sprintf("[%d] index %d is out of range", i, a.Index))
+			continue
+		}
+		var diffs []string
+		if !refMatches(c, e.Ref, a.Index) {
+			diffs = append(diffs, "item")
+		}
+		if e.Score != nil && !ScoresMatch(float64(a.Score), float64(*e.Score), c.Expect.Epsilon) {
+			diffs = append(diffs, "score")
+		}
+		if name, _ := a.Reason["reason"].(string); name != e.Reason {
+			diffs = append(diffs, "reason")
+		}
+		for k, want := range e.Fields {
+			if !fieldEqual(a.Reason[k], want) {
+				diffs = append(diffs, k)
+			}
+		}
+		if len(diffs) > 0 {
+			problems = append(problems, fmt.Sprintf("[%d] %s differ: expected %s, actual %s", i, strings.Join(diffs, ", "), describeExpected(e), describeEntry(c, a)))
+		}
+	}
+	if len(problems) == 0 {
+		return
+	}
+	v.failf("diagnostics %s differ (in order, in full): %s", what, problems[0])
+	for _, p := range problems[1:] {
+		v.Details = append(v.Details, "  "+p)
+	}
+	for i := 0; i < max(len(want), len(got)); i++ {
+		e, a := "-", "-"
+		if i < len(want) {
+			e = describeExpected(want[i])
+		}
+		if i < len(got) {
+			a = describeEntry(c, got[i])
+		}
+		v.Details = append(v.Details, fmt.Sprintf("  %2d  expected %s\n      actual   %s", i, e, a))
+	}
+}
+
+func fieldEqual(actual, want any) bool {
+	switch w := want.(type) {
+	case int64:
+		switch a := actual.(type) {
+		case float64:
+			return a == float64(w)
+		case int64:
+			return a == w
+		case int:
+			return int64(a) == w
+		}
+		return false
+	case float64:
+		switch a := actual.(type) {
+		case float64:
+			return a == w || (math.IsNaN(a) && math.IsNaN(w))
+		case int64:
+			return float64(a) == w
+		case int:
+			return float64(a) == w
+		}
+		return false
+	case string:
+		a, ok := actual.(string)
+		return ok && a == w
+	}
+	return false
+}

@@ -1,0 +1,181 @@
+package runner_test
+
+import (
+	"math"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/cupel-go/go-cupel/internal/oracle"
+	"github.com/cupel-go/go-cupel/runner"
+)
+
+// mutated returns the oracle's passing answer for id, changed by f.
+func mutated(id string, f func(r *runner.Result)) (*runner.Case, runner.Verdict) {
+	GinkgoHelper()
+	c := fixtures().Case(id)
+	Expect(c).NotTo(BeNil(), id)
+	r := oracle.Answer(c)
+	if f != nil {
+		f(&r)
+	}
+	return c, runner.Compare(c, r)
+}
+
+var _ = Describe("Comparator", func() {
+	It("passes every fixture's expected answer", func() {
+		for _, c := range fixtures().Cases {
+			v := runner.Compare(c, oracle.Answer(c))
+			Expect(v.Status).To(Equal(runner.StatusPass), c.ID+": "+v.Message)
+		}
+	})
+
+	Describe("scores", func() {
+		const id = "required/scoring/recency-basic"
+		It("accepts a difference below epsilon and rejects one at epsilon", func() {
+			_, v := mutated(id, func(r *runner.Result) { r.Output.Scores[0].Score += 5e-10 })
+			Expect(v.Status).To(Equal(runner.StatusPass))
+			_, v = mutated(id, func(r *runner.Result) { r.Output.Scores[0].Score += 1e-9 + 1e-12 })
+			Expect(v.Status).To(Equal(runner.StatusFail))
+			Expect(v.Message).To(ContainSubstring("delta"))
+		})
+		It("fails a missing score, a duplicate index and an index out of range", func() {
+			_, v := mutated(id, func(r *runner.Result) { r.Output.Scores = r.Output.Scores[1:] })
+			Expect(v.Message).To(ContainSubstring("missing"))
+			_, v = mutated(id, func(r *runner.Result) { r.Output.Scores = append(r.Output.Scores, r.Output.Scores[0]) })
+			Expect(v.Message).To(ContainSubstring("appears twice"))
+			_, v = mutated(id, func(r *runner.Result) { r.Output.Scores[0].Index = 99 })
+			Expect(v.Message).To(ContainSubstring("out of range"))
+		})
+		It("matches NaN and infinities exactly", func() {
+			Expect(runner.ScoresMatch(math.NaN(), math.NaN(), 1e-9)).To(BeTrue())
+			Expect(runner.ScoresMatch(math.Inf(1), math.Inf(1), 1e-9)).To(BeTrue())
+			Expect(runner.ScoresMatch(1e300, math.Inf(1), 1e-9)).To(BeFalse())
+			Expect(runner.ScoresMatch(math.NaN(), 0, 1e-9)).To(BeFalse())
+			Expect(runner.ScoresMatch(math.Copysign(0, -1), 0, 1e-9)).To(BeTrue())
+		})
+	})
+
+	Describe("statuses", func() {
+		It("maps unsupported and error results", func() {
+			_, v := mutated("required/scoring/recency-basic", func(r *runner.Result) {
+				*r = runner.Result{Status: runner.ResultUnsupported, Reason: "no recency"}
+			})
+			Expect(v.Status).To(Equal(runner.StatusUnsupported))
+			_, v = mutated("required/scoring/recency-basic", func(r *runner.Result) {
+				*r = runner.Result{Status: runner.ResultError, Error: &runner.ErrorInfo{Kind: "internal", Message: "oops"}}
+			})
+			Expect(v.Status).To(Equal(runner.StatusError))
+			_, v = mutated("required/scoring/recency-basic", func(r *runner.Result) { r.Status = "maybe" })
+			Expect(v.Status).To(Equal(runner.StatusError))
+		})
+		It("fails an unexpected rejection", func() {
+			_, v := mutated("required/scoring/recency-basic", func(r *runner.Result) {
+				*r = runner.Result{Status: runner.ResultRejected, Error: &runner.ErrorInfo{Kind: "invalid_config"}}
+			})
+			Expect(v.Status).To(Equal(runner.StatusFail))
+			Expect(v.Message).To(ContainSubstring("rejected unexpectedly"))
+		})
+	})
+
+	Describe("expected errors", func() {
+		It("needs the right kind", func() {
+			_, v := mutated("required/pipeline/pipeline-pinned-exceeds-budget", func(r *runner.Result) { r.Error.Kind = "overflow" })
+			Expect(v.Status).To(Equal(runner.StatusFail))
+			Expect(v.Message).To(Equal("rejected with overflow, want pinned_exceeds_budget"))
+		})
+		It("fails a successful run", func() {
+			_, v := mutated("optional/slicing/knapsack-table-too-large", func(r *runner.Result) {
+				*r = runner.Result{Status: runner.ResultOK, Output: &runner.Output{Selected: []int{0}}}
+			})
+			Expect(v.Message).To(ContainSubstring("expected the run to fail with table_too_large, got ok"))
+		})
+		It("treats a construction error as invalid_config", func() {
+			_, v := mutated("optional/scoring/composite-construction-empty", func(r *runner.Result) { r.Error.Kind = "invalid_item" })
+			Expect(v.Status).To(Equal(runner.StatusFail))
+			_, v = mutated("optional/scoring/composite-construction-empty", func(r *runner.Result) {
+				*r = runner.Result{Status: runner.ResultOK, Output: &runner.Output{}}
+			})
+			Expect(v.Message).To(ContainSubstring("construction to fail"))
+		})
+	})
+
+	Describe("selections", func() {
+		const id = "required/slicing/greedy-density-order"
+		It("ignores order", func() {
+			_, v := mutated(id, func(r *runner.Result) {
+				s := r.Output.Selected
+				for i, j := 0, len(s)-1; i < j; i, j = i+1, j-1 {
+					s[i], s[j] = s[j], s[i]
+				}
+			})
+			Expect(v.Status).To(Equal(runner.StatusPass))
+		})
+		It("shows missing and unexpected items", func() {
+			c, v := mutated(id, func(r *runner.Result) { r.Output.Selected = r.Output.Selected[1:] })
+			Expect(v.Status).To(Equal(runner.StatusFail))
+			Expect(v.Details).To(ContainElement(ContainSubstring("missing:")))
+			_ = c
+		})
+		It("checks shortfalls in full and cap exclusions", func() {
+			_, v := mutated("optional/slicing/count-quota-scarcity-degrade", func(r *runner.Result) { r.Output.Shortfalls[0].SatisfiedCount = 2 })
+			Expect(v.Message).To(ContainSubstring("shortfalls differ"))
+			_, v = mutated("optional/slicing/count-quota-scarcity-degrade", func(r *runner.Result) { r.Output.Shortfalls = nil })
+			Expect(v.Message).To(ContainSubstring("0 recorded, want 1"))
+			_, v = mutated("optional/slicing/count-quota-cap-exclusion", func(r *runner.Result) { r.Output.CapExcludedCount = nil })
+			Expect(v.Message).To(ContainSubstring("cap_excluded_count: not reported"))
+		})
+	})
+
+	Describe("orders", func() {
+		It("compares in order and points at the first difference", func() {
+			_, v := mutated("required/placing/u-shaped-seven-items", func(r *runner.Result) {
+				o := r.Output.Ordered
+				o[1], o[2] = o[2], o[1]
+			})
+			Expect(v.Status).To(Equal(runner.StatusFail))
+			Expect(v.Details).To(ContainElement(ContainSubstring("first difference at position 1")))
+		})
+		It("fails an index out of range and a repeated index", func() {
+			_, v := mutated("required/placing/u-shaped-seven-items", func(r *runner.Result) { r.Output.Ordered[0] = -1 })
+			Expect(v.Message).To(ContainSubstring("out of range"))
+			_, v = mutated("required/placing/u-shaped-seven-items", func(r *runner.Result) { r.Output.Ordered[0] = r.Output.Ordered[1] })
+			Expect(v.Message).To(ContainSubstring("appears twice"))
+		})
+		It("tells duplicate contents apart when the vector gives an index", func() {
+			_, v := mutated("optional/pipeline/diagnostics-duplicate-content", func(r *runner.Result) { r.Output.Ordered = []int{1} })
+			Expect(v.Status).To(Equal(runner.StatusFail))
+		})
+	})
+
+	Describe("pipeline extras", func() {
+		It("checks the overflow event", func() {
+			_, v := mutated("required/pipeline/pipeline-overflow-proceed", func(r *runner.Result) { r.Output.Overflow = nil })
+			Expect(v.Message).To(ContainSubstring("expected an OverflowEvent"))
+			_, v = mutated("required/pipeline/pipeline-overflow-proceed", func(r *runner.Result) { r.Output.Overflow.TokensOverBudget++ })
+			Expect(v.Message).To(ContainSubstring("tokens_over_budget = 101, want 100"))
+		})
+		It("compares diagnostics in full and in order", func() {
+			const id = "optional/pipeline/diagnostics-duplicate-content"
+			_, v := mutated(id, func(r *runner.Result) { r.Output.Diagnostics = nil })
+			Expect(v.Message).To(ContainSubstring("expected a selection report"))
+			_, v = mutated(id, func(r *runner.Result) { r.Output.Diagnostics.Excluded[0].Reason["available_tokens"] = 49.0 })
+			Expect(v.Message).To(ContainSubstring("available_tokens"))
+			_, v = mutated(id, func(r *runner.Result) { r.Output.Diagnostics.Excluded[0].Reason["reason"] = "PinnedOverride" })
+			Expect(v.Message).To(ContainSubstring("reason"))
+			_, v = mutated(id, func(r *runner.Result) {
+				d := r.Output.Diagnostics
+				d.Excluded = append(d.Excluded, d.Excluded[0])
+			})
+			Expect(v.Message).To(ContainSubstring("2 entries, want 1"))
+			_, v = mutated(id, func(r *runner.Result) { r.Output.Diagnostics.Included[0].Score = 0.5 })
+			Expect(v.Message).To(ContainSubstring("score"))
+			_, v = mutated(id, func(r *runner.Result) { r.Output.Diagnostics.TotalTokensConsidered = 1 })
+			Expect(v.Message).To(ContainSubstring("total_tokens_considered = 1, want 550"))
+			_, v = mutated(id, func(r *runner.Result) {
+				r.Output.Diagnostics.Excluded[0].Reason["extra_field"] = "not asserted"
+			})
+			Expect(v.Status).To(Equal(runner.StatusPass), "fields the vector does not state are not compared")
+		})
+	})
+})

@@ -1,0 +1,48 @@
+package runner_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"testing"
+
+	"github.com/cupel-go/go-cupel/runner"
+)
+
+// myImpl stands for a Go implementation of the Cupel spec.
+type myImpl struct{}
+
+func (myImpl) Hello(context.Context) (runner.Info, error) {
+	return runner.Info{Name: "my-cupel", Version: "0.1.0", Language: "go"}, nil
+}
+
+func (myImpl) Run(_ context.Context, req runner.Request) (runner.Result, error) {
+	return runner.Result{Status: runner.ResultUnsupported, Reason: "not yet: " + req.Stage}, nil
+}
+
+// A Go implementation gates itself from go test with one call; put this
+// in a _test.go file of the implementation.
+func ExampleTest() {
+	_ = func(t *testing.T) {
+		runner.Test(t, myImpl{}, runner.Options{RequireLevel: runner.LevelConformant})
+	}
+}
+
+// Run returns a report to inspect or write in any format.
+func ExampleRun() {
+	rep, err := runner.Run(context.Background(), myImpl{}, runner.Options{Suite: os.DirFS("testdata/suite")})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(rep.Level, rep.Counts["required"][runner.StatusUnsupported], rep.ExitCode())
+	// Output: none 8 1
+}
+
+// Serve puts any Implementation behind the cupel-conform/1 protocol, as
+// `cupel-conform adapter` does for go-cupel.
+func ExampleServe() {
+	_ = func() error {
+		return runner.Serve(context.Background(), myImpl{}, os.Stdin, os.Stdout)
+	}
+}

@@ -1,0 +1,163 @@
+package runner
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+)
+
+// Expectation pins a known failure of one case to its failure kind.
+type Expectation struct {
+	// ID is the exact case id.
+	ID string `toml:"id" json:"id"`
+	// Status is the failure kind: fail, error, crash, timeout or
+	// unsupported.
+	Status Status `toml:"status" json:"status"`
+	// Reason says why the case fails.
+	Reason string `toml:"reason" json:"reason"`
+	// Issue links the issue that tracks it.
+	Issue string `toml:"issue,omitempty" json:"issue,omitempty"`
+}
+
+// Expectations is an expectations file: the known failures of an
+// implementation. It is strict: a pinned case that passes is an
+// unexpected pass, a case that fails another way stays a failure, and an
+// id the suite does not have is an error.
+type Expectations struct {
+	Entries []Expectation `toml:"expected_failure"`
+	byID    map[string]*Expectation
+}
+
+var expectableStatuses = []Status{StatusFail, StatusError, StatusCrash, StatusTimeout, StatusUnsupported}
+
+// ParseExpectations parses an expectations file (TOML):
+//
+//	[[expected_failure]]
+//	id = "optional/scoring/decay-future-dated"
+//	status = "fail"
+//	reason = "future-dated items are clamped to age 0"
+//	issue = "https://example.com/issues/12"
+//
+// Unknown keys, unknown statuses and duplicate ids are errors.
+func ParseExpectations(name string, data []byte) (*Expectations, error) {
+	var e Expectations
+	md, err := toml.Decode(string(data), &e)
+	if err != nil {
+		return nil, fmt.Errorf("%w: expectations %s: %v", ErrUsage, name, err)
+	}
+	if und := md.Undecoded(); len(und) > 0 {
+		return nil, fmt.Errorf("%w: expectations %s: unknown key %q", ErrUsage, name, und[0].String())
+	}
+	e.byID = map[string]*Expectation{}
+	for i := range e.Entries {
+		x := &e.Entries[i]
+		if x.ID == "" {
+			return nil, fmt.Errorf("%w: expectations %s: entry %d has no id", ErrUsage, name, i+1)
+		}
+		if !slices.Contains(expectableStatuses, x.Status) {
+			return nil, fmt.Errorf("%w: expectations %s: %s: status %q is not one of fail, error, crash, timeout, unsupported", ErrUsage, name, x.ID, x.Status)
+		}
+		if _, dup := e.byID[x.ID]; dup {
+			return nil, fmt.Errorf("%w: expectations %s: %s is listed twice", ErrUsage, name, x.ID)
+		}
+		e.byID[x.ID] = x
+	}
+	return &e, nil
+}
+
+// ReadExpectations reads and parses an expectations file.
+func ReadExpectations(path string) (*Expectations, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrUsage, err)
+	}
+	return ParseExpectations(path, data)
+}
+
+// Check fails with ErrUsage when an entry names a case the suite does not
+// have.
+func (e *Expectations) Check(s *Suite) error {
+	var unknown []string
+	for _, x := range e.Entries {
+		if s.Case(x.ID) == nil && !slices.ContainsFunc(s.Errors, func(se *SuiteError) bool { return se.ID() == x.ID }) {
+			unknown = append(unknown, x.ID)
+		}
+	}
+	if len(unknown) > 0 {
+		return fmt.Errorf("%w: expectations name cases the suite does not have: %s", ErrUsage, strings.Join(unknown, ", "))
+	}
+	return nil
+}
+
+// apply turns a result into xfail or unexpected-pass as the entry for its
+// case says. A nil receiver applies nothing.
+func (e *Expectations) apply(cr *CaseResult) {
+	if e == nil {
+		return
+	}
+	x := e.byID[cr.ID]
+	if x == nil {
+		return
+	}
+	cr.Expected = x
+	switch {
+	case cr.Status == StatusPass:
+		cr.Status = StatusUnexpectedPass
+		cr.Message = fmt.Sprintf("expected to %s (%s) but passed: remove it from the expectations", x.Status, x.Reason)
+	case cr.Status == x.Status:
+		cr.Status = StatusXFail
+		cr.Message = fmt.Sprintf("expected %s (%s): %s", x.Status, x.Reason, cr.Message)
+	default:
+		cr.Message = fmt.Sprintf("expected %s but got %s: %s", x.Status, cr.Status, cr.Message)
+	}
+}
+
+// ExpectationsFromReport builds an expectations file from the current
+// failures of a report, keeping the reason and issue of entries of old
+// that still apply.
+func ExpectationsFromReport(r *Report, old *Expectations) *Expectations {
+	e := &Expectations{byID: map[string]*Expectation{}}
+	for _, c := range r.Cases {
+		status := c.Status
+		if status == StatusXFail && c.Expected != nil {
+			status = c.Expected.Status
+		}
+		if !slices.Contains(expectableStatuses, status) || c.SuiteError != nil {
+			continue
+		}
+		x := Expectation{ID: c.ID, Status: status, Reason: c.Message}
+		if old != nil {
+			if prev := old.byID[c.ID]; prev != nil && prev.Status == status {
+				x.Reason, x.Issue = prev.Reason, prev.Issue
+			}
+		}
+		if len(x.Reason) > 200 {
+			x.Reason = x.Reason[:200] + "…"
+		}
+		e.Entries = append(e.Entries, x)
+	}
+	sort.Slice(e.Entries, func(i, j int) bool { return e.Entries[i].ID < e.Entries[j].ID })
+	for i := range e.Entries {
+		e.byID[e.Entries[i].ID] = &e.Entries[i]
+	}
+	return e
+}
+
+// Marshal writes the expectations file.
+func (e *Expectations) Marshal() ([]byte, error) {
+	var buf bytes.Buffer
+	buf.WriteString("# cupel-conform expectations: known failures, one entry per case.\n")
+	buf.WriteString("# A listed case that passes fails the run; remove it then.\n")
+	for _, x := range e.Entries {
+		buf.WriteString("\n[[expected_failure]]\n")
+		if err := toml.NewEncoder(&buf).Encode(x); err != nil {
+			return nil, err
+		}
+	}
+	return buf.Bytes(), nil
+}

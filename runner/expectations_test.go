@@ -1,0 +1,94 @@
+package runner_test
+
+import (
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/cupel-go/go-cupel/runner"
+)
+
+const knapsackID = "optional/slicing/knapsack-table-too-large"
+
+func expectations(src string) *runner.Expectations {
+	GinkgoHelper()
+	x, err := runner.ParseExpectations("x.toml", []byte(src))
+	Expect(err).NotTo(HaveOccurred())
+	return x
+}
+
+var _ = Describe("Expectations", func() {
+	pinned := `
+[[expected_failure]]
+id = "` + knapsackID + `"
+status = "fail"
+reason = "no table guard yet"
+issue = "https://example.com/1"
+`
+	It("turns a pinned failure into xfail, which keeps the exit code at 0 but claims no level", func() {
+		o := newOracle()
+		o.Mutate = breakCase(knapsackID)
+		opts := fixtureOptions()
+		opts.Expectations = expectations(pinned)
+		rep := runWith(o, opts)
+		Expect(statusOf(rep, knapsackID)).To(Equal(runner.StatusXFail))
+		Expect(rep.ExitCode()).To(Equal(runner.ExitOK))
+		Expect(rep.Level).To(Equal(runner.LevelConformant), "an expected failure is not a pass")
+	})
+
+	It("is strict: an expected failure that passes is an unexpected pass and fails the run", func() {
+		opts := fixtureOptions()
+		opts.Expectations = expectations(pinned)
+		rep := runWith(newOracle(), opts)
+		Expect(statusOf(rep, knapsackID)).To(Equal(runner.StatusUnexpectedPass))
+		Expect(rep.ExitCode()).To(Equal(runner.ExitFail))
+		rep.RequireLevel = runner.LevelConformant
+		Expect(rep.ExitCode()).To(Equal(runner.ExitFail))
+	})
+
+	It("pins the failure kind: another kind of failure stays unexpected", func() {
+		o := newOracle()
+		o.Mutate = func(c *runner.Case, r *runner.Result) {
+			if c.ID == knapsackID {
+				*r = runner.Result{Status: runner.ResultUnsupported}
+			}
+		}
+		opts := fixtureOptions()
+		opts.Expectations = expectations(pinned)
+		rep := runWith(o, opts)
+		Expect(statusOf(rep, knapsackID)).To(Equal(runner.StatusUnsupported))
+		Expect(rep.ExitCode()).To(Equal(runner.ExitFail))
+	})
+
+	It("rejects unknown ids, unknown keys, bad statuses and duplicates", func() {
+		opts := fixtureOptions()
+		opts.Expectations = expectations("[[expected_failure]]\nid = \"required/scoring/nope\"\nstatus = \"fail\"\nreason = \"x\"\n")
+		_, err := runner.Run(ctx(), newOracle(), opts)
+		Expect(err).To(MatchError(runner.ErrUsage))
+		Expect(err).To(MatchError(ContainSubstring("required/scoring/nope")))
+		for _, bad := range []string{
+			"[[expected_failure]]\nid = \"a\"\nstatus = \"fail\"\nreason = \"x\"\ncolour = \"red\"\n",
+			"[[expected_failure]]\nid = \"a\"\nstatus = \"pass\"\nreason = \"x\"\n",
+			"[[expected_failure]]\nid = \"a\"\nstatus = \"fail\"\n[[expected_failure]]\nid = \"a\"\nstatus = \"fail\"\n",
+			"[[expected_failure]]\nstatus = \"fail\"\n",
+		} {
+			_, err := runner.ParseExpectations("x.toml", []byte(bad))
+			Expect(err).To(MatchError(runner.ErrUsage), bad)
+		}
+	})
+
+	It("writes a file from the current failures that makes the next run pass", func() {
+		o := newOracle()
+		o.Mutate = breakCase(knapsackID)
+		rep := runWith(o, fixtureOptions())
+		x := runner.ExpectationsFromReport(rep, nil)
+		Expect(x.Entries).To(HaveLen(1))
+		Expect(x.Entries[0].ID).To(Equal(knapsackID))
+		Expect(x.Entries[0].Status).To(Equal(runner.StatusFail))
+		b, err := x.Marshal()
+		Expect(err).NotTo(HaveOccurred())
+		opts := fixtureOptions()
+		opts.Expectations = expectations(string(b))
+		rep = runWith(o, opts)
+		Expect(rep.ExitCode()).To(Equal(runner.ExitOK))
+	})
+})

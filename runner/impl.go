@@ -1,0 +1,152 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+)
+
+// Implementation is an implementation of the Cupel specification under
+// test. The in-process engine, the session and exec adapters, and an
+// offline results file all implement it; so can any Go implementation.
+//
+// Run receives the inputs of one case only (never its expectations) and
+// returns the raw outputs keyed by item index; the runner does every
+// comparison. A Result with Status "rejected" is the implementation
+// refusing the input with an error kind; a non-nil error is a fault of
+// the implementation's process or transport: return a *Fault to say which.
+type Implementation interface {
+	// Hello identifies the implementation and its capabilities. It is
+	// called once before the first Run.
+	Hello(ctx context.Context) (Info, error)
+	// Run runs one case. ctx carries the per-case timeout.
+	Run(ctx context.Context, req Request) (Result, error)
+}
+
+// Info identifies an implementation. Capabilities shape the report only;
+// they never excuse a tier.
+type Info struct {
+	Name         string       `json:"name"`
+	Version      string       `json:"version,omitempty"`
+	Language     string       `json:"language,omitempty"`
+	Homepage     string       `json:"homepage,omitempty"`
+	Capabilities Capabilities `json:"capabilities"`
+}
+
+// Capabilities lists what an implementation says it supports.
+type Capabilities struct {
+	Stages   []string `json:"stages,omitempty"`
+	Scorers  []string `json:"scorers,omitempty"`
+	Slicers  []string `json:"slicers,omitempty"`
+	Placers  []string `json:"placers,omitempty"`
+	Features []string `json:"features,omitempty"`
+}
+
+// Request is one case as an implementation receives it: the body of a
+// protocol "run" message.
+type Request struct {
+	Seq   int    `json:"seq"`
+	ID    string `json:"id"`
+	Stage string `json:"stage"`
+	Case  Input  `json:"case"`
+}
+
+// NewRequest builds the request for c.
+func NewRequest(seq int, c *Case) Request {
+	return Request{Seq: seq, ID: c.ID, Stage: c.Stage, Case: c.Input}
+}
+
+// Result statuses an implementation returns.
+const (
+	ResultOK          = "ok"
+	ResultRejected    = "rejected"
+	ResultUnsupported = "unsupported"
+	ResultError       = "error"
+)
+
+// Result is an implementation's answer to one Request.
+type Result struct {
+	// Status is "ok", "rejected", "unsupported" or "error".
+	Status string `json:"status"`
+	// Output is set when Status is "ok".
+	Output *Output `json:"output,omitempty"`
+	// Error is set when Status is "rejected" or "error".
+	Error *ErrorInfo `json:"error,omitempty"`
+	// Reason says why a case is unsupported.
+	Reason string `json:"reason,omitempty"`
+}
+
+// ErrorInfo is the error of a rejected or failed run. Kind is one of
+// ErrorKinds for a rejection.
+type ErrorInfo struct {
+	Kind    string `json:"kind"`
+	Message string `json:"message,omitempty"`
+}
+
+// Output is the raw output of a run, keyed by item index.
+type Output struct {
+	// Scores: scoring, the score of every item.
+	Scores []IndexScore `json:"scores,omitempty"`
+	// Selected: slicing, the selected items in the slicer's order.
+	Selected []int `json:"selected,omitempty"`
+	// Ordered: placing and pipeline, the output in order.
+	Ordered []int `json:"ordered,omitempty"`
+	// Shortfalls: count-slicer shortfalls (slicing and pipeline).
+	Shortfalls []Shortfall `json:"shortfalls,omitempty"`
+	// CapExcludedCount: slicing, items a count slicer dropped at a cap.
+	CapExcludedCount *int `json:"cap_excluded_count,omitempty"`
+	// Overflow: pipeline under Proceed, the OverflowEvent if one fired.
+	Overflow *Overflow `json:"overflow,omitempty"`
+	// Diagnostics: pipeline, the selection report.
+	Diagnostics *Diagnostics `json:"diagnostics,omitempty"`
+}
+
+// IndexScore is the score of the item at Index.
+type IndexScore struct {
+	Index int   `json:"index"`
+	Score Float `json:"score"`
+}
+
+// Diagnostics is a SelectionReport in the spec's wire format, with each
+// item replaced by its index.
+type Diagnostics struct {
+	Included              []ReportEntry `json:"included"`
+	Excluded              []ReportEntry `json:"excluded"`
+	TotalCandidates       int64         `json:"total_candidates"`
+	TotalTokensConsidered int64         `json:"total_tokens_considered"`
+	Shortfalls            []Shortfall   `json:"count_requirement_shortfalls,omitempty"`
+}
+
+// ReportEntry is an included or excluded item of a report. Reason is the
+// spec's reason envelope: {"reason": "<Variant>", ...fields}.
+type ReportEntry struct {
+	Index  int            `json:"index"`
+	Score  Float          `json:"score"`
+	Reason map[string]any `json:"reason"`
+}
+
+// Fault is an error of an implementation's process or transport. Status
+// is the case status it maps to: crash, timeout or error (protocol).
+type Fault struct {
+	Status  Status
+	Message string
+	// Stderr is the tail of the process's stderr, if any.
+	Stderr string
+	Err    error
+}
+
+// Error implements error.
+func (f *Fault) Error() string {
+	if f.Err != nil {
+		return fmt.Sprintf("%s: %s: %v", f.Status, f.Message, f.Err)
+	}
+	return fmt.Sprintf("%s: %s", f.Status, f.Message)
+}
+
+// Unwrap returns the underlying error.
+func (f *Fault) Unwrap() error { return f.Err }
+
+// ErrInfrastructure is matched by errors that stop a run without a verdict:
+// an implementation that dies at start, a restart budget exhausted, an
+// offline results file that does not match the suite.
+var ErrInfrastructure = errors.New("infrastructure error")

@@ -1,0 +1,138 @@
+package runner_test
+
+import (
+	"context"
+	"os"
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/cupel-go/go-cupel/internal/oracle"
+	"github.com/cupel-go/go-cupel/runner"
+)
+
+func runWith(o *oracle.Oracle, opts runner.Options) *runner.Report {
+	GinkgoHelper()
+	rep, err := runner.Run(context.Background(), o, opts)
+	Expect(err).NotTo(HaveOccurred())
+	return rep
+}
+
+func breakCase(id string) func(*runner.Case, *runner.Result) {
+	return func(c *runner.Case, r *runner.Result) {
+		if c.ID == id {
+			*r = runner.Result{Status: runner.ResultOK, Output: &runner.Output{}}
+		}
+	}
+}
+
+var _ = Describe("Levels and exit codes", func() {
+	It("is Fully Conformant when every case passes", func() {
+		rep := runWith(newOracle(), fixtureOptions())
+		Expect(rep.Level).To(Equal(runner.LevelFullyConformant))
+		Expect(rep.ExitCode()).To(Equal(runner.ExitOK))
+		Expect(rep.Counts["required"][runner.StatusPass]).To(Equal(8))
+		Expect(rep.Counts["optional"][runner.StatusPass]).To(Equal(6))
+		Expect(rep.Cases[0].Tier).To(Equal("required"), "required cases run first")
+	})
+
+	It("is Conformant when only an optional case fails", func() {
+		o := newOracle()
+		o.Mutate = breakCase("optional/slicing/knapsack-table-too-large")
+		rep := runWith(o, fixtureOptions())
+		Expect(rep.Level).To(Equal(runner.LevelConformant))
+		Expect(rep.ExitCode()).To(Equal(runner.ExitFail), "an unexpected failure without a target level")
+		rep.RequireLevel = runner.LevelConformant
+		Expect(rep.ExitCode()).To(Equal(runner.ExitOK), "the target is met")
+		rep.RequireLevel = runner.LevelFullyConformant
+		Expect(rep.ExitCode()).To(Equal(runner.ExitFail))
+	})
+
+	It("is not conformant when a required case fails, and unsupported never counts as a pass", func() {
+		o := newOracle()
+		o.Mutate = func(c *runner.Case, r *runner.Result) {
+			if c.ID == "required/placing/u-shaped-seven-items" {
+				*r = runner.Result{Status: runner.ResultUnsupported, Reason: "no placers"}
+			}
+		}
+		rep := runWith(o, fixtureOptions())
+		Expect(rep.Level).To(Equal(runner.LevelNone))
+		Expect(rep.LevelReason).To(Equal("7 of 8 required cases pass"))
+		Expect(rep.ExitCode()).To(Equal(runner.ExitFail))
+	})
+
+	It("claims no level for a filtered run, and skips the rest", func() {
+		rep := runWith(newOracle(), runner.Options{Suite: os.DirFS("testdata/suite"), Tiers: []string{"required"}})
+		Expect(rep.Level).To(Equal(runner.LevelNone))
+		Expect(rep.LevelReason).To(ContainSubstring("filtered"))
+		Expect(rep.Counts["optional"][runner.StatusSkip]).To(Equal(6))
+		Expect(rep.ExitCode()).To(Equal(runner.ExitOK))
+	})
+
+	It("filters by --run, --skip and --stage, and a filter that selects nothing is a usage error", func() {
+		rep := runWith(newOracle(), runner.Options{Suite: os.DirFS("testdata/suite"), Run: "pipeline", Skip: "proceed", Stages: []string{"pipeline"}})
+		Expect(rep.Counts["all"][runner.StatusPass]).To(Equal(3))
+		_, err := runner.Run(context.Background(), newOracle(), runner.Options{Suite: os.DirFS("testdata/suite"), Run: "nothing-matches"})
+		Expect(err).To(MatchError(runner.ErrUsage))
+		_, err = runner.Run(context.Background(), newOracle(), runner.Options{Suite: os.DirFS("testdata/suite"), Run: "("})
+		Expect(err).To(MatchError(runner.ErrUsage))
+		_, err = runner.Run(context.Background(), newOracle(), runner.Options{Suite: os.DirFS("testdata/suite"), Tiers: []string{"gold"}})
+		Expect(err).To(MatchError(runner.ErrUsage))
+	})
+
+	It("turns suite errors into error cases and exit code 3, while the rest runs", func() {
+		s, err := runner.LoadSuite(os.DirFS("testdata/broken"))
+		Expect(err).NotTo(HaveOccurred())
+		rep, err := runner.RunSuite(context.Background(), oracle.New(s), s, runner.Options{})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(rep.SuiteErrors).To(Equal(5))
+		Expect(rep.Counts["required"][runner.StatusPass]).To(Equal(1))
+		Expect(rep.ExitCode()).To(Equal(runner.ExitInfrastructure))
+		var msgs []string
+		for _, c := range rep.Cases {
+			msgs = append(msgs, c.Message)
+		}
+		Expect(strings.Join(msgs, "\n")).To(ContainSubstring("bad-syntax.toml:8"))
+	})
+
+	It("reports a timeout for an in-process implementation that hangs, and a crash for one that panics", func() {
+		o := newOracle()
+		h := &hanging{Oracle: o, id: "required/scoring/recency-basic"}
+		opts := fixtureOptions()
+		opts.Timeout = 100e6
+		rep, err := runner.Run(context.Background(), h, opts)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(statusOf(rep, "required/scoring/recency-basic")).To(Equal(runner.StatusTimeout))
+		Expect(rep.Counts["all"][runner.StatusPass]).To(Equal(13))
+
+		o.Mutate = func(c *runner.Case, r *runner.Result) {
+			if c.ID == "required/slicing/greedy-density-order" {
+				panic("boom")
+			}
+		}
+		rep = runWith(o, fixtureOptions())
+		Expect(statusOf(rep, "required/slicing/greedy-density-order")).To(Equal(runner.StatusCrash))
+	})
+})
+
+type hanging struct {
+	*oracle.Oracle
+	id string
+}
+
+func (h *hanging) Run(ctx context.Context, req runner.Request) (runner.Result, error) {
+	if req.ID == h.id {
+		select {} // ignores ctx on purpose
+	}
+	return h.Oracle.Run(ctx, req)
+}
+
+func statusOf(rep *runner.Report, id string) runner.Status {
+	for _, c := range rep.Cases {
+		if c.ID == id {
+			return c.Status
+		}
+	}
+	return ""
+}

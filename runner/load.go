@@ -1,0 +1,665 @@
+package runner
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+)
+
+// SpecVersion is the version of the Cupel specification the runner and its
+// suite follow.
+const SpecVersion = "1.3"
+
+// ErrSuite is matched (errors.Is) by every *SuiteError.
+var ErrSuite = errors.New("suite error")
+
+// SuiteError reports a vector file that could not be turned into a case:
+// malformed TOML, an unknown schema, a stage that disagrees with its path.
+type SuiteError struct {
+	// File is the path relative to the suite root.
+	File string `json:"file"`
+	// Line is the 1-based line of the problem, 0 when unknown.
+	Line int `json:"line,omitempty"`
+	// Reason says what is wrong.
+	Reason string `json:"reason"`
+}
+
+// Error implements error as "file:line: reason".
+func (e *SuiteError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Reason)
+	}
+	return fmt.Sprintf("%s: %s", e.File, e.Reason)
+}
+
+// Unwrap returns ErrSuite.
+func (e *SuiteError) Unwrap() error { return ErrSuite }
+
+// ID is the case id the file would have had.
+func (e *SuiteError) ID() string { return strings.TrimSuffix(e.File, ".toml") }
+
+// Tier is the tier read from the file's path ("" when not derivable).
+func (e *SuiteError) Tier() string { t, _ := pathTierStage(e.File); return t }
+
+// Stage is the stage read from the file's path ("" when not derivable).
+func (e *SuiteError) Stage() string { _, s := pathTierStage(e.File); return s }
+
+func pathTierStage(file string) (string, string) {
+	parts := strings.Split(file, "/")
+	tier, stage := "", ""
+	if len(parts) > 1 {
+		tier = parts[0]
+	}
+	if len(parts) > 2 {
+		stage = parts[1]
+	}
+	return tier, stage
+}
+
+// Suite is a loaded conformance suite.
+type Suite struct {
+	// Cases are the loaded cases sorted by id.
+	Cases []*Case
+	// Errors are the files that could not be loaded, sorted by file.
+	Errors []*SuiteError
+	// Digest is the hex sha256 over the sorted lines
+	// "path NUL hex(sha256(file))\n" of every .toml file.
+	Digest string
+	// SpecVersion is the specification version the suite targets.
+	SpecVersion string
+}
+
+// Case returns the case with the given id, or nil.
+func (s *Suite) Case(id string) *Case {
+	i, ok := slices.BinarySearchFunc(s.Cases, id, func(c *Case, id string) int { return strings.Compare(c.ID, id) })
+	if !ok {
+		return nil
+	}
+	return s.Cases[i]
+}
+
+// LoadSuite loads every .toml file of fsys (walked from its root). Files
+// that cannot be loaded become Suite.Errors; the error return is only for
+// a file system that cannot be walked or read.
+func LoadSuite(fsys fs.FS) (*Suite, error) {
+	var files []string
+	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && strings.HasSuffix(p, ".toml") {
+			files = append(files, p)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("load suite: %w", err)
+	}
+	sort.Strings(files)
+	s := &Suite{SpecVersion: SpecVersion}
+	digest := sha256.New()
+	for _, f := range files {
+		data, err := fs.ReadFile(fsys, f)
+		if err != nil {
+			return nil, fmt.Errorf("load suite: %w", err)
+		}
+		sum := sha256.Sum256(data)
+		fmt.Fprintf(digest, "%s\x00%s\n", f, hex.EncodeToString(sum[:]))
+		c, err := LoadCase(f, data)
+		if err != nil {
+			var se *SuiteError
+			if !errors.As(err, &se) {
+				se = &SuiteError{File: f, Reason: err.Error()}
+			}
+			s.Errors = append(s.Errors, se)
+			continue
+		}
+		s.Cases = append(s.Cases, c)
+	}
+	s.Digest = hex.EncodeToString(digest.Sum(nil))
+	return s, nil
+}
+
+// LoadCase turns one vector file into a Case. name is the path relative
+// to the suite root ("required/scoring/recency-basic.toml"). The error is
+// a *SuiteError.
+func LoadCase(name string, data []byte) (c *Case, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			c, err = nil, &SuiteError{File: name, Reason: fmt.Sprintf("internal loader error: %v", r)}
+		}
+	}()
+	var doc map[string]any
+	if _, err := toml.Decode(string(data), &doc); err != nil {
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			return nil, &SuiteError{File: name, Line: pe.Position.Line, Reason: "invalid TOML: " + pe.Message}
+		}
+		return nil, &SuiteError{File: name, Reason: "invalid TOML: " + err.Error()}
+	}
+	f := &fileCtx{name: name, src: string(data), consumed: map[string]bool{}}
+	root := tbl{f: f, m: doc, occ: -1}
+	c = &Case{ID: strings.TrimSuffix(name, ".toml"), File: name}
+	parts := strings.Split(name, "/")
+	if len(parts) < 3 {
+		return nil, &SuiteError{File: name, Reason: "a vector must be at <tier>/<stage>/<name>.toml"}
+	}
+	c.Tier, c.Stage = parts[0], parts[1]
+	if c.Tier != TierRequired && c.Tier != TierOptional {
+		return nil, &SuiteError{File: name, Reason: fmt.Sprintf("tier %q from the path is not required or optional", c.Tier)}
+	}
+	if !slices.Contains(Stages, c.Stage) {
+		return nil, &SuiteError{File: name, Reason: fmt.Sprintf("stage %q from the path is not one of %s", c.Stage, strings.Join(Stages, ", "))}
+	}
+	test, ok := root.sub("test")
+	if !ok {
+		if f.err != nil {
+			return nil, f.err
+		}
+		return nil, &SuiteError{File: name, Line: 1, Reason: "missing [test] table"}
+	}
+	c.Name, _ = test.str("name")
+	stage := test.reqStr("stage")
+	if f.err != nil {
+		return nil, f.err
+	}
+	if stage != c.Stage {
+		return nil, &SuiteError{File: name, Line: test.line("stage"),
+			Reason: fmt.Sprintf("[test] stage = %q disagrees with the path's stage %q", stage, c.Stage)}
+	}
+	c.Expect.Epsilon = 1e-9
+	if tol, ok := root.sub("tolerance"); ok {
+		if e, ok := tol.float("score_epsilon"); ok {
+			c.Expect.Epsilon = float64(*e)
+		}
+	}
+	switch c.Stage {
+	case StageScoring:
+		loadScoring(root, test, c)
+	case StageSlicing:
+		loadSlicing(root, test, c)
+	case StagePlacing:
+		loadPlacing(root, test, c)
+	case StagePipeline:
+		loadPipeline(root, test, c)
+	}
+	if f.err != nil {
+		return nil, f.err
+	}
+	c.UnknownKeys = unknownKeys(doc, f.consumed)
+	return c, nil
+}
+
+// itemRules say which item keys a stage requires.
+type itemRules struct {
+	// score: the item must carry a score (slicing); scoreOpt: it may, and
+	// defaults to 0.0 (placing, where other suites sometimes leave it out).
+	score, scoreOpt bool
+	// tokensOpt: tokens default to 0 (placing).
+	tokensOpt bool
+}
+
+func loadItems(root tbl, key string, rules itemRules) []Item {
+	ts, _ := root.arr(key)
+	items := make([]Item, 0, len(ts))
+	for i, t := range ts {
+		it := Item{Index: i, Kind: "Message", Source: "Chat"}
+		it.Content = t.reqStr("content")
+		if rules.tokensOpt {
+			it.Tokens, _ = t.integer("tokens")
+		} else {
+			it.Tokens = t.reqInt("tokens")
+		}
+		if s, ok := t.str("kind"); ok {
+			it.Kind = s
+		}
+		if s, ok := t.str("source"); ok {
+			it.Source = s
+		}
+		if p, ok := t.integer("priority"); ok {
+			it.Priority = &p
+		}
+		it.Tags = t.strings("tags")
+		if tm, ok := t.datetime("timestamp"); ok {
+			it.Timestamp = tm
+		}
+		if h, ok := t.float("futureRelevanceHint"); ok {
+			it.FutureRelevanceHint = h
+		}
+		it.Pinned, _ = t.boolean("pinned")
+		if md, ok := t.sub("metadata"); ok {
+			t.f.consumed[md.path+".*"] = true
+			it.Metadata = map[string]any{}
+			for k, v := range md.m {
+				switch x := v.(type) {
+				case string, float64, bool:
+					it.Metadata[k] = x
+				case int64:
+					it.Metadata[k] = float64(x)
+				default:
+					md.errf(k, "metadata values must be strings, numbers or booleans, got %s", tomlType(v))
+				}
+			}
+		}
+		switch {
+		case rules.score:
+			s := t.reqFloat("score")
+			it.Score = &s
+		case rules.scoreOpt:
+			s := t.floatOr("score", 0)
+			it.Score = &s
+		}
+		items = append(items, it)
+	}
+	return items
+}
+
+// resolver matches expectation references to items: by index when given,
+// otherwise the first item with that content not matched already by the
+// same list.
+type resolver struct {
+	items []Item
+	used  map[int]bool
+}
+
+func newResolver(items []Item) *resolver { return &resolver{items: items, used: map[int]bool{}} }
+
+func (r *resolver) ref(t tbl, contentKey string) Ref {
+	var ref Ref
+	if idx, ok := t.integer("index"); ok {
+		if idx < 0 || int(idx) >= len(r.items) {
+			t.errf("index", "index %d is out of range (%d items)", idx, len(r.items))
+			return ref
+		}
+		i := int(idx)
+		ref.Index, ref.Resolved = &i, i
+		ref.Content = r.items[i].Content
+		if s, ok := t.str(contentKey); ok && s != ref.Content {
+			t.errf(contentKey, "content %q does not match item %d (%q)", s, i, ref.Content)
+		}
+		r.used[i] = true
+		return ref
+	}
+	ref.Content = t.reqStr(contentKey)
+	ref.Resolved = r.byContent(ref.Content)
+	if ref.Resolved < 0 && t.f.err == nil {
+		t.errf(contentKey, "no item has content %q", ref.Content)
+	}
+	return ref
+}
+
+func (r *resolver) byContent(content string) int {
+	for i, it := range r.items {
+		if !r.used[i] && it.Content == content {
+			r.used[i] = true
+			return i
+		}
+	}
+	for i, it := range r.items {
+		if it.Content == content {
+			return i
+		}
+	}
+	return -1
+}
+
+func (r *resolver) contents(t tbl, key string) []Ref {
+	list := t.strings(key)
+	refs := make([]Ref, 0, len(list))
+	for _, s := range list {
+		i := r.byContent(s)
+		if i < 0 && t.f.err == nil {
+			t.errf(key, "no item has content %q", s)
+		}
+		refs = append(refs, Ref{Content: s, Resolved: i})
+	}
+	return refs
+}
+
+func loadScoring(root, test tbl, c *Case) {
+	typ := test.reqStr("scorer")
+	c.Expect.ConstructionError, _ = test.boolean("expect_construction_error")
+	cfg, _ := root.sub("config")
+	sc := parseScorer(typ, cfg)
+	c.Input.Scorer = &sc
+	c.Input.Items = loadItems(root, "items", itemRules{})
+	loadErrorExpectation(root, c)
+	exp, _ := root.arr("expected")
+	r := newResolver(c.Input.Items)
+	for _, e := range exp {
+		ref := r.ref(e, "content")
+		c.Expect.Scores = append(c.Expect.Scores, ExpectedScore{Ref: ref, Score: e.reqFloat("score_approx")})
+	}
+}
+
+// loadErrorExpectation reads [expected] error when [expected] is a table.
+func loadErrorExpectation(root tbl, c *Case) {
+	if v, ok := root.m["expected"].(map[string]any); ok && v != nil {
+		exp, _ := root.sub("expected")
+		if k, ok := exp.str("error"); ok {
+			if !slices.Contains(ErrorKinds, k) {
+				exp.errf("error", "unknown error kind %q (want one of %s)", k, strings.Join(ErrorKinds, ", "))
+			}
+			c.Expect.Error = k
+		}
+	}
+}
+
+// parseScorer reads a scorer's configuration from its table. A composite's
+// children are "scorers" or "children", synonyms at every level.
+func parseScorer(typ string, t tbl) ScorerConfig {
+	sc := ScorerConfig{Type: typ}
+	switch typ {
+	case "kind":
+		use, hasUse := t.boolean("use_default_weights")
+		ws, hasWeights := t.arr("weights")
+		for _, w := range ws {
+			sc.Weights = append(sc.Weights, KindWeight{Kind: w.reqStr("kind"), Weight: w.reqFloat("weight")})
+		}
+		sc.UseDefaultWeights = use || (!hasUse && !hasWeights)
+	case "tag":
+		ws, _ := t.arr("tag_weights")
+		for _, w := range ws {
+			sc.TagWeights = append(sc.TagWeights, TagWeight{Tag: w.reqStr("tag"), Weight: w.reqFloat("weight")})
+		}
+	case "composite":
+		var children []tbl
+		for _, k := range []string{"scorers", "children"} {
+			if a, ok := t.arr(k); ok {
+				children = append(children, a...)
+			}
+		}
+		sc.Children = []ChildScorer{}
+		for _, ch := range children {
+			sc.Children = append(sc.Children, ChildScorer{
+				Weight: ch.reqFloat("weight"),
+				Scorer: parseScorer(ch.reqStr("type"), ch),
+			})
+		}
+	case "scaled":
+		if inner, ok := t.sub("inner"); ok {
+			in := parseScorer(inner.reqStr("type"), inner)
+			sc.Inner = &in
+		} else if name, ok := t.str("inner_scorer"); ok {
+			in := parseScorer(name, tbl{f: t.f, m: map[string]any{}, path: join(t.path, "inner"), occ: -1})
+			sc.Inner = &in
+		}
+	case "decay":
+		if rt, ok := t.datetime("reference_time"); ok {
+			sc.ReferenceTime = rt
+		}
+		nts := t.floatOr("null_timestamp_score", 0.5)
+		sc.NullTimestampScore = &nts
+		if ct, ok := t.sub("curve"); ok {
+			curve := DecayCurve{Type: ct.reqStr("type")}
+			curve.HalfLifeSecs, _ = ct.float("half_life_secs")
+			curve.MaxAgeSecs, _ = ct.float("max_age_secs")
+			ws, _ := ct.arr("windows")
+			for _, w := range ws {
+				curve.Windows = append(curve.Windows, DecayWindow{MaxAgeSecs: w.reqFloat("max_age_secs"), Score: w.reqFloat("score")})
+			}
+			sc.Curve = &curve
+		}
+	case "metadata_trust":
+		d := t.floatOr("default_score", 0.5)
+		sc.DefaultScore = &d
+	case "metadata_key":
+		if k, ok := t.str("key"); ok {
+			sc.Key = &k
+		}
+		if v, ok := t.str("value"); ok {
+			sc.Value = &v
+		}
+		sc.Boost, _ = t.float("boost")
+	}
+	return sc
+}
+
+func loadBudget(root tbl) *Budget {
+	bt, ok := root.sub("budget")
+	if !ok {
+		root.f.fail(1, "missing [budget] table")
+		return nil
+	}
+	b := &Budget{TargetTokens: bt.reqInt("target_tokens")}
+	b.MaxTokens = b.TargetTokens
+	if m, ok := bt.integer("max_tokens"); ok {
+		b.MaxTokens = m
+	}
+	b.OutputReserve, _ = bt.integer("output_reserve")
+	if rs, ok := bt.sub("reserved_slots"); ok {
+		bt.f.consumed[rs.path+".*"] = true
+		b.ReservedSlots = map[string]int64{}
+		for k := range rs.m {
+			if n, ok := rs.integer(k); ok {
+				b.ReservedSlots[k] = n
+			}
+		}
+	}
+	b.EstimationSafetyMarginPercent = bt.floatOr("estimation_safety_margin_percent", 0)
+	return b
+}
+
+func parseSlicer(typ string, cfg tbl) *SlicerConfig {
+	s := &SlicerConfig{Type: typ}
+	bucket := func() *int64 {
+		b := int64(100)
+		if n, ok := cfg.integer("bucket_size"); ok {
+			b = n
+		}
+		return &b
+	}
+	entries := func() {
+		es, _ := cfg.arr("entries")
+		s.Entries = []CountEntry{}
+		for _, e := range es {
+			s.Entries = append(s.Entries, CountEntry{Kind: e.reqStr("kind"), RequireCount: e.reqInt("require_count"), CapCount: e.reqInt("cap_count")})
+		}
+		s.ScarcityBehavior = "degrade"
+		if sb, ok := cfg.str("scarcity_behavior"); ok {
+			s.ScarcityBehavior = sb
+		}
+	}
+	inner := func() {
+		name := "greedy"
+		if n, ok := cfg.str("inner_slicer"); ok {
+			name = n
+		}
+		s.Inner = &SlicerConfig{Type: name}
+		if name == "knapsack" || name == "count_constrained_knapsack" {
+			s.Inner.BucketSize = bucket()
+		}
+	}
+	switch typ {
+	case "knapsack":
+		s.BucketSize = bucket()
+	case "quota":
+		inner()
+		qs, _ := cfg.arr("quotas")
+		s.Quotas = []Quota{}
+		for _, q := range qs {
+			s.Quotas = append(s.Quotas, Quota{Kind: q.reqStr("kind"), Require: q.floatOr("require", 0), Cap: q.floatOr("cap", 100)})
+		}
+	case "count_quota":
+		inner()
+		entries()
+	case "count_constrained_knapsack":
+		s.BucketSize = bucket()
+		entries()
+	}
+	return s
+}
+
+func loadSlicingExpect(root tbl, c *Case, r *resolver) {
+	exp, _ := root.sub("expected")
+	if exp.has("selected_contents") {
+		c.Expect.Selected = r.contents(exp, "selected_contents")
+		if c.Expect.Selected == nil {
+			c.Expect.Selected = []Ref{}
+		}
+	}
+	if n, ok := exp.integer("shortfall_count"); ok {
+		v := int(n)
+		c.Expect.ShortfallCount = &v
+	}
+	if n, ok := exp.integer("cap_excluded_count"); ok {
+		v := int(n)
+		c.Expect.CapExcludedCount = &v
+	}
+	loadShortfalls(exp, c)
+}
+
+func loadShortfalls(exp tbl, c *Case) {
+	if sfs, ok := exp.arr("shortfalls"); ok {
+		c.Expect.Shortfalls = []Shortfall{}
+		for _, s := range sfs {
+			c.Expect.Shortfalls = append(c.Expect.Shortfalls, Shortfall{Kind: s.reqStr("kind"), RequiredCount: s.reqInt("required_count"), SatisfiedCount: s.reqInt("satisfied_count")})
+		}
+	}
+}
+
+func loadSlicing(root, test tbl, c *Case) {
+	typ := test.reqStr("slicer")
+	c.Expect.ConstructionError, _ = test.boolean("expect_construction_error")
+	cfg, _ := root.sub("config")
+	c.Input.Slicer = parseSlicer(typ, cfg)
+	c.Input.Budget = loadBudget(root)
+	c.Input.Items = loadItems(root, "scored_items", itemRules{score: true})
+	loadErrorExpectation(root, c)
+	loadSlicingExpect(root, c, newResolver(c.Input.Items))
+	if c.Expect.Selected == nil && c.Expect.Error == "" && !c.Expect.ConstructionError && root.f.err == nil {
+		root.f.fail(locate(root.f.src, "expected", -1, ""), "[expected] needs selected_contents or error")
+	}
+}
+
+func loadPlacing(root, test tbl, c *Case) {
+	c.Input.Placer = test.reqStr("placer")
+	c.Input.Items = loadItems(root, "items", itemRules{scoreOpt: true, tokensOpt: true})
+	loadErrorExpectation(root, c)
+	exp, _ := root.sub("expected")
+	r := newResolver(c.Input.Items)
+	if exp.has("ordered_contents") {
+		c.Expect.Ordered = r.contents(exp, "ordered_contents")
+	}
+	if c.Expect.Ordered == nil {
+		c.Expect.Ordered = []Ref{}
+		if c.Expect.Error == "" && root.f.err == nil && !exp.has("ordered_contents") {
+			root.f.fail(locate(root.f.src, "expected", -1, ""), "[expected] needs ordered_contents or error")
+		}
+	}
+}
+
+func loadPipeline(root, test tbl, c *Case) {
+	cfg, _ := root.sub("config")
+	entries, _ := cfg.arr("scorers")
+	switch len(entries) {
+	case 1:
+		sc := parseScorer(entries[0].reqStr("type"), entries[0])
+		entries[0].get("weight")
+		c.Input.Scorer = &sc
+	default:
+		sc := ScorerConfig{Type: "composite", Children: []ChildScorer{}}
+		for _, e := range entries {
+			sc.Children = append(sc.Children, ChildScorer{Weight: e.reqFloat("weight"), Scorer: parseScorer(e.reqStr("type"), e)})
+		}
+		c.Input.Scorer = &sc
+	}
+	c.Input.Slicer = parseSlicer(cfg.reqStr("slicer"), cfg)
+	c.Input.Placer = cfg.reqStr("placer")
+	dedup := true
+	if d, ok := cfg.boolean("deduplication"); ok {
+		dedup = d
+	}
+	c.Input.Deduplication = &dedup
+	c.Input.OverflowStrategy = "throw"
+	if s, ok := cfg.str("overflow_strategy"); ok {
+		c.Input.OverflowStrategy = s
+	}
+	c.Input.Budget = loadBudget(root)
+	c.Input.Items = loadItems(root, "items", itemRules{})
+	loadErrorExpectation(root, c)
+
+	outs, _ := root.arr("expected_output")
+	r := newResolver(c.Input.Items)
+	c.Expect.Ordered = []Ref{}
+	for _, o := range outs {
+		c.Expect.Ordered = append(c.Expect.Ordered, r.ref(o, "content"))
+	}
+	exp, _ := root.sub("expected")
+	loadShortfalls(exp, c)
+	if n, ok := exp.integer("shortfall_count"); ok {
+		v := int(n)
+		c.Expect.ShortfallCount = &v
+	}
+	if ov, ok := exp.sub("overflow"); ok {
+		c.Expect.Overflow = &Overflow{TokensOverBudget: ov.reqInt("tokens_over_budget")}
+	}
+	if dg, ok := exp.sub("diagnostics"); ok {
+		d := &ExpectedDiagnostics{}
+		if sum, ok := dg.sub("summary"); ok {
+			if n, ok := sum.integer("total_candidates"); ok {
+				d.TotalCandidates = &n
+			}
+			if n, ok := sum.integer("total_tokens_considered"); ok {
+				d.TotalTokensConsidered = &n
+			}
+		}
+		if inc, ok := dg.arr("included"); ok {
+			d.Included = loadReportEntries(inc, "inclusion_reason", newResolver(c.Input.Items))
+		}
+		if exc, ok := dg.arr("excluded"); ok {
+			d.Excluded = loadReportEntries(exc, "exclusion_reason", newResolver(c.Input.Items))
+		}
+		c.Expect.Diagnostics = d
+	}
+}
+
+// reasonFields are the reason fields an expected diagnostics entry may
+// state, with whether they are integers (else strings).
+var reasonFields = map[string]bool{
+	"item_tokens": true, "available_tokens": true, "tokens": true, "cap": true,
+	"count": true, "actual": true,
+	"deduplicated_against": false, "displaced_by": false, "kind": false,
+	"displaced_by_kind": false, "filter_name": false,
+}
+
+func loadReportEntries(ts []tbl, reasonKey string, r *resolver) []ExpectedReport {
+	out := []ExpectedReport{}
+	for _, t := range ts {
+		e := ExpectedReport{Ref: r.ref(t, "content")}
+		e.Score, _ = t.float("score_approx")
+		e.Reason = t.reqStr(reasonKey)
+		for k, isInt := range reasonFields {
+			if !t.has(k) {
+				continue
+			}
+			if e.Fields == nil {
+				e.Fields = map[string]any{}
+			}
+			if isInt {
+				n, _ := t.integer(k)
+				e.Fields[k] = n
+			} else {
+				s, _ := t.str(k)
+				e.Fields[k] = s
+			}
+		}
+		for _, k := range []string{"score", "threshold"} {
+			if f, ok := t.float(k); ok {
+				if e.Fields == nil {
+					e.Fields = map[string]any{}
+				}
+				e.Fields[k] = float64(*f)
+			}
+		}
+		out = append(out, e)
+	}
+	return out
+}

@@ -1,0 +1,149 @@
+package runner_test
+
+import (
+	"context"
+	"slices"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/cupel-go/go-cupel/runner"
+)
+
+// mutant is go-cupel with a deliberate bug, injected by rewriting the
+// request before the engine sees it (and the answer after).
+type mutant struct {
+	req func(*runner.Request) (undo func(*runner.Result))
+}
+
+func (m mutant) Hello(ctx context.Context) (runner.Info, error) { return runner.Engine().Hello(ctx) }
+
+func (m mutant) Run(ctx context.Context, req runner.Request) (runner.Result, error) {
+	req.Case.Items = slices.Clone(req.Case.Items)
+	if b := req.Case.Budget; b != nil {
+		cp := *b
+		req.Case.Budget = &cp
+	}
+	undo := m.req(&req)
+	res, err := runner.Engine().Run(ctx, req)
+	if undo != nil && err == nil {
+		undo(&res)
+	}
+	return res, err
+}
+
+// reverseItems makes the engine see the items in reverse order and maps
+// its answer back: an implementation whose sorts are not stable, or that
+// breaks ties by the wrong end.
+func reverseItems(req *runner.Request) func(*runner.Result) {
+	items := req.Case.Items
+	n := len(items)
+	slices.Reverse(items)
+	back := func(i int) int { return n - 1 - i }
+	return func(r *runner.Result) {
+		if r.Output == nil {
+			return
+		}
+		for i := range r.Output.Scores {
+			r.Output.Scores[i].Index = back(r.Output.Scores[i].Index)
+		}
+		for _, list := range [][]int{r.Output.Selected, r.Output.Ordered} {
+			for i := range list {
+				list[i] = back(list[i])
+			}
+		}
+		if d := r.Output.Diagnostics; d != nil {
+			for i := range d.Included {
+				d.Included[i].Index = back(d.Included[i].Index)
+			}
+			for i := range d.Excluded {
+				d.Excluded[i].Index = back(d.Excluded[i].Index)
+			}
+		}
+	}
+}
+
+func failures(m mutant) []string {
+	GinkgoHelper()
+	rep, err := runner.Run(context.Background(), m, runner.Options{})
+	Expect(err).NotTo(HaveOccurred())
+	var ids []string
+	for _, c := range rep.Cases {
+		if c.Status != runner.StatusPass {
+			ids = append(ids, c.ID)
+		}
+	}
+	return ids
+}
+
+var _ = Describe("The embedded suite against deliberately broken engines", func() {
+	BeforeEach(func() {
+		s, err := runner.OpenSuite(runner.Options{})
+		Expect(err).NotTo(HaveOccurred())
+		if len(s.Cases) < 100 {
+			Skip("the embedded suite is not complete on this branch")
+		}
+	})
+
+	It("passes in full with the engine as it is", func() {
+		Expect(failures(mutant{req: func(*runner.Request) func(*runner.Result) { return nil }})).To(BeEmpty())
+	})
+
+	It("catches an engine that ignores the output reserve", func() {
+		Expect(failures(mutant{req: func(r *runner.Request) func(*runner.Result) {
+			if r.Case.Budget != nil {
+				r.Case.Budget.OutputReserve = 0
+			}
+			return nil
+		}})).To(ContainElement(MatchRegexp("required/pipeline/.*output-reserve")))
+	})
+
+	It("catches an engine that ignores reserved slots and the safety margin", func() {
+		ids := failures(mutant{req: func(r *runner.Request) func(*runner.Result) {
+			if r.Case.Budget != nil {
+				r.Case.Budget.ReservedSlots = nil
+				r.Case.Budget.EstimationSafetyMarginPercent = 0
+			}
+			return nil
+		}})
+		Expect(ids).To(ContainElement(MatchRegexp("reserved-slots")))
+		Expect(ids).To(ContainElement(MatchRegexp("safety-margin")))
+	})
+
+	It("catches an engine whose effective target is one token short", func() {
+		Expect(failures(mutant{req: func(r *runner.Request) func(*runner.Result) {
+			if r.Stage == runner.StagePipeline && r.Case.Budget.TargetTokens > 0 {
+				r.Case.Budget.TargetTokens--
+			}
+			return nil
+		}})).To(ContainElement(HavePrefix("required/pipeline/")))
+	})
+
+	It("catches an engine whose sorts break ties by the wrong end", func() {
+		ids := failures(mutant{req: reverseItems})
+		Expect(ids).To(ContainElement(MatchRegexp("required/placing/.*tie")))
+		Expect(ids).To(ContainElement(MatchRegexp("required/slicing/greedy-tie-by-index")))
+	})
+
+	It("catches an engine that never deduplicates", func() {
+		Expect(failures(mutant{req: func(r *runner.Request) func(*runner.Result) {
+			if r.Case.Deduplication != nil {
+				f := false
+				r.Case.Deduplication = &f
+			}
+			return nil
+		}})).To(ContainElement(MatchRegexp("required/pipeline/.*dedup")))
+	})
+
+	It("catches an engine off by 1e-6 in every score", func() {
+		Expect(failures(mutant{req: func(*runner.Request) func(*runner.Result) {
+			return func(r *runner.Result) {
+				if r.Output != nil {
+					for i := range r.Output.Scores {
+						r.Output.Scores[i].Score += 1e-6
+					}
+				}
+			}
+		}})).To(ContainElement(HavePrefix("required/scoring/")))
+	})
+})

@@ -1,0 +1,166 @@
+package runner_test
+
+import (
+	"context"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/cupel-go/go-cupel/runner"
+)
+
+var faultAdapter string
+
+var _ = BeforeSuite(func() {
+	dir, err := os.MkdirTemp("", "faultadapter")
+	Expect(err).NotTo(HaveOccurred())
+	DeferCleanup(os.RemoveAll, dir)
+	faultAdapter = filepath.Join(dir, "faultadapter")
+	out, err := exec.Command("go", "build", "-o", faultAdapter, "./testdata/faultadapter").CombinedOutput()
+	Expect(err).NotTo(HaveOccurred(), string(out))
+})
+
+// faultRun runs the fixtures against the fault adapter with FAULT=fault at
+// seq 3 (the third required case).
+func faultRun(fault string, mod func(*runner.ProcessOptions)) (*runner.Report, time.Duration) {
+	GinkgoHelper()
+	abs, _ := filepath.Abs("testdata/suite")
+	po := runner.ProcessOptions{
+		Argv:           []string{faultAdapter},
+		Env:            append(os.Environ(), "FAULT="+fault, "FAULT_AT=3", "FAULT_SUITE="+abs),
+		StartupTimeout: 10 * time.Second,
+	}
+	if mod != nil {
+		mod(&po)
+	}
+	p := runner.NewProcess(po)
+	opts := fixtureOptions()
+	opts.Timeout = 2 * time.Second
+	opts.StartupTimeout = 10 * time.Second
+	start := time.Now()
+	rep, err := runner.Run(context.Background(), p, opts)
+	Expect(err).NotTo(HaveOccurred())
+	return rep, time.Since(start)
+}
+
+// thirdCase is the case that gets seq 3: required cases run first, by id.
+const thirdCase = "required/pipeline/pipeline-pinned-exceeds-budget"
+
+var _ = Describe("Process implementations", func() {
+	It("passes everything over a healthy session", func() {
+		rep, _ := faultRun("none", nil)
+		Expect(rep.Implementation.Name).To(Equal("oracle"))
+		Expect(rep.Level).To(Equal(runner.LevelFullyConformant))
+		Expect(rep.ExitCode()).To(Equal(runner.ExitOK))
+	})
+
+	DescribeTable("reports each fault on the case it hit, restarts, and finishes the rest",
+		func(fault string, status runner.Status, msg string) {
+			rep, took := faultRun(fault, nil)
+			Expect(took).To(BeNumerically("<", 15*time.Second))
+			for _, c := range rep.Cases {
+				if c.ID == thirdCase {
+					Expect(c.Status).To(Equal(status), c.Message)
+					Expect(c.Message).To(ContainSubstring(msg))
+					if fault != "stderr" {
+						Expect(c.Stderr).To(ContainSubstring("injecting " + fault))
+					}
+				} else {
+					Expect(c.Status).To(Equal(runner.StatusPass), c.ID+": "+c.Message)
+				}
+			}
+			Expect(rep.Infrastructure).To(BeEmpty())
+			Expect(rep.ExitCode()).To(Equal(runner.ExitFail))
+		},
+		Entry("crash", "crash", runner.StatusCrash, "exit status 2"),
+		Entry("hang", "hang", runner.StatusTimeout, "no answer in time"),
+		Entry("garbage line", "garbage", runner.StatusError, "not JSON"),
+		Entry("wrong seq", "seq", runner.StatusError, "seq 103, want 3"),
+		Entry("line over 16 MiB", "longline", runner.StatusError, "exceeds 16777216 bytes"),
+		Entry("50 MB of stderr", "stderr", runner.StatusError, "stderr flood"),
+	)
+
+	It("survives 50 MB of stderr without a limit, keeping only a tail", func() {
+		rep, took := faultRun("stderr", func(po *runner.ProcessOptions) { po.MaxStderr = -1 })
+		Expect(took).To(BeNumerically("<", 15*time.Second))
+		Expect(rep.Level).To(Equal(runner.LevelFullyConformant))
+	})
+
+	It("keeps only a bounded tail of a flood of stderr on a failing case", func() {
+		rep, took := faultRun("stderrcrash", func(po *runner.ProcessOptions) { po.StderrTail, po.MaxStderr = 1024, -1 })
+		Expect(took).To(BeNumerically("<", 15*time.Second))
+		var c runner.CaseResult
+		for _, x := range rep.Cases {
+			if x.ID == thirdCase {
+				c = x
+			}
+		}
+		Expect(c.Status).To(Equal(runner.StatusCrash))
+		Expect(c.Stderr).To(HavePrefix("[… "))
+		Expect(c.Stderr).To(HaveSuffix("last words\n"))
+		Expect(len(c.Stderr)).To(BeNumerically("<", 1100))
+		Expect(rep.Counts["all"][runner.StatusPass]).To(Equal(13))
+	})
+
+	It("exits with an infrastructure error when the implementation dies at start", func() {
+		rep, took := faultRun("start", nil)
+		Expect(took).To(BeNumerically("<", 5*time.Second))
+		Expect(rep.Infrastructure).To(ContainSubstring("failed to start"))
+		Expect(rep.InfrastructureStderr).To(ContainSubstring("cannot start"))
+		Expect(rep.Level).To(Equal(runner.LevelNone))
+		Expect(rep.Counts["all"][runner.StatusNotRun]).To(Equal(14))
+		Expect(rep.ExitCode()).To(Equal(runner.ExitInfrastructure))
+	})
+
+	It("stops with an infrastructure error once the restart budget is spent", func() {
+		abs, _ := filepath.Abs("testdata/suite")
+		// Crash at every case from seq 1 on: FAULT_AT is matched per seq, so
+		// use a wrapper that always crashes after the hello.
+		script := filepath.Join(GinkgoT().TempDir(), "crashy.sh")
+		Expect(os.WriteFile(script, []byte("#!/bin/sh\nread hello\necho '{\"type\":\"hello\",\"protocol\":\"cupel-conform/1\",\"implementation\":{\"name\":\"crashy\"},\"capabilities\":{}}'\nread run\necho dying >&2\nexit 9\n"), 0o755)).To(Succeed())
+		p := runner.NewProcess(runner.ProcessOptions{Argv: []string{script}, Restarts: 2, Env: append(os.Environ(), "FAULT_SUITE="+abs)})
+		opts := fixtureOptions()
+		opts.Timeout = 2 * time.Second
+		rep, err := runner.Run(context.Background(), p, opts)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(rep.Counts["all"][runner.StatusCrash]).To(Equal(3), "the first case and one per restart")
+		Expect(rep.Infrastructure).To(ContainSubstring("restart budget of 2 exhausted"))
+		Expect(rep.Restarts).To(Equal(2))
+		Expect(rep.Counts["all"][runner.StatusNotRun]).To(Equal(11))
+		Expect(rep.ExitCode()).To(Equal(runner.ExitInfrastructure))
+	})
+
+	It("runs one process per case in exec mode, where a fault touches one case only", func() {
+		rep, _ := faultRun("none", func(po *runner.ProcessOptions) { po.ExecPerCase = true })
+		Expect(rep.Level).To(Equal(runner.LevelFullyConformant))
+		// In exec mode every case has seq >= 1 in a fresh process; FAULT_AT=3
+		// still hits only the third case.
+		rep, _ = faultRun("crash", func(po *runner.ProcessOptions) { po.ExecPerCase = true })
+		Expect(statusOf(rep, thirdCase)).To(Equal(runner.StatusCrash))
+		Expect(rep.Counts["all"][runner.StatusPass]).To(Equal(13))
+	})
+
+	It("serves any Implementation over the protocol in process", func() {
+		inR, inW := io.Pipe()
+		outR, outW := io.Pipe()
+		done := make(chan error, 1)
+		go func() { done <- runner.Serve(context.Background(), newOracle(), inR, outW); outW.Close() }()
+		go func() {
+			io.WriteString(inW, `{"type":"hello","protocol":["cupel-conform/1"]}`+"\n")
+			io.WriteString(inW, `{"type":"run","seq":7,"id":"required/scoring/recency-basic","stage":"scoring","case":{"items":[]}}`+"\n")
+			io.WriteString(inW, `{"type":"bye"}`+"\n")
+		}()
+		out, _ := io.ReadAll(outR)
+		Expect(<-done).To(Succeed())
+		lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+		Expect(lines).To(HaveLen(2))
+		Expect(lines[0]).To(ContainSubstring(`"protocol":"cupel-conform/1"`))
+		Expect(lines[1]).To(HavePrefix(`{"type":"result","seq":7,"id":"required/scoring/recency-basic","status":"ok"`))
+	})
+})

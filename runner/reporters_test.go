@@ -1,0 +1,122 @@
+package runner_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"os"
+	"path/filepath"
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/cupel-go/go-cupel/runner"
+)
+
+func failingReport() *runner.Report {
+	o := newOracle()
+	o.Mutate = func(c *runner.Case, r *runner.Result) {
+		switch c.ID {
+		case "required/placing/u-shaped-seven-items":
+			o := r.Output.Ordered
+			o[0], o[1] = o[1], o[0]
+		case knapsackID:
+			*r = runner.Result{Status: runner.ResultUnsupported, Reason: "no guard"}
+		}
+	}
+	return runWith(o, fixtureOptions())
+}
+
+var _ = Describe("Reporters", func() {
+	It("writes a versioned JSON report that reads back", func() {
+		rep := failingReport()
+		var buf bytes.Buffer
+		Expect(rep.WriteJSON(&buf)).To(Succeed())
+		var raw map[string]any
+		Expect(json.Unmarshal(buf.Bytes(), &raw)).To(Succeed())
+		Expect(raw["schema"]).To(Equal(runner.ReportSchema))
+		Expect(raw).To(HaveKey("runner"))
+		Expect(raw).To(HaveKey("suite"))
+		Expect(raw).To(HaveKey("implementation"))
+		Expect(raw["level"]).To(Equal("none"))
+		c0 := raw["cases"].([]any)[0].(map[string]any)
+		Expect(c0).To(HaveKey("id"))
+		Expect(c0).To(HaveKey("tier"))
+		Expect(c0).To(HaveKey("stage"))
+		Expect(c0).To(HaveKey("status"))
+
+		path := filepath.Join(GinkgoT().TempDir(), "r.json")
+		Expect(os.WriteFile(path, buf.Bytes(), 0o644)).To(Succeed())
+		back, err := runner.ReadReport(path)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(back.Cases).To(HaveLen(len(rep.Cases)))
+		Expect(back.Level).To(Equal(rep.Level))
+	})
+
+	It("writes human text with the failure's diff and inputs, and no colour unless asked", func() {
+		rep := failingReport()
+		var buf bytes.Buffer
+		Expect(runner.WriteText(&buf, rep, runner.TextOptions{Suite: fixtures()})).To(Succeed())
+		out := buf.String()
+		Expect(out).To(ContainSubstring("FAIL required/placing/u-shaped-seven-items"))
+		Expect(out).To(ContainSubstring("first difference at position 0"))
+		Expect(out).To(ContainSubstring("inputs:"))
+		Expect(out).To(ContainSubstring("UNSUPPORTED " + knapsackID))
+		Expect(out).To(ContainSubstring("level: not conformant"))
+		Expect(out).NotTo(ContainSubstring("\x1b["))
+		buf.Reset()
+		Expect(runner.WriteText(&buf, rep, runner.TextOptions{Color: true})).To(Succeed())
+		Expect(buf.String()).To(ContainSubstring("\x1b["))
+	})
+
+	It("writes JUnit XML with failures, skips and properties", func() {
+		var buf bytes.Buffer
+		Expect(runner.WriteJUnit(&buf, failingReport())).To(Succeed())
+		var doc struct {
+			Tests    int `xml:"tests,attr"`
+			Failures int `xml:"failures,attr"`
+			Skipped  int `xml:"skipped,attr"`
+		}
+		Expect(xml.Unmarshal(buf.Bytes(), &doc)).To(Succeed())
+		Expect(doc.Tests).To(Equal(14))
+		Expect(doc.Failures).To(Equal(1))
+		Expect(doc.Skipped).To(Equal(1))
+		Expect(buf.String()).To(ContainSubstring(`name="suite_digest"`))
+	})
+
+	It("writes TAP with a plan and a line per case", func() {
+		var buf bytes.Buffer
+		Expect(runner.WriteTAP(&buf, failingReport())).To(Succeed())
+		out := buf.String()
+		Expect(out).To(HavePrefix("TAP version 14\n1..14\n"))
+		Expect(strings.Count(out, "\nok ")).To(Equal(13), "12 passes and 1 skip")
+		Expect(out).To(ContainSubstring("not ok "))
+		Expect(out).To(ContainSubstring("# SKIP unsupported"))
+	})
+
+	It("writes a Markdown summary and a shields.io badge", func() {
+		var buf bytes.Buffer
+		rep := failingReport()
+		Expect(runner.WriteMarkdown(&buf, rep)).To(Succeed())
+		Expect(buf.String()).To(ContainSubstring("| required | placing | 0 | 1 | 0 |"))
+		Expect(buf.String()).To(ContainSubstring("### Unexpected results"))
+		Expect(runner.NewBadge(rep)).To(Equal(runner.Badge{SchemaVersion: 1, Label: "cupel 1.3", Message: "7/8 required", Color: "red"}))
+		full := runWith(newOracle(), fixtureOptions())
+		Expect(runner.NewBadge(full).Message).To(Equal("fully conformant"))
+	})
+
+	It("diffs two reports", func() {
+		good := runWith(newOracle(), fixtureOptions())
+		bad := failingReport()
+		d := runner.Diff(good, bad)
+		Expect(d.NewlyFailing).To(ConsistOf(
+			runner.StatusChange{ID: "required/placing/u-shaped-seven-items", Old: runner.StatusPass, New: runner.StatusFail},
+			runner.StatusChange{ID: knapsackID, Old: runner.StatusPass, New: runner.StatusUnsupported}))
+		back := runner.Diff(bad, good)
+		Expect(back.NewlyPassing).To(HaveLen(2))
+		var buf bytes.Buffer
+		Expect(runner.WriteDiff(&buf, d)).To(Succeed())
+		Expect(buf.String()).To(ContainSubstring("newly failing (2)"))
+	})
+})

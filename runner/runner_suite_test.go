@@ -1,0 +1,35 @@
+package runner_test
+
+import (
+	"context"
+	"os"
+	"testing"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/cupel-go/go-cupel/internal/oracle"
+	"github.com/cupel-go/go-cupel/runner"
+)
+
+func TestRunner(t *testing.T) {
+	RegisterFailHandler(Fail)
+	RunSpecs(t, "runner")
+}
+
+// fixtures loads runner/testdata/suite.
+func fixtures() *runner.Suite {
+	GinkgoHelper()
+	s, err := runner.LoadSuite(os.DirFS("testdata/suite"))
+	Expect(err).NotTo(HaveOccurred())
+	Expect(s.Errors).To(BeEmpty())
+	return s
+}
+
+func fixtureOptions() runner.Options {
+	return runner.Options{Suite: os.DirFS("testdata/suite"), SuiteName: "fixtures"}
+}
+
+func newOracle() *oracle.Oracle { return oracle.New(fixtures()) }
+
+func ctx() context.Context { return context.Background() }
