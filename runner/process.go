@@ -57,8 +57,6 @@ type Process struct {
 	mu       sync.Mutex
 	cur      *proc
 	restarts int
-	started  bool
-	info     Info
 	lastTail string
 }
 
@@ -94,7 +92,6 @@ func (p *Process) Hello(ctx context.Context) (Info, error) {
 	if err != nil {
 		return Info{}, fmt.Errorf("%w: %w", ErrInfrastructure, err)
 	}
-	p.info, p.started = info, true
 	if p.opts.ExecPerCase {
 		pr.bye(p.opts.Grace)
 	} else {

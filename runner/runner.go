@@ -360,10 +360,10 @@ func runCase(ctx context.Context, impl Implementation, c *Case, seq int, timeout
 		switch {
 		case errors.Is(a.err, ErrInfrastructure):
 			cr.Status, cr.Message = StatusNotRun, a.err.Error()
-			cr.infra = a.err
 			if errors.As(a.err, &f) {
-				cr.Stderr = f.Stderr
+				cr.Message, cr.Stderr = f.Message, f.Stderr
 			}
+			cr.infra = errors.New(cr.Message)
 		case errors.As(a.err, &f):
 			cr.Status, cr.Message, cr.Stderr = f.Status, f.Message, f.Stderr
 			if f.Err != nil {
