@@ -434,7 +434,14 @@ func loadBudget(root tbl) *Budget {
 		b.MaxTokens = m
 	}
 	b.OutputReserve, _ = bt.integer("output_reserve")
-	if rs, ok := bt.sub("reserved_slots"); ok {
+	if _, isArr := bt.m["reserved_slots"].([]map[string]any); isArr {
+		// Also accepted: [[budget.reserved_slots]] kind = "...", tokens = N.
+		slots, _ := bt.arr("reserved_slots")
+		b.ReservedSlots = map[string]int64{}
+		for _, s := range slots {
+			b.ReservedSlots[s.reqStr("kind")] = s.reqInt("tokens")
+		}
+	} else if rs, ok := bt.sub("reserved_slots"); ok {
 		bt.f.consumed[rs.path+".*"] = true
 		b.ReservedSlots = map[string]int64{}
 		for k := range rs.m {
