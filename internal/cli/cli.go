@@ -319,7 +319,7 @@ func (e *env) run(args []string) (int, error) {
 	execPerCase := fs.Bool("exec-per-case", false, "start one process per case instead of one session")
 	require := fs.String("require-level", "", "exit 1 unless the run reaches `LEVEL` (conformant or fully-conformant)")
 	expFile := fs.String("expectations", "", "known failures from `FILE` (strict: an expected failure that passes fails the run)")
-	writeExp := fs.String("write-expectations", "", "write the current failures to `FILE` as expectations")
+	writeExp := fs.String("write-expectations", "", "write the current failures to `FILE` as expectations (the run then exits 0 unless it could not run)")
 	timeout := fs.Duration("timeout", 10*time.Second, "per-case timeout")
 	startup := fs.Duration("startup-timeout", 30*time.Second, "timeout for the implementation's hello")
 	restarts := fs.Int("restarts", 3, "restart budget of a session after crashes, hangs and protocol errors")
