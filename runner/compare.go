@@ -433,10 +433,10 @@ func compareEntries(c *Case, what string, want []ExpectedReport, got []ReportEnt
 		return
 	}
 	v.failf("diagnostics %s differ (in order, in full): %s", what, problems[0])
-	for _, p := range problems[1:] {
+	for _, p := range problems[1:min(len(problems), 20)] {
 		v.Details = append(v.Details, "  "+p)
 	}
-	for i := 0; i < max(len(want), len(got)); i++ {
+	for i := 0; i < min(max(len(want), len(got)), 40); i++ {
 		e, a := "-", "-"
 		if i < len(want) {
 			e = describeExpected(want[i])
