@@ -106,6 +106,10 @@ func (p *Process) Hello(ctx context.Context) (Info, error) {
 func (p *Process) Run(ctx context.Context, req Request) (Result, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	budget := time.Duration(-1)
+	if dl, ok := ctx.Deadline(); ok {
+		budget = time.Until(dl)
+	}
 	if p.opts.ExecPerCase {
 		pr, _, err := p.startWithin(ctx)
 		if err != nil {
@@ -116,7 +120,9 @@ func (p *Process) Run(ctx context.Context, req Request) (Result, error) {
 			}
 			return Result{}, &Fault{Status: StatusCrash, Message: "process failed to start", Err: err}
 		}
-		res, err := p.exchange(ctx, pr, req)
+		ectx, cancel := afterStart(ctx, budget)
+		res, err := p.exchange(ectx, pr, req)
+		cancel()
 		pr.bye(p.opts.Grace)
 		pr.drainStderr()
 		p.lastTail = pr.stderr.since(pr.mark)
@@ -129,6 +135,9 @@ func (p *Process) Run(ctx context.Context, req Request) (Result, error) {
 		if err := p.restart(ctx); err != nil {
 			return Result{}, err
 		}
+		var cancel context.CancelFunc
+		ctx, cancel = afterStart(ctx, budget)
+		defer cancel()
 	}
 	pr := p.cur
 	res, err := p.exchange(ctx, pr, req)
@@ -179,6 +188,22 @@ func (p *Process) startWithin(ctx context.Context) (*proc, Info, error) {
 	})
 	defer stop()
 	return p.start(sctx)
+}
+
+// afterStart gives the exchange that follows a process start the whole
+// budget the case had when Run began, counted from now: starting is not the
+// case's work. Cancellation of ctx (other than its deadline) still applies.
+func afterStart(ctx context.Context, budget time.Duration) (context.Context, context.CancelFunc) {
+	if budget < 0 {
+		return ctx, func() {}
+	}
+	nctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), budget)
+	stop := context.AfterFunc(ctx, func() {
+		if !errors.Is(context.Cause(ctx), context.DeadlineExceeded) {
+			cancel()
+		}
+	})
+	return nctx, func() { stop(); cancel() }
 }
 
 // TimeoutGrace is how long the runner waits past a case's deadline for

@@ -41,7 +41,7 @@ func faultRun(fault string, mod func(*runner.ProcessOptions)) (*runner.Report, t
 	}
 	p := runner.NewProcess(po)
 	opts := fixtureOptions()
-	opts.Timeout = 2 * time.Second
+	opts.Timeout = 3 * time.Second
 	opts.StartupTimeout = 10 * time.Second
 	start := time.Now()
 	rep, err := runner.Run(context.Background(), p, opts)
@@ -116,6 +116,15 @@ var _ = Describe("Process implementations", func() {
 		Expect(rep.Level).To(Equal(runner.LevelNone))
 		Expect(rep.Counts["all"][runner.StatusNotRun]).To(Equal(14))
 		Expect(rep.ExitCode()).To(Equal(runner.ExitInfrastructure))
+	})
+
+	It("restarts an implementation that starts slower than a case may take", func() {
+		rep, _ := faultRun("crash", func(po *runner.ProcessOptions) {
+			po.Env = append(po.Env, "FAULT_SLOW_START=3500ms")
+		})
+		Expect(statusOf(rep, thirdCase)).To(Equal(runner.StatusCrash))
+		Expect(rep.Infrastructure).To(BeEmpty())
+		Expect(rep.Counts["all"][runner.StatusPass]).To(Equal(13))
 	})
 
 	DescribeTable("exits with an infrastructure error when the hello fails",

@@ -7,6 +7,7 @@
 // exit), longline (a 17 MiB line), or
 // start (dies before the hello), hellohang (never answers the hello) or
 // hellogarbage (prints a banner on stdout before the hello).
+// $FAULT_SLOW_START (a duration) delays every start.
 package faultadapter
 
 import (
@@ -29,6 +30,9 @@ func Main() int {
 	at, _ := strconv.Atoi(os.Getenv("FAULT_AT"))
 	if at == 0 {
 		at = 2
+	}
+	if d, err := time.ParseDuration(os.Getenv("FAULT_SLOW_START")); err == nil {
+		time.Sleep(d) // a slow runtime to start, on every start
 	}
 	if fault == "start" {
 		fmt.Fprintln(os.Stderr, "faultadapter: cannot start")
