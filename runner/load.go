@@ -434,7 +434,14 @@ func loadBudget(root tbl) *Budget {
 		b.MaxTokens = m
 	}
 	b.OutputReserve, _ = bt.integer("output_reserve")
-	if rs, ok := bt.sub("reserved_slots"); ok {
+	if _, isArr := bt.m["reserved_slots"].([]map[string]any); isArr {
+		// Also accepted: [[budget.reserved_slots]] kind = "...", tokens = N.
+		slots, _ := bt.arr("reserved_slots")
+		b.ReservedSlots = map[string]int64{}
+		for _, s := range slots {
+			b.ReservedSlots[s.reqStr("kind")] = s.reqInt("tokens")
+		}
+	} else if rs, ok := bt.sub("reserved_slots"); ok {
 		bt.f.consumed[rs.path+".*"] = true
 		b.ReservedSlots = map[string]int64{}
 		for k := range rs.m {
@@ -534,8 +541,10 @@ func loadSlicing(root, test tbl, c *Case) {
 	c.Input.Items = loadItems(root, "scored_items", itemRules{score: true})
 	loadErrorExpectation(root, c)
 	loadSlicingExpect(root, c, newResolver(c.Input.Items))
-	if c.Expect.Selected == nil && c.Expect.Error == "" && !c.Expect.ConstructionError && root.f.err == nil {
-		root.f.fail(locate(root.f.src, "expected", -1, ""), "[expected] needs selected_contents or error")
+	if c.Expect.Selected == nil {
+		// A missing selected_contents means an empty selection, as other
+		// suites write it.
+		c.Expect.Selected = []Ref{}
 	}
 }
 
@@ -549,10 +558,7 @@ func loadPlacing(root, test tbl, c *Case) {
 		c.Expect.Ordered = r.contents(exp, "ordered_contents")
 	}
 	if c.Expect.Ordered == nil {
-		c.Expect.Ordered = []Ref{}
-		if c.Expect.Error == "" && root.f.err == nil && !exp.has("ordered_contents") {
-			root.f.fail(locate(root.f.src, "expected", -1, ""), "[expected] needs ordered_contents or error")
-		}
+		c.Expect.Ordered = []Ref{} // missing means empty
 	}
 }
 

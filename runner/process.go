@@ -57,8 +57,6 @@ type Process struct {
 	mu       sync.Mutex
 	cur      *proc
 	restarts int
-	started  bool
-	info     Info
 	lastTail string
 }
 
@@ -90,11 +88,12 @@ func NewProcess(opts ProcessOptions) *Process {
 func (p *Process) Hello(ctx context.Context) (Info, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	ctx, cancel := context.WithTimeout(ctx, p.opts.StartupTimeout)
+	defer cancel()
 	pr, info, err := p.start(ctx)
 	if err != nil {
 		return Info{}, fmt.Errorf("%w: %w", ErrInfrastructure, err)
 	}
-	p.info, p.started = info, true
 	if p.opts.ExecPerCase {
 		pr.bye(p.opts.Grace)
 	} else {
@@ -107,10 +106,12 @@ func (p *Process) Hello(ctx context.Context) (Info, error) {
 func (p *Process) Run(ctx context.Context, req Request) (Result, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	budget := time.Duration(-1)
+	if dl, ok := ctx.Deadline(); ok {
+		budget = time.Until(dl)
+	}
 	if p.opts.ExecPerCase {
-		sctx, cancel := context.WithTimeout(ctx, p.opts.StartupTimeout)
-		pr, _, err := p.start(sctx)
-		cancel()
+		pr, _, err := p.startWithin(ctx)
 		if err != nil {
 			var f *Fault
 			if errors.As(err, &f) {
@@ -119,7 +120,9 @@ func (p *Process) Run(ctx context.Context, req Request) (Result, error) {
 			}
 			return Result{}, &Fault{Status: StatusCrash, Message: "process failed to start", Err: err}
 		}
-		res, err := p.exchange(ctx, pr, req)
+		ectx, cancel := afterStart(ctx, budget)
+		res, err := p.exchange(ectx, pr, req)
+		cancel()
 		pr.bye(p.opts.Grace)
 		pr.drainStderr()
 		p.lastTail = pr.stderr.since(pr.mark)
@@ -132,6 +135,9 @@ func (p *Process) Run(ctx context.Context, req Request) (Result, error) {
 		if err := p.restart(ctx); err != nil {
 			return Result{}, err
 		}
+		var cancel context.CancelFunc
+		ctx, cancel = afterStart(ctx, budget)
+		defer cancel()
 	}
 	pr := p.cur
 	res, err := p.exchange(ctx, pr, req)
@@ -155,9 +161,7 @@ func (p *Process) restart(ctx context.Context) error {
 	var last error
 	for p.restarts < p.opts.Restarts {
 		p.restarts++
-		sctx, cancel := context.WithTimeout(ctx, p.opts.StartupTimeout)
-		pr, _, err := p.start(sctx)
-		cancel()
+		pr, _, err := p.startWithin(ctx)
 		if err == nil {
 			p.cur = pr
 			return nil
@@ -170,6 +174,42 @@ func (p *Process) restart(ctx context.Context) error {
 	}
 	return &Fault{Status: StatusNotRun, Message: msg, Err: ErrInfrastructure}
 }
+
+// startWithin starts a process within the startup timeout. Starting is not
+// the case's work: the case's deadline does not apply to it (its
+// cancellation does).
+func (p *Process) startWithin(ctx context.Context) (*proc, Info, error) {
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), p.opts.StartupTimeout)
+	defer cancel()
+	stop := context.AfterFunc(ctx, func() {
+		if !errors.Is(context.Cause(ctx), context.DeadlineExceeded) {
+			cancel()
+		}
+	})
+	defer stop()
+	return p.start(sctx)
+}
+
+// afterStart gives the exchange that follows a process start the whole
+// budget the case had when Run began, counted from now: starting is not the
+// case's work. Cancellation of ctx (other than its deadline) still applies.
+func afterStart(ctx context.Context, budget time.Duration) (context.Context, context.CancelFunc) {
+	if budget < 0 {
+		return ctx, func() {}
+	}
+	nctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), budget)
+	stop := context.AfterFunc(ctx, func() {
+		if !errors.Is(context.Cause(ctx), context.DeadlineExceeded) {
+			cancel()
+		}
+	})
+	return nctx, func() { stop(); cancel() }
+}
+
+// TimeoutGrace is how long the runner waits past a case's deadline for
+// Run to return: starting a process (exec mode, restarts) may take up to
+// the startup timeout besides the case's own time.
+func (p *Process) TimeoutGrace() time.Duration { return p.opts.StartupTimeout + 2*time.Second }
 
 // CaseStderr returns the stderr tail of the last case.
 func (p *Process) CaseStderr() string {
@@ -398,6 +438,7 @@ func (pr *proc) roundTrip(ctx context.Context, msg any) ([]byte, *Fault) {
 				}
 				return nil, pr.crashed("process closed its output without answering", nil)
 			}
+			l.line = relaxJSON(l.line)
 			var env envelope
 			if err := json.Unmarshal(l.line, &env); err != nil {
 				return nil, &Fault{Status: StatusError, Message: "stdout line is not JSON: " + preview(l.line), Err: ErrProtocol}

@@ -41,7 +41,7 @@ func faultRun(fault string, mod func(*runner.ProcessOptions)) (*runner.Report, t
 	}
 	p := runner.NewProcess(po)
 	opts := fixtureOptions()
-	opts.Timeout = 2 * time.Second
+	opts.Timeout = 3 * time.Second
 	opts.StartupTimeout = 10 * time.Second
 	start := time.Now()
 	rep, err := runner.Run(context.Background(), p, opts)
@@ -117,6 +117,30 @@ var _ = Describe("Process implementations", func() {
 		Expect(rep.Counts["all"][runner.StatusNotRun]).To(Equal(14))
 		Expect(rep.ExitCode()).To(Equal(runner.ExitInfrastructure))
 	})
+
+	It("restarts an implementation that starts slower than a case may take", func() {
+		rep, _ := faultRun("crash", func(po *runner.ProcessOptions) {
+			po.Env = append(po.Env, "FAULT_SLOW_START=3500ms")
+		})
+		Expect(statusOf(rep, thirdCase)).To(Equal(runner.StatusCrash))
+		Expect(rep.Infrastructure).To(BeEmpty())
+		Expect(rep.Counts["all"][runner.StatusPass]).To(Equal(13))
+	})
+
+	DescribeTable("exits with an infrastructure error when the hello fails",
+		func(fault, msg string, exec bool) {
+			rep, took := faultRun(fault, func(po *runner.ProcessOptions) {
+				po.StartupTimeout = time.Second
+				po.ExecPerCase = exec
+			})
+			Expect(took).To(BeNumerically("<", 5*time.Second))
+			Expect(rep.Infrastructure).To(ContainSubstring(msg))
+			Expect(rep.ExitCode()).To(Equal(runner.ExitInfrastructure))
+		},
+		Entry("a hello that never comes", "hellohang", "no answer in time", false),
+		Entry("a banner on stdout", "hellogarbage", "not JSON", false),
+		Entry("death at start, one process per case", "start", "failed to start", true),
+	)
 
 	It("stops with an infrastructure error once the restart budget is spent", func() {
 		abs, _ := filepath.Abs("testdata/suite")

@@ -74,6 +74,9 @@ func WriteText(w io.Writer, r *Report, o TextOptions) error {
 		impl += " (" + r.Implementation.Language + ")"
 	}
 	fmt.Fprintf(&b, "implementation: %s\n", impl)
+	if caps := describeCapabilities(r.Implementation.Capabilities); caps != "" {
+		fmt.Fprintf(&b, "capabilities: %s\n", caps)
+	}
 	if r.Filtered {
 		fmt.Fprintf(&b, "filters: %s\n", describeFilters(r.Filters))
 	}
@@ -137,6 +140,19 @@ func WriteText(w io.Writer, r *Report, o TextOptions) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+func describeCapabilities(c Capabilities) string {
+	var parts []string
+	for _, l := range []struct {
+		name string
+		list []string
+	}{{"stages", c.Stages}, {"scorers", c.Scorers}, {"slicers", c.Slicers}, {"placers", c.Placers}, {"features", c.Features}} {
+		if len(l.list) > 0 {
+			parts = append(parts, l.name+" "+strings.Join(l.list, ","))
+		}
+	}
+	return strings.Join(parts, "; ")
 }
 
 func describeFilters(f Filters) string {
@@ -404,6 +420,9 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 	fmt.Fprintf(&b, "## Cupel conformance: %s\n\n", r.Implementation.Name)
 	fmt.Fprintf(&b, "**%s** — %s\n\n", r.Level.Title(), r.LevelReason)
 	fmt.Fprintf(&b, "Runner %s %s · spec %s · suite `%s` (%d cases)\n\n", r.Runner.Name, r.Runner.Version, r.Suite.SpecVersion, short(r.Suite.Digest), r.Suite.Cases)
+	if caps := describeCapabilities(r.Implementation.Capabilities); caps != "" {
+		fmt.Fprintf(&b, "Implementation %s %s (%s): %s\n\n", r.Implementation.Name, r.Implementation.Version, r.Implementation.Language, caps)
+	}
 	b.WriteString("| tier | stage | pass | fail | other |\n|---|---|---:|---:|---:|\n")
 	for _, tier := range Tiers {
 		for _, st := range Stages {
