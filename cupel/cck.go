@@ -52,7 +52,7 @@ func (c *CountConstrainedKnapsackSlice) Scarcity() ScarcityBehavior { return c.p
 
 // Knapsack returns the Phase 2 knapsack slicer.
 func (c *CountConstrainedKnapsackSlice) Knapsack() *KnapsackSlice {
-	if c.knapsack == nil {
+	if c == nil || c.knapsack == nil {
 		return &KnapsackSlice{bucket: DefaultBucketSize, limit: DefaultKnapsackTableLimit}
 	}
 	return c.knapsack

@@ -52,7 +52,7 @@ type ValidationError struct {
 
 // Error returns a message naming the type, field, value and rule.
 func (e *ValidationError) Error() string {
-	return fmt.Sprintf("%s: %s: %s %s (got %s)", sentinelPrefix(e.sentinel), e.Type, e.Field, e.Reason, formatValue(e.Value))
+	return fmt.Sprintf("%s: %s: %s: %s (got %s)", sentinelPrefix(e.sentinel), e.Type, e.Field, e.Reason, formatValue(e.Value))
 }
 
 // Unwrap returns the sentinel the error belongs to.

@@ -199,77 +199,84 @@ var exclusionFields = map[ExclusionVariant][]string{
 	ExclusionCountCapExceeded:      {"kind", "cap", "count"},
 }
 
-// Known reports whether r is one of the variants this package defines.
-func (r ExclusionReason) Known() bool { _, ok := exclusionFields[r.Variant]; return ok }
-
-func (r *ExclusionReason) field(name string) any {
+// exclusionField returns the JSON value of one of r's fields.
+func (r ExclusionReason) exclusionField(name string) any {
 	switch name {
-	case "item_tokens":
-		return &r.ItemTokens
-	case "available_tokens":
-		return &r.AvailableTokens
+	case "item_tokens", "cap", "tokens":
+		return r.a
+	case "available_tokens", "actual", "count":
+		return r.b
 	case "score":
-		return (*jsonFloat)(&r.Score)
+		return jsonFloat(r.Score())
 	case "threshold":
-		return (*jsonFloat)(&r.Threshold)
-	case "deduplicated_against":
-		return &r.DeduplicatedAgainst
-	case "kind":
-		return &r.Kind
-	case "cap":
-		return &r.Cap
-	case "actual":
-		return &r.Actual
-	case "count":
-		return &r.Count
-	case "displaced_by_kind":
-		return &r.DisplacedByKind
-	case "tokens":
-		return &r.Tokens
-	case "displaced_by":
-		return &r.DisplacedBy
-	case "filter_name":
-		return &r.FilterName
+		return jsonFloat(r.Threshold())
 	}
-	return nil
+	return r.s // deduplicated_against, kind, displaced_by_kind, displaced_by, filter_name
+}
+
+// setExclusionField decodes one JSON field into r.
+func (r *ExclusionReason) setExclusionField(name string, raw json.RawMessage) error {
+	switch name {
+	case "item_tokens", "cap", "tokens":
+		return json.Unmarshal(raw, &r.a)
+	case "available_tokens", "actual", "count":
+		return json.Unmarshal(raw, &r.b)
+	case "score", "threshold":
+		var f jsonFloat
+		if err := json.Unmarshal(raw, &f); err != nil {
+			return err
+		}
+		bits := int(math.Float64bits(float64(f)))
+		if name == "score" {
+			r.a = bits
+		} else {
+			r.b = bits
+		}
+		return nil
+	}
+	return json.Unmarshal(raw, &r.s)
 }
 
 // MarshalJSON writes the reason envelope: {"reason":"<Variant>", ...fields}
 // with only the variant's own fields (spec chapter "Exclusion Reasons").
+// An unknown variant is written with the fields it was read with.
 func (r ExclusionReason) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	buf.WriteString(`{"reason":`)
 	name, _ := json.Marshal(string(r.Variant))
 	buf.Write(name)
-	write := func(k string, v any) error {
-		b, err := json.Marshal(v)
-		if err != nil {
-			return err
+	fields, known := exclusionFields[r.Variant]
+	if !known {
+		if r.s != "" {
+			var raw map[string]json.RawMessage
+			if err := json.Unmarshal([]byte(r.s), &raw); err != nil {
+				return nil, fmt.Errorf("cupel: ExclusionReason %s: fields are not a JSON object: %w", r.Variant, err)
+			}
+			keys := make([]string, 0, len(raw))
+			for k := range raw {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			for _, k := range keys {
+				kb, _ := json.Marshal(k)
+				buf.WriteByte(',')
+				buf.Write(kb)
+				buf.WriteByte(':')
+				buf.Write(raw[k])
+			}
 		}
-		buf.WriteByte(',')
-		kb, _ := json.Marshal(k)
-		buf.Write(kb)
-		buf.WriteByte(':')
-		buf.Write(b)
-		return nil
+		buf.WriteByte('}')
+		return buf.Bytes(), nil
 	}
-	if fields, ok := exclusionFields[r.Variant]; ok {
-		for _, f := range fields {
-			if err := write(f, r.field(f)); err != nil {
-				return nil, err
-			}
+	for _, f := range fields {
+		b, err := json.Marshal(r.exclusionField(f))
+		if err != nil {
+			return nil, err
 		}
-	} else {
-		keys := make([]string, 0, len(r.Fields))
-		for k := range r.Fields {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			if err := write(k, r.Fields[k]); err != nil {
-				return nil, err
-			}
-		}
+		buf.WriteString(`,"`)
+		buf.WriteString(f)
+		buf.WriteString(`":`)
+		buf.Write(b)
 	}
 	buf.WriteByte('}')
 	return buf.Bytes(), nil
@@ -288,19 +295,24 @@ func (r *ExclusionReason) UnmarshalJSON(b []byte) error {
 	}
 	*r = ExclusionReason{Variant: ExclusionVariant(name)}
 	delete(raw, "reason")
-	if _, ok := exclusionFields[r.Variant]; !ok {
+	fields, known := exclusionFields[r.Variant]
+	if !known {
 		if len(raw) > 0 {
-			r.Fields = raw
+			rest, err := json.Marshal(raw)
+			if err != nil {
+				return err
+			}
+			r.s = string(rest)
 		}
 		return nil
 	}
-	for k, v := range raw {
-		dst := r.field(k)
-		if dst == nil {
+	for _, f := range fields {
+		v, ok := raw[f]
+		if !ok {
 			continue
 		}
-		if err := json.Unmarshal(v, dst); err != nil {
-			return fmt.Errorf("cupel: decoding %s.%s: %w", name, k, err)
+		if err := r.setExclusionField(f, v); err != nil {
+			return fmt.Errorf("cupel: decoding %s.%s: %w", name, f, err)
 		}
 	}
 	return nil

@@ -2,7 +2,6 @@ package cupel
 
 import (
 	"reflect"
-	"slices"
 	"time"
 )
 
@@ -126,6 +125,9 @@ func (p *Pipeline) RunWithOptions(items []*ContextItem, budget ContextBudget, op
 	r := run{p: p, budget: budget, opts: opts}
 	if opts.Trace != nil && opts.Trace.Enabled() {
 		r.trace = opts.Trace
+		if h, ok := opts.Trace.(interface{ expectItemEvents(int) }); ok {
+			h.expectItemEvents(len(items))
+		}
 	}
 	return r.execute(items)
 }
@@ -278,13 +280,18 @@ func (r *run) deduplicate(items []*ContextItem, scores []float64) []int {
 }
 
 // sortByScore orders the survivors by score descending, then by their
-// position in the deduplicated list (spec "Stage 4: Sort"; NaN last,
-// CLARIFICATIONS 6).
+// position in the deduplicated list (spec "Stage 4: Sort"; NaN last and
+// -0.0 equal to +0.0, CLARIFICATIONS 6). It sorts (key, position) records,
+// so the order does not rely on sort stability (spec pitfall P1).
 func sortByScore(items []*ContextItem, scores []float64, survivors []int) []ScoredItem {
-	order := survivors // ascending indices: position in the dedup output order
-	slices.SortStableFunc(order, func(a, b int) int { return compareScoreDesc(scores[a], scores[b]) })
-	sorted := make([]ScoredItem, len(order))
-	for k, i := range order {
+	keys := make([]keyIdx, len(survivors))
+	for pos, i := range survivors {
+		keys[pos] = keyIdx{key: descKey(scores[i]), idx: pos}
+	}
+	sortKeyIdx(keys)
+	sorted := make([]ScoredItem, len(keys))
+	for k, ki := range keys {
+		i := survivors[ki.idx]
 		sorted[k] = ScoredItem{Item: items[i], Score: scores[i]}
 	}
 	return sorted

@@ -1,8 +1,7 @@
 package cupel
 
 import (
-	"encoding/json"
-	"maps"
+	"math"
 	"strconv"
 )
 
@@ -52,118 +51,190 @@ const (
 )
 
 // ExclusionReason says why an item was excluded. It is a data-carrying
-// variant (spec chapter "Exclusion Reasons"): Variant names it and only the
-// fields of that variant are meaningful (the others are zero and are not
-// encoded). Build reasons with the constructors (BudgetExceeded,
-// Deduplicated, ...) and match them by Variant.
+// variant (spec chapter "Exclusion Reasons"): Variant names it, and the
+// accessor methods named after the spec's fields (ItemTokens,
+// AvailableTokens, DeduplicatedAgainst, ...) return that variant's data; an
+// accessor of another variant's field returns the zero value. Build reasons
+// with the constructors (BudgetExceeded, Deduplicated, ...) and match them by
+// Variant. Reasons are comparable with ==.
+//
+// The representation is compact (two integers and a string) because a report
+// at item detail holds one reason per excluded item.
 type ExclusionReason struct {
 	Variant ExclusionVariant
-
-	ItemTokens      int     // BudgetExceeded
-	AvailableTokens int     // BudgetExceeded
-	Score           float64 // ScoredTooLow
-	Threshold       float64 // ScoredTooLow
-	// DeduplicatedAgainst is the content of the item kept (Deduplicated).
-	DeduplicatedAgainst string
-	Kind                ContextKind // QuotaCapExceeded, CountCapExceeded
-	Cap                 int         // QuotaCapExceeded, CountCapExceeded
-	Actual              int         // QuotaCapExceeded
-	Count               int         // CountCapExceeded
-	DisplacedByKind     ContextKind // QuotaRequireDisplaced
-	Tokens              int         // NegativeTokens
-	// DisplacedBy is the content of the first pinned item (PinnedOverride).
-	DisplacedBy string
-	FilterName  string // Filtered
-
-	// Fields holds the raw fields of a variant this package does not know,
-	// as read from JSON (CLARIFICATIONS 9); nil for known variants.
-	Fields map[string]json.RawMessage
+	a, b    int
+	// s is the variant's string field, or for an unknown variant the JSON
+	// object of its other fields.
+	s string
 }
 
 // BudgetExceeded is the reason of an item that did not fit the budget.
 func BudgetExceeded(itemTokens, availableTokens int) ExclusionReason {
-	return ExclusionReason{Variant: ExclusionBudgetExceeded, ItemTokens: itemTokens, AvailableTokens: availableTokens}
+	return ExclusionReason{Variant: ExclusionBudgetExceeded, a: itemTokens, b: availableTokens}
 }
 
 // ScoredTooLow is a reserved reason: the item scored below a threshold.
 func ScoredTooLow(score, threshold float64) ExclusionReason {
-	return ExclusionReason{Variant: ExclusionScoredTooLow, Score: score, Threshold: threshold}
+	return ExclusionReason{Variant: ExclusionScoredTooLow, a: int(math.Float64bits(score)), b: int(math.Float64bits(threshold))}
 }
 
 // Deduplicated is the reason of a duplicate; against is the kept item's content.
 func Deduplicated(against string) ExclusionReason {
-	return ExclusionReason{Variant: ExclusionDeduplicated, DeduplicatedAgainst: against}
+	return ExclusionReason{Variant: ExclusionDeduplicated, s: against}
 }
 
 // QuotaCapExceeded is a reserved reason: the kind exceeded its quota cap.
 func QuotaCapExceeded(kind ContextKind, cap, actual int) ExclusionReason {
-	return ExclusionReason{Variant: ExclusionQuotaCapExceeded, Kind: kind, Cap: cap, Actual: actual}
+	return ExclusionReason{Variant: ExclusionQuotaCapExceeded, s: string(kind), a: cap, b: actual}
 }
 
 // QuotaRequireDisplaced is a reserved reason: displaced for another kind's requirement.
 func QuotaRequireDisplaced(byKind ContextKind) ExclusionReason {
-	return ExclusionReason{Variant: ExclusionQuotaRequireDisplaced, DisplacedByKind: byKind}
+	return ExclusionReason{Variant: ExclusionQuotaRequireDisplaced, s: string(byKind)}
 }
 
 // NegativeTokens is the reason of an item with a negative token count.
 func NegativeTokens(tokens int) ExclusionReason {
-	return ExclusionReason{Variant: ExclusionNegativeTokens, Tokens: tokens}
+	return ExclusionReason{Variant: ExclusionNegativeTokens, a: tokens}
 }
 
 // PinnedOverride is the reason of an item that would have fitted but for the
 // pinned items; displacedBy is the first pinned item's content (CLARIFICATIONS 2).
 func PinnedOverride(displacedBy string) ExclusionReason {
-	return ExclusionReason{Variant: ExclusionPinnedOverride, DisplacedBy: displacedBy}
+	return ExclusionReason{Variant: ExclusionPinnedOverride, s: displacedBy}
 }
 
 // Filtered is a reserved reason: excluded by a named filter.
 func Filtered(filterName string) ExclusionReason {
-	return ExclusionReason{Variant: ExclusionFiltered, FilterName: filterName}
+	return ExclusionReason{Variant: ExclusionFiltered, s: filterName}
 }
 
 // CountCapExceeded is the reason of an item a count-quota slicer dropped
 // because its kind had reached capCount (CLARIFICATIONS 4).
 func CountCapExceeded(kind ContextKind, cap, count int) ExclusionReason {
-	return ExclusionReason{Variant: ExclusionCountCapExceeded, Kind: kind, Cap: cap, Count: count}
+	return ExclusionReason{Variant: ExclusionCountCapExceeded, s: string(kind), a: cap, b: count}
 }
 
-// Equal reports whether r and o are the same variant with the same fields.
-func (r ExclusionReason) Equal(o ExclusionReason) bool {
-	if !maps.EqualFunc(r.Fields, o.Fields, func(a, b json.RawMessage) bool { return string(a) == string(b) }) {
-		return false
+// UnknownExclusion builds a reason of a variant this package does not know,
+// with fieldsJSON the JSON object of its fields (or ""), as read from another
+// implementation's report (CLARIFICATIONS 9).
+func UnknownExclusion(variant ExclusionVariant, fieldsJSON string) ExclusionReason {
+	return ExclusionReason{Variant: variant, s: fieldsJSON}
+}
+
+func (r ExclusionReason) is(v ExclusionVariant) bool { return r.Variant == v }
+
+// ItemTokens is BudgetExceeded's item_tokens.
+func (r ExclusionReason) ItemTokens() int { return r.intIf(ExclusionBudgetExceeded, r.a) }
+
+// AvailableTokens is BudgetExceeded's available_tokens.
+func (r ExclusionReason) AvailableTokens() int { return r.intIf(ExclusionBudgetExceeded, r.b) }
+
+// Score is ScoredTooLow's score.
+func (r ExclusionReason) Score() float64 {
+	if !r.is(ExclusionScoredTooLow) {
+		return 0
 	}
-	r.Fields, o.Fields = nil, nil
-	return r.Variant == o.Variant && r.ItemTokens == o.ItemTokens && r.AvailableTokens == o.AvailableTokens &&
-		sameFloat(r.Score, o.Score) && sameFloat(r.Threshold, o.Threshold) &&
-		r.DeduplicatedAgainst == o.DeduplicatedAgainst && r.Kind == o.Kind && r.Cap == o.Cap &&
-		r.Actual == o.Actual && r.Count == o.Count && r.DisplacedByKind == o.DisplacedByKind &&
-		r.Tokens == o.Tokens && r.DisplacedBy == o.DisplacedBy && r.FilterName == o.FilterName
+	return math.Float64frombits(uint64(r.a))
 }
 
-func sameFloat(a, b float64) bool { return a == b || (a != a && b != b) }
+// Threshold is ScoredTooLow's threshold.
+func (r ExclusionReason) Threshold() float64 {
+	if !r.is(ExclusionScoredTooLow) {
+		return 0
+	}
+	return math.Float64frombits(uint64(r.b))
+}
+
+// DeduplicatedAgainst is Deduplicated's deduplicated_against: the content of
+// the item kept.
+func (r ExclusionReason) DeduplicatedAgainst() string { return r.strIf(ExclusionDeduplicated) }
+
+// Kind is the kind of QuotaCapExceeded and CountCapExceeded (as spelled in
+// the quota entry).
+func (r ExclusionReason) Kind() ContextKind {
+	if r.is(ExclusionQuotaCapExceeded) || r.is(ExclusionCountCapExceeded) {
+		return ContextKind(r.s)
+	}
+	return ""
+}
+
+// Cap is the cap of QuotaCapExceeded and CountCapExceeded.
+func (r ExclusionReason) Cap() int {
+	if r.is(ExclusionQuotaCapExceeded) || r.is(ExclusionCountCapExceeded) {
+		return r.a
+	}
+	return 0
+}
+
+// Actual is QuotaCapExceeded's actual.
+func (r ExclusionReason) Actual() int { return r.intIf(ExclusionQuotaCapExceeded, r.b) }
+
+// Count is CountCapExceeded's count: items of the kind already selected.
+func (r ExclusionReason) Count() int { return r.intIf(ExclusionCountCapExceeded, r.b) }
+
+// DisplacedByKind is QuotaRequireDisplaced's displaced_by_kind.
+func (r ExclusionReason) DisplacedByKind() ContextKind {
+	return ContextKind(r.strIf(ExclusionQuotaRequireDisplaced))
+}
+
+// Tokens is NegativeTokens's tokens.
+func (r ExclusionReason) Tokens() int { return r.intIf(ExclusionNegativeTokens, r.a) }
+
+// DisplacedBy is PinnedOverride's displaced_by: the first pinned item's content.
+func (r ExclusionReason) DisplacedBy() string { return r.strIf(ExclusionPinnedOverride) }
+
+// FilterName is Filtered's filter_name.
+func (r ExclusionReason) FilterName() string { return r.strIf(ExclusionFiltered) }
+
+// Known reports whether r is one of the variants this package defines.
+func (r ExclusionReason) Known() bool { _, ok := exclusionFields[r.Variant]; return ok }
+
+// UnknownFields returns, for a variant this package does not know, the JSON
+// object of its fields as read (CLARIFICATIONS 9); "" otherwise.
+func (r ExclusionReason) UnknownFields() string {
+	if r.Known() {
+		return ""
+	}
+	return r.s
+}
+
+func (r ExclusionReason) intIf(v ExclusionVariant, x int) int {
+	if r.Variant == v {
+		return x
+	}
+	return 0
+}
+
+func (r ExclusionReason) strIf(v ExclusionVariant) string {
+	if r.Variant == v {
+		return r.s
+	}
+	return ""
+}
 
 // String renders the reason as a short message, e.g.
 // "BudgetExceeded: 2048 tokens requested, 512 available".
 func (r ExclusionReason) String() string {
 	switch r.Variant {
 	case ExclusionBudgetExceeded:
-		return "BudgetExceeded: " + itoa(r.ItemTokens) + " tokens requested, " + itoa(r.AvailableTokens) + " available"
+		return "BudgetExceeded: " + itoa(r.a) + " tokens requested, " + itoa(r.b) + " available"
 	case ExclusionScoredTooLow:
-		return "ScoredTooLow: score " + ftoa(r.Score) + " below threshold " + ftoa(r.Threshold)
+		return "ScoredTooLow: score " + ftoa(r.Score()) + " below threshold " + ftoa(r.Threshold())
 	case ExclusionDeduplicated:
-		return "Deduplicated: duplicate of " + strconv.Quote(r.DeduplicatedAgainst)
+		return "Deduplicated: duplicate of " + strconv.Quote(r.s)
 	case ExclusionQuotaCapExceeded:
-		return "QuotaCapExceeded: kind " + string(r.Kind) + " at " + itoa(r.Actual) + " over cap " + itoa(r.Cap)
+		return "QuotaCapExceeded: kind " + r.s + " at " + itoa(r.b) + " over cap " + itoa(r.a)
 	case ExclusionQuotaRequireDisplaced:
-		return "QuotaRequireDisplaced: displaced by kind " + string(r.DisplacedByKind)
+		return "QuotaRequireDisplaced: displaced by kind " + r.s
 	case ExclusionNegativeTokens:
-		return "NegativeTokens: " + itoa(r.Tokens) + " tokens"
+		return "NegativeTokens: " + itoa(r.a) + " tokens"
 	case ExclusionPinnedOverride:
-		return "PinnedOverride: displaced by pinned item " + strconv.Quote(r.DisplacedBy)
+		return "PinnedOverride: displaced by pinned item " + strconv.Quote(r.s)
 	case ExclusionFiltered:
-		return "Filtered: by " + r.FilterName
+		return "Filtered: by " + r.s
 	case ExclusionCountCapExceeded:
-		return "CountCapExceeded: kind " + string(r.Kind) + " already has " + itoa(r.Count) + " of cap " + itoa(r.Cap)
+		return "CountCapExceeded: kind " + r.s + " already has " + itoa(r.b) + " of cap " + itoa(r.a)
 	}
 	return string(r.Variant)
 }

@@ -9,7 +9,9 @@ import (
 // WeightedScorer is one entry of a [CompositeScorer]: a child scorer and its
 // relative weight.
 type WeightedScorer struct {
+	// Scorer is the child scorer; it must not be nil.
 	Scorer Scorer
+	// Weight is the child's relative weight; it must be > 0 and finite.
 	Weight float64
 }
 

@@ -43,7 +43,9 @@ func (c *scCounter) Score(it *cupel.ContextItem, all []*cupel.ContextItem) float
 // scMapScorer is a Scorer of an unhashable type.
 type scMapScorer map[string]float64
 
-func (m scMapScorer) Score(it *cupel.ContextItem, _ []*cupel.ContextItem) float64 { return m[it.Content()] }
+func (m scMapScorer) Score(it *cupel.ContextItem, _ []*cupel.ContextItem) float64 {
+	return m[it.Content()]
+}
 
 func mustComposite(entries ...cupel.WeightedScorer) *cupel.CompositeScorer {
 	GinkgoHelper()

@@ -39,8 +39,11 @@ type DecayCurve struct {
 // StepWindow is one window of a step curve: ages below MaxAge (and not
 // below the previous window's MaxAge) score Score.
 type StepWindow struct {
+	// MaxAge is the window's exclusive upper age bound; > 0, and greater
+	// than the previous window's.
 	MaxAge time.Duration
-	Score  float64
+	// Score is the score of ages in the window, in [0, 1].
+	Score float64
 }
 
 // NewExponentialCurve returns the curve 2^(-age/halfLife), computed as
@@ -142,13 +145,19 @@ func (c DecayCurve) apply(age time.Duration) float64 {
 	return 0.0
 }
 
-// DecayOption configures a [DecayScorer].
-type DecayOption func(*DecayScorer)
+// DecayOption configures a [DecayScorer]; the options are built by the
+// With... functions of this package.
+type DecayOption func(*decayOptions)
+
+// decayOptions holds what the options set, validated by NewDecayScorer.
+type decayOptions struct {
+	nullScore float64
+}
 
 // WithNullTimestampScore sets the score of items without a timestamp
 // (default 0.5, neutral). NewDecayScorer rejects a value outside [0, 1].
 func WithNullTimestampScore(v float64) DecayOption {
-	return func(s *DecayScorer) { s.nullScore = v }
+	return func(o *decayOptions) { o.nullScore = v }
 }
 
 // DecayScorer scores an item by its age, now - timestamp, against the
@@ -188,16 +197,16 @@ func NewDecayScorer(clock Clock, curve DecayCurve, opts ...DecayOption) (*DecayS
 	if curve.kind == "" {
 		return nil, invalidConfig("DecayScorer", "curve", "DecayCurve{}", "curve must be built by NewExponentialCurve, NewWindowCurve or NewStepCurve")
 	}
-	s := &DecayScorer{clock: clock, curve: curve, nullScore: 0.5}
-	for _, o := range opts {
-		if o != nil {
-			o(s)
+	o := decayOptions{nullScore: 0.5}
+	for _, opt := range opts {
+		if opt != nil {
+			opt(&o)
 		}
 	}
-	if !(s.nullScore >= 0.0 && s.nullScore <= 1.0) {
-		return nil, invalidConfig("DecayScorer", "nullTimestampScore", s.nullScore, "must be in [0, 1]")
+	if !(o.nullScore >= 0.0 && o.nullScore <= 1.0) {
+		return nil, invalidConfig("DecayScorer", "nullTimestampScore", o.nullScore, "must be in [0, 1]")
 	}
-	return s, nil
+	return &DecayScorer{clock: clock, curve: curve, nullScore: o.nullScore}, nil
 }
 
 // Clock returns the scorer's clock.

@@ -96,7 +96,9 @@ var _ = Describe("DecayScorer (spec chapter DecayScorer)", func() {
 
 	Describe("the step curve table", func() {
 		DescribeTable("strict > at the boundaries",
-			func(age time.Duration, want float64) { expectScores(mustDecay(steps), []*cupel.ContextItem{aged(age)}, want) },
+			func(age time.Duration, want float64) {
+				expectScores(mustDecay(steps), []*cupel.ContextItem{aged(age)}, want)
+			},
 			Entry("0h: the 1h window", time.Duration(0), 0.9),
 			Entry("1h: the 24h window (1h is not > 1h)", h, 0.5),
 			Entry("24h: the 72h window", 24*h, 0.1),

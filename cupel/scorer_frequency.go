@@ -68,54 +68,58 @@ func sharesAnyTag(a, b []string) bool {
 // scoreAll computes every item's score without comparing items pairwise.
 //
 // It interns the folded tags, then groups the items by their set of distinct
-// folded tags (items with equal sets get equal counts) and builds, for every
-// tag, the list of groups holding it. For a group S it counts the items that
-// share a tag with S as the union over the tags t of S of the items holding
-// t, without double counting: it orders S's tags by decreasing list length,
-// takes the items holding the first tag from a precomputed total, and for
-// each later tag adds the groups holding it that hold none of S's earlier
-// tags. An item's score is then (count(S) - occurrences of its own pointer) /
-// (n - 1): the occurrences of the item itself are exactly the entries of S
-// that the spec's identity check skips.
+// folded tags (items with equal sets get equal counts; with at most 64
+// distinct tags a set is a bit mask) and builds, for every tag, the list of
+// groups holding it. For a group S it counts the entries that share a tag
+// with S, the union over the tags t of S of the entries holding t, without
+// double counting: it orders S's tags by decreasing list length, takes the
+// entries holding the first tag from a precomputed total, and for each later
+// tag adds the groups holding it that hold none of S's earlier tags. An
+// item's score is then (count(S) - occurrences of its own pointer) / (n - 1):
+// the occurrences of the item itself are exactly the entries of S that the
+// spec's identity check skips, and every other entry of S is a peer sharing
+// all its tags.
 //
-// With G groups, that costs O(sum of T_i) hashing for the grouping and
-// O(sum over S, over the tags t of S but its most frequent, of
-// |groups(t)| * |S|) for the counting: linear when items carry few tags or
-// share one dominant tag, quadratic in G at worst. No exact method is
-// sub-quadratic in general: deciding whether two items share no tag is the
-// Orthogonal Vectors problem. The result is exactly the per-item one (the
-// same integer counts and the same division).
+// Cost, for N items with T tags in all and G distinct tag sets: O(N + T)
+// hashing to group, then, for every set S and every tag t of S but its most
+// frequent, one check per group holding t (O(1) with bit masks, O(size of
+// that group) otherwise). That is linear when items carry a few tags from a
+// small vocabulary, or share one dominant tag, and O(G^2) checks at worst: an exact
+// method that is sub-quadratic in general is not expected to exist, since
+// deciding whether some two items share no tag is the Orthogonal Vectors
+// problem. The result is exactly the per-item one: the same integer counts
+// and the same division.
 func (*FrequencyScorer) scoreAll(items []*ContextItem, out []float64) {
-	n := 0
+	n, withTags, totalTags := 0, 0, 0
 	for i, it := range items {
 		out[i] = 0.0
 		if it != nil {
 			n++
+			if len(it.tags) > 0 {
+				withTags++
+				totalTags += len(it.tags)
+			}
 		}
 	}
-	if n <= 1 {
+	if n <= 1 || withTags == 0 {
 		return
 	}
 
+	// Pass 1: intern the folded tags; itemIDs[itemOff[i]:itemOff[i+1]] are
+	// the tag ids of items[i] (unsorted, possibly repeated).
 	var (
-		tagIDs    = make(map[string]int32)
-		groupIDs  = make(map[string]int32)
-		ptrCount  = make(map[*ContextItem]int32)
-		itemGroup = make([]int32, len(items))
-		gOff      = []int32{0} // group g's tags are gTags[gOff[g]:gOff[g+1]]
-		gTags     []int32
-		gCount    []int32 // entries per group
-		fold      []byte
-		ids       []int32
-		key       []byte
+		tagIDs   = make(map[string]int32)
+		ptrCount = make(map[*ContextItem]int32, withTags)
+		itemOff  = make([]int32, len(items)+1)
+		itemIDs  = make([]int32, 0, totalTags)
+		fold     []byte
 	)
 	for i, it := range items {
-		itemGroup[i] = -1
+		itemOff[i+1] = itemOff[i]
 		if it == nil || len(it.tags) == 0 {
 			continue
 		}
 		ptrCount[it]++
-		ids = ids[:0]
 		for _, tag := range it.tags {
 			fold = append(fold[:0], tag...)
 			for j, c := range fold {
@@ -128,29 +132,80 @@ func (*FrequencyScorer) scoreAll(items []*ContextItem, out []float64) {
 				id = int32(len(tagIDs))
 				tagIDs[string(fold)] = id
 			}
-			ids = append(ids, id)
+			itemIDs = append(itemIDs, id)
 		}
-		slices.Sort(ids)
-		ids = slices.Compact(ids)
-		key = key[:0]
-		for _, id := range ids {
-			key = binary.LittleEndian.AppendUint32(key, uint32(id))
+		itemOff[i+1] = int32(len(itemIDs))
+	}
+	numTags := len(tagIDs)
+	if numTags == 0 {
+		return
+	}
+
+	// Pass 2: group the items by their set of distinct tag ids. With at most
+	// 64 distinct tags a set is a bit mask, else a byte key of its sorted ids.
+	var (
+		small     = numTags <= 64
+		maskIDs   map[uint64]int32
+		keyIDs    map[string]int32
+		gMask     []uint64
+		itemGroup = make([]int32, len(items))
+		gOff      = append(make([]int32, 0, withTags+1), 0) // group g's tags are gTags[gOff[g]:gOff[g+1]], ascending
+		gTags     = make([]int32, 0, totalTags)
+		gCount    = make([]int32, 0, withTags) // entries per group
+		ids       []int32
+		key       []byte
+	)
+	if small {
+		maskIDs = make(map[uint64]int32, withTags)
+		gMask = make([]uint64, 0, withTags)
+	} else {
+		keyIDs = make(map[string]int32, withTags)
+	}
+	for i := range items {
+		itemGroup[i] = -1
+		tags := itemIDs[itemOff[i]:itemOff[i+1]]
+		if len(tags) == 0 {
+			continue
 		}
-		g, ok := groupIDs[string(key)]
+		var g int32
+		var ok bool
+		if small {
+			var m uint64
+			for _, t := range tags {
+				m |= 1 << uint(t)
+			}
+			if g, ok = maskIDs[m]; !ok {
+				g = int32(len(gCount))
+				maskIDs[m] = g
+				gMask = append(gMask, m)
+				for t := range numTags {
+					if m&(1<<uint(t)) != 0 {
+						gTags = append(gTags, int32(t))
+					}
+				}
+			}
+		} else {
+			ids = append(ids[:0], tags...)
+			slices.Sort(ids)
+			ids = slices.Compact(ids)
+			key = key[:0]
+			for _, id := range ids {
+				key = binary.LittleEndian.AppendUint32(key, uint32(id))
+			}
+			if g, ok = keyIDs[string(key)]; !ok {
+				g = int32(len(gCount))
+				keyIDs[string(key)] = g
+				gTags = append(gTags, ids...)
+			}
+		}
 		if !ok {
-			g = int32(len(gCount))
-			groupIDs[string(key)] = g
-			gTags = append(gTags, ids...)
 			gOff = append(gOff, int32(len(gTags)))
 			gCount = append(gCount, 0)
 		}
 		gCount[g]++
 		itemGroup[i] = g
 	}
-	numTags, numGroups := len(tagIDs), len(gCount)
-	if numGroups == 0 {
-		return
-	}
+	numGroups := len(gCount)
 
 	// Inverted index: the groups holding tag t are tGroups[tOff[t]:tOff[t+1]];
 	// withTag[t] is the number of entries holding t.
@@ -175,37 +230,54 @@ func (*FrequencyScorer) scoreAll(items []*ContextItem, out []float64) {
 		}
 	}
 
-	shared := make([]int32, numGroups) // entries sharing a tag with group g
-	marked := make([]bool, numTags)
+	// Count, for every group S, the entries sharing a tag with S: those
+	// holding S's most frequent tag, then, for each further tag t, the groups
+	// holding t and none of S's tags before t.
+	shared := make([]int32, numGroups)
+	var marked []bool
+	if !small {
+		marked = make([]bool, numTags)
+	}
 	listLen := func(t int32) int32 { return tOff[t+1] - tOff[t] }
 	for g := range numGroups {
 		ids = append(ids[:0], gTags[gOff[g]:gOff[g+1]]...)
-		// Most frequent tag first (ties by id, for determinism).
-		slices.SortFunc(ids, func(x, y int32) int {
+		slices.SortFunc(ids, func(x, y int32) int { // most frequent first, ties by id
 			if c := cmp.Compare(listLen(y), listLen(x)); c != 0 {
 				return c
 			}
 			return cmp.Compare(x, y)
 		})
 		count := withTag[ids[0]]
-		marked[ids[0]] = true
-		for _, t := range ids[1:] {
-			for _, h := range tGroups[tOff[t]:tOff[t+1]] {
-				seen := false
-				for _, u := range gTags[gOff[h]:gOff[h+1]] {
-					if marked[u] {
-						seen = true
-						break
+		if small {
+			before := uint64(1) << uint(ids[0])
+			for _, t := range ids[1:] {
+				for _, h := range tGroups[tOff[t]:tOff[t+1]] {
+					if gMask[h]&before == 0 {
+						count += gCount[h]
 					}
 				}
-				if !seen {
-					count += gCount[h]
-				}
+				before |= 1 << uint(t)
 			}
-			marked[t] = true
-		}
-		for _, t := range ids {
-			marked[t] = false
+		} else {
+			marked[ids[0]] = true
+			for _, t := range ids[1:] {
+				for _, h := range tGroups[tOff[t]:tOff[t+1]] {
+					seen := false
+					for _, u := range gTags[gOff[h]:gOff[h+1]] {
+						if marked[u] {
+							seen = true
+							break
+						}
+					}
+					if !seen {
+						count += gCount[h]
+					}
+				}
+				marked[t] = true
+			}
+			for _, t := range ids {
+				marked[t] = false
+			}
 		}
 		shared[g] = count
 	}

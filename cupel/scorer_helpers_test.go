@@ -37,10 +37,14 @@ func scMeta(key string, v any) scOpt {
 	}
 }
 
-// scPerItem scores every item with the spec's per-item path.
+// scPerItem scores every item with the spec's per-item path. Like the batch
+// path, it does not hand a nil item to a custom scorer (it scores it 0).
 func scPerItem(s cupel.Scorer, items []*cupel.ContextItem) []float64 {
 	out := make([]float64, len(items))
 	for i, it := range items {
+		if it == nil && !cupel.HasBatchPath(s) {
+			continue
+		}
 		out[i] = s.Score(it, items)
 	}
 	return out

@@ -59,6 +59,13 @@ var _ = Describe("RecencyScorer (spec chapter RecencyScorer)", func() {
 		It("divides by countWithTimestamp - 1, not length(allItems) - 1", func() {
 			expectScores(s, []*cupel.ContextItem{scItem("a", scAt(scHours(1))), scItem("b"), scItem("c"), scItem("d", scAt(scHours(2)))}, 0, 0, 0, 1)
 		})
+		It("ranks instants outside the years 1678 to 2262 (beyond UnixNano)", func() {
+			y1 := time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC)
+			y3000 := time.Date(3000, 1, 1, 0, 0, 0, 0, time.UTC)
+			expectScores(s, []*cupel.ContextItem{
+				scItem("a", scAt(y3000)), scItem("b", scAt(y1)), scItem("c", scAt(scT0)), scItem("d", scAt(y3000.Add(time.Nanosecond))), scItem("e", scAt(y1)),
+			}, 0.75, 0, 0.5, 1, 0)
+		})
 		It("distinguishes timestamps a nanosecond apart", func() {
 			expectScores(s, []*cupel.ContextItem{scItem("a", scAt(scT0.Add(time.Nanosecond))), scItem("b", scAt(scT0))}, 1, 0)
 		})

@@ -1,6 +1,6 @@
 package cupel
 
-import "time"
+import "cmp"
 
 // RecencyScorer ranks items by timestamp: the most recent item scores 1.0,
 // the oldest 0.0, and the others rank / (countWithTimestamp - 1), where rank
@@ -40,20 +40,50 @@ func (*RecencyScorer) Score(item *ContextItem, allItems []*ContextItem) float64 
 	return float64(rank) / float64(count-1)
 }
 
-// scoreAll ranks the timestamped items by sorting them: O(N log N).
+// scoreAll ranks the timestamped items by sorting them: O(N log N). The
+// sort key is the instant in Unix nanoseconds when every timestamp is within
+// the int64 range of those (years 1678 to 2262), and the (seconds,
+// nanoseconds) pair otherwise; both order exactly as time.Time.Before does.
 func (*RecencyScorer) scoreAll(items []*ContextItem, out []float64) {
 	n := 0
+	nanosOK := true
 	for i, it := range items {
 		out[i] = 0.0
 		if it != nil && it.hasTimestamp {
 			n++
+			if sec := it.timestamp.Unix(); sec < -9223372036 || sec > 9223372035 {
+				nanosOK = false // UnixNano would overflow
+			}
 		}
 	}
-	es := make([]rankEntry[time.Time], 0, n)
+	if nanosOK {
+		es := make([]rankEntry[int64], 0, n)
+		for i, it := range items {
+			if it != nil && it.hasTimestamp {
+				es = append(es, rankEntry[int64]{it.timestamp.UnixNano(), i})
+			}
+		}
+		assignRanks(es, cmp.Compare[int64], out)
+		return
+	}
+	es := make([]rankEntry[instant], 0, n)
 	for i, it := range items {
 		if it != nil && it.hasTimestamp {
-			es = append(es, rankEntry[time.Time]{it.timestamp, i})
+			es = append(es, rankEntry[instant]{instant{it.timestamp.Unix(), it.timestamp.Nanosecond()}, i})
 		}
 	}
-	assignRanks(es, time.Time.Compare, out)
+	assignRanks(es, compareInstant, out)
+}
+
+// instant is a time.Time as seconds and nanoseconds since the Unix epoch.
+type instant struct {
+	sec  int64
+	nsec int
+}
+
+func compareInstant(a, b instant) int {
+	if c := cmp.Compare(a.sec, b.sec); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.nsec, b.nsec)
 }

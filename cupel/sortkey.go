@@ -34,10 +34,14 @@ func descKey(f float64) uint64 {
 	return ^b
 }
 
-// sortKeyIdx sorts k by key ascending, then idx ascending. Short inputs use
+// sortKeyIdx sorts k by key ascending, then idx ascending. Sorted inputs are
+// detected in one pass and left alone. Short inputs use
 // pdqsort on the composite key; longer ones a stable LSD radix sort on the key,
 // which keeps equal keys in input (idx) order when k is built in idx order.
 func sortKeyIdx(k []keyIdx) {
+	if sortedKeyIdx(k) {
+		return // common: placer input arrives in score order
+	}
 	if len(k) < radixThreshold || !idxAscending(k) {
 		slices.SortFunc(k, cmpKeyIdx)
 		return
@@ -57,6 +61,15 @@ func cmpKeyIdx(a, b keyIdx) int {
 		return 1
 	}
 	return 0
+}
+
+func sortedKeyIdx(k []keyIdx) bool {
+	for i := 1; i < len(k); i++ {
+		if cmpKeyIdx(k[i-1], k[i]) > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 func idxAscending(k []keyIdx) bool {

@@ -106,14 +106,15 @@ func (l TraceDetailLevel) String() string {
 // DiagnosticTraceCollector records a run and builds its [SelectionReport].
 // Use one collector per run; it is not safe for concurrent use.
 type DiagnosticTraceCollector struct {
-	level      TraceDetailLevel
-	observer   func(TraceEvent)
-	events     []TraceEvent
-	included   []IncludedItem
-	excluded   []ExcludedItem
+	level    TraceDetailLevel
+	observer func(TraceEvent)
+	// events holds the kept events in insertion order: stage events, and at
+	// DetailItem the item events too.
+	events []TraceEvent
+	// decisions holds the item events not kept in events (DetailStage), so
+	// that every decision is stored exactly once.
+	decisions  []TraceEvent
 	shortfalls []CountRequirementShortfall
-	candidates int
-	tokens     int
 }
 
 // NewDiagnosticTraceCollector returns a collector keeping events at the given
@@ -129,6 +130,28 @@ func (c *DiagnosticTraceCollector) Enabled() bool { return true }
 // DetailLevel returns the collector's detail level.
 func (c *DiagnosticTraceCollector) DetailLevel() TraceDetailLevel { return c.level }
 
+// expectItemEvents is called by the pipeline before a run with the number of
+// item decisions it will record (one per input item), so the collector
+// allocates once.
+func (c *DiagnosticTraceCollector) expectItemEvents(n int) {
+	const stages = 5
+	if c.level >= DetailItem {
+		c.events = growCap(c.events, n+stages)
+	} else {
+		c.events = growCap(c.events, stages)
+		c.decisions = growCap(c.decisions, n)
+	}
+}
+
+func growCap[T any](s []T, extra int) []T {
+	if cap(s)-len(s) >= extra {
+		return s
+	}
+	grown := make([]T, len(s), len(s)+extra)
+	copy(grown, s)
+	return grown
+}
+
 // RecordStageEvent keeps e.
 func (c *DiagnosticTraceCollector) RecordStageEvent(e TraceEvent) {
 	c.events = append(c.events, e)
@@ -140,16 +163,10 @@ func (c *DiagnosticTraceCollector) RecordStageEvent(e TraceEvent) {
 // RecordItemEvent files the decision e carries for the report and, at
 // DetailItem, keeps e in the event list.
 func (c *DiagnosticTraceCollector) RecordItemEvent(e TraceEvent) {
-	if e.Item != nil {
-		c.candidates++
-		c.tokens += e.Item.tokens
-		if e.Exclusion.Variant != "" {
-			c.excluded = append(c.excluded, ExcludedItem{Item: e.Item, Score: e.Score, Reason: e.Exclusion})
-		} else if e.Inclusion != "" {
-			c.included = append(c.included, IncludedItem{Item: e.Item, Score: e.Score, Reason: e.Inclusion})
-		}
-	}
 	if c.level < DetailItem {
+		if e.Item != nil {
+			c.decisions = append(c.decisions, e)
+		}
 		return
 	}
 	c.events = append(c.events, e)
@@ -170,16 +187,50 @@ func (c *DiagnosticTraceCollector) Events() []TraceEvent { return slices.Clone(c
 // sorted by score descending, ties in insertion order, NaN last
 // (CLARIFICATIONS 6). The collector keeps its data; Report may be called again.
 func (c *DiagnosticTraceCollector) Report() *SelectionReport {
-	excluded := slices.Clone(c.excluded)
-	slices.SortStableFunc(excluded, func(a, b ExcludedItem) int { return compareScoreDesc(a.Score, b.Score) })
-	return &SelectionReport{
+	decisions := c.decisions
+	if c.level >= DetailItem {
+		decisions = c.events
+	}
+	r := &SelectionReport{
 		Events:                     slices.Clone(c.events),
-		Included:                   slices.Clone(c.included),
-		Excluded:                   excluded,
-		TotalCandidates:            c.candidates,
-		TotalTokensConsidered:      c.tokens,
 		CountRequirementShortfalls: slices.Clone(c.shortfalls),
 	}
+	nIn, nEx := 0, 0
+	for i := range decisions {
+		e := &decisions[i]
+		switch {
+		case e.Item == nil:
+		case e.Exclusion.Variant != "":
+			nEx++
+		case e.Inclusion != "":
+			nIn++
+		}
+	}
+	r.Included = make([]IncludedItem, 0, nIn)
+	keys := make([]keyIdx, 0, nEx)
+	excluded := make([]*TraceEvent, 0, nEx)
+	for i := range decisions {
+		e := &decisions[i]
+		if e.Item == nil {
+			continue
+		}
+		r.TotalCandidates++
+		r.TotalTokensConsidered += e.Item.tokens
+		switch {
+		case e.Exclusion.Variant != "":
+			keys = append(keys, keyIdx{key: descKey(e.Score), idx: len(excluded)})
+			excluded = append(excluded, e)
+		case e.Inclusion != "":
+			r.Included = append(r.Included, IncludedItem{Item: e.Item, Score: e.Score, Reason: e.Inclusion})
+		}
+	}
+	sortKeyIdx(keys)
+	r.Excluded = make([]ExcludedItem, len(keys))
+	for k, ki := range keys {
+		e := excluded[ki.idx]
+		r.Excluded[k] = ExcludedItem{Item: e.Item, Score: e.Score, Reason: e.Exclusion}
+	}
+	return r
 }
 
 // compareScoreDesc orders scores descending with -0.0 equal to +0.0 and NaN

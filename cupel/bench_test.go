@@ -1,0 +1,142 @@
+package cupel_test
+
+import (
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"testing"
+
+	"github.com/cupel-go/go-cupel/cupel"
+)
+
+var benchSizes = []int{100, 1000, 10000, 100000}
+
+// benchConfigs are the configurations of issue 7.
+func benchConfigs(b *testing.B) map[string]func() (cupel.Policy, cupel.ContextBudget, cupel.TraceCollector) {
+	composite := func() cupel.Scorer {
+		s, err := cupel.NewCompositeScorer(
+			cupel.WeightedScorer{Scorer: cupel.NewRecencyScorer(), Weight: 0.4},
+			cupel.WeightedScorer{Scorer: cupel.NewPriorityScorer(), Weight: 0.3},
+			cupel.WeightedScorer{Scorer: cupel.NewDefaultKindScorer(), Weight: 0.3},
+		)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return s
+	}
+	mustBudget := func(maxT, target int) cupel.ContextBudget {
+		bud, err := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: maxT, TargetTokens: target})
+		if err != nil {
+			b.Fatal(err)
+		}
+		return bud
+	}
+	return map[string]func() (cupel.Policy, cupel.ContextBudget, cupel.TraceCollector){
+		"A": func() (cupel.Policy, cupel.ContextBudget, cupel.TraceCollector) {
+			return cupel.Policy{Scorer: composite(), Slicer: cupel.NewGreedySlice(), Placer: cupel.NewUShapedPlacer()}, mustBudget(128000, 100000), nil
+		},
+		"B": func() (cupel.Policy, cupel.ContextBudget, cupel.TraceCollector) {
+			ks, err := cupel.NewKnapsackSlice(100)
+			if err != nil {
+				b.Fatal(err)
+			}
+			return cupel.Policy{Scorer: composite(), Slicer: ks, Placer: cupel.NewChronologicalPlacer()}, mustBudget(32000, 30000), nil
+		},
+		"C": func() (cupel.Policy, cupel.ContextBudget, cupel.TraceCollector) {
+			sc, err := cupel.NewScaledScorer(cupel.NewFrequencyScorer())
+			if err != nil {
+				b.Fatal(err)
+			}
+			return cupel.Policy{Scorer: sc, Slicer: cupel.NewGreedySlice(), Placer: cupel.NewChronologicalPlacer()}, mustBudget(128000, 100000), nil
+		},
+		"D": func() (cupel.Policy, cupel.ContextBudget, cupel.TraceCollector) {
+			return cupel.Policy{Scorer: composite(), Slicer: cupel.NewGreedySlice(), Placer: cupel.NewUShapedPlacer()}, mustBudget(128000, 100000), cupel.NewDiagnosticTraceCollector(cupel.DetailItem, nil)
+		},
+	}
+}
+
+// BenchmarkPipeline runs the configurations of issue 7 over the
+// deterministic generator. Compare with BenchmarkSortYardstick at the same N.
+func BenchmarkPipeline(b *testing.B) {
+	cfgs := benchConfigs(b)
+	for _, name := range []string{"A", "B", "C", "D"} {
+		for _, n := range benchSizes {
+			if name == "B" && n > 10000 {
+				continue // the knapsack target is 10k (issue 7); 100k would only measure the DP table
+			}
+			b.Run(name+"/N="+strconv.Itoa(n), func(b *testing.B) {
+				items := benchItems(n)
+				policy, budget, _ := cfgs[name]()
+				p, err := cupel.NewPipeline(policy)
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.ReportAllocs()
+				b.ResetTimer()
+				for b.Loop() {
+					var opts cupel.RunOptions
+					if name == "D" {
+						opts.Trace = cupel.NewDiagnosticTraceCollector(cupel.DetailItem, nil)
+					}
+					if _, err := p.RunWithOptions(items, budget, opts); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkSortYardstick sorts N random float64 keys: the yardstick the
+// targets of issue 7 are expressed in.
+func BenchmarkSortYardstick(b *testing.B) {
+	for _, n := range benchSizes {
+		b.Run("N="+strconv.Itoa(n), func(b *testing.B) {
+			r := rand.New(rand.NewPCG(1, 2))
+			keys := make([]float64, n)
+			for i := range keys {
+				keys[i] = r.Float64()
+			}
+			work := make([]float64, n)
+			b.ResetTimer()
+			for b.Loop() {
+				copy(work, keys)
+				slices.Sort(work)
+			}
+		})
+	}
+}
+
+// BenchmarkTracePaths shows the allocations of the untraced, null-collector,
+// Stage and Item paths side by side (configuration A, N=10000).
+func BenchmarkTracePaths(b *testing.B) {
+	items := benchItems(10000)
+	policy, budget, _ := benchConfigs(b)["A"]()
+	p, err := cupel.NewPipeline(policy)
+	if err != nil {
+		b.Fatal(err)
+	}
+	paths := []struct {
+		name string
+		opts func() cupel.RunOptions
+	}{
+		{"untraced", func() cupel.RunOptions { return cupel.RunOptions{} }},
+		{"null", func() cupel.RunOptions { return cupel.RunOptions{Trace: cupel.NullTraceCollector{}} }},
+		{"stage", func() cupel.RunOptions {
+			return cupel.RunOptions{Trace: cupel.NewDiagnosticTraceCollector(cupel.DetailStage, nil)}
+		}},
+		{"item", func() cupel.RunOptions {
+			return cupel.RunOptions{Trace: cupel.NewDiagnosticTraceCollector(cupel.DetailItem, nil)}
+		}},
+	}
+	for _, path := range paths {
+		b.Run(path.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := p.RunWithOptions(items, budget, path.opts()); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

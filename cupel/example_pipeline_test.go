@@ -1,0 +1,176 @@
+package cupel_test
+
+import (
+	"fmt"
+	"log"
+	"time"
+
+	"github.com/cupel-go/go-cupel/cupel"
+)
+
+func agentContext() []*cupel.ContextItem {
+	at := func(min int) *time.Time {
+		t := time.Date(2026, 11, 22, 9, min, 0, 0, time.UTC)
+		return &t
+	}
+	return []*cupel.ContextItem{
+		cupel.MustItem(cupel.ItemSpec{Content: "You are a helpful assistant.", Tokens: 8, Kind: cupel.KindSystemPrompt, Pinned: true}),
+		cupel.MustItem(cupel.ItemSpec{Content: "User: what changed in v2?", Tokens: 9, Priority: cupel.Ptr(5), Timestamp: at(1)}),
+		cupel.MustItem(cupel.ItemSpec{Content: "CHANGELOG v2: ...", Tokens: 1200, Kind: cupel.KindDocument, Timestamp: at(2)}),
+		cupel.MustItem(cupel.ItemSpec{Content: "grep output: ...", Tokens: 300, Kind: cupel.KindToolOutput, Timestamp: at(3)}),
+		cupel.MustItem(cupel.ItemSpec{Content: "Release notes v2 summary", Tokens: 150, Kind: cupel.KindDocument, Priority: cupel.Ptr(3), Timestamp: at(4)}),
+	}
+}
+
+// Selecting context under a budget: the README's example.
+func Example() {
+	items := agentContext()
+	scorer, err := cupel.NewCompositeScorer(
+		cupel.WeightedScorer{Scorer: cupel.NewPriorityScorer(), Weight: 2},
+		cupel.WeightedScorer{Scorer: cupel.NewDefaultKindScorer(), Weight: 1},
+	)
+	if err != nil {
+		log.Fatal(err)
+	}
+	pipeline, err := cupel.NewPipeline(cupel.Policy{
+		Scorer: scorer,
+		Slicer: cupel.NewGreedySlice(),
+		Placer: cupel.NewUShapedPlacer(),
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	budget, err := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 1000, TargetTokens: 800})
+	if err != nil {
+		log.Fatal(err)
+	}
+	result, report, err := pipeline.DryRun(items, budget)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, it := range result.Items {
+		fmt.Println(it.Content())
+	}
+	for _, ex := range report.Excluded {
+		fmt.Printf("left out %q: %s\n", ex.Item.Content(), ex.Reason)
+	}
+	// Output:
+	// You are a helpful assistant.
+	// grep output: ...
+	// Release notes v2 summary
+	// User: what changed in v2?
+	// left out "CHANGELOG v2: ...": BudgetExceeded: 1200 tokens requested, 333 available
+}
+
+func ExamplePipeline_Run() {
+	pipeline, err := cupel.NewPipeline(cupel.Policy{
+		Scorer: cupel.NewRecencyScorer(),
+		Slicer: cupel.NewGreedySlice(),
+		Placer: cupel.NewChronologicalPlacer(),
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	budget, _ := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 600, TargetTokens: 500})
+	result, err := pipeline.Run(agentContext(), budget)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(len(result.Items), "items,", result.TotalTokens, "tokens")
+	// Output: 4 items, 467 tokens
+}
+
+func ExamplePipeline_RunWithOptions() {
+	pipeline, _ := cupel.NewPipeline(cupel.Policy{
+		Scorer:   cupel.NewRecencyScorer(),
+		Slicer:   cupel.NewGreedySlice(),
+		Placer:   cupel.NewChronologicalPlacer(),
+		Overflow: cupel.OverflowProceed,
+	})
+	budget, _ := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 100, TargetTokens: 5})
+	collector := cupel.NewDiagnosticTraceCollector(cupel.DetailStage, nil)
+	_, err := pipeline.RunWithOptions(agentContext(), budget, cupel.RunOptions{
+		Trace:      collector,
+		OnOverflow: func(e cupel.OverflowEvent) { fmt.Println("over budget by", e.TokensOverBudget) },
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, e := range collector.Events() {
+		fmt.Println(e.Stage, e.ItemCount)
+	}
+	// Output:
+	// over budget by 3
+	// Classify 5
+	// Score 4
+	// Deduplicate 4
+	// Slice 4
+	// Place 1
+}
+
+func ExamplePresetPolicy() {
+	policy, err := cupel.PresetPolicy(cupel.PresetRag)
+	if err != nil {
+		log.Fatal(err)
+	}
+	budget, _ := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 2000, TargetTokens: 1500})
+	result, _, err := cupel.DryRunWithPolicy(agentContext(), budget, policy)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(result.TotalTokens)
+	// Output: 467
+}
+
+func ExamplePolicySensitivity() {
+	chat, _ := cupel.PresetPolicy(cupel.PresetChat)
+	toolsFirst, _ := cupel.NewKindScorer(map[cupel.ContextKind]float64{cupel.KindToolOutput: 1, cupel.KindMessage: 0.5})
+	budget, _ := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 500, TargetTokens: 320})
+	report, err := cupel.PolicySensitivity(agentContext(), budget,
+		cupel.LabeledPolicy{Label: "chat", Policy: chat},
+		cupel.LabeledPolicy{Label: "tools-first", Policy: cupel.Policy{Scorer: toolsFirst, Slicer: cupel.NewGreedySlice(), Placer: cupel.NewChronologicalPlacer()}},
+	)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, d := range report.Diffs {
+		fmt.Printf("%s: %s %s, %s %s\n", d.Content, d.Statuses[0].Label, d.Statuses[0].Status, d.Statuses[1].Label, d.Statuses[1].Status)
+	}
+	// Output:
+	// grep output: ...: chat Excluded, tools-first Included
+	// Release notes v2 summary: chat Included, tools-first Excluded
+}
+
+func ExamplePipeline_FindMinBudgetFor() {
+	items := agentContext()
+	pipeline, _ := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewRecencyScorer(), Slicer: cupel.NewGreedySlice(), Placer: cupel.NewChronologicalPlacer()})
+	changelog := items[2]
+	min, ok, err := pipeline.FindMinBudgetFor(items, changelog, 10000)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(min, ok)
+	// Output: 1658 true
+}
+
+func ExampleDecodePolicyFile() {
+	src := []byte(`{
+  "scorer": {"type": "composite", "scorers": [
+    {"type": "recency", "weight": 3},
+    {"type": "decay", "weight": 1, "curve": {"type": "window", "max_age": "2h"}}
+  ]},
+  "slicer": {"type": "knapsack", "bucket_size": 50},
+  "placer": "chronological"
+}`)
+	clock := cupel.ClockFunc(func() time.Time { return time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC) })
+	policy, _, err := cupel.DecodePolicyFile("policy.json", src, nil, cupel.WithClock(clock))
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("%T %T\n", policy.Slicer, policy.Placer)
+	_, _, err = cupel.DecodePolicyFile("broken.json", []byte(`{"scorer":{"type":"composite","scorers":[{"type":"recency","weight":-1}]},"slicer":{"type":"greedy"},"placer":"chronological"}`), nil)
+	fmt.Println(err)
+	// Output:
+	// *cupel.KnapsackSlice *cupel.ChronologicalPlacer
+	// broken.json: cupel: invalid configuration: PolicySpec: scorer.scorers[0].weight: weight must be positive (got -1)
+}
