@@ -66,6 +66,9 @@ func (f Float) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON implements json.Unmarshaler.
 func (f *Float) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		return fmt.Errorf("float: null is not a number")
+	}
 	if len(b) > 0 && b[0] == '"' {
 		var s string
 		if err := json.Unmarshal(b, &s); err != nil {

@@ -121,9 +121,16 @@ func Compare(c *Case, r Result) Verdict {
 		}
 	}
 	if v.Status == StatusFail && v.Message == "" {
+		// Details hold problems, each followed by indented lines of diff.
+		problems := 0
+		for _, d := range v.Details {
+			if !strings.HasPrefix(d, " ") {
+				problems++
+			}
+		}
 		v.Message = v.Details[0]
-		if len(v.Details) > 1 {
-			v.Message += fmt.Sprintf(" (and %d more)", len(v.Details)-1)
+		if problems > 1 {
+			v.Message += fmt.Sprintf(" (and %d more problems)", problems-1)
 		}
 	}
 	return v
@@ -365,8 +372,7 @@ func describeEntry(c *Case, e ReportEntry) string {
 			fields = append(fields, fmt.Sprintf("%s=%v", k, val))
 		}
 	}
-	sort.Strings(fields)
-	return fmt.Sprintf("#%d %q score=%v %v%v", e.Index, content, e.Score, e.Reason["reason"], fields)
+	return fmt.Sprintf("#%d %q score=%v %v%s", e.Index, content, e.Score, e.Reason["reason"], fieldList(fields))
 }
 
 func describeExpected(e ExpectedReport) string {
@@ -374,12 +380,20 @@ func describeExpected(e ExpectedReport) string {
 	for k, val := range e.Fields {
 		fields = append(fields, fmt.Sprintf("%s=%v", k, val))
 	}
-	sort.Strings(fields)
 	s := "score=?"
 	if e.Score != nil {
 		s = "score=" + e.Score.String()
 	}
-	return fmt.Sprintf("%s %s %s%v", refName(e.Ref), s, e.Reason, fields)
+	return fmt.Sprintf("%s %s %s%s", refName(e.Ref), s, e.Reason, fieldList(fields))
+}
+
+// fieldList formats reason fields as " (a=1, b=2)", sorted, or "".
+func fieldList(fields []string) string {
+	if len(fields) == 0 {
+		return ""
+	}
+	sort.Strings(fields)
+	return " (" + strings.Join(fields, ", ") + ")"
 }
 
 func compareEntries(c *Case, what string, want []ExpectedReport, got []ReportEntry, v *Verdict) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"testing"
+	"time"
 
 	"github.com/cupel-go/go-cupel/runner"
 )
@@ -44,5 +45,19 @@ func ExampleRun() {
 func ExampleServe() {
 	_ = func() error {
 		return runner.Serve(context.Background(), myImpl{}, os.Stdin, os.Stdout)
+	}
+}
+
+// NewProcess drives an implementation in any language over the protocol;
+// Report.ExitCode is cupel-conform's exit code.
+func ExampleNewProcess() {
+	impl := runner.NewProcess(runner.ProcessOptions{Command: "python3 my_adapter.py", StartupTimeout: 10 * time.Second})
+	_ = func() int {
+		rep, err := runner.Run(context.Background(), impl, runner.Options{Timeout: 2 * time.Second, RequireLevel: runner.LevelConformant})
+		if err != nil {
+			return runner.ExitUsage
+		}
+		_ = runner.WriteText(os.Stdout, rep, runner.TextOptions{})
+		return rep.ExitCode()
 	}
 }

@@ -18,3 +18,9 @@ func TestGate(t *testing.T) {
 		t.Fatalf("level %s", rep.Level)
 	}
 }
+
+// TestEngineConformance gates go-cupel itself: the embedded suite, in
+// process, must reach Cupel Fully Conformant.
+func TestEngineConformance(t *testing.T) {
+	runner.Test(t, runner.Engine(), runner.Options{RequireLevel: runner.LevelFullyConformant})
+}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"path"
 	"slices"
 	"sort"
 	"strings"
@@ -198,13 +197,26 @@ func LoadCase(name string, data []byte) (c *Case, err error) {
 	return c, nil
 }
 
-func loadItems(root tbl, key string, withScore bool) []Item {
+// itemRules say which item keys a stage requires.
+type itemRules struct {
+	// score: the item must carry a score (slicing); scoreOpt: it may, and
+	// defaults to 0.0 (placing, where other suites sometimes leave it out).
+	score, scoreOpt bool
+	// tokensOpt: tokens default to 0 (placing).
+	tokensOpt bool
+}
+
+func loadItems(root tbl, key string, rules itemRules) []Item {
 	ts, _ := root.arr(key)
 	items := make([]Item, 0, len(ts))
 	for i, t := range ts {
 		it := Item{Index: i, Kind: "Message", Source: "Chat"}
 		it.Content = t.reqStr("content")
-		it.Tokens = t.reqInt("tokens")
+		if rules.tokensOpt {
+			it.Tokens, _ = t.integer("tokens")
+		} else {
+			it.Tokens = t.reqInt("tokens")
+		}
 		if s, ok := t.str("kind"); ok {
 			it.Kind = s
 		}
@@ -236,8 +248,12 @@ func loadItems(root tbl, key string, withScore bool) []Item {
 				}
 			}
 		}
-		if withScore {
+		switch {
+		case rules.score:
 			s := t.reqFloat("score")
+			it.Score = &s
+		case rules.scoreOpt:
+			s := t.floatOr("score", 0)
 			it.Score = &s
 		}
 		items = append(items, it)
@@ -311,9 +327,9 @@ func loadScoring(root, test tbl, c *Case) {
 	typ := test.reqStr("scorer")
 	c.Expect.ConstructionError, _ = test.boolean("expect_construction_error")
 	cfg, _ := root.sub("config")
-	sc := parseScorer(typ, cfg, true)
+	sc := parseScorer(typ, cfg)
 	c.Input.Scorer = &sc
-	c.Input.Items = loadItems(root, "items", false)
+	c.Input.Items = loadItems(root, "items", itemRules{})
 	loadErrorExpectation(root, c)
 	exp, _ := root.arr("expected")
 	r := newResolver(c.Input.Items)
@@ -336,10 +352,9 @@ func loadErrorExpectation(root tbl, c *Case) {
 	}
 }
 
-// parseScorer reads a scorer's configuration from its table. top tells
-// whether t is the top-level [config], where a composite's children are
-// "scorers" (and "children" is a synonym).
-func parseScorer(typ string, t tbl, top bool) ScorerConfig {
+// parseScorer reads a scorer's configuration from its table. A composite's
+// children are "scorers" or "children", synonyms at every level.
+func parseScorer(typ string, t tbl) ScorerConfig {
 	sc := ScorerConfig{Type: typ}
 	switch typ {
 	case "kind":
@@ -365,15 +380,15 @@ func parseScorer(typ string, t tbl, top bool) ScorerConfig {
 		for _, ch := range children {
 			sc.Children = append(sc.Children, ChildScorer{
 				Weight: ch.reqFloat("weight"),
-				Scorer: parseScorer(ch.reqStr("type"), ch, false),
+				Scorer: parseScorer(ch.reqStr("type"), ch),
 			})
 		}
 	case "scaled":
 		if inner, ok := t.sub("inner"); ok {
-			in := parseScorer(inner.reqStr("type"), inner, false)
+			in := parseScorer(inner.reqStr("type"), inner)
 			sc.Inner = &in
 		} else if name, ok := t.str("inner_scorer"); ok {
-			in := parseScorer(name, tbl{f: t.f, m: map[string]any{}, path: join(t.path, "inner"), occ: -1}, false)
+			in := parseScorer(name, tbl{f: t.f, m: map[string]any{}, path: join(t.path, "inner"), occ: -1})
 			sc.Inner = &in
 		}
 	case "decay":
@@ -404,7 +419,6 @@ func parseScorer(typ string, t tbl, top bool) ScorerConfig {
 		}
 		sc.Boost, _ = t.float("boost")
 	}
-	_ = top
 	return sc
 }
 
@@ -420,7 +434,14 @@ func loadBudget(root tbl) *Budget {
 		b.MaxTokens = m
 	}
 	b.OutputReserve, _ = bt.integer("output_reserve")
-	if rs, ok := bt.sub("reserved_slots"); ok {
+	if _, isArr := bt.m["reserved_slots"].([]map[string]any); isArr {
+		// Also accepted: [[budget.reserved_slots]] kind = "...", tokens = N.
+		slots, _ := bt.arr("reserved_slots")
+		b.ReservedSlots = map[string]int64{}
+		for _, s := range slots {
+			b.ReservedSlots[s.reqStr("kind")] = s.reqInt("tokens")
+		}
+	} else if rs, ok := bt.sub("reserved_slots"); ok {
 		bt.f.consumed[rs.path+".*"] = true
 		b.ReservedSlots = map[string]int64{}
 		for k := range rs.m {
@@ -517,17 +538,19 @@ func loadSlicing(root, test tbl, c *Case) {
 	cfg, _ := root.sub("config")
 	c.Input.Slicer = parseSlicer(typ, cfg)
 	c.Input.Budget = loadBudget(root)
-	c.Input.Items = loadItems(root, "scored_items", true)
+	c.Input.Items = loadItems(root, "scored_items", itemRules{score: true})
 	loadErrorExpectation(root, c)
 	loadSlicingExpect(root, c, newResolver(c.Input.Items))
-	if c.Expect.Selected == nil && c.Expect.Error == "" && !c.Expect.ConstructionError && root.f.err == nil {
-		root.f.fail(locate(root.f.src, "expected", -1, ""), "[expected] needs selected_contents or error")
+	if c.Expect.Selected == nil {
+		// A missing selected_contents means an empty selection, as other
+		// suites write it.
+		c.Expect.Selected = []Ref{}
 	}
 }
 
 func loadPlacing(root, test tbl, c *Case) {
 	c.Input.Placer = test.reqStr("placer")
-	c.Input.Items = loadItems(root, "items", true)
+	c.Input.Items = loadItems(root, "items", itemRules{scoreOpt: true, tokensOpt: true})
 	loadErrorExpectation(root, c)
 	exp, _ := root.sub("expected")
 	r := newResolver(c.Input.Items)
@@ -535,10 +558,7 @@ func loadPlacing(root, test tbl, c *Case) {
 		c.Expect.Ordered = r.contents(exp, "ordered_contents")
 	}
 	if c.Expect.Ordered == nil {
-		c.Expect.Ordered = []Ref{}
-		if c.Expect.Error == "" && root.f.err == nil && !exp.has("ordered_contents") {
-			root.f.fail(locate(root.f.src, "expected", -1, ""), "[expected] needs ordered_contents or error")
-		}
+		c.Expect.Ordered = []Ref{} // missing means empty
 	}
 }
 
@@ -547,13 +567,13 @@ func loadPipeline(root, test tbl, c *Case) {
 	entries, _ := cfg.arr("scorers")
 	switch len(entries) {
 	case 1:
-		sc := parseScorer(entries[0].reqStr("type"), entries[0], false)
+		sc := parseScorer(entries[0].reqStr("type"), entries[0])
 		entries[0].get("weight")
 		c.Input.Scorer = &sc
 	default:
 		sc := ScorerConfig{Type: "composite", Children: []ChildScorer{}}
 		for _, e := range entries {
-			sc.Children = append(sc.Children, ChildScorer{Weight: e.reqFloat("weight"), Scorer: parseScorer(e.reqStr("type"), e, false)})
+			sc.Children = append(sc.Children, ChildScorer{Weight: e.reqFloat("weight"), Scorer: parseScorer(e.reqStr("type"), e)})
 		}
 		c.Input.Scorer = &sc
 	}
@@ -569,7 +589,7 @@ func loadPipeline(root, test tbl, c *Case) {
 		c.Input.OverflowStrategy = s
 	}
 	c.Input.Budget = loadBudget(root)
-	c.Input.Items = loadItems(root, "items", false)
+	c.Input.Items = loadItems(root, "items", itemRules{})
 	loadErrorExpectation(root, c)
 
 	outs, _ := root.arr("expected_output")
@@ -649,6 +669,3 @@ func loadReportEntries(ts []tbl, reasonKey string, r *resolver) []ExpectedReport
 	}
 	return out
 }
-
-// Paths returns the id prefix tier/stage of a case (for grouping).
-func (c *Case) group() string { return path.Join(c.Tier, c.Stage) }

@@ -60,7 +60,7 @@ var _ = Describe("Loader", func() {
 		}
 		Expect(msgs).To(HaveKeyWithValue("required/scoring/bad-syntax.toml", ContainSubstring(":8: invalid TOML")))
 		Expect(msgs).To(HaveKeyWithValue("required/scoring/wrong-stage.toml", ContainSubstring(`:3: [test] stage = "pipeline" disagrees with the path's stage "scoring"`)))
-		Expect(msgs).To(HaveKeyWithValue("optional/placing/missing-tokens.toml", ContainSubstring(`:6: [items]: missing required key "tokens"`)))
+		Expect(msgs).To(HaveKeyWithValue("optional/placing/missing-content.toml", ContainSubstring(`:6: [items]: missing required key "content"`)))
 		Expect(msgs).To(HaveKeyWithValue("optional/placing/unknown-content.toml", ContainSubstring(`no item has content "zzz"`)))
 		Expect(msgs).To(HaveKeyWithValue("misplaced/x.toml", ContainSubstring("<tier>/<stage>")))
 	})
@@ -87,6 +87,40 @@ timestamp = 2024-01-01T02:00+02:00
 		Expect(*c.Input.Items[0].Timestamp).To(Equal(time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)))
 		b, _ := json.Marshal(c.Input.Items[0])
 		Expect(string(b)).To(ContainSubstring(`"timestamp":"2024-01-01T00:00:00Z"`))
+	})
+
+	It("reads what other suites write: string datetimes, slot arrays, placing items without score or tokens, missing expectations", func() {
+		c, err := load("required/pipeline/x.toml", `[test]
+stage = "pipeline"
+[budget]
+max_tokens = 10
+target_tokens = 10
+[[budget.reserved_slots]]
+kind = "Document"
+tokens = 3
+[config]
+slicer = "greedy"
+placer = "u-shaped"
+[[items]]
+content = "a"
+tokens = 1
+timestamp = "2024-01-01T00:00:00.5Z"
+`)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(c.Input.Budget.ReservedSlots).To(Equal(map[string]int64{"Document": 3}))
+		Expect(c.Input.Items[0].Timestamp.Nanosecond()).To(Equal(500000000))
+		Expect(c.Input.Scorer.Type).To(Equal("composite"))
+		Expect(c.Input.Scorer.Children).To(BeEmpty())
+
+		p, err := load("optional/placing/x.toml", "[test]\nstage = \"placing\"\nplacer = \"chronological\"\n[[items]]\ncontent = \"a\"\n")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(float64(*p.Input.Items[0].Score)).To(Equal(0.0))
+		Expect(p.Expect.Ordered).To(BeEmpty())
+
+		s, err := load("optional/slicing/x.toml", "[test]\nstage = \"slicing\"\nslicer = \"greedy\"\n[budget]\ntarget_tokens = 0\n")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(s.Expect.Selected).To(BeEmpty())
+		Expect(s.Input.Items).NotTo(BeNil(), "items are [] on the wire, never null")
 	})
 
 	It("fills in defaults and lists unknown keys", func() {

@@ -38,6 +38,11 @@ type ProcessOptions struct {
 	// StderrTail is how many bytes of stderr are kept per case (default
 	// 8 KiB).
 	StderrTail int
+	// MaxStderr is how many bytes of stderr one case (or the hello) may
+	// produce before it is a fault: a stderr flood (default 16 MiB;
+	// negative means no limit). Stderr is drained and discarded beyond the
+	// tail either way, so a flood never exhausts the runner's memory.
+	MaxStderr int64
 	// Suite is sent in the runner's hello.
 	Suite HelloSuite
 }
@@ -52,8 +57,6 @@ type Process struct {
 	mu       sync.Mutex
 	cur      *proc
 	restarts int
-	started  bool
-	info     Info
 	lastTail string
 }
 
@@ -74,6 +77,9 @@ func NewProcess(opts ProcessOptions) *Process {
 	if opts.StderrTail <= 0 {
 		opts.StderrTail = 8 << 10
 	}
+	if opts.MaxStderr == 0 {
+		opts.MaxStderr = MaxLine
+	}
 	return &Process{opts: opts}
 }
 
@@ -86,7 +92,6 @@ func (p *Process) Hello(ctx context.Context) (Info, error) {
 	if err != nil {
 		return Info{}, fmt.Errorf("%w: %w", ErrInfrastructure, err)
 	}
-	p.info, p.started = info, true
 	if p.opts.ExecPerCase {
 		pr.bye(p.opts.Grace)
 	} else {
@@ -200,6 +205,9 @@ func (p *Process) start(ctx context.Context) (*proc, Info, error) {
 	}
 	cmd.Dir, cmd.Env = p.opts.Dir, p.opts.Env
 	pr, err := startProc(cmd, p.opts.StderrTail)
+	if pr != nil {
+		pr.maxStderr = p.opts.MaxStderr
+	}
 	if err != nil {
 		return nil, Info{}, &Fault{Status: StatusCrash, Message: "cannot start implementation", Err: err}
 	}
@@ -267,6 +275,8 @@ type proc struct {
 	errEOF  chan struct{}
 	mark    int64
 	once    sync.Once
+	// maxStderr bounds the stderr of one exchange (<= 0: no bound).
+	maxStderr int64
 }
 
 type lineOrErr struct {
@@ -365,8 +375,14 @@ func (pr *proc) roundTrip(ctx context.Context, msg any) ([]byte, *Fault) {
 		_, err := pr.stdin.Write(b)
 		wrote <- err
 	}()
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
 	for {
 		select {
+		case <-tick.C:
+			if f := pr.flooded(); f != nil {
+				return nil, f
+			}
 		case err := <-wrote:
 			wrote = nil
 			if err != nil {
@@ -383,12 +399,27 @@ func (pr *proc) roundTrip(ctx context.Context, msg any) ([]byte, *Fault) {
 			if err := json.Unmarshal(l.line, &env); err != nil {
 				return nil, &Fault{Status: StatusError, Message: "stdout line is not JSON: " + preview(l.line), Err: ErrProtocol}
 			}
+			if f := pr.flooded(); f != nil {
+				return nil, f
+			}
 			return l.line, nil
 		case <-ctx.Done():
 			pr.kill()
 			return nil, &Fault{Status: StatusTimeout, Message: "no answer in time (" + ctx.Err().Error() + ")"}
 		}
 	}
+}
+
+// flooded reports a stderr flood: more than maxStderr bytes since the mark.
+func (pr *proc) flooded() *Fault {
+	if pr.maxStderr <= 0 {
+		return nil
+	}
+	if n := pr.stderr.total() - pr.mark; n > pr.maxStderr {
+		pr.kill()
+		return &Fault{Status: StatusError, Message: fmt.Sprintf("stderr flood: %d bytes of stderr in one exchange, over the limit of %d", n, pr.maxStderr)}
+	}
+	return nil
 }
 
 // crashed waits briefly for the exit status and describes the crash.

@@ -36,6 +36,8 @@ type Report struct {
 	// Infrastructure, when set, says why the run stopped without a verdict.
 	Infrastructure       string `json:"infrastructure_error,omitempty"`
 	InfrastructureStderr string `json:"infrastructure_stderr,omitempty"`
+	// Restarts counts the restarts of the implementation's session.
+	Restarts int `json:"restarts"`
 	// SuiteErrors counts vector files that could not be loaded.
 	SuiteErrors int          `json:"suite_errors"`
 	Started     time.Time    `json:"started"`

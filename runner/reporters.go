@@ -74,6 +74,9 @@ func WriteText(w io.Writer, r *Report, o TextOptions) error {
 		impl += " (" + r.Implementation.Language + ")"
 	}
 	fmt.Fprintf(&b, "implementation: %s\n", impl)
+	if caps := describeCapabilities(r.Implementation.Capabilities); caps != "" {
+		fmt.Fprintf(&b, "capabilities: %s\n", caps)
+	}
 	if r.Filtered {
 		fmt.Fprintf(&b, "filters: %s\n", describeFilters(r.Filters))
 	}
@@ -110,6 +113,9 @@ func WriteText(w io.Writer, r *Report, o TextOptions) error {
 	if m := r.StageCounts["/"]; m != nil {
 		fmt.Fprintf(&b, "%-9s %s\n", "other:", countLine(m))
 	}
+	if r.Restarts > 0 {
+		fmt.Fprintf(&b, "restarts: %d\n", r.Restarts)
+	}
 	if r.Infrastructure != "" {
 		fmt.Fprintf(&b, "\n%s %s\n", p.c("31;1", "INFRASTRUCTURE ERROR:"), r.Infrastructure)
 		if r.InfrastructureStderr != "" {
@@ -134,6 +140,19 @@ func WriteText(w io.Writer, r *Report, o TextOptions) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+func describeCapabilities(c Capabilities) string {
+	var parts []string
+	for _, l := range []struct {
+		name string
+		list []string
+	}{{"stages", c.Stages}, {"scorers", c.Scorers}, {"slicers", c.Slicers}, {"placers", c.Placers}, {"features", c.Features}} {
+		if len(l.list) > 0 {
+			parts = append(parts, l.name+" "+strings.Join(l.list, ","))
+		}
+	}
+	return strings.Join(parts, "; ")
 }
 
 func describeFilters(f Filters) string {
@@ -174,13 +193,27 @@ func writeFailure(b *strings.Builder, p painter, c CaseResult, suite *Suite) {
 	if c.Message != "" {
 		fmt.Fprintf(b, "  %s\n", c.Message)
 	}
-	for _, d := range c.Details {
+	details := c.Details
+	if len(details) > 0 && strings.HasPrefix(c.Message, details[0]) {
+		details = details[1:] // the message already says it
+	}
+	for _, d := range details {
 		fmt.Fprintf(b, "  %s\n", d)
 	}
 	if suite != nil {
 		if cs := suite.Case(c.ID); cs != nil && (c.Status == StatusFail || c.Status == StatusUnexpectedPass) {
 			b.WriteString("  inputs:\n")
 			writeInputs(b, cs)
+			if c.Actual != nil && c.Actual.Output != nil && c.Actual.Output.Diagnostics != nil && cs.Expect.Diagnostics == nil {
+				d := c.Actual.Output.Diagnostics
+				b.WriteString("  actual selection report:\n")
+				for _, e := range d.Included {
+					fmt.Fprintf(b, "    included %s\n", describeEntry(cs, e))
+				}
+				for _, e := range d.Excluded {
+					fmt.Fprintf(b, "    excluded %s\n", describeEntry(cs, e))
+				}
+			}
 		}
 	}
 	if c.Stderr != "" {
@@ -387,6 +420,9 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 	fmt.Fprintf(&b, "## Cupel conformance: %s\n\n", r.Implementation.Name)
 	fmt.Fprintf(&b, "**%s** — %s\n\n", r.Level.Title(), r.LevelReason)
 	fmt.Fprintf(&b, "Runner %s %s · spec %s · suite `%s` (%d cases)\n\n", r.Runner.Name, r.Runner.Version, r.Suite.SpecVersion, short(r.Suite.Digest), r.Suite.Cases)
+	if caps := describeCapabilities(r.Implementation.Capabilities); caps != "" {
+		fmt.Fprintf(&b, "Implementation %s %s (%s): %s\n\n", r.Implementation.Name, r.Implementation.Version, r.Implementation.Language, caps)
+	}
 	b.WriteString("| tier | stage | pass | fail | other |\n|---|---|---:|---:|---:|\n")
 	for _, tier := range Tiers {
 		for _, st := range Stages {

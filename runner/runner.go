@@ -14,8 +14,25 @@ import (
 	"github.com/cupel-go/go-cupel/vectors"
 )
 
-// Version is the runner's version, recorded in every report.
-var Version = "0.1.0"
+// Version is the runner's version, recorded in every report: the version of
+// the go-cupel module it was built from, or "devel".
+var Version = moduleVersion()
+
+const modulePath = "github.com/cupel-go/go-cupel"
+
+func moduleVersion() string {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		if bi.Main.Path == modulePath && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+			return bi.Main.Version
+		}
+		for _, d := range bi.Deps {
+			if d.Path == modulePath {
+				return d.Version
+			}
+		}
+	}
+	return "devel"
+}
 
 // Name is the runner's name in reports and hello messages.
 const Name = "cupel-conform"
@@ -254,6 +271,10 @@ func RunSuite(ctx context.Context, impl Implementation, suite *Suite, opts Optio
 		case !e.run:
 			cr = newCaseResult(e.c)
 			cr.Status, cr.Message = StatusSkip, "filtered out"
+		case rep.Infrastructure == "" && ctx.Err() != nil:
+			rep.Infrastructure = "interrupted: " + ctx.Err().Error()
+			cr = newCaseResult(e.c)
+			cr.Status, cr.Message = StatusNotRun, "not run: "+rep.Infrastructure
 		case rep.Infrastructure != "":
 			cr = newCaseResult(e.c)
 			cr.Status, cr.Message = StatusNotRun, "not run: "+rep.Infrastructure
@@ -269,6 +290,9 @@ func RunSuite(ctx context.Context, impl Implementation, suite *Suite, opts Optio
 		if opts.OnResult != nil && e.run {
 			opts.OnResult(cr)
 		}
+	}
+	if r, ok := impl.(interface{ Restarts() int }); ok {
+		rep.Restarts = r.Restarts()
 	}
 	if closer, ok := impl.(interface{ Close() error }); ok {
 		_ = closer.Close()
@@ -336,10 +360,10 @@ func runCase(ctx context.Context, impl Implementation, c *Case, seq int, timeout
 		switch {
 		case errors.Is(a.err, ErrInfrastructure):
 			cr.Status, cr.Message = StatusNotRun, a.err.Error()
-			cr.infra = a.err
 			if errors.As(a.err, &f) {
-				cr.Stderr = f.Stderr
+				cr.Message, cr.Stderr = f.Message, f.Stderr
 			}
+			cr.infra = errors.New(cr.Message)
 		case errors.As(a.err, &f):
 			cr.Status, cr.Message, cr.Stderr = f.Status, f.Message, f.Stderr
 			if f.Err != nil {

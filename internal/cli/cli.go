@@ -278,7 +278,7 @@ func saveFailed(dir string, rep *runner.Report, suite *runner.Suite) error {
 		}
 		base := filepath.Join(dir, strings.ReplaceAll(c.ID, "/", "__"))
 		if cs := suite.Case(c.ID); cs != nil {
-			req, _ := json.MarshalIndent(runner.RunMessage{Type: runner.TypeRun, Request: runner.NewRequest(0, cs)}, "", "  ")
+			req, _ := json.MarshalIndent(runner.RunMessage{Type: runner.TypeRun, Request: runner.NewRequest(1, cs)}, "", "  ")
 			if err := os.WriteFile(base+".request.json", append(req, '\n'), 0o644); err != nil {
 				return err
 			}
@@ -319,10 +319,11 @@ func (e *env) run(args []string) (int, error) {
 	execPerCase := fs.Bool("exec-per-case", false, "start one process per case instead of one session")
 	require := fs.String("require-level", "", "exit 1 unless the run reaches `LEVEL` (conformant or fully-conformant)")
 	expFile := fs.String("expectations", "", "known failures from `FILE` (strict: an expected failure that passes fails the run)")
-	writeExp := fs.String("write-expectations", "", "write the current failures to `FILE` as expectations")
+	writeExp := fs.String("write-expectations", "", "write the current failures to `FILE` as expectations (the run then exits 0 unless it could not run)")
 	timeout := fs.Duration("timeout", 10*time.Second, "per-case timeout")
 	startup := fs.Duration("startup-timeout", 30*time.Second, "timeout for the implementation's hello")
 	restarts := fs.Int("restarts", 3, "restart budget of a session after crashes, hangs and protocol errors")
+	maxStderr := fs.Int64("max-stderr", runner.MaxLine, "`BYTES` of stderr one case may write before it is a fault (-1: no limit)")
 	args, err := parse(fs, args)
 	if err != nil {
 		return 0, err
@@ -358,7 +359,7 @@ func (e *env) run(args []string) (int, error) {
 	var impl runner.Implementation = runner.Engine()
 	if *implCmd != "" {
 		impl = runner.NewProcess(runner.ProcessOptions{
-			Command: *implCmd, ExecPerCase: *execPerCase, Restarts: restartsOpt(*restarts),
+			Command: *implCmd, ExecPerCase: *execPerCase, Restarts: restartsOpt(*restarts), MaxStderr: *maxStderr,
 			StartupTimeout: *startup, Suite: runner.HelloSuite{SpecVersion: suite.SpecVersion, Digest: suite.Digest},
 		})
 	}
