@@ -1,6 +1,7 @@
 package cupel
 
 import (
+	"hash/maphash"
 	"reflect"
 	"time"
 )
@@ -255,29 +256,78 @@ func (r *run) classify(items []*ContextItem) (pinned, scoreable []*ContextItem, 
 // survive (spec "Stage 3: Deduplicate"): byte-exact content, highest score
 // wins, the lowest index on ties. A NaN score loses to any number, as in
 // every other score comparison of the pipeline (CLARIFICATIONS 6).
+//
+// Instead of a map from content to best index it sorts (hash of content,
+// index) records with the radix key sort and walks the runs of equal hashes,
+// comparing the strings themselves within a run, so hash collisions never
+// merge different contents. The survivors are exactly the spec's.
 func (r *run) deduplicate(items []*ContextItem, scores []float64) []int {
 	survivors := make([]int, 0, len(items))
-	if !r.p.dedup {
+	if !r.p.dedup || len(items) < 2 {
 		for i := range items {
 			survivors = append(survivors, i)
 		}
 		return survivors
 	}
-	best := make(map[string]int, len(items))
+	keys := make([]keyIdx, len(items))
 	for i, it := range items {
-		if j, ok := best[it.content]; !ok || compareScoreDesc(scores[i], scores[j]) < 0 {
-			best[it.content] = i
+		keys[i] = keyIdx{maphash.String(dedupSeed, it.content), i}
+	}
+	sortKeyIdx(keys)
+	// winner[i] is the index of the item that beats items[i], or -1.
+	winner := make([]int32, len(items))
+	for i := range winner {
+		winner[i] = -1
+	}
+	var reps []int // best index of each distinct content in the current run
+	for lo := 0; lo < len(keys); {
+		hi := lo + 1
+		for hi < len(keys) && keys[hi].key == keys[lo].key {
+			hi++
 		}
+		if hi-lo > 1 {
+			reps = reps[:0]
+			for _, k := range keys[lo:hi] { // ascending index within the run
+				i := k.idx
+				found := false
+				for ri, b := range reps {
+					if items[b].content != items[i].content {
+						continue
+					}
+					found = true
+					if compareScoreDesc(scores[i], scores[b]) < 0 {
+						reps[ri] = i
+					}
+					break
+				}
+				if !found {
+					reps = append(reps, i)
+				}
+			}
+			for _, k := range keys[lo:hi] {
+				for _, b := range reps {
+					if b != k.idx && items[b].content == items[k.idx].content {
+						winner[k.idx] = int32(b)
+						break
+					}
+				}
+			}
+		}
+		lo = hi
 	}
 	for i, it := range items {
-		if best[it.content] == i {
+		if winner[i] < 0 {
 			survivors = append(survivors, i)
 		} else if r.trace != nil {
-			r.exclude(StageDeduplicate, it, scores[i], Deduplicated(it.content))
+			r.exclude(StageDeduplicate, it, scores[i], Deduplicated(items[winner[i]].content))
 		}
 	}
 	return survivors
 }
+
+// dedupSeed seeds the content hashes of deduplicate. Results never depend on
+// it: equal hashes are confirmed by comparing the strings.
+var dedupSeed = maphash.MakeSeed()
 
 // sortByScore orders the survivors by score descending, then by their
 // position in the deduplicated list (spec "Stage 4: Sort"; NaN last and

@@ -108,18 +108,16 @@ func (*FrequencyScorer) scoreAll(items []*ContextItem, out []float64) {
 	// Pass 1: intern the folded tags; itemIDs[itemOff[i]:itemOff[i+1]] are
 	// the tag ids of items[i] (unsorted, possibly repeated).
 	var (
-		tagIDs   = make(map[string]int32)
-		ptrCount = make(map[*ContextItem]int32, withTags)
-		itemOff  = make([]int32, len(items)+1)
-		itemIDs  = make([]int32, 0, totalTags)
-		fold     []byte
+		tagIDs  = make(map[string]int32)
+		itemOff = make([]int32, len(items)+1)
+		itemIDs = make([]int32, 0, totalTags)
+		fold    []byte
 	)
 	for i, it := range items {
 		itemOff[i+1] = itemOff[i]
 		if it == nil || len(it.tags) == 0 {
 			continue
 		}
-		ptrCount[it]++
 		for _, tag := range it.tags {
 			fold = append(fold[:0], tag...)
 			for j, c := range fold {
@@ -145,7 +143,6 @@ func (*FrequencyScorer) scoreAll(items []*ContextItem, out []float64) {
 	// 64 distinct tags a set is a bit mask, else a byte key of its sorted ids.
 	var (
 		small     = numTags <= 64
-		maskIDs   map[uint64]int32
 		keyIDs    map[string]int32
 		gMask     []uint64
 		itemGroup = make([]int32, len(items))
@@ -156,35 +153,45 @@ func (*FrequencyScorer) scoreAll(items []*ContextItem, out []float64) {
 		key       []byte
 	)
 	if small {
-		maskIDs = make(map[uint64]int32, withTags)
+		// Group by mask with a radix sort of (mask, item) records instead of
+		// a map: O(N), and group numbering does not affect the counts.
 		gMask = make([]uint64, 0, withTags)
-	} else {
-		keyIDs = make(map[string]int32, withTags)
-	}
-	for i := range items {
-		itemGroup[i] = -1
-		tags := itemIDs[itemOff[i]:itemOff[i+1]]
-		if len(tags) == 0 {
-			continue
-		}
-		var g int32
-		var ok bool
-		if small {
+		keys := make([]keyIdx, 0, withTags)
+		for i := range items {
+			itemGroup[i] = -1
 			var m uint64
-			for _, t := range tags {
+			for _, t := range itemIDs[itemOff[i]:itemOff[i+1]] {
 				m |= 1 << uint(t)
 			}
-			if g, ok = maskIDs[m]; !ok {
-				g = int32(len(gCount))
-				maskIDs[m] = g
+			if m != 0 {
+				keys = append(keys, keyIdx{m, i})
+			}
+		}
+		sortKeyIdx(keys)
+		for j, k := range keys {
+			if j == 0 || k.key != keys[j-1].key {
+				m := k.key
 				gMask = append(gMask, m)
 				for t := range numTags {
 					if m&(1<<uint(t)) != 0 {
 						gTags = append(gTags, int32(t))
 					}
 				}
+				gOff = append(gOff, int32(len(gTags)))
+				gCount = append(gCount, 0)
 			}
-		} else {
+			g := int32(len(gCount) - 1)
+			gCount[g]++
+			itemGroup[k.idx] = g
+		}
+	} else {
+		keyIDs = make(map[string]int32, withTags)
+		for i := range items {
+			itemGroup[i] = -1
+			tags := itemIDs[itemOff[i]:itemOff[i+1]]
+			if len(tags) == 0 {
+				continue
+			}
 			ids = append(ids[:0], tags...)
 			slices.Sort(ids)
 			ids = slices.Compact(ids)
@@ -192,18 +199,17 @@ func (*FrequencyScorer) scoreAll(items []*ContextItem, out []float64) {
 			for _, id := range ids {
 				key = binary.LittleEndian.AppendUint32(key, uint32(id))
 			}
-			if g, ok = keyIDs[string(key)]; !ok {
+			g, ok := keyIDs[string(key)]
+			if !ok {
 				g = int32(len(gCount))
 				keyIDs[string(key)] = g
 				gTags = append(gTags, ids...)
+				gOff = append(gOff, int32(len(gTags)))
+				gCount = append(gCount, 0)
 			}
+			gCount[g]++
+			itemGroup[i] = g
 		}
-		if !ok {
-			gOff = append(gOff, int32(len(gTags)))
-			gCount = append(gCount, 0)
-		}
-		gCount[g]++
-		itemGroup[i] = g
 	}
 	numGroups := len(gCount)
 
@@ -282,10 +288,17 @@ func (*FrequencyScorer) scoreAll(items []*ContextItem, out []float64) {
 		shared[g] = count
 	}
 
+	// An item skips every occurrence of its own pointer (the spec's `is`
+	// check), so it subtracts its multiplicity, usually 1.
+	mult := pointerMultiplicity(items)
 	denom := float64(n - 1)
-	for i, it := range items {
+	for i := range items {
 		if g := itemGroup[i]; g >= 0 {
-			out[i] = float64(shared[g]-ptrCount[it]) / denom
+			self := int32(1)
+			if mult != nil {
+				self = mult[i]
+			}
+			out[i] = float64(shared[g]-self) / denom
 		}
 	}
 }

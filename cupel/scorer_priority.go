@@ -1,7 +1,5 @@
 package cupel
 
-import "cmp"
-
 // PriorityScorer ranks items by priority: the highest priority scores 1.0,
 // the lowest 0.0, and the others rank / (countWithPriority - 1), where rank is
 // the number of prioritized items with a strictly lower priority (spec
@@ -49,11 +47,11 @@ func (*PriorityScorer) scoreAll(items []*ContextItem, out []float64) {
 			n++
 		}
 	}
-	es := make([]rankEntry[int], 0, n)
+	keys := make([]keyIdx, 0, n)
 	for i, it := range items {
 		if it != nil && it.hasPriority {
-			es = append(es, rankEntry[int]{it.priority, i})
+			keys = append(keys, keyIdx{signedKey(int64(it.priority)), i})
 		}
 	}
-	assignRanks(es, cmp.Compare[int], out)
+	assignRanksKeys(keys, out)
 }

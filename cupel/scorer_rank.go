@@ -31,3 +31,27 @@ func assignRanks[K any](es []rankEntry[K], cmp func(a, b K) int, out []float64) 
 		out[es[j].idx] = float64(rank) / denom
 	}
 }
+
+// assignRanksKeys is assignRanks for order-preserving uint64 keys: keys[j] is
+// the key of items[keys[j].idx]. It sorts with the radix key sort, O(N).
+func assignRanksKeys(keys []keyIdx, out []float64) {
+	switch len(keys) {
+	case 0:
+		return
+	case 1:
+		out[keys[0].idx] = 1.0
+		return
+	}
+	sortKeyIdx(keys)
+	denom := float64(len(keys) - 1)
+	rank := 0
+	for j := range keys {
+		if j > 0 && keys[j-1].key != keys[j].key {
+			rank = j
+		}
+		out[keys[j].idx] = float64(rank) / denom
+	}
+}
+
+// signedKey maps an int64 to a uint64 with the same order.
+func signedKey(v int64) uint64 { return uint64(v) ^ (1 << 63) }

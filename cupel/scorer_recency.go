@@ -57,13 +57,13 @@ func (*RecencyScorer) scoreAll(items []*ContextItem, out []float64) {
 		}
 	}
 	if nanosOK {
-		es := make([]rankEntry[int64], 0, n)
+		keys := make([]keyIdx, 0, n)
 		for i, it := range items {
 			if it != nil && it.hasTimestamp {
-				es = append(es, rankEntry[int64]{it.timestamp.UnixNano(), i})
+				keys = append(keys, keyIdx{signedKey(it.timestamp.UnixNano()), i})
 			}
 		}
-		assignRanks(es, cmp.Compare[int64], out)
+		assignRanksKeys(keys, out)
 		return
 	}
 	es := make([]rankEntry[instant], 0, n)
