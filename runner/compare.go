@@ -307,7 +307,10 @@ func compareOrdered(what string, c *Case, want []Ref, got []int, v *Verdict) {
 		first = min(len(want), len(got))
 	}
 	v.Details = append(v.Details, fmt.Sprintf("  first difference at position %d", first))
-	for i := 0; i < max(len(want), len(got)); i++ {
+	// Show the positions around the first difference, at most 40 rows.
+	from := max(0, first-5)
+	to := min(max(len(want), len(got)), from+40)
+	for i := from; i < to; i++ {
 		e, a := "-", "-"
 		if i < len(want) {
 			e = refName(want[i])
@@ -430,10 +433,10 @@ func compareEntries(c *Case, what string, want []ExpectedReport, got []ReportEnt
 		return
 	}
 	v.failf("diagnostics %s differ (in order, in full): %s", what, problems[0])
-	for _, p := range problems[1:] {
+	for _, p := range problems[1:min(len(problems), 20)] {
 		v.Details = append(v.Details, "  "+p)
 	}
-	for i := 0; i < max(len(want), len(got)); i++ {
+	for i := 0; i < min(max(len(want), len(got)), 40); i++ {
 		e, a := "-", "-"
 		if i < len(want) {
 			e = describeExpected(want[i])

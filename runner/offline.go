@@ -80,7 +80,7 @@ func ReadResults(r io.Reader) (*Results, error) {
 	n := 0
 	for sc.Scan() {
 		n++
-		line := bytes.TrimSpace(sc.Bytes())
+		line := relaxJSON(bytes.TrimSpace(sc.Bytes()))
 		if len(line) == 0 {
 			continue
 		}

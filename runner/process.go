@@ -395,6 +395,7 @@ func (pr *proc) roundTrip(ctx context.Context, msg any) ([]byte, *Fault) {
 				}
 				return nil, pr.crashed("process closed its output without answering", nil)
 			}
+			l.line = relaxJSON(l.line)
 			var env envelope
 			if err := json.Unmarshal(l.line, &env); err != nil {
 				return nil, &Fault{Status: StatusError, Message: "stdout line is not JSON: " + preview(l.line), Err: ErrProtocol}

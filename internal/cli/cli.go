@@ -181,6 +181,38 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
+// gate holds the flags that set the verdict's target: a level and known
+// failures (run and verify).
+type gate struct {
+	require, expectations string
+}
+
+func (g *gate) register(fs *flag.FlagSet) {
+	fs.StringVar(&g.require, "require-level", "", "exit 1 unless the run reaches `LEVEL` (conformant or fully-conformant)")
+	fs.StringVar(&g.expectations, "expectations", "", "known failures from `FILE` (strict: an expected failure that passes fails the run)")
+}
+
+func (g *gate) apply(opts *runner.Options) error {
+	if g.require != "" {
+		lvl, err := runner.ParseLevel(g.require)
+		if err != nil {
+			return err
+		}
+		if opts.Filtered() {
+			return usagef("--require-level cannot be combined with filters: a filtered run claims no level")
+		}
+		opts.RequireLevel = lvl
+	}
+	if g.expectations != "" {
+		x, err := runner.ReadExpectations(g.expectations)
+		if err != nil {
+			return err
+		}
+		opts.Expectations = x
+	}
+	return nil
+}
+
 // outputs holds the report destinations of run and verify.
 type outputs struct {
 	json, junit, tap, markdown, badge string
@@ -317,8 +349,8 @@ func (e *env) run(args []string) (int, error) {
 	o.register(fs)
 	implCmd := fs.String("impl-cmd", "", "run the implementation `CMD` (a shell command speaking cupel-conform/1) instead of go-cupel in-process")
 	execPerCase := fs.Bool("exec-per-case", false, "start one process per case instead of one session")
-	require := fs.String("require-level", "", "exit 1 unless the run reaches `LEVEL` (conformant or fully-conformant)")
-	expFile := fs.String("expectations", "", "known failures from `FILE` (strict: an expected failure that passes fails the run)")
+	var g gate
+	g.register(fs)
 	writeExp := fs.String("write-expectations", "", "write the current failures to `FILE` as expectations (the run then exits 0 unless it could not run)")
 	timeout := fs.Duration("timeout", 10*time.Second, "per-case timeout")
 	startup := fs.Duration("startup-timeout", 30*time.Second, "timeout for the implementation's hello")
@@ -338,22 +370,8 @@ func (e *env) run(args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	if *require != "" {
-		lvl, err := runner.ParseLevel(*require)
-		if err != nil {
-			return 0, err
-		}
-		if opts.Filtered() {
-			return 0, usagef("--require-level cannot be combined with filters: a filtered run claims no level")
-		}
-		opts.RequireLevel = lvl
-	}
-	if *expFile != "" {
-		x, err := runner.ReadExpectations(*expFile)
-		if err != nil {
-			return 0, err
-		}
-		opts.Expectations = x
+	if err := g.apply(&opts); err != nil {
+		return 0, err
 	}
 	opts.Timeout, opts.StartupTimeout = *timeout, *startup
 	var impl runner.Implementation = runner.Engine()
@@ -447,8 +465,8 @@ func (e *env) verify(args []string) (int, error) {
 	var o outputs
 	o.register(fs)
 	results := fs.String("results", "", "read results from `FILE` (default DIR/results.jsonl)")
-	require := fs.String("require-level", "", "exit 1 unless the results reach `LEVEL`")
-	expFile := fs.String("expectations", "", "known failures from `FILE`")
+	var g gate
+	g.register(fs)
 	args, err := parse(fs, args)
 	if err != nil {
 		return 0, err
@@ -461,20 +479,8 @@ func (e *env) verify(args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	if *require != "" {
-		lvl, err := runner.ParseLevel(*require)
-		if err != nil {
-			return 0, err
-		}
-		if opts.Filtered() {
-			return 0, usagef("--require-level cannot be combined with filters")
-		}
-		opts.RequireLevel = lvl
-	}
-	if *expFile != "" {
-		if opts.Expectations, err = runner.ReadExpectations(*expFile); err != nil {
-			return 0, err
-		}
+	if err := g.apply(&opts); err != nil {
+		return 0, err
 	}
 	m, err := runner.ReadManifest(dir)
 	if err != nil {
