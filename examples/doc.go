@@ -15,4 +15,8 @@
 //     behind the cupel-conform/1 protocol, and a test of its verdict;
 //   - examples/gate: a Go implementation gating itself on conformance from
 //     go test with runner.Test.
+//
+// examples/policyfile is a command that reads a selection policy from a
+// TOML (or JSON) file with cupel.DecodePolicyFile and runs it over the
+// agent's turn.
 package examples
