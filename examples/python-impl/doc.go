@@ -3,10 +3,10 @@
 // cupel-conform/1 protocol (see README.md in this directory and
 // runner/PROTOCOL.md).
 //
-// The test runs the embedded conformance suite against the Python program,
-// once through the runner package's session implementation
-// (runner.NewProcess) and once through the cupel-conform command line, and
-// checks the verdict case by case: the recency, priority and reflexive
+// The test runs the embedded conformance suite against the Python program
+// through the runner package's session implementation (runner.NewProcess),
+// through the cupel-conform command line, one process per case, and
+// offline (export, then verify), and checks the verdict case by case: the recency, priority and reflexive
 // scoring cases and every placing case pass, every other case is
 // unsupported, and no level is claimed. It is skipped when python3 is not
 // on PATH.

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -25,12 +27,19 @@ var (
 	supportedPlacers = []string{"chronological", "u-shaped"}
 )
 
-// python3 returns the path of the interpreter or skips the test.
+// python3 returns the path of the Python interpreter, or skips the test.
+// It asks python3 for sys.executable, so that a version manager's shim
+// (pyenv's is a shell script that forks several processes) is resolved
+// once rather than at every start of the program.
 func python3(t *testing.T) string {
 	t.Helper()
 	path, err := exec.LookPath("python3")
 	if err != nil {
 		t.Skip("python3 is not on PATH: skipping the end-to-end test of the Python implementation")
+	}
+	out, err := exec.Command(path, "-c", "import sys; print(sys.executable)").Output()
+	if exe := strings.TrimSpace(string(out)); err == nil && exe != "" {
+		return exe
 	}
 	return path
 }
@@ -77,9 +86,9 @@ func TestPythonImplementation(t *testing.T) {
 		Argv:           []string{py, script},
 		StartupTimeout: 10 * time.Second,
 	})
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	rep, err := runner.Run(ctx, impl, runner.Options{Timeout: 5 * time.Second})
+	rep, err := runner.Run(ctx, impl, runner.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,9 +182,8 @@ func TestPythonImplementationExecPerCase(t *testing.T) {
 		StartupTimeout: 10 * time.Second,
 	})
 	rep, err := runner.Run(context.Background(), impl, runner.Options{
-		Tiers:   []string{runner.TierRequired},
-		Stages:  []string{runner.StagePlacing},
-		Timeout: 5 * time.Second,
+		Tiers:  []string{runner.TierRequired},
+		Stages: []string{runner.StagePlacing},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -209,7 +217,7 @@ func TestPythonImplementationExecPerCase(t *testing.T) {
 func TestCupelConformCommand(t *testing.T) {
 	python3(t)
 	var stdout, stderr bytes.Buffer
-	code := cli.Main([]string{"run", "--quiet", "--timeout", "5s", "--impl-cmd", "python3 " + script},
+	code := cli.Main([]string{"run", "--quiet", "--impl-cmd", "python3 " + script},
 		strings.NewReader(""), &stdout, &stderr)
 	out := stdout.String()
 	t.Logf("cupel-conform run --impl-cmd \"python3 %s\" --quiet:\n%s", script, out)
@@ -226,6 +234,45 @@ func TestCupelConformCommand(t *testing.T) {
 	for _, line := range stageLines(t) {
 		if !strings.Contains(out, line) {
 			t.Errorf("summary lacks %q", line)
+		}
+	}
+}
+
+// TestOffline runs the offline flow: cupel-conform export writes the run
+// messages, the Python program answers them from a file (after a hello
+// line of our own) and cupel-conform verify judges the results, with the
+// same verdict as a live run.
+func TestOffline(t *testing.T) {
+	py := python3(t)
+	dir := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	if code := cli.Main([]string{"export", dir}, strings.NewReader(""), &stdout, &stderr); code != 0 {
+		t.Fatalf("export: exit code %d\n%s", code, stderr.String())
+	}
+	cases, err := os.ReadFile(filepath.Join(dir, runner.CasesFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hello := `{"type":"hello","protocol":["cupel-conform/1"]}` + "\n"
+	cmd := exec.Command(py, script)
+	cmd.Stdin = strings.NewReader(hello + string(cases))
+	results, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%s: %v", script, err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, runner.ResultsFile), results, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout.Reset()
+	stderr.Reset()
+	code := cli.Main([]string{"verify", "--quiet", dir}, strings.NewReader(""), &stdout, &stderr)
+	if code != runner.ExitFail {
+		t.Errorf("verify: exit code %d, want %d\nstderr:\n%s", code, runner.ExitFail, stderr.String())
+	}
+	out := stdout.String()
+	for _, line := range append(stageLines(t), "\nlevel: not conformant (") {
+		if !strings.Contains(out, line) {
+			t.Errorf("verify summary lacks %q:\n%s", line, out)
 		}
 	}
 }
