@@ -157,10 +157,18 @@ def rank_scores(keys):
     return scores
 
 
+def timestamp_key(item):
+    """The item's timestamp in nanoseconds since the epoch, or None.
+
+    Absent fields are omitted on the wire; a null is read as absent too.
+    """
+    text = item.get("timestamp")
+    return None if text is None else instant_ns(text)
+
+
 def score_recency(items):
     """RecencyScorer (chapter 14): rank by timestamp, as an instant."""
-    keys = [instant_ns(it["timestamp"]) if "timestamp" in it else None for it in items]
-    return rank_scores(keys)
+    return rank_scores([timestamp_key(it) for it in items])
 
 
 def score_priority(items):
@@ -206,10 +214,10 @@ def place_chronological(items):
     """
 
     def key(position):
-        it = items[position]
-        if "timestamp" in it:
-            return (0, instant_ns(it["timestamp"]), position)
-        return (1, 0, position)
+        ts = timestamp_key(items[position])
+        if ts is None:
+            return (1, 0, position)
+        return (0, ts, position)
 
     return sorted(range(len(items)), key=key)
 
