@@ -88,6 +88,8 @@ func NewProcess(opts ProcessOptions) *Process {
 func (p *Process) Hello(ctx context.Context) (Info, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	ctx, cancel := context.WithTimeout(ctx, p.opts.StartupTimeout)
+	defer cancel()
 	pr, info, err := p.start(ctx)
 	if err != nil {
 		return Info{}, fmt.Errorf("%w: %w", ErrInfrastructure, err)

@@ -118,6 +118,21 @@ var _ = Describe("Process implementations", func() {
 		Expect(rep.ExitCode()).To(Equal(runner.ExitInfrastructure))
 	})
 
+	DescribeTable("exits with an infrastructure error when the hello fails",
+		func(fault, msg string, exec bool) {
+			rep, took := faultRun(fault, func(po *runner.ProcessOptions) {
+				po.StartupTimeout = time.Second
+				po.ExecPerCase = exec
+			})
+			Expect(took).To(BeNumerically("<", 5*time.Second))
+			Expect(rep.Infrastructure).To(ContainSubstring(msg))
+			Expect(rep.ExitCode()).To(Equal(runner.ExitInfrastructure))
+		},
+		Entry("a hello that never comes", "hellohang", "no answer in time", false),
+		Entry("a banner on stdout", "hellogarbage", "not JSON", false),
+		Entry("death at start, one process per case", "start", "failed to start", true),
+	)
+
 	It("stops with an infrastructure error once the restart budget is spent", func() {
 		abs, _ := filepath.Abs("testdata/suite")
 		// Crash at every case from seq 1 on: FAULT_AT is matched per seq, so

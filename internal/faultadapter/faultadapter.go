@@ -5,7 +5,8 @@
 // case with seq $FAULT_AT (default 2): crash, hang, garbage, seq, stderr
 // (50 MB of stderr, then a correct answer), stderrcrash (50 MB, then
 // exit), longline (a 17 MiB line), or
-// start (dies before the hello).
+// start (dies before the hello), hellohang (never answers the hello) or
+// hellogarbage (prints a banner on stdout before the hello).
 package faultadapter
 
 import (
@@ -57,6 +58,14 @@ func Main() int {
 		json.Unmarshal(in.Bytes(), &env)
 		switch env.Type {
 		case "hello":
+			switch fault {
+			case "hellohang":
+				fmt.Fprintln(os.Stderr, "faultadapter: hanging at hello")
+				time.Sleep(time.Hour)
+			case "hellogarbage":
+				fmt.Fprintln(out, "Starting adapter v1.0...")
+				out.Flush()
+			}
 			info, _ := o.Hello(context.Background())
 			send(runner.NewHelloResponse(info))
 		case "bye":
