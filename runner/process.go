@@ -107,9 +107,7 @@ func (p *Process) Run(ctx context.Context, req Request) (Result, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.opts.ExecPerCase {
-		sctx, cancel := context.WithTimeout(ctx, p.opts.StartupTimeout)
-		pr, _, err := p.start(sctx)
-		cancel()
+		pr, _, err := p.startWithin(ctx)
 		if err != nil {
 			var f *Fault
 			if errors.As(err, &f) {
@@ -154,9 +152,7 @@ func (p *Process) restart(ctx context.Context) error {
 	var last error
 	for p.restarts < p.opts.Restarts {
 		p.restarts++
-		sctx, cancel := context.WithTimeout(ctx, p.opts.StartupTimeout)
-		pr, _, err := p.start(sctx)
-		cancel()
+		pr, _, err := p.startWithin(ctx)
 		if err == nil {
 			p.cur = pr
 			return nil
@@ -169,6 +165,26 @@ func (p *Process) restart(ctx context.Context) error {
 	}
 	return &Fault{Status: StatusNotRun, Message: msg, Err: ErrInfrastructure}
 }
+
+// startWithin starts a process within the startup timeout. Starting is not
+// the case's work: the case's deadline does not apply to it (its
+// cancellation does).
+func (p *Process) startWithin(ctx context.Context) (*proc, Info, error) {
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), p.opts.StartupTimeout)
+	defer cancel()
+	stop := context.AfterFunc(ctx, func() {
+		if !errors.Is(context.Cause(ctx), context.DeadlineExceeded) {
+			cancel()
+		}
+	})
+	defer stop()
+	return p.start(sctx)
+}
+
+// TimeoutGrace is how long the runner waits past a case's deadline for
+// Run to return: starting a process (exec mode, restarts) may take up to
+// the startup timeout besides the case's own time.
+func (p *Process) TimeoutGrace() time.Duration { return p.opts.StartupTimeout + 2*time.Second }
 
 // CaseStderr returns the stderr tail of the last case.
 func (p *Process) CaseStderr() string {

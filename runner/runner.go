@@ -348,9 +348,13 @@ func runCase(ctx context.Context, impl Implementation, c *Case, seq int, timeout
 	case <-cctx.Done():
 		// Give the implementation a moment to report the timeout itself
 		// (with its stderr); one that ignores ctx is abandoned.
+		grace := time.Second
+		if g, ok := impl.(interface{ TimeoutGrace() time.Duration }); ok {
+			grace = g.TimeoutGrace()
+		}
 		select {
 		case a = <-ch:
-		case <-time.After(time.Second):
+		case <-time.After(grace):
 			a.err = &Fault{Status: StatusTimeout, Message: fmt.Sprintf("no result within %s", timeout)}
 		}
 	}
