@@ -172,8 +172,9 @@ func TestPythonImplementation(t *testing.T) {
 	t.Logf("level: %s (%s)", rep.Level.Title(), rep.LevelReason)
 }
 
-// TestPythonImplementationExecPerCase runs the required placing cases with
-// one Python process per case (--exec-per-case).
+// TestPythonImplementationExecPerCase runs the required u-shaped placing
+// cases with one Python process per case (--exec-per-case). A few cases
+// suffice: each costs an interpreter start.
 func TestPythonImplementationExecPerCase(t *testing.T) {
 	py := python3(t)
 	impl := runner.NewProcess(runner.ProcessOptions{
