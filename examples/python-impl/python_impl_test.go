@@ -183,6 +183,7 @@ func TestPythonImplementationExecPerCase(t *testing.T) {
 		StartupTimeout: 10 * time.Second,
 	})
 	rep, err := runner.Run(context.Background(), impl, runner.Options{
+		Run:    "/u-shaped-",
 		Tiers:  []string{runner.TierRequired},
 		Stages: []string{runner.StagePlacing},
 	})
