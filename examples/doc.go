@@ -8,4 +8,15 @@
 // Both select the context of a support agent's turn (examples/agentcontext):
 // a pinned system prompt, chat turns, tool outputs, retrieved documents and
 // a memory.
+//
+// The conformance toolkit has examples of its own:
+//
+//   - examples/python-impl: a partial implementation of the spec in Python
+//     behind the cupel-conform/1 protocol, and a test of its verdict;
+//   - examples/gate: a Go implementation gating itself on conformance from
+//     go test with runner.Test.
+//
+// examples/policyfile is a command that reads a selection policy from a
+// TOML (or JSON) file with cupel.DecodePolicyFile and runs it over the
+// agent's turn.
 package examples
