@@ -123,6 +123,9 @@ func LoadSuite(fsys fs.FS) (*Suite, error) {
 		}
 		s.Cases = append(s.Cases, c)
 	}
+	// Files were read in path order, but "a-b.toml" sorts before "a.toml"
+	// while "a" sorts before "a-b": sort by id, the order Case searches.
+	slices.SortFunc(s.Cases, func(a, b *Case) int { return strings.Compare(a.ID, b.ID) })
 	s.Digest = hex.EncodeToString(digest.Sum(nil))
 	return s, nil
 }

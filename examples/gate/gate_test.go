@@ -4,7 +4,6 @@ import (
 	"context"
 	"flag"
 	"os"
-	"slices"
 	"testing"
 
 	"github.com/cupel-go/go-cupel/examples/gate"
@@ -48,7 +47,6 @@ func TestCoreConformance(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	skipOnCaseLookupBug(t, x)
 	rep := runner.Test(t, gate.Core(), runner.Options{RequireLevel: runner.LevelConformant, Expectations: x})
 	if rep != nil && rep.Level != runner.LevelConformant {
 		t.Errorf("level %s, want exactly conformant (%s)", rep.Level, rep.LevelReason)
@@ -76,33 +74,4 @@ func TestCoreIsNotFullyConformant(t *testing.T) {
 	if n := rep.Counts[runner.TierRequired][runner.StatusUnsupported]; n != 0 {
 		t.Errorf("%d required cases are unsupported", n)
 	}
-}
-
-// skipOnCaseLookupBug skips the test while the runner's Suite.Case misses
-// ids that exist: it binary-searches Suite.Cases by id, but the cases are
-// sorted by file name, and "a-b.toml" sorts before "a.toml" while "a"
-// sorts before "a-b". Expectations.Check then rejects a valid file. The
-// skip applies only when every id the check rejects is in the suite;
-// a stale expectations file still fails.
-func skipOnCaseLookupBug(t *testing.T, x *runner.Expectations) {
-	t.Helper()
-	suite, err := runner.OpenSuite(runner.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if x.Check(suite) == nil {
-		return
-	}
-	var missed []string
-	for _, e := range x.Entries {
-		if suite.Case(e.ID) != nil {
-			continue
-		}
-		if !slices.ContainsFunc(suite.Cases, func(c *runner.Case) bool { return c.ID == e.ID }) {
-			t.Fatalf("%s names %s, which the suite does not have: run with -update", coreExpectations, e.ID)
-		}
-		missed = append(missed, e.ID)
-	}
-	t.Skipf("runner bug: Suite.Case does not find %d ids that the suite has (%s, ...), so Expectations.Check rejects %s",
-		len(missed), missed[0], coreExpectations)
 }
