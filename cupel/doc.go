@@ -52,5 +52,15 @@
 // (10); the pinned check ignores reserved slots (11); maxTokens 0 is valid
 // (12); truncation walks pinned items then the Sort-stage order (13);
 // identity is by pointer (14); case folding is ASCII only (15); results never
-// depend on map order (16).
+// depend on map order (16); count-quota entries need 0 <= requireCount <=
+// capCount, capCount 0 only with requireCount 0 (17); count-quota Phase 1
+// walks entries in declaration order and a required kind without candidates
+// is a shortfall of 0 (18); the knapsack refuses tables over 50,000,000 cells
+// with ErrTableTooLarge (19); MetadataTrustScorer reads float64 values and
+// strict decimal strings, non-finite values giving the default (20);
+// FindMinBudgetFor checks the lower bound too and refuses quota slicers (21);
+// GetMarginalItems keeps reserve, slots and margin in the reduced budget (22);
+// JSON uses the spec's snake_case report names and the data model's camelCase
+// item and budget names (23); OpenTelemetry names are the spec's, in the
+// nested module cupelotel (24).
 package cupel

@@ -1,0 +1,33 @@
+package cupel_test
+
+import (
+	"testing"
+
+	"github.com/cupel-go/go-cupel/cupel"
+)
+
+// TestNullPathAllocatesNothingExtra proves the null-path guarantee (spec
+// chapter "Diagnostics"): with NullTraceCollector, or a collector whose
+// Enabled is false, a run makes exactly the allocations of an untraced run.
+func TestNullPathAllocatesNothingExtra(t *testing.T) {
+	items := benchItems(500)
+	policy, budget, _ := benchConfigs(&testing.B{})["A"]()
+	p, err := cupel.NewPipeline(policy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(opts cupel.RunOptions) float64 {
+		return testing.AllocsPerRun(20, func() {
+			if _, err := p.RunWithOptions(items, budget, opts); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	untraced := run(cupel.RunOptions{})
+	if null := run(cupel.RunOptions{Trace: cupel.NullTraceCollector{}}); null != untraced {
+		t.Errorf("NullTraceCollector: %v allocs per run, untraced %v", null, untraced)
+	}
+	if off := run(cupel.RunOptions{Trace: &spyCollector{}}); off != untraced {
+		t.Errorf("disabled collector: %v allocs per run, untraced %v", off, untraced)
+	}
+}
