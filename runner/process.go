@@ -27,9 +27,12 @@ type ProcessOptions struct {
 	Env []string
 	// ExecPerCase starts one process per case instead of one session.
 	ExecPerCase bool
-	// Restarts is how many times a session may be restarted after a fault
-	// before the remaining cases become infrastructure errors (default 3;
-	// negative means none).
+	// Restarts is how many times in a row a session may be restarted
+	// without a case completing in between (default 3; negative means
+	// none). Past it, the implementation is taken to be in a crash loop and
+	// the remaining cases become infrastructure errors. A fault followed by
+	// a case that completes resets the count, so isolated faults each cost
+	// only their own case.
 	Restarts int
 	// StartupTimeout bounds the wait for the hello answer (default 30s).
 	StartupTimeout time.Duration
@@ -56,7 +59,8 @@ type Process struct {
 	opts     ProcessOptions
 	mu       sync.Mutex
 	cur      *proc
-	restarts int
+	restarts int // restarts so far (reported)
+	streak   int // restarts since a case last completed (budgeted)
 	lastTail string
 }
 
@@ -141,7 +145,9 @@ func (p *Process) Run(ctx context.Context, req Request) (Result, error) {
 	}
 	pr := p.cur
 	res, err := p.exchange(ctx, pr, req)
-	if err != nil {
+	if err == nil {
+		p.streak = 0
+	} else {
 		// Stop the process and let the stderr drain catch up, so that the
 		// tail holds what the process wrote before the fault.
 		pr.kill()
@@ -159,7 +165,8 @@ func (p *Process) Run(ctx context.Context, req Request) (Result, error) {
 // restart replaces a dead session, within the restart budget.
 func (p *Process) restart(ctx context.Context) error {
 	var last error
-	for p.restarts < p.opts.Restarts {
+	for p.streak < p.opts.Restarts {
+		p.streak++
 		p.restarts++
 		pr, _, err := p.startWithin(ctx)
 		if err == nil {
@@ -168,7 +175,7 @@ func (p *Process) restart(ctx context.Context) error {
 		}
 		last = err
 	}
-	msg := fmt.Sprintf("restart budget of %d exhausted", p.opts.Restarts)
+	msg := fmt.Sprintf("restart budget of %d restarts in a row exhausted", p.opts.Restarts)
 	if last != nil {
 		msg += ": last restart failed: " + last.Error()
 	}

@@ -154,10 +154,39 @@ var _ = Describe("Process implementations", func() {
 		rep, err := runner.Run(context.Background(), p, opts)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(rep.Counts["all"][runner.StatusCrash]).To(Equal(3), "the first case and one per restart")
-		Expect(rep.Infrastructure).To(ContainSubstring("restart budget of 2 exhausted"))
+		Expect(rep.Infrastructure).To(ContainSubstring("restart budget of 2 restarts in a row exhausted"))
 		Expect(rep.Restarts).To(Equal(2))
 		Expect(rep.Counts["all"][runner.StatusNotRun]).To(Equal(11))
 		Expect(rep.ExitCode()).To(Equal(runner.ExitInfrastructure))
+	})
+
+	It("budgets restarts in a row: faults between completed cases cost only their cases", func() {
+		abs, _ := filepath.Abs("testdata/suite")
+		// Answers every run "unsupported", but dies on the second run of each
+		// process: every restart is followed by a completed case.
+		script := filepath.Join(GinkgoT().TempDir(), "flaky.py")
+		Expect(os.WriteFile(script, []byte(`import json, sys
+sys.stdin.readline()
+print(json.dumps({"type": "hello", "protocol": "cupel-conform/1", "implementation": {"name": "flaky"}, "capabilities": {}}), flush=True)
+runs = 0
+for line in sys.stdin:
+    m = json.loads(line)
+    if m.get("type") != "run":
+        break
+    runs += 1
+    if runs == 2:
+        sys.exit(9)
+    print(json.dumps({"type": "result", "seq": m["seq"], "id": m["id"], "status": "unsupported", "reason": "flaky"}), flush=True)
+`), 0o644)).To(Succeed())
+		p := runner.NewProcess(runner.ProcessOptions{Argv: []string{"python3", script}, Restarts: 2, Env: append(os.Environ(), "FAULT_SUITE="+abs)})
+		rep, err := runner.Run(context.Background(), p, fixtureOptions())
+		Expect(err).NotTo(HaveOccurred())
+		Expect(rep.Infrastructure).To(BeEmpty())
+		Expect(rep.Counts["all"][runner.StatusNotRun]).To(BeZero())
+		crashes := rep.Counts["all"][runner.StatusCrash]
+		Expect(crashes).To(BeNumerically(">", 2), "more faults than the budget, none of them in a row")
+		Expect(rep.Restarts).To(BeNumerically(">=", crashes-1), "a restart after every crash but perhaps the last")
+		Expect(rep.ExitCode()).To(Equal(runner.ExitFail))
 	})
 
 	It("runs one process per case in exec mode, where a fault touches one case only", func() {

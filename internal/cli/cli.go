@@ -354,7 +354,7 @@ func (e *env) run(args []string) (int, error) {
 	writeExp := fs.String("write-expectations", "", "write the current failures to `FILE` as expectations (the run then exits 0 unless it could not run)")
 	timeout := fs.Duration("timeout", 10*time.Second, "per-case timeout")
 	startup := fs.Duration("startup-timeout", 30*time.Second, "timeout for the implementation's hello")
-	restarts := fs.Int("restarts", 3, "restart budget of a session after crashes, hangs and protocol errors")
+	restarts := fs.Int("restarts", 3, "restarts in a row (without a case completing) allowed after crashes, hangs and protocol errors")
 	maxStderr := fs.Int64("max-stderr", runner.MaxLine, "`BYTES` of stderr one case may write before it is a fault (-1: no limit)")
 	args, err := parse(fs, args)
 	if err != nil {
