@@ -26,10 +26,21 @@ type GreedySlice struct{}
 func NewGreedySlice() *GreedySlice { return &GreedySlice{} }
 
 // Slice implements [Slicer]. It does not modify sorted.
-func (*GreedySlice) Slice(sorted []ScoredItem, budget ContextBudget) ([]*ContextItem, error) {
+func (g *GreedySlice) Slice(sorted []ScoredItem, budget ContextBudget) ([]*ContextItem, error) {
+	pos, _ := g.slicePositions(sorted, budget)
+	out := make([]*ContextItem, len(pos))
+	for i, p := range pos {
+		out[i] = sorted[p].Item
+	}
+	return out, nil
+}
+
+// slicePositions returns the positions in sorted of the selected items, in
+// selection order (the pipeline's positionSlicer fast path).
+func (*GreedySlice) slicePositions(sorted []ScoredItem, budget ContextBudget) ([]int, error) {
 	target := budget.targetTokens
 	if len(sorted) == 0 || target <= 0 {
-		return []*ContextItem{}, nil
+		return []int{}, nil
 	}
 	keys := make([]keyIdx, 0, len(sorted))
 	for i, si := range sorted {
@@ -54,13 +65,12 @@ func (*GreedySlice) Slice(sorted []ScoredItem, budget ContextBudget) ([]*Context
 			remaining -= t
 		}
 	}
-	out := make([]*ContextItem, 0, count)
+	out := make([]int, 0, count)
 	remaining = target
 	for _, k := range keys {
-		it := sorted[k.idx].Item
-		if it.tokens <= remaining {
-			out = append(out, it)
-			remaining -= it.tokens
+		if t := sorted[k.idx].Item.tokens; t <= remaining {
+			out = append(out, k.idx)
+			remaining -= t
 		}
 	}
 	return out, nil

@@ -240,3 +240,8 @@ func zeroTokenPositions(sorted []ScoredItem, zeros, extra int) []int {
 	}
 	return out
 }
+
+// slicePositions is the pipeline's positionSlicer fast path.
+func (k *KnapsackSlice) slicePositions(sorted []ScoredItem, budget ContextBudget) ([]int, error) {
+	return k.solve(sorted, budget)
+}

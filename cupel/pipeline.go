@@ -353,11 +353,15 @@ func sortByScore(items []*ContextItem, scores []float64, survivors []int) []Scor
 func (r *run) slice(sorted []ScoredItem, pinned []*ContextItem, pinnedTokens int) ([]ScoredItem, []CountRequirementShortfall, error) {
 	eff := r.budget.Effective(pinnedTokens)
 	var res SliceResult
+	var positions []int
 	var err error
-	if ds, ok := r.p.slicer.(DetailedSlicer); ok {
-		res, err = ds.SliceDetailed(sorted, eff)
-	} else {
-		res.Selected, err = r.p.slicer.Slice(sorted, eff)
+	switch s := r.p.slicer.(type) {
+	case positionSlicer:
+		positions, err = s.slicePositions(sorted, eff)
+	case DetailedSlicer:
+		res, err = s.SliceDetailed(sorted, eff)
+	default:
+		res.Selected, err = s.Slice(sorted, eff)
 	}
 	if err != nil {
 		return nil, nil, err
@@ -368,31 +372,55 @@ func (r *run) slice(sorted []ScoredItem, pinned []*ContextItem, pinnedTokens int
 		}
 	}
 
-	// Re-associate the selection with the sorted list by identity
-	// (CLARIFICATIONS 14). A pointer listed n times may be selected n times.
-	want := make(map[*ContextItem]int, len(res.Selected))
-	for _, it := range res.Selected {
-		want[it]++
+	// Mark the selected positions of the sorted list. Built-in slicers report
+	// positions; other selections are re-associated by identity
+	// (CLARIFICATIONS 14), a pointer listed n times being selectable n times.
+	chosen := make([]bool, len(sorted))
+	nSelected := len(positions)
+	if positions != nil {
+		for _, k := range positions {
+			chosen[k] = true
+		}
+	} else {
+		want := make(map[*ContextItem]int, len(res.Selected))
+		for _, it := range res.Selected {
+			want[it]++
+		}
+		matched := 0
+		for k, si := range sorted {
+			if want[si.Item] > 0 {
+				want[si.Item]--
+				chosen[k] = true
+				matched++
+			}
+		}
+		if matched != len(res.Selected) {
+			return nil, nil, invalidConfig("Pipeline", "Slicer", typeName(r.p.slicer), "returned an item that was not in its input")
+		}
+		nSelected = matched
 	}
-	sliced := make([]ScoredItem, 0, len(res.Selected))
+	sliced := make([]ScoredItem, 0, nSelected)
 	var excluded []int
 	selectedTokens := 0
 	for k, si := range sorted {
-		if want[si.Item] > 0 {
-			want[si.Item]--
+		if chosen[k] {
 			sliced = append(sliced, si)
 			selectedTokens += si.Item.tokens
 		} else if r.trace != nil {
 			excluded = append(excluded, k)
 		}
 	}
-	if len(sliced) != len(res.Selected) {
-		return nil, nil, invalidConfig("Pipeline", "Slicer", typeName(r.p.slicer), "returned an item that was not in its input")
-	}
 	if r.trace != nil && len(excluded) > 0 {
 		r.explainSliceExclusions(sorted, excluded, res.CapExcluded, pinned, pinnedTokens, eff, selectedTokens)
 	}
 	return sliced, res.Shortfalls, nil
+}
+
+// positionSlicer is implemented by built-in slicers that report their
+// selection as distinct positions in sorted, sparing the pipeline the map
+// from items back to positions.
+type positionSlicer interface {
+	slicePositions(sorted []ScoredItem, budget ContextBudget) ([]int, error)
 }
 
 // explainSliceExclusions records why each sorted item the slicer left out
