@@ -56,7 +56,7 @@ type PolicySpec struct {
 type ScorerSpec struct {
 	Type string `json:"type" toml:"type"`
 	// Weight is the weight of a composite's child (in Scorers only).
-	Weight float64 `json:"weight,omitempty" toml:"weight,omitempty"`
+	Weight float64 `json:"weight,omitempty" toml:"weight,omitempty,omitzero"`
 
 	// Weights are a kind scorer's weights; absent means the defaults.
 	Weights []KindWeightSpec `json:"weights,omitempty" toml:"weights,omitempty"`
@@ -76,7 +76,7 @@ type ScorerSpec struct {
 	// Key, Value and Boost configure a metadata_key scorer.
 	Key   string  `json:"key,omitempty" toml:"key,omitempty"`
 	Value string  `json:"value,omitempty" toml:"value,omitempty"`
-	Boost float64 `json:"boost,omitempty" toml:"boost,omitempty"`
+	Boost float64 `json:"boost,omitempty" toml:"boost,omitempty,omitzero"`
 }
 
 // KindWeightSpec is one kind scorer weight.
@@ -95,8 +95,8 @@ type TagWeightSpec struct {
 // "window" (MaxAge) or "step" (Windows).
 type CurveSpec struct {
 	Type     string       `json:"type" toml:"type"`
-	HalfLife Duration     `json:"half_life,omitempty" toml:"half_life,omitempty"`
-	MaxAge   Duration     `json:"max_age,omitempty" toml:"max_age,omitempty"`
+	HalfLife Duration     `json:"half_life,omitempty" toml:"half_life,omitempty,omitzero"`
+	MaxAge   Duration     `json:"max_age,omitempty" toml:"max_age,omitempty,omitzero"`
 	Windows  []WindowSpec `json:"windows,omitempty" toml:"windows,omitempty"`
 }
 
@@ -131,9 +131,9 @@ type SlicerSpec struct {
 	Type string `json:"type" toml:"type"`
 	// BucketSize is a knapsack's bucket size (default 100); also the
 	// count_constrained_knapsack's knapsack.
-	BucketSize int `json:"bucket_size,omitempty" toml:"bucket_size,omitempty"`
+	BucketSize int `json:"bucket_size,omitempty" toml:"bucket_size,omitempty,omitzero"`
 	// TableLimit is a knapsack's table cell limit (default 50,000,000).
-	TableLimit int64 `json:"table_limit,omitempty" toml:"table_limit,omitempty"`
+	TableLimit int64 `json:"table_limit,omitempty" toml:"table_limit,omitempty,omitzero"`
 	// Inner is the inner slicer of quota and count_quota (default greedy).
 	Inner *SlicerSpec `json:"inner,omitempty" toml:"inner,omitempty"`
 	// Quotas are a quota slicer's percentages.
