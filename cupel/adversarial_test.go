@@ -1,8 +1,6 @@
 package cupel_test
 
 import (
-	"errors"
-	"math"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -46,7 +44,32 @@ var _ = Describe("adversarial input", func() {
 			Expect(res.TotalTokens).To(BeNumerically("<=", target))
 		})
 	})
-})
 
-var _ = errors.Is
-var _ = math.MaxInt
+	Describe("PolicySpecOf with typed nil components", func() {
+		// Regression: PolicySpecOf read the configuration of a typed nil
+		// *CountQuotaSlice (and *QuotaSlice, *CompositeScorer, ...) and
+		// panicked instead of returning an error.
+		greedy, placer := cupel.NewGreedySlice(), cupel.NewUShapedPlacer()
+		scorers := map[string]cupel.Scorer{
+			"composite": (*cupel.CompositeScorer)(nil), "scaled": (*cupel.ScaledScorer)(nil), "kind": (*cupel.KindScorer)(nil),
+			"tag": (*cupel.TagScorer)(nil), "decay": (*cupel.DecayScorer)(nil), "metadata_trust": (*cupel.MetadataTrustScorer)(nil),
+			"metadata_key": (*cupel.MetadataKeyScorer)(nil), "recency": (*cupel.RecencyScorer)(nil), "nil": nil,
+		}
+		slicers := map[string]cupel.Slicer{
+			"quota": (*cupel.QuotaSlice)(nil), "count_quota": (*cupel.CountQuotaSlice)(nil), "count_constrained_knapsack": (*cupel.CountConstrainedKnapsackSlice)(nil),
+			"knapsack": (*cupel.KnapsackSlice)(nil), "greedy": (*cupel.GreedySlice)(nil), "nil": nil,
+		}
+		for name, sc := range scorers {
+			It("returns an error for a nil "+name+" scorer", func() {
+				_, err := cupel.PolicySpecOf(cupel.Policy{Scorer: sc, Slicer: greedy, Placer: placer})
+				Expect(err).To(MatchError(cupel.ErrInvalidConfig))
+			})
+		}
+		for name, sl := range slicers {
+			It("returns an error for a nil "+name+" slicer", func() {
+				_, err := cupel.PolicySpecOf(cupel.Policy{Scorer: cupel.NewRecencyScorer(), Slicer: sl, Placer: placer})
+				Expect(err).To(MatchError(cupel.ErrInvalidConfig))
+			})
+		}
+	})
+})

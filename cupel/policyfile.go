@@ -557,7 +557,8 @@ func (s *SlicerSpec) build(path string) (Slicer, error) {
 
 // PolicySpecOf describes a policy built from built-in components as a
 // PolicySpec, for writing it to a file. A custom scorer, slicer or placer has
-// no description: the error wraps ErrInvalidConfig and names it. Decay
+// no description, and neither has a nil or typed-nil scorer or slicer: the
+// error wraps ErrInvalidConfig and names it. Decay
 // scorers' clocks are not part of the description.
 func PolicySpecOf(p Policy) (PolicySpec, error) {
 	sc, err := scorerSpecOf("scorer", p.Scorer)
@@ -588,6 +589,9 @@ func typeNameOrNil(v any) string {
 }
 
 func scorerSpecOf(path string, s Scorer) (ScorerSpec, error) {
+	if isNil(s) { // a typed nil has no configuration to read
+		return ScorerSpec{}, specError(path, typeNameOrNil(s), "is nil")
+	}
 	switch s := s.(type) {
 	case *RecencyScorer:
 		return ScorerSpec{Type: "recency"}, nil
@@ -658,6 +662,9 @@ func slicerSpecOf(path string, s Slicer) (SlicerSpec, error) {
 			out[i] = CountEntrySpec{Kind: e.Kind(), RequireCount: e.RequireCount(), CapCount: e.CapCount()}
 		}
 		return out
+	}
+	if isNil(s) { // a typed nil has no configuration to read
+		return SlicerSpec{}, specError(path, typeNameOrNil(s), "is nil")
 	}
 	switch s := s.(type) {
 	case *GreedySlice:
