@@ -71,7 +71,9 @@ func (r *fzReader) tokens() int {
 		return math.MaxInt/3 + 1
 	case 13:
 		return int(r.u64())
-	case 14, 15, 16, 17:
+	case 14:
+		return 1<<(40+r.n(22)) + r.n(1024) - 512
+	case 15, 16, 17:
 		return 1000 + r.n(256)*100
 	default:
 		return r.n(120)
@@ -91,7 +93,9 @@ func (r *fzReader) budgetInt() int {
 		return math.MaxInt - r.n(3)
 	case 4:
 		return int(r.u64() >> 1)
-	case 5, 6, 7:
+	case 5:
+		return 1 << (40 + r.n(23))
+	case 6, 7:
 		return 1000 + r.n(256)*50
 	default:
 		return r.n(400)
