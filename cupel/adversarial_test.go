@@ -1,7 +1,6 @@
 package cupel_test
 
 import (
-
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
