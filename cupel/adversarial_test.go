@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/BurntSushi/toml"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
@@ -77,6 +78,34 @@ var _ = Describe("adversarial input", func() {
 				Expect(err).To(MatchError(cupel.ErrInvalidConfig))
 			})
 		}
+	})
+
+	Describe("policy files with an empty kind weight list", func() {
+		// Regression (FuzzPolicyDecode): "weights": [] built a KindScorer
+		// scoring every item 0, whose spec was written back without the
+		// empty list and read again as the default weights.
+		It("are rejected, and a weightless KindScorer has no description", func() {
+			_, err := cupel.ParsePolicyJSON([]byte(`{"scorer":{"type":"kind","weights":[]},"slicer":{"type":"greedy"},"placer":"u-shaped"}`))
+			Expect(err).NotTo(HaveOccurred())
+			_, _, err = cupel.DecodePolicyFile("p.json", []byte(`{"scorer":{"type":"kind","weights":[]},"slicer":{"type":"greedy"},"placer":"u-shaped"}`), nil)
+			Expect(err).To(MatchError(cupel.ErrInvalidConfig))
+			Expect(err.Error()).To(ContainSubstring("scorer.weights"))
+			_, _, err = cupel.DecodePolicyFile("p.toml", []byte("placer = \"u-shaped\"\n[scorer]\ntype = \"kind\"\nweights = []\n[slicer]\ntype = \"greedy\"\n"), toml.Unmarshal)
+			Expect(err).To(MatchError(cupel.ErrInvalidConfig))
+			empty, err := cupel.NewKindScorer(nil)
+			Expect(err).NotTo(HaveOccurred())
+			_, err = cupel.PolicySpecOf(cupel.Policy{Scorer: empty, Slicer: cupel.NewGreedySlice(), Placer: cupel.NewUShapedPlacer()})
+			Expect(err).To(MatchError(cupel.ErrInvalidConfig))
+			zero, err := cupel.NewKindScorer(map[cupel.ContextKind]float64{"Message": 0})
+			Expect(err).NotTo(HaveOccurred())
+			spec, err := cupel.PolicySpecOf(cupel.Policy{Scorer: zero, Slicer: cupel.NewGreedySlice(), Placer: cupel.NewUShapedPlacer()})
+			Expect(err).NotTo(HaveOccurred())
+			js, err := json.Marshal(spec)
+			Expect(err).NotTo(HaveOccurred())
+			pol, _, err := cupel.DecodePolicyFile("p.json", js, nil)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(pol.Scorer.(*cupel.KindScorer).Weights()).To(Equal(map[cupel.ContextKind]float64{"Message": 0}))
+		})
 	})
 
 	Describe("token counts at the int limits", func() {
