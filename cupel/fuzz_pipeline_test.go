@@ -534,8 +534,13 @@ func fzIsSentinel(err error) bool {
 //     multiset; TotalCandidates = len(items); TotalTokensConsidered = the sum
 //     of every input token (CLARIFICATIONS 5); NegativeTokens exclusions have
 //     score 0; Excluded is sorted by score descending, NaN last, ties in stage
-//     order Classify, Deduplicate, Slice/Place (CLARIFICATIONS 6); the
-//     report's shortfalls are the result's;
+//     order Classify, Deduplicate, Slice/Place (CLARIFICATIONS 6); every
+//     reason is one a built-in stage gives, with consistent fields
+//     (Deduplicated only with deduplication on, against the item's own
+//     content; BudgetExceeded with the item's tokens and available >= 0;
+//     PinnedOverride displaced by the first pinned item in input order,
+//     CLARIFICATIONS 2; CountCapExceeded only from a count slicer, with
+//     count >= cap); the report's shortfalls are the result's;
 //   - the scores of non-pinned output items are those of the per-item Scorer
 //     definition over the scoreable items, and on inputs of at most 16 items
 //     the batch scoring path equals the per-item path for every item.
@@ -794,7 +799,7 @@ func fzCheckRun(t *testing.T, p *cupel.Pipeline, cfg *fzConfig, items []*cupel.C
 		}
 	}
 
-	fzCheckReport(t, items, res, rep)
+	fzCheckReport(t, items, res, rep, cfg, !policy.DisableDeduplication)
 }
 
 func fzSameResult(t *testing.T, what string, a, b cupel.Result) {
@@ -814,7 +819,7 @@ func fzSameResult(t *testing.T, what string, a, b cupel.Result) {
 	}
 }
 
-func fzCheckReport(t *testing.T, items []*cupel.ContextItem, res cupel.Result, rep *cupel.SelectionReport) {
+func fzCheckReport(t *testing.T, items []*cupel.ContextItem, res cupel.Result, rep *cupel.SelectionReport, cfg *fzConfig, dedup bool) {
 	if rep == nil {
 		t.Fatalf("DryRun returned no report")
 	}
@@ -841,9 +846,13 @@ func fzCheckReport(t *testing.T, items []*cupel.ContextItem, res cupel.Result, r
 	}
 	sum := 0
 	count := map[*cupel.ContextItem]int{}
+	firstPinned, hasPinned := "", false
 	for _, it := range items {
 		sum += it.Tokens()
 		count[it]++
+		if it.Pinned() && it.Tokens() >= 0 && !hasPinned {
+			firstPinned, hasPinned = it.Content(), true
+		}
 	}
 	if rep.TotalTokensConsidered != sum {
 		t.Fatalf("total_tokens_considered %d, input sums to %d", rep.TotalTokensConsidered, sum)
@@ -859,6 +868,27 @@ func fzCheckReport(t *testing.T, items []*cupel.ContextItem, res cupel.Result, r
 			}
 		} else if ex.Reason.Variant == cupel.ExclusionNegativeTokens {
 			t.Fatalf("item %q with %d tokens excluded as NegativeTokens", ex.Item.Content(), ex.Item.Tokens())
+		}
+		switch r := ex.Reason; r.Variant {
+		case cupel.ExclusionNegativeTokens:
+		case cupel.ExclusionDeduplicated:
+			if !dedup || r.DeduplicatedAgainst() != ex.Item.Content() {
+				t.Fatalf("item %q excluded as %v (deduplication %v)", ex.Item.Content(), r, dedup)
+			}
+		case cupel.ExclusionBudgetExceeded:
+			if r.ItemTokens() != ex.Item.Tokens() || r.AvailableTokens() < 0 {
+				t.Fatalf("item %q (%d tokens) excluded as %v", ex.Item.Content(), ex.Item.Tokens(), r)
+			}
+		case cupel.ExclusionPinnedOverride:
+			if r.DisplacedBy() != firstPinned {
+				t.Fatalf("item %q excluded as %v, first pinned item %q", ex.Item.Content(), r, firstPinned)
+			}
+		case cupel.ExclusionCountCapExceeded:
+			if !cfg.hasCount || r.Count() < r.Cap() {
+				t.Fatalf("item %q excluded as %v", ex.Item.Content(), r)
+			}
+		default:
+			t.Fatalf("item %q excluded for a reason no built-in stage gives: %v", ex.Item.Content(), r)
 		}
 		if i > 0 {
 			prev := rep.Excluded[i-1]
