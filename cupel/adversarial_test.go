@@ -233,9 +233,10 @@ var _ = Describe("adversarial input", func() {
 				Expect(seen[it.Content()]).To(BeFalse())
 				seen[it.Content()] = true
 			}
-			if !raceEnabled {
-				Expect(elapsed).To(BeNumerically("<", 3*time.Second))
-			}
+			// The run takes well under a second on an idle machine; the
+			// bound is loose so that a loaded machine (the fuzzer, -race)
+			// does not fail it, yet catches anything quadratic.
+			Expect(elapsed).To(BeNumerically("<", 30*time.Second))
 			GinkgoWriter.Printf("%d items in %v\n", n, elapsed)
 		})
 	})
