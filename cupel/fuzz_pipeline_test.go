@@ -732,7 +732,7 @@ func fzCheckRun(t *testing.T, p *cupel.Pipeline, cfg *fzConfig, items []*cupel.C
 	bound := eff
 	if cfg.hasCount {
 		if cfg.nestedCount {
-			bound = eff + reqTokens
+			bound = eff + min(reqTokens, math.MaxInt-eff) // saturating
 		} else {
 			bound = max(eff, reqTokens)
 		}
