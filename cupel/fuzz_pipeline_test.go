@@ -542,8 +542,9 @@ func fzIsSentinel(err error) bool {
 //     CLARIFICATIONS 2; CountCapExceeded only from a count slicer, with
 //     count >= cap); the report's shortfalls are the result's;
 //   - the scores of non-pinned output items are those of the per-item Scorer
-//     definition over the scoreable items, and on inputs of at most 16 items
-//     the batch scoring path equals the per-item path for every item.
+//     definition over the scoreable items (non-negative, not pinned, in input
+//     order), and the batch scoring path equals the per-item path for every
+//     item; both are checked when there are at most 16 scoreable items.
 func FuzzPipeline(f *testing.F) {
 	f.Add([]byte{})
 	f.Add([]byte("\x00\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c\x0d\x0e\x0f"))
