@@ -58,7 +58,8 @@ type ScorerSpec struct {
 	// Weight is the weight of a composite's child (in Scorers only).
 	Weight float64 `json:"weight,omitempty" toml:"weight,omitempty,omitzero"`
 
-	// Weights are a kind scorer's weights; absent means the defaults.
+	// Weights are a kind scorer's weights; absent means the defaults. An
+	// empty list is invalid: it would be omitted when written back.
 	Weights []KindWeightSpec `json:"weights,omitempty" toml:"weights,omitempty"`
 	// TagWeights are a tag scorer's weights.
 	TagWeights []TagWeightSpec `json:"tag_weights,omitempty" toml:"tag_weights,omitempty"`
@@ -272,6 +273,11 @@ func (s *ScorerSpec) build(path string, o *buildOptions) (Scorer, error) {
 		}
 		if s.Weights == nil {
 			return NewDefaultKindScorer(), nil
+		}
+		if len(s.Weights) == 0 {
+			// Written back, an empty list would be omitted and read as the
+			// defaults: refuse it rather than lose it in a round trip.
+			return nil, specError(path+".weights", "[]", "must not be empty: omit it for the default weights, or give a kind the weight 0")
 		}
 		w := make(map[ContextKind]float64, len(s.Weights))
 		for i, kw := range s.Weights {
@@ -557,7 +563,9 @@ func (s *SlicerSpec) build(path string) (Slicer, error) {
 
 // PolicySpecOf describes a policy built from built-in components as a
 // PolicySpec, for writing it to a file. A custom scorer, slicer or placer has
-// no description: the error wraps ErrInvalidConfig and names it. Decay
+// no description, and neither has a nil or typed-nil scorer or slicer, nor a
+// KindScorer without weights (a file cannot tell it from the default weights):
+// the error wraps ErrInvalidConfig and names it. Decay
 // scorers' clocks are not part of the description.
 func PolicySpecOf(p Policy) (PolicySpec, error) {
 	sc, err := scorerSpecOf("scorer", p.Scorer)
@@ -588,6 +596,9 @@ func typeNameOrNil(v any) string {
 }
 
 func scorerSpecOf(path string, s Scorer) (ScorerSpec, error) {
+	if isNil(s) { // a typed nil has no configuration to read
+		return ScorerSpec{}, specError(path, typeNameOrNil(s), "is nil")
+	}
 	switch s := s.(type) {
 	case *RecencyScorer:
 		return ScorerSpec{Type: "recency"}, nil
@@ -599,6 +610,9 @@ func scorerSpecOf(path string, s Scorer) (ScorerSpec, error) {
 		return ScorerSpec{Type: "reflexive"}, nil
 	case *KindScorer:
 		w := s.Weights()
+		if len(w) == 0 {
+			return ScorerSpec{}, specError(path, "kind", "has no weights, which a policy file cannot tell from the default weights")
+		}
 		kinds := slices.SortedFunc(maps.Keys(w), func(a, b ContextKind) int { return strings.Compare(string(a), string(b)) })
 		spec := ScorerSpec{Type: "kind", Weights: []KindWeightSpec{}}
 		for _, k := range kinds {
@@ -658,6 +672,9 @@ func slicerSpecOf(path string, s Slicer) (SlicerSpec, error) {
 			out[i] = CountEntrySpec{Kind: e.Kind(), RequireCount: e.RequireCount(), CapCount: e.CapCount()}
 		}
 		return out
+	}
+	if isNil(s) { // a typed nil has no configuration to read
+		return SlicerSpec{}, specError(path, typeNameOrNil(s), "is nil")
 	}
 	switch s := s.(type) {
 	case *GreedySlice:

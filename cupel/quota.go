@@ -172,6 +172,15 @@ func (s QuotaSet) Entries() []QuotaEntry {
 //     runs on ContextBudget(maxTokens: capTokens, targetTokens: budget)
 //     unless the budget is <= 0.
 //
+// The budgets of the kinds therefore sum to at most the target, so the
+// selection never exceeds it. With percentages whose exact sum is at most
+// 100 this follows from the formulas; float64 rounding, however, can make
+// Σ requireTokens exceed a very large target (requires 50 and
+// 50.000000000000007, whose float64 sum is 100, over a target of 2^62 exceed
+// it by 512 tokens), so each kind's budget is also clamped to what the kinds
+// visited before it left of the target. The clamp changes nothing whenever
+// Σ requireTokens <= target.
+//
 // Kinds are compared with ASCII case folding and visited in the order they
 // first appear in the input (CLARIFICATIONS 16); the output is the inner
 // selections concatenated in that order. The input budget's maxTokens is not
@@ -274,6 +283,7 @@ func (q *QuotaSlice) Slice(sorted []ScoredItem, budget ContextBudget) ([]*Contex
 			totalMass = s
 		}
 	}
+	assigned := 0 // Σ budgets so far, <= target
 	for i := range parts {
 		p := &parts[i]
 		r, c := reqCap(p.kind)
@@ -283,7 +293,12 @@ func (q *QuotaSlice) Slice(sorted []ScoredItem, budget ContextBudget) ([]*Contex
 		}
 		// No overflow: when unassigned > 0, r + proportional <=
 		// r + unassigned <= r + target - totalRequired <= target.
-		p.budget = min(r+proportional, c)
+		// The clamp to target - assigned never binds when totalRequired <=
+		// target (then Σ budgets <= totalRequired + unassigned = target);
+		// it binds only when float64 rounding of the percentages makes
+		// Σ requireTokens exceed the target, which exact arithmetic cannot.
+		p.budget = min(r+proportional, c, target-assigned)
+		assigned += p.budget
 	}
 
 	// Group the items by partition (stable), in one backing array.

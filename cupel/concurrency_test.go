@@ -1,0 +1,155 @@
+package cupel_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/cupel-go/go-cupel/cupel"
+)
+
+// ccOutcome is what a run returns, in a comparable form.
+type ccOutcome struct {
+	err      string
+	items    []*cupel.ContextItem
+	scores   []string // formatted, so that NaN equals NaN
+	total    int
+	included []string
+	excluded []string
+}
+
+func ccRun(p *cupel.Pipeline, items []*cupel.ContextItem, b cupel.ContextBudget) ccOutcome {
+	var o ccOutcome
+	res, err := p.Run(items, b)
+	if err != nil {
+		o.err = err.Error()
+		return o
+	}
+	o.items, o.total = res.Items, res.TotalTokens
+	for _, s := range res.Scores {
+		o.scores = append(o.scores, fmt.Sprint(s))
+	}
+	_, rep, err := p.DryRun(items, b)
+	if err != nil {
+		o.err = "DryRun: " + err.Error()
+		return o
+	}
+	for _, in := range rep.Included {
+		o.included = append(o.included, fmt.Sprintf("%p %v %v", in.Item, in.Score, in.Reason))
+	}
+	for _, ex := range rep.Excluded {
+		o.excluded = append(o.excluded, fmt.Sprintf("%p %v %v", ex.Item, ex.Score, ex.Reason))
+	}
+	return o
+}
+
+var _ = Describe("one pipeline shared by 16 goroutines", func() {
+	clock := cupel.ClockFunc(func() time.Time { return scT0.Add(3 * time.Hour) })
+	must := func(s cupel.Scorer, err error) cupel.Scorer {
+		Expect(err).NotTo(HaveOccurred())
+		return s
+	}
+	var combos []struct {
+		name string
+		p    cupel.Policy
+	}
+	add := func(name string, sc cupel.Scorer, sl cupel.Slicer, pl cupel.Placer) {
+		combos = append(combos, struct {
+			name string
+			p    cupel.Policy
+		}{name, cupel.Policy{Scorer: sc, Slicer: sl, Placer: pl, Overflow: cupel.OverflowTruncate}})
+	}
+
+	BeforeEach(func() {
+		combos = nil
+		curve, err := cupel.NewExponentialCurve(2 * time.Hour)
+		Expect(err).NotTo(HaveOccurred())
+		step, err := cupel.NewStepCurve(cupel.StepWindow{MaxAge: time.Hour, Score: 1}, cupel.StepWindow{MaxAge: 4 * time.Hour, Score: 0.5})
+		Expect(err).NotTo(HaveOccurred())
+		scorers := map[string]cupel.Scorer{
+			"recency":        cupel.NewRecencyScorer(),
+			"priority":       cupel.NewPriorityScorer(),
+			"kind":           cupel.NewDefaultKindScorer(),
+			"tag":            must(cupel.NewTagScorer(map[string]float64{"a": 1, "K": 2, kelvin: 3})),
+			"frequency":      cupel.NewFrequencyScorer(),
+			"reflexive":      cupel.NewReflexiveScorer(),
+			"decay":          must(cupel.NewDecayScorer(clock, curve)),
+			"decay-step":     must(cupel.NewDecayScorer(clock, step, cupel.WithNullTimestampScore(0.1))),
+			"metadata_trust": must(cupel.NewMetadataTrustScorer(0.5)),
+			"metadata_key":   must(cupel.NewMetadataKeyScorer("cupel:priority", "high", 1.5)),
+			"scaled":         must(cupel.NewScaledScorer(cupel.NewFrequencyScorer())),
+		}
+		var entries []cupel.WeightedScorer
+		for _, name := range []string{"recency", "priority", "kind", "tag", "frequency", "reflexive", "decay", "metadata_trust", "metadata_key", "scaled"} {
+			entries = append(entries, cupel.WeightedScorer{Scorer: scorers[name], Weight: float64(1 + len(entries)%3)})
+		}
+		all := must(cupel.NewCompositeScorer(entries...))
+		scorers["composite"] = all
+
+		greedy := cupel.NewGreedySlice()
+		for name, sc := range scorers {
+			add(name+"/greedy/u-shaped", sc, greedy, cupel.NewUShapedPlacer())
+		}
+		knap := slKnapsack(10)
+		set, err := cupel.NewQuotaSet(cupel.RequireCap("Document", 20, 50), cupel.Cap("message", 40), cupel.Require(kelvin, 10))
+		Expect(err).NotTo(HaveOccurred())
+		quota, err := cupel.NewQuotaSlice(set, greedy)
+		Expect(err).NotTo(HaveOccurred())
+		e1, _ := cupel.NewCountQuotaEntry("Memory", 2, 3)
+		e2, _ := cupel.NewCountQuotaEntry("K", 1, 2)
+		cq, err := cupel.NewCountQuotaSlice([]cupel.CountQuotaEntry{e1, e2}, greedy, cupel.ScarcityDegrade)
+		Expect(err).NotTo(HaveOccurred())
+		cck, err := cupel.NewCountConstrainedKnapsackSlice([]cupel.CountQuotaEntry{e1, e2}, knap, cupel.ScarcityDegrade)
+		Expect(err).NotTo(HaveOccurred())
+		slicers := map[string]cupel.Slicer{"greedy": greedy, "knapsack": knap, "quota": quota, "count_quota": cq, "count_constrained_knapsack": cck}
+		for name, sl := range slicers {
+			add("composite/"+name+"/chronological", all, sl, cupel.NewChronologicalPlacer())
+			add("composite/"+name+"/u-shaped", all, sl, cupel.NewUShapedPlacer())
+		}
+	})
+
+	It("gives every goroutine the results of a sequential run", func() {
+		const goroutines = 16
+		inputs := make([][]*cupel.ContextItem, 5) // four own inputs and one shared by all
+		for i := range inputs {
+			inputs[i] = scRandomItems(rand.New(rand.NewPCG(uint64(i), 99)), 40+10*i, false)
+		}
+		b, err := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 2000, TargetTokens: 1200, OutputReserve: 100})
+		Expect(err).NotTo(HaveOccurred())
+		for _, c := range combos {
+			p, err := cupel.NewPipeline(c.p)
+			Expect(err).NotTo(HaveOccurred())
+			want := make([]ccOutcome, len(inputs))
+			for i, in := range inputs {
+				want[i] = ccRun(p, in, b)
+				Expect(want[i].err).To(BeEmpty(), c.name)
+			}
+			var wg sync.WaitGroup
+			mismatches := make(chan string, goroutines*4)
+			for g := range goroutines {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for round := range 2 {
+						for _, i := range []int{g % 4, 4} {
+							if got := ccRun(p, inputs[i], b); fmt.Sprint(got) != fmt.Sprint(want[i]) {
+								mismatches <- fmt.Sprintf("%s: goroutine %d, round %d, input %d differs", c.name, g, round, i)
+							}
+						}
+					}
+				}()
+			}
+			wg.Wait()
+			close(mismatches)
+			var all []string
+			for m := range mismatches {
+				all = append(all, m)
+			}
+			Expect(all).To(BeEmpty())
+		}
+	})
+})
