@@ -177,6 +177,9 @@ func (s PolicySpec) Build(opts ...BuildOption) (Policy, error) {
 	for _, opt := range opts {
 		opt(&o)
 	}
+	if s.Scorer.Weight != 0 {
+		return Policy{}, specError("scorer.weight", s.Scorer.Weight, "only a composite's children have a weight")
+	}
 	scorer, err := s.Scorer.build("scorer", &o)
 	if err != nil {
 		return Policy{}, err
@@ -342,6 +345,9 @@ func (s *ScorerSpec) build(path string, o *buildOptions) (Scorer, error) {
 		}
 		if s.Inner == nil {
 			return nil, specError(path+".inner", nil, "is required for a scaled scorer")
+		}
+		if s.Inner.Weight != 0 {
+			return nil, specError(path+".inner.weight", s.Inner.Weight, "only a composite's children have a weight")
 		}
 		inner, err := s.Inner.build(path+".inner", o)
 		if err != nil {

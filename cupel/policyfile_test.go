@@ -145,6 +145,8 @@ bucket_size = 100
 		Entry("invalid count entry", `{"scorer":{"type":"recency"},"slicer":{"type":"count_quota","entries":[{"kind":"Tool","require_count":3,"cap_count":1}]},"placer":"chronological"}`, ""),
 		Entry("knapsack inside count_quota", `{"scorer":{"type":"recency"},"slicer":{"type":"count_quota","inner":{"type":"knapsack"}},"placer":"chronological"}`, ""),
 		Entry("quota without values", `{"scorer":{"type":"recency"},"slicer":{"type":"quota","quotas":[{"kind":"Document"}]},"placer":"chronological"}`, "slicer.quotas[0]"),
+		Entry("weight outside a composite", `{"scorer":{"type":"recency","weight":2},"slicer":{"type":"greedy"},"placer":"chronological"}`, "scorer.weight"),
+		Entry("weight on a scaled scorer's inner", `{"scorer":{"type":"scaled","inner":{"type":"recency","weight":2}},"slicer":{"type":"greedy"},"placer":"chronological"}`, "scorer.inner.weight"),
 		Entry("unknown placer", `{"scorer":{"type":"recency"},"slicer":{"type":"greedy"},"placer":"random"}`, "placer"),
 		Entry("unknown overflow", `{"scorer":{"type":"recency"},"slicer":{"type":"greedy"},"placer":"chronological","overflow_strategy":"ignore"}`, "overflow_strategy"),
 		Entry("unknown key", `{"scorer":{"type":"recency","wieght":1},"slicer":{"type":"greedy"},"placer":"chronological"}`, ""),
