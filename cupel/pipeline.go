@@ -271,7 +271,7 @@ func (r *run) deduplicate(items []*ContextItem, scores []float64) []int {
 	}
 	keys := make([]keyIdx, len(items))
 	for i, it := range items {
-		keys[i] = keyIdx{maphash.String(dedupSeed, it.content), i}
+		keys[i] = keyIdx{dedupHash(it.content), i}
 	}
 	sortKeyIdx(keys)
 	// winner[i] is the index of the item that beats items[i], or -1.
@@ -328,6 +328,11 @@ func (r *run) deduplicate(items []*ContextItem, scores []float64) []int {
 // dedupSeed seeds the content hashes of deduplicate. Results never depend on
 // it: equal hashes are confirmed by comparing the strings.
 var dedupSeed = maphash.MakeSeed()
+
+// dedupHash is 32 bits of a content hash (a variable so that a test can
+// force collisions): the radix sort then skips the four zero bytes, and a
+// collision only lengthens a run, in which strings are compared.
+var dedupHash = func(content string) uint64 { return maphash.String(dedupSeed, content) >> 32 }
 
 // sortByScore orders the survivors by score descending, then by their
 // position in the deduplicated list (spec "Stage 4: Sort"; NaN last and

@@ -1,0 +1,56 @@
+package cupel
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"testing"
+)
+
+// TestDeduplicateUnderHashCollisions forces every content hash to collide
+// (and, separately, to be a tiny range) and checks the survivors against the
+// spec's DEDUPLICATE with a map from content to best index.
+func TestDeduplicateUnderHashCollisions(t *testing.T) {
+	defer func(h func(string) uint64) { dedupHash = h }(dedupHash)
+	reference := func(items []*ContextItem, scores []float64) []int {
+		best := map[string]int{}
+		for i, it := range items {
+			if j, ok := best[it.content]; !ok || compareScoreDesc(scores[i], scores[j]) < 0 {
+				best[it.content] = i
+			}
+		}
+		var out []int
+		for i, it := range items {
+			if best[it.content] == i {
+				out = append(out, i)
+			}
+		}
+		return out
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	hashes := map[string]func(string) uint64{
+		"all collide": func(string) uint64 { return 42 },
+		"two buckets": func(s string) uint64 { return uint64(len(s) % 2) },
+	}
+	for name, h := range hashes {
+		dedupHash = h
+		for trial := range 200 {
+			n := 1 + r.IntN(60)
+			items := make([]*ContextItem, n)
+			scores := make([]float64, n)
+			for i := range items {
+				items[i] = MustItem(ItemSpec{Content: "c" + strconv.Itoa(r.IntN(n/2+1)), Tokens: 1})
+				scores[i] = float64(r.IntN(4)) / 4
+				if r.IntN(10) == 0 {
+					scores[i] = math.NaN()
+				}
+			}
+			ru := &run{p: &Pipeline{dedup: true}}
+			got := ru.deduplicate(items, scores)
+			if want := reference(items, scores); !slices.Equal(got, want) {
+				t.Fatalf("%s, trial %d: survivors %v, want %v", name, trial, got, want)
+			}
+		}
+	}
+}
