@@ -3,6 +3,7 @@ package cupel
 import (
 	"math"
 	"slices"
+	"sync"
 )
 
 // keyIdx is a sort record: an order-preserving unsigned key and the position
@@ -83,6 +84,26 @@ func idxAscending(k []keyIdx) bool {
 
 const radixThreshold = 256
 
+// scratchPool recycles the radix sort's scratch buffers: a run sorts several
+// times, and the buffers would otherwise be garbage after each sort. Only
+// this file touches them; nothing outside a sort ever refers to one.
+var scratchPool sync.Pool
+
+func getScratch(n int) *[]keyIdx {
+	if p, ok := scratchPool.Get().(*[]keyIdx); ok && cap(*p) >= n {
+		return p
+	}
+	b := make([]keyIdx, n)
+	return &b
+}
+
+func putScratch(p *[]keyIdx) {
+	const maxPooled = 1 << 20 // do not hold on to buffers of huge inputs
+	if cap(*p) <= maxPooled {
+		scratchPool.Put(p)
+	}
+}
+
 // radixSortKeyIdx is a stable LSD radix sort on key, 8 bits per pass,
 // skipping passes in which every key has the same byte. It allocates one
 // scratch slice of len(k).
@@ -95,7 +116,9 @@ func radixSortKeyIdx(k []keyIdx) {
 		}
 	}
 	n := len(k)
-	src, dst := k, make([]keyIdx, n)
+	scratch := getScratch(n)
+	defer putScratch(scratch)
+	src, dst := k, (*scratch)[:n]
 	for p := 0; p < 8; p++ {
 		c := &counts[p]
 		if c[byte(src[0].key>>(8*p))] == n {
