@@ -42,7 +42,9 @@ func (*GreedySlice) slicePositions(sorted []ScoredItem, budget ContextBudget) ([
 	if len(sorted) == 0 || target <= 0 {
 		return []int{}, nil
 	}
-	keys := make([]keyIdx, 0, len(sorted))
+	kp := getScratch(len(sorted))
+	defer putScratch(kp)
+	keys := (*kp)[:0]
 	for i, si := range sorted {
 		it := si.Item
 		if it == nil || it.tokens < 0 {

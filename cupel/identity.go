@@ -8,7 +8,9 @@ import "unsafe"
 // addresses with the radix key sort instead of filling a map: O(N). Heap
 // objects do not move in Go, so addresses are stable for the call.
 func pointerMultiplicity(items []*ContextItem) []int32 {
-	keys := make([]keyIdx, 0, len(items))
+	kp := getScratch(len(items))
+	defer putScratch(kp)
+	keys := (*kp)[:0]
 	for i, it := range items {
 		if it != nil {
 			keys = append(keys, keyIdx{uint64(uintptr(unsafe.Pointer(it))), i})

@@ -269,7 +269,9 @@ func (r *run) deduplicate(items []*ContextItem, scores []float64) []int {
 		}
 		return survivors
 	}
-	keys := make([]keyIdx, len(items))
+	kp := getScratch(len(items))
+	defer putScratch(kp)
+	keys := (*kp)[:len(items)]
 	for i, it := range items {
 		keys[i] = keyIdx{dedupHash(it.content), i}
 	}
@@ -339,7 +341,9 @@ var dedupHash = func(content string) uint64 { return maphash.String(dedupSeed, c
 // -0.0 equal to +0.0, CLARIFICATIONS 6). It sorts (key, position) records,
 // so the order does not rely on sort stability (spec pitfall P1).
 func sortByScore(items []*ContextItem, scores []float64, survivors []int) []ScoredItem {
-	keys := make([]keyIdx, len(survivors))
+	kp := getScratch(len(survivors))
+	defer putScratch(kp)
+	keys := (*kp)[:len(survivors)]
 	for pos, i := range survivors {
 		keys[pos] = keyIdx{key: descKey(scores[i]), idx: pos}
 	}

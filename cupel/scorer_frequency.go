@@ -156,7 +156,9 @@ func (*FrequencyScorer) scoreAll(items []*ContextItem, out []float64) {
 		// Group by mask with a radix sort of (mask, item) records instead of
 		// a map: O(N), and group numbering does not affect the counts.
 		gMask = make([]uint64, 0, withTags)
-		keys := make([]keyIdx, 0, withTags)
+		kp := getScratch(withTags)
+		defer putScratch(kp)
+		keys := (*kp)[:0]
 		for i := range items {
 			itemGroup[i] = -1
 			var m uint64

@@ -47,7 +47,9 @@ func (*PriorityScorer) scoreAll(items []*ContextItem, out []float64) {
 			n++
 		}
 	}
-	keys := make([]keyIdx, 0, n)
+	kp := getScratch(n)
+	defer putScratch(kp)
+	keys := (*kp)[:0]
 	for i, it := range items {
 		if it != nil && it.hasPriority {
 			keys = append(keys, keyIdx{signedKey(int64(it.priority)), i})

@@ -57,7 +57,9 @@ func (*RecencyScorer) scoreAll(items []*ContextItem, out []float64) {
 		}
 	}
 	if nanosOK {
-		keys := make([]keyIdx, 0, n)
+		kp := getScratch(n)
+		defer putScratch(kp)
+		keys := (*kp)[:0]
 		for i, it := range items {
 			if it != nil && it.hasTimestamp {
 				keys = append(keys, keyIdx{signedKey(it.timestamp.UnixNano()), i})

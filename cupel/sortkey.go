@@ -84,9 +84,11 @@ func idxAscending(k []keyIdx) bool {
 
 const radixThreshold = 256
 
-// scratchPool recycles the radix sort's scratch buffers: a run sorts several
-// times, and the buffers would otherwise be garbage after each sort. Only
-// this file touches them; nothing outside a sort ever refers to one.
+// scratchPool recycles []keyIdx buffers: the radix sort's scratch and the
+// key slices the stages and batch scorers sort. A run sorts several times,
+// and the buffers would otherwise be garbage after each sort. A buffer is
+// returned to the pool by the function that took it, before it returns;
+// none is ever stored or handed out.
 var scratchPool sync.Pool
 
 func getScratch(n int) *[]keyIdx {
