@@ -9,7 +9,13 @@ import (
 // TestNullPathAllocatesNothingExtra proves the null-path guarantee (spec
 // chapter "Diagnostics"): with NullTraceCollector, or a collector whose
 // Enabled is false, a run makes exactly the allocations of an untraced run.
+//
+// Under the race detector sync.Pool drops buffers at random, so allocation
+// counts are not reproducible there and the test is skipped.
 func TestNullPathAllocatesNothingExtra(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts vary under the race detector (sync.Pool drops buffers at random)")
+	}
 	items := benchItems(500)
 	policy, budget, _ := benchConfigs(&testing.B{})["A"]()
 	p, err := cupel.NewPipeline(policy)
