@@ -410,6 +410,9 @@ func (r *run) slice(sorted []ScoredItem, pinned []*ContextItem, pinnedTokens int
 	}
 	sliced := make([]ScoredItem, 0, nSelected)
 	var excluded []int
+	if r.trace != nil {
+		excluded = make([]int, 0, len(sorted)-nSelected)
+	}
 	selectedTokens := 0
 	for k, si := range sorted {
 		if chosen[k] {
