@@ -70,20 +70,11 @@ func apply(ch *cupeltest.Chain, c testcases.Call) *cupeltest.Chain {
 	return nil
 }
 
-func casesOf(pattern string) []testcases.Case {
-	var out []testcases.Case
-	for _, c := range testcases.Cases() {
-		if c.Call.Pattern == pattern {
-			out = append(out, c)
-		}
-	}
-	return out
-}
 
 var _ = Describe("Should", func() {
 	for _, pattern := range testcases.Patterns {
 		Describe(pattern, func() {
-			for _, c := range casesOf(pattern) {
+			for _, c := range testcases.Of(pattern) {
 				if c.Pass() {
 					It("passes and calls nothing on t: "+c.ID, func() {
 						tb := &recordingTB{}
@@ -112,7 +103,7 @@ var _ = Describe("Should", func() {
 
 			It("has reviewed golden messages", func() {
 				var b strings.Builder
-				for _, c := range casesOf(pattern) {
+				for _, c := range testcases.Of(pattern) {
 					if c.Pass() {
 						continue
 					}

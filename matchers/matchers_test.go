@@ -48,15 +48,6 @@ func matcherFor(c testcases.Call) types.GomegaMatcher {
 	return nil
 }
 
-func casesOf(pattern string) []testcases.Case {
-	var out []testcases.Case
-	for _, c := range testcases.Cases() {
-		if c.Call.Pattern == pattern {
-			out = append(out, c)
-		}
-	}
-	return out
-}
 
 func gomegaString(m types.GomegaMatcher) string {
 	return m.(interface{ GomegaString() string }).GomegaString()
@@ -65,7 +56,7 @@ func gomegaString(m types.GomegaMatcher) string {
 var _ = Describe("matchers", func() {
 	for _, pattern := range testcases.Patterns {
 		Describe(pattern, func() {
-			for _, c := range casesOf(pattern) {
+			for _, c := range testcases.Of(pattern) {
 				switch {
 				case c.Report() == nil:
 					It("errors on a nil report: "+c.ID, func() {
@@ -101,7 +92,7 @@ var _ = Describe("matchers", func() {
 
 			It("has reviewed golden messages, positive and negated", func() {
 				var b strings.Builder
-				for _, c := range casesOf(pattern) {
+				for _, c := range testcases.Of(pattern) {
 					r := c.Report()
 					if r == nil {
 						continue

@@ -330,3 +330,14 @@ func callWithDefaults(pattern string) Call {
 		Budget: Budget(100, 100),
 	}
 }
+
+// Of returns the cases of one pattern, in table order.
+func Of(pattern string) []Case {
+	var out []Case
+	for _, c := range Cases() {
+		if c.Call.Pattern == pattern {
+			out = append(out, c)
+		}
+	}
+	return out
+}
