@@ -70,7 +70,6 @@ func apply(ch *cupeltest.Chain, c testcases.Call) *cupeltest.Chain {
 	return nil
 }
 
-
 var _ = Describe("Should", func() {
 	for _, pattern := range testcases.Patterns {
 		Describe(pattern, func() {

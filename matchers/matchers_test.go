@@ -48,7 +48,6 @@ func matcherFor(c testcases.Call) types.GomegaMatcher {
 	return nil
 }
 
-
 func gomegaString(m types.GomegaMatcher) string {
 	return m.(interface{ GomegaString() string }).GomegaString()
 }
