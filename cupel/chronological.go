@@ -29,21 +29,24 @@ type chronoKey struct {
 }
 
 // Place implements [Placer]. It does not modify items.
-func (*ChronologicalPlacer) Place(items []ScoredItem) []*ContextItem {
+func (c *ChronologicalPlacer) Place(items []ScoredItem) []*ContextItem {
+	return itemsAt(items, c.placePositions(items))
+}
+
+// placePositions returns the placed order as positions in items (the
+// pipeline's positionPlacer fast path).
+func (*ChronologicalPlacer) placePositions(items []ScoredItem) []int {
+	out := make([]int, len(items))
 	if len(items) <= 1 {
-		if len(items) == 0 {
-			return []*ContextItem{}
-		}
-		return []*ContextItem{items[0].Item}
+		return out // [] or [0]
 	}
 	// Fast path: when every timestamp's UnixNano is exact (years 1678 to
 	// 2262) the order is that of one uint64 key (items without a timestamp
 	// get the largest key), sorted with the index as tiebreak.
 	if keys, ok := chronoFastKeys(items); ok {
 		sortKeyIdx(keys)
-		out := make([]*ContextItem, len(items))
 		for i, k := range keys {
-			out[i] = items[k.idx].Item
+			out[i] = k.idx
 		}
 		return out
 	}
@@ -56,9 +59,17 @@ func (*ChronologicalPlacer) Place(items []ScoredItem) []*ContextItem {
 		keys[i] = k
 	}
 	slices.SortFunc(keys, cmpChrono)
-	out := make([]*ContextItem, len(items))
 	for i, k := range keys {
-		out[i] = items[k.idx].Item
+		out[i] = k.idx
+	}
+	return out
+}
+
+// itemsAt returns the items of items at the given positions, in order.
+func itemsAt(items []ScoredItem, positions []int) []*ContextItem {
+	out := make([]*ContextItem, len(positions))
+	for i, p := range positions {
+		out[i] = items[p].Item
 	}
 	return out
 }

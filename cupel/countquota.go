@@ -246,7 +246,7 @@ type CountQuotaSlice struct {
 // [NewCountConstrainedKnapsackSlice] for knapsack selection under count quotas.
 func NewCountQuotaSlice(entries []CountQuotaEntry, inner Slicer, scarcity ScarcityBehavior) (*CountQuotaSlice, error) {
 	const typ = "CountQuotaSlice"
-	if isNilSlicer(inner) {
+	if isNil(inner) {
 		return nil, invalidConfig(typ, "inner", nil, "must not be nil")
 	}
 	switch inner.(type) {
@@ -279,7 +279,7 @@ func (c *CountQuotaSlice) Slice(sorted []ScoredItem, budget ContextBudget) ([]*C
 
 // SliceDetailed implements [DetailedSlicer]. It does not modify sorted.
 func (c *CountQuotaSlice) SliceDetailed(sorted []ScoredItem, budget ContextBudget) (SliceResult, error) {
-	if c == nil || isNilSlicer(c.inner) {
+	if c == nil || isNil(c.inner) {
 		return SliceResult{}, invalidConfig("CountQuotaSlice", "inner", nil, "must not be nil")
 	}
 	p := c.policy

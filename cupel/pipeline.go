@@ -60,19 +60,6 @@ func (p *Pipeline) Config() Policy {
 	return Policy{Scorer: p.scorer, Slicer: p.slicer, Placer: p.placer, DisableDeduplication: !p.dedup, Overflow: p.overflow}
 }
 
-// isNil reports whether v is nil or an interface holding a nil pointer, map,
-// slice or func, whose methods could not be called safely.
-func isNil(v any) bool {
-	if v == nil {
-		return true
-	}
-	switch rv := reflect.ValueOf(v); rv.Kind() {
-	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Func, reflect.Interface, reflect.Chan:
-		return rv.IsNil()
-	}
-	return false
-}
-
 // RunOptions are the per-run options of [Pipeline.RunWithOptions].
 type RunOptions struct {
 	// Trace receives the run's events; nil records nothing and costs nothing.
@@ -500,8 +487,7 @@ func (r *run) place(pinned []*ContextItem, sliced []ScoredItem) (Result, error) 
 		}
 	}
 
-	placed := r.p.placer.Place(merged)
-	scores, err := placedScores(merged, placed, r.p.placer)
+	placed, scores, err := r.placeMerged(merged)
 	if err != nil {
 		return Result{}, err
 	}
@@ -569,29 +555,56 @@ func (r *run) truncate(merged []ScoredItem, hasPinned bool, target int) ([]Score
 	return kept, current
 }
 
-// placedScores returns the score of each placed item, checking that the
-// placer returned a permutation of its input.
-func placedScores(merged []ScoredItem, placed []*ContextItem, placer Placer) ([]float64, error) {
+// positionPlacer is implemented by built-in placers that report the placed
+// order as positions in their input, sparing the pipeline the map from
+// items back to their scores.
+type positionPlacer interface {
+	placePositions(items []ScoredItem) []int
+}
+
+// placeMerged runs the placer and returns the placed items with their
+// scores. A custom placer's output is matched back to merged by identity and
+// must be a permutation of it.
+func (r *run) placeMerged(merged []ScoredItem) ([]*ContextItem, []float64, error) {
+	if pp, ok := r.p.placer.(positionPlacer); ok {
+		pos := pp.placePositions(merged)
+		placed := make([]*ContextItem, len(pos))
+		scores := make([]float64, len(pos))
+		for i, p := range pos {
+			placed[i], scores[i] = merged[p].Item, merged[p].Score
+		}
+		return placed, scores, nil
+	}
+	placed := r.p.placer.Place(merged)
 	bad := func() error {
-		return invalidConfig("Pipeline", "Placer", typeName(placer), "did not return a permutation of its input")
+		return invalidConfig("Pipeline", "Placer", typeName(r.p.placer), "did not return a permutation of its input")
 	}
 	if len(placed) != len(merged) {
-		return nil, bad()
+		return nil, nil, bad()
 	}
-	pos := make(map[*ContextItem][]float64, len(merged))
-	for _, si := range merged {
-		pos[si.Item] = append(pos[si.Item], si.Score)
+	// first[item] is the first unused position of item in merged; next
+	// chains the further positions of the same pointer.
+	first := make(map[*ContextItem]int, len(merged))
+	next := make([]int, len(merged))
+	for i := len(merged) - 1; i >= 0; i-- {
+		it := merged[i].Item
+		if j, ok := first[it]; ok {
+			next[i] = j
+		} else {
+			next[i] = -1
+		}
+		first[it] = i
 	}
 	scores := make([]float64, len(placed))
 	for i, it := range placed {
-		s := pos[it]
-		if len(s) == 0 {
-			return nil, bad()
+		j, ok := first[it]
+		if !ok || j < 0 {
+			return nil, nil, bad()
 		}
-		scores[i] = s[0]
-		pos[it] = s[1:]
+		scores[i] = merged[j].Score
+		first[it] = next[j]
 	}
-	return scores, nil
+	return placed, scores, nil
 }
 
 func typeName(v any) string { return reflect.TypeOf(v).String() }

@@ -201,7 +201,7 @@ type QuotaSlice struct {
 // NewQuotaSlice returns a QuotaSlice, or a [*ValidationError] wrapping
 // [ErrInvalidConfig] when inner is nil.
 func NewQuotaSlice(quotas QuotaSet, inner Slicer) (*QuotaSlice, error) {
-	if isNilSlicer(inner) {
+	if isNil(inner) {
 		return nil, invalidConfig("QuotaSlice", "inner", nil, "must not be nil")
 	}
 	return &QuotaSlice{quotas: quotas, inner: inner}, nil
@@ -215,7 +215,7 @@ func (q *QuotaSlice) Inner() Slicer { return q.inner }
 
 // Slice implements [Slicer]. It does not modify sorted.
 func (q *QuotaSlice) Slice(sorted []ScoredItem, budget ContextBudget) ([]*ContextItem, error) {
-	if q == nil || isNilSlicer(q.inner) {
+	if q == nil || isNil(q.inner) {
 		return nil, invalidConfig("QuotaSlice", "inner", nil, "must not be nil")
 	}
 	target := budget.targetTokens

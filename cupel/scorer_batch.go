@@ -1,7 +1,5 @@
 package cupel
 
-import "reflect"
-
 // batchScorer is implemented by the built-in scorers. scoreAll writes the
 // score of every items[i], computed against items (the Score stage's
 // scorer.Score(items[i], items)), into out[i]; len(out) >= len(items).
@@ -46,19 +44,6 @@ func countNonNil(items []*ContextItem) int {
 		}
 	}
 	return n
-}
-
-// isNilValue reports whether s is nil or an interface holding a nil
-// pointer, map, slice, func or channel, whose methods could not be called safely.
-func isNilValue(s any) bool {
-	if s == nil {
-		return true
-	}
-	switch rv := reflect.ValueOf(s); rv.Kind() {
-	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Func, reflect.Interface, reflect.Chan:
-		return rv.IsNil()
-	}
-	return false
 }
 
 // floatBuf returns a slice of n float64s, reusing buf when it is large enough.

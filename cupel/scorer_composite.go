@@ -98,7 +98,7 @@ func NewCompositeScorer(entries ...WeightedScorer) (*CompositeScorer, error) {
 // scorer stores for it: the inner state of a CompositeScorer or
 // ScaledScorer, the scorer itself otherwise.
 func resolveChild(s Scorer, typ, field string) (Scorer, error) {
-	if isNilValue(s) {
+	if isNil(s) {
 		return nil, invalidConfig(typ, field, nil, "scorer must not be nil")
 	}
 	switch v := s.(type) {

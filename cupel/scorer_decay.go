@@ -191,7 +191,7 @@ type DecayScorer struct {
 // be in [0, 1] (Field "nullTimestampScore"). Errors are [*ValidationError]s
 // wrapping [ErrInvalidConfig].
 func NewDecayScorer(clock Clock, curve DecayCurve, opts ...DecayOption) (*DecayScorer, error) {
-	if isNilValue(clock) {
+	if isNil(clock) {
 		return nil, invalidConfig("DecayScorer", "clock", nil, "a clock is required (use SystemClock() for the real time)")
 	}
 	if curve.kind == "" {

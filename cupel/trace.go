@@ -29,11 +29,6 @@ type TraceEvent struct {
 	Exclusion ExclusionReason
 }
 
-// IsItemEvent reports whether e records a decision about one item.
-func (e TraceEvent) IsItemEvent() bool {
-	return e.Item != nil || (e.ItemCount == 1 && e.DurationMs == 0 && e.Message != "")
-}
-
 // Text returns e.Message, or for an item event without one, a message
 // rendered from the decision ("BudgetExceeded: 400 tokens requested, 50
 // available", "Included (Scored): score 0.8").

@@ -16,26 +16,31 @@ type UShapedPlacer struct{}
 func NewUShapedPlacer() *UShapedPlacer { return &UShapedPlacer{} }
 
 // Place implements [Placer]. It does not modify items.
-func (*UShapedPlacer) Place(items []ScoredItem) []*ContextItem {
+func (u *UShapedPlacer) Place(items []ScoredItem) []*ContextItem {
+	return itemsAt(items, u.placePositions(items))
+}
+
+// placePositions returns the placed order as positions in items (the
+// pipeline's positionPlacer fast path).
+func (*UShapedPlacer) placePositions(items []ScoredItem) []int {
+	out := make([]int, len(items))
 	if len(items) <= 1 {
-		if len(items) == 0 {
-			return []*ContextItem{}
-		}
-		return []*ContextItem{items[0].Item}
+		return out // [] or [0]
 	}
-	keys := make([]keyIdx, len(items))
+	kp := getScratch(len(items))
+	defer putScratch(kp)
+	keys := (*kp)[:len(items)]
 	for i, si := range items {
 		keys[i] = keyIdx{descKey(si.Score), i}
 	}
 	sortKeyIdx(keys)
-	out := make([]*ContextItem, len(items))
 	left, right := 0, len(items)-1
 	for rank, k := range keys {
 		if rank%2 == 0 {
-			out[left] = items[k.idx].Item
+			out[left] = k.idx
 			left++
 		} else {
-			out[right] = items[k.idx].Item
+			out[right] = k.idx
 			right--
 		}
 	}
