@@ -108,7 +108,8 @@ func BenchmarkSortYardstick(b *testing.B) {
 }
 
 // BenchmarkTracePaths shows the allocations of the untraced, null-collector,
-// Stage and Item paths side by side (configuration A, N=10000).
+// Stage and Item paths side by side (configuration A, N=10000), and of the
+// Item path followed by building the SelectionReport.
 func BenchmarkTracePaths(b *testing.B) {
 	items := benchItems(10000)
 	policy, budget, _ := benchConfigs(b)["A"]()
@@ -116,18 +117,24 @@ func BenchmarkTracePaths(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	var last *cupel.DiagnosticTraceCollector
 	paths := []struct {
-		name string
-		opts func() cupel.RunOptions
+		name   string
+		opts   func() cupel.RunOptions
+		report bool
 	}{
-		{"untraced", func() cupel.RunOptions { return cupel.RunOptions{} }},
-		{"null", func() cupel.RunOptions { return cupel.RunOptions{Trace: cupel.NullTraceCollector{}} }},
+		{"untraced", func() cupel.RunOptions { return cupel.RunOptions{} }, false},
+		{"null", func() cupel.RunOptions { return cupel.RunOptions{Trace: cupel.NullTraceCollector{}} }, false},
 		{"stage", func() cupel.RunOptions {
 			return cupel.RunOptions{Trace: cupel.NewDiagnosticTraceCollector(cupel.DetailStage, nil)}
-		}},
+		}, false},
 		{"item", func() cupel.RunOptions {
 			return cupel.RunOptions{Trace: cupel.NewDiagnosticTraceCollector(cupel.DetailItem, nil)}
-		}},
+		}, false},
+		{"item+report", func() cupel.RunOptions {
+			last = cupel.NewDiagnosticTraceCollector(cupel.DetailItem, nil)
+			return cupel.RunOptions{Trace: last}
+		}, true},
 	}
 	for _, path := range paths {
 		b.Run(path.name, func(b *testing.B) {
@@ -135,6 +142,9 @@ func BenchmarkTracePaths(b *testing.B) {
 			for b.Loop() {
 				if _, err := p.RunWithOptions(items, budget, path.opts()); err != nil {
 					b.Fatal(err)
+				}
+				if path.report {
+					last.Report()
 				}
 			}
 		})

@@ -113,8 +113,9 @@ func (p *Pipeline) RunWithOptions(items []*ContextItem, budget ContextBudget, op
 	r := run{p: p, budget: budget, opts: opts}
 	if opts.Trace != nil && opts.Trace.Enabled() {
 		r.trace = opts.Trace
-		if h, ok := opts.Trace.(interface{ expectItemEvents(int) }); ok {
-			h.expectItemEvents(len(items))
+		if c, ok := opts.Trace.(*DiagnosticTraceCollector); ok {
+			r.diag = c
+			c.expectItemEvents(len(items))
 		}
 	}
 	return r.execute(items)
@@ -126,7 +127,10 @@ type run struct {
 	budget ContextBudget
 	opts   RunOptions
 	trace  TraceCollector // nil when not tracing
-	start  time.Time
+	// diag is trace when it is a DiagnosticTraceCollector, which takes item
+	// decisions in compact form.
+	diag  *DiagnosticTraceCollector
+	start time.Time
 }
 
 func (r *run) beginStage() {
@@ -145,8 +149,22 @@ func (r *run) endStage(stage PipelineStage, itemCount int) {
 	}
 }
 
-func (r *run) exclude(stage PipelineStage, item *ContextItem, score float64, reason ExclusionReason) {
-	r.trace.RecordItemEvent(TraceEvent{Stage: stage, ItemCount: 1, Item: item, Score: score, Exclusion: reason})
+// exclude records the exclusion of item at the stage with code stage.
+func (r *run) exclude(stage uint8, item *ContextItem, score float64, reason ExclusionReason) {
+	if r.diag != nil {
+		r.diag.record(r.diag.exclusion(stage, item, score, reason))
+		return
+	}
+	r.trace.RecordItemEvent(TraceEvent{Stage: stageCodes[stage], ItemCount: 1, Item: item, Score: score, Exclusion: reason})
+}
+
+// include records the inclusion of item at the Place stage.
+func (r *run) include(item *ContextItem, score float64, reason uint8) {
+	if r.diag != nil {
+		r.diag.record(decision{item: item, score: score, stage: codePlace, incl: reason})
+		return
+	}
+	r.trace.RecordItemEvent(TraceEvent{Stage: StagePlace, ItemCount: 1, Item: item, Score: score, Inclusion: inclusionCodes[reason]})
 }
 
 func (r *run) execute(items []*ContextItem) (Result, error) {
@@ -223,7 +241,7 @@ func (r *run) classify(items []*ContextItem) (pinned, scoreable []*ContextItem, 
 		switch {
 		case it.tokens < 0:
 			if r.trace != nil {
-				r.exclude(StageClassify, it, 0, NegativeTokens(it.tokens))
+				r.exclude(codeClassify, it, 0, NegativeTokens(it.tokens))
 			}
 		case it.pinned:
 			pinned = append(pinned, it)
@@ -308,7 +326,7 @@ func (r *run) deduplicate(items []*ContextItem, scores []float64) []int {
 		if winner[i] < 0 {
 			survivors = append(survivors, i)
 		} else if r.trace != nil {
-			r.exclude(StageDeduplicate, it, scores[i], Deduplicated(items[winner[i]].content))
+			r.exclude(codeDeduplicate, it, scores[i], Deduplicated(items[winner[i]].content))
 		}
 	}
 	return survivors
@@ -396,21 +414,15 @@ func (r *run) slice(sorted []ScoredItem, pinned []*ContextItem, pinnedTokens int
 		nSelected = matched
 	}
 	sliced := make([]ScoredItem, 0, nSelected)
-	var excluded []int
-	if r.trace != nil {
-		excluded = make([]int, 0, len(sorted)-nSelected)
-	}
 	selectedTokens := 0
 	for k, si := range sorted {
 		if chosen[k] {
 			sliced = append(sliced, si)
 			selectedTokens += si.Item.tokens
-		} else if r.trace != nil {
-			excluded = append(excluded, k)
 		}
 	}
-	if r.trace != nil && len(excluded) > 0 {
-		r.explainSliceExclusions(sorted, excluded, res.CapExcluded, pinned, pinnedTokens, eff, selectedTokens)
+	if r.trace != nil && len(sliced) < len(sorted) {
+		r.explainSliceExclusions(sorted, chosen, res.CapExcluded, pinned, pinnedTokens, eff, selectedTokens)
 	}
 	return sliced, res.Shortfalls, nil
 }
@@ -423,9 +435,10 @@ type positionSlicer interface {
 }
 
 // explainSliceExclusions records why each sorted item the slicer left out
-// was excluded: CountCapExceeded for count-quota cap drops (CLARIFICATIONS 4),
-// else PinnedOverride or BudgetExceeded (CLARIFICATIONS 2 and 3).
-func (r *run) explainSliceExclusions(sorted []ScoredItem, excluded []int, capped []CapExclusion, pinned []*ContextItem, pinnedTokens int, eff ContextBudget, selectedTokens int) {
+// (chosen false) was excluded: CountCapExceeded for count-quota cap drops
+// (CLARIFICATIONS 4), else PinnedOverride or BudgetExceeded (CLARIFICATIONS 2
+// and 3).
+func (r *run) explainSliceExclusions(sorted []ScoredItem, chosen []bool, capped []CapExclusion, pinned []*ContextItem, pinnedTokens int, eff ContextBudget, selectedTokens int) {
 	var capBy map[*ContextItem][]CapExclusion
 	if len(capped) > 0 {
 		capBy = make(map[*ContextItem][]CapExclusion, len(capped))
@@ -438,8 +451,10 @@ func (r *run) explainSliceExclusions(sorted []ScoredItem, excluded []int, capped
 	if len(pinned) > 0 && pinnedTokens > 0 {
 		unpinnedTarget = r.budget.Effective(0).targetTokens
 	}
-	for _, k := range excluded {
-		si := sorted[k]
+	for k, si := range sorted {
+		if chosen[k] {
+			continue
+		}
 		var reason ExclusionReason
 		if cs := capBy[si.Item]; len(cs) > 0 {
 			reason = CountCapExceeded(cs[0].Kind, cs[0].Cap, cs[0].Count)
@@ -449,7 +464,7 @@ func (r *run) explainSliceExclusions(sorted []ScoredItem, excluded []int, capped
 		} else {
 			reason = BudgetExceeded(si.Item.tokens, available)
 		}
-		r.exclude(StageSlice, si.Item, si.Score, reason)
+		r.exclude(codeSlice, si.Item, si.Score, reason)
 	}
 }
 
@@ -493,14 +508,14 @@ func (r *run) place(pinned []*ContextItem, sliced []ScoredItem) (Result, error) 
 	}
 	if r.trace != nil {
 		for i, it := range placed {
-			reason := InclusionScored
+			reason := codeScored
 			switch {
 			case it.pinned:
-				reason = InclusionPinned
+				reason = codePinned
 			case it.tokens == 0:
-				reason = InclusionZeroToken
+				reason = codeZeroToken
 			}
-			r.trace.RecordItemEvent(TraceEvent{Stage: StagePlace, ItemCount: 1, Item: it, Score: scores[i], Inclusion: reason})
+			r.include(it, scores[i], reason)
 		}
 	}
 	return Result{Items: placed, Scores: scores, TotalTokens: total, Overflow: overflow}, nil
@@ -549,7 +564,7 @@ func (r *run) truncate(merged []ScoredItem, hasPinned bool, target int) ([]Score
 			if d.override {
 				reason = PinnedOverride(firstPinned)
 			}
-			r.exclude(StagePlace, d.si.Item, d.si.Score, reason)
+			r.exclude(codePlace, d.si.Item, d.si.Score, reason)
 		}
 	}
 	return kept, current

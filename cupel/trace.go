@@ -100,16 +100,162 @@ func (l TraceDetailLevel) String() string {
 
 // DiagnosticTraceCollector records a run and builds its [SelectionReport].
 // Use one collector per run; it is not safe for concurrent use.
+//
+// It stores each item decision in a compact form (40 bytes, a third of a
+// TraceEvent) and builds TraceEvent values only when [Events] or [Report]
+// asks for them: a run at item detail then allocates and garbage-collects
+// little more than an untraced one. Events that the compact form cannot hold
+// (a message, a duration, a stage or reason this package does not know) are
+// kept whole, so nothing recorded is lost.
 type DiagnosticTraceCollector struct {
 	level    TraceDetailLevel
 	observer func(TraceEvent)
-	// events holds the kept events in insertion order: stage events, and at
-	// DetailItem the item events too.
-	events []TraceEvent
-	// decisions holds the item events not kept in events (DetailStage), so
-	// that every decision is stored exactly once.
-	decisions  []TraceEvent
+	// decisions holds every item event in insertion order. At DetailStage an
+	// item event without an Item is not kept: it carries no decision.
+	decisions []decision
+	// whole holds the item events the compact form cannot represent, and
+	// strs the exclusion reasons' strings; decision.ref indexes them.
+	whole []TraceEvent
+	strs  []string
+	// stages holds the stage events, each with the number of decisions
+	// recorded before it, which places it in the event list.
+	stages     []stageMark
 	shortfalls []CountRequirementShortfall
+}
+
+// decision is an item event in compact form: the item, its score, and the
+// stage and reason as small codes, with the reason's data. When stage is 0
+// the event is c.whole[ref] and the other fields are unused.
+type decision struct {
+	item  *ContextItem
+	score float64
+	a, b  int   // the exclusion reason's integers
+	ref   int32 // the reason's string is c.strs[ref-1], or "" when ref is 0
+	stage uint8 // index in stageCodes
+	excl  uint8 // index in exclusionCodes; 0: none
+	incl  uint8 // index in inclusionCodes; 0: none
+}
+
+type stageMark struct {
+	at int // decisions recorded before the stage event
+	e  TraceEvent
+}
+
+// The codes of the stages in stageCodes.
+const (
+	codeClassify uint8 = 1 + iota
+	codeScore
+	codeDeduplicate
+	codeSlice
+	codePlace
+)
+
+// The codes of the inclusion reasons in inclusionCodes.
+const (
+	codeScored uint8 = 1 + iota
+	codePinned
+	codeZeroToken
+)
+
+var (
+	stageCodes     = [...]PipelineStage{"", StageClassify, StageScore, StageDeduplicate, StageSlice, StagePlace}
+	inclusionCodes = [...]InclusionReason{"", InclusionScored, InclusionPinned, InclusionZeroToken}
+	exclusionCodes = [...]ExclusionVariant{"", ExclusionBudgetExceeded, ExclusionScoredTooLow,
+		ExclusionDeduplicated, ExclusionQuotaCapExceeded, ExclusionQuotaRequireDisplaced,
+		ExclusionNegativeTokens, ExclusionPinnedOverride, ExclusionFiltered, ExclusionCountCapExceeded}
+)
+
+// codeOf returns the index of v in codes, or -1.
+func codeOf[T comparable](codes []T, v T) int {
+	for i, c := range codes {
+		if c == v {
+			return i
+		}
+	}
+	return -1
+}
+
+// compact returns e in compact form, or ok false when e does not fit it.
+func (c *DiagnosticTraceCollector) compact(e *TraceEvent) (d decision, ok bool) {
+	if e.Item == nil || e.Message != "" || e.DurationMs != 0 || e.ItemCount != 1 {
+		return d, false
+	}
+	st, in, ex := codeOf(stageCodes[1:], e.Stage), codeOf(inclusionCodes[:], e.Inclusion), codeOf(exclusionCodes[:], e.Exclusion.Variant)
+	if st < 0 || in < 0 || ex < 0 || (ex == 0 && (e.Exclusion != ExclusionReason{})) {
+		return d, false
+	}
+	return decision{
+		item: e.Item, score: e.Score, a: e.Exclusion.a, b: e.Exclusion.b, ref: c.str(e.Exclusion.s),
+		stage: uint8(st + 1), excl: uint8(ex), incl: uint8(in),
+	}, true
+}
+
+// exclusion is the compact form of an exclusion of item at the stage with
+// code stage, for a reason of a known variant.
+func (c *DiagnosticTraceCollector) exclusion(stage uint8, item *ContextItem, score float64, r ExclusionReason) decision {
+	return decision{item: item, score: score, a: r.a, b: r.b, ref: c.str(r.s), stage: stage, excl: uint8(codeOf(exclusionCodes[:], r.Variant))}
+}
+
+// str stores s and returns its ref; a run of equal strings (the same pinned
+// item displacing many) is stored once.
+func (c *DiagnosticTraceCollector) str(s string) int32 {
+	if s == "" {
+		return 0
+	}
+	if n := len(c.strs); n > 0 && c.strs[n-1] == s {
+		return int32(n)
+	}
+	c.strs = append(c.strs, s)
+	return int32(len(c.strs))
+}
+
+// event rebuilds the TraceEvent d was made from.
+func (c *DiagnosticTraceCollector) event(d *decision) TraceEvent {
+	var e TraceEvent
+	c.fill(&e, d)
+	return e
+}
+
+// fill writes into *e, which must be zero, the TraceEvent d was made from.
+// It sets fields one by one, which costs less than copying a whole event
+// into a slice of them.
+func (c *DiagnosticTraceCollector) fill(e *TraceEvent, d *decision) {
+	if d.stage == 0 {
+		*e = c.whole[d.ref]
+		return
+	}
+	e.Stage, e.ItemCount, e.Item, e.Score = stageCodes[d.stage], 1, d.item, d.score
+	if d.incl != 0 {
+		e.Inclusion = inclusionCodes[d.incl]
+	}
+	if d.excl != 0 {
+		e.Exclusion = c.reason(d)
+	}
+}
+
+// reason returns the exclusion reason of d (zero when it is an inclusion).
+func (c *DiagnosticTraceCollector) reason(d *decision) ExclusionReason {
+	switch {
+	case d.stage == 0:
+		return c.whole[d.ref].Exclusion
+	case d.excl == 0:
+		return ExclusionReason{}
+	}
+	r := ExclusionReason{Variant: exclusionCodes[d.excl], a: d.a, b: d.b}
+	if d.ref > 0 {
+		r.s = c.strs[d.ref-1]
+	}
+	return r
+}
+
+// summary returns what the report needs of d: its item, its score, whether
+// it is an exclusion, and its inclusion reason.
+func (c *DiagnosticTraceCollector) summary(d *decision) (item *ContextItem, score float64, excluded bool, incl InclusionReason) {
+	if d.stage == 0 {
+		e := &c.whole[d.ref]
+		return e.Item, e.Score, e.Exclusion.Variant != "", e.Inclusion
+	}
+	return d.item, d.score, d.excl != 0, inclusionCodes[d.incl]
 }
 
 // NewDiagnosticTraceCollector returns a collector keeping events at the given
@@ -130,12 +276,8 @@ func (c *DiagnosticTraceCollector) DetailLevel() TraceDetailLevel { return c.lev
 // allocates once.
 func (c *DiagnosticTraceCollector) expectItemEvents(n int) {
 	const stages = 5
-	if c.level >= DetailItem {
-		c.events = growCap(c.events, n+stages)
-	} else {
-		c.events = growCap(c.events, stages)
-		c.decisions = growCap(c.decisions, n)
-	}
+	c.decisions = growCap(c.decisions, n)
+	c.stages = growCap(c.stages, stages)
 }
 
 func growCap[T any](s []T, extra int) []T {
@@ -149,7 +291,7 @@ func growCap[T any](s []T, extra int) []T {
 
 // RecordStageEvent keeps e.
 func (c *DiagnosticTraceCollector) RecordStageEvent(e TraceEvent) {
-	c.events = append(c.events, e)
+	c.stages = append(c.stages, stageMark{at: len(c.decisions), e: e})
 	if c.observer != nil {
 		c.observer(e)
 	}
@@ -158,15 +300,26 @@ func (c *DiagnosticTraceCollector) RecordStageEvent(e TraceEvent) {
 // RecordItemEvent files the decision e carries for the report and, at
 // DetailItem, keeps e in the event list.
 func (c *DiagnosticTraceCollector) RecordItemEvent(e TraceEvent) {
-	if c.level < DetailItem {
-		if e.Item != nil {
-			c.decisions = append(c.decisions, e)
-		}
+	if c.level < DetailItem && e.Item == nil {
 		return
 	}
-	c.events = append(c.events, e)
-	if c.observer != nil {
+	d, ok := c.compact(&e)
+	if !ok {
+		d = decision{ref: int32(len(c.whole))}
+		c.whole = append(c.whole, e)
+	}
+	c.decisions = append(c.decisions, d)
+	if c.level >= DetailItem && c.observer != nil {
 		c.observer(e)
+	}
+}
+
+// record is RecordItemEvent for the built-in pipeline, which hands over the
+// decision already in compact form.
+func (c *DiagnosticTraceCollector) record(d decision) {
+	c.decisions = append(c.decisions, d)
+	if c.level >= DetailItem && c.observer != nil {
+		c.observer(c.event(&d))
 	}
 }
 
@@ -175,55 +328,73 @@ func (c *DiagnosticTraceCollector) RecordShortfalls(s []CountRequirementShortfal
 	c.shortfalls = append(c.shortfalls, s...)
 }
 
-// Events returns a copy of the events kept so far, in insertion order.
-func (c *DiagnosticTraceCollector) Events() []TraceEvent { return slices.Clone(c.events) }
+// Events returns the events kept so far, in insertion order, in a new slice.
+func (c *DiagnosticTraceCollector) Events() []TraceEvent {
+	if c.level < DetailItem {
+		events := make([]TraceEvent, len(c.stages))
+		for i := range c.stages {
+			events[i] = c.stages[i].e
+		}
+		return events
+	}
+	events := make([]TraceEvent, len(c.decisions)+len(c.stages))
+	k, next := 0, 0
+	for _, m := range c.stages {
+		for ; next < m.at; next, k = next+1, k+1 {
+			c.fill(&events[k], &c.decisions[next])
+		}
+		events[k] = m.e
+		k++
+	}
+	for ; next < len(c.decisions); next, k = next+1, k+1 {
+		c.fill(&events[k], &c.decisions[next])
+	}
+	return events
+}
 
 // Report builds the SelectionReport of the recorded run. The excluded list is
 // sorted by score descending, ties in insertion order, NaN last
 // (CLARIFICATIONS 6). The collector keeps its data; Report may be called again.
 func (c *DiagnosticTraceCollector) Report() *SelectionReport {
-	decisions := c.decisions
-	if c.level >= DetailItem {
-		decisions = c.events
-	}
 	r := &SelectionReport{
-		Events:                     slices.Clone(c.events),
+		Events:                     c.Events(),
 		CountRequirementShortfalls: slices.Clone(c.shortfalls),
 	}
 	nIn, nEx := 0, 0
-	for i := range decisions {
-		e := &decisions[i]
+	for i := range c.decisions {
+		item, _, excluded, incl := c.summary(&c.decisions[i])
 		switch {
-		case e.Item == nil:
-		case e.Exclusion.Variant != "":
+		case item == nil:
+		case excluded:
 			nEx++
-		case e.Inclusion != "":
+		case incl != "":
 			nIn++
 		}
 	}
 	r.Included = make([]IncludedItem, 0, nIn)
-	keys := make([]keyIdx, 0, nEx)
-	excluded := make([]*TraceEvent, 0, nEx)
-	for i := range decisions {
-		e := &decisions[i]
-		if e.Item == nil {
+	kp := getScratch(nEx)
+	defer putScratch(kp)
+	keys := (*kp)[:0]
+	for i := range c.decisions {
+		item, score, excluded, incl := c.summary(&c.decisions[i])
+		if item == nil {
 			continue
 		}
 		r.TotalCandidates++
-		r.TotalTokensConsidered += e.Item.tokens
+		r.TotalTokensConsidered += item.tokens
 		switch {
-		case e.Exclusion.Variant != "":
-			keys = append(keys, keyIdx{key: descKey(e.Score), idx: len(excluded)})
-			excluded = append(excluded, e)
-		case e.Inclusion != "":
-			r.Included = append(r.Included, IncludedItem{Item: e.Item, Score: e.Score, Reason: e.Inclusion})
+		case excluded:
+			keys = append(keys, keyIdx{key: descKey(score), idx: i})
+		case incl != "":
+			r.Included = append(r.Included, IncludedItem{Item: item, Score: score, Reason: incl})
 		}
 	}
 	sortKeyIdx(keys)
 	r.Excluded = make([]ExcludedItem, len(keys))
 	for k, ki := range keys {
-		e := excluded[ki.idx]
-		r.Excluded[k] = ExcludedItem{Item: e.Item, Score: e.Score, Reason: e.Exclusion}
+		d, x := &c.decisions[ki.idx], &r.Excluded[k]
+		x.Item, x.Score, _, _ = c.summary(d)
+		x.Reason = c.reason(d)
 	}
 	return r
 }
