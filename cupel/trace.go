@@ -318,8 +318,15 @@ func (c *DiagnosticTraceCollector) RecordItemEvent(e TraceEvent) {
 // decision already in compact form.
 func (c *DiagnosticTraceCollector) record(d decision) {
 	c.decisions = append(c.decisions, d)
-	if c.level >= DetailItem && c.observer != nil {
-		c.observer(c.event(&d))
+	if c.observer != nil {
+		c.observe(&d)
+	}
+}
+
+// observe hands the event of d to the observer at DetailItem.
+func (c *DiagnosticTraceCollector) observe(d *decision) {
+	if c.level >= DetailItem {
+		c.observer(c.event(d))
 	}
 }
 
