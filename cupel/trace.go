@@ -101,12 +101,13 @@ func (l TraceDetailLevel) String() string {
 // DiagnosticTraceCollector records a run and builds its [SelectionReport].
 // Use one collector per run; it is not safe for concurrent use.
 //
-// It stores each item decision in a compact form (40 bytes, a third of a
-// TraceEvent) and builds TraceEvent values only when [Events] or [Report]
-// asks for them: a run at item detail then allocates and garbage-collects
-// little more than an untraced one. Events that the compact form cannot hold
-// (a message, a duration, a stage or reason this package does not know) are
-// kept whole, so nothing recorded is lost.
+// It stores each item decision in a compact form (40 bytes, under a third of
+// a TraceEvent) and builds TraceEvent values only when
+// [DiagnosticTraceCollector.Events] or [DiagnosticTraceCollector.Report] asks
+// for them, so a traced run allocates about 40 bytes per input item beyond an
+// untraced one. Events that the compact form cannot hold (a message, a
+// duration, a stage or reason this package does not know) are kept whole, so
+// nothing recorded is lost.
 type DiagnosticTraceCollector struct {
 	level    TraceDetailLevel
 	observer func(TraceEvent)
