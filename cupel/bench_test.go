@@ -61,9 +61,6 @@ func BenchmarkPipeline(b *testing.B) {
 	cfgs := benchConfigs(b)
 	for _, name := range []string{"A", "B", "C", "D"} {
 		for _, n := range benchSizes {
-			if name == "B" && n > 10000 {
-				continue // the knapsack target is 10k (issue 7); 100k would only measure the DP table
-			}
 			b.Run(name+"/N="+strconv.Itoa(n), func(b *testing.B) {
 				items := benchItems(n)
 				policy, budget, _ := cfgs[name]()
