@@ -162,10 +162,9 @@ var _ = Describe("DiagnosticTraceCollector", func() {
 			}
 		}
 		// The trials reached every reason the built-in stages give.
-		Expect(seen).To(HaveKey(cupel.ExclusionNegativeTokens))
-		Expect(seen).To(HaveKey(cupel.ExclusionDeduplicated))
-		Expect(seen).To(HaveKey(cupel.ExclusionBudgetExceeded))
-		Expect(seen).To(HaveKey(cupel.ExclusionPinnedOverride))
-		Expect(seen).To(HaveKey(cupel.ExclusionCountCapExceeded))
+		Expect(seen).To(Equal(map[cupel.ExclusionVariant]bool{
+			cupel.ExclusionNegativeTokens: true, cupel.ExclusionDeduplicated: true, cupel.ExclusionBudgetExceeded: true,
+			cupel.ExclusionPinnedOverride: true, cupel.ExclusionCountCapExceeded: true,
+		}))
 	})
 })
