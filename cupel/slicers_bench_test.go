@@ -43,13 +43,15 @@ func slBenchBudget(b *testing.B, target int) cupel.ContextBudget {
 	return bud
 }
 
-func BenchmarkGreedySlice(b *testing.B) {
-	for _, n := range []int{100, 10000} {
+// benchSlice runs slice on inputs of each size under a 30,000-token budget.
+func benchSlice(b *testing.B, slice func([]cupel.ScoredItem, cupel.ContextBudget) error, sizes ...int) {
+	bud := slBenchBudget(b, 30000)
+	for _, n := range sizes {
 		b.Run("N="+strconv.Itoa(n), func(b *testing.B) {
-			in, s, bud := slBenchInput(n), cupel.NewGreedySlice(), slBenchBudget(b, 30000)
+			in := slBenchInput(n)
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := s.Slice(in, bud); err != nil {
+				if err := slice(in, bud); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -57,22 +59,24 @@ func BenchmarkGreedySlice(b *testing.B) {
 	}
 }
 
-func BenchmarkKnapsackSlice(b *testing.B) {
-	for _, n := range []int{100, 10000} {
-		b.Run("N="+strconv.Itoa(n), func(b *testing.B) {
-			s, err := cupel.NewKnapsackSlice(100)
-			if err != nil {
-				b.Fatal(err)
-			}
-			in, bud := slBenchInput(n), slBenchBudget(b, 30000)
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := s.Slice(in, bud); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
+// sliceOf adapts a Slicer to benchSlice.
+func sliceOf(s cupel.Slicer) func([]cupel.ScoredItem, cupel.ContextBudget) error {
+	return func(in []cupel.ScoredItem, bud cupel.ContextBudget) error {
+		_, err := s.Slice(in, bud)
+		return err
 	}
+}
+
+func BenchmarkGreedySlice(b *testing.B) {
+	benchSlice(b, sliceOf(cupel.NewGreedySlice()), 100, 10000)
+}
+
+func BenchmarkKnapsackSlice(b *testing.B) {
+	s, err := cupel.NewKnapsackSlice(100)
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchSlice(b, sliceOf(s), 100, 10000)
 }
 
 func BenchmarkQuotaSlice(b *testing.B) {
@@ -84,15 +88,7 @@ func BenchmarkQuotaSlice(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	in, bud := slBenchInput(10000), slBenchBudget(b, 30000)
-	b.Run("N=10000", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			if _, err := s.Slice(in, bud); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
+	benchSlice(b, sliceOf(s), 10000)
 }
 
 func BenchmarkCountConstrainedKnapsackSlice(b *testing.B) {
@@ -103,21 +99,17 @@ func BenchmarkCountConstrainedKnapsackSlice(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	in, bud := slBenchInput(10000), slBenchBudget(b, 30000)
-	b.Run("N=10000", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			if _, err := s.SliceDetailed(in, bud); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
+	benchSlice(b, func(in []cupel.ScoredItem, bud cupel.ContextBudget) error {
+		_, err := s.SliceDetailed(in, bud)
+		return err
+	}, 10000)
 }
 
-func BenchmarkUShapedPlacer(b *testing.B) {
+// benchPlace runs p on inputs of 100 and 10,000 items.
+func benchPlace(b *testing.B, p cupel.Placer) {
 	for _, n := range []int{100, 10000} {
 		b.Run("N="+strconv.Itoa(n), func(b *testing.B) {
-			in, p := slBenchInput(n), cupel.NewUShapedPlacer()
+			in := slBenchInput(n)
 			b.ReportAllocs()
 			for b.Loop() {
 				p.Place(in)
@@ -126,14 +118,6 @@ func BenchmarkUShapedPlacer(b *testing.B) {
 	}
 }
 
-func BenchmarkChronologicalPlacer(b *testing.B) {
-	for _, n := range []int{100, 10000} {
-		b.Run("N="+strconv.Itoa(n), func(b *testing.B) {
-			in, p := slBenchInput(n), cupel.NewChronologicalPlacer()
-			b.ReportAllocs()
-			for b.Loop() {
-				p.Place(in)
-			}
-		})
-	}
-}
+func BenchmarkUShapedPlacer(b *testing.B) { benchPlace(b, cupel.NewUShapedPlacer()) }
+
+func BenchmarkChronologicalPlacer(b *testing.B) { benchPlace(b, cupel.NewChronologicalPlacer()) }
