@@ -1,8 +1,6 @@
 package matchers
 
 import (
-	"fmt"
-
 	"github.com/onsi/gomega/format"
 
 	"github.com/cupel-go/go-cupel/cupel"
@@ -14,16 +12,10 @@ type evalFunc func(*cupel.SelectionReport) assertions.Outcome
 // toReport accepts a *cupel.SelectionReport (not nil) or a
 // cupel.SelectionReport value.
 func toReport(eval evalFunc, actual any) (*cupel.SelectionReport, error) {
-	switch r := actual.(type) {
-	case *cupel.SelectionReport:
-		if r != nil {
-			return r, nil
-		}
-	case cupel.SelectionReport:
-		return &r, nil
+	if r, ok := assertions.ReportOf(actual); ok {
+		return r, nil
 	}
-	return nil, fmt.Errorf("%s expects a *cupel.SelectionReport or a cupel.SelectionReport. Got:\n%s",
-		gomegaString(eval), format.Object(actual, 1))
+	return nil, assertions.NotAReport(gomegaString(eval), format.Object(actual, 1))
 }
 
 func match(eval evalFunc, actual any) (bool, error) {

@@ -1,12 +1,12 @@
 package snapshot
 
 import (
-	"fmt"
 	"strconv"
 
 	"github.com/onsi/gomega/format"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/internal/assertions"
 )
 
 // GoldenMatcher is the Gomega matcher returned by [MatchGolden].
@@ -26,15 +26,10 @@ type GoldenMatcher struct {
 func MatchGolden(name string) *GoldenMatcher { return &GoldenMatcher{name: name} }
 
 func (m *GoldenMatcher) report(actual any) (*cupel.SelectionReport, error) {
-	switch r := actual.(type) {
-	case *cupel.SelectionReport:
-		if r != nil {
-			return r, nil
-		}
-	case cupel.SelectionReport:
-		return &r, nil
+	if r, ok := assertions.ReportOf(actual); ok {
+		return r, nil
 	}
-	return nil, fmt.Errorf("%s expects a *cupel.SelectionReport or a cupel.SelectionReport. Got:\n%s", m.GomegaString(), format.Object(actual, 1))
+	return nil, assertions.NotAReport(m.GomegaString(), format.Object(actual, 1))
 }
 
 // Match compares the report with the golden file (writing it when

@@ -67,6 +67,25 @@ const (
 	NamePlaceTopNScoredAtEdges                  = "PlaceTopNScoredAtEdges"
 )
 
+// ReportOf returns actual as a report when it is a non-nil
+// *cupel.SelectionReport or a cupel.SelectionReport value: the forms the
+// Gomega matchers accept.
+func ReportOf(actual any) (*cupel.SelectionReport, bool) {
+	switch r := actual.(type) {
+	case *cupel.SelectionReport:
+		return r, r != nil
+	case cupel.SelectionReport:
+		return &r, true
+	}
+	return nil, false
+}
+
+// NotAReport is the error of a matcher handed something ReportOf does not
+// accept; got renders what it was handed.
+func NotAReport(matcher, got string) error {
+	return fmt.Errorf("%s expects a *cupel.SelectionReport or a cupel.SelectionReport. Got:\n%s", matcher, got)
+}
+
 // ---- formatting helpers ----
 
 // FormatFloat writes f as Go's shortest round-tripping decimal.
