@@ -30,12 +30,12 @@ type chronoKey struct {
 
 // Place implements [Placer]. It does not modify items.
 func (c *ChronologicalPlacer) Place(items []ScoredItem) []*ContextItem {
-	return itemsAt(items, c.placePositions(items))
+	return itemsAt(items, c.PlacePositions(items))
 }
 
-// placePositions returns the placed order as positions in items (the
-// pipeline's positionPlacer fast path).
-func (*ChronologicalPlacer) placePositions(items []ScoredItem) []int {
+// PlacePositions returns the placed order as positions in items (the
+// pipeline's PositionPlacer fast path).
+func (*ChronologicalPlacer) PlacePositions(items []ScoredItem) []int {
 	out := make([]int, len(items))
 	if len(items) <= 1 {
 		return out // [] or [0]

@@ -27,7 +27,7 @@ func NewGreedySlice() *GreedySlice { return &GreedySlice{} }
 
 // Slice implements [Slicer]. It does not modify sorted.
 func (g *GreedySlice) Slice(sorted []ScoredItem, budget ContextBudget) ([]*ContextItem, error) {
-	pos, _ := g.slicePositions(sorted, budget)
+	pos, _ := g.SlicePositions(sorted, budget)
 	out := make([]*ContextItem, len(pos))
 	for i, p := range pos {
 		out[i] = sorted[p].Item
@@ -35,9 +35,9 @@ func (g *GreedySlice) Slice(sorted []ScoredItem, budget ContextBudget) ([]*Conte
 	return out, nil
 }
 
-// slicePositions returns the positions in sorted of the selected items, in
-// selection order (the pipeline's positionSlicer fast path).
-func (*GreedySlice) slicePositions(sorted []ScoredItem, budget ContextBudget) ([]int, error) {
+// SlicePositions returns the positions in sorted of the selected items, in
+// selection order (the pipeline's PositionSlicer fast path).
+func (*GreedySlice) SlicePositions(sorted []ScoredItem, budget ContextBudget) ([]int, error) {
 	target := budget.targetTokens
 	if len(sorted) == 0 || target <= 0 {
 		return []int{}, nil

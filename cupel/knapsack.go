@@ -241,7 +241,7 @@ func zeroTokenPositions(sorted []ScoredItem, zeros, extra int) []int {
 	return out
 }
 
-// slicePositions is the pipeline's positionSlicer fast path.
-func (k *KnapsackSlice) slicePositions(sorted []ScoredItem, budget ContextBudget) ([]int, error) {
+// SlicePositions is the pipeline's PositionSlicer fast path.
+func (k *KnapsackSlice) SlicePositions(sorted []ScoredItem, budget ContextBudget) ([]int, error) {
 	return k.solve(sorted, budget)
 }

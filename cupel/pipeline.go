@@ -180,7 +180,7 @@ func (r *run) execute(items []*ContextItem) (Result, error) {
 	r.beginStage()
 	scores := make([]float64, len(scoreable))
 	if len(scoreable) > 0 {
-		scoreBatch(r.p.scorer, scoreable, scores)
+		ScoreBatch(r.p.scorer, scoreable, scores)
 	}
 	r.endStage(StageScore, len(scoreable))
 
@@ -370,8 +370,8 @@ func (r *run) slice(sorted []ScoredItem, pinned []*ContextItem, pinnedTokens int
 	var positions []int
 	var err error
 	switch s := r.p.slicer.(type) {
-	case positionSlicer:
-		positions, err = s.slicePositions(sorted, eff)
+	case PositionSlicer:
+		positions, err = s.SlicePositions(sorted, eff)
 	case DetailedSlicer:
 		res, err = s.SliceDetailed(sorted, eff)
 	default:
@@ -427,11 +427,12 @@ func (r *run) slice(sorted []ScoredItem, pinned []*ContextItem, pinnedTokens int
 	return sliced, res.Shortfalls, nil
 }
 
-// positionSlicer is implemented by built-in slicers that report their
+// PositionSlicer is an optional fast path for a [Slicer]: it reports the
 // selection as distinct positions in sorted, sparing the pipeline the map
-// from items back to positions.
-type positionSlicer interface {
-	slicePositions(sorted []ScoredItem, budget ContextBudget) ([]int, error)
+// from items back to positions. The built-in greedy and knapsack slicers
+// implement it.
+type PositionSlicer interface {
+	SlicePositions(sorted []ScoredItem, budget ContextBudget) ([]int, error)
 }
 
 // explainSliceExclusions records why each sorted item the slicer left out
@@ -570,19 +571,19 @@ func (r *run) truncate(merged []ScoredItem, hasPinned bool, target int) ([]Score
 	return kept, current
 }
 
-// positionPlacer is implemented by built-in placers that report the placed
-// order as positions in their input, sparing the pipeline the map from
-// items back to their scores.
-type positionPlacer interface {
-	placePositions(items []ScoredItem) []int
+// PositionPlacer is an optional fast path for a [Placer]: it reports the
+// placed order as positions in its input, sparing the pipeline the map from
+// items back to their scores. Both built-in placers implement it.
+type PositionPlacer interface {
+	PlacePositions(items []ScoredItem) []int
 }
 
 // placeMerged runs the placer and returns the placed items with their
 // scores. A custom placer's output is matched back to merged by identity and
 // must be a permutation of it.
 func (r *run) placeMerged(merged []ScoredItem) ([]*ContextItem, []float64, error) {
-	if pp, ok := r.p.placer.(positionPlacer); ok {
-		pos := pp.placePositions(merged)
+	if pp, ok := r.p.placer.(PositionPlacer); ok {
+		pos := pp.PlacePositions(merged)
 		placed := make([]*ContextItem, len(pos))
 		scores := make([]float64, len(pos))
 		for i, p := range pos {

@@ -1,29 +1,36 @@
 package cupel
 
-// batchScorer is implemented by the built-in scorers. scoreAll writes the
-// score of every items[i], computed against items (the Score stage's
+// BatchScorer is an optional fast path for a [Scorer]; every built-in scorer
+// implements it, and the pipeline uses it whenever a scorer does. ScoreAll
+// writes the score of every items[i], computed against items (the Score stage's
 // scorer.Score(items[i], items)), into out[i]; len(out) >= len(items).
 //
-// scoreAll gives exactly the results of the per-item Score path (the spec's
+// ScoreAll gives exactly the results of the per-item Score path (the spec's
 // pseudocode, which stays the reference) but in O(N log N) or better for N
 // items instead of the pseudocode's O(N^2) for the relative scorers (and
 // O(N^(depth+1)) for nested ScaledScorers). Like Score, it never panics: a
 // nil items[i] gets 0 and is otherwise ignored, as if it were not in items.
-type batchScorer interface {
+type BatchScorer interface {
 	Scorer
-	scoreAll(items []*ContextItem, out []float64)
+	ScoreAll(items []*ContextItem, out []float64)
 }
 
-// scoreBatch writes s.Score(items[i], items) into out[i] for every i, using
-// the batch path of the built-in scorers and, for any other Scorer, calling
+// ScoreBatch writes s.Score(items[i], items) into out[i] for every i, using
+// the [BatchScorer] path where s has one and, for any other Scorer, calling
 // Score once per item. A nil items[i] gets 0 without s being called (the
 // per-item result of every built-in scorer), so that a custom scorer nested in
 // a CompositeScorer or ScaledScorer is never handed a nil item.
-func scoreBatch(s Scorer, items []*ContextItem, out []float64) {
+//
+// It returns out[:len(items)], or a new slice when out has too little
+// capacity, as append does.
+func ScoreBatch(s Scorer, items []*ContextItem, out []float64) []float64 {
+	if cap(out) < len(items) {
+		out = make([]float64, len(items))
+	}
 	out = out[:len(items)]
-	if b, ok := s.(batchScorer); ok {
-		b.scoreAll(items, out)
-		return
+	if b, ok := s.(BatchScorer); ok {
+		b.ScoreAll(items, out)
+		return out
 	}
 	for i, it := range items {
 		if it == nil {
@@ -32,6 +39,7 @@ func scoreBatch(s Scorer, items []*ContextItem, out []float64) {
 		}
 		out[i] = s.Score(it, items)
 	}
+	return out
 }
 
 // countNonNil returns the number of non-nil entries of items. The scorers

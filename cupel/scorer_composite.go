@@ -182,17 +182,17 @@ func (s *CompositeScorer) Score(item *ContextItem, allItems []*ContextItem) floa
 	return s.c.Score(item, allItems)
 }
 
-func (s *CompositeScorer) scoreAll(items []*ContextItem, out []float64) {
+func (s *CompositeScorer) ScoreAll(items []*ContextItem, out []float64) {
 	if s == nil || s.c == nil {
 		clear(out[:len(items)])
 		return
 	}
-	s.c.scoreAll(items, out)
+	s.c.ScoreAll(items, out)
 }
 
 // Score is COMPOSITE-SCORE. The explicit float64 conversion of each product
 // forbids the compiler to fuse it with the addition (FMA), so that Score and
-// scoreAll round identically on every architecture.
+// ScoreAll round identically on every architecture.
 func (c *composite) Score(item *ContextItem, allItems []*ContextItem) float64 {
 	if item == nil {
 		return 0.0
@@ -204,14 +204,14 @@ func (c *composite) Score(item *ContextItem, allItems []*ContextItem) float64 {
 	return result
 }
 
-// scoreAll scores the children's batches one after the other into one
+// ScoreAll scores the children's batches one after the other into one
 // buffer and accumulates them in entry order, as Score does per item.
-func (c *composite) scoreAll(items []*ContextItem, out []float64) {
+func (c *composite) ScoreAll(items []*ContextItem, out []float64) {
 	out = out[:len(items)]
 	clear(out)
 	buf := make([]float64, len(items))
 	for k, kid := range c.kids {
-		scoreBatch(kid, items, buf)
+		ScoreBatch(kid, items, buf)
 		w := c.weights[k]
 		for i, it := range items {
 			if it != nil {

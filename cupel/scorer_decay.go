@@ -235,7 +235,7 @@ func (s *DecayScorer) scoreAt(item *ContextItem, now time.Time) float64 {
 	return s.curve.apply(age)
 }
 
-func (s *DecayScorer) scoreAll(items []*ContextItem, out []float64) {
+func (s *DecayScorer) ScoreAll(items []*ContextItem, out []float64) {
 	if s.clock == nil {
 		clear(out[:len(items)])
 		return

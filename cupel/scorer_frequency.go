@@ -65,7 +65,7 @@ func sharesAnyTag(a, b []string) bool {
 	return false
 }
 
-// scoreAll computes every item's score without comparing items pairwise.
+// ScoreAll computes every item's score without comparing items pairwise.
 //
 // It interns the folded tags, then groups the items by their set of distinct
 // folded tags (items with equal sets get equal counts; with at most 64
@@ -89,7 +89,7 @@ func sharesAnyTag(a, b []string) bool {
 // deciding whether some two items share no tag is the Orthogonal Vectors
 // problem. The result is exactly the per-item one: the same integer counts
 // and the same division.
-func (*FrequencyScorer) scoreAll(items []*ContextItem, out []float64) {
+func (*FrequencyScorer) ScoreAll(items []*ContextItem, out []float64) {
 	n, withTags, totalTags := 0, 0, 0
 	for i, it := range items {
 		out[i] = 0.0

@@ -98,7 +98,7 @@ func (s *KindScorer) Score(item *ContextItem, _ []*ContextItem) float64 {
 	return 0.0
 }
 
-func (s *KindScorer) scoreAll(items []*ContextItem, out []float64) {
+func (s *KindScorer) ScoreAll(items []*ContextItem, out []float64) {
 	for i, it := range items {
 		out[i] = s.Score(it, nil)
 	}

@@ -80,7 +80,7 @@ func (s *MetadataTrustScorer) Score(item *ContextItem, _ []*ContextItem) float64
 	return clampUnit(value, s.defaultScore)
 }
 
-func (s *MetadataTrustScorer) scoreAll(items []*ContextItem, out []float64) {
+func (s *MetadataTrustScorer) ScoreAll(items []*ContextItem, out []float64) {
 	for i, it := range items {
 		out[i] = s.Score(it, nil)
 	}

@@ -38,8 +38,8 @@ func (*PriorityScorer) Score(item *ContextItem, allItems []*ContextItem) float64
 	return float64(rank) / float64(count-1)
 }
 
-// scoreAll ranks the prioritized items by sorting them: O(N log N).
-func (*PriorityScorer) scoreAll(items []*ContextItem, out []float64) {
+// ScoreAll ranks the prioritized items by sorting them: O(N log N).
+func (*PriorityScorer) ScoreAll(items []*ContextItem, out []float64) {
 	n := 0
 	for i, it := range items {
 		out[i] = 0.0

@@ -40,11 +40,11 @@ func (*RecencyScorer) Score(item *ContextItem, allItems []*ContextItem) float64 
 	return float64(rank) / float64(count-1)
 }
 
-// scoreAll ranks the timestamped items by sorting them: O(N log N). The
+// ScoreAll ranks the timestamped items by sorting them: O(N log N). The
 // sort key is the instant in Unix nanoseconds when every timestamp is within
 // the int64 range of those (years 1678 to 2262), and the (seconds,
 // nanoseconds) pair otherwise; both order exactly as time.Time.Before does.
-func (*RecencyScorer) scoreAll(items []*ContextItem, out []float64) {
+func (*RecencyScorer) ScoreAll(items []*ContextItem, out []float64) {
 	n := 0
 	nanosOK := true
 	for i, it := range items {

@@ -22,7 +22,7 @@ func (*ReflexiveScorer) Score(item *ContextItem, _ []*ContextItem) float64 {
 	return clampUnit(item.hint, 0.0)
 }
 
-func (s *ReflexiveScorer) scoreAll(items []*ContextItem, out []float64) {
+func (s *ReflexiveScorer) ScoreAll(items []*ContextItem, out []float64) {
 	for i, it := range items {
 		out[i] = s.Score(it, nil)
 	}

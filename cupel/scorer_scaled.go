@@ -69,12 +69,12 @@ func (s *ScaledScorer) Score(item *ContextItem, allItems []*ContextItem) float64
 	return s.s.Score(item, allItems)
 }
 
-func (s *ScaledScorer) scoreAll(items []*ContextItem, out []float64) {
+func (s *ScaledScorer) ScoreAll(items []*ContextItem, out []float64) {
 	if s == nil || s.s == nil {
 		clear(out[:len(items)])
 		return
 	}
-	s.s.scoreAll(items, out)
+	s.s.ScoreAll(items, out)
 }
 
 // Score is SCALED-SCORE.
@@ -110,13 +110,13 @@ func (s *scaled) Score(item *ContextItem, allItems []*ContextItem) float64 {
 	return (raw - lo) / (hi - lo)
 }
 
-// scoreAll scores the inner scorer's batch once, finds min and max in one
+// ScoreAll scores the inner scorer's batch once, finds min and max in one
 // pass and scales every item: O(N) plus the inner batch, however deep the
 // nesting.
-func (s *scaled) scoreAll(items []*ContextItem, out []float64) {
+func (s *scaled) ScoreAll(items []*ContextItem, out []float64) {
 	out = out[:len(items)]
 	raw := make([]float64, len(items))
-	scoreBatch(s.inner, items, raw)
+	ScoreBatch(s.inner, items, raw)
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for i, it := range items {
 		if it == nil {

@@ -17,12 +17,12 @@ func NewUShapedPlacer() *UShapedPlacer { return &UShapedPlacer{} }
 
 // Place implements [Placer]. It does not modify items.
 func (u *UShapedPlacer) Place(items []ScoredItem) []*ContextItem {
-	return itemsAt(items, u.placePositions(items))
+	return itemsAt(items, u.PlacePositions(items))
 }
 
-// placePositions returns the placed order as positions in items (the
-// pipeline's positionPlacer fast path).
-func (*UShapedPlacer) placePositions(items []ScoredItem) []int {
+// PlacePositions returns the placed order as positions in items (the
+// pipeline's PositionPlacer fast path).
+func (*UShapedPlacer) PlacePositions(items []ScoredItem) []int {
 	out := make([]int, len(items))
 	if len(items) <= 1 {
 		return out // [] or [0]
