@@ -203,9 +203,9 @@ var exclusionFields = map[ExclusionVariant][]string{
 func (r ExclusionReason) exclusionField(name string) any {
 	switch name {
 	case "item_tokens", "cap", "tokens":
-		return r.a
+		return int(r.a)
 	case "available_tokens", "actual", "count":
-		return r.b
+		return int(r.b)
 	case "score":
 		return jsonFloat(r.Score())
 	case "threshold":
@@ -217,16 +217,25 @@ func (r ExclusionReason) exclusionField(name string) any {
 // setExclusionField decodes one JSON field into r.
 func (r *ExclusionReason) setExclusionField(name string, raw json.RawMessage) error {
 	switch name {
-	case "item_tokens", "cap", "tokens":
-		return json.Unmarshal(raw, &r.a)
-	case "available_tokens", "actual", "count":
-		return json.Unmarshal(raw, &r.b)
+	case "item_tokens", "cap", "tokens", "available_tokens", "actual", "count":
+		// Decoded as int, so that a value out of int's range is an error
+		// on 32-bit platforms too, not a truncated accessor.
+		var v int
+		if err := json.Unmarshal(raw, &v); err != nil {
+			return err
+		}
+		if name == "item_tokens" || name == "cap" || name == "tokens" {
+			r.a = int64(v)
+		} else {
+			r.b = int64(v)
+		}
+		return nil
 	case "score", "threshold":
 		var f jsonFloat
 		if err := json.Unmarshal(raw, &f); err != nil {
 			return err
 		}
-		bits := int(math.Float64bits(float64(f)))
+		bits := int64(math.Float64bits(float64(f)))
 		if name == "score" {
 			r.a = bits
 		} else {

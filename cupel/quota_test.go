@@ -266,7 +266,7 @@ var _ = Describe("QuotaSlice", func() {
 		_, rec := run(cupel.QuotaSet{}, in, slTarget(math.MaxInt))
 		total := new(big.Int).SetInt64(int64(half) + int64(half-12345))
 		want := func(mass int) int {
-			p := new(big.Int).Mul(big.NewInt(math.MaxInt64), big.NewInt(int64(mass)))
+			p := new(big.Int).Mul(big.NewInt(math.MaxInt), big.NewInt(int64(mass)))
 			return int(p.Div(p, total).Int64())
 		}
 		Expect(rec.calls).To(HaveLen(2))

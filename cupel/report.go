@@ -62,7 +62,9 @@ const (
 // at item detail holds one reason per excluded item.
 type ExclusionReason struct {
 	Variant ExclusionVariant
-	a, b    int
+	// a and b are the variant's integer fields, or for ScoredTooLow the bits
+	// of its two float64s: int64 so that those fit on 32-bit platforms too.
+	a, b int64
 	// s is the variant's string field, or for an unknown variant the JSON
 	// object of its other fields.
 	s string
@@ -70,12 +72,12 @@ type ExclusionReason struct {
 
 // BudgetExceeded is the reason of an item that did not fit the budget.
 func BudgetExceeded(itemTokens, availableTokens int) ExclusionReason {
-	return ExclusionReason{Variant: ExclusionBudgetExceeded, a: itemTokens, b: availableTokens}
+	return ExclusionReason{Variant: ExclusionBudgetExceeded, a: int64(itemTokens), b: int64(availableTokens)}
 }
 
 // ScoredTooLow is a reserved reason: the item scored below a threshold.
 func ScoredTooLow(score, threshold float64) ExclusionReason {
-	return ExclusionReason{Variant: ExclusionScoredTooLow, a: int(math.Float64bits(score)), b: int(math.Float64bits(threshold))}
+	return ExclusionReason{Variant: ExclusionScoredTooLow, a: int64(math.Float64bits(score)), b: int64(math.Float64bits(threshold))}
 }
 
 // Deduplicated is the reason of a duplicate; against is the kept item's content.
@@ -85,7 +87,7 @@ func Deduplicated(against string) ExclusionReason {
 
 // QuotaCapExceeded is a reserved reason: the kind exceeded its quota cap.
 func QuotaCapExceeded(kind ContextKind, cap, actual int) ExclusionReason {
-	return ExclusionReason{Variant: ExclusionQuotaCapExceeded, s: string(kind), a: cap, b: actual}
+	return ExclusionReason{Variant: ExclusionQuotaCapExceeded, s: string(kind), a: int64(cap), b: int64(actual)}
 }
 
 // QuotaRequireDisplaced is a reserved reason: displaced for another kind's requirement.
@@ -95,7 +97,7 @@ func QuotaRequireDisplaced(byKind ContextKind) ExclusionReason {
 
 // NegativeTokens is the reason of an item with a negative token count.
 func NegativeTokens(tokens int) ExclusionReason {
-	return ExclusionReason{Variant: ExclusionNegativeTokens, a: tokens}
+	return ExclusionReason{Variant: ExclusionNegativeTokens, a: int64(tokens)}
 }
 
 // PinnedOverride is the reason of an item that would have fitted but for the
@@ -112,7 +114,7 @@ func Filtered(filterName string) ExclusionReason {
 // CountCapExceeded is the reason of an item a count-quota slicer dropped
 // because its kind had reached capCount (CLARIFICATIONS 4).
 func CountCapExceeded(kind ContextKind, cap, count int) ExclusionReason {
-	return ExclusionReason{Variant: ExclusionCountCapExceeded, s: string(kind), a: cap, b: count}
+	return ExclusionReason{Variant: ExclusionCountCapExceeded, s: string(kind), a: int64(cap), b: int64(count)}
 }
 
 // UnknownExclusion builds a reason of a variant this package does not know,
@@ -162,7 +164,7 @@ func (r ExclusionReason) Kind() ContextKind {
 // Cap is the cap of QuotaCapExceeded and CountCapExceeded.
 func (r ExclusionReason) Cap() int {
 	if r.is(ExclusionQuotaCapExceeded) || r.is(ExclusionCountCapExceeded) {
-		return r.a
+		return int(r.a)
 	}
 	return 0
 }
@@ -199,9 +201,9 @@ func (r ExclusionReason) UnknownFields() string {
 	return r.s
 }
 
-func (r ExclusionReason) intIf(v ExclusionVariant, x int) int {
+func (r ExclusionReason) intIf(v ExclusionVariant, x int64) int {
 	if r.Variant == v {
-		return x
+		return int(x)
 	}
 	return 0
 }
@@ -218,23 +220,23 @@ func (r ExclusionReason) strIf(v ExclusionVariant) string {
 func (r ExclusionReason) String() string {
 	switch r.Variant {
 	case ExclusionBudgetExceeded:
-		return "BudgetExceeded: " + itoa(r.a) + " tokens requested, " + itoa(r.b) + " available"
+		return "BudgetExceeded: " + formatInt(r.a) + " tokens requested, " + formatInt(r.b) + " available"
 	case ExclusionScoredTooLow:
 		return "ScoredTooLow: score " + ftoa(r.Score()) + " below threshold " + ftoa(r.Threshold())
 	case ExclusionDeduplicated:
 		return "Deduplicated: duplicate of " + strconv.Quote(r.s)
 	case ExclusionQuotaCapExceeded:
-		return "QuotaCapExceeded: kind " + r.s + " at " + itoa(r.b) + " over cap " + itoa(r.a)
+		return "QuotaCapExceeded: kind " + r.s + " at " + formatInt(r.b) + " over cap " + formatInt(r.a)
 	case ExclusionQuotaRequireDisplaced:
 		return "QuotaRequireDisplaced: displaced by kind " + r.s
 	case ExclusionNegativeTokens:
-		return "NegativeTokens: " + itoa(r.a) + " tokens"
+		return "NegativeTokens: " + formatInt(r.a) + " tokens"
 	case ExclusionPinnedOverride:
 		return "PinnedOverride: displaced by pinned item " + strconv.Quote(r.s)
 	case ExclusionFiltered:
 		return "Filtered: by " + r.s
 	case ExclusionCountCapExceeded:
-		return "CountCapExceeded: kind " + r.s + " already has " + itoa(r.b) + " of cap " + itoa(r.a)
+		return "CountCapExceeded: kind " + r.s + " already has " + formatInt(r.b) + " of cap " + formatInt(r.a)
 	}
 	return string(r.Variant)
 }

@@ -130,7 +130,7 @@ type DiagnosticTraceCollector struct {
 type decision struct {
 	item  *ContextItem
 	score float64
-	a, b  int   // the exclusion reason's integers
+	a, b  int64 // the exclusion reason's integers (ExclusionReason.a, .b)
 	ref   int32 // the reason's string is c.strs[ref-1], or "" when ref is 0
 	stage uint8 // index in stageCodes
 	excl  uint8 // index in exclusionCodes; 0: none
