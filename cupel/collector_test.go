@@ -39,6 +39,7 @@ var _ = Describe("DiagnosticTraceCollector", func() {
 		return cupel.MustItem(cupel.ItemSpec{Content: content, Tokens: tokens, Kind: cupel.KindMessage})
 	}
 	a, b := mk("a", 3), mk("b", 4)
+	negZero := math.Copysign(0, -1) // a literal -0.0 is plain zero in Go
 
 	// handed lists item events of every shape: the built-in stages, reasons
 	// and inclusions, and the shapes the compact form cannot hold.
@@ -46,7 +47,7 @@ var _ = Describe("DiagnosticTraceCollector", func() {
 		return []cupel.TraceEvent{
 			{Stage: cupel.StageClassify, ItemCount: 1, Item: a, Exclusion: cupel.NegativeTokens(-7)},
 			{Stage: cupel.StageClassify, DurationMs: 0.5, ItemCount: 2},
-			{Stage: cupel.StageDeduplicate, ItemCount: 1, Item: b, Score: -0.0, Exclusion: cupel.Deduplicated("a")},
+			{Stage: cupel.StageDeduplicate, ItemCount: 1, Item: b, Score: negZero, Exclusion: cupel.Deduplicated("a")},
 			{Stage: cupel.StageSlice, ItemCount: 1, Item: a, Score: 0.25, Exclusion: cupel.BudgetExceeded(math.MaxInt, math.MinInt)},
 			{Stage: cupel.StageSlice, ItemCount: 1, Item: b, Score: 0.5, Exclusion: cupel.PinnedOverride("p")},
 			{Stage: cupel.StageSlice, ItemCount: 1, Item: a, Score: 0.5, Exclusion: cupel.PinnedOverride("p")},
@@ -88,6 +89,12 @@ var _ = Describe("DiagnosticTraceCollector", func() {
 		Expect(c.Events()).To(Equal(handed()))
 		Expect(observed).To(Equal(handed()))
 		Expect(c.Report().Events).To(Equal(handed()))
+		// Equal compares floats with ==, for which -0 is +0; the rendering
+		// keeps the sign, so the negative zero score is checked too.
+		Expect(render(handed())[2]).To(ContainSubstring("Score:-0,"))
+		Expect(render(c.Events())).To(Equal(render(handed())))
+		Expect(render(observed)).To(Equal(render(handed())))
+		Expect(render(c.Report().Events)).To(Equal(render(handed())))
 	})
 
 	It("keeps a NaN score and a negative zero as they were", func() {

@@ -154,7 +154,7 @@ var _ = Describe("Pipeline", func() {
 			Expect(err).NotTo(HaveOccurred())
 			Expect(contents(res.Items)).To(Equal([]string{"p", "b", "a", "d"}))
 			Expect(rep.TotalCandidates).To(Equal(6))
-			Expect(rep.TotalTokensConsidered).To(Equal(1 - 1 + 2 + 3 - 7 + 0))
+			Expect(rep.TotalTokensConsidered).To(Equal(1 + (-1) + 2 + 3 + (-7) + 0))
 			Expect(excludedOf(rep)).To(Equal([]excl{
 				{"neg", 0, cupel.NegativeTokens(-1)},
 				{"c", 0, cupel.NegativeTokens(-7)},

@@ -26,8 +26,9 @@ var _ = Describe("exclusion reasons", func() {
 		Expect(cupel.PinnedOverride("sys").DisplacedBy()).To(Equal("sys"))
 		Expect(cupel.QuotaRequireDisplaced("SystemPrompt").DisplacedByKind()).To(Equal(cupel.KindSystemPrompt))
 		Expect(cupel.Filtered("max_age").FilterName()).To(Equal("max_age"))
-		Expect(cupel.NegativeTokens(-1) == cupel.NegativeTokens(-1)).To(BeTrue())
-		Expect(cupel.NegativeTokens(-1) == cupel.NegativeTokens(-2)).To(BeFalse())
+		minusOne, minusOneAgain, minusTwo := cupel.NegativeTokens(-1), cupel.NegativeTokens(-1), cupel.NegativeTokens(-2)
+		Expect(minusOne == minusOneAgain).To(BeTrue())
+		Expect(minusOne == minusTwo).To(BeFalse())
 	})
 
 	DescribeTable("encode in the spec's envelope and decode back",

@@ -41,23 +41,3 @@ func ScoreBatch(s Scorer, items []*ContextItem, out []float64) []float64 {
 	}
 	return out
 }
-
-// countNonNil returns the number of non-nil entries of items. The scorers
-// ignore nil entries of allItems, as if they were absent.
-func countNonNil(items []*ContextItem) int {
-	n := 0
-	for _, it := range items {
-		if it != nil {
-			n++
-		}
-	}
-	return n
-}
-
-// floatBuf returns a slice of n float64s, reusing buf when it is large enough.
-func floatBuf(buf []float64, n int) []float64 {
-	if cap(buf) >= n {
-		return buf[:n]
-	}
-	return make([]float64, n)
-}

@@ -53,12 +53,12 @@ func Example() {
 	for _, s := range exp.GetSpans() {
 		fmt.Println(s.Name)
 		for _, kv := range s.Attributes {
-			fmt.Printf("  %s = %s\n", kv.Key, kv.Value.Emit())
+			fmt.Printf("  %s = %s\n", kv.Key, kv.Value.String())
 		}
 		for _, e := range s.Events {
 			fmt.Printf("  event %s:", e.Name)
 			for _, kv := range e.Attributes {
-				fmt.Printf(" %s", kv.Value.Emit())
+				fmt.Printf(" %s", kv.Value.String())
 			}
 			fmt.Println()
 		}

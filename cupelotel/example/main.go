@@ -203,7 +203,7 @@ func value(v attribute.Value) string {
 	case attribute.FLOAT64:
 		return fmt.Sprintf("%g", v.AsFloat64())
 	}
-	return v.Emit()
+	return v.String()
 }
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.3fms", float64(d)/float64(time.Millisecond)) }

@@ -129,14 +129,6 @@ func includedItems(r *cupel.SelectionReport) []*cupel.ContextItem {
 	return out
 }
 
-func excludedItems(r *cupel.SelectionReport) []*cupel.ContextItem {
-	out := make([]*cupel.ContextItem, len(r.Excluded))
-	for i, ex := range r.Excluded {
-		out[i] = ex.Item
-	}
-	return out
-}
-
 // distinctReasons returns the distinct variant names, in first-met order.
 func distinctReasons(ex []cupel.ExcludedItem) []string {
 	var out []string
