@@ -2,7 +2,7 @@ package cupel
 
 // BudgetUtilization returns the included items' tokens divided by
 // budget.MaxTokens (the testing vocabulary's PD-2), or 0 when MaxTokens is 0
-// (CLARIFICATIONS 12).
+// (ruling 12).
 func (r *SelectionReport) BudgetUtilization(budget ContextBudget) float64 {
 	if budget.maxTokens == 0 {
 		return 0

@@ -8,7 +8,7 @@ import (
 )
 
 // BudgetSpec holds the fields of a [ContextBudget] to be built by [NewBudget]
-// (spec chapter "ContextBudget").
+// (spec chapter 03 (ContextBudget)).
 type BudgetSpec struct {
 	// MaxTokens is the hard ceiling: the model's context window. >= 0.
 	MaxTokens int
@@ -40,8 +40,8 @@ type reservedSlot struct {
 	tokens int
 }
 
-// NewBudget validates spec against the seven rules of the spec chapter
-// "ContextBudget" and returns the budget, or a [*ValidationError] wrapping
+// NewBudget validates spec against the seven rules of spec chapter
+// 03 (ContextBudget) and returns the budget, or a [*ValidationError] wrapping
 // [ErrInvalidBudget] (or a [*TokenOverflowError] when the reserved slots'
 // sum does not fit in an int).
 func NewBudget(spec BudgetSpec) (ContextBudget, error) {
@@ -135,8 +135,8 @@ func (b ContextBudget) Spec() BudgetSpec {
 }
 
 // Effective returns the budget the Slice stage hands to the slicer when the
-// pinned items take pinnedTokens (spec chapter "Stage 5: Slice",
-// COMPUTE-EFFECTIVE-BUDGET; CLARIFICATIONS 10). Only maxTokens and
+// pinned items take pinnedTokens (spec chapter 11 (Stage 5: Slice),
+// COMPUTE-EFFECTIVE-BUDGET; ruling 10). Only maxTokens and
 // targetTokens are set on the result:
 //
 //	effectiveMax    = max(0, maxTokens - outputReserve - pinnedTokens - reservedTokens)

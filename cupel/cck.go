@@ -1,7 +1,7 @@
 package cupel
 
 // CountConstrainedKnapsackSlice is [CountQuotaSlice] with a [KnapsackSlice]
-// as its Phase 2 engine (spec chapter "CountConstrainedKnapsackSlice",
+// as its Phase 2 engine (spec chapter 30 (CountConstrainedKnapsackSlice),
 // COUNT-KNAPSACK-CAP):
 //
 //   - Phase 1 is CountQuotaSlice's (entries in declaration order, per-kind

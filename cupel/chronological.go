@@ -7,7 +7,7 @@ import (
 )
 
 // ChronologicalPlacer orders items by timestamp, oldest first (spec chapter
-// "ChronologicalPlacer"): items with a timestamp come first, ascending by
+// 32 (ChronologicalPlacer)): items with a timestamp come first, ascending by
 // instant; items without one follow in input order; equal timestamps keep
 // input order. Scores are ignored.
 //

@@ -1,8 +1,8 @@
 package cupel
 
 // CountQuotaEntry constrains the number of items of one kind selected by a
-// count-quota slicer (spec chapters "CountQuotaSlice" and
-// "CountConstrainedKnapsackSlice"): at least RequireCount items are committed
+// count-quota slicer (spec chapters 29 (CountQuotaSlice) and
+// 30 (CountConstrainedKnapsackSlice)): at least RequireCount items are committed
 // before the residual selection, and at most CapCount items end up selected.
 // Build it with [NewCountQuotaEntry]; the zero value has a blank kind and is
 // rejected by the slicer constructors.
@@ -13,7 +13,7 @@ type CountQuotaEntry struct {
 }
 
 // NewCountQuotaEntry validates and returns an entry, or a [*ValidationError]
-// wrapping [ErrInvalidConfig]. Rules (CLARIFICATIONS 17): kind is not blank,
+// wrapping [ErrInvalidConfig]. Rules (ruling 17): kind is not blank,
 // requireCount >= 0, capCount >= 0, requireCount <= capCount, and capCount = 0
 // only together with requireCount = 0.
 func NewCountQuotaEntry(kind ContextKind, requireCount, capCount int) (CountQuotaEntry, error) {
@@ -124,7 +124,7 @@ func (p *countPolicy) run(sorted []ScoredItem, budget ContextBudget, phase2 phas
 				fill[e]++
 			}
 		}
-		for e, en := range p.entries { // declaration order (CLARIFICATIONS 18)
+		for e, en := range p.entries { // declaration order (ruling 18)
 			if en.require == 0 {
 				continue
 			}
@@ -150,7 +150,7 @@ func (p *countPolicy) run(sorted []ScoredItem, budget ContextBudget, phase2 phas
 	}
 
 	// Phase 2: the residual pool (committed items removed by identity,
-	// CLARIFICATIONS 14) under the reduced budget.
+	// ruling 14) under the reduced budget.
 	var committedSet map[*ContextItem]struct{}
 	if len(committed) > 0 {
 		committedSet = make(map[*ContextItem]struct{}, len(committed))
@@ -203,9 +203,9 @@ func (p *countPolicy) run(sorted []ScoredItem, budget ContextBudget, phase2 phas
 // CountQuotaSlice commits the top requireCount items of each constrained kind,
 // lets an inner slicer select from the remaining items under the remaining
 // budget, and drops inner selections of kinds that reached their capCount
-// (spec chapter "CountQuotaSlice").
+// (spec chapter 29 (CountQuotaSlice)).
 //
-//   - Phase 1 walks the entries in declaration order (CLARIFICATIONS 18);
+//   - Phase 1 walks the entries in declaration order (ruling 18);
 //     each kind's candidates are taken by score descending (-0.0 = +0.0, NaN
 //     last), input order breaking ties. A requirement that cannot be met
 //     records a shortfall (kind, required, satisfied) under ScarcityDegrade —
@@ -216,7 +216,7 @@ func (p *countPolicy) run(sorted []ScoredItem, budget ContextBudget, phase2 phas
 //     min(max(0, target - committed tokens), maxTokens)).
 //   - Phase 3 keeps each inner selection in order unless its kind has an
 //     entry and already has capCount selected items (Phase 1 included); such
-//     items are reported as [CapExclusion]s (CLARIFICATIONS 4).
+//     items are reported as [CapExclusion]s (ruling 4).
 //
 // The output is the committed items (commit order) followed by the kept
 // inner selections (inner order). Kinds compare with ASCII case folding. An

@@ -31,7 +31,7 @@ var _ = Describe("CountQuotaEntry", func() {
 		Expect(e.RequireCount()).To(Equal(2))
 		Expect(e.CapCount()).To(Equal(5))
 	})
-	DescribeTable("accepts valid counts (CLARIFICATIONS 17)",
+	DescribeTable("accepts valid counts (ruling 17)",
 		func(req, capCount int) {
 			_, err := cupel.NewCountQuotaEntry("k", req, capCount)
 			Expect(err).NotTo(HaveOccurred())
@@ -40,7 +40,7 @@ var _ = Describe("CountQuotaEntry", func() {
 		Entry("require 0, cap 5", 0, 5),
 		Entry("require = cap", 3, 3),
 	)
-	DescribeTable("rejects invalid entries (CLARIFICATIONS 17)",
+	DescribeTable("rejects invalid entries (ruling 17)",
 		func(kind cupel.ContextKind, req, capCount int, field string) {
 			_, err := cupel.NewCountQuotaEntry(kind, req, capCount)
 			Expect(errors.Is(err, cupel.ErrInvalidConfig)).To(BeTrue())
@@ -128,7 +128,7 @@ var _ = Describe("CountQuotaSlice", func() {
 		Entry("fewer candidates than requireCount: shortfall", []cupel.CountQuotaEntry{slEntry("tool", 3, 5)},
 			[]cupel.ScoredItem{tool("t1", 0.9, 10), msg("m1", 0.1, 10)}, 100,
 			[]string{"t1", "m1"}, []string(nil), []cupel.CountRequirementShortfall{{Kind: "tool", RequiredCount: 3, SatisfiedCount: 1}}),
-		Entry("required kind with no candidates: (kind, required, 0) (CLARIFICATIONS 18)", []cupel.CountQuotaEntry{slEntry("Memory", 2, 2)},
+		Entry("required kind with no candidates: (kind, required, 0) (ruling 18)", []cupel.CountQuotaEntry{slEntry("Memory", 2, 2)},
 			[]cupel.ScoredItem{tool("t1", 0.9, 10)}, 100,
 			[]string{"t1"}, []string(nil), []cupel.CountRequirementShortfall{{Kind: "Memory", RequiredCount: 2, SatisfiedCount: 0}}),
 		Entry("Phase 1 exhausts the budget: Phase 2 selects nothing (not even zero-token items)", []cupel.CountQuotaEntry{slEntry("tool", 2, 5)},
@@ -194,12 +194,12 @@ var _ = Describe("CountQuotaSlice", func() {
 		Expect(out).To(BeNil())
 		Expect(err).To(HaveOccurred())
 
-		// A required kind without candidates is an error too (CLARIFICATIONS 18).
+		// A required kind without candidates is an error too (ruling 18).
 		_, err = newCQS(g, cupel.ScarcityThrow, slEntry("none", 1, 1)).Slice(in, slTarget(100))
 		Expect(err).To(MatchError("CountQuotaSlice: candidate pool for kind 'none' has 0 items but RequireCount is 1."))
 	})
 
-	It("caps only Phase 2 output, counting Phase 1 commits, and reports each cap exclusion (CLARIFICATIONS 4)", func() {
+	It("caps only Phase 2 output, counting Phase 1 commits, and reports each cap exclusion (ruling 4)", func() {
 		// The fixed inner returns items in the order given, whatever the budget.
 		inner := slFixed{names: []string{"t3", "m1", "t4", "t5"}}
 		s := newCQS(inner, cupel.ScarcityDegrade, slEntry("Tool", 2, 3))

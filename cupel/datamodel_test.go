@@ -24,7 +24,7 @@ var _ = Describe("ContextKind and ContextSource", func() {
 		Expect(cupel.ContextSource("CHAT").Equal(cupel.SourceChat)).To(BeTrue())
 		Expect(cupel.ContextKind("Tool").Key()).To(Equal("tool"))
 	})
-	It("do not fold non-ASCII letters (CLARIFICATIONS 15: K vs the Kelvin sign)", func() {
+	It("do not fold non-ASCII letters (ruling 15: K vs the Kelvin sign)", func() {
 		Expect(cupel.ContextKind("K").Equal(cupel.ContextKind("\u212A"))).To(BeFalse())
 		Expect(cupel.ContextKind("k").Equal(cupel.ContextKind("\u212A"))).To(BeFalse())
 		Expect(cupel.ContextSource("\u212Aind").Equal("kind")).To(BeFalse())
@@ -149,7 +149,7 @@ var _ = Describe("ContextBudget", func() {
 		_, err := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 10, ReservedSlots: map[cupel.ContextKind]int{"Document": 1, "document": 2}})
 		Expect(err).To(MatchError(cupel.ErrInvalidBudget))
 	})
-	It("accepts maxTokens = 0 (CLARIFICATIONS 12) and the boundaries", func() {
+	It("accepts maxTokens = 0 (ruling 12) and the boundaries", func() {
 		_, err := cupel.NewBudget(cupel.BudgetSpec{})
 		Expect(err).NotTo(HaveOccurred())
 		_, err = cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 10, TargetTokens: 10, OutputReserve: 10, EstimationSafetyMarginPercent: 100})
@@ -167,7 +167,7 @@ var _ = Describe("ContextBudget", func() {
 		Expect(b.ReservedTokens()).To(Equal(5))
 	})
 
-	DescribeTable("computes the effective budget exactly (chapter 11, CLARIFICATIONS 10)",
+	DescribeTable("computes the effective budget exactly (chapter 11, ruling 10)",
 		func(spec cupel.BudgetSpec, pinned, wantMax, wantTarget int) {
 			b, err := cupel.NewBudget(spec)
 			Expect(err).NotTo(HaveOccurred())

@@ -3,8 +3,11 @@
 // memories, system prompts) go into the context window and in what order,
 // and explains every inclusion and exclusion.
 //
-// It implements the Cupel specification 1.3 exactly, with the project's
-// CLARIFICATIONS. The pipeline runs six fixed stages:
+// It implements the Cupel specification 1.3 (the spec book of the
+// github.com/wollax/cupel repository) exactly, with the project's rulings
+// where the spec is silent or contradicts itself (docs/rulings.md in the
+// repository; doc comments cite them as "ruling N"). The pipeline runs six
+// fixed stages:
 //
 //  1. Classify: items with negative tokens are excluded; pinned items bypass
 //     scoring and slicing; pinned tokens must fit maxTokens - outputReserve.
@@ -15,10 +18,37 @@
 //  6. Place: pinned items (score 1.0) and the selection are merged, overflow is
 //     handled by the [OverflowStrategy], and a [Placer] orders the result.
 //
-// Build items with [NewItem], a budget with [NewBudget], a pipeline with
-// [NewPipeline], then call [Pipeline.Run], or [Pipeline.DryRun] to get the
-// [SelectionReport] as well. Pass a [TraceCollector] in [RunOptions] to
-// observe a run; without one the pipeline builds no diagnostics at all.
+// Build items with [NewItem], a budget with [NewBudget] and a pipeline with
+// [NewPipeline], then run it.
+//
+// # Which entry point to use
+//
+// Four calls run a pipeline; they differ only in what they record, and all
+// return the same [Result] for the same input:
+//
+//   - [Pipeline.Run] selects and records nothing. Use it in production when
+//     only the selection matters: it builds no diagnostics at all.
+//   - [Pipeline.DryRun] also returns the [SelectionReport]: why each item
+//     was included or excluded, with every stage event and every item event
+//     in Report.Events. Use it when a person or a test reads the report.
+//   - [Pipeline.RunWithOptions] takes [RunOptions]: a [TraceCollector] of
+//     your own (an OpenTelemetry bridge, a logger), or a
+//     [DiagnosticTraceCollector] at a detail level of your choice, and an
+//     OnOverflow callback. DryRun is RunWithOptions with a collector at
+//     [DetailItem]; for a report whose event list keeps only the five stage
+//     events, pass NewDiagnosticTraceCollector(DetailStage, nil) and call its
+//     Report (the included and excluded lists are complete at either level).
+//   - [DryRunWithPolicy] is DryRun on a pipeline built from a [Policy] for
+//     this one call: for comparing configurations (see also
+//     [PolicySensitivity]), not for serving traffic, since it validates and
+//     builds the pipeline on every call.
+//
+// A built pipeline is reusable and safe for concurrent use, so build it once.
+//
+// # Cancellation
+//
+// A run is CPU-bound and never blocks; the calls above take no context and
+// run to completion.
 //
 // # Identity, immutability and concurrency
 //
@@ -30,37 +60,46 @@
 // # Errors
 //
 // Every error wraps one of the sentinels (ErrInvalidItem, ErrInvalidBudget,
-// ErrInvalidConfig, ErrPinnedExceedsBudget, ErrOverflow,
-// ErrCountRequirementUnmet, ErrTableTooLarge, ErrTokenOverflow) for
-// errors.Is, and most carry a typed value ([ValidationError],
-// [PinnedExceedsBudgetError], [OverflowError], ...) for errors.As. The
+// ErrInvalidConfig, ErrInvalidArgument, ErrPinnedExceedsBudget, ErrOverflow,
+// ErrCountRequirementUnmet, ErrTableTooLarge, ErrTokenOverflow,
+// ErrNonMonotonicSlicer) for errors.Is, and most carry a typed value
+// ([ValidationError], [PinnedExceedsBudgetError], [OverflowError],
+// [TableTooLargeError], [NonMonotonicSlicerError], ...) for errors.As. The
 // package never panics on caller input, except in the Must helpers meant for
 // literals in tests.
 //
-// # Clarifications
+// # Rulings
 //
 // Where the specification's chapters contradict each other or are silent,
-// the package follows the project's CLARIFICATIONS.md; the doc comment of
-// each affected function cites the item. In short: pinned items are reported
-// with score 1.0 (1); PinnedOverride is reported when an item would have fitted
-// without the pinned items (2); BudgetExceeded.available_tokens is what the
-// selection left (3); count-quota cap drops are CountCapExceeded (4); totals
-// count every input item (5); exclusions are ordered by score with insertion
-// order Classify, Deduplicate, Slice, Truncate and NaN last (6); included
-// items are in placed order (7); shortfalls are on the report (8); unknown
-// variants decode (9); the effective budget is the spec formula with floors
-// (10); the pinned check ignores reserved slots (11); maxTokens 0 is valid
-// (12); truncation walks pinned items then the Sort-stage order (13);
-// identity is by pointer (14); case folding is ASCII only (15); results never
-// depend on map order (16); count-quota entries need 0 <= requireCount <=
-// capCount, capCount 0 only with requireCount 0 (17); count-quota Phase 1
-// walks entries in declaration order and a required kind without candidates
-// is a shortfall of 0 (18); the knapsack refuses tables over 50,000,000 cells
-// with ErrTableTooLarge (19); MetadataTrustScorer reads float64 values and
-// strict decimal strings, non-finite values giving the default (20);
+// the package follows the project's rulings, numbered as in docs/rulings.md;
+// the doc comment of each affected function cites the ruling. In short:
+// pinned items are reported with score 1.0 (1); PinnedOverride is reported
+// when an item would have fitted without the pinned items (2);
+// BudgetExceeded.available_tokens is what the selection left (3); count-quota
+// cap drops are CountCapExceeded (4); totals count every input item (5);
+// exclusions are ordered by score, ties in insertion order Classify,
+// Deduplicate, Slice, Truncate, with -0 equal to +0 and NaN last, as in every
+// score ordering (6); included items are in placed order (7); shortfalls are
+// on the report (8); unknown variants decode (9); the effective budget is the
+// spec formula with floors (10); the pinned check ignores reserved slots
+// (11); maxTokens 0 is valid (12); the Place stage receives pinned items then
+// the sliced items in Sort-stage order, in every run (13); identity is by
+// pointer (14); case folding is ASCII only (15); results never depend on map
+// order (16); count-quota entries need 0 <= requireCount <= capCount,
+// capCount 0 only with requireCount 0 (17); count-quota Phase 1 walks entries
+// in declaration order and a required kind without candidates is a shortfall
+// of 0 (18); the knapsack refuses tables over 50,000,000 cells with
+// ErrTableTooLarge (19); MetadataTrustScorer reads float64 values and strict
+// decimal strings, non-finite values giving the default (20);
 // FindMinBudgetFor checks the lower bound too and refuses quota slicers (21);
-// GetMarginalItems keeps reserve, slots and margin in the reduced budget (22);
-// JSON uses the spec's snake_case report names and the data model's camelCase
-// item and budget names (23); OpenTelemetry names are the spec's, in the
-// nested module cupelotel (24).
+// GetMarginalItems keeps reserve, slots and margin in the reduced budget
+// (22); JSON uses the spec's snake_case report names and the data model's
+// camelCase item and budget names (23); OpenTelemetry names are the spec's,
+// in the nested module cupelotel (24). Ruling 25 concerns the testing
+// vocabulary (packages cupeltest and matchers).
 package cupel
+
+// For the integrator: the "# Cancellation" section above is where the
+// context forms of the entry points (a run and a dry run that take a
+// context.Context), developed on another branch, are to be listed, with when
+// to use them; the entry-point list above may name them too.

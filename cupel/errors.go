@@ -27,7 +27,7 @@ var (
 	// fewer candidates of a kind than its requireCount. See [CountRequirementError].
 	ErrCountRequirementUnmet = errors.New("cupel: count requirement cannot be met")
 	// ErrTableTooLarge: a knapsack table would exceed its cell limit
-	// (CLARIFICATIONS 19). See [TableTooLargeError].
+	// (ruling 19). See [TableTooLargeError].
 	ErrTableTooLarge = errors.New("cupel: knapsack table too large")
 	// ErrTokenOverflow: a sum of token counts does not fit in an int.
 	// See [TokenOverflowError].
@@ -89,7 +89,7 @@ func invalidItem(field string, value any, reason string) error {
 }
 
 // PinnedExceedsBudgetError is returned when the pinned items' tokens exceed
-// maxTokens - outputReserve (spec "Stage 1: Classify"; CLARIFICATIONS 11).
+// maxTokens - outputReserve (spec chapter 07 (Stage 1: Classify); ruling 11).
 type PinnedExceedsBudgetError struct {
 	PinnedTokens int
 	Available    int
@@ -104,7 +104,7 @@ func (e *PinnedExceedsBudgetError) Error() string {
 func (e *PinnedExceedsBudgetError) Unwrap() error { return ErrPinnedExceedsBudget }
 
 // OverflowError is returned under OverflowThrow when the merged selection
-// exceeds targetTokens (spec "Stage 6: Place").
+// exceeds targetTokens (spec chapter 12 (Stage 6: Place)).
 type OverflowError struct {
 	MergedTokens int
 	TargetTokens int
@@ -128,7 +128,7 @@ type CountRequirementError struct {
 	RequireCount int
 }
 
-// Error returns the spec's message (chapter "CountConstrainedKnapsackSlice").
+// Error returns the spec's message (chapter 30 (CountConstrainedKnapsackSlice)).
 func (e *CountRequirementError) Error() string {
 	return fmt.Sprintf("%s: candidate pool for kind '%s' has %d items but RequireCount is %d.", e.Slicer, e.Kind, e.Satisfied, e.RequireCount)
 }
@@ -137,7 +137,7 @@ func (e *CountRequirementError) Error() string {
 func (e *CountRequirementError) Unwrap() error { return ErrCountRequirementUnmet }
 
 // TableTooLargeError is returned by a knapsack slicer whose table would have
-// more cells than its limit (CLARIFICATIONS 19).
+// more cells than its limit (ruling 19).
 type TableTooLargeError struct {
 	Candidates int
 	Capacity   int
@@ -183,7 +183,7 @@ var ErrInvalidArgument = errors.New("cupel: invalid argument")
 
 // ErrNonMonotonicSlicer: a budget simulation was asked of a pipeline whose
 // slicer does not include items monotonically in the budget (spec chapter
-// "Budget Simulation"). See [NonMonotonicSlicerError].
+// 40 (Budget Simulation)). See [NonMonotonicSlicerError].
 var ErrNonMonotonicSlicer = errors.New("cupel: slicer does not include items monotonically")
 
 // NonMonotonicSlicerError carries the spec's exact message for the budget

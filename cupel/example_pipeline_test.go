@@ -174,3 +174,30 @@ func ExampleDecodePolicyFile() {
 	// *cupel.KnapsackSlice *cupel.ChronologicalPlacer
 	// broken.json: cupel: invalid configuration: PolicySpec: scorer.scorers[0].weight: weight must be positive (got -1)
 }
+
+// A report whose event list keeps the stage events only: RunWithOptions with
+// a collector at DetailStage. Its included and excluded lists are as complete
+// as DryRun's.
+func ExampleDiagnosticTraceCollector_Report() {
+	pipeline, err := cupel.NewPipeline(cupel.Policy{
+		Scorer: cupel.NewRecencyScorer(),
+		Slicer: cupel.NewGreedySlice(),
+		Placer: cupel.NewChronologicalPlacer(),
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	budget, _ := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 600, TargetTokens: 500})
+	collector := cupel.NewDiagnosticTraceCollector(cupel.DetailStage, nil)
+	if _, err := pipeline.RunWithOptions(agentContext(), budget, cupel.RunOptions{Trace: collector}); err != nil {
+		log.Fatal(err)
+	}
+	report := collector.Report()
+	fmt.Println(len(report.Events), "events,", len(report.Included), "included,", len(report.Excluded), "excluded")
+	for _, ex := range report.Excluded {
+		fmt.Printf("left out %q: %s\n", ex.Item.Content(), ex.Reason)
+	}
+	// Output:
+	// 5 events, 4 included, 1 excluded
+	// left out "CHANGELOG v2: ...": BudgetExceeded: 1200 tokens requested, 33 available
+}

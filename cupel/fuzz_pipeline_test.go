@@ -377,7 +377,7 @@ func fzItems(r *fzReader) []*cupel.ContextItem {
 }
 
 // fzBudget decodes a budget spec, valid or not, and says what NewBudget must
-// do with it: valid is false when a rule of the spec chapter "ContextBudget"
+// do with it: valid is false when a rule of spec chapter 03 (ContextBudget)
 // is broken (ErrInvalidBudget); overflow is true when the reserved slots do
 // not sum within an int (ErrTokenOverflow; an invalid spec may report either).
 func fzBudget(r *fzReader) (spec cupel.BudgetSpec, valid, overflow bool) {
@@ -463,7 +463,7 @@ func fzCmpDesc(a, b float64) int {
 	return 0
 }
 
-// fzStageRank is the insertion rank of an exclusion (CLARIFICATIONS 6).
+// fzStageRank is the insertion rank of an exclusion (ruling 6).
 func fzStageRank(v cupel.ExclusionVariant) int {
 	switch v {
 	case cupel.ExclusionNegativeTokens:
@@ -498,12 +498,12 @@ func fzIsSentinel(err error) bool {
 //   - nothing panics; every error, of construction or of a run, wraps one of
 //     the package's sentinels, and the sentinel is one the input allows: an
 //     invalid scorer or slicer configuration is ErrInvalidConfig; a budget
-//     breaking a rule of the spec chapter "ContextBudget" is ErrInvalidBudget
+//     breaking a rule of spec chapter 03 (ContextBudget) is ErrInvalidBudget
 //     and one whose reserved slots overflow int is ErrTokenOverflow; a run
 //     fails with ErrInvalidItem iff an item is nil, else ErrTokenOverflow iff
 //     the non-negative (or the negative) tokens do not sum within an int, else
 //     ErrPinnedExceedsBudget iff the pinned tokens exceed
-//     maxTokens - outputReserve (CLARIFICATIONS 11); otherwise only
+//     maxTokens - outputReserve (ruling 11); otherwise only
 //     ErrOverflow (under Throw, with MergedTokens > targetTokens),
 //     ErrTableTooLarge (with a knapsack) and ErrCountRequirementUnmet (with a
 //     count slicer under ScarcityThrow) may occur;
@@ -511,8 +511,8 @@ func fzIsSentinel(err error) bool {
 //     pinned non-negative item (as often as it was passed), no negative-token
 //     item, scores 1.0 for pinned items, len(Scores) == len(Items) and
 //     TotalTokens == the sum of the items' tokens;
-//   - token bounds (spec "Stage 5: Slice", "Stage 6: Place", chapter
-//     "CountQuotaSlice"): with P the pinned tokens and E the effective target
+//   - token bounds (spec chapters 11 (Stage 5: Slice), 12
+//     (Stage 6: Place) and 29 (CountQuotaSlice)): with P the pinned tokens and E the effective target
 //     budget.Effective(P).TargetTokens(), the non-pinned tokens are <= E,
 //     except that a count slicer's Phase 1 commits regardless of the budget:
 //     then they are <= max(E, R) (top-level count slicer) or <= E + R (a count
@@ -530,16 +530,16 @@ func fzIsSentinel(err error) bool {
 //     DryRun gives the same outcome as a Run;
 //   - the DryRun report agrees with the result: Included is the result in
 //     order with the same scores and reasons Pinned / ZeroToken / Scored
-//     (CLARIFICATIONS 1); Included and Excluded together are the input
+//     (ruling 1); Included and Excluded together are the input
 //     multiset; TotalCandidates = len(items); TotalTokensConsidered = the sum
-//     of every input token (CLARIFICATIONS 5); NegativeTokens exclusions have
+//     of every input token (ruling 5); NegativeTokens exclusions have
 //     score 0; Excluded is sorted by score descending, NaN last, ties in stage
-//     order Classify, Deduplicate, Slice/Place (CLARIFICATIONS 6); every
+//     order Classify, Deduplicate, Slice/Place (ruling 6); every
 //     reason is one a built-in stage gives, with consistent fields
 //     (Deduplicated only with deduplication on, against the item's own
 //     content; BudgetExceeded with the item's tokens and available >= 0;
 //     PinnedOverride displaced by the first pinned item in input order,
-//     CLARIFICATIONS 2; CountCapExceeded only from a count slicer, with
+//     ruling 2; CountCapExceeded only from a count slicer, with
 //     count >= cap); the report's shortfalls are the result's;
 //   - the scores of non-pinned output items are those of the per-item Scorer
 //     definition over the scoreable items (non-negative, not pinned, in input

@@ -3,12 +3,12 @@ package cupel
 import "math"
 
 // GreedySlice selects items by value density, score per token, filling the
-// budget from the densest item down (spec chapter "GreedySlice").
+// budget from the densest item down (spec chapter 26 (GreedySlice)).
 //
 //   - Density is score / tokens. Zero-token items get density math.MaxFloat64,
 //     so they come first (ordered by input index only) and are always included.
 //   - Densities sort descending with the input index as tiebreak; -0.0 equals
-//     +0.0 and NaN densities sort after every number (CLARIFICATIONS 6).
+//     +0.0 and NaN densities sort after every number (ruling 6).
 //   - An item that does not fit the remaining targetTokens is skipped, not
 //     deferred: the fill is a single pass.
 //   - The output is in density order, not input order.

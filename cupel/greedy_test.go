@@ -76,7 +76,7 @@ var _ = Describe("GreedySlice", func() {
 		Expect(slice(in, slTarget(100))).To(Equal([]string{"small", "tiny"}))
 	})
 
-	It("sorts NaN densities after every number and treats -0 as +0 (CLARIFICATIONS 6)", func() {
+	It("sorts NaN densities after every number and treats -0 as +0 (ruling 6)", func() {
 		in := []cupel.ScoredItem{
 			slS(slItem("nan", 1), math.NaN()),
 			slS(slItem("negzero", 1), math.Copysign(0, -1)),

@@ -3,7 +3,7 @@ package cupel
 import "unsafe"
 
 // pointerMultiplicity returns, for each items[i], how many times that very
-// pointer occurs in items (reference identity, CLARIFICATIONS 14), or nil
+// pointer occurs in items (reference identity, ruling 14), or nil
 // when every non-nil pointer occurs once, the usual case. It sorts the
 // addresses with the radix key sort instead of filling a map: O(N). Heap
 // objects do not move in Go, so addresses are stable for the call.

@@ -1,6 +1,6 @@
 package cupel
 
-// Scorer computes an item's relevance score (spec chapter "Scorers").
+// Scorer computes an item's relevance score (spec chapter 13 (Scorers)).
 //
 // item is the item being scored and all is the complete list of scoreable
 // items, item included; relative scorers compare item with its peers. A
@@ -11,7 +11,7 @@ type Scorer interface {
 	Score(item *ContextItem, all []*ContextItem) float64
 }
 
-// Slicer selects the items that fit a budget (spec chapter "Slicers").
+// Slicer selects the items that fit a budget (spec chapter 25 (Slicers)).
 //
 // sorted is in score-descending order (as the Sort stage produces it) and
 // budget is the effective budget, with only maxTokens and targetTokens set.
@@ -23,7 +23,7 @@ type Slicer interface {
 	Slice(sorted []ScoredItem, budget ContextBudget) ([]*ContextItem, error)
 }
 
-// Placer orders the final selection (spec chapter "Placers").
+// Placer orders the final selection (spec chapter 31 (Placers)).
 //
 // items is the merged list: pinned items with score 1.0 followed by the
 // sliced items with their scores. The result must hold exactly the same items
@@ -35,7 +35,7 @@ type Placer interface {
 // DetailedSlicer is implemented by slicers that report more than a selection:
 // the count-quota slicers report the items they dropped for a reached cap and
 // the count requirements they could not meet. The pipeline uses it to explain
-// those decisions in the SelectionReport (CLARIFICATIONS 4 and 8).
+// those decisions in the SelectionReport (rulings 4 and 8).
 //
 // The details are returned from the call rather than kept on the slicer, so
 // that one slicer can serve concurrent pipeline runs.
@@ -57,7 +57,7 @@ type SliceResult struct {
 }
 
 // CapExclusion records an item a count-quota slicer dropped because its kind
-// had reached its capCount (CLARIFICATIONS 4).
+// had reached its capCount (ruling 4).
 type CapExclusion struct {
 	Item *ContextItem
 	// Kind is the kind as spelled in the quota entry.
@@ -69,7 +69,7 @@ type CapExclusion struct {
 }
 
 // CountRequirementShortfall records a count requirement that could not be
-// met under ScarcityDegrade (spec chapter "CountQuotaSlice").
+// met under ScarcityDegrade (spec chapter 29 (CountQuotaSlice)).
 type CountRequirementShortfall struct {
 	// Kind is the kind as spelled in the quota entry.
 	Kind           ContextKind `json:"kind"`

@@ -7,7 +7,7 @@ import (
 )
 
 // ItemSpec holds the fields of a [ContextItem] to be built by [NewItem]
-// (spec chapter "ContextItem"). Optional fields whose absence matters (null in
+// (spec chapter 02 (ContextItem)). Optional fields whose absence matters (null in
 // the spec) are pointers; the zero value of every other optional field is its
 // spec default.
 type ItemSpec struct {
@@ -45,7 +45,7 @@ type ItemSpec struct {
 // read it with its accessors, and derive a changed copy with [ContextItem.Spec]
 // and NewItem. Slices and maps handed in or out are copies.
 //
-// The pipeline identifies items by pointer (CLARIFICATIONS 14): two items with
+// The pipeline identifies items by pointer (ruling 14): two items with
 // the same content are different items, and one *ContextItem passed twice is
 // the same item twice.
 type ContextItem struct {
@@ -201,7 +201,7 @@ func (it *ContextItem) Spec() ItemSpec {
 }
 
 // ScoredItem pairs an item with its relevance score (spec chapter
-// "ScoredItem"). Scores are conventionally in [0, 1] but not restricted.
+// 05 (ScoredItem)). Scores are conventionally in [0, 1] but not restricted.
 type ScoredItem struct {
 	Item  *ContextItem
 	Score float64

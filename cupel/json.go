@@ -10,7 +10,7 @@ import (
 	"time"
 )
 
-// JSON wire formats (CLARIFICATIONS 23). Items and budgets use the data
+// JSON wire formats (ruling 23). Items and budgets use the data
 // model's camelCase names; reports, events, reasons and shortfalls use the
 // spec's snake_case names. Absent optional fields are omitted, never null.
 // Timestamps are RFC 3339 in UTC. JSON has no NaN or infinities: such float
@@ -139,7 +139,7 @@ func (it *ContextItem) UnmarshalJSON(b []byte) error {
 }
 
 // numbersToFloats turns the json.Number values of decoded metadata into
-// float64, the type MetadataTrustScorer reads (CLARIFICATIONS 20).
+// float64, the type MetadataTrustScorer reads (ruling 20).
 func numbersToFloats(m map[string]any) map[string]any {
 	for k, v := range m {
 		if n, ok := v.(json.Number); ok {
@@ -247,7 +247,7 @@ func (r *ExclusionReason) setExclusionField(name string, raw json.RawMessage) er
 }
 
 // MarshalJSON writes the reason envelope: {"reason":"<Variant>", ...fields}
-// with only the variant's own fields (spec chapter "Exclusion Reasons").
+// with only the variant's own fields (spec chapter 37 (Exclusion Reasons)).
 // An unknown variant is written with the fields it was read with.
 func (r ExclusionReason) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
@@ -292,7 +292,7 @@ func (r ExclusionReason) MarshalJSON() ([]byte, error) {
 }
 
 // UnmarshalJSON reads a reason envelope. An unknown variant is kept with its
-// name and raw fields (CLARIFICATIONS 9).
+// name and raw fields (ruling 9).
 func (r *ExclusionReason) UnmarshalJSON(b []byte) error {
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(b, &raw); err != nil {
@@ -429,7 +429,7 @@ func (r *SelectionReport) MarshalJSON() ([]byte, error) {
 }
 
 // UnmarshalJSON decodes a report, including one written by another
-// implementation: unknown stages, reasons and fields do not fail (CLARIFICATIONS 9).
+// implementation: unknown stages, reasons and fields do not fail (ruling 9).
 func (r *SelectionReport) UnmarshalJSON(b []byte) error {
 	var j reportJSON
 	if err := json.Unmarshal(b, &j); err != nil {

@@ -5,12 +5,12 @@ import (
 	"strings"
 )
 
-// ContextKind classifies a context item (spec chapter "Enumerations"). It is
+// ContextKind classifies a context item (spec chapter 04 (Enumerations)). It is
 // an extensible string enumeration: any non-blank string is a valid kind, and
 // the well-known values are provided as constants.
 //
 // Kinds compare case-insensitively with ASCII case folding only
-// (CLARIFICATIONS 15): "Message", "message" and "MESSAGE" are the same kind,
+// (ruling 15): "Message", "message" and "MESSAGE" are the same kind,
 // but "K" and the Kelvin sign U+212A are different kinds. Use [ContextKind.Equal]
 // rather than == to compare kinds.
 type ContextKind string
@@ -44,7 +44,7 @@ func (k ContextKind) Key() string { return asciiLower(string(k)) }
 func (k ContextKind) String() string { return string(k) }
 
 // ContextSource identifies where a context item came from (spec chapter
-// "Enumerations"). Like [ContextKind] it is an extensible string enumeration
+// 04 (Enumerations)). Like [ContextKind] it is an extensible string enumeration
 // compared with ASCII case folding only.
 type ContextSource string
 
@@ -77,7 +77,7 @@ func (s ContextSource) String() string { return string(s) }
 
 // OverflowStrategy says what the pipeline does when the merged selection
 // (pinned plus sliced items) exceeds the budget's targetTokens (spec chapters
-// "Enumerations" and "Stage 6: Place"). The zero value is [OverflowThrow], the
+// 04 (Enumerations) and 12 (Stage 6: Place)). The zero value is [OverflowThrow], the
 // spec's default.
 type OverflowStrategy int
 
@@ -124,7 +124,7 @@ func (s OverflowStrategy) valid() bool { return s >= OverflowThrow && s <= Overf
 
 // asciiEqualFold reports whether a and b are equal under ASCII-only case
 // folding. strings.EqualFold is not used because it applies Unicode simple
-// folding (it equates "K" with the Kelvin sign), which CLARIFICATIONS 15 forbids.
+// folding (it equates "K" with the Kelvin sign), which ruling 15 forbids.
 func asciiEqualFold(a, b string) bool {
 	if len(a) != len(b) {
 		return false

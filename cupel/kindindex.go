@@ -1,7 +1,7 @@
 package cupel
 
 // kindIndex maps ContextKinds to small integers under ASCII case folding
-// (CLARIFICATIONS 15) without allocating on lookup.
+// (ruling 15) without allocating on lookup.
 type kindIndex struct {
 	keys []string       // folded keys, by index
 	m    map[string]int // folded key -> index; nil while len(keys) <= linearKinds

@@ -6,11 +6,11 @@ import (
 )
 
 // DefaultBucketSize is the KnapsackSlice bucket size the spec recommends
-// (chapter "KnapsackSlice").
+// (chapter 27 (KnapsackSlice)).
 const DefaultBucketSize = 100
 
 // DefaultKnapsackTableLimit is the default cap on the knapsack table's cells
-// (CLARIFICATIONS 19).
+// (ruling 19).
 const DefaultKnapsackTableLimit int64 = 50_000_000
 
 // knapsackScale converts scores to integer DP values (spec: floor(score*10000)).
@@ -27,7 +27,7 @@ func WithTableLimit(cells int64) KnapsackOption {
 }
 
 // KnapsackSlice selects items by 0/1 knapsack dynamic programming, maximising
-// the total scaled score within targetTokens (spec chapter "KnapsackSlice").
+// the total scaled score within targetTokens (spec chapter 27 (KnapsackSlice)).
 // It follows the spec's pseudocode exactly:
 //
 //   - Zero-token items are always selected and skip the DP; items with
@@ -43,7 +43,7 @@ func WithTableLimit(cells int64) KnapsackOption {
 //
 // Before the table is built, cells = candidates x capacity (candidates being
 // the items with tokens > 0) is compared with the table limit; above it the
-// slicer returns a [*TableTooLargeError] (CLARIFICATIONS 19).
+// slicer returns a [*TableTooLargeError] (ruling 19).
 //
 // Implementation notes, none of which changes the result: the keep table
 // uses one bit per cell; candidates whose value is 0 or whose weight exceeds
@@ -141,7 +141,7 @@ func (k *KnapsackSlice) solve(sorted []ScoredItem, budget ContextBudget) ([]int,
 	if n == 0 || capacity == 0 {
 		return zeroTokenPositions(sorted, zeros, 0), nil
 	}
-	// Table guard (CLARIFICATIONS 19), on the spec's capacity.
+	// Table guard (ruling 19), on the spec's capacity.
 	hi, lo := bits.Mul64(uint64(n), uint64(capacity))
 	if hi != 0 || lo > math.MaxInt64 || int64(lo) > limit {
 		cells := int64(math.MaxInt64)

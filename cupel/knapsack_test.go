@@ -157,7 +157,7 @@ var _ = Describe("KnapsackSlice", func() {
 		Expect(out).To(ConsistOf("inf", "huge", "one"))
 	})
 
-	Describe("table guard (CLARIFICATIONS 19)", func() {
+	Describe("table guard (ruling 19)", func() {
 		in := []cupel.ScoredItem{
 			slS(slItem("a", 1), 0.9), slS(slItem("b", 2), 0.8), slS(slItem("c", 3), 0.7), slS(slItem("z", 0), 0.1),
 		}

@@ -7,7 +7,7 @@ import (
 )
 
 // TestNullPathAllocatesNothingExtra proves the null-path guarantee (spec
-// chapter "Diagnostics"): with NullTraceCollector, or a collector whose
+// chapter 34 (Diagnostics)): with NullTraceCollector, or a collector whose
 // Enabled is false, a run makes exactly the allocations of an untraced run.
 //
 // Under the race detector sync.Pool drops buffers at random, so allocation

@@ -85,13 +85,17 @@ type Result struct {
 	Shortfalls []CountRequirementShortfall
 }
 
-// Run runs the pipeline without tracing. It is RunWithOptions with zero options.
+// Run runs the pipeline without tracing. It is RunWithOptions with zero options:
+// the call to use when only the selection matters (see the package
+// documentation, "Which entry point to use").
 func (p *Pipeline) Run(items []*ContextItem, budget ContextBudget) (Result, error) {
 	return p.RunWithOptions(items, budget, RunOptions{})
 }
 
 // DryRun runs the pipeline with a diagnostic collector at item detail and
-// returns the result together with its SelectionReport.
+// returns the result together with its SelectionReport, whose Events hold
+// every stage and item event. For another detail level or a collector of
+// your own, use RunWithOptions.
 func (p *Pipeline) DryRun(items []*ContextItem, budget ContextBudget) (Result, *SelectionReport, error) {
 	c := NewDiagnosticTraceCollector(DetailItem, nil)
 	res, err := p.RunWithOptions(items, budget, RunOptions{Trace: c})
@@ -101,7 +105,9 @@ func (p *Pipeline) DryRun(items []*ContextItem, budget ContextBudget) (Result, *
 	return res, c.Report(), nil
 }
 
-// RunWithOptions runs the six stages over items under budget.
+// RunWithOptions runs the six stages over items under budget, with a trace
+// collector and an overflow callback from opts. Run and DryRun are this call
+// with zero options and with a DiagnosticTraceCollector at DetailItem.
 //
 // It fails with an error wrapping ErrInvalidItem when an item is nil,
 // ErrTokenOverflow when the items' tokens do not sum within an int,
@@ -213,7 +219,7 @@ func (r *run) execute(items []*ContextItem) (Result, error) {
 
 // classify partitions items (spec "Stage 1: Classify"): negative-token items
 // are excluded before the pinned check; pinned tokens are validated against
-// maxTokens - outputReserve (CLARIFICATIONS 11).
+// maxTokens - outputReserve (ruling 11).
 func (r *run) classify(items []*ContextItem) (pinned, scoreable []*ContextItem, pinnedTokens int, err error) {
 	var pos, neg int
 	nPinned := 0
@@ -260,7 +266,7 @@ func (r *run) classify(items []*ContextItem) (pinned, scoreable []*ContextItem, 
 // deduplicate returns the indices (ascending) of the scoreable items that
 // survive (spec "Stage 3: Deduplicate"): byte-exact content, highest score
 // wins, the lowest index on ties. A NaN score loses to any number, as in
-// every other score comparison of the pipeline (CLARIFICATIONS 6).
+// every other score comparison of the pipeline (ruling 6).
 //
 // Instead of a map from content to best index it sorts (hash of content,
 // index) records with the radix key sort and walks the runs of equal hashes,
@@ -343,7 +349,7 @@ var dedupHash = func(content string) uint64 { return maphash.String(dedupSeed, c
 
 // sortByScore orders the survivors by score descending, then by their
 // position in the deduplicated list (spec "Stage 4: Sort"; NaN last and
-// -0.0 equal to +0.0, CLARIFICATIONS 6). It sorts (key, position) records,
+// -0.0 equal to +0.0, ruling 6). It sorts (key, position) records,
 // so the order does not rely on sort stability (spec pitfall P1).
 func sortByScore(items []*ContextItem, scores []float64, survivors []int) []ScoredItem {
 	kp := getScratch(len(survivors))
@@ -363,7 +369,7 @@ func sortByScore(items []*ContextItem, scores []float64, survivors []int) []Scor
 
 // slice runs the slicer on the effective budget (spec "Stage 5: Slice") and
 // returns the selected items with their scores in Sort-stage order
-// (CLARIFICATIONS 13), whatever order the slicer returned them in.
+// (ruling 13), whatever order the slicer returned them in.
 func (r *run) slice(sorted []ScoredItem, pinned []*ContextItem, pinnedTokens int) ([]ScoredItem, []CountRequirementShortfall, error) {
 	eff := r.budget.Effective(pinnedTokens)
 	var res SliceResult
@@ -388,7 +394,7 @@ func (r *run) slice(sorted []ScoredItem, pinned []*ContextItem, pinnedTokens int
 
 	// Mark the selected positions of the sorted list. Built-in slicers report
 	// positions; other selections are re-associated by identity
-	// (CLARIFICATIONS 14), a pointer listed n times being selectable n times.
+	// (ruling 14), a pointer listed n times being selectable n times.
 	chosen := make([]bool, len(sorted))
 	nSelected := len(positions)
 	if positions != nil {
@@ -437,7 +443,7 @@ type PositionSlicer interface {
 
 // explainSliceExclusions records why each sorted item the slicer left out
 // (chosen false) was excluded: CountCapExceeded for count-quota cap drops
-// (CLARIFICATIONS 4), else PinnedOverride or BudgetExceeded (CLARIFICATIONS 2
+// (ruling 4), else PinnedOverride or BudgetExceeded (rulings 2
 // and 3).
 func (r *run) explainSliceExclusions(sorted []ScoredItem, chosen []bool, capped []CapExclusion, pinned []*ContextItem, pinnedTokens int, eff ContextBudget, selectedTokens int) {
 	var capBy map[*ContextItem][]CapExclusion
@@ -523,10 +529,10 @@ func (r *run) place(pinned []*ContextItem, sliced []ScoredItem) (Result, error) 
 }
 
 // truncate keeps pinned items and, in merged order, the non-pinned items that
-// still fit targetTokens (spec "Stage 6: Place", HANDLE-OVERFLOW; CLARIFICATIONS
+// still fit targetTokens (spec "Stage 6: Place", HANDLE-OVERFLOW; ruling
 // 13). Dropped items are recorded as PinnedOverride when they would have fitted
 // counting only the non-pinned items kept so far, else BudgetExceeded with the
-// tokens left after truncation (CLARIFICATIONS 2 and 3).
+// tokens left after truncation (rulings 2 and 3).
 func (r *run) truncate(merged []ScoredItem, hasPinned bool, target int) ([]ScoredItem, int) {
 	kept := make([]ScoredItem, 0, len(merged))
 	current, unpinned := 0, 0

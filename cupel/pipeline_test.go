@@ -169,7 +169,7 @@ var _ = Describe("Pipeline", func() {
 			Expect(*pe).To(Equal(cupel.PinnedExceedsBudgetError{PinnedTokens: 61, Available: 60}))
 			Expect(err.Error()).To(ContainSubstring("pinned items require 61 tokens, but only 60 are available"))
 		})
-		It("does not subtract reserved slots in the pinned check (CLARIFICATIONS 11)", func() {
+		It("does not subtract reserved slots in the pinned check (ruling 11)", func() {
 			b, _ := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 100, TargetTokens: 100, ReservedSlots: map[cupel.ContextKind]int{"Document": 50}})
 			res, err := build().Run([]*cupel.ContextItem{pinnedItem("p", 100)}, b)
 			Expect(err).NotTo(HaveOccurred())
@@ -242,7 +242,7 @@ var _ = Describe("Pipeline", func() {
 			Expect(slicer.budget.MaxTokens()).To(Equal(756))
 			Expect(slicer.budget.TargetTokens()).To(Equal(666))
 		})
-		It("merges pinned items first (score 1.0) and sliced items in Sort-stage order whatever the slicer's order (CLARIFICATIONS 13)", func() {
+		It("merges pinned items first (score 1.0) and sliced items in Sort-stage order whatever the slicer's order (ruling 13)", func() {
 			slicer.reverse = true
 			scores["a"], scores["b"], scores["c"] = 0.2, 0.9, 0.5
 			items := []*cupel.ContextItem{item("a", 1), pinnedItem("p1", 1), item("b", 1), pinnedItem("p2", 1), item("c", 1)}
@@ -266,7 +266,7 @@ var _ = Describe("Pipeline", func() {
 			_, err = build().Run([]*cupel.ContextItem{item("a", 1)}, budget(10, 10))
 			Expect(err).To(MatchError(cupel.ErrInvalidConfig))
 		})
-		It("explains slice exclusions as BudgetExceeded or PinnedOverride (CLARIFICATIONS 2, 3)", func() {
+		It("explains slice exclusions as BudgetExceeded or PinnedOverride (ruling 2, 3)", func() {
 			scores["big"], scores["mid"], scores["small"], scores["fit"] = 0.9, 0.8, 0.7, 0.6
 			items := []*cupel.ContextItem{pinnedItem("sys", 40), pinnedItem("sys2", 10), item("big", 70), item("mid", 45), item("small", 5), item("fit", 20)}
 			// effective target = 100 - 50 = 50; without pinned it would be 100.
@@ -345,7 +345,7 @@ var _ = Describe("Pipeline", func() {
 	})
 
 	Describe("the report", func() {
-		It("lists inclusions in placed order with their reasons and scores (CLARIFICATIONS 1)", func() {
+		It("lists inclusions in placed order with their reasons and scores (ruling 1)", func() {
 			scores["a"], scores["z"] = 0.4, 0.7
 			items := []*cupel.ContextItem{item("a", 5), pinnedItem("p", 0), item("z", 0)}
 			res, rep, err := build().DryRun(items, budget(10, 10))
@@ -359,7 +359,7 @@ var _ = Describe("Pipeline", func() {
 			Expect(rep.Included[1].Score).To(Equal(0.7))
 			Expect(rep.Included[2].Reason).To(Equal(cupel.InclusionScored))
 		})
-		It("orders exclusions by score, ties in insertion order Classify -> Dedup -> Slice -> Truncate (CLARIFICATIONS 6)", func() {
+		It("orders exclusions by score, ties in insertion order Classify -> Dedup -> Slice -> Truncate (ruling 6)", func() {
 			cfg.Overflow = cupel.OverflowTruncate
 			cfg.Slicer = slicerFunc(func(sorted []cupel.ScoredItem, b cupel.ContextBudget) ([]*cupel.ContextItem, error) {
 				var out []*cupel.ContextItem

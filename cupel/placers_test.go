@@ -133,7 +133,7 @@ var _ = Describe("UShapedPlacer", func() {
 		Entry("pinned items (score 1.0) go to the edges", func() []cupel.ScoredItem {
 			return []cupel.ScoredItem{slS(slItem("p1", 1), 1.0), slS(slItem("p2", 1), 1.0), slS(slItem("s1", 1), 0.7), slS(slItem("s2", 1), 0.3)}
 		}, []string{"p1", "s1", "s2", "p2"}),
-		Entry("NaN after every number, -0 equal to +0 (CLARIFICATIONS 6)", func() []cupel.ScoredItem {
+		Entry("NaN after every number, -0 equal to +0 (ruling 6)", func() []cupel.ScoredItem {
 			return []cupel.ScoredItem{
 				slS(slItem("nan", 1), math.NaN()), slS(slItem("nz", 1), math.Copysign(0, -1)), slS(slItem("inf", 1), math.Inf(-1)),
 				slS(slItem("pz", 1), 0), slS(slItem("one", 1), 1),

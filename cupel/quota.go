@@ -6,7 +6,7 @@ import (
 )
 
 // QuotaEntry configures the require and/or cap percentage of one kind for a
-// [QuotaSet] (spec chapter "QuotaSlice"). Build entries with [Require], [Cap]
+// [QuotaSet] (spec chapter 28 (QuotaSlice)). Build entries with [Require], [Cap]
 // or [RequireCap]: an entry records which of the two it configures, so that a
 // kind given only a require keeps the default cap of 100% and a kind given
 // only a cap keeps the default require of 0%. The zero QuotaEntry has a blank
@@ -65,7 +65,7 @@ type QuotaSet struct {
 // wrapping [ErrInvalidConfig]. Entries for the same kind (under ASCII case
 // folding) are merged: one may give the require and another the cap; giving
 // the same one twice with different values is an error. Rules (spec chapter
-// "QuotaSlice"): kinds are not blank; percentages are finite and in
+// 28 (QuotaSlice)): kinds are not blank; percentages are finite and in
 // [0, 100]; require <= cap for every kind; the requires sum to at most 100
 // (an exact float64 sum in declaration order).
 func NewQuotaSet(entries ...QuotaEntry) (QuotaSet, error) {
@@ -158,7 +158,7 @@ func (s QuotaSet) Entries() []QuotaEntry {
 
 // QuotaSlice partitions items by kind, shares the budget between kinds by
 // require/cap percentages and candidate token mass, and lets an inner slicer
-// select within each kind (spec chapter "QuotaSlice").
+// select within each kind (spec chapter 28 (QuotaSlice)).
 //
 // It follows QUOTA-SLICE and DISTRIBUTE-BUDGET exactly:
 //
@@ -182,7 +182,7 @@ func (s QuotaSet) Entries() []QuotaEntry {
 // Σ requireTokens <= target.
 //
 // Kinds are compared with ASCII case folding and visited in the order they
-// first appear in the input (CLARIFICATIONS 16); the output is the inner
+// first appear in the input (ruling 16); the output is the inner
 // selections concatenated in that order. The input budget's maxTokens is not
 // used, as in the spec.
 //

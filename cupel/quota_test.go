@@ -60,7 +60,7 @@ var _ = Describe("QuotaSet", func() {
 		Expect(again.Entries()).To(Equal(s.Entries()))
 	})
 
-	It("does not fold non-ASCII letters (CLARIFICATIONS 15)", func() {
+	It("does not fold non-ASCII letters (ruling 15)", func() {
 		s := slQuotas(cupel.Require("K", 10), cupel.Require("\u212a", 20))
 		Expect(s.Len()).To(Equal(2))
 		Expect(s.Require("k")).To(Equal(10.0))
@@ -204,7 +204,7 @@ var _ = Describe("QuotaSlice", func() {
 			[]slCall{{items: []string{"a1", "a2"}, max: 20, target: 20}, {items: []string{"b1"}, max: 100, target: 14}}),
 	)
 
-	It("compares kinds ASCII case-insensitively and visits them in first-seen order (CLARIFICATIONS 16)", func() {
+	It("compares kinds ASCII case-insensitively and visits them in first-seen order (ruling 16)", func() {
 		in := []cupel.ScoredItem{
 			slS(slKindItem("t1", "tool", 10), 0.9),
 			slS(slKindItem("m1", "Memory", 10), 0.8),

@@ -52,7 +52,7 @@ var _ = Describe("exclusion reasons", func() {
 		Entry("ScoredTooLow NaN", cupel.ScoredTooLow(math.Inf(1), 0), `{"reason":"ScoredTooLow","score":"Infinity","threshold":0}`),
 	)
 
-	It("decode unknown variants without error, keeping name and fields (CLARIFICATIONS 9)", func() {
+	It("decode unknown variants without error, keeping name and fields (ruling 9)", func() {
 		var r cupel.ExclusionReason
 		Expect(json.Unmarshal([]byte(`{"reason":"TooSpicy","heat":9,"by":"chef"}`), &r)).To(Succeed())
 		Expect(r.Variant).To(Equal(cupel.ExclusionVariant("TooSpicy")))

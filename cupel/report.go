@@ -5,9 +5,9 @@ import (
 	"strconv"
 )
 
-// PipelineStage names an observable pipeline stage (spec chapter "Events").
+// PipelineStage names an observable pipeline stage (spec chapter 36 (Events)).
 // Sort has no stage of its own. Unknown stages read from another
-// implementation's report keep their name (CLARIFICATIONS 9).
+// implementation's report keep their name (ruling 9).
 type PipelineStage string
 
 // The observable stages.
@@ -19,11 +19,11 @@ const (
 	StagePlace       PipelineStage = "Place"
 )
 
-// InclusionReason says why an item was included (spec chapter "Exclusion
-// Reasons"). Unknown reasons decode with their name kept.
+// InclusionReason says why an item was included (spec chapter 37
+// (Exclusion Reasons)). Unknown reasons decode with their name kept.
 type InclusionReason string
 
-// The inclusion reasons (CLARIFICATIONS 1).
+// The inclusion reasons (ruling 1).
 const (
 	// InclusionScored: included for its score, within budget.
 	InclusionScored InclusionReason = "Scored"
@@ -37,7 +37,7 @@ const (
 type ExclusionVariant string
 
 // The exclusion variants: the spec's eight (four of them reserved, never
-// emitted by the built-in stages) and CountCapExceeded (CLARIFICATIONS 4).
+// emitted by the built-in stages) and CountCapExceeded (ruling 4).
 const (
 	ExclusionBudgetExceeded        ExclusionVariant = "BudgetExceeded"
 	ExclusionScoredTooLow          ExclusionVariant = "ScoredTooLow" // reserved
@@ -51,7 +51,7 @@ const (
 )
 
 // ExclusionReason says why an item was excluded. It is a data-carrying
-// variant (spec chapter "Exclusion Reasons"): Variant names it, and the
+// variant (spec chapter 37 (Exclusion Reasons)): Variant names it, and the
 // accessor methods named after the spec's fields (ItemTokens,
 // AvailableTokens, DeduplicatedAgainst, ...) return that variant's data; an
 // accessor of another variant's field returns the zero value. Build reasons
@@ -101,7 +101,7 @@ func NegativeTokens(tokens int) ExclusionReason {
 }
 
 // PinnedOverride is the reason of an item that would have fitted but for the
-// pinned items; displacedBy is the first pinned item's content (CLARIFICATIONS 2).
+// pinned items; displacedBy is the first pinned item's content (ruling 2).
 func PinnedOverride(displacedBy string) ExclusionReason {
 	return ExclusionReason{Variant: ExclusionPinnedOverride, s: displacedBy}
 }
@@ -112,14 +112,14 @@ func Filtered(filterName string) ExclusionReason {
 }
 
 // CountCapExceeded is the reason of an item a count-quota slicer dropped
-// because its kind had reached capCount (CLARIFICATIONS 4).
+// because its kind had reached capCount (ruling 4).
 func CountCapExceeded(kind ContextKind, cap, count int) ExclusionReason {
 	return ExclusionReason{Variant: ExclusionCountCapExceeded, s: string(kind), a: int64(cap), b: int64(count)}
 }
 
 // UnknownExclusion builds a reason of a variant this package does not know,
 // with fieldsJSON the JSON object of its fields (or ""), as read from another
-// implementation's report (CLARIFICATIONS 9).
+// implementation's report (ruling 9).
 func UnknownExclusion(variant ExclusionVariant, fieldsJSON string) ExclusionReason {
 	return ExclusionReason{Variant: variant, s: fieldsJSON}
 }
@@ -193,7 +193,7 @@ func (r ExclusionReason) FilterName() string { return r.strIf(ExclusionFiltered)
 func (r ExclusionReason) Known() bool { _, ok := exclusionFields[r.Variant]; return ok }
 
 // UnknownFields returns, for a variant this package does not know, the JSON
-// object of its fields as read (CLARIFICATIONS 9); "" otherwise.
+// object of its fields as read (ruling 9); "" otherwise.
 func (r ExclusionReason) UnknownFields() string {
 	if r.Known() {
 		return ""
@@ -244,7 +244,7 @@ func (r ExclusionReason) String() string {
 func ftoa(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
 
 // IncludedItem is an item of the context window with its score and the
-// reason it was included (spec chapter "SelectionReport").
+// reason it was included (spec chapter 38 (SelectionReport)).
 type IncludedItem struct {
 	Item   *ContextItem
 	Score  float64
@@ -260,7 +260,7 @@ type ExcludedItem struct {
 }
 
 // SelectionReport is the complete explanation of one pipeline run (spec
-// chapter "SelectionReport"; CLARIFICATIONS 1 to 9).
+// chapter 38 (SelectionReport); rulings 1 to 9).
 //
 // Included is in final placed order. Excluded is in score-descending order,
 // ties in insertion order (Classify exclusions, then Deduplicate losers, then

@@ -16,7 +16,7 @@ type WeightedScorer struct {
 }
 
 // CompositeScorer combines child scorers into their weighted average (spec
-// chapter "CompositeScorer"): the sum over the children, in entry order, of
+// chapter 20 (CompositeScorer)): the sum over the children, in entry order, of
 // child.Score(item, allItems) * normalizedWeight, where the normalized
 // weights are the raw weights divided by their sum. Weights are relative:
 // (3, 1) and (0.75, 0.25) give the same scorer.
@@ -173,7 +173,7 @@ func (s *CompositeScorer) NormalizedWeights() []float64 {
 	return slices.Clone(s.c.weights)
 }
 
-// Score implements COMPOSITE-SCORE of the spec chapter "CompositeScorer",
+// Score implements COMPOSITE-SCORE of spec chapter 20 (CompositeScorer),
 // calling the children in entry order.
 func (s *CompositeScorer) Score(item *ContextItem, allItems []*ContextItem) float64 {
 	if s == nil || s.c == nil {

@@ -26,7 +26,7 @@ func (f ClockFunc) Now() time.Time { return f() }
 func SystemClock() Clock { return ClockFunc(time.Now) }
 
 // DecayCurve maps an item's age (a non-negative duration) to a score in
-// [0, 1] (spec chapter "DecayScorer", "Curve Factories"). It is an immutable
+// [0, 1] (spec chapter 23 (DecayScorer), "Curve Factories"). It is an immutable
 // value built by [NewExponentialCurve], [NewWindowCurve] or [NewStepCurve],
 // which validate it; the zero DecayCurve is invalid and rejected by
 // [NewDecayScorer].
@@ -162,7 +162,7 @@ func WithNullTimestampScore(v float64) DecayOption {
 
 // DecayScorer scores an item by its age, now - timestamp, against the
 // reference time of an injected [Clock], through a [DecayCurve] (spec chapter
-// "DecayScorer"): exponential half-life decay, a step function of age
+// 23 (DecayScorer)): exponential half-life decay, a step function of age
 // windows, or a binary window. It is an absolute scorer: allItems is never
 // inspected.
 //
@@ -218,7 +218,7 @@ func (s *DecayScorer) Curve() DecayCurve { return s.curve }
 // NullTimestampScore returns the score of items without a timestamp.
 func (s *DecayScorer) NullTimestampScore() float64 { return s.nullScore }
 
-// Score implements DECAY-SCORE of the spec chapter "DecayScorer".
+// Score implements DECAY-SCORE of spec chapter 23 (DecayScorer).
 func (s *DecayScorer) Score(item *ContextItem, _ []*ContextItem) float64 {
 	if item == nil || s.clock == nil {
 		return 0.0

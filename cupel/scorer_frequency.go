@@ -8,11 +8,11 @@ import (
 
 // FrequencyScorer scores an item by the proportion of its peers that share
 // at least one tag with it: matching / (length(allItems) - 1) (spec chapter
-// "FrequencyScorer").
+// 18 (FrequencyScorer)).
 //
-// Tags compare with ASCII case folding only (CLARIFICATIONS 15): "Important"
+// Tags compare with ASCII case folding only (ruling 15): "Important"
 // matches "important", but "K" does not match the Kelvin sign U+212A. The
-// item itself is skipped by pointer identity (CLARIFICATIONS 14): every
+// item itself is skipped by pointer identity (ruling 14): every
 // occurrence of the same *ContextItem in allItems is skipped, while a
 // distinct item with equal content counts as a peer. The denominator is
 // always length(allItems) - 1, not reduced for skipped occurrences or
@@ -27,7 +27,7 @@ type FrequencyScorer struct{}
 // NewFrequencyScorer returns a FrequencyScorer.
 func NewFrequencyScorer() *FrequencyScorer { return &FrequencyScorer{} }
 
-// Score implements FREQUENCY-SCORE of the spec chapter "FrequencyScorer":
+// Score implements FREQUENCY-SCORE of spec chapter 18 (FrequencyScorer):
 // O(N * T^2) per item for N items of T tags.
 func (*FrequencyScorer) Score(item *ContextItem, allItems []*ContextItem) float64 {
 	if item == nil || len(item.tags) == 0 {

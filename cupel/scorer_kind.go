@@ -9,8 +9,8 @@ import (
 
 // KindScorer scores an item by looking its kind up in a weight map: the
 // configured weight, or 0.0 for a kind not in the map (spec chapter
-// "KindScorer"). The lookup compares kinds with ASCII case folding only
-// (CLARIFICATIONS 15): a weight for "Message" matches "message" and
+// 16 (KindScorer)). The lookup compares kinds with ASCII case folding only
+// (ruling 15): a weight for "Message" matches "message" and
 // "MESSAGE", but a weight for "K" does not match the Kelvin sign U+212A.
 // Weights are returned as configured, never clamped, so they may exceed 1.0.
 //
@@ -22,7 +22,7 @@ type KindScorer struct {
 	byKey   map[string]float64      // ContextKind.Key() -> weight
 }
 
-// defaultKindWeights are the spec's default weights (chapter "KindScorer").
+// defaultKindWeights are the spec's default weights (chapter 16 (KindScorer)).
 var defaultKindWeights = map[ContextKind]float64{
 	KindSystemPrompt: 1.0,
 	KindMemory:       0.8,
@@ -48,7 +48,7 @@ func NewDefaultKindScorer() *KindScorer {
 // the spec's VALIDATE-KIND-WEIGHTS requires: every weight must be >= 0 and
 // finite (values above 1.0 are allowed). Beyond the spec, it rejects a kind
 // that is empty or white space (not a valid ContextKind, chapter
-// "Enumerations") and two keys that are the same kind under ASCII case
+// 04 (Enumerations)) and two keys that are the same kind under ASCII case
 // folding ("Document" and "document"), whose lookup would otherwise be
 // ambiguous. The keys are checked in sorted order, so the error reported for
 // a map with several bad entries is deterministic. Errors are
@@ -87,7 +87,7 @@ func NewKindScorer(weights map[ContextKind]float64) (*KindScorer, error) {
 // Weights returns a copy of the configured weights, keys spelled as given.
 func (s *KindScorer) Weights() map[ContextKind]float64 { return maps.Clone(s.weights) }
 
-// Score implements KIND-SCORE of the spec chapter "KindScorer": O(1).
+// Score implements KIND-SCORE of spec chapter 16 (KindScorer): O(1).
 func (s *KindScorer) Score(item *ContextItem, _ []*ContextItem) float64 {
 	if item == nil {
 		return 0.0

@@ -66,7 +66,7 @@ var _ = Describe("KindScorer (spec chapter KindScorer)", func() {
 				scItem("a", scKind("message")), scItem("b", scKind("MESSAGE")), scItem("c", scKind("mEsSaGe")), scItem("d", scKind("ToolOutput")),
 			}, 0.3, 0.3, 0.3, 0.9)
 		})
-		It("does not fold the Kelvin sign to K (CLARIFICATIONS 15)", func() {
+		It("does not fold the Kelvin sign to K (ruling 15)", func() {
 			s, err := cupel.NewKindScorer(map[cupel.ContextKind]float64{"K": 1})
 			Expect(err).NotTo(HaveOccurred())
 			expectScores(s, []*cupel.ContextItem{scItem("a", scKind("k")), scItem("b", scKind(kelvin)), scItem("c", scKind("K"))}, 1, 0, 1)
@@ -147,11 +147,11 @@ var _ = Describe("TagScorer (spec chapter TagScorer)", func() {
 		It("divides the matched sum by the total configured weight", func() {
 			expectScores(newTag(map[string]float64{"a": 1, "b": 3}), []*cupel.ContextItem{scItem("x", scTags("a")), scItem("y", scTags("b"))}, 0.25, 0.75)
 		})
-		It("looks tags up case-sensitively (CLARIFICATIONS 15)", func() {
+		It("looks tags up case-sensitively (ruling 15)", func() {
 			s := newTag(map[string]float64{"Important": 1, "other": 1})
 			expectScores(s, []*cupel.ContextItem{scItem("x", scTags("important")), scItem("y", scTags("IMPORTANT")), scItem("z", scTags("Important"))}, 0, 0, 0.5)
 		})
-		It("sums the total in sorted key order, whatever the map order (CLARIFICATIONS 16)", func() {
+		It("sums the total in sorted key order, whatever the map order (ruling 16)", func() {
 			// 1e16 + 1 + 1 rounds to 1e16 in key order a, b, c; other orders give 1e16 + 2.
 			for range 50 {
 				s := newTag(map[string]float64{"a": 1e16, "b": 1, "c": 1})
@@ -216,7 +216,7 @@ var _ = Describe("FrequencyScorer (spec chapter FrequencyScorer)", func() {
 		It("compares tags case-insensitively with ASCII folding", func() {
 			expectScores(s, []*cupel.ContextItem{scItem("a", scTags("Important")), scItem("b", scTags("important")), scItem("c", scTags("IMPORTANT"))}, 1, 1, 1)
 		})
-		It("does not fold the Kelvin sign to k (CLARIFICATIONS 15)", func() {
+		It("does not fold the Kelvin sign to k (ruling 15)", func() {
 			expectScores(s, []*cupel.ContextItem{scItem("a", scTags("k")), scItem("b", scTags(kelvin)), scItem("c", scTags("K"))}, 0.5, 0, 0.5)
 			expectScores(s, []*cupel.ContextItem{scItem("a", scTags("x"+kelvin)), scItem("b", scTags("X"+kelvin))}, 1, 1)
 		})

@@ -7,7 +7,7 @@ import (
 
 // MetadataKeyScorer returns a multiplier: boost when metadata[key] equals
 // value, and the neutral 1.0 otherwise, including when the key is absent
-// (spec chapter "MetadataKeyScorer"). Results are not clamped to [0, 1]; the
+// (spec chapter 24 (MetadataKeyScorer)). Results are not clamped to [0, 1]; the
 // scorer is meant as a child of a [CompositeScorer]. The spec's typical use
 // is NewMetadataKeyScorer("cupel:priority", "high", 1.5).
 //
@@ -49,7 +49,7 @@ func (s *MetadataKeyScorer) Value() string { return s.value }
 // Boost returns the multiplier returned on a match.
 func (s *MetadataKeyScorer) Boost() float64 { return s.boost }
 
-// Score implements METADATA-KEY-SCORE of the spec chapter "MetadataKeyScorer".
+// Score implements METADATA-KEY-SCORE of spec chapter 24 (MetadataKeyScorer).
 func (s *MetadataKeyScorer) Score(item *ContextItem, _ []*ContextItem) float64 {
 	if item == nil {
 		return 0.0

@@ -53,7 +53,7 @@ var _ = Describe("MetadataTrustScorer (spec chapter MetadataTrustScorer)", func(
 		Entry(`5. non-finite "Infinity": the default`, trust("Infinity"), 0.5),
 	)
 
-	DescribeTable("stored values (CLARIFICATIONS 20)",
+	DescribeTable("stored values (ruling 20)",
 		func(v any, want float64) { expectScores(s, []*cupel.ContextItem{trust(v)}, want) },
 		Entry("a float64 is used directly", 0.85, 0.85),
 		Entry("a float64 above 1 is clamped", 1.5, 1.0),
@@ -68,7 +68,7 @@ var _ = Describe("MetadataTrustScorer (spec chapter MetadataTrustScorer)", func(
 		Entry("a []byte is a parse failure", []byte("0.25"), 0.5),
 	)
 
-	DescribeTable("decimal string syntax (CLARIFICATIONS 20)",
+	DescribeTable("decimal string syntax (ruling 20)",
 		func(v string, want float64) { expectScores(s, []*cupel.ContextItem{trust(v)}, want) },
 		Entry("an exponent", "2.5e-1", 0.25),
 		Entry("an upper-case exponent with sign", "25E-2", 0.25),

@@ -7,12 +7,12 @@ import (
 
 // MetadataKeyTrust is the metadata key MetadataTrustScorer reads:
 // "cupel:trust". Keys with the "cupel:" prefix are reserved for the library's
-// conventions (spec chapter "MetadataTrustScorer").
+// conventions (spec chapter 22 (MetadataTrustScorer)).
 const MetadataKeyTrust = "cupel:trust"
 
 // MetadataTrustScorer passes the trust value stored in
 // metadata["cupel:trust"] through as the score, clamped to [0, 1] (spec
-// chapter "MetadataTrustScorer"; CLARIFICATIONS 20).
+// chapter 22 (MetadataTrustScorer); ruling 20).
 //
 // The value is read as follows, in the spec's order: a missing key gives the
 // default score; a float64 value is used directly; a string value is parsed
@@ -45,8 +45,8 @@ func NewMetadataTrustScorer(defaultScore float64) (*MetadataTrustScorer, error) 
 // DefaultScore returns the configured default score.
 func (s *MetadataTrustScorer) DefaultScore() float64 { return s.defaultScore }
 
-// Score implements METADATA-TRUST-SCORE of the spec chapter
-// "MetadataTrustScorer".
+// Score implements METADATA-TRUST-SCORE of spec chapter
+// 22 (MetadataTrustScorer).
 //
 // The accepted string syntax is that of a decimal float literal: an optional
 // sign, digits with an optional decimal point (at least one digit on either

@@ -3,7 +3,7 @@ package cupel
 // PriorityScorer ranks items by priority: the highest priority scores 1.0,
 // the lowest 0.0, and the others rank / (countWithPriority - 1), where rank is
 // the number of prioritized items with a strictly lower priority (spec
-// chapter "PriorityScorer").
+// chapter 15 (PriorityScorer)).
 //
 // Items without a priority score 0.0 and do not take part in the ranking; a
 // lone prioritized item scores 1.0; tied priorities get the same rank (all
@@ -16,7 +16,7 @@ type PriorityScorer struct{}
 // NewPriorityScorer returns a PriorityScorer.
 func NewPriorityScorer() *PriorityScorer { return &PriorityScorer{} }
 
-// Score implements PRIORITY-SCORE of the spec chapter "PriorityScorer":
+// Score implements PRIORITY-SCORE of spec chapter 15 (PriorityScorer):
 // O(N) per item.
 func (*PriorityScorer) Score(item *ContextItem, allItems []*ContextItem) float64 {
 	if item == nil || !item.hasPriority {

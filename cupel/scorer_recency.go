@@ -5,7 +5,7 @@ import "cmp"
 // RecencyScorer ranks items by timestamp: the most recent item scores 1.0,
 // the oldest 0.0, and the others rank / (countWithTimestamp - 1), where rank
 // is the number of timestamped items strictly older than the item (spec
-// chapter "RecencyScorer").
+// chapter 14 (RecencyScorer)).
 //
 // Items without a timestamp score 0.0 and do not take part in the ranking;
 // a lone timestamped item scores 1.0; tied timestamps get the same rank (all
@@ -18,7 +18,7 @@ type RecencyScorer struct{}
 // NewRecencyScorer returns a RecencyScorer.
 func NewRecencyScorer() *RecencyScorer { return &RecencyScorer{} }
 
-// Score implements RECENCY-SCORE of the spec chapter "RecencyScorer":
+// Score implements RECENCY-SCORE of spec chapter 14 (RecencyScorer):
 // O(N) per item.
 func (*RecencyScorer) Score(item *ContextItem, allItems []*ContextItem) float64 {
 	if item == nil || !item.hasTimestamp {

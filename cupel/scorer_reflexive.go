@@ -3,7 +3,7 @@ package cupel
 import "math"
 
 // ReflexiveScorer passes the item's futureRelevanceHint through as its
-// score, clamped to [0, 1] (spec chapter "ReflexiveScorer"). In order: no
+// score, clamped to [0, 1] (spec chapter 19 (ReflexiveScorer)). In order: no
 // hint gives 0.0; a non-finite hint (NaN, +Inf, -Inf) gives 0.0, never a
 // clamped bound; any other hint is clamped to [0, 1].
 //
@@ -14,7 +14,7 @@ type ReflexiveScorer struct{}
 // NewReflexiveScorer returns a ReflexiveScorer.
 func NewReflexiveScorer() *ReflexiveScorer { return &ReflexiveScorer{} }
 
-// Score implements REFLEXIVE-SCORE of the spec chapter "ReflexiveScorer".
+// Score implements REFLEXIVE-SCORE of spec chapter 19 (ReflexiveScorer).
 func (*ReflexiveScorer) Score(item *ContextItem, _ []*ContextItem) float64 {
 	if item == nil || !item.hasHint {
 		return 0.0

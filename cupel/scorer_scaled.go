@@ -5,12 +5,12 @@ import "math"
 // ScaledScorer min-max normalizes an inner scorer over allItems: (raw - min)
 // / (max - min), where raw is the inner score of the item and min and max
 // are the smallest and largest inner scores of allItems (spec chapter
-// "ScaledScorer"). The item(s) with the smallest inner score get 0.0 and the
+// 21 (ScaledScorer)). The item(s) with the smallest inner score get 0.0 and the
 // largest 1.0.
 //
 // The degenerate cases return exactly 0.5: an empty allItems, and every
 // inner score equal (a single item included). The item is found in allItems
-// by pointer identity (CLARIFICATIONS 14).
+// by pointer identity (ruling 14).
 //
 // An item that is not in allItems at all breaks the Scorer contract (allItems
 // includes the item); the spec's pseudocode leaves its rawScore at the "not
@@ -58,7 +58,7 @@ func (s *ScaledScorer) Inner() Scorer {
 	return s.s.given
 }
 
-// Score implements SCALED-SCORE of the spec chapter "ScaledScorer": it calls
+// Score implements SCALED-SCORE of spec chapter 21 (ScaledScorer): it calls
 // the inner scorer once per item of allItems, so O(N * inner cost) per item.
 // The pipeline uses the batch path instead, which scores the inner scorer
 // once per pass.

@@ -8,15 +8,15 @@ import (
 
 // TagScorer scores an item by the weights of its tags: the sum of the
 // configured weights of the item's tags, divided by the sum of all
-// configured weights, capped at 1.0 (spec chapter "TagScorer").
+// configured weights, capped at 1.0 (spec chapter 17 (TagScorer)).
 //
 // Tag lookup is case-sensitive (ordinal), the spec's default and
-// CLARIFICATIONS 15: a weight for "Important" does not match "important".
+// ruling 15: a weight for "Important" does not match "important".
 // Every occurrence of a tag on the item adds its weight, so duplicate tags
 // count twice (the cap keeps the score <= 1.0). An item without tags, or a
 // scorer whose weights sum to 0, scores 0.0. The total is summed once, at
 // construction, over the keys in sorted order, so that the result never
-// depends on map iteration order (CLARIFICATIONS 16).
+// depends on map iteration order (ruling 16).
 //
 // A nil item scores 0; allItems is ignored. The zero value scores every item
 // 0.0. A TagScorer is immutable and safe for concurrent use.
@@ -59,7 +59,7 @@ func (s *TagScorer) Weights() map[string]float64 { return maps.Clone(s.weights) 
 // TotalWeight returns the sum of the configured weights, the score's denominator.
 func (s *TagScorer) TotalWeight() float64 { return s.total }
 
-// Score implements TAG-SCORE of the spec chapter "TagScorer": O(T) for T tags.
+// Score implements TAG-SCORE of spec chapter 17 (TagScorer): O(T) for T tags.
 func (s *TagScorer) Score(item *ContextItem, _ []*ContextItem) float64 {
 	if item == nil || s.total == 0.0 || len(item.tags) == 0 {
 		return 0.0

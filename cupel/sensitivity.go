@@ -3,8 +3,10 @@ package cupel
 import "strconv"
 
 // DryRunWithPolicy runs items under budget with a temporary pipeline built
-// from policy and returns the result and its report (spec chapter "Policy
-// Sensitivity"). The budget is always explicit: a Policy carries none.
+// from policy and returns the result and its report (spec chapter 41
+// (Policy Sensitivity)). The budget is always explicit: a Policy carries none.
+// It validates and builds the pipeline on every call: to run one
+// configuration repeatedly, build a [Pipeline] once and call its DryRun.
 func DryRunWithPolicy(items []*ContextItem, budget ContextBudget, policy Policy) (Result, *SelectionReport, error) {
 	p, err := NewPipeline(policy)
 	if err != nil {
@@ -77,7 +79,7 @@ type PolicySensitivityReport struct {
 const sensitivityMinMessage = "At least two variants are required for a sensitivity comparison."
 
 // PolicySensitivity dry-runs items under budget with every policy and diffs
-// the inclusions by content (spec chapter "Policy Sensitivity"). Fewer than
+// the inclusions by content (spec chapter 41 (Policy Sensitivity)). Fewer than
 // two variants is an error wrapping ErrInvalidArgument with the spec's
 // message; a variant that fails to build or run fails the comparison, naming
 // its label.

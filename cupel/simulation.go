@@ -2,15 +2,15 @@ package cupel
 
 import "errors"
 
-// The budget-simulation guard messages of the spec chapter "Budget Simulation".
+// The budget-simulation guard messages of spec chapter 40 (Budget Simulation).
 const (
 	marginalGuardMessage  = "GetMarginalItems requires monotonic item inclusion. QuotaSlice produces non-monotonic inclusion as budget changes shift percentage allocations."
 	minBudgetGuardMessage = "FindMinBudgetFor requires monotonic item inclusion. QuotaSlice and CountQuotaSlice produce non-monotonic inclusion as budget changes shift allocations. Use a GreedySlice or KnapsackSlice inner slicer for budget simulation."
 )
 
 // GetMarginalItems returns the items included at budget but not when the
-// budget shrinks by slackTokens (spec chapter "Budget Simulation";
-// CLARIFICATIONS 22), in the full run's placed order, compared by identity.
+// budget shrinks by slackTokens (spec chapter 40 (Budget Simulation);
+// ruling 22), in the full run's placed order, compared by identity.
 //
 // The reduced budget is budget with maxTokens and targetTokens lowered by
 // slackTokens and the same outputReserve, reserved slots and safety margin.
@@ -57,7 +57,7 @@ func (p *Pipeline) GetMarginalItems(items []*ContextItem, budget ContextBudget, 
 // FindMinBudgetFor returns the smallest budget B in [target.Tokens(),
 // searchCeiling] at which target is included when the pipeline runs under
 // ContextBudget(maxTokens: B, targetTokens: B), and whether there is one
-// (spec chapter "Budget Simulation"; CLARIFICATIONS 21). It binary-searches,
+// (spec chapter 40 (Budget Simulation); ruling 21). It binary-searches,
 // then checks the lower bound first and the upper bound second, so a minimum
 // equal to the item's own tokens is found.
 //

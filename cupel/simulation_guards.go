@@ -1,7 +1,7 @@
 package cupel
 
 // isQuotaSlice reports whether s is a QuotaSlice, whose inclusion is not
-// monotonic in the budget (spec chapter "Budget Simulation").
+// monotonic in the budget (spec chapter 40 (Budget Simulation)).
 func isQuotaSlice(s Slicer) bool {
 	_, ok := s.(*QuotaSlice)
 	return ok
@@ -9,7 +9,7 @@ func isQuotaSlice(s Slicer) bool {
 
 // isCountQuotaSlice reports whether s is a count-quota slicer (CountQuotaSlice
 // or CountConstrainedKnapsackSlice), refused by FindMinBudgetFor
-// (CLARIFICATIONS 21).
+// (ruling 21).
 func isCountQuotaSlice(s Slicer) bool {
 	switch s.(type) {
 	case *CountQuotaSlice, *CountConstrainedKnapsackSlice:

@@ -54,7 +54,7 @@ var _ = Describe("budget simulation", func() {
 	})
 
 	Describe("FindMinBudgetFor", func() {
-		It("finds a minimum equal to the item's own tokens (CLARIFICATIONS 21)", func() {
+		It("finds a minimum equal to the item's own tokens (ruling 21)", func() {
 			got, ok, err := p.FindMinBudgetFor(items, a, 1000)
 			Expect(err).NotTo(HaveOccurred())
 			Expect(ok).To(BeTrue())

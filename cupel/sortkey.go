@@ -16,7 +16,7 @@ type keyIdx struct {
 
 // descKey maps a float64 to a uint64 whose ascending order is the order of
 // compareScoreDesc: descending, -0.0 equal to +0.0, NaN after every number
-// and all NaNs equal (CLARIFICATIONS 6).
+// and all NaNs equal (ruling 6).
 func descKey(f float64) uint64 {
 	if f != f {
 		return math.MaxUint64

@@ -4,7 +4,7 @@ import (
 	"slices"
 )
 
-// TraceEvent is one observation of a pipeline run (spec chapter "Events").
+// TraceEvent is one observation of a pipeline run (spec chapter 36 (Events)).
 //
 // A stage event is recorded once per stage, after the stage, with its
 // wall-clock DurationMs and ItemCount, the number of items the stage received.
@@ -43,7 +43,7 @@ func (e TraceEvent) Text() string {
 }
 
 // TraceCollector receives a pipeline run's events (spec chapter
-// "TraceCollector"). The pipeline asks Enabled once per run and, when it is
+// 35 (TraceCollector)). The pipeline asks Enabled once per run and, when it is
 // false, builds no event at all. A collector is handed to one run at a time
 // (RunOptions.Trace); it need not be safe for concurrent use.
 type TraceCollector interface {
@@ -56,7 +56,7 @@ type TraceCollector interface {
 }
 
 // ShortfallRecorder is implemented by collectors that want the count
-// requirements a run could not meet (CLARIFICATIONS 8). The pipeline calls it
+// requirements a run could not meet (ruling 8). The pipeline calls it
 // after the Slice stage, only when there are shortfalls.
 type ShortfallRecorder interface {
 	RecordShortfalls(s []CountRequirementShortfall)
@@ -362,7 +362,7 @@ func (c *DiagnosticTraceCollector) Events() []TraceEvent {
 
 // Report builds the SelectionReport of the recorded run. The excluded list is
 // sorted by score descending, ties in insertion order, NaN last
-// (CLARIFICATIONS 6). The collector keeps its data; Report may be called again.
+// (ruling 6). The collector keeps its data; Report may be called again.
 func (c *DiagnosticTraceCollector) Report() *SelectionReport {
 	r := &SelectionReport{
 		Events:                     c.Events(),
@@ -408,7 +408,7 @@ func (c *DiagnosticTraceCollector) Report() *SelectionReport {
 }
 
 // compareScoreDesc orders scores descending with -0.0 equal to +0.0 and NaN
-// after every number (CLARIFICATIONS 6). It returns <0 when a sorts first.
+// after every number (ruling 6). It returns <0 when a sorts first.
 func compareScoreDesc(a, b float64) int {
 	aNaN, bNaN := a != a, b != b
 	switch {
@@ -429,7 +429,7 @@ func compareScoreDesc(a, b float64) int {
 }
 
 // OverflowEvent reports an over-budget selection kept under OverflowProceed
-// (spec chapter "Events"). It is delivered to RunOptions.OnOverflow.
+// (spec chapter 36 (Events)). It is delivered to RunOptions.OnOverflow.
 type OverflowEvent struct {
 	// TokensOverBudget is the merged tokens minus targetTokens.
 	TokensOverBudget int

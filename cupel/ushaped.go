@@ -1,9 +1,9 @@
 package cupel
 
 // UShapedPlacer puts the highest-scored items at both edges of the context
-// and the lowest in the middle (spec chapter "UShapedPlacer"). Items are
+// and the lowest in the middle (spec chapter 33 (UShapedPlacer)). Items are
 // ranked by score descending (-0.0 = +0.0, NaN after every number,
-// CLARIFICATIONS 6), input order breaking ties; even ranks fill from the
+// ruling 6), input order breaking ties; even ranks fill from the
 // start, odd ranks from the end.
 //
 // A ScoredItem with a nil Item is placed (as nil) by its score like any other,

@@ -11,7 +11,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 )
 
-// Span, attribute and event names of spec chapter "OpenTelemetry Integration".
+// Span, attribute and event names of spec chapter 39 (OpenTelemetry Integration).
 const (
 	spanPipeline = "cupel.pipeline"
 

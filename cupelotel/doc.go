@@ -1,5 +1,5 @@
 // Package cupelotel bridges go-cupel's pipeline diagnostics to OpenTelemetry
-// tracing (spec chapter "OpenTelemetry Integration"): each pipeline run
+// tracing (spec chapter 39 (OpenTelemetry Integration)): each pipeline run
 // becomes a trace.
 //
 // It lives in its own module so that the core module,
@@ -24,7 +24,7 @@
 //
 // The tracer comes from the global TracerProvider (otel.GetTracerProvider)
 // unless [WithTracerProvider] names another. Its instrumentation scope name
-// is [ScopeName], the import path of this package (CLARIFICATIONS 24).
+// is [ScopeName], the import path of this package (ruling 24).
 //
 // # What a run records
 //
@@ -89,7 +89,7 @@
 // duration completely; a stage's span also covers the short hand-off since
 // the previous stage ended, that is, the pipeline's bookkeeping between
 // stages and, for cupel.stage.slice, the Sort step, which has no span of its
-// own (spec chapter "Events") and which prepares Slice's input. Because the
+// own (spec chapter 36 (Events)) and which prepares Slice's input. Because the
 // spans are built after the run, exporting them never adds to a stage's time.
 // Exclusion and inclusion events carry the time their item event arrived,
 // inside their stage's span. The root span starts when [Tracer.Start] is

@@ -14,12 +14,12 @@ import (
 )
 
 // ScopeName is the instrumentation scope (tracer) name of the bridge: its
-// import path, following Go convention (CLARIFICATIONS 24). Span, attribute
+// import path, following Go convention (ruling 24). Span, attribute
 // and event names are the specification's cupel.* names.
 const ScopeName = "github.com/cupel-go/go-cupel/cupelotel"
 
 // Verbosity is how much of a run the bridge records (spec chapter
-// "OpenTelemetry Integration", CupelVerbosity). The zero value is StageOnly.
+// 39 (OpenTelemetry Integration), CupelVerbosity). The zero value is StageOnly.
 type Verbosity int
 
 // The verbosity tiers, in increasing order: each records everything the

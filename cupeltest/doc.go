@@ -77,9 +77,9 @@
 //     [Deduplicated]."; when several matching BudgetExceeded items exist and
 //     none has the expected values, the first is reported.
 //   - ExcludedItemsAreSortedByScoreDescending ranks NaN after every number
-//     and -0 with +0, as the report does (CLARIFICATIONS 6).
+//     and -0 with +0, as the report does (ruling 6).
 //   - HaveBudgetUtilizationAbove: a budget with MaxTokens = 0 has
-//     utilization 0 (CLARIFICATIONS 12).
+//     utilization 0 (ruling 12).
 //   - PlaceTopNScoredAtEdges checks positions in edge order: the k-th edge
 //     position (0, count-1, 1, count-2, ...) must hold an item whose score is
 //     the k-th highest; tied items are interchangeable. So with n = count the

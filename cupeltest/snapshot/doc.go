@@ -10,7 +10,7 @@
 // report's canonical JSON ([Canonical]): the spec's wire format with every
 // event duration set to 0, fields in a fixed order, map keys sorted, two
 // spaces of indentation and a final newline. Reports of this engine are
-// deterministic (CLARIFICATIONS 6: ties in the excluded list keep a defined
+// deterministic (ruling 6: ties in the excluded list keep a defined
 // insertion order), so the same inputs give the same file; the chapter on
 // the testing vocabulary defers snapshots only because that order was not
 // guaranteed there.

@@ -387,7 +387,7 @@ func HaveAtLeastNExclusions(r *cupel.SelectionReport, n int) Outcome {
 
 // higher reports whether score a ranks strictly before score b in the
 // report's score-descending order, where NaN sorts after every number and
-// -0 equals +0 (CLARIFICATIONS 6).
+// -0 equals +0 (ruling 6).
 func higher(a, b float64) bool {
 	if math.IsNaN(a) {
 		return false
@@ -400,7 +400,7 @@ func sameScore(a, b float64) bool { return a == b || (math.IsNaN(a) && math.IsNa
 
 // ExcludedItemsAreSortedByScoreDescending asserts that Excluded is in
 // non-increasing score order (pattern 9). NaN scores sort after every
-// number (CLARIFICATIONS 6): a NaN followed by a number is a violation, a
+// number (ruling 6): a NaN followed by a number is a violation, a
 // number followed by NaN is not.
 func ExcludedItemsAreSortedByScoreDescending(r *cupel.SelectionReport) Outcome {
 	name := NameExcludedItemsAreSortedByScoreDescending
@@ -422,7 +422,7 @@ func ExcludedItemsAreSortedByScoreDescending(r *cupel.SelectionReport) Outcome {
 
 // HaveBudgetUtilizationAbove asserts that the included tokens divided by
 // budget.MaxTokens is >= threshold, exactly, with no epsilon (pattern 10).
-// A budget with MaxTokens = 0 has utilization 0 (CLARIFICATIONS 12).
+// A budget with MaxTokens = 0 has utilization 0 (ruling 12).
 func HaveBudgetUtilizationAbove(r *cupel.SelectionReport, threshold float64, budget cupel.ContextBudget) Outcome {
 	name := NameHaveBudgetUtilizationAbove
 	call := fmt.Sprintf("%s(%s, ContextBudget{MaxTokens: %d, TargetTokens: %d})", name, FormatFloat(threshold), budget.MaxTokens(), budget.TargetTokens())

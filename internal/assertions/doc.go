@@ -12,7 +12,7 @@
 // # Conventions shared by every pattern
 //
 //   - Kinds match with [cupel.ContextKind.Equal] (ASCII case folding,
-//     CLARIFICATIONS 15). Lists of distinct kinds ({actualKinds}) keep the
+//     ruling 15). Lists of distinct kinds ({actualKinds}) keep the
 //     first spelling met, in list order, and are joined with ", ".
 //   - Reasons match by variant ([cupel.ExclusionReason.Variant]), never by
 //     string. Lists of distinct reasons keep first-met order.
