@@ -47,8 +47,8 @@
 //
 // # Cancellation
 //
-// A run is CPU-bound and never blocks; the calls above take no context and
-// run to completion.
+// With the built-in components a run is CPU-bound and never blocks; the
+// calls above take no context and run to completion.
 //
 // # Identity, immutability and concurrency
 //
