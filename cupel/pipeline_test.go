@@ -266,7 +266,7 @@ var _ = Describe("Pipeline", func() {
 			_, err = build().Run([]*cupel.ContextItem{item("a", 1)}, budget(10, 10))
 			Expect(err).To(MatchError(cupel.ErrInvalidConfig))
 		})
-		It("explains slice exclusions as BudgetExceeded or PinnedOverride (ruling 2, 3)", func() {
+		It("explains slice exclusions as BudgetExceeded or PinnedOverride (rulings 2 and 3)", func() {
 			scores["big"], scores["mid"], scores["small"], scores["fit"] = 0.9, 0.8, 0.7, 0.6
 			items := []*cupel.ContextItem{pinnedItem("sys", 40), pinnedItem("sys2", 10), item("big", 70), item("mid", 45), item("small", 5), item("fit", 20)}
 			// effective target = 100 - 50 = 50; without pinned it would be 100.
