@@ -93,6 +93,30 @@
 //     report is nil."), and a nil predicate fails its assertion ("... failed:
 //     the predicate is nil.").
 //
+// # Checking your own Scorer, Slicer or Placer
+//
+// [TestScorer], [TestSlicer] and [TestPlacer] prove a component against the
+// contract the pipeline relies on, as testing/fstest.TestFS does for a file
+// system: determinism, no mutation of the input, safety for concurrent use,
+// sane edge cases, and per component finite scores, a budget-fitting subset
+// without duplicates, or a permutation. They also check that an optional
+// fast path ([cupel.BatchScorer], [cupel.PositionSlicer],
+// [cupel.PositionPlacer]) agrees with the per-item path. Inputs are
+// generated from a seed ([WithSeed]), plus the items you pass
+// ([WithItems]); the returned error joins one [*ContractViolation] per
+// broken property, with the smallest input found that shows it:
+//
+//	func TestMyScorer(t *testing.T) {
+//		if err := cupeltest.TestScorer(MyScorer{}, cupeltest.WithItems(myItems...)); err != nil {
+//			t.Fatal(err)
+//		}
+//	}
+//
+// [RunScorerTests], [RunSlicerTests] and [RunPlacerTests] run the same
+// checks as one subtest per property. Run them under go test -race: the
+// ConcurrentUse check calls the component from several goroutines at once,
+// so the race detector sees any data race it has.
+//
 // # Snapshots
 //
 // Package snapshot, beside this one, compares a report's canonical JSON
