@@ -323,6 +323,7 @@ func firstMismatch[In any](ins []In, call func(In) string) (In, string) {
 
 func typeName(v any) string { return reflect.TypeOf(v).String() }
 
+// renderItem renders every field a scorer may read.
 func renderItem(it *cupel.ContextItem) string {
 	if it == nil {
 		return "<nil>"
@@ -331,6 +332,9 @@ func renderItem(it *cupel.ContextItem) string {
 	b.WriteString("{" + strconv.Quote(it.Content()) + " " + strconv.Itoa(it.Tokens()) + " tokens " + string(it.Kind()))
 	if it.Pinned() {
 		b.WriteString(" pinned")
+	}
+	if it.Source() != cupel.SourceChat {
+		b.WriteString(" source=" + string(it.Source()))
 	}
 	if p, ok := it.Priority(); ok {
 		b.WriteString(" priority=" + strconv.Itoa(p))
@@ -368,10 +372,26 @@ func renderItems(items []*cupel.ContextItem) string {
 	return "[" + strings.Join(parts, ", ") + "]"
 }
 
+// renderBrief renders what slicers and placers read besides the score:
+// content, tokens, kind, pinned and timestamp.
+func renderBrief(it *cupel.ContextItem) string {
+	if it == nil {
+		return "<nil>"
+	}
+	s := "{" + strconv.Quote(it.Content()) + " " + strconv.Itoa(it.Tokens()) + " tokens " + string(it.Kind())
+	if it.Pinned() {
+		s += " pinned"
+	}
+	if ts, ok := it.Timestamp(); ok {
+		s += " timestamp=" + ts.UTC().Format("2006-01-02T15:04:05Z07:00")
+	}
+	return s + "}"
+}
+
 func renderScored(items []cupel.ScoredItem) string {
 	parts := make([]string, len(items))
 	for i, si := range items {
-		parts[i] = "#" + strconv.Itoa(i) + " score=" + ftoa(si.Score) + " " + renderItem(si.Item)
+		parts[i] = "#" + strconv.Itoa(i) + " score=" + ftoa(si.Score) + " " + renderBrief(si.Item)
 	}
 	return "[" + strings.Join(parts, ", ") + "]"
 }

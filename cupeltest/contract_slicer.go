@@ -66,7 +66,7 @@ func (r sliceResult) String() string {
 	if r.err != nil {
 		return "error " + strconv.Quote(r.err.Error())
 	}
-	return names(r.items)
+	return plural(len(r.items), "item") + " " + names(r.items)
 }
 
 func slicerSuite(s cupel.Slicer, opts []Option) (*suite[sliceInput], error) {
@@ -134,6 +134,9 @@ func slicerSuite(s cupel.Slicer, opts []Option) (*suite[sliceInput], error) {
 					out = append(out, sliceInput{in.sorted, budgetOf(in.budget.MaxTokens(), smaller)})
 				}
 			}
+			if in.budget.MaxTokens() > t {
+				out = append(out, sliceInput{in.sorted, budgetOf(t, t)})
+			}
 			return out
 		},
 		render: func(in sliceInput) string {
@@ -151,7 +154,7 @@ func slicerSuite(s cupel.Slicer, opts []Option) (*suite[sliceInput], error) {
 				}
 				for _, it := range r.items {
 					if !slices.ContainsFunc(in.sorted, func(si cupel.ScoredItem) bool { return si.Item == it }) {
-						return fmt.Sprintf("%s, where %s is not an input item", r, renderItem(it))
+						return fmt.Sprintf("%s, where %s is not an input item", r, renderBrief(it))
 					}
 				}
 				return ""
@@ -179,7 +182,7 @@ func slicerSuite(s cupel.Slicer, opts []Option) (*suite[sliceInput], error) {
 						}
 					}
 					if n > m && m > 0 {
-						return fmt.Sprintf("%s, with %s %d times (the input holds it %d times)", r, renderItem(it), n, m)
+						return fmt.Sprintf("%s, with %s %d times (the input holds it %d times)", r, renderBrief(it), n, m)
 					}
 				}
 				return ""
@@ -200,7 +203,7 @@ func slicerSuite(s cupel.Slicer, opts []Option) (*suite[sliceInput], error) {
 					}
 				}
 				if total > in.budget.TargetTokens() {
-					return fmt.Sprintf("%s, %d tokens: %s", plural(len(r.items), "item"), total, r)
+					return fmt.Sprintf("%s, %d tokens in all", r, total)
 				}
 				return ""
 			},
