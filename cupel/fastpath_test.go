@@ -103,7 +103,7 @@ var _ = Describe("custom fast paths", func() {
 		Entry("repeated", []int{2, 0, 2}, "PlacePositions returned position 2 twice"),
 	)
 
-	It("checks permutations larger than the stack bitset", func() {
+	It("checks large permutations", func() {
 		big := make([]*cupel.ContextItem, 2000)
 		pos := make([]int, len(big))
 		for i := range big {

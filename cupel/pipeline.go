@@ -582,11 +582,11 @@ func (r *run) truncate(merged []ScoredItem, hasPinned bool, target int) ([]Score
 func (r *run) placeMerged(merged []ScoredItem) ([]*ContextItem, []float64, error) {
 	if pp, ok := r.p.placer.(PositionPlacer); ok {
 		pos := pp.PlacePositions(merged)
-		if err := r.checkPermutation(pos, len(merged)); err != nil {
+		scores := make([]float64, len(pos))
+		if err := r.checkPermutation(pos, len(merged), scores); err != nil {
 			return nil, nil, err
 		}
 		placed := make([]*ContextItem, len(pos))
-		scores := make([]float64, len(pos))
 		for i, p := range pos {
 			placed[i], scores[i] = merged[p].Item, merged[p].Score
 		}
@@ -625,28 +625,24 @@ func (r *run) placeMerged(merged []ScoredItem) ([]*ContextItem, []float64, error
 }
 
 // checkPermutation checks that pos, what a PositionPlacer returned, is a
-// permutation of 0..n-1. It allocates only for n > 1024.
-func (r *run) checkPermutation(pos []int, n int) error {
+// permutation of 0..n-1. It marks the positions seen in mark, a zeroed
+// slice of len(pos) floats that the caller overwrites afterwards, so as not
+// to allocate.
+func (r *run) checkPermutation(pos []int, n int, mark []float64) error {
 	bad := func(why string) error {
 		return invalidConfig("Pipeline", "Placer", typeName(r.p.placer), "PlacePositions "+why)
 	}
 	if len(pos) != n {
 		return bad("returned " + itoa(len(pos)) + " positions for " + itoa(n) + " items")
 	}
-	var stack [16]uint64
-	seen := stack[:]
-	if words := (n + 63) / 64; words > len(stack) {
-		seen = make([]uint64, words)
-	}
 	for _, p := range pos {
 		if p < 0 || p >= n {
 			return bad("returned position " + itoa(p) + ", outside [0, " + itoa(n) + ")")
 		}
-		w, b := p>>6, uint64(1)<<(uint(p)&63)
-		if seen[w]&b != 0 {
+		if mark[p] != 0 {
 			return bad("returned position " + itoa(p) + " twice")
 		}
-		seen[w] |= b
+		mark[p] = 1
 	}
 	return nil
 }
