@@ -289,34 +289,55 @@ func concurrently(n int, work func(g int)) {
 // workers is the number of goroutines of the ConcurrentUse checks.
 func workers() int { return max(4, 2*runtime.GOMAXPROCS(0)) }
 
-// firstMismatch runs, on every worker, each input's call (guarded) and
-// compares it with want; it returns the first input whose result differs.
+// firstMismatch runs each input's call (guarded) on every worker at once,
+// then on its own, and returns the first input whose concurrent result
+// differs. The concurrent calls come first so that state a component
+// builds lazily (a cache, say) is built under concurrency, where the race
+// detector can see it.
 func firstMismatch[In any](ins []In, call func(In) string) (In, string) {
-	want := make([]string, len(ins))
-	for i, in := range ins {
-		want[i] = guard(func() string { return call(in) })
-	}
-	var mu sync.Mutex
-	bad := -1
-	var badGot string
-	concurrently(workers(), func(g int) {
+	n := workers()
+	got := make([][]string, n)
+	concurrently(n, func(g int) {
+		got[g] = make([]string, len(ins))
 		for k := range ins {
 			i := (k + g*7) % len(ins)
-			got := guard(func() string { return call(ins[i]) })
-			if got != want[i] {
-				mu.Lock()
-				if bad < 0 || i < bad {
-					bad, badGot = i, fmt.Sprintf("concurrent calls returned %s; a call on its own returns %s", got, want[i])
-				}
-				mu.Unlock()
-			}
+			got[g][i] = guard(func() string { return call(ins[i]) })
 		}
 	})
-	var zero In
-	if bad < 0 {
-		return zero, ""
+	for i, in := range ins {
+		want := guard(func() string { return call(in) })
+		for g := range n {
+			if got[g][i] != want {
+				return in, fmt.Sprintf("concurrent calls returned %s; a call on its own returns %s", got[g][i], want)
+			}
+		}
 	}
-	return ins[bad], badGot
+	var zero In
+	return zero, ""
+}
+
+// freshItems returns copies of items, new pointers with the same fields, so
+// that the ConcurrentUse check meets items the component has not seen. An
+// item listed twice is copied once and listed twice.
+func freshItems(items []*cupel.ContextItem, seen map[*cupel.ContextItem]*cupel.ContextItem) []*cupel.ContextItem {
+	out := make([]*cupel.ContextItem, len(items))
+	for i, it := range items {
+		c, ok := seen[it]
+		if !ok {
+			c = cupel.MustItem(it.Spec())
+			seen[it] = c
+		}
+		out[i] = c
+	}
+	return out
+}
+
+func freshScored(items []cupel.ScoredItem, seen map[*cupel.ContextItem]*cupel.ContextItem) []cupel.ScoredItem {
+	out := make([]cupel.ScoredItem, len(items))
+	for i, si := range items {
+		out[i] = cupel.ScoredItem{Item: freshItems([]*cupel.ContextItem{si.Item}, seen)[0], Score: si.Score}
+	}
+	return out
 }
 
 // ---- rendering ----

@@ -155,7 +155,12 @@ func scorerSuite(s cupel.Scorer, opts []Option) (*suite[[]*cupel.ContextItem], e
 			name: PropConcurrentUse,
 			rule: "calls from several goroutines at once must return what a call on its own returns (run with -race to catch data races too)",
 			all: func(ins [][]*cupel.ContextItem) ([]*cupel.ContextItem, string) {
-				return firstMismatch(ins, func(all []*cupel.ContextItem) string {
+				seen := map[*cupel.ContextItem]*cupel.ContextItem{}
+				fresh := make([][]*cupel.ContextItem, len(ins))
+				for i, in := range ins {
+					fresh[i] = freshItems(in, seen)
+				}
+				return firstMismatch(fresh, func(all []*cupel.ContextItem) string {
 					var b strings.Builder
 					for _, f := range scores(all) {
 						b.WriteString(ftoa(f) + " ")

@@ -452,3 +452,35 @@ func (similarityScorer) Score(it *cupel.ContextItem, _ []*cupel.ContextItem) flo
 	}
 	return f
 }
+
+// cachingScorer memoizes scores in a map without a lock: a data race under
+// concurrent use, though every result is right.
+type cachingScorer struct{ cache map[*cupel.ContextItem]float64 }
+
+func (s *cachingScorer) Score(it *cupel.ContextItem, _ []*cupel.ContextItem) float64 {
+	if v, ok := s.cache[it]; ok {
+		return v
+	}
+	v := float64(it.Tokens()) / 1000
+	s.cache[it] = v
+	return v
+}
+
+// TestRacyScorerDemo runs only in the child process of the spec below.
+func TestRacyScorerDemo(t *testing.T) {
+	if os.Getenv(demoEnv) != "race" {
+		t.Skip("run by the cupeltest suite in a child process")
+	}
+	cupeltest.RunScorerTests(t, &cachingScorer{cache: map[*cupel.ContextItem]float64{}})
+}
+
+var _ = Describe("ConcurrentUse under -race", func() {
+	It("lets the race detector report a data race that gives right results", func() {
+		if !raceEnabled {
+			Skip("the tests do not run under -race")
+		}
+		out := runDemo("race", "TestRacyScorerDemo")
+		Expect(out).To(ContainSubstring("WARNING: DATA RACE"))
+		Expect(out).To(ContainSubstring("--- FAIL: TestRacyScorerDemo/ConcurrentUse"))
+	})
+})
