@@ -455,7 +455,9 @@ func (similarityScorer) Score(it *cupel.ContextItem, _ []*cupel.ContextItem) flo
 
 // cachingScorer memoizes scores in a map without a lock: a data race under
 // concurrent use, though every result is right.
-type cachingScorer struct{ cache map[*cupel.ContextItem]float64 }
+type cachingScorer struct {
+	cache map[*cupel.ContextItem]float64
+}
 
 func (s *cachingScorer) Score(it *cupel.ContextItem, _ []*cupel.ContextItem) float64 {
 	if v, ok := s.cache[it]; ok {
