@@ -3,6 +3,7 @@ package cupeltest
 import (
 	"errors"
 	"fmt"
+	"iter"
 	"math"
 	"reflect"
 	"runtime"
@@ -181,7 +182,7 @@ type suite[In any] struct {
 	props     []property[In]
 	inputs    []In
 	edges     []In
-	shrink    func(In) []In // smaller candidates of an input
+	shrink    func(In) iter.Seq[In] // smaller candidates of an input, biggest cuts first
 	render    func(In) string
 }
 
@@ -243,21 +244,46 @@ func (s *suite[In]) runTests(t *testing.T) {
 	}
 }
 
-// shrinkInput removes items from in while the property still fails.
-func shrinkInput[In any](in In, got string, check func(In) string, smaller func(In) []In) (In, string) {
-	for steps := 0; steps < 1000; steps++ {
-		progressed := false
-		for _, c := range smaller(in) {
+// maxShrinkChecks caps the property checks spent shrinking one input.
+const maxShrinkChecks = 2000
+
+// shrinkInput replaces in by a smaller candidate on which the property
+// still fails, as long as there is one (and the check budget lasts).
+func shrinkInput[In any](in In, got string, check func(In) string, smaller func(In) iter.Seq[In]) (In, string) {
+	checks := 0
+	for progressed := true; progressed && checks < maxShrinkChecks; {
+		progressed = false
+		for c := range smaller(in) {
+			if checks++; checks > maxShrinkChecks {
+				break
+			}
 			if g := check(c); g != "" {
 				in, got, progressed = c, g, true
 				break
 			}
 		}
-		if !progressed {
-			break
-		}
 	}
 	return in, got
+}
+
+// setSkip marks the property name as holding trivially, for why.
+func setSkip[In any](props []property[In], name Property, why string) {
+	for i := range props {
+		if props[i].name == name {
+			props[i].skip = why
+		}
+	}
+}
+
+// isNilPointer reports whether v holds a typed nil pointer, map, slice,
+// func, channel or interface.
+func isNilPointer(v any) bool {
+	rv := reflect.ValueOf(v)
+	switch rv.Kind() {
+	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Func, reflect.Interface, reflect.Chan:
+		return rv.IsNil()
+	}
+	return false
 }
 
 // guard runs f, turning a panic into what came back.
@@ -449,12 +475,21 @@ func sameFloat(a, b float64) bool {
 	return math.Float64bits(a) == math.Float64bits(b) || (math.IsNaN(a) && math.IsNaN(b))
 }
 
-// removeEach returns the copies of s with one element removed, for every
-// element.
-func removeEach[E any](s []E) [][]E {
-	out := make([][]E, len(s))
-	for i := range s {
-		out[i] = slices.Delete(slices.Clone(s), i, i+1)
+// removeChunks yields copies of s with a run of elements removed: halves
+// first, then quarters, and so on down to single elements, so that a long
+// input shrinks in few steps.
+func removeChunks[E any](s []E) iter.Seq[[]E] {
+	return func(yield func([]E) bool) {
+		for size := max(1, len(s)/2); ; size /= 2 {
+			for start := 0; start < len(s); start += size {
+				c := slices.Concat(s[:start], s[min(start+size, len(s)):])
+				if !yield(c) {
+					return
+				}
+			}
+			if size == 1 {
+				return
+			}
+		}
 	}
-	return out
 }

@@ -82,7 +82,7 @@ func placerSuite(p cupel.Placer, opts []Option) (*suite[[]cupel.ScoredItem], err
 	st := &suite[[]cupel.ScoredItem]{
 		component: "Placer", typ: typeName(p), seed: c.seed,
 		inputs: inputs, edges: edges,
-		shrink: removeEach[cupel.ScoredItem],
+		shrink: removeChunks[cupel.ScoredItem],
 		render: func(in []cupel.ScoredItem) string {
 			return fmt.Sprintf("items (%s): %s", plural(len(in), "item"), renderScored(in))
 		},
@@ -181,7 +181,7 @@ func placerSuite(p cupel.Placer, opts []Option) (*suite[[]cupel.ScoredItem], err
 		},
 	}
 	if !isPositional {
-		st.props[3].skip = "the placer does not implement cupel.PositionPlacer"
+		setSkip(st.props, PropFastPath, "the placer does not implement cupel.PositionPlacer")
 	}
 	return st, nil
 }

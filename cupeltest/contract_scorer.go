@@ -3,7 +3,6 @@ package cupeltest
 import (
 	"fmt"
 	"math"
-	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -80,7 +79,7 @@ func scorerSuite(s cupel.Scorer, opts []Option) (*suite[[]*cupel.ContextItem], e
 	st := &suite[[]*cupel.ContextItem]{
 		component: "Scorer", typ: typeName(s), seed: c.seed,
 		inputs: inputs, edges: edges,
-		shrink: removeEach[*cupel.ContextItem],
+		shrink: removeChunks[*cupel.ContextItem],
 		render: func(all []*cupel.ContextItem) string {
 			return fmt.Sprintf("all (%s): %s", plural(len(all), "item"), renderItems(all))
 		},
@@ -196,18 +195,7 @@ func scorerSuite(s cupel.Scorer, opts []Option) (*suite[[]*cupel.ContextItem], e
 		},
 	}
 	if !hasBatch {
-		st.props[3].skip = "the scorer does not implement cupel.BatchScorer"
+		setSkip(st.props, PropFastPath, "the scorer does not implement cupel.BatchScorer")
 	}
 	return st, nil
-}
-
-// isNilPointer reports whether v holds a typed nil pointer, map, slice or
-// func.
-func isNilPointer(v any) bool {
-	rv := reflect.ValueOf(v)
-	switch rv.Kind() {
-	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Func, reflect.Interface, reflect.Chan:
-		return rv.IsNil()
-	}
-	return false
 }

@@ -2,6 +2,7 @@ package cupeltest
 
 import (
 	"fmt"
+	"iter"
 	"slices"
 	"strconv"
 	"testing"
@@ -121,23 +122,25 @@ func slicerSuite(s cupel.Slicer, opts []Option) (*suite[sliceInput], error) {
 	st := &suite[sliceInput]{
 		component: "Slicer", typ: typeName(s), seed: c.seed,
 		inputs: inputs, edges: edges,
-		shrink: func(in sliceInput) []sliceInput {
-			var out []sliceInput
-			for _, sorted := range removeEach(in.sorted) {
-				out = append(out, sliceInput{sorted, in.budget})
-			}
-			// Then smaller targets (the budget has only maxTokens and
-			// targetTokens: it is the effective budget).
-			t := in.budget.TargetTokens()
-			for _, smaller := range []int{0, 1, t / 2, t - 1} {
-				if smaller >= 0 && smaller < t {
-					out = append(out, sliceInput{in.sorted, budgetOf(in.budget.MaxTokens(), smaller)})
+		shrink: func(in sliceInput) iter.Seq[sliceInput] {
+			return func(yield func(sliceInput) bool) {
+				for sorted := range removeChunks(in.sorted) {
+					if !yield(sliceInput{sorted, in.budget}) {
+						return
+					}
+				}
+				// Then smaller targets (the budget has only maxTokens and
+				// targetTokens: it is the effective budget).
+				t := in.budget.TargetTokens()
+				for _, smaller := range []int{0, 1, t / 2, t - 1} {
+					if smaller >= 0 && smaller < t && !yield(sliceInput{in.sorted, budgetOf(in.budget.MaxTokens(), smaller)}) {
+						return
+					}
+				}
+				if in.budget.MaxTokens() > t {
+					yield(sliceInput{in.sorted, budgetOf(t, t)})
 				}
 			}
-			if in.budget.MaxTokens() > t {
-				out = append(out, sliceInput{in.sorted, budgetOf(t, t)})
-			}
-			return out
 		},
 		render: func(in sliceInput) string {
 			return fmt.Sprintf("%s, sorted (%s): %s", renderBudget(in.budget), plural(len(in.sorted), "item"), renderScored(in.sorted))
@@ -308,10 +311,10 @@ func slicerSuite(s cupel.Slicer, opts []Option) (*suite[sliceInput], error) {
 		},
 	}
 	if !isDetailed && !isPositional {
-		st.props[5].skip = "the slicer implements neither cupel.DetailedSlicer nor cupel.PositionSlicer"
+		setSkip(st.props, PropFastPath, "the slicer implements neither cupel.DetailedSlicer nor cupel.PositionSlicer")
 	}
 	if c.allowOverTarg {
-		st.props[2].skip = "AllowOverTarget: the slicer may select more than budget.TargetTokens by design"
+		setSkip(st.props, PropWithinBudget, "AllowOverTarget: the slicer may select more than budget.TargetTokens by design")
 	}
 	return st, nil
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -399,6 +400,18 @@ var _ = Describe("contract checkers", func() {
 		Expect(v).NotTo(BeNil(), "%v", err)
 		Expect(v.Input).To(Equal(`all (1 item): [{"doc" 5 tokens Message metadata={similarity:"high"}}]`))
 		Expect(v.Got).To(Equal(`Score("doc", all) returned NaN`))
+	})
+
+	It("shrinks a long input of the caller's to the one item that matters", func() {
+		items := make([]*cupel.ContextItem, 0, 501)
+		for i := range 500 {
+			items = append(items, cupel.MustItem(cupel.ItemSpec{Content: "ok " + strconv.Itoa(i), Tokens: 5, Metadata: map[string]any{"similarity": 0.5}}))
+		}
+		items = append(items[:250], append([]*cupel.ContextItem{cupel.MustItem(cupel.ItemSpec{Content: "bad", Tokens: 5, Metadata: map[string]any{"similarity": "high"}})}, items[250:]...)...)
+		err := cupeltest.TestScorer(similarityScorer{}, cupeltest.WithInputs(0), cupeltest.WithItems(items...))
+		v := violations(err)[cupeltest.PropFiniteScores]
+		Expect(v).NotTo(BeNil(), "%v", err)
+		Expect(v.Input).To(Equal(`all (1 item): [{"bad" 5 tokens Message metadata={similarity:"high"}}]`))
 	})
 
 	It("runs the caller's budgets on the caller's items", func() {
