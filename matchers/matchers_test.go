@@ -177,6 +177,23 @@ var _ = Describe("matcher plumbing", func() {
 		Expect(failures[0]).To(ContainSubstring(`IncludeItemWithKind(Memory)`))
 	})
 
+	It("prints the report as its summary, not its struct, in Or and ContainElement failures", func() {
+		r := testcases.Agent()
+		failures := InterceptGomegaFailures(func() {
+			Expect(r).To(Or(matchers.HaveKindCoverageCount(9), matchers.IncludeItemWithKind(cupel.KindMemory)))
+		})
+		Expect(failures).To(HaveLen(1))
+		Expect(failures[0]).To(ContainSubstring("SelectionReport: 9 candidates"))
+		Expect(failures[0]).To(ContainSubstring(`included[0]: "You are a support agent for Acme. Be con…" (SystemPrompt, 120 tokens) Pinned score=1`))
+		Expect(failures[0]).NotTo(ContainSubstring("TotalTokensConsidered"))
+		Expect(strings.Count(failures[0], "\n")).To(BeNumerically("<", 20))
+
+		failures = InterceptGomegaFailures(func() {
+			Expect([]*cupel.SelectionReport{r}).To(ContainElement(matchers.IncludeItemWithKind(cupel.KindMemory)))
+		})
+		Expect(failures[0]).To(ContainSubstring("SelectionReport: 9 candidates"))
+	})
+
 	It("says what was expected not to hold and what was found", func() {
 		r := testcases.Agent()
 		for m, want := range map[types.GomegaMatcher]string{
