@@ -64,12 +64,18 @@ func (g *gen) item(zero bool) *cupel.ContextItem {
 	return cupel.MustItem(spec)
 }
 
-// items returns n generated items, with some of the caller's mixed in.
-func (g *gen) items(n int) []*cupel.ContextItem {
+// plain returns n generated items.
+func (g *gen) plain(n int) []*cupel.ContextItem {
 	out := make([]*cupel.ContextItem, 0, n+2)
 	for range n {
 		out = append(out, g.item(false))
 	}
+	return out
+}
+
+// items returns n generated items, with some of the caller's mixed in.
+func (g *gen) items(n int) []*cupel.ContextItem {
+	out := g.plain(n)
 	if len(g.caller) > 0 && g.r.IntN(3) == 0 {
 		for range 1 + g.r.IntN(2) {
 			out = append(out, g.caller[g.r.IntN(len(g.caller))])

@@ -67,7 +67,7 @@ func placerSuite(p cupel.Placer, opts []Option) (*suite[[]cupel.ScoredItem], err
 		}
 		inputs = append(inputs, g.merged(items))
 	}
-	edges := [][]cupel.ScoredItem{{}, g.merged(g.items(1)), g.merged(g.zeros(1)), g.merged(g.zeros(3))}
+	edges := [][]cupel.ScoredItem{{}, g.merged(g.plain(1)), g.merged(g.zeros(1)), g.merged(g.zeros(3))}
 
 	call := func(in []cupel.ScoredItem) []*cupel.ContextItem { return p.Place(slices.Clone(in)) }
 	positional, isPositional := p.(cupel.PositionPlacer)

@@ -61,7 +61,7 @@ func scorerSuite(s cupel.Scorer, opts []Option) (*suite[[]*cupel.ContextItem], e
 	for range c.inputs {
 		inputs = append(inputs, g.items(g.size()))
 	}
-	edges := [][]*cupel.ContextItem{{}, g.items(1), g.zeros(1), g.zeros(3), append(g.zeros(2), g.items(2)...)}
+	edges := [][]*cupel.ContextItem{{}, g.plain(1), g.zeros(1), g.zeros(3), append(g.zeros(2), g.plain(2)...)}
 
 	// scores scores every item of all with the per-item path.
 	// The component is always handed a copy, so that a mutating one cannot

@@ -102,14 +102,14 @@ func slicerSuite(s cupel.Slicer, opts []Option) (*suite[sliceInput], error) {
 		}
 		inputs = append(inputs, in)
 	}
-	one := g.items(1)
+	one := g.plain(1)
 	edges := []sliceInput{
 		{[]cupel.ScoredItem{}, budgetOf(100, 100)},
-		{g.sorted(g.items(5)), budgetOf(100, 0)},
+		{g.sorted(g.plain(5)), budgetOf(100, 0)},
 		{g.sorted(one), budgetOf(1000, one[0].Tokens())},
 		{g.sorted(g.zeros(1)), budgetOf(10, 10)},
 		{g.sorted(g.zeros(3)), budgetOf(10, 10)},
-		{g.sorted(append(g.zeros(2), g.items(3)...)), budgetOf(50, 40)},
+		{g.sorted(append(g.zeros(2), g.plain(3)...)), budgetOf(50, 40)},
 	}
 
 	call := func(in sliceInput) sliceResult {
