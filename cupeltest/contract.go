@@ -87,6 +87,10 @@ func (v *ContractViolation) Error() string {
 		v.Component, v.Type, v.Property, v.Rule, v.Input, v.Got, v.Seed)
 }
 
+// ErrInvalidArgument is wrapped by the error of a contract checker handed a
+// nil component or an invalid option.
+var ErrInvalidArgument = errors.New("cupeltest: invalid argument")
+
 // Option configures [TestScorer], [TestSlicer], [TestPlacer] and their Run
 // forms.
 type Option func(*contractConfig)
@@ -110,7 +114,7 @@ func WithSeed(seed uint64) Option { return func(c *contractConfig) { c.seed = se
 func WithInputs(n int) Option {
 	return func(c *contractConfig) {
 		if n < 0 {
-			c.errs = append(c.errs, fmt.Errorf("cupeltest: invalid argument: WithInputs(%d): the number of inputs must be >= 0", n))
+			c.errs = append(c.errs, fmt.Errorf("%w: WithInputs(%d): the number of inputs must be >= 0", ErrInvalidArgument, n))
 			return
 		}
 		c.inputs = n
@@ -125,7 +129,7 @@ func WithItems(items ...*cupel.ContextItem) Option {
 	return func(c *contractConfig) {
 		for i, it := range items {
 			if it == nil {
-				c.errs = append(c.errs, fmt.Errorf("cupeltest: invalid argument: WithItems: item %d is nil", i))
+				c.errs = append(c.errs, fmt.Errorf("%w: WithItems: item %d is nil", ErrInvalidArgument, i))
 				return
 			}
 		}
@@ -134,8 +138,8 @@ func WithItems(items ...*cupel.ContextItem) Option {
 }
 
 // WithBudgets adds budgets under which [TestSlicer] runs the caller's items
-// ([WithItems]) and every generated input's items, besides the budgets it
-// generates.
+// ([WithItems]), and which half of the generated inputs use instead of a
+// generated budget.
 func WithBudgets(budgets ...cupel.ContextBudget) Option {
 	return func(c *contractConfig) { c.budgets = append(c.budgets, budgets...) }
 }
@@ -151,7 +155,7 @@ func newConfig(opts []Option) (*contractConfig, error) {
 	c := &contractConfig{seed: 1, inputs: 64}
 	for _, o := range opts {
 		if o == nil {
-			return nil, errors.New("cupeltest: invalid argument: a nil Option")
+			return nil, fmt.Errorf("%w: a nil Option", ErrInvalidArgument)
 		}
 		o(c)
 	}

@@ -45,7 +45,7 @@ func RunPlacerTests(t *testing.T, p cupel.Placer, opts ...Option) {
 
 func placerSuite(p cupel.Placer, opts []Option) (*suite[[]cupel.ScoredItem], error) {
 	if p == nil || isNilPointer(p) {
-		return nil, fmt.Errorf("cupeltest: invalid argument: TestPlacer needs a non-nil cupel.Placer")
+		return nil, fmt.Errorf("%w: TestPlacer needs a non-nil cupel.Placer", ErrInvalidArgument)
 	}
 	c, err := newConfig(opts)
 	if err != nil {

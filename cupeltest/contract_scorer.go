@@ -47,7 +47,7 @@ func RunScorerTests(t *testing.T, s cupel.Scorer, opts ...Option) {
 
 func scorerSuite(s cupel.Scorer, opts []Option) (*suite[[]*cupel.ContextItem], error) {
 	if s == nil || isNilPointer(s) {
-		return nil, fmt.Errorf("cupeltest: invalid argument: TestScorer needs a non-nil cupel.Scorer")
+		return nil, fmt.Errorf("%w: TestScorer needs a non-nil cupel.Scorer", ErrInvalidArgument)
 	}
 	c, err := newConfig(opts)
 	if err != nil {

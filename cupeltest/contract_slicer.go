@@ -72,7 +72,7 @@ func (r sliceResult) String() string {
 
 func slicerSuite(s cupel.Slicer, opts []Option) (*suite[sliceInput], error) {
 	if s == nil || isNilPointer(s) {
-		return nil, fmt.Errorf("cupeltest: invalid argument: TestSlicer needs a non-nil cupel.Slicer")
+		return nil, fmt.Errorf("%w: TestSlicer needs a non-nil cupel.Slicer", ErrInvalidArgument)
 	}
 	c, err := newConfig(opts)
 	if err != nil {

@@ -425,6 +425,8 @@ var _ = Describe("contract checkers", func() {
 	})
 
 	It("names invalid arguments as such", func() {
+		Expect(cupeltest.TestSlicer(nil)).To(MatchError(cupeltest.ErrInvalidArgument))
+		Expect(cupeltest.TestPlacer(placerFunc(keepOrder), cupeltest.WithInputs(-3))).To(MatchError(cupeltest.ErrInvalidArgument))
 		Expect(cupeltest.TestScorer(nil)).To(MatchError(ContainSubstring("invalid argument: TestScorer needs a non-nil cupel.Scorer")))
 		Expect(cupeltest.TestSlicer((*cupel.GreedySlice)(nil))).To(MatchError(ContainSubstring("invalid argument: TestSlicer needs a non-nil cupel.Slicer")))
 		Expect(cupeltest.TestPlacer(nil)).To(MatchError(ContainSubstring("invalid argument: TestPlacer needs a non-nil cupel.Placer")))
