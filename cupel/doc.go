@@ -57,6 +57,17 @@
 // Nothing the caller passes in is modified. A built pipeline and the built-in
 // scorers, slicers and placers are safe for concurrent use.
 //
+// # Your own scorers, slicers and placers
+//
+// A custom [Scorer], [Slicer] or [Placer] plugs into [Policy] like a
+// built-in one. It may also implement the optional fast path the built-ins
+// use, through the same exported interfaces: [BatchScorer] (score all items
+// in one call), [PositionSlicer] and [PositionPlacer] (return positions
+// rather than items). The pipeline takes a fast path whenever a component
+// has one, and checks the positions it returns. Package cupeltest's
+// TestScorer, TestSlicer and TestPlacer prove a component against the
+// contract, its fast path included.
+//
 // # Errors
 //
 // Every error wraps one of the sentinels (ErrInvalidItem, ErrInvalidBudget,

@@ -32,6 +32,70 @@ type Placer interface {
 	Place(items []ScoredItem) []*ContextItem
 }
 
+// The optional fast paths.
+//
+// A component may implement, besides its required method, one of the
+// interfaces below. The pipeline checks for them with a type assertion on the
+// component it was built with and takes the fast path whenever it is there;
+// the built-in components implement them in exactly the same way, so a
+// custom component can be as fast as a built-in one. A fast path must give
+// exactly what the required method gives: package cupeltest's TestScorer,
+// TestSlicer and TestPlacer check that it does.
+
+// BatchScorer is the fast path of a [Scorer]: it scores every item of the
+// Score stage in one call, so that a relative scorer can rank the items once
+// (O(N log N)) instead of comparing each item with all the others (O(N^2)).
+// Every built-in scorer implements it.
+//
+// ScoreAll(items, out) must write into out[i], for every i, exactly what
+// Score(items[i], items) returns (the same float64 bits; the per-item Score is
+// the reference). len(out) >= len(items); ScoreAll writes nothing beyond
+// out[len(items)-1], keeps no reference to items or out after it returns, and
+// modifies neither items nor the items. A nil items[i] must get 0 and
+// otherwise be ignored, as if it were not in items (the pipeline never passes
+// nil, but CompositeScorer and ScaledScorer hand their children what they
+// are given). Like Score, ScoreAll must be safe for concurrent use and must
+// not panic. Callers that hold any Scorer use [ScoreBatch], which takes this
+// path when there is one.
+type BatchScorer interface {
+	Scorer
+	ScoreAll(items []*ContextItem, out []float64)
+}
+
+// PositionSlicer is the fast path of a [Slicer]: it returns the selection as
+// positions in sorted rather than as items, sparing the pipeline the map that
+// matches items back to their scores. GreedySlice and KnapsackSlice implement
+// it.
+//
+// SlicePositions(sorted, budget) must return distinct positions, each in
+// [0, len(sorted)), in any order, such that the items at those positions are
+// exactly the items Slice(sorted, budget) returns (the same pointers, as many
+// times each), and the same error as Slice. The pipeline checks the
+// positions: an out-of-range or repeated position fails the run with a
+// [*ValidationError] wrapping [ErrInvalidConfig] that names the slicer, never
+// a panic. A slicer that also implements [DetailedSlicer] is called through
+// SliceDetailed, whose details the report needs, and this path is not used.
+type PositionSlicer interface {
+	Slicer
+	SlicePositions(sorted []ScoredItem, budget ContextBudget) ([]int, error)
+}
+
+// PositionPlacer is the fast path of a [Placer]: it returns the placed order
+// as positions in its input rather than as items, sparing the pipeline the
+// map that matches items back to their scores. ChronologicalPlacer and
+// UShapedPlacer implement it.
+//
+// PlacePositions(items) must return a permutation of 0, 1, ...,
+// len(items)-1: result[i] is the position in items of the item placed i-th,
+// and items[result[i]].Item must be Place(items)[i] for every i. The pipeline
+// checks the permutation: a result of the wrong length, or with an
+// out-of-range or repeated position, fails the run with a [*ValidationError]
+// wrapping [ErrInvalidConfig] that names the placer, never a panic.
+type PositionPlacer interface {
+	Placer
+	PlacePositions(items []ScoredItem) []int
+}
+
 // DetailedSlicer is implemented by slicers that report more than a selection:
 // the count-quota slicers report the items they dropped for a reached cap and
 // the count requirements they could not meet. The pipeline uses it to explain

@@ -376,10 +376,13 @@ func (r *run) slice(sorted []ScoredItem, pinned []*ContextItem, pinnedTokens int
 	var positions []int
 	var err error
 	switch s := r.p.slicer.(type) {
-	case PositionSlicer:
-		positions, err = s.SlicePositions(sorted, eff)
 	case DetailedSlicer:
 		res, err = s.SliceDetailed(sorted, eff)
+	case PositionSlicer:
+		positions, err = s.SlicePositions(sorted, eff)
+		if positions == nil && err == nil {
+			positions = []int{}
+		}
 	default:
 		res.Selected, err = s.Slice(sorted, eff)
 	}
@@ -392,13 +395,22 @@ func (r *run) slice(sorted []ScoredItem, pinned []*ContextItem, pinnedTokens int
 		}
 	}
 
-	// Mark the selected positions of the sorted list. Built-in slicers report
-	// positions; other selections are re-associated by identity
-	// (ruling 14), a pointer listed n times being selectable n times.
+	// Mark the selected positions of the sorted list. A PositionSlicer
+	// reports positions, which must be distinct and in range; other
+	// selections are re-associated by identity (ruling 14), a pointer listed
+	// n times being selectable n times.
 	chosen := make([]bool, len(sorted))
 	nSelected := len(positions)
 	if positions != nil {
 		for _, k := range positions {
+			if k < 0 || k >= len(sorted) {
+				return nil, nil, invalidConfig("Pipeline", "Slicer", typeName(r.p.slicer),
+					"SlicePositions returned position "+itoa(k)+", outside [0, "+itoa(len(sorted))+")")
+			}
+			if chosen[k] {
+				return nil, nil, invalidConfig("Pipeline", "Slicer", typeName(r.p.slicer),
+					"SlicePositions returned position "+itoa(k)+" twice")
+			}
 			chosen[k] = true
 		}
 	} else {
@@ -431,14 +443,6 @@ func (r *run) slice(sorted []ScoredItem, pinned []*ContextItem, pinnedTokens int
 		r.explainSliceExclusions(sorted, chosen, res.CapExcluded, pinned, pinnedTokens, eff, selectedTokens)
 	}
 	return sliced, res.Shortfalls, nil
-}
-
-// PositionSlicer is an optional fast path for a [Slicer]: it reports the
-// selection as distinct positions in sorted, sparing the pipeline the map
-// from items back to positions. The built-in greedy and knapsack slicers
-// implement it.
-type PositionSlicer interface {
-	SlicePositions(sorted []ScoredItem, budget ContextBudget) ([]int, error)
 }
 
 // explainSliceExclusions records why each sorted item the slicer left out
@@ -577,21 +581,18 @@ func (r *run) truncate(merged []ScoredItem, hasPinned bool, target int) ([]Score
 	return kept, current
 }
 
-// PositionPlacer is an optional fast path for a [Placer]: it reports the
-// placed order as positions in its input, sparing the pipeline the map from
-// items back to their scores. Both built-in placers implement it.
-type PositionPlacer interface {
-	PlacePositions(items []ScoredItem) []int
-}
-
 // placeMerged runs the placer and returns the placed items with their
-// scores. A custom placer's output is matched back to merged by identity and
-// must be a permutation of it.
+// scores. A PositionPlacer's positions must be a permutation of merged's; any
+// other placer's output is matched back to merged by identity and must be a
+// permutation of it.
 func (r *run) placeMerged(merged []ScoredItem) ([]*ContextItem, []float64, error) {
 	if pp, ok := r.p.placer.(PositionPlacer); ok {
 		pos := pp.PlacePositions(merged)
-		placed := make([]*ContextItem, len(pos))
 		scores := make([]float64, len(pos))
+		if err := r.checkPermutation(pos, len(merged), scores); err != nil {
+			return nil, nil, err
+		}
+		placed := make([]*ContextItem, len(pos))
 		for i, p := range pos {
 			placed[i], scores[i] = merged[p].Item, merged[p].Score
 		}
@@ -627,6 +628,29 @@ func (r *run) placeMerged(merged []ScoredItem) ([]*ContextItem, []float64, error
 		first[it] = next[j]
 	}
 	return placed, scores, nil
+}
+
+// checkPermutation checks that pos, what a PositionPlacer returned, is a
+// permutation of 0..n-1. It marks the positions seen in mark, a zeroed
+// slice of len(pos) floats that the caller overwrites afterwards, so as not
+// to allocate.
+func (r *run) checkPermutation(pos []int, n int, mark []float64) error {
+	bad := func(why string) error {
+		return invalidConfig("Pipeline", "Placer", typeName(r.p.placer), "PlacePositions "+why)
+	}
+	if len(pos) != n {
+		return bad("returned " + itoa(len(pos)) + " positions for " + itoa(n) + " items")
+	}
+	for _, p := range pos {
+		if p < 0 || p >= n {
+			return bad("returned position " + itoa(p) + ", outside [0, " + itoa(n) + ")")
+		}
+		if mark[p] != 0 {
+			return bad("returned position " + itoa(p) + " twice")
+		}
+		mark[p] = 1
+	}
+	return nil
 }
 
 func typeName(v any) string { return reflect.TypeOf(v).String() }

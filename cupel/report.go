@@ -3,6 +3,7 @@ package cupel
 import (
 	"math"
 	"strconv"
+	"strings"
 )
 
 // PipelineStage names an observable pipeline stage (spec chapter 36 (Events)).
@@ -274,4 +275,69 @@ type SelectionReport struct {
 	TotalCandidates            int
 	TotalTokensConsidered      int
 	CountRequirementShortfalls []CountRequirementShortfall
+}
+
+// maxReportLines is the number of included (and of excluded) items that
+// SelectionReport.String lists before summing up the rest.
+const maxReportLines = 20
+
+// String summarizes the report: one line of counts, then one line per
+// included item (in placed order) and per excluded item (in report order),
+// at most 20 of each, with contents cut to 40 characters, e.g.
+//
+//	SelectionReport: 3 candidates (430 tokens), 2 included (130 tokens), 1 excluded, 8 events
+//	  included[0]: "You are a support agent." (SystemPrompt, 30 tokens) Pinned score=1
+//	  included[1]: "user: how do I unlock my account?" (Message, 100 tokens) Scored score=0.9
+//	  excluded[0]: "kb/billing-faq.md" (Document, 300 tokens) score=0.2 BudgetExceeded: 300 tokens requested, 70 available
+//
+// A nil report is "SelectionReport(nil)". The full report is its JSON.
+func (r *SelectionReport) String() string {
+	if r == nil {
+		return "SelectionReport(nil)"
+	}
+	var b strings.Builder
+	b.WriteString("SelectionReport: " + itoa(r.TotalCandidates) + " candidates (" + itoa(r.TotalTokensConsidered) + " tokens), " +
+		itoa(len(r.Included)) + " included (" + itoa(r.IncludedTokens()) + " tokens), " +
+		itoa(len(r.Excluded)) + " excluded, " + itoa(len(r.Events)) + " events")
+	for i, in := range r.Included {
+		if i == maxReportLines {
+			b.WriteString("\n  ... and " + itoa(len(r.Included)-i) + " more included")
+			break
+		}
+		b.WriteString("\n  included[" + itoa(i) + "]: " + summarizeItem(in.Item) + " " + string(in.Reason) + " score=" + ftoa(in.Score))
+	}
+	for i, ex := range r.Excluded {
+		if i == maxReportLines {
+			b.WriteString("\n  ... and " + itoa(len(r.Excluded)-i) + " more excluded")
+			break
+		}
+		b.WriteString("\n  excluded[" + itoa(i) + "]: " + summarizeItem(ex.Item) + " score=" + ftoa(ex.Score) + " " + ex.Reason.String())
+	}
+	for _, s := range r.CountRequirementShortfalls {
+		b.WriteString("\n  shortfall: " + string(s.Kind) + " required " + itoa(s.RequiredCount) + ", got " + itoa(s.SatisfiedCount))
+	}
+	return b.String()
+}
+
+// GomegaString is String: Gomega prints it for the report in failure
+// messages (Or, ContainElement, Equal, ...) instead of the struct's fields.
+func (r *SelectionReport) GomegaString() string { return r.String() }
+
+// summarizeItem renders an item as its quoted content, cut to 40
+// characters, with its kind and tokens.
+func summarizeItem(it *ContextItem) string {
+	if it == nil {
+		return "<nil item>"
+	}
+	content := it.content
+	if n := 0; len(content) > 40 {
+		for i := range content {
+			if n == 40 {
+				content = content[:i] + "…"
+				break
+			}
+			n++
+		}
+	}
+	return strconv.Quote(content) + " (" + string(it.kind) + ", " + itoa(it.tokens) + " tokens)"
 }

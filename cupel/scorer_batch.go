@@ -1,20 +1,5 @@
 package cupel
 
-// BatchScorer is an optional fast path for a [Scorer]; every built-in scorer
-// implements it, and the pipeline uses it whenever a scorer does. ScoreAll
-// writes the score of every items[i], computed against items (the Score stage's
-// scorer.Score(items[i], items)), into out[i]; len(out) >= len(items).
-//
-// ScoreAll gives exactly the results of the per-item Score path (the spec's
-// pseudocode, which stays the reference) but in O(N log N) or better for N
-// items instead of the pseudocode's O(N^2) for the relative scorers (and
-// O(N^(depth+1)) for nested ScaledScorers). Like Score, it never panics: a
-// nil items[i] gets 0 and is otherwise ignored, as if it were not in items.
-type BatchScorer interface {
-	Scorer
-	ScoreAll(items []*ContextItem, out []float64)
-}
-
 // ScoreBatch writes s.Score(items[i], items) into out[i] for every i, using
 // the [BatchScorer] path where s has one and, for any other Scorer, calling
 // Score once per item. A nil items[i] gets 0 without s being called (the

@@ -28,11 +28,20 @@ type AssertionError struct {
 // Error returns the failure message.
 func (e *AssertionError) Error() string { return e.Message }
 
+// FatalTB is what [Require] needs of a test: [TB] and FailNow, which
+// *testing.T, *testing.B and Ginkgo's GinkgoT() all have.
+type FatalTB interface {
+	TB
+	FailNow()
+}
+
 // Chain holds a report and the assertions made on it. Every assertion
 // method returns the chain, so assertions chain fluently. Build one with
-// [Should] (failures go to a test) or [Check] (failures are only recorded).
+// [Should] (failures go to a test), [Require] (the first failure ends the
+// test) or [Check] (failures are only recorded).
 type Chain struct {
 	t        TB
+	failNow  func() // set by Require
 	report   *cupel.SelectionReport
 	failures []*AssertionError
 }
@@ -45,6 +54,17 @@ func Should(t TB, report *cupel.SelectionReport) *Chain {
 		panic("cupeltest: Should called with a nil TB; use Check outside tests")
 	}
 	return &Chain{t: t, report: report}
+}
+
+// Require is [Should] that stops the test at the first failed assertion, as
+// testify's require does: it reports the failure with t.Errorf, then calls
+// t.FailNow, so the assertions after it and the rest of the test do not run.
+// t must not be nil.
+func Require(t FatalTB, report *cupel.SelectionReport) *Chain {
+	if t == nil {
+		panic("cupeltest: Require called with a nil FatalTB; use Check outside tests")
+	}
+	return &Chain{t: t, failNow: t.FailNow, report: report}
 }
 
 // Check returns a chain of assertions on report for use outside go test:
@@ -87,6 +107,9 @@ func (c *Chain) record(o assertions.Outcome) {
 	c.t.Helper()
 	c.failures = append(c.failures, &AssertionError{Assertion: o.Assertion, Message: o.Message})
 	c.t.Errorf("%s", o.Message)
+	if c.failNow != nil {
+		c.failNow()
+	}
 }
 
 // Each method below calls t.Helper() itself before record does, so that
@@ -95,7 +118,7 @@ func (c *Chain) record(o assertions.Outcome) {
 
 // IncludeItemWithKind asserts that at least one included item has the kind.
 func (c *Chain) IncludeItemWithKind(kind cupel.ContextKind) *Chain {
-	if o := assertions.IncludeItemWithKind(c.report, kind); !o.Holds {
+	if o := assertions.IncludeItemWithKind(kind).Eval(c.report); !o.Holds {
 		c.t.Helper()
 		c.record(o)
 	}
@@ -105,7 +128,7 @@ func (c *Chain) IncludeItemWithKind(kind cupel.ContextKind) *Chain {
 // IncludeItemMatching asserts that at least one included entry (item, score
 // and reason) satisfies the predicate.
 func (c *Chain) IncludeItemMatching(predicate func(cupel.IncludedItem) bool) *Chain {
-	if o := assertions.IncludeItemMatching(c.report, predicate); !o.Holds {
+	if o := assertions.IncludeItemMatching(predicate).Eval(c.report); !o.Holds {
 		c.t.Helper()
 		c.record(o)
 	}
@@ -115,7 +138,7 @@ func (c *Chain) IncludeItemMatching(predicate func(cupel.IncludedItem) bool) *Ch
 // IncludeExactlyNItemsWithKind asserts that exactly n included items have
 // the kind; n = 0 asserts the kind is absent from Included.
 func (c *Chain) IncludeExactlyNItemsWithKind(kind cupel.ContextKind, n int) *Chain {
-	if o := assertions.IncludeExactlyNItemsWithKind(c.report, kind, n); !o.Holds {
+	if o := assertions.IncludeExactlyNItemsWithKind(kind, n).Eval(c.report); !o.Holds {
 		c.t.Helper()
 		c.record(o)
 	}
@@ -125,7 +148,7 @@ func (c *Chain) IncludeExactlyNItemsWithKind(kind cupel.ContextKind, n int) *Cha
 // ExcludeItemWithReason asserts that at least one excluded entry's reason
 // is of the variant.
 func (c *Chain) ExcludeItemWithReason(reason cupel.ExclusionVariant) *Chain {
-	if o := assertions.ExcludeItemWithReason(c.report, reason); !o.Holds {
+	if o := assertions.ExcludeItemWithReason(reason).Eval(c.report); !o.Holds {
 		c.t.Helper()
 		c.record(o)
 	}
@@ -135,7 +158,7 @@ func (c *Chain) ExcludeItemWithReason(reason cupel.ExclusionVariant) *Chain {
 // ExcludeItemMatchingWithReason asserts that at least one excluded item
 // satisfies the predicate and has a reason of the variant.
 func (c *Chain) ExcludeItemMatchingWithReason(predicate func(*cupel.ContextItem) bool, reason cupel.ExclusionVariant) *Chain {
-	if o := assertions.ExcludeItemMatchingWithReason(c.report, predicate, reason); !o.Holds {
+	if o := assertions.ExcludeItemMatchingWithReason(predicate, reason).Eval(c.report); !o.Holds {
 		c.t.Helper()
 		c.record(o)
 	}
@@ -146,7 +169,7 @@ func (c *Chain) ExcludeItemMatchingWithReason(predicate func(*cupel.ContextItem)
 // predicate has reason BudgetExceeded with exactly these item_tokens and
 // available_tokens.
 func (c *Chain) ExcludeItemWithBudgetDetails(predicate func(*cupel.ContextItem) bool, expectedItemTokens, expectedAvailableTokens int) *Chain {
-	if o := assertions.ExcludeItemWithBudgetDetails(c.report, predicate, expectedItemTokens, expectedAvailableTokens); !o.Holds {
+	if o := assertions.ExcludeItemWithBudgetDetails(predicate, expectedItemTokens, expectedAvailableTokens).Eval(c.report); !o.Holds {
 		c.t.Helper()
 		c.record(o)
 	}
@@ -155,7 +178,7 @@ func (c *Chain) ExcludeItemWithBudgetDetails(predicate func(*cupel.ContextItem) 
 
 // HaveNoExclusionsForKind asserts that no excluded item has the kind.
 func (c *Chain) HaveNoExclusionsForKind(kind cupel.ContextKind) *Chain {
-	if o := assertions.HaveNoExclusionsForKind(c.report, kind); !o.Holds {
+	if o := assertions.HaveNoExclusionsForKind(kind).Eval(c.report); !o.Holds {
 		c.t.Helper()
 		c.record(o)
 	}
@@ -164,7 +187,7 @@ func (c *Chain) HaveNoExclusionsForKind(kind cupel.ContextKind) *Chain {
 
 // HaveAtLeastNExclusions asserts that Excluded has at least n entries.
 func (c *Chain) HaveAtLeastNExclusions(n int) *Chain {
-	if o := assertions.HaveAtLeastNExclusions(c.report, n); !o.Holds {
+	if o := assertions.HaveAtLeastNExclusions(n).Eval(c.report); !o.Holds {
 		c.t.Helper()
 		c.record(o)
 	}
@@ -174,7 +197,7 @@ func (c *Chain) HaveAtLeastNExclusions(n int) *Chain {
 // ExcludedItemsAreSortedByScoreDescending asserts that Excluded is in
 // non-increasing score order (a conformance assertion).
 func (c *Chain) ExcludedItemsAreSortedByScoreDescending() *Chain {
-	if o := assertions.ExcludedItemsAreSortedByScoreDescending(c.report); !o.Holds {
+	if o := assertions.ExcludedItemsAreSortedByScoreDescending().Eval(c.report); !o.Holds {
 		c.t.Helper()
 		c.record(o)
 	}
@@ -184,7 +207,7 @@ func (c *Chain) ExcludedItemsAreSortedByScoreDescending() *Chain {
 // HaveBudgetUtilizationAbove asserts that the included tokens divided by
 // budget.MaxTokens() is >= threshold (exact comparison, no epsilon).
 func (c *Chain) HaveBudgetUtilizationAbove(threshold float64, budget cupel.ContextBudget) *Chain {
-	if o := assertions.HaveBudgetUtilizationAbove(c.report, threshold, budget); !o.Holds {
+	if o := assertions.HaveBudgetUtilizationAbove(threshold, budget).Eval(c.report); !o.Holds {
 		c.t.Helper()
 		c.record(o)
 	}
@@ -193,7 +216,7 @@ func (c *Chain) HaveBudgetUtilizationAbove(threshold float64, budget cupel.Conte
 
 // HaveKindCoverageCount asserts that Included holds at least n distinct kinds.
 func (c *Chain) HaveKindCoverageCount(n int) *Chain {
-	if o := assertions.HaveKindCoverageCount(c.report, n); !o.Holds {
+	if o := assertions.HaveKindCoverageCount(n).Eval(c.report); !o.Holds {
 		c.t.Helper()
 		c.record(o)
 	}
@@ -204,7 +227,7 @@ func (c *Chain) HaveKindCoverageCount(n int) *Chain {
 // satisfies the predicate. Meaningful only for a placer whose ordering
 // contract you know (e.g. UShapedPlacer).
 func (c *Chain) PlaceItemAtEdge(predicate func(cupel.IncludedItem) bool) *Chain {
-	if o := assertions.PlaceItemAtEdge(c.report, predicate); !o.Holds {
+	if o := assertions.PlaceItemAtEdge(predicate).Eval(c.report); !o.Holds {
 		c.t.Helper()
 		c.record(o)
 	}
@@ -212,10 +235,12 @@ func (c *Chain) PlaceItemAtEdge(predicate func(cupel.IncludedItem) bool) *Chain 
 }
 
 // PlaceTopNScoredAtEdges asserts that the n highest-scored included items
-// occupy the n outermost positions in edge order (0, count-1, 1, count-2,
-// ...), as UShapedPlacer places them.
+// occupy the n outermost positions (0, count-1, 1, count-2, ...), as
+// UShapedPlacer places them: each of those positions must hold an item
+// scored at least the n-th highest score; which edge holds which is not
+// checked (ruling 25).
 func (c *Chain) PlaceTopNScoredAtEdges(n int) *Chain {
-	if o := assertions.PlaceTopNScoredAtEdges(c.report, n); !o.Holds {
+	if o := assertions.PlaceTopNScoredAtEdges(n).Eval(c.report); !o.Holds {
 		c.t.Helper()
 		c.record(o)
 	}

@@ -222,3 +222,29 @@ var _ = Describe("Check", func() {
 		Expect(ch.First()).NotTo(BeNil())
 	})
 })
+
+// fatalTB records calls like recordingTB and counts FailNow.
+type fatalTB struct {
+	recordingTB
+	failNows int
+}
+
+func (f *fatalTB) FailNow() { f.calls = append(f.calls, "FailNow"); f.failNows++ }
+
+var _ = Describe("Require", func() {
+	It("reports the failure, then calls FailNow", func() {
+		tb := &fatalTB{}
+		ch := cupeltest.Require(tb, testcases.Agent()).HaveKindCoverageCount(4)
+		Expect(tb.calls).To(BeEmpty(), "a passing assertion calls nothing on t")
+		ch.HaveAtLeastNExclusions(99)
+		Expect(tb.calls).To(Equal([]string{"Helper", "Helper", "Errorf", "FailNow"}))
+		Expect(tb.errors).To(Equal([]string{"HaveAtLeastNExclusions(99) failed: expected at least 99 excluded items, but Excluded had 4."}))
+		Expect(ch.Err()).To(MatchError(tb.errors[0]))
+	})
+
+	It("accepts *testing.T, *testing.B and GinkgoT()", func() {
+		var _ cupeltest.FatalTB = (*testing.T)(nil)
+		var _ cupeltest.FatalTB = (*testing.B)(nil)
+		var _ cupeltest.FatalTB = GinkgoT()
+	})
+})

@@ -35,6 +35,21 @@ func TestPlainDemo(t *testing.T) {
 		HaveKindCoverageCount(4)
 }
 
+// TestRequireDemo: Require stops the test at the first failure.
+func TestRequireDemo(t *testing.T) {
+	if os.Getenv(demoEnv) != "require" {
+		t.Skip("run by the cupeltest suite in a child process")
+	}
+	r := testcases.Agent()
+	t.Log("DEMO: before the chain")
+	cupeltest.Require(t, r).
+		HaveKindCoverageCount(4).
+		HaveAtLeastNExclusions(99).            // DEMO-LINE HaveAtLeastNExclusions
+		IncludeItemWithKind(cupel.KindMemory). // DEMO-LINE IncludeItemWithKind
+		HaveKindCoverageCount(4)
+	t.Log("DEMO: after the chain")
+}
+
 // The Ginkgo demo spec is registered only in the child process.
 var _ = func() bool {
 	if os.Getenv(demoEnv) == "ginkgo" {
@@ -106,6 +121,15 @@ var _ = Describe("failure reporting", Label("child-process"), func() {
 		Expect(out).To(ContainSubstring("--- FAIL: TestPlainDemo"))
 	})
 
+	It("with Require stops the test at the first failure, at its caller's line", func() {
+		out := runDemo("require", "TestRequireDemo")
+		Expect(out).To(ContainSubstring("DEMO: before the chain"))
+		Expect(out).To(ContainSubstring("demo_test.go:" + strconv.Itoa(demoLine("HaveAtLeastNExclusions", 2)) + ": " + first))
+		Expect(out).NotTo(ContainSubstring("IncludeItemWithKind(Memory) failed"))
+		Expect(out).NotTo(ContainSubstring("DEMO: after the chain"))
+		Expect(out).To(ContainSubstring("--- FAIL: TestRequireDemo"))
+	})
+
 	It("under Ginkgo's GinkgoT() stops the spec at the first failure, at its caller's line", func() {
 		out := runDemo("ginkgo", "TestGinkgoDemo")
 		Expect(out).To(ContainSubstring(first))
@@ -118,7 +142,7 @@ var _ = Describe("failure reporting", Label("child-process"), func() {
 		for _, m := range loc {
 			lines = append(lines, m[1])
 		}
-		Expect(lines).To(ContainElement(strconv.Itoa(demoLine("HaveAtLeastNExclusions", 2))))
+		Expect(lines).To(ContainElement(strconv.Itoa(demoLine("HaveAtLeastNExclusions", 3))))
 		Expect(out).To(ContainSubstring("1 Failed"))
 	})
 })

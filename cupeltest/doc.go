@@ -12,7 +12,7 @@
 //		ExcludeItemWithReason(cupel.ExclusionBudgetExceeded).
 //		PlaceItemAtEdge(func(in cupel.IncludedItem) bool { return in.Item.Pinned() })
 //
-// # Two entry points
+// # Three entry points
 //
 // [Should] reports every failed assertion to a test through the two methods
 // of [TB], which *testing.T, *testing.B and Ginkgo's GinkgoT() all have:
@@ -26,9 +26,14 @@
 //     assertion of the chain, and the assertions after it do not run. (This
 //     package's tests check it by running such a spec in a child process.)
 //
+// [Require] is Should that stops the test at the first failed assertion, as
+// testify's require does: after reporting the failure it calls t.FailNow
+// (see [FatalTB]), so the assertions after it, and the rest of the test, do
+// not run.
+//
 // [Check] is the entry point for code outside go test: it reports to no one,
-// and [Chain.Err] returns what failed. Both entry points return the same
-// [Chain] type, and both record failures, so Err and [Chain.Failures] work
+// and [Chain.Err] returns what failed. All three return the same
+// [Chain] type, and all record failures, so Err and [Chain.Failures] work
 // on either.
 //
 // A passing assertion calls nothing on t and changes nothing on the chain.
@@ -80,18 +85,49 @@
 //     and -0 with +0, as the report does (ruling 6).
 //   - HaveBudgetUtilizationAbove: a budget with MaxTokens = 0 has
 //     utilization 0 (ruling 12).
-//   - PlaceTopNScoredAtEdges checks positions in edge order: the k-th edge
-//     position (0, count-1, 1, count-2, ...) must hold an item whose score is
-//     the k-th highest; tied items are interchangeable. So with n = count the
-//     whole list must be in edge-in order, as the chapter says. n <= 0
-//     passes; n > count fails with "PlaceTopNScoredAtEdges(3) failed:
-//     Included had 2 items, fewer than the 3 edge positions to check.". The
-//     top-n items are listed by score, tied items at a position where their
-//     score is expected first, then by index; {failCount} counts those that
-//     are not at such a position.
+//   - PlaceTopNScoredAtEdges checks membership, not order (ruling 25): it
+//     holds when each of the first n edge positions (0, count-1, 1, count-2,
+//     ...) holds an item scored at least the n-th highest score in
+//     Included. Which of the top n sits at which edge is not checked, and an
+//     item tied with the n-th score may take the n-th item's place; with
+//     n = count it always holds. n = 0 passes; n > count fails with
+//     "PlaceTopNScoredAtEdges(3) failed: Included had 2 items, fewer than
+//     the 3 edge positions to check.". {failCount} is the number of those
+//     edge positions holding an item scored below the n-th highest score;
+//     the top-n items are listed by score, tied items at an edge position
+//     first, then by index.
+//   - Invalid arguments fail the assertion, whatever the report, with a
+//     message saying so: an empty kind or reason, a negative n or token
+//     count, a NaN or negative threshold ("HaveKindCoverageCount(-1)
+//     failed: invalid argument: n must be >= 0 (got -1)."). A threshold
+//     above 1 is valid, as the chapter says.
 //   - A nil report fails every assertion ("IncludeItemWithKind failed: the
 //     report is nil."), and a nil predicate fails its assertion ("... failed:
 //     the predicate is nil.").
+//
+// # Checking your own Scorer, Slicer or Placer
+//
+// [TestScorer], [TestSlicer] and [TestPlacer] prove a component against the
+// contract the pipeline relies on, as testing/fstest.TestFS does for a file
+// system: determinism, no mutation of the input, safety for concurrent use,
+// sane edge cases, and per component finite scores, a budget-fitting subset
+// without duplicates, or a permutation. They also check that an optional
+// fast path ([cupel.BatchScorer], [cupel.PositionSlicer],
+// [cupel.PositionPlacer]) agrees with the per-item path. Inputs are
+// generated from a seed ([WithSeed]), plus the items you pass
+// ([WithItems]); the returned error joins one [*ContractViolation] per
+// broken property, with the smallest input found that shows it:
+//
+//	func TestMyScorer(t *testing.T) {
+//		if err := cupeltest.TestScorer(MyScorer{}, cupeltest.WithItems(myItems...)); err != nil {
+//			t.Fatal(err)
+//		}
+//	}
+//
+// [RunScorerTests], [RunSlicerTests] and [RunPlacerTests] run the same
+// checks as one subtest per property. Run them under go test -race: the
+// ConcurrentUse check calls the component from several goroutines at once,
+// so the race detector sees any data race it has.
 //
 // # Snapshots
 //

@@ -77,3 +77,33 @@ func ExampleChain_Err() {
 	// HaveAtLeastNExclusions(2) failed: expected at least 2 excluded items, but Excluded had 1.
 	// PlaceTopNScoredAtEdges(3) failed: Included had 2 items, fewer than the 3 edge positions to check.
 }
+
+// budgetBlindSlicer keeps the better half of its input, forgetting the
+// budget.
+type budgetBlindSlicer struct{}
+
+func (budgetBlindSlicer) Slice(sorted []cupel.ScoredItem, _ cupel.ContextBudget) ([]*cupel.ContextItem, error) {
+	out := []*cupel.ContextItem{}
+	for _, si := range sorted[:(len(sorted)+1)/2] {
+		out = append(out, si.Item)
+	}
+	return out, nil
+}
+
+// TestSlicer proves a custom slicer against the Slicer contract. In a test,
+// fail it with the error: if err := cupeltest.TestSlicer(s); err != nil {
+// t.Fatal(err) }, or run cupeltest.RunSlicerTests(t, s) for one subtest per
+// property.
+func ExampleTestSlicer() {
+	err := cupeltest.TestSlicer(budgetBlindSlicer{})
+	var v *cupeltest.ContractViolation
+	if errors.As(err, &v) {
+		fmt.Println(v.Property)
+		fmt.Println(v.Rule)
+	}
+	fmt.Println(cupeltest.TestSlicer(cupel.NewGreedySlice()))
+	// Output:
+	// WithinBudget
+	// the selected items' tokens must not exceed budget.TargetTokens
+	// <nil>
+}

@@ -16,6 +16,10 @@
 //   - examples/gate: a Go implementation gating itself on conformance from
 //     go test with runner.Test.
 //
+// examples/similarity is a custom scorer (embedding similarity read from
+// item metadata) written with the pipeline's fast path, cupel.BatchScorer,
+// and proved against the scorer contract with cupeltest.RunScorerTests.
+//
 // examples/policyfile is a command that reads a selection policy from a
 // TOML (or JSON) file with cupel.DecodePolicyFile and runs it over the
 // agent's turn.

@@ -7,31 +7,45 @@ import (
 	"github.com/cupel-go/go-cupel/internal/assertions"
 )
 
-type evalFunc func(*cupel.SelectionReport) assertions.Outcome
+// Matcher is the Gomega matcher of one assertion pattern bound to its
+// arguments. Every named matcher of this package (IncludeItemWithKindMatcher,
+// ...) embeds it: it holds only the pattern and its arguments, evaluates the
+// report anew in every method, and so can be reused.
+type Matcher struct {
+	a assertions.Assertion
+}
 
-// toReport accepts a *cupel.SelectionReport (not nil) or a
+// report accepts a *cupel.SelectionReport (not nil) or a
 // cupel.SelectionReport value.
-func toReport(eval evalFunc, actual any) (*cupel.SelectionReport, error) {
+func (m Matcher) report(actual any) (*cupel.SelectionReport, error) {
 	if r, ok := assertions.ReportOf(actual); ok {
 		return r, nil
 	}
-	return nil, assertions.NotAReport(gomegaString(eval), format.Object(actual, 1))
+	return nil, assertions.NotAReport(m.a.Call(), format.Object(actual, 1))
 }
 
-func match(eval evalFunc, actual any) (bool, error) {
-	r, err := toReport(eval, actual)
+// Match reports whether the report satisfies the assertion. It returns an
+// error, which fails the expectation under To and NotTo alike, when actual
+// is not a report or when the assertion's arguments are invalid.
+func (m Matcher) Match(actual any) (bool, error) {
+	if err := m.a.ArgError(); err != nil {
+		return false, err
+	}
+	r, err := m.report(actual)
 	if err != nil {
 		return false, err
 	}
-	return eval(r).Holds, nil
+	return m.a.Eval(r).Holds, nil
 }
 
-func failureMessage(eval evalFunc, actual any) string {
-	r, err := toReport(eval, actual)
+// FailureMessage returns the assertion's failure message for actual, the
+// same as cupeltest's.
+func (m Matcher) FailureMessage(actual any) string {
+	r, err := m.report(actual)
 	if err != nil {
 		return err.Error()
 	}
-	o := eval(r)
+	o := m.a.Eval(r)
 	if o.Holds {
 		// Gomega asks only after Match returned false; say what happened anyway.
 		return o.Call + " held: " + o.Found + "."
@@ -39,18 +53,25 @@ func failureMessage(eval evalFunc, actual any) string {
 	return o.Message
 }
 
-func negatedFailureMessage(eval evalFunc, actual any) string {
-	r, err := toReport(eval, actual)
+// NegatedFailureMessage says that the assertion was expected not to hold
+// and what actual held that satisfied it. It renders the call as
+// FailureMessage does.
+func (m Matcher) NegatedFailureMessage(actual any) string {
+	r, err := m.report(actual)
 	if err != nil {
 		return err.Error()
 	}
-	o := eval(r)
+	o := m.a.Eval(r)
 	if !o.Holds {
 		return o.Message
 	}
 	return o.NegatedMessage()
 }
 
-// gomegaString renders the call; evaluating a nil report does no work and
-// fills in only the call.
-func gomegaString(eval evalFunc) string { return eval(nil).Call }
+// GomegaString renders the matcher as it was called, e.g.
+// IncludeExactlyNItemsWithKind(Tool, 2).
+func (m Matcher) GomegaString() string { return m.a.Call() }
+
+// String is GomegaString, for Gomega's And, Or and other places that format
+// matchers with %s.
+func (m Matcher) String() string { return m.a.Call() }

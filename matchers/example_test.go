@@ -38,8 +38,8 @@ func ExampleIncludeItemWithKind() {
 	fmt.Println(matchers.IncludeItemWithKind(cupel.KindMessage).GomegaString())
 	// Output:
 	// IncludeItemWithKind(Memory) failed: Included contained 0 items with Kind=Memory. Included had 2 items with kinds: [SystemPrompt, Message].
-	// Expected the report not to satisfy IncludeItemWithKind("Message"), but Included contained 1 items with Kind=Message (of 2 items).
-	// IncludeItemWithKind("Message")
+	// Expected the report not to satisfy IncludeItemWithKind(Message), but Included contained 1 items with Kind=Message (of 2 items).
+	// IncludeItemWithKind(Message)
 }
 
 func ExampleHaveBudgetUtilizationAbove() {

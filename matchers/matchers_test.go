@@ -84,7 +84,12 @@ var _ = Describe("matchers", func() {
 						failures := InterceptGomegaFailures(func() { Expect(r).To(m) })
 						Expect(failures).To(Equal([]string{c.Want}))
 						Expect(m.FailureMessage(*r)).To(Equal(c.Want))
-						Expect(r).NotTo(m)
+						if strings.Contains(c.ID, "/fail-invalid-") {
+							failures = InterceptGomegaFailures(func() { Expect(r).NotTo(m) })
+							Expect(failures).To(Equal([]string{c.Want}), "invalid arguments fail under NotTo too")
+						} else {
+							Expect(r).NotTo(m)
+						}
 					})
 				}
 			}
@@ -117,13 +122,13 @@ var _ = Describe("matcher plumbing", func() {
 		pred := func(cupel.IncludedItem) bool { return true }
 		ipred := func(*cupel.ContextItem) bool { return true }
 		for m, want := range map[types.GomegaMatcher]string{
-			matchers.IncludeItemWithKind(cupel.KindMessage):                            `IncludeItemWithKind("Message")`,
+			matchers.IncludeItemWithKind(cupel.KindMessage):                            `IncludeItemWithKind(Message)`,
 			matchers.IncludeItemMatching(pred):                                         `IncludeItemMatching(<predicate>)`,
-			matchers.IncludeExactlyNItemsWithKind(cupel.KindToolOutput, 2):             `IncludeExactlyNItemsWithKind("ToolOutput", 2)`,
-			matchers.ExcludeItemWithReason(cupel.ExclusionBudgetExceeded):              `ExcludeItemWithReason("BudgetExceeded")`,
-			matchers.ExcludeItemMatchingWithReason(ipred, cupel.ExclusionDeduplicated): `ExcludeItemMatchingWithReason(<predicate>, "Deduplicated")`,
+			matchers.IncludeExactlyNItemsWithKind(cupel.KindToolOutput, 2):             `IncludeExactlyNItemsWithKind(ToolOutput, 2)`,
+			matchers.ExcludeItemWithReason(cupel.ExclusionBudgetExceeded):              `ExcludeItemWithReason(BudgetExceeded)`,
+			matchers.ExcludeItemMatchingWithReason(ipred, cupel.ExclusionDeduplicated): `ExcludeItemMatchingWithReason(<predicate>, Deduplicated)`,
 			matchers.ExcludeItemWithBudgetDetails(ipred, 500, 360):                     `ExcludeItemWithBudgetDetails(<predicate>, 500, 360)`,
-			matchers.HaveNoExclusionsForKind(cupel.KindSystemPrompt):                   `HaveNoExclusionsForKind("SystemPrompt")`,
+			matchers.HaveNoExclusionsForKind(cupel.KindSystemPrompt):                   `HaveNoExclusionsForKind(SystemPrompt)`,
 			matchers.HaveAtLeastNExclusions(3):                                         `HaveAtLeastNExclusions(3)`,
 			matchers.ExcludedItemsAreSortedByScoreDescending():                         `ExcludedItemsAreSortedByScoreDescending()`,
 			matchers.HaveBudgetUtilizationAbove(0.75, budget):                          `HaveBudgetUtilizationAbove(0.75, ContextBudget{MaxTokens: 1000, TargetTokens: 800})`,
@@ -142,7 +147,7 @@ var _ = Describe("matcher plumbing", func() {
 		})
 		Expect(failures).To(HaveLen(1))
 		Expect(failures[0]).To(ContainSubstring(`to contain element matching`))
-		Expect(failures[0]).To(ContainSubstring(`IncludeItemWithKind("Memory")`))
+		Expect(failures[0]).To(ContainSubstring(`IncludeItemWithKind(Memory)`))
 		Expect(reports).To(ContainElement(matchers.IncludeItemWithKind(cupel.KindSystemPrompt)))
 	})
 
@@ -169,13 +174,30 @@ var _ = Describe("matcher plumbing", func() {
 		})
 		Expect(failures).To(HaveLen(1))
 		Expect(failures[0]).To(ContainSubstring(`HaveKindCoverageCount(9)`))
-		Expect(failures[0]).To(ContainSubstring(`IncludeItemWithKind("Memory")`))
+		Expect(failures[0]).To(ContainSubstring(`IncludeItemWithKind(Memory)`))
+	})
+
+	It("prints the report as its summary, not its struct, in Or and ContainElement failures", func() {
+		r := testcases.Agent()
+		failures := InterceptGomegaFailures(func() {
+			Expect(r).To(Or(matchers.HaveKindCoverageCount(9), matchers.IncludeItemWithKind(cupel.KindMemory)))
+		})
+		Expect(failures).To(HaveLen(1))
+		Expect(failures[0]).To(ContainSubstring("SelectionReport: 9 candidates"))
+		Expect(failures[0]).To(ContainSubstring(`included[0]: "You are a support agent for Acme. Be con…" (SystemPrompt, 120 tokens) Pinned score=1`))
+		Expect(failures[0]).NotTo(ContainSubstring("TotalTokensConsidered"))
+		Expect(strings.Count(failures[0], "\n")).To(BeNumerically("<", 20))
+
+		failures = InterceptGomegaFailures(func() {
+			Expect([]*cupel.SelectionReport{r}).To(ContainElement(matchers.IncludeItemWithKind(cupel.KindMemory)))
+		})
+		Expect(failures[0]).To(ContainSubstring("SelectionReport: 9 candidates"))
 	})
 
 	It("says what was expected not to hold and what was found", func() {
 		r := testcases.Agent()
 		for m, want := range map[types.GomegaMatcher]string{
-			matchers.IncludeItemWithKind(cupel.KindMessage):                                                   `Expected the report not to satisfy IncludeItemWithKind("Message"), but Included contained 2 items with Kind=Message (of 5 items).`,
+			matchers.IncludeItemWithKind(cupel.KindMessage):                                                   `Expected the report not to satisfy IncludeItemWithKind(Message), but Included contained 2 items with Kind=Message (of 5 items).`,
 			matchers.ExcludeItemWithBudgetDetails(func(it *cupel.ContextItem) bool { return true }, 800, 360): `Expected the report not to satisfy ExcludeItemWithBudgetDetails(<predicate>, 800, 360), but the excluded item at index 2 matched the predicate with BudgetExceeded item_tokens=800, available_tokens=360.`,
 			matchers.HaveBudgetUtilizationAbove(0.6, budget):                                                  `Expected the report not to satisfy HaveBudgetUtilizationAbove(0.6, ContextBudget{MaxTokens: 1000, TargetTokens: 800}), but computed utilization was 0.640000 (includedTokens=640, budget.MaxTokens=1000).`,
 		} {
@@ -199,7 +221,7 @@ var _ = Describe("matcher plumbing", func() {
 		for _, actual := range []any{nil, "report", 42, (*cupel.SelectionReport)(nil), []cupel.IncludedItem{}} {
 			ok, err := m.Match(actual)
 			Expect(ok).To(BeFalse())
-			Expect(err).To(MatchError(ContainSubstring(`IncludeItemWithKind("Message") expects a *cupel.SelectionReport or a cupel.SelectionReport. Got:`)))
+			Expect(err).To(MatchError(ContainSubstring(`IncludeItemWithKind(Message) expects a *cupel.SelectionReport or a cupel.SelectionReport. Got:`)))
 			Expect(m.FailureMessage(actual)).To(Equal(err.Error()))
 			Expect(m.NegatedFailureMessage(actual)).To(Equal(err.Error()))
 		}

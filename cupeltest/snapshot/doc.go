@@ -15,6 +15,13 @@
 // the testing vocabulary defers snapshots only because that order was not
 // guaranteed there.
 //
+// A lossless snapshot of a 30-item run with item-level events is some 600
+// lines. Options make it smaller: [WithoutEvents] leaves the events out, and
+// [DecisionsOnly] keeps only the included and excluded lists, one entry per
+// line (a few dozen lines for 30 items):
+//
+//	snapshot.Match(t, "agent_turn", report, snapshot.DecisionsOnly())
+//
 // Run the tests with GOLDIE_UPDATE=1 (or goldie's own -update flag) to
 // write or rewrite the golden files; review the change like code. A
 // mismatch fails the test with goldie's unified diff (Expected / Actual)

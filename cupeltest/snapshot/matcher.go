@@ -12,6 +12,7 @@ import (
 // GoldenMatcher is the Gomega matcher returned by [MatchGolden].
 type GoldenMatcher struct {
 	name string
+	opts []Option
 }
 
 // MatchGolden is the Gomega form of [Match]:
@@ -21,9 +22,11 @@ type GoldenMatcher struct {
 // It succeeds when the report's canonical JSON equals
 // testdata/golden/<name>.golden (or, when updating, after writing it); its
 // failure message is Match's, with goldie's diff. The report may be a
-// *cupel.SelectionReport or a cupel.SelectionReport. The matcher keeps no
-// state between calls.
-func MatchGolden(name string) *GoldenMatcher { return &GoldenMatcher{name: name} }
+// *cupel.SelectionReport or a cupel.SelectionReport. Options are Match's.
+// The matcher keeps no state between calls.
+func MatchGolden(name string, opts ...Option) *GoldenMatcher {
+	return &GoldenMatcher{name: name, opts: opts}
+}
 
 func (m *GoldenMatcher) report(actual any) (*cupel.SelectionReport, error) {
 	if r, ok := assertions.ReportOf(actual); ok {
@@ -39,7 +42,7 @@ func (m *GoldenMatcher) Match(actual any) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	return check(m.name, r, Updating()) == nil, nil
+	return check(m.name, r, Updating(), m.opts) == nil, nil
 }
 
 // FailureMessage returns the mismatch with goldie's diff, or says that the
@@ -49,7 +52,7 @@ func (m *GoldenMatcher) FailureMessage(actual any) string {
 	if err != nil {
 		return err.Error()
 	}
-	if err := check(m.name, r, false); err != nil {
+	if err := check(m.name, r, false, m.opts); err != nil {
 		return err.Error()
 	}
 	return m.GomegaString() + " held: the report matched " + Path(m.name) + "."

@@ -88,7 +88,7 @@ func TestMatchCommittedGolden(t *testing.T) {
 func TestMatchReportsGoldieDiffOnMismatch(t *testing.T) {
 	r := withEvents()
 	r.Excluded = r.Excluded[:3]
-	err := check("agent", r, false)
+	err := check("agent", r, false, nil)
 	if err == nil {
 		t.Fatal("want a mismatch")
 	}
@@ -147,7 +147,7 @@ func TestUpdateWritesTheGoldenFile(t *testing.T) {
 		t.Fatalf("Path = %s", Path("nested/fresh"))
 	}
 	t.Setenv("GOLDIE_UPDATE", "")
-	if err := check("nested/fresh", withEvents(), false); err != nil {
+	if err := check("nested/fresh", withEvents(), false, nil); err != nil {
 		t.Fatalf("the written file does not match: %v", err)
 	}
 }
@@ -183,5 +183,114 @@ func TestMatchGolden(t *testing.T) {
 	}
 	if _, err := m.Match((*cupel.SelectionReport)(nil)); err == nil {
 		t.Errorf("Match on a nil report: no error")
+	}
+}
+
+// run30 runs a 30-candidate selection with an item-detail report.
+func run30(t *testing.T) *cupel.SelectionReport {
+	t.Helper()
+	p, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewPriorityScorer(), Slicer: cupel.NewGreedySlice(), Placer: cupel.NewUShapedPlacer()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	items := make([]*cupel.ContextItem, 30)
+	for i := range items {
+		prio := i % 7
+		items[i] = cupel.MustItem(cupel.ItemSpec{Content: fmt.Sprintf("turn %d", i), Tokens: 10 + i, Priority: &prio})
+	}
+	b, err := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 400, TargetTokens: 300})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, r, err := p.DryRun(items, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func decode(t *testing.T, b []byte) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, b)
+	}
+	return m
+}
+
+func TestOptionsMakeSmallerSnapshots(t *testing.T) {
+	r := run30(t)
+	full, err := Canonical(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	noEvents, err := Canonical(r, WithoutEvents())
+	if err != nil {
+		t.Fatal(err)
+	}
+	decisions, err := Canonical(r, DecisionsOnly())
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := func(b []byte) int { return strings.Count(string(b), "\n") }
+	t.Logf("30 items: %d lines lossless, %d without events, %d decisions only", lines(full), lines(noEvents), lines(decisions))
+	if lines(decisions) > 40 {
+		t.Errorf("DecisionsOnly: %d lines for 30 items, want a few dozen", lines(decisions))
+	}
+	if lines(noEvents) >= lines(full) {
+		t.Errorf("WithoutEvents did not shrink the snapshot")
+	}
+
+	// WithoutEvents is the lossless form minus the events, fields in order.
+	fm, nm := decode(t, full), decode(t, noEvents)
+	if _, ok := nm["events"]; ok {
+		t.Errorf("WithoutEvents kept the events")
+	}
+	delete(fm, "events")
+	if fmt.Sprint(fm) != fmt.Sprint(nm) {
+		t.Errorf("WithoutEvents changed more than the events")
+	}
+	if !strings.HasPrefix(string(noEvents), "{\n  \"included\": [") {
+		t.Errorf("WithoutEvents reordered the fields:\n%s", noEvents)
+	}
+
+	// DecisionsOnly holds exactly the included and excluded lists.
+	dm := decode(t, decisions)
+	if len(dm) != 2 || fmt.Sprint(dm["included"]) != fmt.Sprint(fm["included"]) || fmt.Sprint(dm["excluded"]) != fmt.Sprint(fm["excluded"]) {
+		t.Errorf("DecisionsOnly does not hold the report's included and excluded lists:\n%s", decisions)
+	}
+	n := len(r.Included) + len(r.Excluded)
+	if got := lines(decisions); got != n+6 {
+		t.Errorf("DecisionsOnly: %d lines, want one per entry (%d) and 6 more", got, n)
+	}
+}
+
+func TestDecisionsOnlyGolden(t *testing.T) {
+	Match(t, "agent-decisions", withEvents(), DecisionsOnly())
+	if err := check("agent-decisions", testcases.Empty(), false, []Option{DecisionsOnly()}); err == nil {
+		t.Errorf("an empty report matched the agent's decisions")
+	}
+	empty, err := Canonical(testcases.Empty(), DecisionsOnly())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(empty) != "{\n  \"included\": [],\n  \"excluded\": []\n}\n" {
+		t.Errorf("empty report: %q", empty)
+	}
+}
+
+func TestNilOption(t *testing.T) {
+	if _, err := Canonical(withEvents(), nil); err == nil || !strings.Contains(err.Error(), "invalid argument: a nil Option") {
+		t.Errorf("got %v", err)
+	}
+}
+
+func TestMatchGoldenWithOptions(t *testing.T) {
+	ok, err := MatchGolden("agent-decisions", DecisionsOnly()).Match(withEvents())
+	if err != nil || !ok {
+		t.Fatalf("MatchGolden with DecisionsOnly: %v %v", ok, err)
+	}
+	if ok, _ := MatchGolden("agent").Match(run30(t)); ok {
+		t.Fatalf("another report matched")
 	}
 }

@@ -93,3 +93,21 @@ func TestCheckOutsideTests(t *testing.T) {
 		t.Fatalf("Check(...).Err() = %v, want %s", err, want)
 	}
 }
+
+// A smaller snapshot: only what was included and excluded, one item per
+// line, without the events.
+func TestDecisionsSnapshot(t *testing.T) {
+	snapshot.Match(t, "agent_turn_decisions", selectTurn(t), snapshot.DecisionsOnly())
+}
+
+// Require stops the test at the first failed assertion, as testify's
+// require does: what follows relies on the system prompt being there.
+func TestSystemPromptLeads(t *testing.T) {
+	report := selectTurn(t)
+	cupeltest.Require(t, report).
+		IncludeExactlyNItemsWithKind(cupel.KindSystemPrompt, 1).
+		PlaceItemAtEdge(func(in cupel.IncludedItem) bool { return in.Item.Kind().Equal(cupel.KindSystemPrompt) })
+	if first := report.Included[0]; first.Reason != cupel.InclusionPinned {
+		t.Errorf("the system prompt at the edge should be pinned, got %s", first.Reason)
+	}
+}

@@ -10,33 +10,38 @@ import (
 
 // eval replays a table call on the shared implementation.
 func eval(r *cupel.SelectionReport, c testcases.Call) assertions.Outcome {
+	return assertionOf(c).Eval(r)
+}
+
+// assertionOf binds a table call to its pattern.
+func assertionOf(c testcases.Call) assertions.Assertion {
 	switch c.Pattern {
 	case "IncludeItemWithKind":
-		return assertions.IncludeItemWithKind(r, c.Kind)
+		return assertions.IncludeItemWithKind(c.Kind)
 	case "IncludeItemMatching":
-		return assertions.IncludeItemMatching(r, c.IncPred)
+		return assertions.IncludeItemMatching(c.IncPred)
 	case "IncludeExactlyNItemsWithKind":
-		return assertions.IncludeExactlyNItemsWithKind(r, c.Kind, c.N)
+		return assertions.IncludeExactlyNItemsWithKind(c.Kind, c.N)
 	case "ExcludeItemWithReason":
-		return assertions.ExcludeItemWithReason(r, c.Reason)
+		return assertions.ExcludeItemWithReason(c.Reason)
 	case "ExcludeItemMatchingWithReason":
-		return assertions.ExcludeItemMatchingWithReason(r, c.ItemPred, c.Reason)
+		return assertions.ExcludeItemMatchingWithReason(c.ItemPred, c.Reason)
 	case "ExcludeItemWithBudgetDetails":
-		return assertions.ExcludeItemWithBudgetDetails(r, c.ItemPred, c.ItemTok, c.AvailTok)
+		return assertions.ExcludeItemWithBudgetDetails(c.ItemPred, c.ItemTok, c.AvailTok)
 	case "HaveNoExclusionsForKind":
-		return assertions.HaveNoExclusionsForKind(r, c.Kind)
+		return assertions.HaveNoExclusionsForKind(c.Kind)
 	case "HaveAtLeastNExclusions":
-		return assertions.HaveAtLeastNExclusions(r, c.N)
+		return assertions.HaveAtLeastNExclusions(c.N)
 	case "ExcludedItemsAreSortedByScoreDescending":
-		return assertions.ExcludedItemsAreSortedByScoreDescending(r)
+		return assertions.ExcludedItemsAreSortedByScoreDescending()
 	case "HaveBudgetUtilizationAbove":
-		return assertions.HaveBudgetUtilizationAbove(r, c.Threshold, c.Budget)
+		return assertions.HaveBudgetUtilizationAbove(c.Threshold, c.Budget)
 	case "HaveKindCoverageCount":
-		return assertions.HaveKindCoverageCount(r, c.N)
+		return assertions.HaveKindCoverageCount(c.N)
 	case "PlaceItemAtEdge":
-		return assertions.PlaceItemAtEdge(r, c.IncPred)
+		return assertions.PlaceItemAtEdge(c.IncPred)
 	case "PlaceTopNScoredAtEdges":
-		return assertions.PlaceTopNScoredAtEdges(r, c.N)
+		return assertions.PlaceTopNScoredAtEdges(c.N)
 	}
 	panic("unknown pattern " + c.Pattern)
 }

@@ -2,12 +2,15 @@
 // Cupel.Testing vocabulary (spec chapter 45) over a [cupel.SelectionReport].
 //
 // Both front ends of the testing toolkit use it: the cupeltest chain
-// (Should / Check) and the Gomega matchers of package matchers. Each pattern
-// is a function returning an [Outcome]: whether the assertion holds, the
-// chapter's failure message when it does not, and, when it does, a
-// description of what was found (the matchers' negated failure message
-// needs it). Computing both in one function keeps the
-// semantics in a single place.
+// (Should / Require / Check) and the Gomega matchers of package matchers.
+// Each pattern is a function that binds its arguments into an [Assertion]:
+// the pattern's name, its call as messages render it, the validation of its
+// arguments, and its evaluation, which returns an [Outcome]: whether the
+// assertion holds, the chapter's failure message when it does not, and,
+// when it does, a description of what was found (the matchers' negated
+// failure message needs it). The chain methods and the matcher types only
+// bind their arguments and report the outcome, so every pattern's semantics,
+// messages and argument checks live in a single place.
 //
 // # Conventions shared by every pattern
 //
@@ -23,6 +26,11 @@
 //   - A nil report fails every pattern with "{Name} failed: the report is
 //     nil." (the chapter's "unless SelectionReport was never produced").
 //   - A nil predicate fails with "{Name} failed: the predicate is nil."
+//   - Invalid arguments (an empty kind or reason, a negative n or token
+//     count, a NaN or negative threshold) fail before the report is looked
+//     at: "{Call} failed: invalid argument: {why}." A call renders kinds and
+//     reasons bare, as the chapter's messages do, and quoted only when bare
+//     would be unreadable.
 //   - An entry whose Item is nil has no kind: it matches no kind argument
 //     and does not appear in kind lists. Predicates still receive it.
 package assertions

@@ -1,0 +1,122 @@
+package cupel_test
+
+import (
+	"errors"
+	"strconv"
+
+	"github.com/cupel-go/go-cupel/cupel"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+)
+
+// The built-ins take their fast paths through the exported interfaces.
+var (
+	_ cupel.PositionSlicer = (*cupel.GreedySlice)(nil)
+	_ cupel.PositionSlicer = (*cupel.KnapsackSlice)(nil)
+	_ cupel.PositionPlacer = (*cupel.UShapedPlacer)(nil)
+	_ cupel.PositionPlacer = (*cupel.ChronologicalPlacer)(nil)
+	_ cupel.BatchScorer    = (*cupel.RecencyScorer)(nil)
+	_ cupel.BatchScorer    = (*cupel.CompositeScorer)(nil)
+)
+
+// positionsSlicer is a custom PositionSlicer returning fixed positions; its
+// Slice must never be called by the pipeline.
+type positionsSlicer struct{ pos []int }
+
+func (s positionsSlicer) Slice([]cupel.ScoredItem, cupel.ContextBudget) ([]*cupel.ContextItem, error) {
+	panic("the pipeline must take the SlicePositions path")
+}
+
+func (s positionsSlicer) SlicePositions([]cupel.ScoredItem, cupel.ContextBudget) ([]int, error) {
+	return s.pos, nil
+}
+
+// positionsPlacer is a custom PositionPlacer returning fixed positions.
+type positionsPlacer struct{ pos []int }
+
+func (p positionsPlacer) Place([]cupel.ScoredItem) []*cupel.ContextItem {
+	panic("the pipeline must take the PlacePositions path")
+}
+
+func (p positionsPlacer) PlacePositions([]cupel.ScoredItem) []int { return p.pos }
+
+// detailedPositionsSlicer implements both fast paths; the details win.
+type detailedPositionsSlicer struct{ positionsSlicer }
+
+func (detailedPositionsSlicer) SliceDetailed(sorted []cupel.ScoredItem, _ cupel.ContextBudget) (cupel.SliceResult, error) {
+	return cupel.SliceResult{Selected: []*cupel.ContextItem{sorted[0].Item}}, nil
+}
+
+var _ = Describe("custom fast paths", func() {
+	scores := tableScorer{"a": 0.9, "b": 0.5, "c": 0.1}
+	items := func() []*cupel.ContextItem { return []*cupel.ContextItem{item("a", 1), item("b", 1), item("c", 1)} }
+	run := func(s cupel.Slicer, p cupel.Placer) (cupel.Result, error) {
+		pl, err := cupel.NewPipeline(cupel.Policy{Scorer: scores, Slicer: s, Placer: p})
+		Expect(err).NotTo(HaveOccurred())
+		return pl.Run(items(), budget(10, 10))
+	}
+
+	It("takes a custom PositionSlicer's and PositionPlacer's positions", func() {
+		res, err := run(positionsSlicer{[]int{2, 0}}, positionsPlacer{[]int{1, 0}})
+		Expect(err).NotTo(HaveOccurred())
+		// sorted: a(0) b(1) c(2); sliced in Sort order: a, c; placed: c, a.
+		Expect(contents(res.Items)).To(Equal([]string{"c", "a"}))
+		Expect(res.Scores).To(Equal([]float64{0.1, 0.9}))
+	})
+
+	It("calls a slicer that is also a DetailedSlicer through SliceDetailed", func() {
+		res, err := run(detailedPositionsSlicer{positionsSlicer{[]int{1, 2}}}, cupel.NewUShapedPlacer())
+		Expect(err).NotTo(HaveOccurred())
+		Expect(contents(res.Items)).To(Equal([]string{"a"}))
+	})
+
+	DescribeTable("rejects bad slicer positions with a typed error naming the slicer, never a panic",
+		func(pos []int, why string) {
+			_, err := run(positionsSlicer{pos}, cupel.NewUShapedPlacer())
+			Expect(err).To(MatchError(cupel.ErrInvalidConfig))
+			var ve *cupel.ValidationError
+			Expect(errors.As(err, &ve)).To(BeTrue())
+			Expect(ve.Field).To(Equal("Slicer"))
+			Expect(err.Error()).To(ContainSubstring("cupel_test.positionsSlicer"))
+			Expect(err.Error()).To(ContainSubstring(why))
+		},
+		Entry("out of range", []int{0, 3}, "SlicePositions returned position 3, outside [0, 3)"),
+		Entry("negative", []int{-1}, "SlicePositions returned position -1, outside [0, 3)"),
+		Entry("repeated", []int{1, 1}, "SlicePositions returned position 1 twice"),
+	)
+
+	DescribeTable("rejects a placer result that is not a permutation with a typed error naming the placer",
+		func(pos []int, why string) {
+			_, err := run(cupel.NewGreedySlice(), positionsPlacer{pos})
+			Expect(err).To(MatchError(cupel.ErrInvalidConfig))
+			var ve *cupel.ValidationError
+			Expect(errors.As(err, &ve)).To(BeTrue())
+			Expect(ve.Field).To(Equal("Placer"))
+			Expect(err.Error()).To(ContainSubstring("cupel_test.positionsPlacer"))
+			Expect(err.Error()).To(ContainSubstring(why))
+		},
+		Entry("too short", []int{0, 1}, "PlacePositions returned 2 positions for 3 items"),
+		Entry("too long", []int{0, 1, 2, 0}, "PlacePositions returned 4 positions for 3 items"),
+		Entry("nil", nil, "PlacePositions returned 0 positions for 3 items"),
+		Entry("out of range", []int{0, 1, 3}, "PlacePositions returned position 3, outside [0, 3)"),
+		Entry("negative", []int{0, -1, 2}, "PlacePositions returned position -1, outside [0, 3)"),
+		Entry("repeated", []int{2, 0, 2}, "PlacePositions returned position 2 twice"),
+	)
+
+	It("checks large permutations", func() {
+		big := make([]*cupel.ContextItem, 2000)
+		pos := make([]int, len(big))
+		for i := range big {
+			big[i] = item(strconv.Itoa(i), 1)
+			pos[i] = len(big) - 1 - i
+		}
+		pl, err := cupel.NewPipeline(cupel.Policy{Scorer: tableScorer{}, Slicer: cupel.NewGreedySlice(), Placer: positionsPlacer{pos}})
+		Expect(err).NotTo(HaveOccurred())
+		res, err := pl.Run(big, budget(5000, 5000))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(res.Items).To(HaveLen(2000))
+		pos[1500] = pos[10]
+		_, err = pl.Run(big, budget(5000, 5000))
+		Expect(err).To(MatchError(ContainSubstring("twice")))
+	})
+})

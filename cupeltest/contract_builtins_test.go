@@ -1,0 +1,84 @@
+package cupeltest_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupeltest"
+)
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+// builtinScorers returns every built-in scorer, in varied configurations.
+func builtinScorers() map[string]cupel.Scorer {
+	now := cupel.ClockFunc(func() time.Time { return time.Date(2024, 2, 1, 0, 0, 0, 0, time.UTC) })
+	return map[string]cupel.Scorer{
+		"Recency":              cupel.NewRecencyScorer(),
+		"Priority":             cupel.NewPriorityScorer(),
+		"KindDefault":          cupel.NewDefaultKindScorer(),
+		"Kind":                 must(cupel.NewKindScorer(map[cupel.ContextKind]float64{cupel.KindDocument: 0.7, cupel.KindMemory: 2})),
+		"Tag":                  must(cupel.NewTagScorer(map[string]float64{"urgent": 1, "code": 0.5})),
+		"Frequency":            cupel.NewFrequencyScorer(),
+		"Reflexive":            cupel.NewReflexiveScorer(),
+		"MetadataTrust":        must(cupel.NewMetadataTrustScorer(0.5)),
+		"MetadataKey":          must(cupel.NewMetadataKeyScorer("cupel:trust", "0.5", 2)),
+		"DecayExponential":     must(cupel.NewDecayScorer(now, must(cupel.NewExponentialCurve(24*time.Hour)))),
+		"DecayWindow":          must(cupel.NewDecayScorer(now, must(cupel.NewWindowCurve(200*time.Hour)))),
+		"DecayStep":            must(cupel.NewDecayScorer(now, must(cupel.NewStepCurve(cupel.StepWindow{MaxAge: 100 * time.Hour, Score: 1}, cupel.StepWindow{MaxAge: 500 * time.Hour, Score: 0.4})))),
+		"Scaled(Recency)":      must(cupel.NewScaledScorer(cupel.NewRecencyScorer())),
+		"Scaled(Scaled(Kind))": must(cupel.NewScaledScorer(must(cupel.NewScaledScorer(cupel.NewDefaultKindScorer())))),
+		"Composite": must(cupel.NewCompositeScorer(
+			cupel.WeightedScorer{Scorer: cupel.NewRecencyScorer(), Weight: 2},
+			cupel.WeightedScorer{Scorer: cupel.NewPriorityScorer(), Weight: 1},
+			cupel.WeightedScorer{Scorer: must(cupel.NewScaledScorer(cupel.NewFrequencyScorer())), Weight: 0.5},
+		)),
+	}
+}
+
+// builtinSlicers returns every built-in slicer with the options it needs.
+func builtinSlicers() map[string]struct {
+	s    cupel.Slicer
+	opts []cupeltest.Option
+} {
+	type entry = struct {
+		s    cupel.Slicer
+		opts []cupeltest.Option
+	}
+	caps := []cupel.CountQuotaEntry{must(cupel.NewCountQuotaEntry(cupel.KindDocument, 0, 2)), must(cupel.NewCountQuotaEntry(cupel.KindToolOutput, 0, 1))}
+	reqs := []cupel.CountQuotaEntry{must(cupel.NewCountQuotaEntry(cupel.KindDocument, 1, 3)), must(cupel.NewCountQuotaEntry(cupel.KindMemory, 2, 2))}
+	quotas := must(cupel.NewQuotaSet(cupel.Require(cupel.KindDocument, 20), cupel.Cap(cupel.KindToolOutput, 30)))
+	return map[string]entry{
+		"Greedy":                         {s: cupel.NewGreedySlice()},
+		"Knapsack":                       {s: must(cupel.NewKnapsackSlice(10))},
+		"Knapsack(1)":                    {s: must(cupel.NewKnapsackSlice(1))},
+		"Quota(Greedy)":                  {s: must(cupel.NewQuotaSlice(quotas, cupel.NewGreedySlice()))},
+		"CountQuota(caps)":               {s: must(cupel.NewCountQuotaSlice(caps, cupel.NewGreedySlice(), cupel.ScarcityDegrade))},
+		"CountQuota(requires)":           {s: must(cupel.NewCountQuotaSlice(reqs, cupel.NewGreedySlice(), cupel.ScarcityDegrade)), opts: []cupeltest.Option{cupeltest.AllowOverTarget()}},
+		"CountConstrainedKnapsack(caps)": {s: must(cupel.NewCountConstrainedKnapsackSlice(caps, must(cupel.NewKnapsackSlice(10)), cupel.ScarcityDegrade))},
+		"CountConstrainedKnapsack(requires, throw)": {s: must(cupel.NewCountConstrainedKnapsackSlice(reqs, must(cupel.NewKnapsackSlice(10)), cupel.ScarcityThrow)), opts: []cupeltest.Option{cupeltest.AllowOverTarget()}},
+	}
+}
+
+func builtinPlacers() map[string]cupel.Placer {
+	return map[string]cupel.Placer{"UShaped": cupel.NewUShapedPlacer(), "Chronological": cupel.NewChronologicalPlacer()}
+}
+
+// TestBuiltinsHonourTheContract runs every contract check, one subtest per
+// property, on every built-in component.
+func TestBuiltinsHonourTheContract(t *testing.T) {
+	for name, s := range builtinScorers() {
+		t.Run("Scorer/"+name, func(t *testing.T) { cupeltest.RunScorerTests(t, s) })
+	}
+	for name, e := range builtinSlicers() {
+		t.Run("Slicer/"+name, func(t *testing.T) { cupeltest.RunSlicerTests(t, e.s, e.opts...) })
+	}
+	for name, p := range builtinPlacers() {
+		t.Run("Placer/"+name, func(t *testing.T) { cupeltest.RunPlacerTests(t, p) })
+	}
+}
