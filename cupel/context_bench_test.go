@@ -1,0 +1,88 @@
+package cupel_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/cupel-go/go-cupel/cupel"
+)
+
+// TestRunContextAllocatesNothingExtra: RunContext under a context that can
+// never be done makes exactly Run's allocations, and under a cancellable one
+// at most three more (the canceller and the binding of the slicer), whatever
+// the input size.
+func TestRunContextAllocatesNothingExtra(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts vary under the race detector (sync.Pool drops buffers at random)")
+	}
+	items := benchItems(500)
+	for _, name := range []string{"A", "B"} {
+		policy, budget, _ := benchConfigs(&testing.B{})[name]()
+		p, err := cupel.NewPipeline(policy)
+		if err != nil {
+			t.Fatal(err)
+		}
+		allocs := func(f func() error) float64 {
+			return testing.AllocsPerRun(20, func() {
+				if err := f(); err != nil {
+					t.Fatal(err)
+				}
+			})
+		}
+		run := allocs(func() error { _, err := p.Run(items, budget); return err })
+		bg := allocs(func() error {
+			_, err := p.RunContext(context.Background(), items, budget, cupel.RunOptions{})
+			return err
+		})
+		ctx, cancel := context.WithCancel(context.Background())
+		live := allocs(func() error { _, err := p.RunContext(ctx, items, budget, cupel.RunOptions{}); return err })
+		cancel()
+		if bg != run {
+			t.Errorf("%s: RunContext(Background) %v allocs per run, Run %v", name, bg, run)
+		}
+		if live > run+3 {
+			t.Errorf("%s: RunContext(cancellable) %v allocs per run, Run %v", name, live, run)
+		}
+		t.Logf("%s: Run %v, RunContext(Background) %v, RunContext(cancellable) %v allocs per run", name, run, bg, live)
+	}
+}
+
+// BenchmarkRunContext compares Run with RunContext under context.Background
+// and under a cancellable context, at N=10000, for configurations A (greedy)
+// and B (knapsack) of BenchmarkPipeline. The three variants are
+// sub-benchmarks of one benchmark, so that -count=N interleaves them:
+//
+//	go test ./cupel -run '^$' -bench 'RunContext' -benchtime 200x -count 10
+func BenchmarkRunContext(b *testing.B) {
+	items := benchItems(10000)
+	for _, name := range []string{"A", "B"} {
+		policy, budget, _ := benchConfigs(b)[name]()
+		p, err := cupel.NewPipeline(policy)
+		if err != nil {
+			b.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		variants := []struct {
+			name string
+			run  func() error
+		}{
+			{"Run", func() error { _, err := p.Run(items, budget); return err }},
+			{"Background", func() error {
+				_, err := p.RunContext(context.Background(), items, budget, cupel.RunOptions{})
+				return err
+			}},
+			{"Cancellable", func() error { _, err := p.RunContext(ctx, items, budget, cupel.RunOptions{}); return err }},
+		}
+		for _, v := range variants {
+			b.Run(name+"/"+v.name, func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					if err := v.run(); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+		cancel()
+	}
+}
