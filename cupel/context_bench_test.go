@@ -2,7 +2,9 @@ package cupel_test
 
 import (
 	"context"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/cupel-go/go-cupel/cupel"
 )
@@ -85,4 +87,64 @@ func BenchmarkRunContext(b *testing.B) {
 		}
 		cancel()
 	}
+}
+
+// BenchmarkRunContextOverhead measures the cost of the cancellation checks
+// on a machine whose load changes by the second: each iteration runs Run,
+// RunContext(context.Background()) and RunContext(cancellable ctx) back to
+// back, in an order that rotates, and the reported overheads are the
+// medians of the per-iteration ratios, so that all three see the same load.
+// run-ns is the median duration of Run.
+//
+//	go test ./cupel -run '^$' -bench 'RunContextOverhead' -benchtime 300x -count 3
+func BenchmarkRunContextOverhead(b *testing.B) {
+	items := benchItems(10000)
+	for _, name := range []string{"A", "B"} {
+		b.Run(name, func(b *testing.B) {
+			policy, budget, _ := benchConfigs(b)[name]()
+			p, err := cupel.NewPipeline(policy)
+			if err != nil {
+				b.Fatal(err)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			variants := [3]func() error{
+				func() error { _, err := p.Run(items, budget); return err },
+				func() error { _, err := p.RunContext(context.Background(), items, budget, cupel.RunOptions{}); return err },
+				func() error { _, err := p.RunContext(ctx, items, budget, cupel.RunOptions{}); return err },
+			}
+			var run, bgRatio, ctxRatio []float64
+			i := 0
+			for b.Loop() {
+				var d [3]time.Duration
+				for k := range 3 {
+					v := (i + k) % 3
+					t := time.Now()
+					if err := variants[v](); err != nil {
+						b.Fatal(err)
+					}
+					d[v] = time.Since(t)
+				}
+				i++
+				run = append(run, float64(d[0]))
+				bgRatio = append(bgRatio, float64(d[1])/float64(d[0]))
+				ctxRatio = append(ctxRatio, float64(d[2])/float64(d[0]))
+			}
+			b.ReportMetric(median(run), "run-ns")
+			b.ReportMetric(100*(median(bgRatio)-1), "background-overhead-%")
+			b.ReportMetric(100*(median(ctxRatio)-1), "cancellable-overhead-%")
+		})
+	}
+}
+
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if n := len(s); n%2 == 0 {
+		return (s[n/2-1] + s[n/2]) / 2
+	}
+	return s[len(s)/2]
 }
