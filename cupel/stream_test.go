@@ -247,9 +247,9 @@ var _ = Describe("Pipeline.RunStream", func() {
 		pin := cupel.MustItem(cupel.ItemSpec{Content: "pin", Tokens: 5, Pinned: true})
 		first := cupel.MustItem(cupel.ItemSpec{Content: "dup", Tokens: 10, Priority: cupel.Ptr(1)})
 		later := cupel.MustItem(cupel.ItemSpec{Content: "dup", Tokens: 10, Priority: cupel.Ptr(9)})
-		small := stItems(7, 1)[3:]
-		items := append(append(stItems(3, 10), first), small...) // batch 1: 4 items
-		items = append(items, later, pin)                                 // batch 2 ends with them
+		// Batches of 4: three items and first; four small items; later and pin.
+		items := append(append(stItems(3, 10), first), stItems(7, 1)[3:]...)
+		items = append(items, later, pin)
 		res, rep, err := greedyPipeline(cupel.OverflowThrow).DryRunStream(context.Background(), slices.Values(items), slBudget(1000, 1000), 4)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(res.Items).To(ContainElements(pin, first))
