@@ -2,6 +2,9 @@ package cupel_test
 
 import (
 	"context"
+	"math/rand/v2"
+	"runtime"
+	"runtime/debug"
 	"slices"
 	"testing"
 	"time"
@@ -91,9 +94,11 @@ func BenchmarkRunContext(b *testing.B) {
 
 // BenchmarkRunContextOverhead measures the cost of the cancellation checks
 // on a machine whose load changes by the second. Each iteration runs four
-// variants back to back, in an order that rotates: Run, Run again (the
-// control, showing the noise floor of the method), RunContext under
+// variants back to back, in a shuffled order: Run, Run again (the control,
+// showing the noise floor of the method), RunContext under
 // context.Background() and RunContext under a cancellable context. The
+// garbage collector runs between iterations only (it is otherwise off), so
+// that a collection does not land on one variant more than another. The
 // reported overheads are the medians of the per-iteration ratios to the
 // first Run, so that all variants are compared under the same load; run-ns
 // is the median duration of Run.
@@ -122,18 +127,20 @@ func BenchmarkRunContextOverhead(b *testing.B) {
 			}
 			var base []float64
 			var ratios [4][]float64
-			i := 0
+			order := []int{0, 1, 2, 3}
+			shuffle := rand.New(rand.NewPCG(4, 19))
+			defer debug.SetGCPercent(debug.SetGCPercent(-1))
 			for b.Loop() {
+				runtime.GC()
+				shuffle.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 				var d [4]time.Duration
-				for k := range 4 {
-					v := (i + k) % 4
+				for _, v := range order {
 					t := time.Now()
 					if err := variants[v](); err != nil {
 						b.Fatal(err)
 					}
 					d[v] = time.Since(t)
 				}
-				i++
 				base = append(base, float64(d[0]))
 				for v := 1; v < 4; v++ {
 					ratios[v] = append(ratios[v], float64(d[v])/float64(d[0]))

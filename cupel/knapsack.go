@@ -184,22 +184,23 @@ func (k *KnapsackSlice) solve(c0 *canceller, sorted []ScoredItem, budget Context
 	dp := make([]int64, c+1)
 	rowWords := (c + 64) / 64 // c+1 bits per row, rounded up to whole words
 	keep := make([]uint64, m*rowWords)
-	work := 0 // cells filled since the last poll
-	for i, cd := range cands {
+	// The rows are filled in blocks of about `every` cells, with a poll of
+	// the canceller (when there is one) before each block.
+	block := max(1, every/(c+1))
+	for lo := 0; lo < m; lo += block {
 		if c0 != nil {
-			if work += c + 1; work >= every {
-				work = 0
-				if err := c0.err(StageSlice); err != nil {
-					return nil, err
-				}
+			if err := c0.err(StageSlice); err != nil {
+				return nil, err
 			}
 		}
-		row := keep[i*rowWords : (i+1)*rowWords]
-		dw, dv := cd.dw, cd.v
-		for w := c; w >= dw; w-- {
-			if with := dp[w-dw] + dv; with > dp[w] {
-				dp[w] = with
-				row[w>>6] |= 1 << (uint(w) & 63)
+		for i := lo; i < min(lo+block, m); i++ {
+			row := keep[i*rowWords : (i+1)*rowWords]
+			dw, dv := cands[i].dw, cands[i].v
+			for w := c; w >= dw; w-- {
+				if with := dp[w-dw] + dv; with > dp[w] {
+					dp[w] = with
+					row[w>>6] |= 1 << (uint(w) & 63)
+				}
 			}
 		}
 	}
