@@ -20,9 +20,13 @@ const DefaultStreamBatchSize = 64
 // ordered by score descending (arrival order breaking ties, NaN last, as
 // the Sort stage orders) and filled greedily by value density into what is
 // left of targetTokens, exactly as [GreedySlice] fills a batch input. After
-// each batch, when nothing is left of targetTokens, it stops pulling: the
-// rest of the source is not read (range-over-func sources see yield return
-// false; a channel is simply no longer received from).
+// each batch, when what is left of targetTokens is at most the fill
+// tolerance (0 by default: nothing is left), the budget is full and it stops
+// pulling: the rest of the source is not read (range-over-func sources see
+// yield return false; a channel is simply no longer received from). With a
+// tolerance of 0, a source that never ends and never fills the budget
+// exactly is read forever: give such a source a tolerance (for instance the
+// smallest item size you expect), or a context with a deadline.
 //
 // Where a streamed selection differs from GreedySlice on the same items:
 // items are compared by density within their batch only, so a dense item in
@@ -35,16 +39,44 @@ const DefaultStreamBatchSize = 64
 // The zero value and a nil *StreamSlice use [DefaultStreamBatchSize]. A
 // StreamSlice is immutable and safe for concurrent use.
 type StreamSlice struct {
-	batch int
+	batch     int
+	tolerance int
+}
+
+// StreamSliceOption configures a [StreamSlice] built by [NewStreamSlice].
+type StreamSliceOption func(*StreamSlice)
+
+// WithFillTolerance makes a StreamSlice count the budget as full, and stop
+// pulling, once at most tokens (>= 0) are left of targetTokens.
+func WithFillTolerance(tokens int) StreamSliceOption {
+	return func(s *StreamSlice) { s.tolerance = tokens }
 }
 
 // NewStreamSlice returns a StreamSlice reading micro-batches of batchSize
 // items (> 0), or a [*ValidationError] wrapping [ErrInvalidConfig].
-func NewStreamSlice(batchSize int) (*StreamSlice, error) {
+func NewStreamSlice(batchSize int, opts ...StreamSliceOption) (*StreamSlice, error) {
 	if batchSize <= 0 {
 		return nil, invalidConfig("StreamSlice", "batchSize", batchSize, "must be > 0")
 	}
-	return &StreamSlice{batch: batchSize}, nil
+	s := &StreamSlice{batch: batchSize}
+	for _, o := range opts {
+		if o != nil {
+			o(s)
+		}
+	}
+	if s.tolerance < 0 {
+		return nil, invalidConfig("StreamSlice", "fillTolerance", s.tolerance, "must be >= 0")
+	}
+	return s, nil
+}
+
+// FillTolerance returns the number of tokens that may be left of the target
+// when the budget counts as full.
+func (s *StreamSlice) FillTolerance() int {
+	if s == nil {
+		return 0
+	}
+	return s.tolerance
 }
 
 // BatchSize returns the micro-batch size.
@@ -61,7 +93,7 @@ func (s *StreamSlice) BatchSize() int {
 // an iterator that blocks. A nil ctx means context.Background().
 func (s *StreamSlice) SliceSeq(ctx context.Context, items iter.Seq[ScoredItem], budget ContextBudget) ([]*ContextItem, error) {
 	c := newCanceller(ctx)
-	size := s.BatchSize()
+	size, tolerance := s.BatchSize(), s.FillTolerance()
 	remaining := budget.targetTokens
 	selected := []*ContextItem{}
 	if remaining <= 0 {
@@ -82,7 +114,7 @@ func (s *StreamSlice) SliceSeq(ctx context.Context, items iter.Seq[ScoredItem], 
 		batch = append(batch, si)
 		if len(batch) == size {
 			flush()
-			if remaining <= 0 {
+			if remaining <= tolerance {
 				break
 			}
 		}
@@ -174,6 +206,13 @@ type StreamOptions struct {
 	// BatchSize is the number of candidates per micro-batch; 0 means
 	// DefaultStreamBatchSize.
 	BatchSize int
+	// FillTolerance is the number of tokens that may be left of the
+	// effective target when the budget counts as full: after a batch that
+	// leaves at most that many, no further candidate is pulled. 0 means
+	// the budget is full only when nothing is left of it.
+	FillTolerance int
+	// MaxCandidates, when > 0, is the most candidates the run pulls.
+	MaxCandidates int
 }
 
 // RunStream runs the pipeline over candidates as they arrive, in
@@ -199,10 +238,14 @@ type StreamOptions struct {
 //     never taken back).
 //   - Slicing: the slicer sees one batch at a time, under the effective
 //     target minus the tokens already selected; an item of a later batch
-//     cannot displace an earlier selection. After a batch that leaves
-//     nothing of the effective target, no further candidate is pulled: they
-//     are not in the result nor the report (TotalCandidates counts the
-//     candidates pulled), pinned and zero-token ones included.
+//     cannot displace an earlier selection. After a batch that leaves at
+//     most opts.FillTolerance tokens of the effective target (by default,
+//     nothing), or once opts.MaxCandidates candidates were pulled, no
+//     further candidate is pulled: they are not in the result nor the
+//     report (TotalCandidates counts the candidates pulled), pinned and
+//     zero-token ones included. A source that never ends needs
+//     FillTolerance, MaxCandidates or a context with a deadline, since a
+//     greedy selection seldom fills a budget to the last token.
 //   - Pinned items: each one reduces the effective budget of the batches
 //     after it. Pinned tokens are checked against maxTokens - outputReserve
 //     as they arrive ([*PinnedExceedsBudgetError]). A pinned item arriving
@@ -233,32 +276,40 @@ func (p *Pipeline) RunStream(ctx context.Context, candidates iter.Seq[*ContextIt
 	if size == 0 {
 		size = DefaultStreamBatchSize
 	}
-	if size < 0 {
+	switch {
+	case size < 0:
 		return Result{}, invalidConfig("StreamOptions", "BatchSize", size, "must be >= 0")
+	case opts.FillTolerance < 0:
+		return Result{}, invalidConfig("StreamOptions", "FillTolerance", opts.FillTolerance, "must be >= 0")
+	case opts.MaxCandidates < 0:
+		return Result{}, invalidConfig("StreamOptions", "MaxCandidates", opts.MaxCandidates, "must be >= 0")
 	}
 	switch p.slicer.(type) {
 	case *QuotaSlice, *CountQuotaSlice, *CountConstrainedKnapsackSlice:
 		return Result{}, invalidConfig("Pipeline", "Slicer", typeName(p.slicer), "applies its quotas to the whole candidate set, which RunStream sees one micro-batch at a time")
 	}
-	s := streamRun{run: run{p: p, budget: budget, opts: opts.RunOptions, stop: newCanceller(ctx)}}
+	s := streamRun{run: run{p: p, budget: budget, opts: opts.RunOptions, stop: newCanceller(ctx)}, tolerance: opts.FillTolerance}
 	s.setTrace(opts.Trace, 0)
 	if err := s.stop.err(StageClassify); err != nil {
 		return Result{}, err
 	}
 	batch := make([]*ContextItem, 0, size)
+	taken := 0
 	for it := range candidates {
 		if err := s.stop.err(StageClassify); err != nil {
 			return Result{}, err
 		}
 		batch = append(batch, it)
-		if len(batch) < size {
+		taken++
+		last := taken == opts.MaxCandidates
+		if len(batch) < size && !last {
 			continue
 		}
 		if err := s.batch(batch); err != nil {
 			return Result{}, err
 		}
 		batch = batch[:0]
-		if s.full() {
+		if last || s.full() {
 			break
 		}
 	}
@@ -283,11 +334,12 @@ func (p *Pipeline) RunChan(ctx context.Context, candidates <-chan *ContextItem, 
 }
 
 // DryRunStream is [Pipeline.RunStream] with a diagnostic collector at item
-// detail: it returns the result with its SelectionReport. batchSize 0
-// means DefaultStreamBatchSize.
-func (p *Pipeline) DryRunStream(ctx context.Context, candidates iter.Seq[*ContextItem], budget ContextBudget, batchSize int) (Result, *SelectionReport, error) {
+// detail in place of opts.Trace: it returns the result with its
+// SelectionReport.
+func (p *Pipeline) DryRunStream(ctx context.Context, candidates iter.Seq[*ContextItem], budget ContextBudget, opts StreamOptions) (Result, *SelectionReport, error) {
 	col := NewDiagnosticTraceCollector(DetailItem, nil)
-	res, err := p.RunStream(ctx, candidates, budget, StreamOptions{RunOptions: RunOptions{Trace: col}, BatchSize: batchSize})
+	opts.Trace = col
+	res, err := p.RunStream(ctx, candidates, budget, opts)
 	if err != nil {
 		return Result{}, nil, err
 	}
@@ -308,14 +360,16 @@ type streamRun struct {
 	nScoreable, nSort int
 	durations         [4]time.Duration // Classify, Score, Deduplicate, Slice (+Sort)
 	scores            []float64
+	tolerance         int
 }
 
 // effective is the effective budget of the whole stream so far.
 func (s *streamRun) effective() ContextBudget { return s.budget.Effective(s.pinnedTokens) }
 
-// full reports whether nothing is left of the effective target.
+// full reports whether at most the fill tolerance is left of the
+// effective target.
 func (s *streamRun) full() bool {
-	return s.effective().targetTokens-s.selectedTokens <= 0
+	return s.effective().targetTokens-s.selectedTokens <= s.tolerance
 }
 
 func (s *streamRun) since(stage int, t time.Time) {

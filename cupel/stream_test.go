@@ -121,6 +121,20 @@ var _ = Describe("StreamSlice", func() {
 		Expect(g.stopped).To(BeTrue())
 	})
 
+	It("counts the budget as full within its fill tolerance", func() {
+		s, err := cupel.NewStreamSlice(10, cupel.WithFillTolerance(15))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(s.FillTolerance()).To(Equal(15))
+		// 7-token items: 14 of them leave 2 of 100 after the second batch.
+		g := &stCounting[cupel.ScoredItem]{items: scored(stItems(1000, 7), func(int) float64 { return 1 })}
+		sel, err := s.SliceSeq(context.Background(), g.seq(), slTarget(100))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(sel).To(HaveLen(14))
+		Expect(g.pulls).To(Equal(20))
+		_, err = cupel.NewStreamSlice(10, cupel.WithFillTolerance(-1))
+		Expect(errors.Is(err, cupel.ErrInvalidConfig)).To(BeTrue())
+	})
+
 	It("is a subset of its input within targetTokens, over random streams of many batches", func() {
 		r := rand.New(rand.NewPCG(19, 25))
 		for trial := range 200 {
@@ -230,7 +244,7 @@ var _ = Describe("Pipeline.RunStream", func() {
 	It("stops pulling once the budget is full, and reports only what it pulled", func() {
 		items := stItems(10000, 10)
 		g := &stCounting[*cupel.ContextItem]{items: items}
-		res, rep, err := greedyPipeline(cupel.OverflowThrow).DryRunStream(context.Background(), g.seq(), slBudget(2000, 1000), 32)
+		res, rep, err := greedyPipeline(cupel.OverflowThrow).DryRunStream(context.Background(), g.seq(), slBudget(2000, 1000), cupel.StreamOptions{BatchSize: 32})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(g.pulls).To(Equal(128))
 		Expect(g.stopped).To(BeTrue())
@@ -243,6 +257,39 @@ var _ = Describe("Pipeline.RunStream", func() {
 		}
 	})
 
+	It("stops an endless source once at most FillTolerance tokens are left, or after MaxCandidates", func() {
+		endless := func(pulls *int) iter.Seq[*cupel.ContextItem] {
+			return func(yield func(*cupel.ContextItem) bool) {
+				for i := 0; ; i++ {
+					*pulls++
+					if !yield(cupel.MustItem(cupel.ItemSpec{Content: "e" + strconv.Itoa(i), Tokens: 30 + i%7})) {
+						return
+					}
+				}
+			}
+		}
+		pulls := 0
+		res, err := greedyPipeline(cupel.OverflowThrow).RunStream(context.Background(), endless(&pulls), slBudget(1000, 1000),
+			cupel.StreamOptions{BatchSize: 10, FillTolerance: 29})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(res.TotalTokens).To(BeNumerically(">=", 1000-29))
+		Expect(res.TotalTokens).To(BeNumerically("<=", 1000))
+		Expect(pulls % 10).To(Equal(0))
+
+		pulls = 0
+		res, rep, err := greedyPipeline(cupel.OverflowThrow).DryRunStream(context.Background(), endless(&pulls), slBudget(100000, 100000),
+			cupel.StreamOptions{BatchSize: 10, MaxCandidates: 25})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(pulls).To(Equal(25))
+		Expect(res.Items).To(HaveLen(25))
+		Expect(rep.TotalCandidates).To(Equal(25))
+
+		for _, o := range []cupel.StreamOptions{{FillTolerance: -1}, {MaxCandidates: -1}} {
+			_, err = greedyPipeline(cupel.OverflowThrow).RunStream(context.Background(), endless(&pulls), slBudget(10, 10), o)
+			Expect(errors.Is(err, cupel.ErrInvalidConfig)).To(BeTrue())
+		}
+	})
+
 	It("includes pinned items from any batch and deduplicates across batches", func() {
 		pin := cupel.MustItem(cupel.ItemSpec{Content: "pin", Tokens: 5, Pinned: true})
 		first := cupel.MustItem(cupel.ItemSpec{Content: "dup", Tokens: 10, Priority: cupel.Ptr(1)})
@@ -250,7 +297,7 @@ var _ = Describe("Pipeline.RunStream", func() {
 		// Batches of 4: three items and first; four small items; later and pin.
 		items := append(append(stItems(3, 10), first), stItems(7, 1)[3:]...)
 		items = append(items, later, pin)
-		res, rep, err := greedyPipeline(cupel.OverflowThrow).DryRunStream(context.Background(), slices.Values(items), slBudget(1000, 1000), 4)
+		res, rep, err := greedyPipeline(cupel.OverflowThrow).DryRunStream(context.Background(), slices.Values(items), slBudget(1000, 1000), cupel.StreamOptions{BatchSize: 4})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(res.Items).To(ContainElements(pin, first))
 		Expect(res.Items).NotTo(ContainElement(later))
@@ -370,7 +417,7 @@ var _ = Describe("Pipeline.RunStream", func() {
 			desc := func() string { return "trial " + strconv.Itoa(trial) + " n=" + strconv.Itoa(n) }
 
 			want, wantRep, wantErr := p.DryRun(items, budget)
-			got, gotRep, gotErr := p.DryRunStream(ctx, slices.Values(items), budget, batch)
+			got, gotRep, gotErr := p.DryRunStream(ctx, slices.Values(items), budget, cupel.StreamOptions{BatchSize: batch})
 			cancel()
 			if wantErr != nil {
 				Expect(gotErr).To(HaveOccurred(), desc())
