@@ -44,7 +44,6 @@ func TestSortKeyIdxStopPollsBetweenPasses(t *testing.T) {
 // TestNewCancellerNeverDone: contexts that can never be done give a nil
 // canceller, the path of a run without a context.
 func TestNewCancellerNeverDone(t *testing.T) {
-	//lint:ignore SA1012 a nil context is tolerated like context.Background
 	for _, ctx := range []context.Context{nil, context.Background(), context.TODO(), context.WithoutCancel(context.Background())} {
 		if c := newCanceller(ctx); c != nil {
 			t.Errorf("newCanceller(%v) = %v, want nil", ctx, c)

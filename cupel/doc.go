@@ -27,6 +27,22 @@
 // Nothing the caller passes in is modified. A built pipeline and the built-in
 // scorers, slicers and placers are safe for concurrent use.
 //
+// # Cancellation, streaming and logs
+//
+// [Pipeline.RunContext] and [Pipeline.DryRunContext] run under a context:
+// a done context stops the run between stages and inside the long loops
+// (the knapsack table, the count-quota phases, the large sorts) with a
+// [CanceledError] wrapping ctx.Err(). Slicers learn of the context through
+// the optional [ContextSlicer] interface, which the built-in slicers
+// implement. [Pipeline.RunStream] and [Pipeline.RunChan] take candidates
+// from an iter.Seq or a channel in micro-batches and stop pulling once the
+// budget is full; [StreamSlice] is the same online selection as a slicer
+// (spec chapter "Slicers" makes StreamSlice optional). RunStream documents
+// where a streamed result differs from a batch run. [Result.All] and the
+// report's [SelectionReport.IncludedItems] and [SelectionReport.ExcludedBy]
+// are iterators, and [NewSlogObserver] writes a run's trace events to a
+// log/slog logger.
+//
 // # Errors
 //
 // Every error wraps one of the sentinels (ErrInvalidItem, ErrInvalidBudget,
