@@ -259,10 +259,12 @@ func (c *CountConstrainedKnapsackSlice) SliceContext(ctx context.Context, sorted
 
 // RunContext is [Pipeline.RunWithOptions] under ctx: the run stops with a
 // [*CanceledError] wrapping ctx.Err() once ctx is done. It checks ctx
-// before each stage and, inside the stages, while a slicer works (the
-// knapsack table, the count-quota phases, see [ContextSlicer]) and between
-// the passes of the large sorts. It does not interrupt a scorer or placer
-// call: a run notices a cancellation during scoring when scoring ends.
+// before each stage and inside the stages: every few thousand items in
+// Classify and Deduplicate, between the passes of the large sorts
+// (Deduplicate, Sort) and while a slicer works (the knapsack table, the
+// count-quota phases; see [ContextSlicer]). It does not interrupt a scorer
+// or placer call: a run notices a cancellation during scoring when scoring
+// ends.
 //
 // A stopped run returns no result. Nothing the caller passed is modified:
 // neither items nor the items themselves; a collector in opts.Trace keeps
