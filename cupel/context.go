@@ -48,7 +48,7 @@ const stageSort PipelineStage = "Sort"
 // canceller polls a context cheaply: a non-blocking receive on its Done
 // channel, which takes no lock while the channel is open. A nil *canceller
 // never stops, so the untraced, uncancellable path costs one nil check per
-// checkpoint. Loops poll it every few thousand units of work (see every).
+// checkpoint. Loops poll it every few thousand units of work (see pollEvery).
 type canceller struct {
 	ctx  context.Context
 	done <-chan struct{}
@@ -68,11 +68,11 @@ func newCanceller(ctx context.Context) *canceller {
 	return &canceller{ctx: ctx, done: done}
 }
 
-// every is how many units of work (DP cells, items) the long loops do
+// pollEvery is how many units of work (DP cells, items) the long loops do
 // between two polls: a poll costs a few nanoseconds, a unit about one, so
 // the checks stay well under 1% while a cancellation is noticed within
 // tens of microseconds.
-const every = 1 << 14
+const pollEvery = 1 << 14
 
 // err returns a *CanceledError when the context is done, else nil.
 func (c *canceller) err(stage PipelineStage) error {

@@ -118,7 +118,7 @@ type knapCand struct {
 
 // solve returns the positions in sorted of the selected items, in output
 // order (zero-token items first, then reconstruction order). A non-nil
-// canceller is polled while the table fills (about every `every` cells).
+// canceller is polled while the table fills (about every pollEvery cells).
 func (k *KnapsackSlice) solve(c0 *canceller, sorted []ScoredItem, budget ContextBudget) ([]int, error) {
 	target := budget.targetTokens
 	if len(sorted) == 0 || target <= 0 {
@@ -184,9 +184,9 @@ func (k *KnapsackSlice) solve(c0 *canceller, sorted []ScoredItem, budget Context
 	dp := make([]int64, c+1)
 	rowWords := (c + 64) / 64 // c+1 bits per row, rounded up to whole words
 	keep := make([]uint64, m*rowWords)
-	// The rows are filled in blocks of about `every` cells, with a poll of
+	// The rows are filled in blocks of about pollEvery cells, with a poll of
 	// the canceller (when there is one) before each block.
-	block := max(1, every/(c+1))
+	block := max(1, pollEvery/(c+1))
 	for lo := 0; lo < m; lo += block {
 		if c0 != nil {
 			if err := c0.err(StageSlice); err != nil {

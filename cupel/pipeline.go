@@ -240,7 +240,7 @@ func (r *run) classify(items []*ContextItem) (pinned, scoreable []*ContextItem, 
 	var pos, neg int
 	nPinned := 0
 	for i, it := range items {
-		if i&(every-1) == 0 && r.stop != nil {
+		if i&(pollEvery-1) == 0 && r.stop != nil {
 			if err := r.stop.err(StageClassify); err != nil {
 				return nil, nil, 0, err
 			}
@@ -265,7 +265,7 @@ func (r *run) classify(items []*ContextItem) (pinned, scoreable []*ContextItem, 
 	pinned = make([]*ContextItem, 0, nPinned)
 	scoreable = make([]*ContextItem, 0, len(items)-nPinned)
 	for i, it := range items {
-		if i&(every-1) == 0 && r.stop != nil {
+		if i&(pollEvery-1) == 0 && r.stop != nil {
 			if err := r.stop.err(StageClassify); err != nil {
 				return nil, nil, 0, err
 			}
@@ -310,7 +310,7 @@ func (r *run) deduplicate(items []*ContextItem, scores []float64) ([]int, error)
 	defer putScratch(kp)
 	keys := (*kp)[:len(items)]
 	for i, it := range items {
-		if i&(every-1) == 0 && r.stop != nil {
+		if i&(pollEvery-1) == 0 && r.stop != nil {
 			if err := r.stop.err(StageDeduplicate); err != nil {
 				return nil, err
 			}

@@ -428,7 +428,9 @@ func (s *streamRun) batch(items []*ContextItem) error {
 		return err
 	}
 	t = s.now()
-	s.scores = ScoreBatch(s.p.scorer, scoreable, s.scores)
+	if len(scoreable) > 0 {
+		s.scores = ScoreBatch(s.p.scorer, scoreable, s.scores)
+	}
 	scores := s.scores[:len(scoreable)]
 	s.nScoreable += len(scoreable)
 	s.since(1, t)
