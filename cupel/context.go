@@ -110,10 +110,10 @@ func canceledError(ctx context.Context, stage PipelineStage) error {
 //
 // The built-in slicers implement it: KnapsackSlice polls ctx while filling
 // its table, CountQuotaSlice and CountConstrainedKnapsackSlice between their
-// phases and inside the inner slicer, QuotaSlice between kinds, GreedySlice
-// and StreamSlice before and after their sort and per micro-batch. A slicer
-// without it is called through Slice and the context is checked before and
-// after the call.
+// phases and inside the inner slicer, QuotaSlice before each kind's inner
+// slice and inside it, GreedySlice before and after its sort and fill, and
+// StreamSlice before each item it takes. A slicer without it is called
+// through Slice and the context is checked before and after the call.
 type ContextSlicer interface {
 	Slicer
 	SliceContext(ctx context.Context, sorted []ScoredItem, budget ContextBudget) (SliceResult, error)
