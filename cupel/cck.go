@@ -66,14 +66,20 @@ func (c *CountConstrainedKnapsackSlice) Slice(sorted []ScoredItem, budget Contex
 
 // SliceDetailed implements [DetailedSlicer]. It does not modify sorted.
 func (c *CountConstrainedKnapsackSlice) SliceDetailed(sorted []ScoredItem, budget ContextBudget) (SliceResult, error) {
+	return c.sliceStop(nil, sorted, budget)
+}
+
+// sliceStop is SliceDetailed polling stop (when not nil) between the phases
+// and while the knapsack table fills.
+func (c *CountConstrainedKnapsackSlice) sliceStop(stop *canceller, sorted []ScoredItem, budget ContextBudget) (SliceResult, error) {
 	var p countPolicy
 	var ks *KnapsackSlice
 	if c != nil {
 		p, ks = c.policy, c.knapsack
 	}
 	p.name = "CountConstrainedKnapsackSlice"
-	return p.run(sorted, budget, func(residual []ScoredItem, b ContextBudget) ([]*ContextItem, error) {
-		idx, err := ks.solve(residual, b) // nil ks: defaults
+	return p.run(stop, sorted, budget, func(residual []ScoredItem, b ContextBudget) ([]*ContextItem, error) {
+		idx, err := ks.solve(stop, residual, b) // nil ks: defaults
 		if err != nil {
 			return nil, err
 		}

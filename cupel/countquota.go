@@ -84,8 +84,9 @@ func newCountPolicy(typ string, entries []CountQuotaEntry, scarcity ScarcityBeha
 type phase2Func func(residual []ScoredItem, budget ContextBudget) ([]*ContextItem, error)
 
 // run is COUNT-QUOTA-SLICE / COUNT-KNAPSACK-CAP with the Phase 2 engine
-// supplied by the caller.
-func (p *countPolicy) run(sorted []ScoredItem, budget ContextBudget, phase2 phase2Func) (SliceResult, error) {
+// supplied by the caller. A non-nil canceller is polled after each Phase 1
+// group sort and before and after Phase 2.
+func (p *countPolicy) run(c *canceller, sorted []ScoredItem, budget ContextBudget, phase2 phase2Func) (SliceResult, error) {
 	target := budget.targetTokens
 	if len(sorted) == 0 || target <= 0 {
 		return SliceResult{Selected: []*ContextItem{}}, nil
@@ -130,6 +131,9 @@ func (p *countPolicy) run(sorted []ScoredItem, budget ContextBudget, phase2 phas
 			}
 			group := keys[offs[e]:offs[e+1]]
 			sortKeyIdx(group)
+			if err := c.err(StageSlice); err != nil {
+				return SliceResult{}, err
+			}
 			satisfied := min(len(group), en.require)
 			for _, k := range group[:satisfied] {
 				s, ok := addTokens(preAllocated, sorted[k.idx].Item.tokens)
@@ -169,7 +173,13 @@ func (p *countPolicy) run(sorted []ScoredItem, budget ContextBudget, phase2 phas
 		residual = append(residual, si)
 	}
 	residualTarget := max(0, target-preAllocated)
+	if err := c.err(StageSlice); err != nil {
+		return SliceResult{}, err
+	}
 	inner, err := phase2(residual, sliceBudget(budget.maxTokens, min(residualTarget, budget.maxTokens)))
+	if err == nil {
+		err = c.err(StageSlice)
+	}
 	if err != nil {
 		return SliceResult{}, err
 	}
@@ -284,7 +294,7 @@ func (c *CountQuotaSlice) SliceDetailed(sorted []ScoredItem, budget ContextBudge
 	}
 	p := c.policy
 	p.name = "CountQuotaSlice"
-	return p.run(sorted, budget, c.inner.Slice)
+	return p.run(nil, sorted, budget, c.inner.Slice)
 }
 
 func typeNameOf(v any) string {

@@ -47,7 +47,7 @@ func TestDeduplicateUnderHashCollisions(t *testing.T) {
 				}
 			}
 			ru := &run{p: &Pipeline{dedup: true}}
-			got := ru.deduplicate(items, scores)
+			got, _ := ru.deduplicate(items, scores)
 			if want := reference(items, scores); !slices.Equal(got, want) {
 				t.Fatalf("%s, trial %d: survivors %v, want %v", name, trial, got, want)
 			}

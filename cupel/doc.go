@@ -43,12 +43,14 @@
 //     [PolicySensitivity]), not for serving traffic, since it validates and
 //     builds the pipeline on every call.
 //
+// [Pipeline.RunContext] and [Pipeline.DryRunContext] are Run and DryRun
+// under a context.Context: use them when a deadline or a cancelled request
+// should stop a large run (see "Cancellation, streaming and logs" below).
+// With context.Background they cost the same as Run and DryRun.
+// [Pipeline.RunStream], [Pipeline.RunChan] and [Pipeline.DryRunStream] take
+// candidates from an iterator or a channel instead of a slice.
+//
 // A built pipeline is reusable and safe for concurrent use, so build it once.
-//
-// # Cancellation
-//
-// With the built-in components a run is CPU-bound and never blocks; the
-// calls above take no context and run to completion.
 //
 // # Identity, immutability and concurrency
 //
@@ -67,6 +69,22 @@
 // has one, and checks the positions it returns. Package cupeltest's
 // TestScorer, TestSlicer and TestPlacer prove a component against the
 // contract, its fast path included.
+//
+// # Cancellation, streaming and logs
+//
+// [Pipeline.RunContext] and [Pipeline.DryRunContext] run under a context:
+// a done context stops the run between stages and inside the long loops
+// (the knapsack table, the count-quota phases, the large sorts) with a
+// [CanceledError] wrapping ctx.Err(). Slicers learn of the context through
+// the optional [ContextSlicer] interface, which the built-in slicers
+// implement. [Pipeline.RunStream] and [Pipeline.RunChan] take candidates
+// from an iter.Seq or a channel in micro-batches and stop pulling once the
+// budget is full; [StreamSlice] is the same online selection as a slicer
+// (spec chapter 25 (Slicers) makes StreamSlice optional). RunStream documents
+// where a streamed result differs from a batch run. [Result.All] and the
+// report's [SelectionReport.IncludedItems] and [SelectionReport.ExcludedBy]
+// are iterators, and [NewSlogObserver] writes a run's trace events to a
+// log/slog logger.
 //
 // # Errors
 //
@@ -109,8 +127,3 @@
 // in the nested module cupelotel (24). Ruling 25 concerns the testing
 // vocabulary (packages cupeltest and matchers).
 package cupel
-
-// For the integrator: the "# Cancellation" section above is where the
-// context forms of the entry points (a run and a dry run that take a
-// context.Context), developed on another branch, are to be listed, with when
-// to use them; the entry-point list above may name them too.

@@ -98,7 +98,7 @@ func (k *KnapsackSlice) TableLimit() int64 {
 // Slice implements [Slicer]. It returns a [*TableTooLargeError] when the
 // table would exceed the limit. It does not modify sorted.
 func (k *KnapsackSlice) Slice(sorted []ScoredItem, budget ContextBudget) ([]*ContextItem, error) {
-	idx, err := k.solve(sorted, budget)
+	idx, err := k.solve(nil, sorted, budget)
 	if err != nil {
 		return nil, err
 	}
@@ -117,8 +117,9 @@ type knapCand struct {
 }
 
 // solve returns the positions in sorted of the selected items, in output
-// order (zero-token items first, then reconstruction order).
-func (k *KnapsackSlice) solve(sorted []ScoredItem, budget ContextBudget) ([]int, error) {
+// order (zero-token items first, then reconstruction order). A non-nil
+// canceller is polled while the table fills (about every pollEvery cells).
+func (k *KnapsackSlice) solve(c0 *canceller, sorted []ScoredItem, budget ContextBudget) ([]int, error) {
 	target := budget.targetTokens
 	if len(sorted) == 0 || target <= 0 {
 		return []int{}, nil
@@ -183,13 +184,23 @@ func (k *KnapsackSlice) solve(sorted []ScoredItem, budget ContextBudget) ([]int,
 	dp := make([]int64, c+1)
 	rowWords := (c + 64) / 64 // c+1 bits per row, rounded up to whole words
 	keep := make([]uint64, m*rowWords)
-	for i, cd := range cands {
-		row := keep[i*rowWords : (i+1)*rowWords]
-		dw, dv := cd.dw, cd.v
-		for w := c; w >= dw; w-- {
-			if with := dp[w-dw] + dv; with > dp[w] {
-				dp[w] = with
-				row[w>>6] |= 1 << (uint(w) & 63)
+	// The rows are filled in blocks of about pollEvery cells, with a poll of
+	// the canceller (when there is one) before each block.
+	block := max(1, pollEvery/(c+1))
+	for lo := 0; lo < m; lo += block {
+		if c0 != nil {
+			if err := c0.err(StageSlice); err != nil {
+				return nil, err
+			}
+		}
+		for i := lo; i < min(lo+block, m); i++ {
+			row := keep[i*rowWords : (i+1)*rowWords]
+			dw, dv := cands[i].dw, cands[i].v
+			for w := c; w >= dw; w-- {
+				if with := dp[w-dw] + dv; with > dp[w] {
+					dp[w] = with
+					row[w>>6] |= 1 << (uint(w) & 63)
+				}
 			}
 		}
 	}
@@ -243,5 +254,5 @@ func zeroTokenPositions(sorted []ScoredItem, zeros, extra int) []int {
 
 // SlicePositions is the pipeline's PositionSlicer fast path.
 func (k *KnapsackSlice) SlicePositions(sorted []ScoredItem, budget ContextBudget) ([]int, error) {
-	return k.solve(sorted, budget)
+	return k.solve(nil, sorted, budget)
 }

@@ -137,6 +137,7 @@ type run struct {
 	// decisions in compact form.
 	diag  *DiagnosticTraceCollector
 	start time.Time
+	stop  *canceller // nil when the run cannot be cancelled (context.go)
 }
 
 func (r *run) beginStage() {
@@ -183,6 +184,9 @@ func (r *run) execute(items []*ContextItem) (Result, error) {
 	r.endStage(StageClassify, len(items))
 
 	// Stage 2: Score.
+	if err := r.checkpoint(StageScore); err != nil {
+		return Result{}, err
+	}
 	r.beginStage()
 	scores := make([]float64, len(scoreable))
 	if len(scoreable) > 0 {
@@ -191,14 +195,29 @@ func (r *run) execute(items []*ContextItem) (Result, error) {
 	r.endStage(StageScore, len(scoreable))
 
 	// Stage 3: Deduplicate.
+	if err := r.checkpoint(StageDeduplicate); err != nil {
+		return Result{}, err
+	}
 	r.beginStage()
-	survivors := r.deduplicate(scoreable, scores)
+	survivors, err := r.deduplicate(scoreable, scores)
+	if err != nil {
+		return Result{}, err
+	}
 	r.endStage(StageDeduplicate, len(scoreable))
 
 	// Stage 4: Sort (no stage event: spec chapter "Events").
-	sorted := sortByScore(scoreable, scores, survivors)
+	if err := r.checkpoint(stageSort); err != nil {
+		return Result{}, err
+	}
+	sorted, err := sortByScore(scoreable, scores, survivors, r.stop)
+	if err != nil {
+		return Result{}, err
+	}
 
 	// Stage 5: Slice.
+	if err := r.checkpoint(StageSlice); err != nil {
+		return Result{}, err
+	}
 	r.beginStage()
 	sliced, shortfalls, err := r.slice(sorted, pinned, pinnedTokens)
 	if err != nil {
@@ -207,6 +226,9 @@ func (r *run) execute(items []*ContextItem) (Result, error) {
 	r.endStage(StageSlice, len(sorted))
 
 	// Stage 6: Place.
+	if err := r.checkpoint(StagePlace); err != nil {
+		return Result{}, err
+	}
 	r.beginStage()
 	res, err := r.place(pinned, sliced)
 	if err != nil {
@@ -224,6 +246,11 @@ func (r *run) classify(items []*ContextItem) (pinned, scoreable []*ContextItem, 
 	var pos, neg int
 	nPinned := 0
 	for i, it := range items {
+		if i&(pollEvery-1) == 0 && r.stop != nil {
+			if err := r.stop.err(StageClassify); err != nil {
+				return nil, nil, 0, err
+			}
+		}
 		if it == nil {
 			return nil, nil, 0, &ValidationError{Type: "Pipeline input", Field: "items[" + itoa(i) + "]", Value: nil, Reason: "must not be nil", sentinel: ErrInvalidItem}
 		}
@@ -243,7 +270,12 @@ func (r *run) classify(items []*ContextItem) (pinned, scoreable []*ContextItem, 
 	// Every sum of non-negative item tokens now fits in an int.
 	pinned = make([]*ContextItem, 0, nPinned)
 	scoreable = make([]*ContextItem, 0, len(items)-nPinned)
-	for _, it := range items {
+	for i, it := range items {
+		if i&(pollEvery-1) == 0 && r.stop != nil {
+			if err := r.stop.err(StageClassify); err != nil {
+				return nil, nil, 0, err
+			}
+		}
 		switch {
 		case it.tokens < 0:
 			if r.trace != nil {
@@ -272,21 +304,28 @@ func (r *run) classify(items []*ContextItem) (pinned, scoreable []*ContextItem, 
 // index) records with the radix key sort and walks the runs of equal hashes,
 // comparing the strings themselves within a run, so hash collisions never
 // merge different contents. The survivors are exactly the spec's.
-func (r *run) deduplicate(items []*ContextItem, scores []float64) []int {
+func (r *run) deduplicate(items []*ContextItem, scores []float64) ([]int, error) {
 	survivors := make([]int, 0, len(items))
 	if !r.p.dedup || len(items) < 2 {
 		for i := range items {
 			survivors = append(survivors, i)
 		}
-		return survivors
+		return survivors, nil
 	}
 	kp := getScratch(len(items))
 	defer putScratch(kp)
 	keys := (*kp)[:len(items)]
 	for i, it := range items {
+		if i&(pollEvery-1) == 0 && r.stop != nil {
+			if err := r.stop.err(StageDeduplicate); err != nil {
+				return nil, err
+			}
+		}
 		keys[i] = keyIdx{dedupHash(it.content), i}
 	}
-	sortKeyIdx(keys)
+	if err := sortKeyIdxStop(keys, r.stop, StageDeduplicate); err != nil {
+		return nil, err
+	}
 	// winner[i] is the index of the item that beats items[i], or -1.
 	winner := make([]int32, len(items))
 	for i := range winner {
@@ -335,7 +374,7 @@ func (r *run) deduplicate(items []*ContextItem, scores []float64) []int {
 			r.exclude(codeDeduplicate, it, scores[i], Deduplicated(items[winner[i]].content))
 		}
 	}
-	return survivors
+	return survivors, nil
 }
 
 // dedupSeed seeds the content hashes of deduplicate. Results never depend on
@@ -351,20 +390,23 @@ var dedupHash = func(content string) uint64 { return maphash.String(dedupSeed, c
 // position in the deduplicated list (spec "Stage 4: Sort"; NaN last and
 // -0.0 equal to +0.0, ruling 6). It sorts (key, position) records,
 // so the order does not rely on sort stability (spec pitfall P1).
-func sortByScore(items []*ContextItem, scores []float64, survivors []int) []ScoredItem {
+// A non-nil stop is polled between the passes of the sort.
+func sortByScore(items []*ContextItem, scores []float64, survivors []int, stop *canceller) ([]ScoredItem, error) {
 	kp := getScratch(len(survivors))
 	defer putScratch(kp)
 	keys := (*kp)[:len(survivors)]
 	for pos, i := range survivors {
 		keys[pos] = keyIdx{key: descKey(scores[i]), idx: pos}
 	}
-	sortKeyIdx(keys)
+	if err := sortKeyIdxStop(keys, stop, stageSort); err != nil {
+		return nil, err
+	}
 	sorted := make([]ScoredItem, len(keys))
 	for k, ki := range keys {
 		i := survivors[ki.idx]
 		sorted[k] = ScoredItem{Item: items[i], Score: scores[i]}
 	}
-	return sorted
+	return sorted, nil
 }
 
 // slice runs the slicer on the effective budget (spec "Stage 5: Slice") and
@@ -375,7 +417,7 @@ func (r *run) slice(sorted []ScoredItem, pinned []*ContextItem, pinnedTokens int
 	var res SliceResult
 	var positions []int
 	var err error
-	switch s := r.p.slicer.(type) {
+	switch s := r.slicer().(type) {
 	case DetailedSlicer:
 		res, err = s.SliceDetailed(sorted, eff)
 	case PositionSlicer:

@@ -215,6 +215,11 @@ func (q *QuotaSlice) Inner() Slicer { return q.inner }
 
 // Slice implements [Slicer]. It does not modify sorted.
 func (q *QuotaSlice) Slice(sorted []ScoredItem, budget ContextBudget) ([]*ContextItem, error) {
+	return q.slice(nil, sorted, budget)
+}
+
+// slice is Slice calling the inner slicer through sliceItems(c, ...).
+func (q *QuotaSlice) slice(c *canceller, sorted []ScoredItem, budget ContextBudget) ([]*ContextItem, error) {
 	if q == nil || isNil(q.inner) {
 		return nil, invalidConfig("QuotaSlice", "inner", nil, "must not be nil")
 	}
@@ -326,8 +331,8 @@ func (q *QuotaSlice) Slice(sorted []ScoredItem, budget ContextBudget) ([]*Contex
 		// unconfigured kind, the same value DISTRIBUTE-BUDGET used; the kind
 		// budget was clamped to it there, so budget <= capTokens always holds
 		// and sliceBudget's clamp never changes anything.
-		_, c := reqCap(p.kind)
-		sel, err := q.inner.Slice(items, sliceBudget(c, p.budget))
+		_, capTokens := reqCap(p.kind)
+		sel, err := sliceItems(c, q.inner, items, sliceBudget(capTokens, p.budget))
 		if err != nil {
 			return nil, err
 		}

@@ -40,14 +40,21 @@ func descKey(f float64) uint64 {
 // pdqsort on the composite key; longer ones a stable LSD radix sort on the key,
 // which keeps equal keys in input (idx) order when k is built in idx order.
 func sortKeyIdx(k []keyIdx) {
+	_ = sortKeyIdxStop(k, nil, "")
+}
+
+// sortKeyIdxStop is sortKeyIdx polling c (when not nil) between the passes
+// of the radix sort; it returns c's *CanceledError, naming stage, when the
+// context is done, leaving k in some permutation of its records.
+func sortKeyIdxStop(k []keyIdx, c *canceller, stage PipelineStage) error {
 	if sortedKeyIdx(k) {
-		return // common: placer input arrives in score order
+		return nil // common: placer input arrives in score order
 	}
 	if len(k) < radixThreshold || !idxAscending(k) {
 		slices.SortFunc(k, cmpKeyIdx)
-		return
+		return nil
 	}
-	radixSortKeyIdx(k)
+	return radixSortKeyIdx(k, c, stage)
 }
 
 func cmpKeyIdx(a, b keyIdx) int {
@@ -108,8 +115,8 @@ func putScratch(p *[]keyIdx) {
 
 // radixSortKeyIdx is a stable LSD radix sort on key, 8 bits per pass,
 // skipping passes in which every key has the same byte. It allocates one
-// scratch slice of len(k).
-func radixSortKeyIdx(k []keyIdx) {
+// scratch slice of len(k). A non-nil c is polled before each pass.
+func radixSortKeyIdx(k []keyIdx, c *canceller, stage PipelineStage) error {
 	var counts [8][256]int
 	for i := range k {
 		v := k[i].key
@@ -122,25 +129,29 @@ func radixSortKeyIdx(k []keyIdx) {
 	defer putScratch(scratch)
 	src, dst := k, (*scratch)[:n]
 	for p := 0; p < 8; p++ {
-		c := &counts[p]
-		if c[byte(src[0].key>>(8*p))] == n {
+		cnt := &counts[p]
+		if cnt[byte(src[0].key>>(8*p))] == n {
 			continue // all keys share this byte
+		}
+		if err := c.err(stage); err != nil {
+			return err
 		}
 		sum := 0
 		for b := 0; b < 256; b++ {
-			cnt := c[b]
-			c[b] = sum
-			sum += cnt
+			x := cnt[b]
+			cnt[b] = sum
+			sum += x
 		}
 		shift := uint(8 * p)
 		for _, r := range src {
 			b := byte(r.key >> shift)
-			dst[c[b]] = r
-			c[b]++
+			dst[cnt[b]] = r
+			cnt[b]++
 		}
 		src, dst = dst, src
 	}
 	if &src[0] != &k[0] {
 		copy(k, src)
 	}
+	return nil
 }

@@ -1,0 +1,82 @@
+package cupel_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+	"strconv"
+	"time"
+
+	"github.com/cupel-go/go-cupel/cupel"
+)
+
+// Running under a deadline, and what a cancelled run returns.
+func ExamplePipeline_RunContext() {
+	pipeline, err := cupel.NewPipeline(cupel.Policy{
+		Scorer: cupel.NewPriorityScorer(),
+		Slicer: cupel.NewGreedySlice(),
+		Placer: cupel.NewChronologicalPlacer(),
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	budget, err := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 1000, TargetTokens: 800})
+	if err != nil {
+		log.Fatal(err)
+	}
+	items := agentContext()
+
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	result, err := pipeline.RunContext(ctx, items, budget, cupel.RunOptions{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(len(result.Items), "items,", result.TotalTokens, "tokens")
+
+	stopped, stop := context.WithCancel(ctx)
+	stop()
+	_, err = pipeline.RunContext(stopped, items, budget, cupel.RunOptions{})
+	fmt.Println(errors.Is(err, context.Canceled), err)
+	// Output:
+	// 4 items, 467 tokens
+	// true cupel: run stopped at the Classify stage: context canceled
+}
+
+// Selecting from a source that never ends: the run pulls micro-batches until
+// the budget is full (here: at most 99 tokens left) and stops pulling.
+func ExamplePipeline_RunStream() {
+	pipeline, err := cupel.NewPipeline(cupel.Policy{
+		Scorer: cupel.NewPriorityScorer(),
+		Slicer: cupel.NewGreedySlice(),
+		Placer: cupel.NewChronologicalPlacer(),
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	budget, err := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 2000, TargetTokens: 1500})
+	if err != nil {
+		log.Fatal(err)
+	}
+	pulled := 0
+	searchHits := func(yield func(*cupel.ContextItem) bool) {
+		for i := 0; ; i++ {
+			pulled++
+			hit := cupel.MustItem(cupel.ItemSpec{Content: "hit " + strconv.Itoa(i), Tokens: 100 + i%5*20, Priority: cupel.Ptr(i % 10)})
+			if !yield(hit) {
+				return
+			}
+		}
+	}
+	result, report, err := pipeline.DryRunStream(context.Background(), searchHits, budget,
+		cupel.StreamOptions{BatchSize: 8, FillTolerance: 99})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("pulled", pulled, "candidates; selected", len(result.Items), "items,", result.TotalTokens, "tokens")
+	fmt.Println("report:", len(report.Included), "included,", len(report.Excluded), "excluded")
+	// Output:
+	// pulled 16 candidates; selected 11 items, 1500 tokens
+	// report: 11 included, 5 excluded
+}

@@ -1,0 +1,607 @@
+package cupel
+
+import (
+	"context"
+	"iter"
+	"time"
+)
+
+// DefaultStreamBatchSize is the micro-batch size of [StreamSlice] and
+// [Pipeline.RunStream] when none is given.
+const DefaultStreamBatchSize = 64
+
+// StreamSlice is an online slicer (spec chapter "Slicers", StreamSlice,
+// which the spec makes optional): it selects from scored items as they
+// arrive, without the whole sorted list, and stops pulling from its source
+// once the budget is full. Its result is, as every slicer's, a subset of its
+// input (the items it pulled) within budget.targetTokens.
+//
+// It reads the source in micro-batches of BatchSize items. Each batch is
+// ordered by score descending (arrival order breaking ties, NaN last, as
+// the Sort stage orders) and filled greedily by value density into what is
+// left of targetTokens, exactly as [GreedySlice] fills a batch input. After
+// each batch, when what is left of targetTokens is at most the fill
+// tolerance (0 by default: nothing is left), the budget is full and it stops
+// pulling: the rest of the source is not read (range-over-func sources see
+// yield return false; a channel is simply no longer received from). With a
+// tolerance of 0, a source that never ends and never fills the budget
+// exactly is read forever: give such a source a tolerance (for instance the
+// smallest item size you expect), or a context with a deadline.
+//
+// Where a streamed selection differs from GreedySlice on the same items:
+// items are compared by density within their batch only, so a dense item in
+// a later batch cannot displace an earlier selection; zero-token items after
+// the point where the budget is full are never seen, so not selected; and
+// the output is in batch order, each batch in density order. When all the
+// items fit in one batch the selection is GreedySlice's on the items sorted
+// by score.
+//
+// The zero value and a nil *StreamSlice use [DefaultStreamBatchSize]. A
+// StreamSlice is immutable and safe for concurrent use.
+type StreamSlice struct {
+	batch     int
+	tolerance int
+}
+
+// StreamSliceOption configures a [StreamSlice] built by [NewStreamSlice].
+type StreamSliceOption func(*StreamSlice)
+
+// WithFillTolerance makes a StreamSlice count the budget as full, and stop
+// pulling, once at most tokens (>= 0) are left of targetTokens.
+func WithFillTolerance(tokens int) StreamSliceOption {
+	return func(s *StreamSlice) { s.tolerance = tokens }
+}
+
+// NewStreamSlice returns a StreamSlice reading micro-batches of batchSize
+// items (> 0), or a [*ValidationError] wrapping [ErrInvalidConfig].
+func NewStreamSlice(batchSize int, opts ...StreamSliceOption) (*StreamSlice, error) {
+	if batchSize <= 0 {
+		return nil, invalidConfig("StreamSlice", "batchSize", batchSize, "must be > 0")
+	}
+	s := &StreamSlice{batch: batchSize}
+	for _, o := range opts {
+		if o != nil {
+			o(s)
+		}
+	}
+	if s.tolerance < 0 {
+		return nil, invalidConfig("StreamSlice", "fillTolerance", s.tolerance, "must be >= 0")
+	}
+	return s, nil
+}
+
+// FillTolerance returns the number of tokens that may be left of the target
+// when the budget counts as full.
+func (s *StreamSlice) FillTolerance() int {
+	if s == nil {
+		return 0
+	}
+	return s.tolerance
+}
+
+// BatchSize returns the micro-batch size.
+func (s *StreamSlice) BatchSize() int {
+	if s == nil || s.batch <= 0 {
+		return DefaultStreamBatchSize
+	}
+	return s.batch
+}
+
+// SliceSeq selects from items as the iterator yields them (see the type
+// documentation). It stops with a [*CanceledError] wrapping ctx.Err() when
+// ctx is done, checking it before each item is taken; it cannot interrupt
+// an iterator that blocks. A nil ctx means context.Background().
+func (s *StreamSlice) SliceSeq(ctx context.Context, items iter.Seq[ScoredItem], budget ContextBudget) ([]*ContextItem, error) {
+	c := newCanceller(ctx)
+	size, tolerance := s.BatchSize(), s.FillTolerance()
+	remaining := budget.targetTokens
+	selected := []*ContextItem{}
+	if remaining <= 0 {
+		return selected, c.err(StageSlice)
+	}
+	batch := make([]ScoredItem, 0, size)
+	flush := func() {
+		for _, p := range streamGreedy(batch, remaining) {
+			selected = append(selected, batch[p].Item)
+			remaining -= batch[p].Item.tokens
+		}
+		batch = batch[:0]
+	}
+	for si := range items {
+		if err := c.err(StageSlice); err != nil {
+			return nil, err
+		}
+		batch = append(batch, si)
+		if len(batch) == size {
+			flush()
+			if remaining <= tolerance {
+				break
+			}
+		}
+	}
+	if err := c.err(StageSlice); err != nil {
+		return nil, err
+	}
+	if len(batch) > 0 {
+		flush()
+	}
+	return selected, nil
+}
+
+// SliceChan is SliceSeq over a channel: it receives until the channel is
+// closed, the budget is full or ctx is done, whichever comes first, and then
+// stops receiving. Stop the sender (through ctx or your own signal) when it
+// must not block on a full channel after SliceChan returns.
+func (s *StreamSlice) SliceChan(ctx context.Context, items <-chan ScoredItem, budget ContextBudget) ([]*ContextItem, error) {
+	return s.SliceSeq(ctx, chanSeq(ctx, items), budget)
+}
+
+// Slice implements [Slicer]: sorted is read as a stream, in its order.
+func (s *StreamSlice) Slice(sorted []ScoredItem, budget ContextBudget) ([]*ContextItem, error) {
+	return s.SliceSeq(context.Background(), sliceSeq(sorted), budget)
+}
+
+// SliceContext implements [ContextSlicer].
+func (s *StreamSlice) SliceContext(ctx context.Context, sorted []ScoredItem, budget ContextBudget) (SliceResult, error) {
+	sel, err := s.SliceSeq(ctx, sliceSeq(sorted), budget)
+	return SliceResult{Selected: sel}, err
+}
+
+func sliceSeq[T any](s []T) iter.Seq[T] {
+	return func(yield func(T) bool) {
+		for _, v := range s {
+			if !yield(v) {
+				return
+			}
+		}
+	}
+}
+
+// chanSeq yields what ch delivers until it is closed or ctx is done.
+func chanSeq[T any](ctx context.Context, ch <-chan T) iter.Seq[T] {
+	return func(yield func(T) bool) {
+		var done <-chan struct{}
+		if ctx != nil {
+			done = ctx.Done()
+		}
+		for {
+			select {
+			case <-done:
+				return
+			case v, ok := <-ch:
+				if !ok || !yield(v) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// streamGreedy returns the positions in batch that GreedySlice selects
+// from the batch sorted by score (arrival order breaking ties) under
+// target.
+func streamGreedy(batch []ScoredItem, target int) []int {
+	kp := getScratch(len(batch))
+	defer putScratch(kp)
+	keys := (*kp)[:len(batch)]
+	for i, si := range batch {
+		keys[i] = keyIdx{descKey(si.Score), i}
+	}
+	sortKeyIdx(keys)
+	sorted := make([]ScoredItem, len(batch))
+	for k, ki := range keys {
+		sorted[k] = batch[ki.idx]
+	}
+	pos, _ := (*GreedySlice)(nil).SlicePositions(sorted, sliceBudget(target, target))
+	for i, p := range pos {
+		pos[i] = keys[p].idx
+	}
+	return pos
+}
+
+// StreamOptions are the options of [Pipeline.RunStream] and
+// [Pipeline.RunChan].
+type StreamOptions struct {
+	RunOptions
+	// BatchSize is the number of candidates per micro-batch; 0 means
+	// DefaultStreamBatchSize.
+	BatchSize int
+	// FillTolerance is the number of tokens that may be left of the
+	// effective target when the budget counts as full: after a batch that
+	// leaves at most that many, no further candidate is pulled. 0 means
+	// the budget is full only when nothing is left of it.
+	FillTolerance int
+	// MaxCandidates, when > 0, is the most candidates the run pulls.
+	MaxCandidates int
+}
+
+// RunStream runs the pipeline over candidates as they arrive, in
+// micro-batches of opts.BatchSize, and stops pulling from candidates once
+// the budget is full. It is the streaming counterpart of
+// [Pipeline.RunContext]: each batch goes through Classify, Score,
+// Deduplicate, Sort and Slice, the pipeline's slicer filling what is left of
+// the effective budget, and the Place stage runs once over everything
+// selected. Pinned items are included, deduplication applies across the
+// whole stream, and a collector in opts.Trace gets every decision, so the
+// SelectionReport lists the included and excluded items of the stream.
+//
+// When all the candidates fit in one batch, the result and the report's
+// included and excluded lists are those of RunContext on the same items.
+// Otherwise a streamed run differs from a batch run in these places:
+//
+//   - Scoring: the scorer sees one batch as "all items", so relative
+//     scorers (recency, priority and frequency ranks, ScaledScorer) rank an
+//     item among its batch, not among all candidates.
+//   - Deduplication: within a batch the highest score wins, as in a batch
+//     run; a duplicate of content seen in an earlier batch is excluded as
+//     Deduplicated against it, whatever the scores (an earlier selection is
+//     never taken back).
+//   - Slicing: the slicer sees one batch at a time, under the effective
+//     target minus the tokens already selected; an item of a later batch
+//     cannot displace an earlier selection. After a batch that leaves at
+//     most opts.FillTolerance tokens of the effective target (by default,
+//     nothing), or once opts.MaxCandidates candidates were pulled, no
+//     further candidate is pulled: they are not in the result nor the
+//     report (TotalCandidates counts the candidates pulled), pinned and
+//     zero-token ones included. A source that never ends needs
+//     FillTolerance, MaxCandidates or a context with a deadline, since a
+//     greedy selection seldom fills a budget to the last token.
+//   - Pinned items: each one reduces the effective budget of the batches
+//     after it. Pinned tokens are checked against maxTokens - outputReserve
+//     as they arrive ([*PinnedExceedsBudgetError]). A pinned item arriving
+//     after the budget was spent makes the merged selection overflow, which
+//     the pipeline's OverflowStrategy handles as in a batch run.
+//   - Order: the merged list the placer gets is the pinned items in arrival
+//     order followed by the selected items batch after batch, each batch in
+//     Sort-stage order (ruling 13 within a batch).
+//   - Report: excluded items are ordered by score (ruling 6); ties follow
+//     insertion order, which is stage order within each batch and batch
+//     order across batches. The events hold one stage event per stage, as
+//     in a batch run, with the durations and item counts summed over the
+//     batches; the stage events of Classify, Score, Deduplicate and Slice
+//     follow all the item events of those stages.
+//
+// The pipeline's slicer must not be a [*QuotaSlice], [*CountQuotaSlice] or
+// [*CountConstrainedKnapsackSlice]: their quotas apply to the whole
+// candidate set, and applied per batch they would mean something else
+// ([*ValidationError] wrapping [ErrInvalidConfig]). A nil candidate is an
+// error wrapping [ErrInvalidItem].
+//
+// Cancellation is checked before each candidate is taken and inside the
+// stages, as in RunContext; a cancelled run returns a [*CanceledError]. It
+// cannot interrupt an iterator that blocks: use [Pipeline.RunChan] for a
+// source that can. A nil ctx means context.Background().
+func (p *Pipeline) RunStream(ctx context.Context, candidates iter.Seq[*ContextItem], budget ContextBudget, opts StreamOptions) (Result, error) {
+	size := opts.BatchSize
+	if size == 0 {
+		size = DefaultStreamBatchSize
+	}
+	switch {
+	case size < 0:
+		return Result{}, invalidConfig("StreamOptions", "BatchSize", size, "must be >= 0")
+	case opts.FillTolerance < 0:
+		return Result{}, invalidConfig("StreamOptions", "FillTolerance", opts.FillTolerance, "must be >= 0")
+	case opts.MaxCandidates < 0:
+		return Result{}, invalidConfig("StreamOptions", "MaxCandidates", opts.MaxCandidates, "must be >= 0")
+	}
+	switch p.slicer.(type) {
+	case *QuotaSlice, *CountQuotaSlice, *CountConstrainedKnapsackSlice:
+		return Result{}, invalidConfig("Pipeline", "Slicer", typeName(p.slicer), "applies its quotas to the whole candidate set, which RunStream sees one micro-batch at a time")
+	}
+	s := streamRun{run: run{p: p, budget: budget, opts: opts.RunOptions, stop: newCanceller(ctx)}, tolerance: opts.FillTolerance}
+	s.setTrace(opts.Trace, 0)
+	if err := s.stop.err(StageClassify); err != nil {
+		return Result{}, err
+	}
+	batch := make([]*ContextItem, 0, size)
+	taken := 0
+	for it := range candidates {
+		if err := s.stop.err(StageClassify); err != nil {
+			return Result{}, err
+		}
+		batch = append(batch, it)
+		taken++
+		last := taken == opts.MaxCandidates
+		if len(batch) < size && !last {
+			continue
+		}
+		if err := s.batch(batch); err != nil {
+			return Result{}, err
+		}
+		batch = batch[:0]
+		if last || s.full() {
+			break
+		}
+	}
+	if err := s.stop.err(StageClassify); err != nil {
+		return Result{}, err
+	}
+	if len(batch) > 0 {
+		if err := s.batch(batch); err != nil {
+			return Result{}, err
+		}
+	}
+	return s.finish()
+}
+
+// RunChan is [Pipeline.RunStream] over a channel: it receives until the
+// channel is closed, the budget is full or ctx is done, whichever comes
+// first, and then stops receiving; a run stopped by ctx returns a
+// [*CanceledError]. Stop the sender (through ctx or your own signal) when it
+// must not block on a full channel after RunChan returns.
+func (p *Pipeline) RunChan(ctx context.Context, candidates <-chan *ContextItem, budget ContextBudget, opts StreamOptions) (Result, error) {
+	return p.RunStream(ctx, chanSeq(ctx, candidates), budget, opts)
+}
+
+// DryRunStream is [Pipeline.RunStream] with a diagnostic collector at item
+// detail in place of opts.Trace: it returns the result with its
+// SelectionReport.
+func (p *Pipeline) DryRunStream(ctx context.Context, candidates iter.Seq[*ContextItem], budget ContextBudget, opts StreamOptions) (Result, *SelectionReport, error) {
+	col := NewDiagnosticTraceCollector(DetailItem, nil)
+	opts.Trace = col
+	res, err := p.RunStream(ctx, candidates, budget, opts)
+	if err != nil {
+		return Result{}, nil, err
+	}
+	return res, col.Report(), nil
+}
+
+// streamRun is the state of one RunStream: a run plus what the batches
+// accumulate.
+type streamRun struct {
+	run
+	pulled            int // candidates taken from the source
+	pos, neg          int // sums of their non-negative and negative tokens
+	pinned            []*ContextItem
+	pinnedTokens      int
+	sliced            []ScoredItem
+	selectedTokens    int // Σ tokens of sliced
+	seen              map[string]struct{}
+	nScoreable, nSort int
+	durations         [4]time.Duration // Classify, Score, Deduplicate, Slice (+Sort)
+	scores            []float64
+	tolerance         int
+}
+
+// effective is the effective budget of the whole stream so far.
+func (s *streamRun) effective() ContextBudget { return s.budget.Effective(s.pinnedTokens) }
+
+// full reports whether at most the fill tolerance is left of the
+// effective target.
+func (s *streamRun) full() bool {
+	return s.effective().targetTokens-s.selectedTokens <= s.tolerance
+}
+
+func (s *streamRun) since(stage int, t time.Time) {
+	if s.trace != nil {
+		s.durations[stage] += time.Since(t)
+	}
+}
+
+func (s *streamRun) now() time.Time {
+	if s.trace != nil {
+		return time.Now()
+	}
+	return time.Time{}
+}
+
+// batch runs the stages up to Slice over one micro-batch.
+func (s *streamRun) batch(items []*ContextItem) error {
+	// Classify.
+	t := s.now()
+	scoreable := make([]*ContextItem, 0, len(items))
+	for i, it := range items {
+		if it == nil {
+			return &ValidationError{Type: "Pipeline input", Field: "candidates[" + itoa(s.pulled+i) + "]", Value: nil, Reason: "must not be nil", sentinel: ErrInvalidItem}
+		}
+		var ok bool
+		if it.tokens >= 0 {
+			s.pos, ok = addTokens(s.pos, it.tokens)
+		} else {
+			s.neg, ok = addTokens(s.neg, it.tokens)
+		}
+		if !ok {
+			return &TokenOverflowError{What: "the items' tokens"}
+		}
+	}
+	s.pulled += len(items)
+	for _, it := range items {
+		switch {
+		case it.tokens < 0:
+			if s.trace != nil {
+				s.exclude(codeClassify, it, 0, NegativeTokens(it.tokens))
+			}
+		case it.pinned:
+			s.pinned = append(s.pinned, it)
+			s.pinnedTokens += it.tokens
+		default:
+			scoreable = append(scoreable, it)
+		}
+	}
+	if available := satSub(s.budget.maxTokens, s.budget.outputReserve); s.pinnedTokens > available {
+		return &PinnedExceedsBudgetError{PinnedTokens: s.pinnedTokens, Available: available}
+	}
+	s.since(0, t)
+
+	// Score: the batch is the scorer's "all items".
+	if err := s.checkpoint(StageScore); err != nil {
+		return err
+	}
+	t = s.now()
+	if len(scoreable) > 0 {
+		s.scores = ScoreBatch(s.p.scorer, scoreable, s.scores)
+	}
+	scores := s.scores[:len(scoreable)]
+	s.nScoreable += len(scoreable)
+	s.since(1, t)
+
+	// Deduplicate: within the batch, then against earlier batches.
+	if err := s.checkpoint(StageDeduplicate); err != nil {
+		return err
+	}
+	t = s.now()
+	survivors, err := s.deduplicate(scoreable, scores)
+	if err != nil {
+		return err
+	}
+	if s.p.dedup {
+		if s.seen == nil {
+			s.seen = make(map[string]struct{})
+		}
+		kept := survivors[:0]
+		for _, i := range survivors {
+			it := scoreable[i]
+			if _, dup := s.seen[it.content]; dup {
+				if s.trace != nil {
+					s.exclude(codeDeduplicate, it, scores[i], Deduplicated(it.content))
+				}
+				continue
+			}
+			s.seen[it.content] = struct{}{}
+			kept = append(kept, i)
+		}
+		survivors = kept
+	}
+	s.since(2, t)
+
+	// Sort and Slice under what is left of the effective budget.
+	if err := s.checkpoint(stageSort); err != nil {
+		return err
+	}
+	t = s.now()
+	sorted, err := sortByScore(scoreable, scores, survivors, s.stop)
+	if err != nil {
+		return err
+	}
+	if err := s.checkpoint(StageSlice); err != nil {
+		return err
+	}
+	s.nSort += len(sorted)
+	eff := s.effective()
+	b := sliceBudget(eff.maxTokens-s.selectedTokens, eff.targetTokens-s.selectedTokens)
+	chosen, capped, err := s.sliceBatch(sorted, b)
+	if err != nil {
+		return err
+	}
+	batchTokens := 0
+	for k, si := range sorted {
+		if chosen[k] {
+			s.sliced = append(s.sliced, si)
+			batchTokens += si.Item.tokens
+		}
+	}
+	if s.trace != nil {
+		s.explainBatch(sorted, chosen, capped, b, batchTokens)
+	}
+	s.selectedTokens += batchTokens
+	s.since(3, t)
+	return nil
+}
+
+// sliceBatch runs the pipeline's slicer on one sorted batch and marks the
+// positions it selected. Positions reported by a PositionSlicer must be
+// distinct and in range; items returned by other slicers are matched back
+// by identity (ruling 14) and must come from the batch.
+func (s *streamRun) sliceBatch(sorted []ScoredItem, b ContextBudget) ([]bool, []CapExclusion, error) {
+	chosen := make([]bool, len(sorted))
+	bad := func() error {
+		return invalidConfig("Pipeline", "Slicer", typeName(s.p.slicer), "returned an item that was not in its input")
+	}
+	var res SliceResult
+	var err error
+	switch sl := s.slicer().(type) {
+	case PositionSlicer:
+		var pos []int
+		if pos, err = sl.SlicePositions(sorted, b); err != nil {
+			return nil, nil, err
+		}
+		for _, k := range pos {
+			if k < 0 || k >= len(sorted) || chosen[k] {
+				return nil, nil, bad()
+			}
+			chosen[k] = true
+		}
+		return chosen, nil, nil
+	case DetailedSlicer:
+		res, err = sl.SliceDetailed(sorted, b)
+	default:
+		res.Selected, err = sl.Slice(sorted, b)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(res.Selected) > 0 {
+		want := make(map[*ContextItem]int, len(res.Selected))
+		for _, it := range res.Selected {
+			want[it]++
+		}
+		matched := 0
+		for k, si := range sorted {
+			if want[si.Item] > 0 {
+				want[si.Item]--
+				chosen[k] = true
+				matched++
+			}
+		}
+		if matched != len(res.Selected) {
+			return nil, nil, bad()
+		}
+	}
+	return chosen, res.CapExcluded, nil
+}
+
+// explainBatch records why each item of the batch the slicer left out was
+// excluded, as the batch pipeline does (rulings 2, 3 and 4) with the
+// batch's budget b: BudgetExceeded's available_tokens is what the stream
+// has left after this batch; PinnedOverride applies when the item would
+// have fitted what was left had the pinned items' tokens not been counted.
+func (s *streamRun) explainBatch(sorted []ScoredItem, chosen []bool, capped []CapExclusion, b ContextBudget, batchTokens int) {
+	var capBy map[*ContextItem][]CapExclusion
+	if len(capped) > 0 {
+		capBy = make(map[*ContextItem][]CapExclusion, len(capped))
+		for _, c := range capped {
+			capBy[c.Item] = append(capBy[c.Item], c)
+		}
+	}
+	available := max(0, b.targetTokens-batchTokens)
+	unpinnedTarget := b.targetTokens
+	if len(s.pinned) > 0 && s.pinnedTokens > 0 {
+		unpinnedTarget = s.budget.Effective(0).targetTokens - s.selectedTokens
+	}
+	for k, si := range sorted {
+		if chosen[k] {
+			continue
+		}
+		var reason ExclusionReason
+		if cs := capBy[si.Item]; len(cs) > 0 {
+			reason = CountCapExceeded(cs[0].Kind, cs[0].Cap, cs[0].Count)
+			capBy[si.Item] = cs[1:]
+		} else if len(s.pinned) > 0 && si.Item.tokens > b.targetTokens && si.Item.tokens <= unpinnedTarget {
+			reason = PinnedOverride(s.pinned[0].content)
+		} else {
+			reason = BudgetExceeded(si.Item.tokens, available)
+		}
+		s.exclude(codeSlice, si.Item, si.Score, reason)
+	}
+}
+
+// finish records the stage events of the first five stages and runs the
+// Place stage over everything selected.
+func (s *streamRun) finish() (Result, error) {
+	if s.trace != nil {
+		counts := [4]int{s.pulled, s.nScoreable, s.nScoreable, s.nSort}
+		for i, stage := range [4]PipelineStage{StageClassify, StageScore, StageDeduplicate, StageSlice} {
+			s.trace.RecordStageEvent(TraceEvent{Stage: stage, DurationMs: float64(s.durations[i].Nanoseconds()) / 1e6, ItemCount: counts[i]})
+		}
+	}
+	if err := s.checkpoint(StagePlace); err != nil {
+		return Result{}, err
+	}
+	s.beginStage()
+	res, err := s.place(s.pinned, s.sliced)
+	if err != nil {
+		return Result{}, err
+	}
+	s.endStage(StagePlace, len(s.pinned)+len(s.sliced))
+	return res, nil
+}
