@@ -62,6 +62,8 @@ func builtinSlicers() map[string]struct {
 		"CountQuota(requires)":           {s: must(cupel.NewCountQuotaSlice(reqs, cupel.NewGreedySlice(), cupel.ScarcityDegrade)), opts: []cupeltest.Option{cupeltest.AllowOverTarget()}},
 		"CountConstrainedKnapsack(caps)": {s: must(cupel.NewCountConstrainedKnapsackSlice(caps, must(cupel.NewKnapsackSlice(10)), cupel.ScarcityDegrade))},
 		"CountConstrainedKnapsack(requires, throw)": {s: must(cupel.NewCountConstrainedKnapsackSlice(reqs, must(cupel.NewKnapsackSlice(10)), cupel.ScarcityThrow)), opts: []cupeltest.Option{cupeltest.AllowOverTarget()}},
+		"Stream(4)":      {s: must(cupel.NewStreamSlice(4))},
+		"Stream(1, tol)": {s: must(cupel.NewStreamSlice(1, cupel.WithFillTolerance(5)))},
 	}
 }
 
