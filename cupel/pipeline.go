@@ -414,20 +414,7 @@ func sortByScore(items []*ContextItem, scores []float64, survivors []int, stop *
 // (ruling 13), whatever order the slicer returned them in.
 func (r *run) slice(sorted []ScoredItem, pinned []*ContextItem, pinnedTokens int) ([]ScoredItem, []CountRequirementShortfall, error) {
 	eff := r.budget.Effective(pinnedTokens)
-	var res SliceResult
-	var positions []int
-	var err error
-	switch s := r.slicer().(type) {
-	case DetailedSlicer:
-		res, err = s.SliceDetailed(sorted, eff)
-	case PositionSlicer:
-		positions, err = s.SlicePositions(sorted, eff)
-		if positions == nil && err == nil {
-			positions = []int{}
-		}
-	default:
-		res.Selected, err = s.Slice(sorted, eff)
-	}
+	chosen, nSelected, res, err := runSlicer(r.slicer(), r.p.slicer, sorted, eff)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -435,43 +422,6 @@ func (r *run) slice(sorted []ScoredItem, pinned []*ContextItem, pinnedTokens int
 		if sr, ok := r.trace.(ShortfallRecorder); ok {
 			sr.RecordShortfalls(res.Shortfalls)
 		}
-	}
-
-	// Mark the selected positions of the sorted list. A PositionSlicer
-	// reports positions, which must be distinct and in range; other
-	// selections are re-associated by identity (ruling 14), a pointer listed
-	// n times being selectable n times.
-	chosen := make([]bool, len(sorted))
-	nSelected := len(positions)
-	if positions != nil {
-		for _, k := range positions {
-			if k < 0 || k >= len(sorted) {
-				return nil, nil, invalidConfig("Pipeline", "Slicer", typeName(r.p.slicer),
-					"SlicePositions returned position "+itoa(k)+", outside [0, "+itoa(len(sorted))+")")
-			}
-			if chosen[k] {
-				return nil, nil, invalidConfig("Pipeline", "Slicer", typeName(r.p.slicer),
-					"SlicePositions returned position "+itoa(k)+" twice")
-			}
-			chosen[k] = true
-		}
-	} else {
-		want := make(map[*ContextItem]int, len(res.Selected))
-		for _, it := range res.Selected {
-			want[it]++
-		}
-		matched := 0
-		for k, si := range sorted {
-			if want[si.Item] > 0 {
-				want[si.Item]--
-				chosen[k] = true
-				matched++
-			}
-		}
-		if matched != len(res.Selected) {
-			return nil, nil, invalidConfig("Pipeline", "Slicer", typeName(r.p.slicer), "returned an item that was not in its input")
-		}
-		nSelected = matched
 	}
 	sliced := make([]ScoredItem, 0, nSelected)
 	selectedTokens := 0
@@ -485,6 +435,62 @@ func (r *run) slice(sorted []ScoredItem, pinned []*ContextItem, pinnedTokens int
 		r.explainSliceExclusions(sorted, chosen, res.CapExcluded, pinned, pinnedTokens, eff, selectedTokens)
 	}
 	return sliced, res.Shortfalls, nil
+}
+
+// runSlicer runs sl (the configured slicer named by owner, possibly bound to
+// a run's context) on sorted and marks the positions it selected in chosen,
+// returning their number and the slicer's details. A [DetailedSlicer] is
+// asked for its details first, since the report needs them; a
+// [PositionSlicer] reports positions, which must be distinct and in range;
+// the items any other slicer returns are re-associated by identity (ruling
+// 14), a pointer listed n times being selectable n times, and must come from
+// sorted.
+func runSlicer(sl, owner Slicer, sorted []ScoredItem, b ContextBudget) (chosen []bool, n int, res SliceResult, err error) {
+	var positions []int
+	switch s := sl.(type) {
+	case DetailedSlicer:
+		res, err = s.SliceDetailed(sorted, b)
+	case PositionSlicer:
+		positions, err = s.SlicePositions(sorted, b)
+		if positions == nil && err == nil {
+			positions = []int{}
+		}
+	default:
+		res.Selected, err = s.Slice(sorted, b)
+	}
+	if err != nil {
+		return nil, 0, res, err
+	}
+	chosen = make([]bool, len(sorted))
+	if positions != nil {
+		for _, k := range positions {
+			if k < 0 || k >= len(sorted) {
+				return nil, 0, res, invalidConfig("Pipeline", "Slicer", typeName(owner),
+					"SlicePositions returned position "+itoa(k)+", outside [0, "+itoa(len(sorted))+")")
+			}
+			if chosen[k] {
+				return nil, 0, res, invalidConfig("Pipeline", "Slicer", typeName(owner),
+					"SlicePositions returned position "+itoa(k)+" twice")
+			}
+			chosen[k] = true
+		}
+		return chosen, len(positions), res, nil
+	}
+	want := make(map[*ContextItem]int, len(res.Selected))
+	for _, it := range res.Selected {
+		want[it]++
+	}
+	for k, si := range sorted {
+		if want[si.Item] > 0 {
+			want[si.Item]--
+			chosen[k] = true
+			n++
+		}
+	}
+	if n != len(res.Selected) {
+		return nil, 0, res, invalidConfig("Pipeline", "Slicer", typeName(owner), "returned an item that was not in its input")
+	}
+	return chosen, n, res, nil
 }
 
 // explainSliceExclusions records why each sorted item the slicer left out

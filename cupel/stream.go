@@ -499,53 +499,12 @@ func (s *streamRun) batch(items []*ContextItem) error {
 }
 
 // sliceBatch runs the pipeline's slicer on one sorted batch and marks the
-// positions it selected. Positions reported by a PositionSlicer must be
-// distinct and in range; items returned by other slicers are matched back
-// by identity (ruling 14) and must come from the batch.
+// positions it selected, as the batch pipeline's Slice stage does
+// ([runSlicer]).
 func (s *streamRun) sliceBatch(sorted []ScoredItem, b ContextBudget) ([]bool, []CapExclusion, error) {
-	chosen := make([]bool, len(sorted))
-	bad := func() error {
-		return invalidConfig("Pipeline", "Slicer", typeName(s.p.slicer), "returned an item that was not in its input")
-	}
-	var res SliceResult
-	var err error
-	switch sl := s.slicer().(type) {
-	case PositionSlicer:
-		var pos []int
-		if pos, err = sl.SlicePositions(sorted, b); err != nil {
-			return nil, nil, err
-		}
-		for _, k := range pos {
-			if k < 0 || k >= len(sorted) || chosen[k] {
-				return nil, nil, bad()
-			}
-			chosen[k] = true
-		}
-		return chosen, nil, nil
-	case DetailedSlicer:
-		res, err = sl.SliceDetailed(sorted, b)
-	default:
-		res.Selected, err = sl.Slice(sorted, b)
-	}
+	chosen, _, res, err := runSlicer(s.slicer(), s.p.slicer, sorted, b)
 	if err != nil {
 		return nil, nil, err
-	}
-	if len(res.Selected) > 0 {
-		want := make(map[*ContextItem]int, len(res.Selected))
-		for _, it := range res.Selected {
-			want[it]++
-		}
-		matched := 0
-		for k, si := range sorted {
-			if want[si.Item] > 0 {
-				want[si.Item]--
-				chosen[k] = true
-				matched++
-			}
-		}
-		if matched != len(res.Selected) {
-			return nil, nil, bad()
-		}
 	}
 	return chosen, res.CapExcluded, nil
 }
