@@ -14,7 +14,7 @@
 //   - examples/python-impl: a partial implementation of the spec in Python
 //     behind the cupel-conform/1 protocol, and a test of its verdict;
 //   - examples/gate: a Go implementation gating itself on conformance from
-//     go test with runner.Test.
+//     go test with conformtest.Test (package runner/conformtest).
 //
 // examples/policyfile is a command that reads a selection policy from a
 // TOML (or JSON) file with cupel.DecodePolicyFile and runs it over the

@@ -31,7 +31,7 @@ var _ = Describe("Levels and exit codes", func() {
 	It("is Fully Conformant when every case passes", func() {
 		rep := runWith(newOracle(), fixtureOptions())
 		Expect(rep.Level).To(Equal(runner.LevelFullyConformant))
-		Expect(rep.ExitCode()).To(Equal(runner.ExitOK))
+		Expect(rep.Err()).To(Succeed())
 		Expect(rep.Counts["required"][runner.StatusPass]).To(Equal(8))
 		Expect(rep.Counts["optional"][runner.StatusPass]).To(Equal(6))
 		Expect(rep.Cases[0].Tier).To(Equal("required"), "required cases run first")
@@ -42,11 +42,11 @@ var _ = Describe("Levels and exit codes", func() {
 		o.Mutate = breakCase("optional/slicing/knapsack-table-too-large")
 		rep := runWith(o, fixtureOptions())
 		Expect(rep.Level).To(Equal(runner.LevelConformant))
-		Expect(rep.ExitCode()).To(Equal(runner.ExitFail), "an unexpected failure without a target level")
+		Expect(rep.Err()).To(MatchError(runner.ErrFailed), "an unexpected failure without a target level")
 		rep.RequireLevel = runner.LevelConformant
-		Expect(rep.ExitCode()).To(Equal(runner.ExitOK), "the target is met")
+		Expect(rep.Err()).To(Succeed(), "the target is met")
 		rep.RequireLevel = runner.LevelFullyConformant
-		Expect(rep.ExitCode()).To(Equal(runner.ExitFail))
+		Expect(rep.Err()).To(MatchError(runner.ErrFailed))
 	})
 
 	It("is not conformant when a required case fails, and unsupported never counts as a pass", func() {
@@ -59,7 +59,7 @@ var _ = Describe("Levels and exit codes", func() {
 		rep := runWith(o, fixtureOptions())
 		Expect(rep.Level).To(Equal(runner.LevelNone))
 		Expect(rep.LevelReason).To(Equal("7 of 8 required cases pass"))
-		Expect(rep.ExitCode()).To(Equal(runner.ExitFail))
+		Expect(rep.Err()).To(MatchError(runner.ErrFailed))
 	})
 
 	It("claims no level for a filtered run, and skips the rest", func() {
@@ -67,7 +67,7 @@ var _ = Describe("Levels and exit codes", func() {
 		Expect(rep.Level).To(Equal(runner.LevelNone))
 		Expect(rep.LevelReason).To(ContainSubstring("filtered"))
 		Expect(rep.Counts["optional"][runner.StatusSkip]).To(Equal(6))
-		Expect(rep.ExitCode()).To(Equal(runner.ExitOK))
+		Expect(rep.Err()).To(Succeed())
 	})
 
 	It("filters by --run, --skip and --stage, and a filter that selects nothing is a usage error", func() {
@@ -88,7 +88,7 @@ var _ = Describe("Levels and exit codes", func() {
 		Expect(err).NotTo(HaveOccurred())
 		Expect(rep.SuiteErrors).To(Equal(5))
 		Expect(rep.Counts["required"][runner.StatusPass]).To(Equal(1))
-		Expect(rep.ExitCode()).To(Equal(runner.ExitInfrastructure))
+		Expect(rep.Err()).To(MatchError(runner.ErrInfrastructure))
 		var msgs []string
 		for _, c := range rep.Cases {
 			msgs = append(msgs, c.Message)

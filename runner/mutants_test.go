@@ -78,7 +78,7 @@ func failures(m mutant) []string {
 
 var _ = Describe("The embedded suite against deliberately broken engines", func() {
 	BeforeEach(func() {
-		s, err := runner.OpenSuite(runner.Options{})
+		s, err := runner.LoadSuite(nil)
 		Expect(err).NotTo(HaveOccurred())
 		if len(s.Cases) < 100 {
 			Skip("the embedded suite is not complete on this branch")
