@@ -422,15 +422,26 @@ func engineScore(in Input) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	batch := cupel.ScoreBatch(policy.Scorer, items, nil)
-	out := &Output{Scores: make([]IndexScore, len(items))}
+	scores, err := scoreBoth(policy.Scorer, items)
+	if err != nil {
+		return nil, err
+	}
+	return &Output{Scores: scores}, nil
+}
+
+// scoreBoth scores items along both of the engine's paths, the per-item
+// Score of the spec's pseudocode and the batch path the pipeline uses
+// (cupel.ScoreBatch), and fails when they disagree on any item.
+func scoreBoth(scorer cupel.Scorer, items []*cupel.ContextItem) ([]IndexScore, error) {
+	batch := cupel.ScoreBatch(scorer, items, nil)
+	out := make([]IndexScore, len(items))
 	for i, it := range items {
-		s := policy.Scorer.Score(it, items)
+		s := scorer.Score(it, items)
 		if !sameScore(s, batch[i]) {
 			return nil, fmt.Errorf("%w: item %d: Score gives %v but the batch path (cupel.ScoreBatch, which the pipeline uses) gives %v",
 				errPathsDisagree, i, s, batch[i])
 		}
-		out.Scores[i] = IndexScore{Index: i, Score: Float(s)}
+		out[i] = IndexScore{Index: i, Score: Float(s)}
 	}
 	return out, nil
 }

@@ -85,7 +85,10 @@ func Test(t *testing.T, impl runner.Implementation, opts runner.Options) *runner
 
 // describe is the failure message of an unexpected result.
 func describe(c runner.CaseResult) string {
-	msg := string(c.Status) + ": " + c.Message
+	msg := c.Message
+	if !strings.HasPrefix(msg, string(c.Status)+":") {
+		msg = string(c.Status) + ": " + msg
+	}
 	if len(c.Details) > 0 {
 		msg += "\n" + strings.Join(c.Details, "\n")
 	}
