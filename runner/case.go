@@ -329,8 +329,13 @@ type Expect struct {
 	// ShortfallCount and CapExcludedCount: count-slicer assertions.
 	ShortfallCount   *int `json:"shortfall_count,omitempty"`
 	CapExcludedCount *int `json:"cap_excluded_count,omitempty"`
-	// Shortfalls, when non-nil, are compared in full and in order.
+	// Shortfalls, when non-nil, are compared in full and in order with the
+	// run's shortfalls (the slicer's, or the pipeline result's).
 	Shortfalls []Shortfall `json:"shortfalls,omitempty"`
+	// ReportShortfalls (pipeline, the vector key
+	// count_requirement_shortfalls), when non-nil, are compared in full
+	// and in order with the selection report's shortfalls.
+	ReportShortfalls []Shortfall `json:"count_requirement_shortfalls,omitempty"`
 	// Overflow asserts the Proceed OverflowEvent.
 	Overflow *Overflow `json:"overflow,omitempty"`
 	// Diagnostics asserts the selection report.

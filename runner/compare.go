@@ -120,6 +120,14 @@ func Compare(c *Case, r Result) Verdict {
 		if exp.Diagnostics != nil {
 			compareDiagnostics(c, out.Diagnostics, &v)
 		}
+		if exp.ReportShortfalls != nil {
+			switch {
+			case out.Diagnostics == nil:
+				v.failf("count_requirement_shortfalls: the result has no selection report (diagnostics), want %v", exp.ReportShortfalls)
+			case !slices.Equal(exp.ReportShortfalls, out.Diagnostics.Shortfalls):
+				v.failf("count_requirement_shortfalls differ (in order): expected %v, got %v", exp.ReportShortfalls, out.Diagnostics.Shortfalls)
+			}
+		}
 	}
 	if v.Status == StatusFail && v.Message == "" {
 		// Details hold problems, each followed by indented lines of diff.

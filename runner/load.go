@@ -519,12 +519,21 @@ func loadSlicingExpect(root tbl, c *Case, r *resolver) {
 }
 
 func loadShortfalls(exp tbl, c *Case) {
-	if sfs, ok := exp.arr("shortfalls"); ok {
-		c.Expect.Shortfalls = []Shortfall{}
-		for _, s := range sfs {
-			c.Expect.Shortfalls = append(c.Expect.Shortfalls, Shortfall{Kind: s.reqStr("kind"), RequiredCount: s.reqInt("required_count"), SatisfiedCount: s.reqInt("satisfied_count")})
-		}
+	c.Expect.Shortfalls = shortfallList(exp, "shortfalls")
+}
+
+// shortfallList reads an array of shortfall tables (kind, required_count,
+// satisfied_count); nil when the key is absent.
+func shortfallList(exp tbl, key string) []Shortfall {
+	sfs, ok := exp.arr(key)
+	if !ok {
+		return nil
 	}
+	out := []Shortfall{}
+	for _, s := range sfs {
+		out = append(out, Shortfall{Kind: s.reqStr("kind"), RequiredCount: s.reqInt("required_count"), SatisfiedCount: s.reqInt("satisfied_count")})
+	}
+	return out
 }
 
 func loadSlicing(root, test tbl, c *Case) {
@@ -595,6 +604,7 @@ func loadPipeline(root, test tbl, c *Case) {
 	}
 	exp, _ := root.sub("expected")
 	loadShortfalls(exp, c)
+	c.Expect.ReportShortfalls = shortfallList(exp, "count_requirement_shortfalls")
 	if n, ok := exp.integer("shortfall_count"); ok {
 		v := int(n)
 		c.Expect.ShortfallCount = &v
