@@ -54,7 +54,11 @@ func Compare(c *Case, r Result) Verdict {
 	}
 	switch r.Status {
 	case ResultUnsupported:
-		return Verdict{Status: StatusUnsupported, Message: "unsupported: " + r.Reason}
+		reason := r.Reason
+		if reason == "" {
+			reason = "(no reason given)"
+		}
+		return Verdict{Status: StatusUnsupported, Message: reason}
 	case ResultError:
 		return Verdict{Status: StatusError, Message: "implementation error: " + errText(r.Error)}
 	case ResultRejected:

@@ -295,6 +295,12 @@ type Execution struct {
 // is not an error: every case is then "not run" and the report's
 // Infrastructure says why.
 func Start(ctx context.Context, impl Implementation, suite *Suite, opts Options) (*Execution, error) {
+	if impl == nil {
+		return nil, fmt.Errorf("%w: the Implementation is nil", ErrUsage)
+	}
+	if suite == nil {
+		return nil, fmt.Errorf("%w: the Suite is nil", ErrUsage)
+	}
 	if opts.Timeout <= 0 {
 		opts.Timeout = 10 * time.Second
 	}
