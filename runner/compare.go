@@ -2,6 +2,7 @@ package runner
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"sort"
@@ -433,8 +434,8 @@ func compareEntries(c *Case, what string, want []ExpectedReport, got []ReportEnt
 		if name, _ := a.Reason["reason"].(string); name != e.Reason {
 			diffs = append(diffs, "reason")
 		}
-		for k, want := range e.Fields {
-			if !fieldEqual(a.Reason[k], want) {
+		for _, k := range slices.Sorted(maps.Keys(e.Fields)) {
+			if !fieldEqual(a.Reason[k], e.Fields[k]) {
 				diffs = append(diffs, k)
 			}
 		}

@@ -39,7 +39,7 @@ var _ = Describe("The reports of implementations that fall short", func() {
 		write func(w io.Writer, r *runner.Report, s *runner.Suite) error
 	}{
 		{"txt", func(w io.Writer, r *runner.Report, s *runner.Suite) error {
-			return report.WriteText(w, r, report.TextOptions{Suite: s, MaxFailures: 3})
+			return report.WriteText(w, r, report.TextOptions{Suite: s})
 		}},
 		{"xml", func(w io.Writer, r *runner.Report, _ *runner.Suite) error { return report.WriteJUnit(w, r) }},
 		{"tap", func(w io.Writer, r *runner.Report, _ *runner.Suite) error { return report.WriteTAP(w, r) }},

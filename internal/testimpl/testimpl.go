@@ -81,9 +81,10 @@ func New(name string, suite *runner.Suite) runner.Implementation {
 }
 
 // Break turns a correct result into a wrong one: an expected rejection
-// becomes an empty success, scores move by 0.25, a selection loses its
-// last item (or gains item 0), an order is reversed (or emptied, or given
-// item 0).
+// becomes an empty success, scores move by 0.25, the integer fields of the
+// selection report's first exclusion by 1, a selection loses its last
+// item (or gains item 0), an order is reversed (or emptied, or given item
+// 0).
 func Break(r *runner.Result) {
 	if r.Status != runner.ResultOK {
 		*r = runner.Result{Status: runner.ResultOK, Output: &runner.Output{}}
@@ -92,6 +93,14 @@ func Break(r *runner.Result) {
 	out := r.Output
 	for i := range out.Scores {
 		out.Scores[i].Score += 0.25
+	}
+	if d := out.Diagnostics; d != nil && len(d.Excluded) > 0 {
+		// The first exclusion's reason fields are off by one.
+		for k, v := range d.Excluded[0].Reason {
+			if n, ok := v.(int64); ok {
+				d.Excluded[0].Reason[k] = n + 1
+			}
+		}
 	}
 	switch {
 	case len(out.Selected) > 0:
