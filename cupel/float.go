@@ -8,8 +8,10 @@ import (
 )
 
 // Float is a float64 whose JSON form survives non-finite values: finite
-// values are JSON numbers (negative zero as -0), NaN and the infinities are
-// the strings "NaN", "Infinity" and "-Infinity" ("+Infinity" is also read).
+// values are JSON numbers, NaN and the infinities are the strings "NaN",
+// "Infinity" and "-Infinity" ("+Infinity" is also read). Negative zero is
+// written -0.0, not -0, which some decoders (Python's json) read as the
+// integer 0 and so lose its sign.
 // null is not a number and is refused. It is the one codec for floats of
 // this package's JSON forms and of the conformance protocol.
 type Float float64
@@ -24,6 +26,8 @@ func (f Float) MarshalJSON() ([]byte, error) {
 		return []byte(`"Infinity"`), nil
 	case math.IsInf(v, -1):
 		return []byte(`"-Infinity"`), nil
+	case v == 0 && math.Signbit(v):
+		return []byte(`-0.0`), nil
 	}
 	return strconv.AppendFloat(nil, v, 'g', -1, 64), nil
 }
