@@ -171,8 +171,24 @@ func (s *shrinker) config() bool {
 		}
 	}
 	in := &s.best.Input
+	// Toward the first declared scorer and placer that still show it, so
+	// that a bug in no particular component ends in one class.
 	if in.Scorer != nil {
+		for _, t := range s.x.gen.leaves {
+			if t == in.Scorer.Type {
+				break
+			}
+			if plain, ok := plainScorer(t); ok {
+				do(func(in *Input) bool { in.Scorer = &plain; return true })
+			}
+		}
 		s.scorer(func(in *Input) *ScorerConfig { return in.Scorer }, &changed)
+	}
+	for _, p := range s.x.caps.placers {
+		if in.Placer == "" || p == in.Placer {
+			break
+		}
+		do(func(in *Input) bool { in.Placer = p; return true })
 	}
 	if in.Slicer != nil {
 		declared := func(t string) bool { return slices.Contains(s.x.caps.slicers, t) }
@@ -336,4 +352,18 @@ func fixEmpty(to, from *Input) {
 		to.Items = []Item{}
 	}
 	sort.SliceStable(to.Items, func(i, j int) bool { return to.Items[i].Index < to.Items[j].Index })
+}
+
+// plainScorer is scorer type t with its default configuration, if it has
+// one.
+func plainScorer(t string) (ScorerConfig, bool) {
+	switch t {
+	case "recency", "priority", "frequency", "reflexive", "tag":
+		return ScorerConfig{Type: t}, true
+	case "kind":
+		return ScorerConfig{Type: t, UseDefaultWeights: true}, true
+	case "metadata_trust":
+		return ScorerConfig{Type: t, DefaultScore: FloatPtr(0.5)}, true
+	}
+	return ScorerConfig{}, false
 }
