@@ -41,7 +41,7 @@ var pythonBugs = []plantedBug{
 	},
 	{
 		name: "a priority score off for tied negative priorities only",
-		old: `    return rank_scores([it.get("priority") for it in items])`,
+		old:  `    return rank_scores([it.get("priority") for it in items])`,
 		new: `    keys = [it.get("priority") for it in items]
     scores = rank_scores(keys)
     present = sorted(k for k in keys if k is not None)
@@ -62,9 +62,9 @@ var pythonBugs = []plantedBug{
 		class: "placing / chronological / order",
 	},
 	{
-		name: "a recency timestamp at the Unix epoch read as absent",
-		old: `    return rank_scores([timestamp_key(it) for it in items])`,
-		new: `    return rank_scores([timestamp_key(it) or None for it in items])`,
+		name:  "a recency timestamp at the Unix epoch read as absent",
+		old:   `    return rank_scores([timestamp_key(it) for it in items])`,
+		new:   `    return rank_scores([timestamp_key(it) or None for it in items])`,
 		class: "scoring / recency / scores",
 	},
 }
@@ -187,4 +187,3 @@ var _ = Describe("Explore against copies of the Python example with a planted bu
 		})
 	}
 })
-
