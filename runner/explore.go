@@ -308,6 +308,9 @@ type outcome struct {
 func (x *explorer) call(ctx context.Context, impl Implementation, c *Case) (Result, *Fault) {
 	x.seq++
 	req := NewRequest(x.seq, c)
+	if _, ok := impl.(engine); ok {
+		return x.callEngine(ctx, req)
+	}
 	cctx, cancel := context.WithTimeout(ctx, x.opts.Timeout)
 	defer cancel()
 	type answer struct {
@@ -355,6 +358,22 @@ func (x *explorer) call(ctx context.Context, impl Implementation, c *Case) (Resu
 		return Result{}, &Fault{Status: StatusTimeout, Message: fmt.Sprintf("no result within %s", x.opts.Timeout)}
 	}
 	return Result{}, &Fault{Status: StatusError, Message: a.err.Error()}
+}
+
+// callEngine runs go-cupel in process: it cannot hang or be killed, so it
+// runs without the timeout's goroutine, which dominates the cost of small
+// cases; a panic is still a crash.
+func (x *explorer) callEngine(ctx context.Context, req Request) (r Result, f *Fault) {
+	defer func() {
+		if p := recover(); p != nil {
+			r, f = Result{}, &Fault{Status: StatusCrash, Message: fmt.Sprintf("panic: %v\n%s", p, debug.Stack())}
+		}
+	}()
+	r, err := engine{}.Run(ctx, req)
+	if err != nil {
+		return Result{}, &Fault{Status: StatusError, Message: err.Error()}
+	}
+	return r, nil
 }
 
 func faultText(f *Fault) string {

@@ -1,11 +1,11 @@
 package runner
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
-	"sort"
 	"strconv"
 	"time"
 )
@@ -123,12 +123,12 @@ func (g *exploreGen) chance(p int) bool { return g.r.IntN(100) < p }
 
 // size is an item count from 0 to 300, biased to small.
 func (g *exploreGen) size() int {
-	switch p := g.r.IntN(100); {
-	case p < 55:
+	switch p := g.r.IntN(1000); {
+	case p < 600:
 		return g.r.IntN(7)
-	case p < 85:
+	case p < 900:
 		return 7 + g.r.IntN(14)
-	case p < 97:
+	case p < 985:
 		return 21 + g.r.IntN(60)
 	default:
 		return 81 + g.r.IntN(220)
@@ -154,23 +154,23 @@ func (g *exploreGen) generate(seed uint64, index int) *Case {
 		c.Input.Scorer = &sc
 		c.Input.Items = g.items(n, itemGen{})
 	case StageSlicing:
-		c.Input.Slicer = g.slicer()
 		c.Input.Items = g.items(n, itemGen{score: true})
 		sortByScoreDesc(c.Input.Items)
 		c.Input.Budget = g.budget(c.Input.Items, false)
+		c.Input.Slicer = g.slicer(c.Input.Budget.TargetTokens)
 	case StagePlacing:
 		c.Input.Placer = g.pick(g.caps.placers)
 		c.Input.Items = g.items(n, itemGen{score: true, placing: true})
 	case StagePipeline:
 		sc := g.scorer(2)
 		c.Input.Scorer = &sc
-		c.Input.Slicer = g.slicer()
 		c.Input.Placer = g.pick(g.caps.placers)
 		dedup := !g.chance(25)
 		c.Input.Deduplication = &dedup
 		c.Input.OverflowStrategy = []string{"throw", "truncate", "proceed"}[g.r.IntN(3)]
 		c.Input.Items = g.items(n, itemGen{pipeline: true})
 		c.Input.Budget = g.budget(c.Input.Items, true)
+		c.Input.Slicer = g.slicer(c.Input.Budget.TargetTokens)
 	}
 	return c
 }
@@ -185,6 +185,10 @@ func (g *exploreGen) items(n int, how itemGen) []Item {
 	tieTokens := int64(1 + g.r.IntN(200))
 	tieScore := float64(g.r.IntN(11)) / 10
 	tieTime := genBase.Add(time.Duration(g.r.IntN(1000)) * time.Hour)
+	// One allocation per field for all items: the pointers point into these.
+	prios := make([]int64, n)
+	times := make([]time.Time, n)
+	floats := make([]Float, 2*n)
 	for i := range items {
 		it := Item{Index: i, Content: "c" + strconv.Itoa(i), Kind: "Message", Source: "Chat"}
 		if i > 0 && g.chance(8) {
@@ -220,7 +224,8 @@ func (g *exploreGen) items(n int, how itemGen) []Item {
 			default:
 				p = int64(g.r.IntN(6))
 			}
-			it.Priority = &p
+			prios[i] = p
+			it.Priority = &prios[i]
 		}
 		if g.chance(30) {
 			for k := 1 + g.r.IntN(3); k > 0; k-- {
@@ -239,14 +244,16 @@ func (g *exploreGen) items(n int, how itemGen) []Item {
 			default:
 				t = genBase.Add(time.Duration(g.r.IntN(100000)) * time.Minute)
 			}
-			it.Timestamp = &t
+			times[i] = t
+			it.Timestamp = &times[i]
 		}
 		if g.chance(65) {
 			h := genHints[g.r.IntN(len(genHints))]
 			if g.chance(50) {
 				h = float64(g.r.IntN(101)) / 100
 			}
-			it.FutureRelevanceHint = FloatPtr(h)
+			floats[2*i] = Float(h)
+			it.FutureRelevanceHint = &floats[2*i]
 		}
 		if g.chance(30) {
 			it.Metadata = g.metadata()
@@ -265,7 +272,8 @@ func (g *exploreGen) items(n int, how itemGen) []Item {
 			default:
 				s = float64(g.r.IntN(101)) / 100
 			}
-			it.Score = FloatPtr(s)
+			floats[2*i+1] = Float(s)
+			it.Score = &floats[2*i+1]
 		}
 		items[i] = it
 	}
@@ -291,7 +299,7 @@ func (g *exploreGen) metadata() map[string]any {
 // sortByScoreDesc orders slicing items as the Sort stage hands them over:
 // score descending, ties by position; indices are renumbered.
 func sortByScoreDesc(items []Item) {
-	sort.SliceStable(items, func(i, j int) bool { return float64(*items[i].Score) > float64(*items[j].Score) })
+	slices.SortStableFunc(items, func(a, b Item) int { return cmp.Compare(float64(*b.Score), float64(*a.Score)) })
 	for i := range items {
 		items[i].Index = i
 	}
@@ -411,11 +419,16 @@ func (g *exploreGen) entries() []CountEntry {
 
 // slicer returns a slicer configuration of the shape the vector format can
 // state: an inner slicer is named only, and shares the bucket size.
-func (g *exploreGen) slicer() *SlicerConfig {
+func (g *exploreGen) slicer(budget int64) *SlicerConfig {
 	typ := g.pick(g.caps.slicers)
 	s := &SlicerConfig{Type: typ}
 	bucket := func() *int64 {
-		b := []int64{1, 5, 10, 50, 100}[g.r.IntN(5)]
+		b := []int64{1, 5, 10, 50, 100, 100}[g.r.IntN(6)]
+		// Keep big tables rare (they cost time, and the table guard is
+		// an edge worth only a few cases): about 1,000 buckets at most.
+		if budget/b > 1000 && !g.chance(3) {
+			b = budget/1000 + 1
+		}
 		return &b
 	}
 	inner := func() {

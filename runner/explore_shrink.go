@@ -222,6 +222,24 @@ func (s *shrinker) config() bool {
 				return true
 			})
 		}
+		for j := range in.Slicer.Entries {
+			do(func(in *Input) bool {
+				if j >= len(in.Slicer.Entries) || in.Slicer.Entries[j].CapCount == 0 {
+					return false
+				}
+				e := &in.Slicer.Entries[j]
+				e.CapCount--
+				e.RequireCount = min(e.RequireCount, e.CapCount)
+				return true
+			})
+			do(func(in *Input) bool {
+				if j >= len(in.Slicer.Entries) || in.Slicer.Entries[j].RequireCount == 0 {
+					return false
+				}
+				in.Slicer.Entries[j].RequireCount--
+				return true
+			})
+		}
 		if in.Slicer.ScarcityBehavior == "throw" {
 			do(func(in *Input) bool { in.Slicer.ScarcityBehavior = "degrade"; return true })
 		}
@@ -238,6 +256,15 @@ func (s *shrinker) config() bool {
 		}
 		if b.MaxTokens != b.TargetTokens && b.OutputReserve == 0 {
 			do(func(in *Input) bool { in.Budget.MaxTokens = in.Budget.TargetTokens; return true })
+		}
+		if b.TargetTokens > 1 {
+			do(func(in *Input) bool {
+				b := in.Budget
+				d := b.MaxTokens - b.TargetTokens
+				b.TargetTokens /= 2
+				b.MaxTokens = b.TargetTokens + d
+				return true
+			})
 		}
 	}
 	if in.Deduplication != nil && !*in.Deduplication {

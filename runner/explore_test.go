@@ -113,7 +113,13 @@ var _ = Describe("Explore", func() {
 			classes[d.Class] = d
 			Expect(d.Index).To(BeNumerically("<", 4000))
 			Expect(d.File).To(BeAnExistingFile())
-			Expect(len(d.Case.Input.Items)).To(BeNumerically("<=", 5), d.Class)
+			if d.Stage == runner.StagePipeline {
+				// An overflow needs more than the slicer chose, and a
+				// count slicer a few items of a kind: allow a few more.
+				Expect(len(d.Case.Input.Items)).To(BeNumerically("<=", 8), d.Class)
+			} else {
+				Expect(len(d.Case.Input.Items)).To(BeNumerically("<=", 5), d.Class)
+			}
 		}
 		// One class per planted bug; the crash and the pipeline bug may
 		// settle on any scorer, so match them by stage and kind.

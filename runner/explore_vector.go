@@ -408,7 +408,6 @@ func (w *tomlWriter) slicer(s *SlicerConfig) {
 		w.kv("require_count", e.RequireCount)
 		w.kv("cap_count", e.CapCount)
 	}
-	w.blank()
 }
 
 func (w *tomlWriter) budget(b *Budget) {
@@ -510,8 +509,10 @@ func (w *tomlWriter) expect(c *Case) error {
 			w.arrayTable("expected_output")
 			w.ref(r)
 		}
-		w.blank()
-		w.table("expected")
+		if e.ShortfallCount != nil || e.CapExcludedCount != nil {
+			w.blank()
+			w.table("expected")
+		}
 		w.counts(e)
 		if e.Overflow != nil {
 			w.blank()
