@@ -138,7 +138,8 @@ type explorer struct {
 	caps         exploreCaps
 	gen          *exploreGen
 	rep          *ExploreReport
-	seq          int
+	// implSeq and oracleSeq number each side's requests from 1.
+	implSeq, oracleSeq int
 	// lastGood is a case the implementation last answered without a
 	// fault: it is run after each fault while shrinking, so that a session
 	// restarted for a crash completes a case, and the restart budget (of
@@ -305,9 +306,9 @@ type outcome struct {
 
 // call runs one request with the timeout, turning panics into crashes. It
 // returns the result, or the fault that replaced it.
-func (x *explorer) call(ctx context.Context, impl Implementation, c *Case) (Result, *Fault) {
-	x.seq++
-	req := NewRequest(x.seq, c)
+func (x *explorer) call(ctx context.Context, impl Implementation, c *Case, seq *int) (Result, *Fault) {
+	*seq++
+	req := NewRequest(*seq, c)
 	if _, ok := impl.(engine); ok {
 		return x.callEngine(ctx, req)
 	}
@@ -387,7 +388,7 @@ func faultText(f *Fault) string {
 // on the implementation and compares.
 func (x *explorer) check(ctx context.Context, c *Case) outcome {
 	var o outcome
-	or, f := x.call(ctx, x.oracle, c)
+	or, f := x.call(ctx, x.oracle, c, &x.oracleSeq)
 	if x.infra != nil {
 		return o
 	}
@@ -410,7 +411,7 @@ func (x *explorer) check(ctx context.Context, c *Case) outcome {
 		o.skip = true
 		return o
 	}
-	ar, f := x.call(ctx, x.impl, c)
+	ar, f := x.call(ctx, x.impl, c, &x.implSeq)
 	if x.infra != nil {
 		return o
 	}
@@ -419,7 +420,7 @@ func (x *explorer) check(ctx context.Context, c *Case) outcome {
 		o.verdict = Verdict{Status: f.Status, Message: faultText(f)}
 		if x.lastGood != nil {
 			// Let a restarted session complete a case (see lastGood).
-			x.call(ctx, x.impl, x.lastGood)
+			x.call(ctx, x.impl, x.lastGood, &x.implSeq)
 		}
 		return o
 	}
