@@ -171,6 +171,19 @@ var _ = Describe("Explore", func() {
 		}
 	})
 
+	It("shrinks and saves a case that hangs", func() {
+		out := GinkgoT().TempDir()
+		rep, err := runner.Explore(ctx(), hangingImpl{}, runner.ExploreOptions{Seed: 4, Cases: 300, Out: out,
+			Stages: []string{runner.StagePlacing}, Timeout: 20 * time.Millisecond})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(rep.Divergences).To(HaveLen(1))
+		d := rep.Divergences[0]
+		Expect(d.Kind).To(Equal("timeout"))
+		Expect(d.Case.Input.Items).To(HaveLen(1))
+		Expect(d.Case.Input.Items[0].Tags).To(Equal([]string{"urgent"}))
+		Expect(loadVectors(out).Cases).To(HaveLen(1))
+	})
+
 	It("reports the same divergences, shrunk the same way, for the same seed", func() {
 		impl := plantedImpl{bugs: []string{runner.StagePlacing}}
 		opts := runner.ExploreOptions{Seed: 9, Cases: 1500, Stages: []string{runner.StagePlacing}}
@@ -263,4 +276,20 @@ type failingHello struct{ myImpl }
 
 func (failingHello) Hello(context.Context) (runner.Info, error) {
 	return runner.Info{}, errors.New("no runtime")
+}
+
+// hangingImpl is go-cupel, except that it never answers a case with an
+// item tagged "urgent".
+type hangingImpl struct{}
+
+func (hangingImpl) Hello(ctx context.Context) (runner.Info, error) { return runner.Engine().Hello(ctx) }
+
+func (hangingImpl) Run(ctx context.Context, req runner.Request) (runner.Result, error) {
+	for _, it := range req.Case.Items {
+		if slices.Contains(it.Tags, "urgent") {
+			<-ctx.Done()
+			return runner.Result{}, ctx.Err()
+		}
+	}
+	return runner.Engine().Run(ctx, req)
 }
