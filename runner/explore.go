@@ -149,9 +149,6 @@ type explorer struct {
 	start    time.Time
 }
 
-// errStop ends the exploration (infrastructure fault or interruption).
-var errStop = errors.New("exploration stopped")
-
 // Explore generates cases from the stages and components impl declares in
 // hello, runs each on impl and on the oracle (go-cupel unless
 // opts.Oracle), compares them with Compare, and shrinks every distinct

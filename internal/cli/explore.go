@@ -81,7 +81,8 @@ func (e *env) explore(args []string) (int, error) {
 		*cases = 10000
 	}
 	process := func(cmd string) *runner.Process {
-		return runner.NewProcess(runner.ProcessOptions{Command: cmd, Restarts: restartsOpt(*restarts), StartupTimeout: *startup})
+		return runner.NewProcess(runner.ProcessOptions{Command: cmd, Restarts: restartsOpt(*restarts), StartupTimeout: *startup,
+			Suite: runner.HelloSuite{SpecVersion: runner.SpecVersion}})
 	}
 	opts := runner.ExploreOptions{Seed: *seed, Cases: *cases, Duration: *duration, Stages: stages, Out: *out,
 		Timeout: *timeout, StartupTimeout: *startup, ShrinkRuns: *shrinkRuns}
