@@ -20,16 +20,23 @@ comparator as "run". Each distinct divergence (by stage, component and kind
 of difference) is shrunk to a minimal case and, with --out, written as a
 vector file that "cupel-conform run --suite DIR" runs.
 
-The expected values of a written vector are go-cupel's outputs (with
---against, the second implementation's: then neither side is trusted).
-Verify them against the spec before adopting a vector into a suite.
+Crashes, hangs (--timeout) and protocol errors are divergences too: the
+case that caused one is shrunk and saved like any other.
 
 Case i of seed N is the same on every run: a divergence is reported with
 its seed and index, and "--seed N" finds it again.
 
+What to do with a vector it writes: run it ("run --suite DIR --impl-cmd
+CMD" reproduces the divergence), then decide who is right. Its expected
+values are go-cupel's outputs (with --against, the second
+implementation's, and neither side is trusted), not a derivation from the
+spec: verify them against the spec before adopting the vector. Fix your
+implementation, or report the vector to go-cupel if go-cupel is wrong.
+The guide is runner/EXPLORE.md in the go-cupel repository.
+
 exit codes: 0 no divergence, 1 a divergence was found, 2 usage error,
-            3 infrastructure error (the implementation would not start, a
-            crash loop, an interruption)
+            3 no verdict (the implementation would not start, crashed in a
+            loop, or the run was interrupted before any divergence)
 
 examples:
   cupel-conform explore --impl-cmd "python3 my_impl.py" --cases 10000 --out found
