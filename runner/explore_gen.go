@@ -124,11 +124,11 @@ func (g *exploreGen) chance(p int) bool { return g.r.IntN(100) < p }
 // size is an item count from 0 to 300, biased to small.
 func (g *exploreGen) size() int {
 	switch p := g.r.IntN(1000); {
-	case p < 600:
+	case p < 650:
 		return g.r.IntN(7)
-	case p < 900:
+	case p < 920:
 		return 7 + g.r.IntN(14)
-	case p < 985:
+	case p < 990:
 		return 21 + g.r.IntN(60)
 	default:
 		return 81 + g.r.IntN(220)
