@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 )
@@ -155,7 +154,8 @@ type explorer struct {
 // divergence to a minimal case, written as a vector when opts.Out is set.
 // Case (seed, i) is the same on every run. The error is for usage errors
 // (ErrUsage) and an unwritable Out; faults of the implementation are in
-// the report.
+// the report. Like Run, Explore closes impl and the oracle when they have
+// a Close method (a Process ends its session).
 func Explore(ctx context.Context, impl Implementation, opts ExploreOptions) (*ExploreReport, error) {
 	for _, st := range opts.Stages {
 		if !slices.Contains(Stages, st) {
@@ -563,21 +563,4 @@ func vectorName(d *Divergence) string {
 		}
 	}
 	return strings.TrimRight(b.String(), "-") + fmt.Sprintf("-s%d-i%d", d.Seed, d.Index)
-}
-
-// ClassCounts returns the number of generated cases per class, sorted by
-// class.
-func (r *ExploreReport) ClassCounts() []ClassCount {
-	out := make([]ClassCount, 0, len(r.Divergences))
-	for _, d := range r.Divergences {
-		out = append(out, ClassCount{Class: d.Class, Count: d.Count})
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Class < out[j].Class })
-	return out
-}
-
-// ClassCount is a class of divergence and how many cases fell in it.
-type ClassCount struct {
-	Class string
-	Count int
 }

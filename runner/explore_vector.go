@@ -19,7 +19,8 @@ import (
 // VectorTOML returns d's case as a vector file. Its header comment gives
 // the seed and index, both sides' outputs, the comparator's verdict, and
 // the warning that the expected values are the oracle's, to be verified
-// against the specification before the vector is adopted.
+// against the specification before the vector is adopted. rep names the
+// two sides in the header; it may be nil.
 func (d *Divergence) VectorTOML(rep *ExploreReport) ([]byte, error) {
 	var w tomlWriter
 	c := d.Case
