@@ -2,7 +2,6 @@ package runner
 
 import (
 	"cmp"
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -137,7 +136,7 @@ func (g *exploreGen) size() int {
 
 // exploreID is the id of generated case (seed, index) in a stage.
 func exploreID(stage string, seed uint64, index int) string {
-	return fmt.Sprintf("explore/%s/s%d-i%d", stage, seed, index)
+	return "explore/" + stage + "/s" + strconv.FormatUint(seed, 10) + "-i" + strconv.Itoa(index)
 }
 
 // generate returns case (seed, index). Its Expect is empty: the oracle's
@@ -145,8 +144,7 @@ func exploreID(stage string, seed uint64, index int) string {
 func (g *exploreGen) generate(seed uint64, index int) *Case {
 	g.pcg.Seed(seed, uint64(index))
 	stage := g.caps.stages[g.r.IntN(len(g.caps.stages))]
-	c := &Case{ID: exploreID(stage, seed, index), Tier: TierOptional, Stage: stage,
-		Name: fmt.Sprintf("explore seed %d index %d", seed, index)}
+	c := &Case{ID: exploreID(stage, seed, index), Tier: TierOptional, Stage: stage}
 	n := g.size()
 	switch stage {
 	case StageScoring:
@@ -190,7 +188,7 @@ func (g *exploreGen) items(n int, how itemGen) []Item {
 	times := make([]time.Time, n)
 	floats := make([]Float, 2*n)
 	for i := range items {
-		it := Item{Index: i, Content: "c" + strconv.Itoa(i), Kind: "Message", Source: "Chat"}
+		it := Item{Index: i, Content: genContent(i), Kind: "Message", Source: "Chat"}
 		if i > 0 && g.chance(8) {
 			it.Content = items[g.r.IntN(i)].Content // duplicate content
 		}
@@ -474,4 +472,20 @@ func (g *exploreGen) slicer(budget int64) *SlicerConfig {
 		s.ScarcityBehavior = scarcity()
 	}
 	return s
+}
+
+// genContents are the contents of generated items, made once.
+var genContents = func() []string {
+	out := make([]string, 301)
+	for i := range out {
+		out[i] = "c" + strconv.Itoa(i)
+	}
+	return out
+}()
+
+func genContent(i int) string {
+	if i < len(genContents) {
+		return genContents[i]
+	}
+	return "c" + strconv.Itoa(i)
 }
