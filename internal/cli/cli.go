@@ -32,6 +32,7 @@ commands:
   list       list the cases
   lint       check the vector files (errors with file and line, unknown keys)
   smoke      check an adapter's framing: cupel-conform smoke --impl-cmd CMD
+  explore    generate cases, compare with go-cupel, shrink and save divergences
   version    print the runner, protocol and spec versions and the suite digest
 
 exit codes: 0 target met, 1 not conformant or unexpected result,
@@ -86,7 +87,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	cmds := map[string]func([]string) (int, error){
 		"run": e.run, "adapter": e.adapter, "export": e.export, "verify": e.verify,
 		"diff": e.diff, "show": e.show, "list": e.list, "lint": e.lint,
-		"smoke": e.smoke, "version": e.version,
+		"smoke": e.smoke, "version": e.version, "explore": e.explore,
 	}
 	name := args[0]
 	if name == "-h" || name == "--help" || name == "help" {
