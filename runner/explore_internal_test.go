@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"regexp"
 
+	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/onsi/ginkgo/v2"
 	"github.com/onsi/gomega"
 )
@@ -67,16 +69,17 @@ var _ = ginkgo.Describe("explore's generator and vector writer", func() {
 			gomega.Expect(v.Status).To(gomega.Equal(StatusPass), "case %d: %s\n%s", i, v.Message, w.buf.String())
 			gomega.Expect(Compare(c, r).Status).To(gomega.Equal(StatusPass))
 		}
-		// Every component of every stage was generated, and some cases
-		// expect errors.
-		for _, s := range engineScorers {
+		// Every component go-cupel declares was generated in its stage, and
+		// some cases expect errors.
+		for _, s := range cupel.ScorerTypes() {
 			gomega.Expect(seen).To(gomega.HaveKey("scoring "+s), "scorer %s", s)
 		}
-		for _, s := range engineSlicers {
-			gomega.Expect(seen).To(gomega.HaveKey(gomega.MatchRegexp("^slicing "+s)), "slicer %s", s)
+		for _, s := range cupel.SlicerTypes() {
+			gomega.Expect(seen).To(gomega.HaveKey(gomega.MatchRegexp("^slicing "+regexp.QuoteMeta(s)+"($|\\()")), "slicer %s", s)
 		}
-		gomega.Expect(seen).To(gomega.HaveKey("placing chronological"))
-		gomega.Expect(seen).To(gomega.HaveKey("placing u-shaped"))
+		for _, p := range cupel.PlacerTypes() {
+			gomega.Expect(seen).To(gomega.HaveKey("placing "+p), "placer %s", p)
+		}
 		gomega.Expect(seen).To(gomega.HaveKey("expect " + KindInvalidBudget))
 		gomega.Expect(seen).To(gomega.HaveKey("expect " + KindOverflow))
 	})
