@@ -109,17 +109,26 @@ type Divergence struct {
 	File string
 }
 
-// ExitCode is cupel-conform explore's exit code: 3 when exploration could
-// not reach a verdict (an infrastructure fault, an interruption), 1 when a
-// divergence was found, 0 otherwise.
-func (r *ExploreReport) ExitCode() int {
+// Err is the verdict of the exploration as an error, in the manner of
+// [Report.Err]. It is nil when no divergence was found. Otherwise it wraps
+// ErrInfrastructure when exploration stopped without a verdict (an
+// implementation that would not start, a crash loop, an interruption
+// before any divergence), or ErrFailed and names the divergences' classes.
+// cupel-conform explore exits 3 for the first, 1 for the second.
+func (r *ExploreReport) Err() error {
 	switch {
-	case r.Infrastructure != "" || (r.Interrupted && len(r.Divergences) == 0):
-		return 3
+	case r.Infrastructure != "":
+		return fmt.Errorf("%w: %s", ErrInfrastructure, r.Infrastructure)
+	case r.Interrupted && len(r.Divergences) == 0:
+		return fmt.Errorf("%w: interrupted after %d cases, before any divergence", ErrInfrastructure, r.Cases)
 	case len(r.Divergences) > 0:
-		return 1
+		classes := make([]string, len(r.Divergences))
+		for i, d := range r.Divergences {
+			classes[i] = d.Class
+		}
+		return fmt.Errorf("%w: %d divergences in %d cases: %s", ErrFailed, len(r.Divergences), r.Cases, strings.Join(classes, "; "))
 	}
-	return 0
+	return nil
 }
 
 // CasesPerSecond is the generation rate, shrinking included.

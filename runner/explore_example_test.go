@@ -19,6 +19,6 @@ func ExampleExplore() {
 	for _, d := range rep.Divergences {
 		fmt.Printf("%s (seed %d, index %d): %s\n", d.Class, d.Seed, d.Index, d.Verdict.Message)
 	}
-	fmt.Println(rep.Cases, "cases,", len(rep.Divergences), "divergences, exit code", rep.ExitCode())
-	// Output: 500 cases, 0 divergences, exit code 0
+	fmt.Println(rep.Cases, "cases,", len(rep.Divergences), "divergences, verdict:", rep.Err())
+	// Output: 500 cases, 0 divergences, verdict: <nil>
 }

@@ -3,6 +3,7 @@ package runner
 import (
 	"math"
 	"slices"
+	"strconv"
 )
 
 // exploreEpsilon is the score tolerance of generated cases: the format's
@@ -141,7 +142,7 @@ func expectDiagnostics(items []Item, d *Diagnostics) (*ExpectedDiagnostics, bool
 				var fv any
 				switch {
 				case slices.Contains(exploreReasonInts, k):
-					f, ok := v.(float64)
+					f, ok := reasonNumber(v)
 					if !ok || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
 						return nil, false
 					}
@@ -153,7 +154,7 @@ func expectDiagnostics(items []Item, d *Diagnostics) (*ExpectedDiagnostics, bool
 					}
 					fv = str
 				case slices.Contains(exploreReasonFloats, k):
-					f, ok := v.(float64)
+					f, ok := reasonNumber(v)
 					if !ok {
 						return nil, false
 					}
@@ -186,4 +187,26 @@ func expectDiagnostics(items []Item, d *Diagnostics) (*ExpectedDiagnostics, bool
 		out.Excluded = nil
 	}
 	return out, true
+}
+
+// reasonNumber is the number of a reason field as either side hands it
+// over: go-cupel in process gives int64 and Float, a protocol answer
+// float64, with a non-finite float as its string form ("NaN").
+func reasonNumber(v any) (float64, bool) {
+	switch n := v.(type) {
+	case float64:
+		return n, true
+	case Float:
+		return float64(n), true
+	case int64:
+		return float64(n), true
+	case int:
+		return float64(n), true
+	case string:
+		var f Float
+		if err := f.UnmarshalJSON([]byte(strconv.Quote(n))); err == nil {
+			return float64(f), true
+		}
+	}
+	return 0, false
 }

@@ -158,7 +158,7 @@ var _ = Describe("Explore against copies of the Python example with a planted bu
 			rep, err := runner.Explore(ctx(), pythonProcess(py, script), runner.ExploreOptions{Seed: 1, Cases: 10000, Out: out})
 			Expect(err).NotTo(HaveOccurred())
 			Expect(rep.Infrastructure).To(BeEmpty())
-			Expect(rep.ExitCode()).To(Equal(1))
+			Expect(rep.Err()).To(MatchError(runner.ErrFailed))
 			Expect(rep.Divergences).To(HaveLen(1), "one bug, one class")
 			d := rep.Divergences[0]
 			GinkgoWriter.Printf("%s: %s at index %d (%d cases), %d -> %d items in %d runs\n", bug.name, d.Class, d.Index, d.Count, d.OriginalItems, len(d.Case.Input.Items), d.ShrinkRuns)

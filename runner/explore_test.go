@@ -92,7 +92,7 @@ var _ = Describe("Explore", func() {
 		Expect(rep.Cases).To(Equal(2000))
 		Expect(rep.Skipped).To(BeZero())
 		Expect(rep.Stages).To(Equal(runner.Stages))
-		Expect(rep.ExitCode()).To(Equal(0))
+		Expect(rep.Err()).To(Succeed())
 		Expect(rep.OracleTrusted).To(BeTrue())
 	})
 
@@ -103,7 +103,9 @@ var _ = Describe("Explore", func() {
 		rep, err := runner.Explore(ctx(), impl, runner.ExploreOptions{Seed: 5, Cases: 4000, Out: out,
 			OnProgress: func(p runner.ExploreProgress) { progress = append(progress, p) }})
 		Expect(err).NotTo(HaveOccurred())
-		Expect(rep.ExitCode()).To(Equal(1))
+		Expect(rep.Err()).To(MatchError(runner.ErrFailed))
+		Expect(errors.Is(rep.Err(), runner.ErrInfrastructure)).To(BeFalse())
+		Expect(rep.Err().Error()).To(ContainSubstring(rep.Divergences[0].Class))
 		Expect(progress).NotTo(BeEmpty())
 
 		classes := map[string]*runner.Divergence{}
@@ -216,11 +218,33 @@ var _ = Describe("Explore", func() {
 		Expect(text.String()).To(ContainSubstring("against:        planted 0.0.1 (go) (neither side is trusted)"))
 	})
 
-	It("stops with exit code 3 when the implementation does not start", func() {
+	It("has no verdict (ErrInfrastructure) when the implementation does not start", func() {
 		rep, err := runner.Explore(ctx(), failingHello{}, runner.ExploreOptions{Cases: 10})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(rep.Infrastructure).To(ContainSubstring("implementation failed to start: no runtime"))
-		Expect(rep.ExitCode()).To(Equal(3))
+		Expect(rep.Err()).To(MatchError(runner.ErrInfrastructure))
+		Expect(rep.Err().Error()).To(ContainSubstring("implementation failed to start: no runtime"))
+	})
+
+	It("has no verdict when interrupted before any divergence, and fails with the divergences found before", func() {
+		c, cancel := context.WithCancel(ctx())
+		n := 0
+		rep, err := runner.Explore(c, runner.Engine(), runner.ExploreOptions{Cases: 100000,
+			OnProgress: func(runner.ExploreProgress) {
+				if n++; n == 2 {
+					cancel()
+				}
+			}})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(rep.Interrupted).To(BeTrue())
+		Expect(rep.Cases).To(BeNumerically("<", 100000))
+		Expect(rep.Err()).To(MatchError(runner.ErrInfrastructure))
+		Expect(rep.Err().Error()).To(ContainSubstring("interrupted after"))
+
+		rep.Divergences = []*runner.Divergence{{Class: "scoring / priority / scores"}}
+		Expect(rep.Err()).To(MatchError(runner.ErrFailed))
+		Expect(rep.Err().Error()).To(ContainSubstring("1 divergences in"))
+		Expect(rep.Err().Error()).To(ContainSubstring("scoring / priority / scores"))
 	})
 
 	It("rejects an unknown stage, and an implementation that declares nothing to generate", func() {
@@ -243,7 +267,7 @@ var _ = Describe("Explore", func() {
 			Expect(rep.Infrastructure).To(BeEmpty())
 			Expect(rep.Divergences).To(BeEmpty())
 			Expect(rep.Cases).To(Equal(1000))
-			Expect(rep.ExitCode()).To(Equal(0))
+			Expect(rep.Err()).To(Succeed())
 		})
 
 		It("reports a crash with its case, and goes on after the restart", func() {
@@ -267,7 +291,7 @@ var _ = Describe("Explore", func() {
 			rep, err := runner.Explore(ctx(), process("FAULT=start"), runner.ExploreOptions{Cases: 10})
 			Expect(err).NotTo(HaveOccurred())
 			Expect(rep.Infrastructure).NotTo(BeEmpty())
-			Expect(rep.ExitCode()).To(Equal(3))
+			Expect(rep.Err()).To(MatchError(runner.ErrInfrastructure))
 		})
 	})
 })

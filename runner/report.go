@@ -202,7 +202,8 @@ func (r *Report) computeLevel() (Level, string) {
 }
 
 // ErrFailed is matched by the error of [Report.Err] for a run that ran but
-// missed its target.
+// missed its target, and by the error of [ExploreReport.Err] for an
+// exploration that found a divergence.
 var ErrFailed = errors.New("conformance run failed")
 
 // Err is the verdict of the run as an error. It is nil when the run met

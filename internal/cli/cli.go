@@ -52,8 +52,11 @@ const (
 // exitCode is the exit code of a finished run: 3 when it stopped without
 // a verdict or vector files could not be loaded, 1 when it missed its
 // target (see runner.Report.Err), 0 otherwise.
-func exitCode(rep *runner.Report) int {
-	err := rep.Err()
+func exitCode(rep *runner.Report) int { return verdictCode(rep.Err()) }
+
+// verdictCode maps the verdict of a run or an exploration
+// (runner.Report.Err, runner.ExploreReport.Err) to an exit code.
+func verdictCode(err error) int {
 	switch {
 	case err == nil:
 		return exitOK

@@ -115,13 +115,13 @@ func (e *env) explore(args []string) (int, error) {
 	defer cancel()
 	rep, err := runner.Explore(ctx, process(*implCmd), opts)
 	if err != nil {
-		return 3, err
+		return exitInfrastructure, err
 	}
 	if err := rep.WriteText(e.stdout); err != nil {
-		return 3, err
+		return exitInfrastructure, err
 	}
 	if len(rep.Divergences) > 0 && *out == "" {
 		fmt.Fprintf(e.stdout, "(re-run with --seed %d --out DIR to write the vectors)\n", *seed)
 	}
-	return rep.ExitCode(), nil
+	return verdictCode(rep.Err()), nil
 }
