@@ -134,6 +134,9 @@ var _ = Describe("Explore against copies of the Python example with a planted bu
 	var level runner.Level
 	var statuses map[string]runner.Status
 	BeforeAll(func() {
+		if raceEnabled {
+			Skip("the race detector is on: explore against copies of the Python example runs only without -race (it tests a Python program, not Go concurrency, and takes about two minutes)")
+		}
 		py = python3()
 		level, statuses = suiteVerdict(pythonProcess(py, pythonImpl))
 		rep, err := runner.Explore(ctx(), pythonProcess(py, pythonImpl), runner.ExploreOptions{Seed: 1, Cases: 2000})
