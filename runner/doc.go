@@ -41,6 +41,30 @@
 //		conformtest.Test(t, myImpl{}, runner.Options{RequireLevel: runner.LevelConformant})
 //	}
 //
+// # Exploring
+//
+// A suite checks only what its authors thought of. [Explore] (the
+// `cupel-conform explore --impl-cmd CMD` command) is differential testing:
+// it generates valid cases from what the implementation declares in
+// hello, runs each on it and on go-cupel in process (or, with
+// [ExploreOptions].Oracle, a second implementation), judges them with
+// [Compare], and shrinks each distinct [Divergence] (by stage, component
+// and kind of difference) to a minimal case, written as a vector file that
+// Run (`cupel-conform run --suite DIR`) reproduces. Case i of a seed is
+// the same on every run. [ExploreReport.Err] is the verdict: nil, or
+// ErrFailed for a divergence, ErrInfrastructure for no verdict. A Go
+// implementation explores itself from go test with a fixed seed and count:
+//
+//	rep, err := runner.Explore(ctx, myImpl{}, runner.ExploreOptions{Seed: 1, Cases: 10000, Out: t.TempDir()})
+//	if err == nil {
+//		err = rep.Err()
+//	}
+//
+// A vector's expected values are go-cupel's outputs, not a derivation
+// from the spec: verify them against the spec before adopting one.
+// runner/EXPLORE.md in the repository is the guide: what is generated,
+// the report, and what to do with what it finds.
+//
 // # Levels
 //
 // Cupel Fully Conformant: every required and optional case passes. Cupel
