@@ -82,6 +82,10 @@ type exploreGen struct {
 	r    *rand.Rand
 	// leaves are the scorers that need no inner scorer.
 	leaves []string
+	// refTime is the reference time of the case's decay scorers: one a
+	// case, as a go-cupel policy has one clock (it answers unsupported
+	// to decay scorers with two).
+	refTime *time.Time
 }
 
 func newExploreGen(c exploreCaps) *exploreGen {
@@ -143,6 +147,7 @@ func exploreID(stage string, seed uint64, index int) string {
 // outputs fill it in.
 func (g *exploreGen) generate(seed uint64, index int) *Case {
 	g.pcg.Seed(seed, uint64(index))
+	g.refTime = nil
 	stage := g.caps.stages[g.r.IntN(len(g.caps.stages))]
 	c := &Case{ID: exploreID(stage, seed, index), Tier: TierOptional, Stage: stage}
 	n := g.size()
@@ -380,7 +385,11 @@ func (g *exploreGen) scorer(depth int) ScorerConfig {
 		if g.chance(10) {
 			rt = genTimes[g.r.IntN(len(genTimes))]
 		}
-		sc.ReferenceTime = &rt
+		if g.refTime == nil {
+			g.refTime = &rt
+		}
+		ref := *g.refTime
+		sc.ReferenceTime = &ref
 		sc.NullTimestampScore = FloatPtr(float64(g.r.IntN(11)) / 10)
 		switch g.r.IntN(3) {
 		case 0:

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"time"
 
 	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/onsi/ginkgo/v2"
@@ -82,6 +83,42 @@ var _ = ginkgo.Describe("explore's generator and vector writer", func() {
 		}
 		gomega.Expect(seen).To(gomega.HaveKey("expect " + KindInvalidBudget))
 		gomega.Expect(seen).To(gomega.HaveKey("expect " + KindOverflow))
+	})
+
+	ginkgo.It("generates nothing go-cupel answers unsupported (one reference time a case)", func() {
+		caps := newExploreCaps(engineCaps(), engineCaps(), nil)
+		g := newExploreGen(caps)
+		decays := 0
+		for i := range 20000 {
+			c := g.generate(1, i)
+			r, err := Engine().Run(context.Background(), NewRequest(1, c))
+			gomega.Expect(err).NotTo(gomega.HaveOccurred())
+			gomega.Expect(r.Status).NotTo(gomega.Equal(ResultUnsupported), "case %d: %s", i, r.Reason)
+			gomega.Expect(exploreExpect(c, r, true)).To(gomega.BeTrue(), "case %d", i)
+			var refs []time.Time
+			var walk func(sc *ScorerConfig)
+			walk = func(sc *ScorerConfig) {
+				if sc.ReferenceTime != nil {
+					refs = append(refs, *sc.ReferenceTime)
+				}
+				for j := range sc.Children {
+					walk(&sc.Children[j].Scorer)
+				}
+				if sc.Inner != nil {
+					walk(sc.Inner)
+				}
+			}
+			if c.Input.Scorer != nil {
+				walk(c.Input.Scorer)
+			}
+			if len(refs) > 1 {
+				decays++
+				for _, t := range refs[1:] {
+					gomega.Expect(t.Equal(refs[0])).To(gomega.BeTrue(), "case %d: reference times %v", i, refs)
+				}
+			}
+		}
+		gomega.Expect(decays).To(gomega.BeNumerically(">", 0), "some cases have two decay scorers")
 	})
 
 	ginkgo.It("generates only what hello declares", func() {
