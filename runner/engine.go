@@ -88,7 +88,7 @@ func engineError(err error) Result {
 func engineItems(in []Item) ([]*cupel.ContextItem, error) {
 	items := make([]*cupel.ContextItem, len(in))
 	for i, it := range in {
-		tokens, err := platformInt(fmt.Sprintf("items[%d].tokens", i), it.Tokens)
+		tokens, err := itemInt(i, "tokens", it.Tokens)
 		if err != nil {
 			return nil, err
 		}
@@ -98,7 +98,7 @@ func engineItems(in []Item) ([]*cupel.ContextItem, error) {
 			Tags: it.Tags, Metadata: it.Metadata, Timestamp: it.Timestamp, Pinned: it.Pinned,
 		}
 		if it.Priority != nil {
-			p, err := platformInt(fmt.Sprintf("items[%d].priority", i), *it.Priority)
+			p, err := itemInt(i, "priority", *it.Priority)
 			if err != nil {
 				return nil, err
 			}
@@ -190,6 +190,16 @@ func platformInt(what string, v int64) (int, error) {
 		return 0, unsupportedError{fmt.Sprintf("%s = %d does not fit in this platform's %d-bit int", what, v, strconv.IntSize)}
 	}
 	return int(v), nil
+}
+
+// itemInt is platformInt for a field of items[i], named only when it does
+// not fit (formatting the name of every item's fields is a tenth of the
+// cost of a small case).
+func itemInt(i int, field string, v int64) (int, error) {
+	if int64(int(v)) == v {
+		return int(v), nil
+	}
+	return platformInt(fmt.Sprintf("items[%d].%s", i, field), v)
 }
 
 // duration converts seconds to a cupel.Duration, rounding to nanoseconds.
