@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"sort"
-	"strconv"
 	"time"
 )
 
@@ -17,47 +16,8 @@ import (
 // values are written as the strings "NaN", "Infinity" and "-Infinity" and
 // read back from them.
 
-// jsonFloat is a float64 that survives JSON when it is not finite.
-type jsonFloat float64
-
-func (f jsonFloat) MarshalJSON() ([]byte, error) {
-	v := float64(f)
-	switch {
-	case math.IsNaN(v):
-		return []byte(`"NaN"`), nil
-	case math.IsInf(v, 1):
-		return []byte(`"Infinity"`), nil
-	case math.IsInf(v, -1):
-		return []byte(`"-Infinity"`), nil
-	}
-	return strconv.AppendFloat(nil, v, 'g', -1, 64), nil
-}
-
-func (f *jsonFloat) UnmarshalJSON(b []byte) error {
-	if len(b) > 0 && b[0] == '"' {
-		var s string
-		if err := json.Unmarshal(b, &s); err != nil {
-			return err
-		}
-		switch s {
-		case "NaN":
-			*f = jsonFloat(math.NaN())
-		case "Infinity", "+Infinity":
-			*f = jsonFloat(math.Inf(1))
-		case "-Infinity":
-			*f = jsonFloat(math.Inf(-1))
-		default:
-			return fmt.Errorf("cupel: invalid number %q", s)
-		}
-		return nil
-	}
-	var v float64
-	if err := json.Unmarshal(b, &v); err != nil {
-		return err
-	}
-	*f = jsonFloat(v)
-	return nil
-}
+// jsonFloat is the package's one JSON codec for floats: see [Float].
+type jsonFloat = Float
 
 type itemJSON struct {
 	Content             string         `json:"content"`

@@ -14,7 +14,7 @@
 //   - examples/python-impl: a partial implementation of the spec in Python
 //     behind the cupel-conform/1 protocol, and a test of its verdict;
 //   - examples/gate: a Go implementation gating itself on conformance from
-//     go test with runner.Test.
+//     go test with conformtest.Test (package runner/conformtest).
 //
 // examples/similarity is a custom scorer (embedding similarity read from
 // item metadata) written with the pipeline's fast path, cupel.BatchScorer,

@@ -3,6 +3,7 @@ package runner
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/cupel-go/go-cupel/cupel"
 	"math"
 	"strconv"
 	"time"
@@ -43,66 +44,19 @@ var ErrorKinds = []string{
 	KindTableTooLarge, KindInvalidBudget, KindInvalidConfig, KindInvalidItem,
 }
 
-// Float is a float64 whose JSON form keeps non-finite values: finite values
-// are JSON numbers (negative zero as -0.0), NaN and the infinities are the
-// strings "NaN", "Infinity" and "-Infinity".
-type Float float64
-
-// MarshalJSON implements json.Marshaler.
-func (f Float) MarshalJSON() ([]byte, error) {
-	v := float64(f)
-	switch {
-	case math.IsNaN(v):
-		return []byte(`"NaN"`), nil
-	case math.IsInf(v, 1):
-		return []byte(`"Infinity"`), nil
-	case math.IsInf(v, -1):
-		return []byte(`"-Infinity"`), nil
-	case v == 0 && math.Signbit(v):
-		return []byte(`-0.0`), nil
-	}
-	return strconv.AppendFloat(nil, v, 'g', -1, 64), nil
-}
-
-// UnmarshalJSON implements json.Unmarshaler.
-func (f *Float) UnmarshalJSON(b []byte) error {
-	if string(b) == "null" {
-		return fmt.Errorf("float: null is not a number")
-	}
-	if len(b) > 0 && b[0] == '"' {
-		var s string
-		if err := json.Unmarshal(b, &s); err != nil {
-			return err
-		}
-		v, err := parseNonFinite(s)
-		if err != nil {
-			return err
-		}
-		*f = Float(v)
-		return nil
-	}
-	var v float64
-	if err := json.Unmarshal(b, &v); err != nil {
-		return fmt.Errorf("float: %w", err)
-	}
-	*f = Float(v)
-	return nil
-}
+// Float is a float64 whose JSON form keeps non-finite values: it is the
+// engine's codec, [cupel.Float] (finite values are JSON numbers, NaN and the
+// infinities the strings "NaN", "Infinity" and "-Infinity"; null is
+// refused), so the protocol and the engine's JSON forms cannot disagree.
+type Float = cupel.Float
 
 func parseNonFinite(s string) (float64, error) {
-	switch s {
-	case "NaN":
-		return math.NaN(), nil
-	case "Infinity":
-		return math.Inf(1), nil
-	case "-Infinity":
-		return math.Inf(-1), nil
+	var f Float
+	if err := f.UnmarshalJSON([]byte(strconv.Quote(s))); err != nil {
+		return 0, err
 	}
-	return 0, fmt.Errorf("float: %q is not a number, \"NaN\", \"Infinity\" or \"-Infinity\"", s)
+	return float64(f), nil
 }
-
-// String formats f for humans.
-func (f Float) String() string { return strconv.FormatFloat(float64(f), 'g', -1, 64) }
 
 // FloatPtr returns a pointer to Float(v).
 func FloatPtr(v float64) *Float { f := Float(v); return &f }
@@ -375,8 +329,13 @@ type Expect struct {
 	// ShortfallCount and CapExcludedCount: count-slicer assertions.
 	ShortfallCount   *int `json:"shortfall_count,omitempty"`
 	CapExcludedCount *int `json:"cap_excluded_count,omitempty"`
-	// Shortfalls, when non-nil, are compared in full and in order.
+	// Shortfalls, when non-nil, are compared in full and in order with the
+	// run's shortfalls (the slicer's, or the pipeline result's).
 	Shortfalls []Shortfall `json:"shortfalls,omitempty"`
+	// ReportShortfalls (pipeline, the vector key
+	// count_requirement_shortfalls), when non-nil, are compared in full
+	// and in order with the selection report's shortfalls.
+	ReportShortfalls []Shortfall `json:"count_requirement_shortfalls,omitempty"`
 	// Overflow asserts the Proceed OverflowEvent.
 	Overflow *Overflow `json:"overflow,omitempty"`
 	// Diagnostics asserts the selection report.

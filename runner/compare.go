@@ -2,9 +2,11 @@ package runner
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -53,7 +55,11 @@ func Compare(c *Case, r Result) Verdict {
 	}
 	switch r.Status {
 	case ResultUnsupported:
-		return Verdict{Status: StatusUnsupported, Message: "unsupported: " + r.Reason}
+		reason := r.Reason
+		if reason == "" {
+			reason = "(no reason given)"
+		}
+		return Verdict{Status: StatusUnsupported, Message: reason}
 	case ResultError:
 		return Verdict{Status: StatusError, Message: "implementation error: " + errText(r.Error)}
 	case ResultRejected:
@@ -118,6 +124,14 @@ func Compare(c *Case, r Result) Verdict {
 		}
 		if exp.Diagnostics != nil {
 			compareDiagnostics(c, out.Diagnostics, &v)
+		}
+		if exp.ReportShortfalls != nil {
+			switch {
+			case out.Diagnostics == nil:
+				v.failf("count_requirement_shortfalls: the result has no selection report (diagnostics), want %v", exp.ReportShortfalls)
+			case !slices.Equal(exp.ReportShortfalls, out.Diagnostics.Shortfalls):
+				v.failf("count_requirement_shortfalls differ (in order): expected %v, got %v", exp.ReportShortfalls, out.Diagnostics.Shortfalls)
+			}
 		}
 	}
 	if v.Status == StatusFail && v.Message == "" {
@@ -385,7 +399,7 @@ func describeExpected(e ExpectedReport) string {
 	}
 	s := "score=?"
 	if e.Score != nil {
-		s = "score=" + e.Score.String()
+		s = fmt.Sprintf("score=%v", float64(*e.Score))
 	}
 	return fmt.Sprintf("%s %s %s%s", refName(e.Ref), s, e.Reason, fieldList(fields))
 }
@@ -420,8 +434,8 @@ func compareEntries(c *Case, what string, want []ExpectedReport, got []ReportEnt
 		if name, _ := a.Reason["reason"].(string); name != e.Reason {
 			diffs = append(diffs, "reason")
 		}
-		for k, want := range e.Fields {
-			if !fieldEqual(a.Reason[k], want) {
+		for _, k := range slices.Sorted(maps.Keys(e.Fields)) {
+			if !fieldEqual(a.Reason[k], e.Fields[k]) {
 				diffs = append(diffs, k)
 			}
 		}
@@ -449,6 +463,18 @@ func compareEntries(c *Case, what string, want []ExpectedReport, got []ReportEnt
 }
 
 func fieldEqual(actual, want any) bool {
+	switch a := actual.(type) {
+	case Float:
+		actual = float64(a)
+	case string:
+		// A non-finite float arrives as its string form.
+		if _, isFloat := want.(float64); isFloat {
+			var f Float
+			if err := f.UnmarshalJSON([]byte(strconv.Quote(a))); err == nil {
+				actual = float64(f)
+			}
+		}
+	}
 	switch w := want.(type) {
 	case int64:
 		switch a := actual.(type) {

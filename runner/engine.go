@@ -2,10 +2,11 @@ package runner
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
+	"slices"
+	"strconv"
 	"time"
 
 	"github.com/cupel-go/go-cupel/cupel"
@@ -22,14 +23,11 @@ type engine struct{}
 // `cupel-conform adapter` serves it over the protocol.
 func Engine() Implementation { return engine{} }
 
-var engineScorers = []string{"recency", "priority", "kind", "tag", "frequency", "reflexive", "composite", "scaled", "decay", "metadata_trust", "metadata_key"}
-var engineSlicers = []string{"greedy", "knapsack", "quota", "count_quota", "count_constrained_knapsack"}
-
 // Hello identifies go-cupel.
 func (engine) Hello(context.Context) (Info, error) {
 	return Info{Name: "go-cupel", Version: Version, Language: "go", Homepage: "https://github.com/cupel-go/go-cupel",
-		Capabilities: Capabilities{Stages: Stages, Scorers: engineScorers, Slicers: engineSlicers,
-			Placers: []string{"chronological", "u-shaped"}, Features: []string{"diagnostics", "overflow", "shortfalls"}}}, nil
+		Capabilities: Capabilities{Stages: Stages, Scorers: cupel.ScorerTypes(), Slicers: cupel.SlicerTypes(),
+			Placers: cupel.PlacerTypes(), Features: []string{"diagnostics", "overflow", "shortfalls"}}}, nil
 }
 
 // unsupportedError marks configurations the adapter does not know.
@@ -90,13 +88,20 @@ func engineError(err error) Result {
 func engineItems(in []Item) ([]*cupel.ContextItem, error) {
 	items := make([]*cupel.ContextItem, len(in))
 	for i, it := range in {
+		tokens, err := itemInt(i, "tokens", it.Tokens)
+		if err != nil {
+			return nil, err
+		}
 		spec := cupel.ItemSpec{
-			Content: it.Content, Tokens: int(it.Tokens),
+			Content: it.Content, Tokens: tokens,
 			Kind: cupel.ContextKind(it.Kind), Source: cupel.ContextSource(it.Source),
 			Tags: it.Tags, Metadata: it.Metadata, Timestamp: it.Timestamp, Pinned: it.Pinned,
 		}
 		if it.Priority != nil {
-			p := int(*it.Priority)
+			p, err := itemInt(i, "priority", *it.Priority)
+			if err != nil {
+				return nil, err
+			}
 			spec.Priority = &p
 		}
 		if it.FutureRelevanceHint != nil {
@@ -151,222 +156,289 @@ func engineBudget(b *Budget) (cupel.ContextBudget, error) {
 	if b == nil {
 		return cupel.ContextBudget{}, fmt.Errorf("%w: no budget", cupel.ErrInvalidBudget)
 	}
-	spec := cupel.BudgetSpec{MaxTokens: int(b.MaxTokens), TargetTokens: int(b.TargetTokens), OutputReserve: int(b.OutputReserve),
-		EstimationSafetyMarginPercent: float64(b.EstimationSafetyMarginPercent)}
+	var spec cupel.BudgetSpec
+	var err error
+	for _, f := range []struct {
+		name string
+		v    int64
+		dst  *int
+	}{{"maxTokens", b.MaxTokens, &spec.MaxTokens}, {"targetTokens", b.TargetTokens, &spec.TargetTokens}, {"outputReserve", b.OutputReserve, &spec.OutputReserve}} {
+		if *f.dst, err = platformInt("budget."+f.name, f.v); err != nil {
+			return cupel.ContextBudget{}, err
+		}
+	}
+	spec.EstimationSafetyMarginPercent = float64(b.EstimationSafetyMarginPercent)
 	if len(b.ReservedSlots) > 0 {
 		spec.ReservedSlots = map[cupel.ContextKind]int{}
 		for k, v := range b.ReservedSlots {
-			spec.ReservedSlots[cupel.ContextKind(k)] = int(v)
+			n, err := platformInt("budget.reservedSlots."+k, v)
+			if err != nil {
+				return cupel.ContextBudget{}, err
+			}
+			spec.ReservedSlots[cupel.ContextKind(k)] = n
 		}
 	}
 	return cupel.NewBudget(spec)
 }
 
-func invalidConfig(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", cupel.ErrInvalidConfig, fmt.Sprintf(format, args...))
+// platformInt converts a 64-bit integer of a case to the engine's int. On a
+// platform whose int has 32 bits a larger value cannot reach the engine at
+// all; the case is then unsupported (with this reason) rather than run with
+// a wrapped value.
+func platformInt(what string, v int64) (int, error) {
+	if int64(int(v)) != v {
+		return 0, unsupportedError{fmt.Sprintf("%s = %d does not fit in this platform's %d-bit int", what, v, strconv.IntSize)}
+	}
+	return int(v), nil
 }
 
-func seconds(name string, f *Float) (time.Duration, error) {
+// itemInt is platformInt for a field of items[i], named only when it does
+// not fit (formatting the name of every item's fields is a tenth of the
+// cost of a small case).
+func itemInt(i int, field string, v int64) (int, error) {
+	if int64(int(v)) == v {
+		return int(v), nil
+	}
+	return platformInt(fmt.Sprintf("items[%d].%s", i, field), v)
+}
+
+// duration converts seconds to a cupel.Duration, rounding to nanoseconds.
+func duration(name string, f *Float) (cupel.Duration, error) {
 	if f == nil {
 		return 0, nil
 	}
 	v := float64(*f)
 	if math.IsNaN(v) || math.IsInf(v, 0) || math.Abs(v) > float64(math.MaxInt64)/1e9 {
-		return 0, invalidConfig("%s = %v is not a representable duration", name, v)
+		return 0, fmt.Errorf("%w: %s = %v is not a representable duration", cupel.ErrInvalidConfig, name, v)
 	}
-	return time.Duration(math.Round(v * 1e9)), nil
+	return cupel.Duration(math.Round(v * 1e9)), nil
 }
 
-func engineScorer(sc *ScorerConfig) (cupel.Scorer, error) {
-	if sc == nil {
-		return nil, invalidConfig("no scorer")
+// This is the one mapping from a case's configuration to engine
+// components: the configuration is translated field by field into a
+// cupel.PolicySpec, which builds the components (the same path as policy
+// files), and the capabilities of Hello are cupel's lists of the types a
+// PolicySpec accepts. Two things a vector says need a word:
+//   - a kind scorer with an explicitly empty weight list (every kind
+//     weighs 0) is written as one kind weighing 0, because a PolicySpec
+//     reads an empty list as invalid (it would read back as the defaults);
+//   - a knapsack bucket_size of 0 is a value the spec rejects, but a
+//     PolicySpec reads 0 as "the default": the engine's own constructor
+//     is asked, so the rejection is the engine's.
+
+// policySpec translates the configuration of in into a PolicySpec and the
+// options to build it with. Stages without a slicer or placer get valid
+// stand-ins (greedy, chronological) that they never use.
+func policySpec(in Input) (cupel.PolicySpec, []cupel.BuildOption, error) {
+	spec := cupel.PolicySpec{Scorer: cupel.ScorerSpec{Type: "reflexive"}, Slicer: cupel.SlicerSpec{Type: "greedy"},
+		Placer: "chronological", Deduplication: in.Deduplication, OverflowStrategy: in.OverflowStrategy}
+	var opts []cupel.BuildOption
+	if in.Scorer != nil {
+		sc, ref, err := scorerSpec(in.Scorer)
+		if err != nil {
+			return spec, nil, err
+		}
+		spec.Scorer = sc
+		if ref != nil {
+			now := *ref
+			opts = append(opts, cupel.WithClock(cupel.ClockFunc(func() time.Time { return now })))
+		}
 	}
-	switch sc.Type {
-	case "recency":
-		return cupel.NewRecencyScorer(), nil
-	case "priority":
-		return cupel.NewPriorityScorer(), nil
-	case "frequency":
-		return cupel.NewFrequencyScorer(), nil
-	case "reflexive":
-		return cupel.NewReflexiveScorer(), nil
-	case "kind":
-		if sc.UseDefaultWeights {
-			return cupel.NewDefaultKindScorer(), nil
+	if in.Slicer != nil {
+		sl, err := slicerSpec(in.Slicer)
+		if err != nil {
+			return spec, nil, err
 		}
-		w := map[cupel.ContextKind]float64{}
-		for _, kw := range sc.Weights {
-			w[cupel.ContextKind(kw.Kind)] = float64(kw.Weight)
+		spec.Slicer = sl
+	}
+	if in.Placer != "" {
+		spec.Placer = in.Placer
+	}
+	return spec, opts, nil
+}
+
+// unsupported names the first component of in that a PolicySpec does not
+// know, or returns "".
+func unsupported(in Input) string {
+	var scorer func(*ScorerConfig) string
+	scorer = func(sc *ScorerConfig) string {
+		if sc == nil {
+			return ""
 		}
-		return cupel.NewKindScorer(w)
-	case "tag":
-		w := map[string]float64{}
-		for _, tw := range sc.TagWeights {
-			w[tw.Tag] = float64(tw.Weight)
+		if !slices.Contains(cupel.ScorerTypes(), sc.Type) {
+			return "unknown scorer " + sc.Type
 		}
-		return cupel.NewTagScorer(w)
-	case "composite":
-		entries := make([]cupel.WeightedScorer, 0, len(sc.Children))
 		for i := range sc.Children {
-			child, err := engineScorer(&sc.Children[i].Scorer)
-			if err != nil {
-				return nil, fmt.Errorf("composite child %d: %w", i, err)
+			if u := scorer(&sc.Children[i].Scorer); u != "" {
+				return u
 			}
-			entries = append(entries, cupel.WeightedScorer{Scorer: child, Weight: float64(sc.Children[i].Weight)})
 		}
-		return cupel.NewCompositeScorer(entries...)
-	case "scaled":
-		if sc.Inner == nil {
-			return nil, invalidConfig("scaled scorer without an inner scorer")
-		}
-		inner, err := engineScorer(sc.Inner)
-		if err != nil {
-			return nil, fmt.Errorf("scaled inner: %w", err)
-		}
-		return cupel.NewScaledScorer(inner)
-	case "decay":
-		if sc.ReferenceTime == nil {
-			return nil, invalidConfig("decay scorer without reference_time")
-		}
-		if sc.Curve == nil {
-			return nil, invalidConfig("decay scorer without a curve")
-		}
-		curve, err := engineCurve(sc.Curve)
-		if err != nil {
-			return nil, err
-		}
-		now := *sc.ReferenceTime
-		var opts []cupel.DecayOption
-		if sc.NullTimestampScore != nil {
-			opts = append(opts, cupel.WithNullTimestampScore(float64(*sc.NullTimestampScore)))
-		}
-		return cupel.NewDecayScorer(cupel.ClockFunc(func() time.Time { return now }), curve, opts...)
-	case "metadata_trust":
-		d := 0.5
-		if sc.DefaultScore != nil {
-			d = float64(*sc.DefaultScore)
-		}
-		return cupel.NewMetadataTrustScorer(d)
-	case "metadata_key":
-		var key, value string
-		var boost float64
-		if sc.Key != nil {
-			key = *sc.Key
-		}
-		if sc.Value != nil {
-			value = *sc.Value
-		}
-		if sc.Boost != nil {
-			boost = float64(*sc.Boost)
-		}
-		return cupel.NewMetadataKeyScorer(key, value, boost)
+		return scorer(sc.Inner)
 	}
-	return nil, unsupportedError{"unknown scorer " + sc.Type}
+	var slicer func(*SlicerConfig) string
+	slicer = func(sc *SlicerConfig) string {
+		if sc == nil {
+			return ""
+		}
+		if !slices.Contains(cupel.SlicerTypes(), sc.Type) {
+			return "unknown slicer " + sc.Type
+		}
+		return slicer(sc.Inner)
+	}
+	if u := scorer(in.Scorer); u != "" {
+		return u
+	}
+	if u := slicer(in.Slicer); u != "" {
+		return u
+	}
+	if in.Placer != "" && !slices.Contains(cupel.PlacerTypes(), in.Placer) {
+		return "unknown placer " + in.Placer
+	}
+	return ""
 }
 
-func engineCurve(c *DecayCurve) (cupel.DecayCurve, error) {
-	switch c.Type {
-	case "exponential":
-		d, err := seconds("half_life_secs", c.HalfLifeSecs)
-		if err != nil {
-			return cupel.DecayCurve{}, err
+// scorerSpec translates sc; ref is the reference time of its decay
+// scorers (a vector has at most one).
+func scorerSpec(sc *ScorerConfig) (spec cupel.ScorerSpec, ref *time.Time, err error) {
+	spec = cupel.ScorerSpec{Type: sc.Type, NullTimestampScore: (*float64)(sc.NullTimestampScore), DefaultScore: (*float64)(sc.DefaultScore)}
+	ref = sc.ReferenceTime
+	if !sc.UseDefaultWeights && sc.Type == "kind" {
+		spec.Weights = make([]cupel.KindWeightSpec, 0, len(sc.Weights))
+		for _, w := range sc.Weights {
+			spec.Weights = append(spec.Weights, cupel.KindWeightSpec{Kind: cupel.ContextKind(w.Kind), Weight: float64(w.Weight)})
 		}
-		return cupel.NewExponentialCurve(d)
-	case "window":
-		d, err := seconds("max_age_secs", c.MaxAgeSecs)
-		if err != nil {
-			return cupel.DecayCurve{}, err
+		if len(spec.Weights) == 0 {
+			spec.Weights = append(spec.Weights, cupel.KindWeightSpec{Kind: cupel.KindMessage, Weight: 0})
 		}
-		return cupel.NewWindowCurve(d)
-	case "step":
-		windows := make([]cupel.StepWindow, 0, len(c.Windows))
+	}
+	for _, w := range sc.TagWeights {
+		spec.TagWeights = append(spec.TagWeights, cupel.TagWeightSpec{Tag: w.Tag, Weight: float64(w.Weight)})
+	}
+	for i := range sc.Children {
+		child, cref, err := scorerSpec(&sc.Children[i].Scorer)
+		if err != nil {
+			return spec, nil, err
+		}
+		child.Weight = float64(sc.Children[i].Weight)
+		spec.Scorers = append(spec.Scorers, child)
+		if ref, err = oneClock(ref, cref); err != nil {
+			return spec, nil, err
+		}
+	}
+	if sc.Inner != nil {
+		inner, iref, err := scorerSpec(sc.Inner)
+		if err != nil {
+			return spec, nil, err
+		}
+		spec.Inner = &inner
+		if ref, err = oneClock(ref, iref); err != nil {
+			return spec, nil, err
+		}
+	}
+	if c := sc.Curve; c != nil {
+		cs := &cupel.CurveSpec{Type: c.Type}
+		if cs.HalfLife, err = duration("half_life_secs", c.HalfLifeSecs); err != nil {
+			return spec, nil, err
+		}
+		if cs.MaxAge, err = duration("max_age_secs", c.MaxAgeSecs); err != nil {
+			return spec, nil, err
+		}
 		for i, w := range c.Windows {
-			d, err := seconds(fmt.Sprintf("windows[%d].max_age_secs", i), &w.MaxAgeSecs)
+			d, err := duration(fmt.Sprintf("windows[%d].max_age_secs", i), &w.MaxAgeSecs)
 			if err != nil {
-				return cupel.DecayCurve{}, err
+				return spec, nil, err
 			}
-			windows = append(windows, cupel.StepWindow{MaxAge: d, Score: float64(w.Score)})
+			cs.Windows = append(cs.Windows, cupel.WindowSpec{MaxAge: d, Score: float64(w.Score)})
 		}
-		return cupel.NewStepCurve(windows...)
+		spec.Curve = cs
 	}
-	return cupel.DecayCurve{}, invalidConfig("unknown decay curve %q", c.Type)
+	if sc.Key != nil {
+		spec.Key = *sc.Key
+	}
+	if sc.Value != nil {
+		spec.Value = *sc.Value
+	}
+	if sc.Boost != nil {
+		spec.Boost = float64(*sc.Boost)
+	}
+	return spec, ref, nil
 }
 
-func engineSlicer(sc *SlicerConfig) (cupel.Slicer, error) {
-	if sc == nil {
-		return nil, invalidConfig("no slicer")
+// oneClock merges the reference times of two decay scorers of one policy:
+// a PolicySpec builds every decay scorer with the same clock, so two
+// different reference times cannot be expressed and the case is
+// unsupported.
+func oneClock(a, b *time.Time) (*time.Time, error) {
+	switch {
+	case a == nil:
+		return b, nil
+	case b == nil || a.Equal(*b):
+		return a, nil
 	}
-	bucket := 100
+	return nil, unsupportedError{fmt.Sprintf("decay scorers with different reference times (%s, %s) in one policy", a.Format(time.RFC3339Nano), b.Format(time.RFC3339Nano))}
+}
+
+// slicerSpec translates sc.
+func slicerSpec(sc *SlicerConfig) (cupel.SlicerSpec, error) {
+	spec := cupel.SlicerSpec{Type: sc.Type, ScarcityBehavior: sc.ScarcityBehavior}
 	if sc.BucketSize != nil {
-		bucket = int(*sc.BucketSize)
-	}
-	entries := func() ([]cupel.CountQuotaEntry, cupel.ScarcityBehavior, error) {
-		out := make([]cupel.CountQuotaEntry, 0, len(sc.Entries))
-		for _, e := range sc.Entries {
-			entry, err := cupel.NewCountQuotaEntry(cupel.ContextKind(e.Kind), int(e.RequireCount), int(e.CapCount))
-			if err != nil {
-				return nil, 0, err
+		b, err := platformInt("bucket_size", *sc.BucketSize)
+		if err != nil {
+			return spec, err
+		}
+		if b == 0 {
+			_, err := cupel.NewKnapsackSlice(0)
+			if err == nil {
+				err = fmt.Errorf("%w: bucket_size = 0", cupel.ErrInvalidConfig)
 			}
-			out = append(out, entry)
+			return spec, err
 		}
-		scarcity, err := cupel.ParseScarcityBehavior(sc.ScarcityBehavior)
-		return out, scarcity, err
+		spec.BucketSize = b
 	}
-	switch sc.Type {
-	case "greedy":
-		return cupel.NewGreedySlice(), nil
-	case "knapsack":
-		return cupel.NewKnapsackSlice(bucket)
-	case "quota":
-		inner, err := engineSlicer(sc.Inner)
+	if sc.Inner != nil {
+		inner, err := slicerSpec(sc.Inner)
 		if err != nil {
-			return nil, err
+			return spec, err
 		}
-		qs := make([]cupel.QuotaEntry, 0, len(sc.Quotas))
-		for _, q := range sc.Quotas {
-			qs = append(qs, cupel.RequireCap(cupel.ContextKind(q.Kind), float64(q.Require), float64(q.Cap)))
-		}
-		set, err := cupel.NewQuotaSet(qs...)
-		if err != nil {
-			return nil, err
-		}
-		return cupel.NewQuotaSlice(set, inner)
-	case "count_quota":
-		inner, err := engineSlicer(sc.Inner)
-		if err != nil {
-			return nil, err
-		}
-		es, scarcity, err := entries()
-		if err != nil {
-			return nil, err
-		}
-		return cupel.NewCountQuotaSlice(es, inner, scarcity)
-	case "count_constrained_knapsack":
-		ks, err := cupel.NewKnapsackSlice(bucket)
-		if err != nil {
-			return nil, err
-		}
-		es, scarcity, err := entries()
-		if err != nil {
-			return nil, err
-		}
-		return cupel.NewCountConstrainedKnapsackSlice(es, ks, scarcity)
+		spec.Inner = &inner
 	}
-	return nil, unsupportedError{"unknown slicer " + sc.Type}
+	for _, q := range sc.Quotas {
+		spec.Quotas = append(spec.Quotas, cupel.QuotaSpec{Kind: cupel.ContextKind(q.Kind), Require: cupel.Ptr(float64(q.Require)), Cap: cupel.Ptr(float64(q.Cap))})
+	}
+	if sc.Quotas != nil && spec.Quotas == nil {
+		spec.Quotas = []cupel.QuotaSpec{}
+	}
+	for i, e := range sc.Entries {
+		req, err := platformInt(fmt.Sprintf("entries[%d].require_count", i), e.RequireCount)
+		if err != nil {
+			return spec, err
+		}
+		capc, err := platformInt(fmt.Sprintf("entries[%d].cap_count", i), e.CapCount)
+		if err != nil {
+			return spec, err
+		}
+		spec.Entries = append(spec.Entries, cupel.CountEntrySpec{Kind: cupel.ContextKind(e.Kind), RequireCount: req, CapCount: capc})
+	}
+	if sc.Entries != nil && spec.Entries == nil {
+		spec.Entries = []cupel.CountEntrySpec{}
+	}
+	return spec, nil
 }
 
-func enginePlacer(name string) (cupel.Placer, error) {
-	switch name {
-	case "chronological":
-		return cupel.NewChronologicalPlacer(), nil
-	case "u-shaped":
-		return cupel.NewUShapedPlacer(), nil
+// build builds the policy of in.
+func build(in Input) (cupel.Policy, error) {
+	if u := unsupported(in); u != "" {
+		return cupel.Policy{}, unsupportedError{u}
 	}
-	return nil, unsupportedError{"unknown placer " + name}
+	spec, opts, err := policySpec(in)
+	if err != nil {
+		return cupel.Policy{}, err
+	}
+	return spec.Build(opts...)
 }
 
 func engineScore(in Input) (*Output, error) {
-	scorer, err := engineScorer(in.Scorer)
+	policy, err := build(Input{Scorer: in.Scorer})
 	if err != nil {
 		return nil, err
 	}
@@ -374,18 +446,51 @@ func engineScore(in Input) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &Output{Scores: make([]IndexScore, len(items))}
+	scores, err := scoreBoth(policy.Scorer, items)
+	if err != nil {
+		return nil, err
+	}
+	return &Output{Scores: scores}, nil
+}
+
+// scoreBoth scores items along both of the engine's paths, the per-item
+// Score of the spec's pseudocode and the batch path the pipeline uses
+// (cupel.ScoreBatch), and fails when they disagree on any item.
+func scoreBoth(scorer cupel.Scorer, items []*cupel.ContextItem) ([]IndexScore, error) {
+	batch := cupel.ScoreBatch(scorer, items, nil)
+	out := make([]IndexScore, len(items))
 	for i, it := range items {
-		out.Scores[i] = IndexScore{Index: i, Score: Float(scorer.Score(it, items))}
+		s := scorer.Score(it, items)
+		if !sameScore(s, batch[i]) {
+			return nil, fmt.Errorf("%w: item %d: Score gives %v but the batch path (cupel.ScoreBatch, which the pipeline uses) gives %v",
+				errPathsDisagree, i, s, batch[i])
+		}
+		out[i] = IndexScore{Index: i, Score: Float(s)}
 	}
 	return out, nil
 }
 
+// errPathsDisagree marks a case whose scores differ between the per-item
+// Score path and the batch path.
+var errPathsDisagree = errors.New("the engine's two scoring paths disagree")
+
+// sameScore reports whether the per-item and the batch score agree: equal
+// bit for bit, except that any NaN equals any NaN (the payload of a NaN is
+// not a score) and -0 equals +0 (a score is compared by value, and the
+// spec's outputs do not tell the two zeros apart).
+func sameScore(a, b float64) bool {
+	if math.IsNaN(a) || math.IsNaN(b) {
+		return math.IsNaN(a) && math.IsNaN(b)
+	}
+	return a == b
+}
+
 func engineSlice(in Input) (*Output, error) {
-	slicer, err := engineSlicer(in.Slicer)
+	policy, err := build(Input{Slicer: in.Slicer})
 	if err != nil {
 		return nil, err
 	}
+	slicer := policy.Slicer
 	budget, err := engineBudget(in.Budget)
 	if err != nil {
 		return nil, err
@@ -424,7 +529,7 @@ func engineShortfalls(s []cupel.CountRequirementShortfall) []Shortfall {
 }
 
 func enginePlace(in Input) (*Output, error) {
-	placer, err := enginePlacer(in.Placer)
+	policy, err := build(Input{Placer: in.Placer})
 	if err != nil {
 		return nil, err
 	}
@@ -432,7 +537,7 @@ func enginePlace(in Input) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	placed := placer.Place(engineScored(in.Items, items))
+	placed := policy.Placer.Place(engineScored(in.Items, items))
 	ordered, err := newIndexer(items).of(placed)
 	if err != nil {
 		return nil, err
@@ -441,24 +546,10 @@ func enginePlace(in Input) (*Output, error) {
 }
 
 func enginePipeline(in Input) (*Output, error) {
-	scorer, err := engineScorer(in.Scorer)
+	policy, err := build(in)
 	if err != nil {
 		return nil, err
 	}
-	slicer, err := engineSlicer(in.Slicer)
-	if err != nil {
-		return nil, err
-	}
-	placer, err := enginePlacer(in.Placer)
-	if err != nil {
-		return nil, err
-	}
-	overflow, err := cupel.ParseOverflowStrategy(in.OverflowStrategy)
-	if err != nil {
-		return nil, err
-	}
-	policy := cupel.Policy{Scorer: scorer, Slicer: slicer, Placer: placer, Overflow: overflow,
-		DisableDeduplication: in.Deduplication != nil && !*in.Deduplication}
 	p, err := cupel.NewPipeline(policy)
 	if err != nil {
 		return nil, err
@@ -504,16 +595,36 @@ func enginePipeline(in Input) (*Output, error) {
 		if !ok {
 			return nil, errors.New("report names an item that is not an input")
 		}
-		b, err := json.Marshal(exc.Reason)
-		if err != nil {
-			return nil, err
-		}
-		reason := map[string]any{}
-		if err := json.Unmarshal(b, &reason); err != nil {
-			return nil, err
-		}
-		d.Excluded = append(d.Excluded, ReportEntry{Index: i, Score: Float(exc.Score), Reason: reason})
+		d.Excluded = append(d.Excluded, ReportEntry{Index: i, Score: Float(exc.Score), Reason: exclusionReason(exc.Reason)})
 	}
 	out.Diagnostics = d
 	return out, nil
+}
+
+// exclusionReason is the protocol's reason envelope of r, built from its
+// accessors: {"reason": "<Variant>", ...the variant's fields}. Integers
+// are int64 and floats Float, as a protocol answer decodes them.
+func exclusionReason(r cupel.ExclusionReason) map[string]any {
+	m := map[string]any{"reason": string(r.Variant)}
+	switch r.Variant {
+	case cupel.ExclusionBudgetExceeded:
+		m["item_tokens"], m["available_tokens"] = int64(r.ItemTokens()), int64(r.AvailableTokens())
+	case cupel.ExclusionScoredTooLow:
+		m["score"], m["threshold"] = Float(r.Score()), Float(r.Threshold())
+	case cupel.ExclusionDeduplicated:
+		m["deduplicated_against"] = r.DeduplicatedAgainst()
+	case cupel.ExclusionQuotaCapExceeded:
+		m["kind"], m["cap"], m["actual"] = string(r.Kind()), int64(r.Cap()), int64(r.Actual())
+	case cupel.ExclusionQuotaRequireDisplaced:
+		m["displaced_by_kind"] = string(r.DisplacedByKind())
+	case cupel.ExclusionNegativeTokens:
+		m["tokens"] = int64(r.Tokens())
+	case cupel.ExclusionPinnedOverride:
+		m["displaced_by"] = r.DisplacedBy()
+	case cupel.ExclusionFiltered:
+		m["filter_name"] = r.FilterName()
+	case cupel.ExclusionCountCapExceeded:
+		m["kind"], m["cap"], m["count"] = string(r.Kind()), int64(r.Cap()), int64(r.Count())
+	}
+	return m
 }

@@ -2,9 +2,9 @@ package runner_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
-	"testing"
 	"time"
 
 	"github.com/cupel-go/go-cupel/runner"
@@ -21,14 +21,6 @@ func (myImpl) Run(_ context.Context, req runner.Request) (runner.Result, error) 
 	return runner.Result{Status: runner.ResultUnsupported, Reason: "not yet: " + req.Stage}, nil
 }
 
-// A Go implementation gates itself from go test with one call; put this
-// in a _test.go file of the implementation.
-func ExampleTest() {
-	_ = func(t *testing.T) {
-		runner.Test(t, myImpl{}, runner.Options{RequireLevel: runner.LevelConformant})
-	}
-}
-
 // Run returns a report to inspect or write in any format.
 func ExampleRun() {
 	rep, err := runner.Run(context.Background(), myImpl{}, runner.Options{Suite: os.DirFS("testdata/suite")})
@@ -36,8 +28,16 @@ func ExampleRun() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(rep.Level, rep.Counts["required"][runner.StatusUnsupported], rep.ExitCode())
-	// Output: none 8 1
+	fmt.Println(rep.Level, rep.Counts["required"][runner.StatusUnsupported], errors.Is(rep.Err(), runner.ErrFailed))
+	// Output: none 8 true
+}
+
+// Check is the one-error form, in the manner of testing/fstest.TestFS:
+// nil when the run meets its target.
+func ExampleCheck() {
+	err := runner.Check(myImpl{}, runner.Options{Suite: os.DirFS("testdata/suite"), Run: "^required/scoring/"})
+	fmt.Println(errors.Is(err, runner.ErrFailed))
+	// Output: true
 }
 
 // Serve puts any Implementation behind the cupel-conform/1 protocol, as
@@ -49,15 +49,15 @@ func ExampleServe() {
 }
 
 // NewProcess drives an implementation in any language over the protocol;
-// Report.ExitCode is cupel-conform's exit code.
+// Report.Err is the verdict.
 func ExampleNewProcess() {
 	impl := runner.NewProcess(runner.ProcessOptions{Command: "python3 my_adapter.py", StartupTimeout: 10 * time.Second})
-	_ = func() int {
+	_ = func() error {
 		rep, err := runner.Run(context.Background(), impl, runner.Options{Timeout: 2 * time.Second, RequireLevel: runner.LevelConformant})
 		if err != nil {
-			return runner.ExitUsage
+			return err
 		}
-		_ = runner.WriteText(os.Stdout, rep, runner.TextOptions{})
-		return rep.ExitCode()
+		fmt.Println(rep.Level.Title())
+		return rep.Err()
 	}
 }

@@ -31,7 +31,7 @@ issue = "https://example.com/1"
 		opts.Expectations = expectations(pinned)
 		rep := runWith(o, opts)
 		Expect(statusOf(rep, knapsackID)).To(Equal(runner.StatusXFail))
-		Expect(rep.ExitCode()).To(Equal(runner.ExitOK))
+		Expect(rep.Err()).To(Succeed())
 		Expect(rep.Level).To(Equal(runner.LevelConformant), "an expected failure is not a pass")
 	})
 
@@ -40,9 +40,9 @@ issue = "https://example.com/1"
 		opts.Expectations = expectations(pinned)
 		rep := runWith(newOracle(), opts)
 		Expect(statusOf(rep, knapsackID)).To(Equal(runner.StatusUnexpectedPass))
-		Expect(rep.ExitCode()).To(Equal(runner.ExitFail))
+		Expect(rep.Err()).To(MatchError(runner.ErrFailed))
 		rep.RequireLevel = runner.LevelConformant
-		Expect(rep.ExitCode()).To(Equal(runner.ExitFail))
+		Expect(rep.Err()).To(MatchError(runner.ErrFailed))
 	})
 
 	It("pins the failure kind: another kind of failure stays unexpected", func() {
@@ -56,7 +56,7 @@ issue = "https://example.com/1"
 		opts.Expectations = expectations(pinned)
 		rep := runWith(o, opts)
 		Expect(statusOf(rep, knapsackID)).To(Equal(runner.StatusUnsupported))
-		Expect(rep.ExitCode()).To(Equal(runner.ExitFail))
+		Expect(rep.Err()).To(MatchError(runner.ErrFailed))
 	})
 
 	It("rejects unknown ids, unknown keys, bad statuses and duplicates", func() {
@@ -89,6 +89,6 @@ issue = "https://example.com/1"
 		opts := fixtureOptions()
 		opts.Expectations = expectations(string(b))
 		rep = runWith(o, opts)
-		Expect(rep.ExitCode()).To(Equal(runner.ExitOK))
+		Expect(rep.Err()).To(Succeed())
 	})
 })

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 )
 
 // Implementation is an implementation of the Cupel specification under
@@ -15,6 +16,10 @@ import (
 // comparison. A Result with Status "rejected" is the implementation
 // refusing the input with an error kind; a non-nil error is a fault of
 // the implementation's process or transport: return a *Fault to say which.
+//
+// An Implementation may also have the optional methods of
+// [RestartCounter], [TimeoutGracer] and [StderrReporter]; one that is an
+// io.Closer is closed when the run finishes.
 type Implementation interface {
 	// Hello identifies the implementation and its capabilities. It is
 	// called once before the first Run.
@@ -150,3 +155,31 @@ func (f *Fault) Unwrap() error { return f.Err }
 // an implementation that dies at start, a restart budget exhausted, an
 // offline results file that does not match the suite.
 var ErrInfrastructure = errors.New("infrastructure error")
+
+// The optional methods below let an Implementation tell the runner more
+// than Hello and Run can. The runner looks for them with a type assertion;
+// Process has all of them.
+
+// RestartCounter is an Implementation that restarts itself after faults
+// (a crash, a hang, a protocol error); the report records Restarts, the
+// restarts of the whole run.
+type RestartCounter interface {
+	Restarts() int
+}
+
+// TimeoutGracer is an Implementation that needs more than the default
+// second, after a case's context is done, to report the timeout itself
+// (for example to collect a killed process's stderr). TimeoutGrace is how
+// long the runner waits for Run to return before it abandons the call and
+// records a timeout.
+type TimeoutGracer interface {
+	TimeoutGrace() time.Duration
+}
+
+// StderrReporter is an Implementation with a diagnostics stream of its
+// own (a process's stderr). After a case that did not pass, CaseStderr
+// returns what the implementation wrote during that case (its tail), which
+// the report attaches to the failure.
+type StderrReporter interface {
+	CaseStderr() string
+}

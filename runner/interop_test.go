@@ -10,6 +10,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/cupel-go/go-cupel/internal/offline"
 	"github.com/cupel-go/go-cupel/runner"
 )
 
@@ -33,14 +34,14 @@ var _ = Describe("Interoperability", func() {
 			}
 		}
 		Expect(rep.Level).To(Equal(runner.LevelNone))
-		Expect(rep.ExitCode()).To(Equal(runner.ExitFail))
+		Expect(rep.Err()).To(MatchError(runner.ErrFailed))
 	})
 
 	It("reads the bare NaN and Infinity tokens that Python writes, but not null", func() {
 		results := `{"type":"hello","protocol":"cupel-conform/1","implementation":{"name":"py"}}
 {"type":"result","seq":1,"id":"a","status":"ok","output":{"scores":[{"index":0,"score":NaN},{"index":1,"score":-Infinity},{"index":2,"score":Infinity}]},"reason":"NaN stays \"NaN\" in strings"}
 `
-		res, err := runner.ReadResults(strings.NewReader(results))
+		res, err := offline.ReadResults(strings.NewReader(results))
 		Expect(err).NotTo(HaveOccurred())
 		r, err := res.Run(context.Background(), runner.Request{ID: "a"})
 		Expect(err).NotTo(HaveOccurred())
@@ -50,7 +51,7 @@ var _ = Describe("Interoperability", func() {
 		Expect(math.IsInf(float64(s[2].Score), 1)).To(BeTrue())
 		Expect(r.Reason).To(Equal(`NaN stays "NaN" in strings`))
 
-		_, err = runner.ReadResults(strings.NewReader(`{"type":"hello","protocol":"cupel-conform/1","implementation":{"name":"js"}}
+		_, err = offline.ReadResults(strings.NewReader(`{"type":"hello","protocol":"cupel-conform/1","implementation":{"name":"js"}}
 {"type":"result","seq":1,"id":"a","status":"ok","output":{"scores":[{"index":0,"score":null}]}}
 `))
 		Expect(err).To(MatchError(ContainSubstring("null is not a number")))

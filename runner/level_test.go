@@ -31,7 +31,7 @@ var _ = Describe("Levels and exit codes", func() {
 	It("is Fully Conformant when every case passes", func() {
 		rep := runWith(newOracle(), fixtureOptions())
 		Expect(rep.Level).To(Equal(runner.LevelFullyConformant))
-		Expect(rep.ExitCode()).To(Equal(runner.ExitOK))
+		Expect(rep.Err()).To(Succeed())
 		Expect(rep.Counts["required"][runner.StatusPass]).To(Equal(8))
 		Expect(rep.Counts["optional"][runner.StatusPass]).To(Equal(6))
 		Expect(rep.Cases[0].Tier).To(Equal("required"), "required cases run first")
@@ -42,11 +42,11 @@ var _ = Describe("Levels and exit codes", func() {
 		o.Mutate = breakCase("optional/slicing/knapsack-table-too-large")
 		rep := runWith(o, fixtureOptions())
 		Expect(rep.Level).To(Equal(runner.LevelConformant))
-		Expect(rep.ExitCode()).To(Equal(runner.ExitFail), "an unexpected failure without a target level")
+		Expect(rep.Err()).To(MatchError(runner.ErrFailed), "an unexpected failure without a target level")
 		rep.RequireLevel = runner.LevelConformant
-		Expect(rep.ExitCode()).To(Equal(runner.ExitOK), "the target is met")
+		Expect(rep.Err()).To(Succeed(), "the target is met")
 		rep.RequireLevel = runner.LevelFullyConformant
-		Expect(rep.ExitCode()).To(Equal(runner.ExitFail))
+		Expect(rep.Err()).To(MatchError(runner.ErrFailed))
 	})
 
 	It("is not conformant when a required case fails, and unsupported never counts as a pass", func() {
@@ -59,7 +59,7 @@ var _ = Describe("Levels and exit codes", func() {
 		rep := runWith(o, fixtureOptions())
 		Expect(rep.Level).To(Equal(runner.LevelNone))
 		Expect(rep.LevelReason).To(Equal("7 of 8 required cases pass"))
-		Expect(rep.ExitCode()).To(Equal(runner.ExitFail))
+		Expect(rep.Err()).To(MatchError(runner.ErrFailed))
 	})
 
 	It("claims no level for a filtered run, and skips the rest", func() {
@@ -67,7 +67,7 @@ var _ = Describe("Levels and exit codes", func() {
 		Expect(rep.Level).To(Equal(runner.LevelNone))
 		Expect(rep.LevelReason).To(ContainSubstring("filtered"))
 		Expect(rep.Counts["optional"][runner.StatusSkip]).To(Equal(6))
-		Expect(rep.ExitCode()).To(Equal(runner.ExitOK))
+		Expect(rep.Err()).To(Succeed())
 	})
 
 	It("filters by --run, --skip and --stage, and a filter that selects nothing is a usage error", func() {
@@ -88,7 +88,7 @@ var _ = Describe("Levels and exit codes", func() {
 		Expect(err).NotTo(HaveOccurred())
 		Expect(rep.SuiteErrors).To(Equal(5))
 		Expect(rep.Counts["required"][runner.StatusPass]).To(Equal(1))
-		Expect(rep.ExitCode()).To(Equal(runner.ExitInfrastructure))
+		Expect(rep.Err()).To(MatchError(runner.ErrInfrastructure))
 		var msgs []string
 		for _, c := range rep.Cases {
 			msgs = append(msgs, c.Message)
@@ -136,3 +136,51 @@ func statusOf(rep *runner.Report, id string) runner.Status {
 	}
 	return ""
 }
+
+var _ = Describe("An Execution stepped by hand", func() {
+	It("runs the entries it is given, records the rest as skipped, and claims no level then", func() {
+		x, err := runner.Start(ctx(), newOracle(), fixtures(), fixtureOptions())
+		Expect(err).NotTo(HaveOccurred())
+		entries := x.Entries()
+		Expect(entries).To(HaveLen(len(fixtures().Cases)))
+		Expect(entries[0].Tier).To(Equal(runner.TierRequired))
+		cr := x.RunEntry(ctx(), entries[0])
+		Expect(cr.Status).To(Equal(runner.StatusPass))
+
+		foreign := entries[1]
+		foreign.ID = "required/scoring/elsewhere"
+		Expect(x.RunEntry(ctx(), foreign).Status).To(Equal(runner.StatusError))
+		Expect(x.Skip(runner.Entry{ID: "x"}, "why").Message).To(ContainSubstring("not an entry of this Execution"))
+
+		rep := x.Finish()
+		Expect(rep.Cases).To(HaveLen(len(entries)))
+		Expect(rep.Counts["all"][runner.StatusPass]).To(Equal(1))
+		Expect(rep.Counts["all"][runner.StatusSkip]).To(Equal(len(entries) - 1))
+		Expect(rep.Filtered).To(BeTrue())
+		Expect(rep.Level).To(Equal(runner.LevelNone))
+		Expect(rep.LevelReason).To(Equal("a filtered run claims no level"))
+	})
+
+	It("claims the level when every entry ran", func() {
+		x, err := runner.Start(ctx(), newOracle(), fixtures(), fixtureOptions())
+		Expect(err).NotTo(HaveOccurred())
+		for _, e := range x.Entries() {
+			x.RunEntry(ctx(), e)
+		}
+		rep := x.Finish()
+		Expect(rep.Filtered).To(BeFalse())
+		Expect(rep.Level).To(Equal(runner.LevelFullyConformant))
+	})
+
+	It("refuses a required level together with filters, and nil arguments, as usage errors", func() {
+		opts := fixtureOptions()
+		opts.RequireLevel, opts.Tiers = runner.LevelConformant, []string{runner.TierRequired}
+		_, err := runner.Start(ctx(), newOracle(), fixtures(), opts)
+		Expect(err).To(MatchError(runner.ErrUsage))
+		Expect(err).To(MatchError(ContainSubstring("a filtered run claims no level")))
+		_, err = runner.Start(ctx(), nil, fixtures(), fixtureOptions())
+		Expect(err).To(MatchError(runner.ErrUsage))
+		_, err = runner.Start(ctx(), newOracle(), nil, fixtureOptions())
+		Expect(err).To(MatchError(runner.ErrUsage))
+	})
+})

@@ -85,10 +85,7 @@ func (s *Suite) Case(id string) *Case {
 	return s.Cases[i]
 }
 
-// LoadSuite loads every .toml file of fsys (walked from its root). Files
-// that cannot be loaded become Suite.Errors; the error return is only for
-// a file system that cannot be walked or read.
-func LoadSuite(fsys fs.FS) (*Suite, error) {
+func loadSuite(fsys fs.FS) (*Suite, error) {
 	var files []string
 	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -133,12 +130,7 @@ func LoadSuite(fsys fs.FS) (*Suite, error) {
 // LoadCase turns one vector file into a Case. name is the path relative
 // to the suite root ("required/scoring/recency-basic.toml"). The error is
 // a *SuiteError.
-func LoadCase(name string, data []byte) (c *Case, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			c, err = nil, &SuiteError{File: name, Reason: fmt.Sprintf("internal loader error: %v", r)}
-		}
-	}()
+func LoadCase(name string, data []byte) (*Case, error) {
 	var doc map[string]any
 	if _, err := toml.Decode(string(data), &doc); err != nil {
 		var pe toml.ParseError
@@ -149,7 +141,7 @@ func LoadCase(name string, data []byte) (c *Case, err error) {
 	}
 	f := &fileCtx{name: name, src: string(data), consumed: map[string]bool{}}
 	root := tbl{f: f, m: doc, occ: -1}
-	c = &Case{ID: strings.TrimSuffix(name, ".toml"), File: name}
+	c := &Case{ID: strings.TrimSuffix(name, ".toml"), File: name}
 	parts := strings.Split(name, "/")
 	if len(parts) < 3 {
 		return nil, &SuiteError{File: name, Reason: "a vector must be at <tier>/<stage>/<name>.toml"}
@@ -527,12 +519,21 @@ func loadSlicingExpect(root tbl, c *Case, r *resolver) {
 }
 
 func loadShortfalls(exp tbl, c *Case) {
-	if sfs, ok := exp.arr("shortfalls"); ok {
-		c.Expect.Shortfalls = []Shortfall{}
-		for _, s := range sfs {
-			c.Expect.Shortfalls = append(c.Expect.Shortfalls, Shortfall{Kind: s.reqStr("kind"), RequiredCount: s.reqInt("required_count"), SatisfiedCount: s.reqInt("satisfied_count")})
-		}
+	c.Expect.Shortfalls = shortfallList(exp, "shortfalls")
+}
+
+// shortfallList reads an array of shortfall tables (kind, required_count,
+// satisfied_count); nil when the key is absent.
+func shortfallList(exp tbl, key string) []Shortfall {
+	sfs, ok := exp.arr(key)
+	if !ok {
+		return nil
 	}
+	out := []Shortfall{}
+	for _, s := range sfs {
+		out = append(out, Shortfall{Kind: s.reqStr("kind"), RequiredCount: s.reqInt("required_count"), SatisfiedCount: s.reqInt("satisfied_count")})
+	}
+	return out
 }
 
 func loadSlicing(root, test tbl, c *Case) {
@@ -603,6 +604,7 @@ func loadPipeline(root, test tbl, c *Case) {
 	}
 	exp, _ := root.sub("expected")
 	loadShortfalls(exp, c)
+	c.Expect.ReportShortfalls = shortfallList(exp, "count_requirement_shortfalls")
 	if n, ok := exp.integer("shortfall_count"); ok {
 		v := int(n)
 		c.Expect.ShortfallCount = &v

@@ -2,6 +2,7 @@ package runner_test
 
 import (
 	"encoding/json"
+	"errors"
 	"math"
 	"os"
 	"strings"
@@ -246,6 +247,87 @@ inner_scorer = "tag"
 			}
 		}
 		Expect(strings.Contains(string(must(json.Marshal(runner.Float(math.Copysign(0, -1))))), "-0")).To(BeTrue())
+	})
+
+	Describe("count_requirement_shortfalls (pipeline)", func() {
+		src := func(expected string) string {
+			data, err := os.ReadFile("../vectors/optional/pipeline/pipeline-count-quota-shortfalls.toml")
+			Expect(err).NotTo(HaveOccurred())
+			body := string(data)
+			return body[:strings.Index(body, "[[expected.shortfalls]]")] + expected
+		}
+		const both = `
+[[expected.count_requirement_shortfalls]]
+kind = "Memory"
+required_count = 2
+satisfied_count = 1
+
+[[expected.count_requirement_shortfalls]]
+kind = "ToolOutput"
+required_count = 1
+satisfied_count = 0
+`
+		It("loads the key in order and passes the engine, whose report has them", func() {
+			c, err := load("optional/pipeline/x.toml", src(both))
+			Expect(err).NotTo(HaveOccurred())
+			Expect(c.UnknownKeys).To(BeEmpty())
+			Expect(c.Expect.ReportShortfalls).To(Equal([]runner.Shortfall{
+				{Kind: "Memory", RequiredCount: 2, SatisfiedCount: 1},
+				{Kind: "ToolOutput", RequiredCount: 1, SatisfiedCount: 0},
+			}))
+			r, err := runner.Engine().Run(ctx(), runner.NewRequest(1, c))
+			Expect(err).NotTo(HaveOccurred())
+			Expect(runner.Compare(c, r).Status).To(Equal(runner.StatusPass))
+		})
+
+		It("compares in full and in order against the report's shortfalls", func() {
+			c, err := load("optional/pipeline/x.toml", src(both))
+			Expect(err).NotTo(HaveOccurred())
+			r, err := runner.Engine().Run(ctx(), runner.NewRequest(1, c))
+			Expect(err).NotTo(HaveOccurred())
+			sf := r.Output.Diagnostics.Shortfalls
+			sf[0], sf[1] = sf[1], sf[0]
+			v := runner.Compare(c, r)
+			Expect(v.Status).To(Equal(runner.StatusFail))
+			Expect(v.Message).To(ContainSubstring("count_requirement_shortfalls differ (in order)"))
+
+			r.Output.Diagnostics.Shortfalls = sf[:1]
+			Expect(runner.Compare(c, r).Status).To(Equal(runner.StatusFail))
+
+			r.Output.Diagnostics = nil
+			v = runner.Compare(c, r)
+			Expect(v.Status).To(Equal(runner.StatusFail))
+			Expect(v.Message).To(ContainSubstring("no selection report"))
+		})
+
+		It("wants the three fields of every entry", func() {
+			_, err := load("optional/pipeline/x.toml", src("\n[[expected.count_requirement_shortfalls]]\nkind = \"Memory\"\nrequired_count = 2\n"))
+			Expect(err).To(MatchError(ContainSubstring(`missing required key "satisfied_count"`)))
+		})
+	})
+
+	Describe("a float where an integer belongs", func() {
+		vector := func(tokens string) string {
+			return "[test]\nname = \"n\"\nstage = \"scoring\"\nscorer = \"reflexive\"\n\n[[items]]\ncontent = \"a\"\ntokens = " + tokens + "\n\n[[expected]]\ncontent = \"a\"\nscore_approx = 0.0\n"
+		}
+		It("is read as the integer when it is integral", func() {
+			c, err := load("required/scoring/x.toml", vector("100.0"))
+			Expect(err).NotTo(HaveOccurred())
+			Expect(c.Input.Items[0].Tokens).To(Equal(int64(100)))
+		})
+		It("is a suite error with file and line when it is not", func() {
+			_, err := load("required/scoring/x.toml", vector("2.5"))
+			var se *runner.SuiteError
+			Expect(errors.As(err, &se)).To(BeTrue())
+			Expect(se.File).To(Equal("required/scoring/x.toml"))
+			Expect(se.Line).To(Equal(8))
+			Expect(err).To(MatchError(ContainSubstring("want an integer")))
+			Expect(err.Error()).To(HavePrefix("required/scoring/x.toml:8: "))
+		})
+		It("is a suite error when it is too large to be exact", func() {
+			_, err := load("required/scoring/x.toml", vector("1e300"))
+			Expect(err).To(MatchError(runner.ErrSuite))
+		})
 	})
 })
 

@@ -7,6 +7,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/cupel-go/go-cupel/internal/oracle"
 	"github.com/cupel-go/go-cupel/runner"
 )
 
@@ -78,7 +79,7 @@ func failures(m mutant) []string {
 
 var _ = Describe("The embedded suite against deliberately broken engines", func() {
 	BeforeEach(func() {
-		s, err := runner.OpenSuite(runner.Options{})
+		s, err := runner.LoadSuite(nil)
 		Expect(err).NotTo(HaveOccurred())
 		if len(s.Cases) < 100 {
 			Skip("the embedded suite is not complete on this branch")
@@ -86,7 +87,15 @@ var _ = Describe("The embedded suite against deliberately broken engines", func(
 	})
 
 	It("passes in full with the engine as it is", func() {
-		Expect(failures(mutant{req: func(*runner.Request) func(*runner.Result) { return nil }})).To(BeEmpty())
+		// On a 32-bit platform, exactly the cases that need 64-bit
+		// integers are unsupported.
+		var want []string
+		if x := oracle.EngineExpectations(); x != nil {
+			for _, e := range x.Entries {
+				want = append(want, e.ID)
+			}
+		}
+		Expect(failures(mutant{req: func(*runner.Request) func(*runner.Result) { return nil }})).To(ConsistOf(want))
 	})
 
 	It("catches an engine that ignores the output reserve", func() {

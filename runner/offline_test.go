@@ -10,6 +10,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/cupel-go/go-cupel/internal/offline"
 	"github.com/cupel-go/go-cupel/runner"
 )
 
@@ -17,7 +18,7 @@ import (
 // writes results.jsonl with the oracle's answers.
 func answerOffline(dir string, drop int) {
 	GinkgoHelper()
-	data, err := os.ReadFile(filepath.Join(dir, runner.CasesFile))
+	data, err := os.ReadFile(filepath.Join(dir, offline.CasesFile))
 	Expect(err).NotTo(HaveOccurred())
 	o := newOracle()
 	var out bytes.Buffer
@@ -34,22 +35,22 @@ func answerOffline(dir string, drop int) {
 		b, _ := json.Marshal(runner.ResultMessage{Type: runner.TypeResult, Seq: m.Seq, ID: m.ID, Result: res})
 		out.Write(append(b, '\n'))
 	}
-	Expect(os.WriteFile(filepath.Join(dir, runner.ResultsFile), out.Bytes(), 0o644)).To(Succeed())
+	Expect(os.WriteFile(filepath.Join(dir, offline.ResultsFile), out.Bytes(), 0o644)).To(Succeed())
 }
 
 var _ = Describe("Offline export and verify", func() {
 	It("round-trips: export, answer elsewhere, verify with the same verdict as a live run", func() {
 		s := fixtures()
 		dir := GinkgoT().TempDir()
-		Expect(runner.Export(s, s.Cases, dir)).To(Succeed())
-		m, err := runner.ReadManifest(dir)
+		Expect(offline.Export(s, s.Cases, dir)).To(Succeed())
+		m, err := offline.ReadManifest(dir)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(m.Suite.Digest).To(Equal(s.Digest))
 		Expect(m.Cases).To(Equal(14))
 		answerOffline(dir, -1)
-		f, _ := os.Open(filepath.Join(dir, runner.ResultsFile))
+		f, _ := os.Open(filepath.Join(dir, offline.ResultsFile))
 		defer f.Close()
-		res, err := runner.ReadResults(f)
+		res, err := offline.ReadResults(f)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(res.Check(s.Cases, s.Digest)).To(Succeed())
 		rep, err := runner.RunSuite(ctx(), res, s, runner.Options{})
@@ -61,21 +62,21 @@ var _ = Describe("Offline export and verify", func() {
 	It("fails verification when a case has no result or two", func() {
 		s := fixtures()
 		dir := GinkgoT().TempDir()
-		Expect(runner.Export(s, s.Cases, dir)).To(Succeed())
+		Expect(offline.Export(s, s.Cases, dir)).To(Succeed())
 		answerOffline(dir, 4)
-		f, _ := os.Open(filepath.Join(dir, runner.ResultsFile))
-		res, err := runner.ReadResults(f)
+		f, _ := os.Open(filepath.Join(dir, offline.ResultsFile))
+		res, err := offline.ReadResults(f)
 		f.Close()
 		Expect(err).NotTo(HaveOccurred())
 		Expect(res.Check(s.Cases, s.Digest)).To(MatchError(runner.ErrInfrastructure))
 
-		data, _ := os.ReadFile(filepath.Join(dir, runner.ResultsFile))
+		data, _ := os.ReadFile(filepath.Join(dir, offline.ResultsFile))
 		lines := strings.SplitAfter(string(data), "\n")
-		_, err = runner.ReadResults(strings.NewReader(string(data) + lines[1]))
+		_, err = offline.ReadResults(strings.NewReader(string(data) + lines[1]))
 		Expect(err).To(MatchError(ContainSubstring("more than one result")))
-		_, err = runner.ReadResults(strings.NewReader(strings.Join(lines[1:], "")))
+		_, err = offline.ReadResults(strings.NewReader(strings.Join(lines[1:], "")))
 		Expect(err).To(MatchError(ContainSubstring("no hello line")))
-		_, err = runner.ReadResults(strings.NewReader(lines[0] + "not json\n"))
+		_, err = offline.ReadResults(strings.NewReader(lines[0] + "not json\n"))
 		Expect(err).To(MatchError(runner.ErrProtocol))
 	})
 
@@ -84,7 +85,7 @@ var _ = Describe("Offline export and verify", func() {
 		h := runner.NewHelloResponse(runner.Info{Name: "x"})
 		h.Suite = &runner.HelloSuite{Digest: "0000"}
 		b, _ := json.Marshal(h)
-		res, err := runner.ReadResults(bytes.NewReader(append(b, '\n')))
+		res, err := offline.ReadResults(bytes.NewReader(append(b, '\n')))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(res.Check(nil, s.Digest)).To(MatchError(ContainSubstring("not " + s.Digest)))
 	})

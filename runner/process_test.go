@@ -57,7 +57,7 @@ var _ = Describe("Process implementations", func() {
 		rep, _ := faultRun("none", nil)
 		Expect(rep.Implementation.Name).To(Equal("oracle"))
 		Expect(rep.Level).To(Equal(runner.LevelFullyConformant))
-		Expect(rep.ExitCode()).To(Equal(runner.ExitOK))
+		Expect(rep.Err()).To(Succeed())
 	})
 
 	DescribeTable("reports each fault on the case it hit, restarts, and finishes the rest",
@@ -76,7 +76,7 @@ var _ = Describe("Process implementations", func() {
 				}
 			}
 			Expect(rep.Infrastructure).To(BeEmpty())
-			Expect(rep.ExitCode()).To(Equal(runner.ExitFail))
+			Expect(rep.Err()).To(MatchError(runner.ErrFailed))
 		},
 		Entry("crash", "crash", runner.StatusCrash, "exit status 2"),
 		Entry("hang", "hang", runner.StatusTimeout, "no answer in time"),
@@ -115,7 +115,7 @@ var _ = Describe("Process implementations", func() {
 		Expect(rep.InfrastructureStderr).To(ContainSubstring("cannot start"))
 		Expect(rep.Level).To(Equal(runner.LevelNone))
 		Expect(rep.Counts["all"][runner.StatusNotRun]).To(Equal(14))
-		Expect(rep.ExitCode()).To(Equal(runner.ExitInfrastructure))
+		Expect(rep.Err()).To(MatchError(runner.ErrInfrastructure))
 	})
 
 	It("restarts an implementation that starts slower than a case may take", func() {
@@ -135,7 +135,7 @@ var _ = Describe("Process implementations", func() {
 			})
 			Expect(took).To(BeNumerically("<", 5*time.Second))
 			Expect(rep.Infrastructure).To(ContainSubstring(msg))
-			Expect(rep.ExitCode()).To(Equal(runner.ExitInfrastructure))
+			Expect(rep.Err()).To(MatchError(runner.ErrInfrastructure))
 		},
 		Entry("a hello that never comes", "hellohang", "no answer in time", false),
 		Entry("a banner on stdout", "hellogarbage", "not JSON", false),
@@ -157,7 +157,7 @@ var _ = Describe("Process implementations", func() {
 		Expect(rep.Infrastructure).To(ContainSubstring("restart budget of 2 restarts in a row exhausted"))
 		Expect(rep.Restarts).To(Equal(2))
 		Expect(rep.Counts["all"][runner.StatusNotRun]).To(Equal(11))
-		Expect(rep.ExitCode()).To(Equal(runner.ExitInfrastructure))
+		Expect(rep.Err()).To(MatchError(runner.ErrInfrastructure))
 	})
 
 	It("budgets restarts in a row: faults between completed cases cost only their cases", func() {
@@ -186,7 +186,7 @@ for line in sys.stdin:
 		crashes := rep.Counts["all"][runner.StatusCrash]
 		Expect(crashes).To(BeNumerically(">", 2), "more faults than the budget, none of them in a row")
 		Expect(rep.Restarts).To(BeNumerically(">=", crashes-1), "a restart after every crash but perhaps the last")
-		Expect(rep.ExitCode()).To(Equal(runner.ExitFail))
+		Expect(rep.Err()).To(MatchError(runner.ErrFailed))
 	})
 
 	It("runs one process per case in exec mode, where a fault touches one case only", func() {

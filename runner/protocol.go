@@ -153,3 +153,16 @@ func Serve(ctx context.Context, impl Implementation, r io.Reader, w io.Writer) e
 	}
 	return sc.Err()
 }
+
+// ParseLine reads one line of a protocol stream or of an offline results
+// file: it returns the message's type and the line as JSON to unmarshal
+// into the message of that type, with the bare NaN, Infinity and -Infinity
+// tokens some encoders write quoted into the protocol's strings.
+func ParseLine(line []byte) (typ string, msg []byte, err error) {
+	msg = relaxJSON(line)
+	var env envelope
+	if err := json.Unmarshal(msg, &env); err != nil {
+		return "", nil, fmt.Errorf("%w: the line is not JSON: %v", ErrProtocol, err)
+	}
+	return env.Type, msg, nil
+}

@@ -58,7 +58,7 @@ var _ = Describe("PROTOCOL.md", func() {
 		runs, results := workedExchange()
 		Expect(runs).To(HaveLen(3))
 		Expect(results).To(HaveLen(3))
-		suite, err := runner.OpenSuite(runner.Options{})
+		suite, err := runner.LoadSuite(nil)
 		Expect(err).NotTo(HaveOccurred())
 		var in bytes.Buffer
 		in.WriteString(`{"type":"hello","protocol":["cupel-conform/1"]}` + "\n")

@@ -2,9 +2,10 @@ package runner
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
-	"os"
+	"strings"
 	"time"
 )
 
@@ -17,8 +18,8 @@ type Report struct {
 	Runner         RunnerInfo `json:"runner"`
 	Suite          SuiteInfo  `json:"suite"`
 	Implementation Info       `json:"implementation"`
-	// Filtered is true when filters deselected cases; such a run claims
-	// no level.
+	// Filtered is true when cases were left out (skipped) by the run's
+	// filters or by go test -run; such a run claims no level.
 	Filtered bool    `json:"filtered"`
 	Filters  Filters `json:"filters"`
 	// Level is the level reached; LevelReason explains it.
@@ -41,25 +42,27 @@ type Report struct {
 	// SuiteErrors counts vector files that could not be loaded.
 	SuiteErrors int          `json:"suite_errors"`
 	Started     time.Time    `json:"started"`
-	Duration    Duration     `json:"duration"`
+	Duration    Seconds      `json:"duration"`
 	Cases       []CaseResult `json:"cases"`
 }
 
-// Duration is a time.Duration that marshals as seconds (a JSON number).
-type Duration time.Duration
+// Seconds is a duration that reads and writes as a JSON number of seconds
+// (with millisecond precision), the report's unit for durations. It is not
+// cupel.Duration, which writes Go duration text for policy files.
+type Seconds time.Duration
 
 // MarshalJSON implements json.Marshaler.
-func (d Duration) MarshalJSON() ([]byte, error) {
+func (d Seconds) MarshalJSON() ([]byte, error) {
 	return []byte(fmt.Sprintf("%.3f", time.Duration(d).Seconds())), nil
 }
 
 // UnmarshalJSON implements json.Unmarshaler.
-func (d *Duration) UnmarshalJSON(b []byte) error {
+func (d *Seconds) UnmarshalJSON(b []byte) error {
 	var s float64
 	if err := json.Unmarshal(b, &s); err != nil {
 		return err
 	}
-	*d = Duration(s * float64(time.Second))
+	*d = Seconds(s * float64(time.Second))
 	return nil
 }
 
@@ -87,16 +90,16 @@ type Filters struct {
 
 // CaseResult is the verdict on one case.
 type CaseResult struct {
-	ID       string        `json:"id"`
-	Tier     string        `json:"tier"`
-	Stage    string        `json:"stage"`
-	Name     string        `json:"name,omitempty"`
-	File     string        `json:"file,omitempty"`
-	Status   Status        `json:"status"`
-	Message  string        `json:"message,omitempty"`
-	Details  []string      `json:"details,omitempty"`
-	Duration time.Duration `json:"-"`
-	Seconds  float64       `json:"seconds,omitempty"`
+	ID      string   `json:"id"`
+	Tier    string   `json:"tier"`
+	Stage   string   `json:"stage"`
+	Name    string   `json:"name,omitempty"`
+	File    string   `json:"file,omitempty"`
+	Status  Status   `json:"status"`
+	Message string   `json:"message,omitempty"`
+	Details []string `json:"details,omitempty"`
+	// Duration is how long the implementation took (0 for cases not run).
+	Duration Seconds `json:"seconds,omitempty"`
 	// Stderr is the implementation's stderr tail for a faulty case.
 	Stderr string `json:"stderr,omitempty"`
 	// Actual is the raw result the implementation returned.
@@ -131,7 +134,6 @@ func newReport(s *Suite, opts Options) *Report {
 		Schema:       ReportSchema,
 		Runner:       RunnerInfo{Name: Name, Version: Version},
 		Suite:        SuiteInfo{Source: src, SpecVersion: s.SpecVersion, Digest: s.Digest, Cases: len(s.Cases) + len(s.Errors)},
-		Filtered:     opts.Filtered(),
 		Filters:      Filters{Run: opts.Run, Skip: opts.Skip, Tiers: opts.Tiers, Stages: opts.Stages},
 		RequireLevel: opts.RequireLevel,
 		Started:      time.Now().UTC(),
@@ -142,10 +144,9 @@ func newReport(s *Suite, opts Options) *Report {
 func (r *Report) finish() {
 	r.Counts = map[string]map[Status]int{"all": {}, TierRequired: {}, TierOptional: {}}
 	r.StageCounts = map[string]map[Status]int{}
-	r.Unexpected, r.SuiteErrors = 0, 0
+	r.Unexpected, r.SuiteErrors, r.Filtered = 0, 0, false
 	for i := range r.Cases {
 		c := &r.Cases[i]
-		c.Seconds = c.Duration.Seconds()
 		r.Counts["all"][c.Status]++
 		if _, ok := r.Counts[c.Tier]; ok {
 			r.Counts[c.Tier][c.Status]++
@@ -157,6 +158,9 @@ func (r *Report) finish() {
 		r.StageCounts[g][c.Status]++
 		if c.Unexpected() {
 			r.Unexpected++
+		}
+		if c.Status == StatusSkip {
+			r.Filtered = true
 		}
 		if c.SuiteError != nil {
 			r.SuiteErrors++
@@ -197,42 +201,62 @@ func (r *Report) computeLevel() (Level, string) {
 	return LevelFullyConformant, fmt.Sprintf("all %d required and %d optional cases pass", rt, ot)
 }
 
-// Exit codes of cupel-conform.
-const (
-	ExitOK             = 0
-	ExitFail           = 1
-	ExitUsage          = 2
-	ExitInfrastructure = 3
-)
+// ErrFailed is matched by the error of [Report.Err] for a run that ran but
+// missed its target, and by the error of [ExploreReport.Err] for an
+// exploration that found a divergence.
+var ErrFailed = errors.New("conformance run failed")
 
-// ExitCode is the process exit code for the report: 3 for an
-// infrastructure error or a suite that could not be loaded in full; 1 when
-// the required level is not met, an expected failure passed, or (without a
-// required level) any result was unexpected; 0 otherwise.
-func (r *Report) ExitCode() int {
+// Err is the verdict of the run as an error. It is nil when the run met
+// its target: with a RequireLevel, that the level is reached and no
+// expected failure passed; without one, that no result was unexpected.
+// Otherwise it wraps ErrInfrastructure (the run stopped without a verdict,
+// or vector files could not be loaded) or ErrFailed, and lists the
+// unexpected results.
+func (r *Report) Err() error {
 	if r.Infrastructure != "" {
-		return ExitInfrastructure
+		return fmt.Errorf("%w: %s", ErrInfrastructure, r.Infrastructure)
 	}
+	var suiteErrs []string
 	for _, c := range r.Cases {
 		if c.SuiteError != nil && c.Status != StatusSkip {
-			return ExitInfrastructure
+			suiteErrs = append(suiteErrs, c.SuiteError.Error())
 		}
+	}
+	if len(suiteErrs) > 0 {
+		return fmt.Errorf("%w: %d vector files could not be loaded: %s", ErrInfrastructure, len(suiteErrs), strings.Join(suiteErrs, "; "))
+	}
+	var failing []string
+	for _, c := range r.Cases {
+		if c.Unexpected() {
+			failing = append(failing, fmt.Sprintf("%s: %s: %s", c.ID, c.Status, c.Message))
+		}
+	}
+	list := func() string {
+		const max = 10
+		if len(failing) > max {
+			return strings.Join(failing[:max], "\n") + fmt.Sprintf("\n... and %d more", len(failing)-max)
+		}
+		return strings.Join(failing, "\n")
 	}
 	if r.RequireLevel != "" && r.RequireLevel != LevelNone {
 		if !r.Level.AtLeast(r.RequireLevel) {
-			return ExitFail
+			return fmt.Errorf("%w: %s (%s), want at least %s\n%s", ErrFailed, r.Level.Title(), r.LevelReason, r.RequireLevel.Title(), list())
 		}
+		var passed []string
 		for _, c := range r.Cases {
 			if c.Status == StatusUnexpectedPass {
-				return ExitFail
+				passed = append(passed, c.ID)
 			}
 		}
-		return ExitOK
+		if len(passed) > 0 {
+			return fmt.Errorf("%w: expected failures passed (update the expectations): %s", ErrFailed, strings.Join(passed, ", "))
+		}
+		return nil
 	}
-	if r.Unexpected > 0 {
-		return ExitFail
+	if len(failing) > 0 {
+		return fmt.Errorf("%w: %d unexpected results\n%s", ErrFailed, len(failing), list())
 	}
-	return ExitOK
+	return nil
 }
 
 // WriteJSON writes the report as indented JSON.
@@ -240,20 +264,4 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(r)
-}
-
-// ReadReport reads a JSON report written by WriteJSON.
-func ReadReport(path string) (*Report, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	var r Report
-	if err := json.Unmarshal(data, &r); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if r.Schema != ReportSchema {
-		return nil, fmt.Errorf("%s: schema %q, want %q", path, r.Schema, ReportSchema)
-	}
-	return &r, nil
 }

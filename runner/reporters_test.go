@@ -11,6 +11,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/cupel-go/go-cupel/internal/report"
 	"github.com/cupel-go/go-cupel/runner"
 )
 
@@ -48,7 +49,7 @@ var _ = Describe("Reporters", func() {
 
 		path := filepath.Join(GinkgoT().TempDir(), "r.json")
 		Expect(os.WriteFile(path, buf.Bytes(), 0o644)).To(Succeed())
-		back, err := runner.ReadReport(path)
+		back, err := report.ReadReport(path)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(back.Cases).To(HaveLen(len(rep.Cases)))
 		Expect(back.Level).To(Equal(rep.Level))
@@ -57,7 +58,7 @@ var _ = Describe("Reporters", func() {
 	It("writes human text with the failure's diff and inputs, and no colour unless asked", func() {
 		rep := failingReport()
 		var buf bytes.Buffer
-		Expect(runner.WriteText(&buf, rep, runner.TextOptions{Suite: fixtures()})).To(Succeed())
+		Expect(report.WriteText(&buf, rep, report.TextOptions{Suite: fixtures()})).To(Succeed())
 		out := buf.String()
 		Expect(out).To(ContainSubstring("FAIL required/placing/u-shaped-seven-items"))
 		Expect(out).To(ContainSubstring("first difference at position 0"))
@@ -66,13 +67,13 @@ var _ = Describe("Reporters", func() {
 		Expect(out).To(ContainSubstring("level: not conformant"))
 		Expect(out).NotTo(ContainSubstring("\x1b["))
 		buf.Reset()
-		Expect(runner.WriteText(&buf, rep, runner.TextOptions{Color: true})).To(Succeed())
+		Expect(report.WriteText(&buf, rep, report.TextOptions{Color: true})).To(Succeed())
 		Expect(buf.String()).To(ContainSubstring("\x1b["))
 	})
 
 	It("writes JUnit XML with failures, skips and properties", func() {
 		var buf bytes.Buffer
-		Expect(runner.WriteJUnit(&buf, failingReport())).To(Succeed())
+		Expect(report.WriteJUnit(&buf, failingReport())).To(Succeed())
 		var doc struct {
 			Tests    int `xml:"tests,attr"`
 			Failures int `xml:"failures,attr"`
@@ -87,7 +88,7 @@ var _ = Describe("Reporters", func() {
 
 	It("writes TAP with a plan and a line per case", func() {
 		var buf bytes.Buffer
-		Expect(runner.WriteTAP(&buf, failingReport())).To(Succeed())
+		Expect(report.WriteTAP(&buf, failingReport())).To(Succeed())
 		out := buf.String()
 		Expect(out).To(HavePrefix("TAP version 14\n1..14\n"))
 		Expect(strings.Count(out, "\nok ")).To(Equal(13), "12 passes and 1 skip")
@@ -98,25 +99,25 @@ var _ = Describe("Reporters", func() {
 	It("writes a Markdown summary and a shields.io badge", func() {
 		var buf bytes.Buffer
 		rep := failingReport()
-		Expect(runner.WriteMarkdown(&buf, rep)).To(Succeed())
+		Expect(report.WriteMarkdown(&buf, rep)).To(Succeed())
 		Expect(buf.String()).To(ContainSubstring("| required | placing | 0 | 1 | 0 |"))
 		Expect(buf.String()).To(ContainSubstring("### Unexpected results"))
-		Expect(runner.NewBadge(rep)).To(Equal(runner.Badge{SchemaVersion: 1, Label: "cupel 1.3", Message: "7/8 required", Color: "red"}))
+		Expect(report.NewBadge(rep)).To(Equal(report.Badge{SchemaVersion: 1, Label: "cupel 1.3", Message: "7/8 required", Color: "red"}))
 		full := runWith(newOracle(), fixtureOptions())
-		Expect(runner.NewBadge(full).Message).To(Equal("fully conformant"))
+		Expect(report.NewBadge(full).Message).To(Equal("fully conformant"))
 	})
 
 	It("diffs two reports", func() {
 		good := runWith(newOracle(), fixtureOptions())
 		bad := failingReport()
-		d := runner.Diff(good, bad)
+		d := report.Diff(good, bad)
 		Expect(d.NewlyFailing).To(ConsistOf(
-			runner.StatusChange{ID: "required/placing/u-shaped-seven-items", Old: runner.StatusPass, New: runner.StatusFail},
-			runner.StatusChange{ID: knapsackID, Old: runner.StatusPass, New: runner.StatusUnsupported}))
-		back := runner.Diff(bad, good)
+			report.StatusChange{ID: "required/placing/u-shaped-seven-items", Old: runner.StatusPass, New: runner.StatusFail},
+			report.StatusChange{ID: knapsackID, Old: runner.StatusPass, New: runner.StatusUnsupported}))
+		back := report.Diff(bad, good)
 		Expect(back.NewlyPassing).To(HaveLen(2))
 		var buf bytes.Buffer
-		Expect(runner.WriteDiff(&buf, d)).To(Succeed())
+		Expect(report.WriteDiff(&buf, d)).To(Succeed())
 		Expect(buf.String()).To(ContainSubstring("newly failing (2)"))
 	})
 })

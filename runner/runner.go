@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"regexp"
 	"runtime/debug"
@@ -102,10 +103,12 @@ type Options struct {
 	StartupTimeout time.Duration
 	// Expectations are the known failures; nil means none.
 	Expectations *Expectations
-	// RequireLevel is the level the run must reach (for Test and
-	// Report.ExitCode); "" means only that no result be unexpected.
+	// RequireLevel is the level the run must reach (for [Report.Err] and
+	// [Check]); "" means only that no result be unexpected. A filtered run
+	// claims no level, so RequireLevel cannot be combined with filters.
 	RequireLevel Level
-	// OnResult, when set, is called after each case (for progress).
+	// OnResult, when set, is called after each case that ran (for
+	// progress).
 	OnResult func(CaseResult)
 }
 
@@ -124,12 +127,12 @@ func (o *Options) selector() (*selector, error) {
 	var err error
 	if o.Run != "" {
 		if s.run, err = regexp.Compile(o.Run); err != nil {
-			return nil, fmt.Errorf("%w: --run: %v", ErrUsage, err)
+			return nil, fmt.Errorf("%w: Options.Run: %v", ErrUsage, err)
 		}
 	}
 	if o.Skip != "" {
 		if s.skip, err = regexp.Compile(o.Skip); err != nil {
-			return nil, fmt.Errorf("%w: --skip: %v", ErrUsage, err)
+			return nil, fmt.Errorf("%w: Options.Skip: %v", ErrUsage, err)
 		}
 	}
 	for _, t := range o.Tiers {
@@ -161,55 +164,153 @@ func (s *selector) match(id, tier, stage string) bool {
 	return true
 }
 
-// Select returns the cases of suite that opts' filters select. It fails
-// with ErrUsage for an invalid filter or one that selects nothing.
-func Select(suite *Suite, opts Options) ([]*Case, error) {
+// Entry is one file of a suite as a run sees it: a loaded case or a file
+// that could not be loaded, and whether the options select it.
+type Entry struct {
+	// ID, Tier and Stage identify the entry (for a suite error, from its
+	// path).
+	ID, Tier, Stage string
+	// Case is the loaded case; nil for a suite error.
+	Case *Case
+	// SuiteError is the file's load error; nil for a case.
+	SuiteError *SuiteError
+	// Selected is false when the options' filters leave the entry out.
+	Selected bool
+
+	index int
+}
+
+// plan lists the entries of suite in run order (required first, then
+// optional, each by id) with the options' selection. It is the one place
+// that applies filters: it fails with ErrUsage for an invalid filter or one
+// that selects nothing.
+func plan(suite *Suite, opts Options) ([]Entry, error) {
 	sel, err := opts.selector()
 	if err != nil {
 		return nil, err
 	}
-	var out []*Case
+	var entries []Entry
 	for _, c := range suite.Cases {
-		if sel.match(c.ID, c.Tier, c.Stage) {
-			out = append(out, c)
+		entries = append(entries, Entry{ID: c.ID, Tier: c.Tier, Stage: c.Stage, Case: c, Selected: sel.match(c.ID, c.Tier, c.Stage)})
+	}
+	for _, se := range suite.Errors {
+		entries = append(entries, Entry{ID: se.ID(), Tier: se.Tier(), Stage: se.Stage(), SuiteError: se, Selected: sel.match(se.ID(), se.Tier(), se.Stage())})
+	}
+	sort.SliceStable(entries, func(i, j int) bool { return tierRank(entries[i].Tier) < tierRank(entries[j].Tier) })
+	selected := 0
+	for i := range entries {
+		entries[i].index = i
+		if entries[i].Selected {
+			selected++
 		}
 	}
-	if len(out) == 0 && opts.Filtered() {
+	if selected == 0 && opts.Filtered() {
 		return nil, fmt.Errorf("%w: the filters select no case", ErrUsage)
+	}
+	return entries, nil
+}
+
+// Select returns the loaded cases of suite that opts' filters select, in
+// run order. It fails with ErrUsage for an invalid filter or one that
+// selects nothing.
+func Select(suite *Suite, opts Options) ([]*Case, error) {
+	entries, err := plan(suite, opts)
+	if err != nil {
+		return nil, err
+	}
+	var out []*Case
+	for _, e := range entries {
+		if e.Selected && e.Case != nil {
+			out = append(out, e.Case)
+		}
 	}
 	return out, nil
 }
 
-// OpenSuite loads opts.Suite, or the embedded suite.
-func OpenSuite(opts Options) (*Suite, error) {
-	fsys := opts.Suite
+// LoadSuite loads every .toml file of fsys (walked from its root); nil
+// means the embedded suite. Files that cannot be loaded become
+// Suite.Errors; the error return is only for a file system that cannot be
+// walked or read.
+func LoadSuite(fsys fs.FS) (*Suite, error) {
 	if fsys == nil {
 		fsys = vectors.FS
 	}
-	return LoadSuite(fsys)
+	return loadSuite(fsys)
 }
 
 // Run runs the suite of opts against impl and returns the report. The
 // error is for usage errors (ErrUsage) and an unreadable suite; an
 // implementation that cannot be run gives a report whose Infrastructure
-// field says why (Report.ExitCode is then 3).
+// field says why. [Report.Err] is the verdict.
 func Run(ctx context.Context, impl Implementation, opts Options) (*Report, error) {
-	suite, err := OpenSuite(opts)
+	suite, err := LoadSuite(opts.Suite)
 	if err != nil {
 		return nil, err
 	}
 	return RunSuite(ctx, impl, suite, opts)
 }
 
-// RunSuite is Run over an already loaded suite.
+// RunSuite is Run over an already loaded suite (opts.Suite is then only
+// used to name the suite in the report).
 func RunSuite(ctx context.Context, impl Implementation, suite *Suite, opts Options) (*Report, error) {
+	x, err := Start(ctx, impl, suite, opts)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range x.Entries() {
+		x.RunEntry(ctx, e)
+	}
+	return x.Finish(), nil
+}
+
+// Check runs the suite of opts against impl, in the manner of
+// testing/fstest.TestFS, and returns nil when the run meets its target
+// (see [Report.Err]), or an error that lists what went wrong.
+func Check(impl Implementation, opts Options) error {
+	rep, err := Run(context.Background(), impl, opts)
+	if err != nil {
+		return err
+	}
+	return rep.Err()
+}
+
+// An Execution is a run in progress, stepped one entry at a time: the
+// go test front end (package conformtest) runs each entry inside its own
+// subtest with it. Run and RunSuite are Start, RunEntry for every entry,
+// then Finish. An Execution is not safe for concurrent use.
+type Execution struct {
+	impl    Implementation
+	opts    Options
+	rep     *Report
+	entries []Entry
+	results []*CaseResult
+	seq     int
+	start   time.Time
+}
+
+// Start validates opts against suite, says hello to impl and returns the
+// Execution. The error is for usage errors (ErrUsage): invalid filters, a
+// filter that selects nothing, RequireLevel together with filters, and
+// expectations naming unknown cases. An implementation that fails to start
+// is not an error: every case is then "not run" and the report's
+// Infrastructure says why.
+func Start(ctx context.Context, impl Implementation, suite *Suite, opts Options) (*Execution, error) {
+	if impl == nil {
+		return nil, fmt.Errorf("%w: the Implementation is nil", ErrUsage)
+	}
+	if suite == nil {
+		return nil, fmt.Errorf("%w: the Suite is nil", ErrUsage)
+	}
 	if opts.Timeout <= 0 {
 		opts.Timeout = 10 * time.Second
 	}
 	if opts.StartupTimeout <= 0 {
 		opts.StartupTimeout = 30 * time.Second
 	}
-	sel, err := opts.selector()
+	if opts.RequireLevel != "" && opts.RequireLevel != LevelNone && opts.Filtered() {
+		return nil, fmt.Errorf("%w: a filtered run claims no level: RequireLevel cannot be combined with Run, Skip, Tiers or Stages", ErrUsage)
+	}
+	entries, err := plan(suite, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -218,95 +319,119 @@ func RunSuite(ctx context.Context, impl Implementation, suite *Suite, opts Optio
 			return nil, err
 		}
 	}
-	rep := newReport(suite, opts)
-	type entry struct {
-		c   *Case
-		se  *SuiteError
-		run bool
-	}
-	var entries []entry
-	for _, c := range suite.Cases {
-		entries = append(entries, entry{c: c, run: sel.match(c.ID, c.Tier, c.Stage)})
-	}
-	for _, se := range suite.Errors {
-		entries = append(entries, entry{se: se, run: sel.match(se.ID(), se.Tier(), se.Stage())})
-	}
-	// Required cases first, then optional, each by id.
-	sort.SliceStable(entries, func(i, j int) bool {
-		ti, tj := entryTier(entries[i].c, entries[i].se), entryTier(entries[j].c, entries[j].se)
-		return tierRank(ti) < tierRank(tj)
-	})
-	selected := 0
-	for _, e := range entries {
-		if e.run {
-			selected++
-		}
-	}
-	if selected == 0 && opts.Filtered() {
-		return nil, fmt.Errorf("%w: the filters select no case", ErrUsage)
-	}
-	start := time.Now()
+	x := &Execution{impl: impl, opts: opts, rep: newReport(suite, opts), entries: entries,
+		results: make([]*CaseResult, len(entries)), start: time.Now()}
 	hctx, cancel := context.WithTimeout(ctx, opts.StartupTimeout)
 	info, herr := impl.Hello(hctx)
 	cancel()
-	rep.Implementation = info
+	x.rep.Implementation = info
 	if herr != nil {
-		rep.Infrastructure = "implementation failed to start: " + herr.Error()
+		x.rep.Infrastructure = "implementation failed to start: " + herr.Error()
 		var f *Fault
 		if errors.As(herr, &f) {
-			rep.Infrastructure = "implementation failed to start: " + f.Message
-			rep.InfrastructureStderr = f.Stderr
+			x.rep.Infrastructure = "implementation failed to start: " + f.Message
+			x.rep.InfrastructureStderr = f.Stderr
 		}
 	}
-	seq := 0
-	for _, e := range entries {
-		var cr CaseResult
-		switch {
-		case e.se != nil:
-			cr = CaseResult{ID: e.se.ID(), Tier: e.se.Tier(), Stage: e.se.Stage(), File: e.se.File,
-				Status: StatusError, Message: "suite error: " + e.se.Error(), SuiteError: e.se}
-			if !e.run {
-				cr.Status, cr.Message = StatusSkip, "filtered out"
-			}
-		case !e.run:
-			cr = newCaseResult(e.c)
-			cr.Status, cr.Message = StatusSkip, "filtered out"
-		case rep.Infrastructure == "" && ctx.Err() != nil:
-			rep.Infrastructure = "interrupted: " + ctx.Err().Error()
-			cr = newCaseResult(e.c)
-			cr.Status, cr.Message = StatusNotRun, "not run: "+rep.Infrastructure
-		case rep.Infrastructure != "":
-			cr = newCaseResult(e.c)
-			cr.Status, cr.Message = StatusNotRun, "not run: "+rep.Infrastructure
-		default:
-			seq++
-			cr = runCase(ctx, impl, e.c, seq, opts.Timeout)
-			if cr.infra != nil {
-				rep.Infrastructure = cr.infra.Error()
-			}
-			opts.Expectations.apply(&cr)
-		}
-		rep.Cases = append(rep.Cases, cr)
-		if opts.OnResult != nil && e.run {
-			opts.OnResult(cr)
-		}
-	}
-	if r, ok := impl.(interface{ Restarts() int }); ok {
-		rep.Restarts = r.Restarts()
-	}
-	if closer, ok := impl.(interface{ Close() error }); ok {
-		_ = closer.Close()
-	}
-	rep.Duration = Duration(time.Since(start))
-	rep.finish()
-	return rep, nil
+	return x, nil
 }
 
-func entryTier(c *Case, se *SuiteError) string {
-	if c != nil {
-		return c.Tier
+// Infrastructure says why the run stopped without a verdict (the
+// implementation failed to start, a restart budget ran out, ctx was done),
+// or is "" while it goes on. Every entry run after that is "not run".
+func (x *Execution) Infrastructure() string { return x.rep.Infrastructure }
+
+// Entries returns the entries of the run, in run order.
+func (x *Execution) Entries() []Entry { return slices.Clone(x.entries) }
+
+// RunEntry runs e (one of Entries) and records its result: a suite error
+// is an error, an entry the filters leave out is skipped, and after an
+// infrastructure error or with ctx done the case is not run.
+func (x *Execution) RunEntry(ctx context.Context, e Entry) CaseResult {
+	var cr CaseResult
+	switch {
+	case !x.owns(e):
+		return foreign(e)
+	case !e.Selected:
+		return x.Skip(e, "filtered out")
+	case e.SuiteError != nil:
+		cr = CaseResult{ID: e.ID, Tier: e.Tier, Stage: e.Stage, File: e.SuiteError.File,
+			Status: StatusError, Message: "suite error: " + e.SuiteError.Error(), SuiteError: e.SuiteError}
+	case x.rep.Infrastructure == "" && ctx.Err() != nil:
+		x.rep.Infrastructure = "interrupted: " + ctx.Err().Error()
+		cr = newCaseResult(e.Case)
+		cr.Status, cr.Message = StatusNotRun, "not run: "+x.rep.Infrastructure
+	case x.rep.Infrastructure != "":
+		cr = newCaseResult(e.Case)
+		cr.Status, cr.Message = StatusNotRun, "not run: "+x.rep.Infrastructure
+	default:
+		x.seq++
+		cr = runCase(ctx, x.impl, e.Case, x.seq, x.opts.Timeout)
+		if cr.infra != nil {
+			x.rep.Infrastructure = cr.infra.Error()
+		}
+		x.opts.Expectations.apply(&cr)
 	}
-	return se.Tier()
+	x.record(e, cr)
+	if x.opts.OnResult != nil {
+		x.opts.OnResult(cr)
+	}
+	return cr
+}
+
+// Skip records e as skipped (not run) with the reason why. A run with a
+// skipped entry is filtered and claims no level.
+func (x *Execution) Skip(e Entry, why string) CaseResult {
+	if !x.owns(e) {
+		return foreign(e)
+	}
+	cr := CaseResult{ID: e.ID, Tier: e.Tier, Stage: e.Stage, Status: StatusSkip, Message: why}
+	if e.Case != nil {
+		cr = newCaseResult(e.Case)
+		cr.Status, cr.Message = StatusSkip, why
+	} else if e.SuiteError != nil {
+		cr.File, cr.SuiteError = e.SuiteError.File, e.SuiteError
+	}
+	x.record(e, cr)
+	return cr
+}
+
+// owns reports whether e is one of x's entries.
+func (x *Execution) owns(e Entry) bool {
+	return e.index >= 0 && e.index < len(x.entries) && x.entries[e.index].ID == e.ID
+}
+
+// foreign is the result of an entry that is not one of the Execution's:
+// an error, recorded nowhere.
+func foreign(e Entry) CaseResult {
+	return CaseResult{ID: e.ID, Tier: e.Tier, Stage: e.Stage, Status: StatusError,
+		Message: fmt.Sprintf("runner: %q is not an entry of this Execution (take entries from its Entries)", e.ID)}
+}
+
+func (x *Execution) record(e Entry, cr CaseResult) { x.results[e.index] = &cr }
+
+// Finish ends the run: it closes the implementation if it is an
+// [io.Closer], records entries never run or skipped as skipped, and
+// returns the report with its counts and level. Call it once, last.
+func (x *Execution) Finish() *Report {
+	if r, ok := x.impl.(RestartCounter); ok {
+		x.rep.Restarts = r.Restarts()
+	}
+	if closer, ok := x.impl.(io.Closer); ok {
+		_ = closer.Close()
+	}
+	for i, e := range x.entries {
+		if x.results[i] == nil {
+			x.Skip(e, "not run")
+		}
+	}
+	x.rep.Cases = x.rep.Cases[:0]
+	for _, cr := range x.results {
+		x.rep.Cases = append(x.rep.Cases, *cr)
+	}
+	x.rep.Duration = Seconds(time.Since(x.start))
+	x.rep.finish()
+	return x.rep
 }
 
 func tierRank(t string) int {
@@ -349,7 +474,7 @@ func runCase(ctx context.Context, impl Implementation, c *Case, seq int, timeout
 		// Give the implementation a moment to report the timeout itself
 		// (with its stderr); one that ignores ctx is abandoned.
 		grace := time.Second
-		if g, ok := impl.(interface{ TimeoutGrace() time.Duration }); ok {
+		if g, ok := impl.(TimeoutGracer); ok {
 			grace = g.TimeoutGrace()
 		}
 		select {
@@ -358,7 +483,7 @@ func runCase(ctx context.Context, impl Implementation, c *Case, seq int, timeout
 			a.err = &Fault{Status: StatusTimeout, Message: fmt.Sprintf("no result within %s", timeout)}
 		}
 	}
-	cr.Duration = time.Since(start)
+	cr.Duration = Seconds(time.Since(start))
 	if a.err != nil {
 		var f *Fault
 		switch {
@@ -383,7 +508,7 @@ func runCase(ctx context.Context, impl Implementation, c *Case, seq int, timeout
 	v := Compare(c, a.r)
 	cr.Status, cr.Message, cr.Details = v.Status, v.Message, v.Details
 	if cr.Status != StatusPass {
-		if s, ok := impl.(interface{ CaseStderr() string }); ok {
+		if s, ok := impl.(StderrReporter); ok {
 			cr.Stderr = s.CaseStderr()
 		}
 	}

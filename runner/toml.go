@@ -116,9 +116,13 @@ func (t tbl) integer(key string) (int64, bool) {
 	case int64:
 		return n, true
 	case float64:
+		// A float is read as the integer it equals (100.0 is 100); one
+		// that is not integral, or too large to be exact, is an error.
 		if n == math.Trunc(n) && !math.IsInf(n, 0) && math.Abs(n) < 1<<53 {
 			return int64(n), true
 		}
+		t.errf(key, "want an integer, got the float %v (a float is read as an integer only when it is integral)", n)
+		return 0, false
 	}
 	t.errf(key, "want an integer, got %s", tomlType(v))
 	return 0, false

@@ -7,7 +7,7 @@
 // outputs keyed by item index. gate_test.go then needs one call:
 //
 //	func TestConformance(t *testing.T) {
-//		runner.Test(t, gate.Full(), runner.Options{RequireLevel: runner.LevelFullyConformant})
+//		conformtest.Test(t, gate.Full(), runner.Options{RequireLevel: runner.LevelFullyConformant})
 //	}
 //
 // The package offers two implementations built on go-cupel's engine:

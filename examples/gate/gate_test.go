@@ -2,12 +2,14 @@ package gate_test
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"os"
 	"testing"
 
 	"github.com/cupel-go/go-cupel/examples/gate"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/conformtest"
 )
 
 // update regenerates the expectations file of Core:
@@ -21,7 +23,7 @@ const coreExpectations = "testdata/core-expectations.toml"
 // the embedded suite runs as a subtest, and the test fails unless the run
 // reaches Cupel Fully Conformant.
 func TestConformance(t *testing.T) {
-	runner.Test(t, gate.Full(), runner.Options{RequireLevel: runner.LevelFullyConformant})
+	conformtest.Test(t, gate.Full(), runner.Options{RequireLevel: runner.LevelFullyConformant})
 }
 
 // TestCoreConformance is the gate of a partial implementation: it must stay
@@ -47,7 +49,7 @@ func TestCoreConformance(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep := runner.Test(t, gate.Core(), runner.Options{RequireLevel: runner.LevelConformant, Expectations: x})
+	rep := conformtest.Test(t, gate.Core(), runner.Options{RequireLevel: runner.LevelConformant, Expectations: x})
 	if rep != nil && rep.Level != runner.LevelConformant {
 		t.Errorf("level %s, want exactly conformant (%s)", rep.Level, rep.LevelReason)
 	}
@@ -65,8 +67,8 @@ func TestCoreIsNotFullyConformant(t *testing.T) {
 	if rep.Level != runner.LevelConformant {
 		t.Errorf("level %s (%s), want conformant", rep.Level, rep.LevelReason)
 	}
-	if got := rep.ExitCode(); got != runner.ExitFail {
-		t.Errorf("exit code %d, want %d", got, runner.ExitFail)
+	if err := rep.Err(); !errors.Is(err, runner.ErrFailed) {
+		t.Errorf("Err() = %v, want a runner.ErrFailed", err)
 	}
 	if n := rep.Counts[runner.TierOptional][runner.StatusUnsupported]; n == 0 {
 		t.Errorf("no optional case is unsupported")

@@ -129,7 +129,8 @@ def instant_ns(text):
 
 
 # ---------------------------------------------------------------------------
-# Scorers (spec chapters 14, 15 and 19)
+# Scorers (spec chapters 14 (RecencyScorer), 15 (PriorityScorer) and
+# 19 (ReflexiveScorer))
 # ---------------------------------------------------------------------------
 
 
@@ -167,12 +168,12 @@ def timestamp_key(item):
 
 
 def score_recency(items):
-    """RecencyScorer (chapter 14): rank by timestamp, as an instant."""
+    """RecencyScorer (spec chapter 14 (RecencyScorer)): rank by timestamp, as an instant."""
     return rank_scores([timestamp_key(it) for it in items])
 
 
 def score_priority(items):
-    """PriorityScorer (chapter 15): rank by priority, higher is better.
+    """PriorityScorer (spec chapter 15 (PriorityScorer)): rank by priority, higher is better.
 
     Python integers are unbounded, so extreme priorities compare exactly.
     """
@@ -180,7 +181,7 @@ def score_priority(items):
 
 
 def score_reflexive(items):
-    """ReflexiveScorer (chapter 19): the futureRelevanceHint clamped to
+    """ReflexiveScorer (spec chapter 19 (ReflexiveScorer)): the futureRelevanceHint clamped to
     [0, 1]. The order of the checks matters: absent, then non-finite (NaN
     and both infinities give 0.0, they are not clamped), then the clamp."""
     scores = []
@@ -201,12 +202,13 @@ SCORERS = {
 
 
 # ---------------------------------------------------------------------------
-# Placers (spec chapters 32 and 33, CLARIFICATIONS 6)
+# Placers (spec chapters 32 (ChronologicalPlacer) and 33 (UShapedPlacer),
+# ruling 6)
 # ---------------------------------------------------------------------------
 
 
 def place_chronological(items):
-    """ChronologicalPlacer (chapter 32).
+    """ChronologicalPlacer (spec chapter 32 (ChronologicalPlacer)).
 
     Timestamped items first, ascending by instant; then items without a
     timestamp. Ties, and the items without a timestamp, keep their input
@@ -223,10 +225,10 @@ def place_chronological(items):
 
 
 def place_u_shaped(items):
-    """UShapedPlacer (chapter 33).
+    """UShapedPlacer (spec chapter 33 (UShapedPlacer)).
 
     Rank by score descending, ties by input position ascending. NaN ranks
-    after every number, -infinity included (CLARIFICATIONS 6); two NaNs are
+    after every number, -infinity included (ruling 6); two NaNs are
     tied, so they keep input order. -0.0 equals 0.0, which Python's float
     comparison already gives. Rank 0, 2, 4, ... fill from the left edge,
     rank 1, 3, 5, ... from the right edge. Returns input positions in

@@ -3,6 +3,7 @@ package pythonimpl
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/cupel-go/go-cupel/internal/cli"
+	"github.com/cupel-go/go-cupel/internal/offline"
 	"github.com/cupel-go/go-cupel/runner"
 )
 
@@ -58,7 +60,7 @@ func supported(c *runner.Case) bool {
 // wantStatus is the status each case of the suite must get.
 func wantStatus(t *testing.T) map[string]runner.Status {
 	t.Helper()
-	suite, err := runner.OpenSuite(runner.Options{})
+	suite, err := runner.LoadSuite(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,8 +168,8 @@ func TestPythonImplementation(t *testing.T) {
 	if !strings.Contains(rep.LevelReason, "required cases pass") {
 		t.Errorf("level reason %q", rep.LevelReason)
 	}
-	if got := rep.ExitCode(); got != runner.ExitFail {
-		t.Errorf("exit code %d, want %d", got, runner.ExitFail)
+	if err := rep.Err(); !errors.Is(err, runner.ErrFailed) {
+		t.Errorf("Err() = %v, want a runner.ErrFailed", err)
 	}
 	t.Logf("level: %s (%s)", rep.Level.Title(), rep.LevelReason)
 }
@@ -223,8 +225,8 @@ func TestCupelConformCommand(t *testing.T) {
 		strings.NewReader(""), &stdout, &stderr)
 	out := stdout.String()
 	t.Logf("cupel-conform run --impl-cmd \"python3 %s\" --quiet:\n%s", script, out)
-	if code != runner.ExitFail {
-		t.Errorf("exit code %d, want %d (not conformant)\nstderr:\n%s", code, runner.ExitFail, stderr.String())
+	if code != 1 /* not conformant */ {
+		t.Errorf("exit code %d, want %d (not conformant)\nstderr:\n%s", code, 1 /* not conformant */, stderr.String())
 	}
 	if !strings.Contains(out, "implementation: cupel-python-example 0.1.0 (python)\n") {
 		t.Errorf("summary lacks the implementation line")
@@ -251,7 +253,7 @@ func TestOffline(t *testing.T) {
 	if code := cli.Main([]string{"export", dir}, strings.NewReader(""), &stdout, &stderr); code != 0 {
 		t.Fatalf("export: exit code %d\n%s", code, stderr.String())
 	}
-	cases, err := os.ReadFile(filepath.Join(dir, runner.CasesFile))
+	cases, err := os.ReadFile(filepath.Join(dir, offline.CasesFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -262,14 +264,14 @@ func TestOffline(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%s: %v", script, err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, runner.ResultsFile), results, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, offline.ResultsFile), results, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	stdout.Reset()
 	stderr.Reset()
 	code := cli.Main([]string{"verify", "--quiet", dir}, strings.NewReader(""), &stdout, &stderr)
-	if code != runner.ExitFail {
-		t.Errorf("verify: exit code %d, want %d\nstderr:\n%s", code, runner.ExitFail, stderr.String())
+	if code != 1 /* not conformant */ {
+		t.Errorf("verify: exit code %d, want %d\nstderr:\n%s", code, 1 /* not conformant */, stderr.String())
 	}
 	out := stdout.String()
 	for _, line := range append(stageLines(t), "\nlevel: not conformant (") {
@@ -283,7 +285,7 @@ func TestOffline(t *testing.T) {
 // verdict of wantStatus gives.
 func stageLines(t *testing.T) []string {
 	t.Helper()
-	suite, err := runner.OpenSuite(runner.Options{})
+	suite, err := runner.LoadSuite(nil)
 	if err != nil {
 		t.Fatal(err)
 	}

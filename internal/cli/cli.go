@@ -15,6 +15,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cupel-go/go-cupel/internal/offline"
+	"github.com/cupel-go/go-cupel/internal/report"
 	"github.com/cupel-go/go-cupel/runner"
 )
 
@@ -30,6 +32,7 @@ commands:
   list       list the cases
   lint       check the vector files (errors with file and line, unknown keys)
   smoke      check an adapter's framing: cupel-conform smoke --impl-cmd CMD
+  explore    generate cases, compare with go-cupel, shrink and save divergences
   version    print the runner, protocol and spec versions and the suite digest
 
 exit codes: 0 target met, 1 not conformant or unexpected result,
@@ -37,6 +40,31 @@ exit codes: 0 target met, 1 not conformant or unexpected result,
 
 Run "cupel-conform <command> -h" for the flags of a command.
 `
+
+// Exit codes of cupel-conform.
+const (
+	exitOK             = 0
+	exitFail           = 1
+	exitUsage          = 2
+	exitInfrastructure = 3
+)
+
+// exitCode is the exit code of a finished run: 3 when it stopped without
+// a verdict or vector files could not be loaded, 1 when it missed its
+// target (see runner.Report.Err), 0 otherwise.
+func exitCode(rep *runner.Report) int { return verdictCode(rep.Err()) }
+
+// verdictCode maps the verdict of a run or an exploration
+// (runner.Report.Err, runner.ExploreReport.Err) to an exit code.
+func verdictCode(err error) int {
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.Is(err, runner.ErrInfrastructure):
+		return exitInfrastructure
+	}
+	return exitFail
+}
 
 // usageError marks errors that exit with code 2.
 type usageError struct{ msg string }
@@ -57,12 +85,12 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
-		return runner.ExitUsage
+		return exitUsage
 	}
 	cmds := map[string]func([]string) (int, error){
 		"run": e.run, "adapter": e.adapter, "export": e.export, "verify": e.verify,
 		"diff": e.diff, "show": e.show, "list": e.list, "lint": e.lint,
-		"smoke": e.smoke, "version": e.version,
+		"smoke": e.smoke, "version": e.version, "explore": e.explore,
 	}
 	name := args[0]
 	if name == "-h" || name == "--help" || name == "help" {
@@ -72,7 +100,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	cmd, ok := cmds[name]
 	if !ok {
 		fmt.Fprintf(stderr, "cupel-conform: unknown command %q\n\n%s", name, usage)
-		return runner.ExitUsage
+		return exitUsage
 	}
 	code, err := cmd(args[1:])
 	if err != nil {
@@ -83,11 +111,11 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		var ue usageError
 		switch {
 		case errors.As(err, &ue), errors.Is(err, runner.ErrUsage):
-			return runner.ExitUsage
+			return exitUsage
 		case code != 0:
 			return code
 		default:
-			return runner.ExitInfrastructure
+			return exitInfrastructure
 		}
 	}
 	return code
@@ -144,7 +172,7 @@ func (c *common) load() (*runner.Suite, runner.Options, error) {
 			return nil, o, usagef("--suite: %s is not a directory", c.suite)
 		}
 	}
-	s, err := runner.OpenSuite(o)
+	s, err := runner.LoadSuite(o.Suite)
 	return s, o, err
 }
 
@@ -181,6 +209,19 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
+// parseNoArgs parses the flags of a command that takes no positional
+// arguments and refuses any.
+func parseNoArgs(fs *flag.FlagSet, args []string) error {
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usagef("unexpected arguments: %s", strings.Join(pos, " "))
+	}
+	return nil
+}
+
 // gate holds the flags that set the verdict's target: a level and known
 // failures (run and verify).
 type gate struct {
@@ -199,7 +240,8 @@ func (g *gate) apply(opts *runner.Options) error {
 			return err
 		}
 		if opts.Filtered() {
-			return usagef("--require-level cannot be combined with filters: a filtered run claims no level")
+			// runner.Start refuses it too; say it in the flags' words.
+			return usagef("--require-level cannot be combined with --run, --skip, --tier or --stage: a filtered run claims no level")
 		}
 		opts.RequireLevel = lvl
 	}
@@ -261,7 +303,7 @@ func writeFile(path string, stdout io.Writer, write func(io.Writer) error) error
 }
 
 func (e *env) emit(rep *runner.Report, suite *runner.Suite, o outputs) error {
-	topts := runner.TextOptions{Color: e.color(), Suite: suite, MaxFailures: o.maxFailures}
+	topts := report.TextOptions{Color: e.color(), Suite: suite, MaxFailures: o.maxFailures}
 	if o.quiet {
 		topts.MaxFailures = -1
 	}
@@ -271,7 +313,7 @@ func (e *env) emit(rep *runner.Report, suite *runner.Suite, o outputs) error {
 			textOut = e.stderr
 		}
 	}
-	if err := runner.WriteText(textOut, rep, topts); err != nil {
+	if err := report.WriteText(textOut, rep, topts); err != nil {
 		return err
 	}
 	writers := []struct {
@@ -279,10 +321,10 @@ func (e *env) emit(rep *runner.Report, suite *runner.Suite, o outputs) error {
 		fn   func(io.Writer) error
 	}{
 		{o.json, rep.WriteJSON},
-		{o.junit, func(w io.Writer) error { return runner.WriteJUnit(w, rep) }},
-		{o.tap, func(w io.Writer) error { return runner.WriteTAP(w, rep) }},
-		{o.markdown, func(w io.Writer) error { return runner.WriteMarkdown(w, rep) }},
-		{o.badge, func(w io.Writer) error { return runner.WriteBadge(w, rep) }},
+		{o.junit, func(w io.Writer) error { return report.WriteJUnit(w, rep) }},
+		{o.tap, func(w io.Writer) error { return report.WriteTAP(w, rep) }},
+		{o.markdown, func(w io.Writer) error { return report.WriteMarkdown(w, rep) }},
+		{o.badge, func(w io.Writer) error { return report.WriteBadge(w, rep) }},
 	}
 	for _, wr := range writers {
 		if wr.path == "" {
@@ -300,6 +342,15 @@ func (e *env) emit(rep *runner.Report, suite *runner.Suite, o outputs) error {
 	return nil
 }
 
+// writeJSON writes v as indented JSON to path.
+func writeJSON(path string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return os.WriteFile(path, append(b, '\n'), 0o644)
+}
+
 func saveFailed(dir string, rep *runner.Report, suite *runner.Suite) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -310,22 +361,20 @@ func saveFailed(dir string, rep *runner.Report, suite *runner.Suite) error {
 		}
 		base := filepath.Join(dir, strings.ReplaceAll(c.ID, "/", "__"))
 		if cs := suite.Case(c.ID); cs != nil {
-			req, _ := json.MarshalIndent(runner.RunMessage{Type: runner.TypeRun, Request: runner.NewRequest(1, cs)}, "", "  ")
-			if err := os.WriteFile(base+".request.json", append(req, '\n'), 0o644); err != nil {
+			if err := writeJSON(base+".request.json", runner.RunMessage{Type: runner.TypeRun, Request: runner.NewRequest(1, cs)}); err != nil {
 				return err
 			}
-			exp, _ := json.MarshalIndent(cs.Expect, "", "  ")
-			if err := os.WriteFile(base+".expected.json", append(exp, '\n'), 0o644); err != nil {
+			if err := writeJSON(base+".expected.json", cs.Expect); err != nil {
 				return err
 			}
 		}
-		resp, _ := json.MarshalIndent(struct {
+		resp := struct {
 			Status  runner.Status  `json:"status"`
 			Message string         `json:"message,omitempty"`
 			Details []string       `json:"details,omitempty"`
 			Actual  *runner.Result `json:"actual,omitempty"`
-		}{c.Status, c.Message, c.Details, c.Actual}, "", "  ")
-		if err := os.WriteFile(base+".response.json", append(resp, '\n'), 0o644); err != nil {
+		}{c.Status, c.Message, c.Details, c.Actual}
+		if err := writeJSON(base+".response.json", resp); err != nil {
 			return err
 		}
 		if c.Stderr != "" {
@@ -356,12 +405,8 @@ func (e *env) run(args []string) (int, error) {
 	startup := fs.Duration("startup-timeout", 30*time.Second, "timeout for the implementation's hello")
 	restarts := fs.Int("restarts", 3, "restarts in a row (without a case completing) allowed after crashes, hangs and protocol errors")
 	maxStderr := fs.Int64("max-stderr", runner.MaxLine, "`BYTES` of stderr one case may write before it is a fault (-1: no limit)")
-	args, err := parse(fs, args)
-	if err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return 0, err
-	}
-	if len(args) > 0 {
-		return 0, usagef("unexpected arguments: %s", strings.Join(args, " "))
 	}
 	if *execPerCase && *implCmd == "" {
 		return 0, usagef("--exec-per-case needs --impl-cmd")
@@ -388,24 +433,24 @@ func (e *env) run(args []string) (int, error) {
 		return 0, err
 	}
 	if err := e.emit(rep, suite, o); err != nil {
-		return runner.ExitInfrastructure, err
+		return exitInfrastructure, err
 	}
 	if *writeExp != "" {
 		x := runner.ExpectationsFromReport(rep, opts.Expectations)
 		b, err := x.Marshal()
 		if err != nil {
-			return runner.ExitInfrastructure, err
+			return exitInfrastructure, err
 		}
 		if err := os.WriteFile(*writeExp, b, 0o644); err != nil {
-			return runner.ExitInfrastructure, err
+			return exitInfrastructure, err
 		}
 		fmt.Fprintf(e.stderr, "wrote %d expected failures to %s\n", len(x.Entries), *writeExp)
-		if rep.Infrastructure != "" || rep.SuiteErrors > 0 {
-			return rep.ExitCode(), nil
+		if code := exitCode(rep); code == exitInfrastructure {
+			return code, nil
 		}
-		return runner.ExitOK, nil
+		return exitOK, nil
 	}
-	return rep.ExitCode(), nil
+	return exitCode(rep), nil
 }
 
 func restartsOpt(n int) int {
@@ -417,14 +462,13 @@ func restartsOpt(n int) int {
 
 func (e *env) adapter(args []string) (int, error) {
 	fs := newFlags("adapter", "adapter", e)
-	args, err := parse(fs, args)
-	if err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return 0, err
 	}
 	ctx, cancel := signalContext()
 	defer cancel()
 	if err := runner.Serve(ctx, runner.Engine(), e.stdin, e.stdout); err != nil {
-		return runner.ExitInfrastructure, err
+		return exitInfrastructure, err
 	}
 	return 0, nil
 }
@@ -448,8 +492,8 @@ func (e *env) export(args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	if err := runner.Export(suite, cases, args[0]); err != nil {
-		return runner.ExitInfrastructure, err
+	if err := offline.Export(suite, cases, args[0]); err != nil {
+		return exitInfrastructure, err
 	}
 	fmt.Fprintf(e.stdout, "exported %d cases to %s (suite %s)\n", len(cases), args[0], suite.Digest)
 	for _, se := range suite.Errors {
@@ -482,41 +526,41 @@ func (e *env) verify(args []string) (int, error) {
 	if err := g.apply(&opts); err != nil {
 		return 0, err
 	}
-	m, err := runner.ReadManifest(dir)
+	m, err := offline.ReadManifest(dir)
 	if err != nil {
-		return runner.ExitInfrastructure, err
+		return exitInfrastructure, err
 	}
 	if m.Suite.Digest != suite.Digest {
-		return runner.ExitInfrastructure, fmt.Errorf("the cases in %s were exported from suite %s, but this suite is %s", dir, m.Suite.Digest, suite.Digest)
+		return exitInfrastructure, fmt.Errorf("the cases in %s were exported from suite %s, but this suite is %s", dir, m.Suite.Digest, suite.Digest)
 	}
 	rpath := *results
 	if rpath == "" {
-		rpath = filepath.Join(dir, runner.ResultsFile)
+		rpath = filepath.Join(dir, offline.ResultsFile)
 	}
 	f, err := os.Open(rpath)
 	if err != nil {
-		return runner.ExitInfrastructure, err
+		return exitInfrastructure, err
 	}
 	defer f.Close()
-	res, err := runner.ReadResults(f)
+	res, err := offline.ReadResults(f)
 	if err != nil {
-		return runner.ExitInfrastructure, err
+		return exitInfrastructure, err
 	}
 	cases, err := runner.Select(suite, opts)
 	if err != nil {
 		return 0, err
 	}
 	if err := res.Check(cases, suite.Digest); err != nil {
-		return runner.ExitInfrastructure, err
+		return exitInfrastructure, err
 	}
 	rep, err := runner.RunSuite(context.Background(), res, suite, opts)
 	if err != nil {
 		return 0, err
 	}
 	if err := e.emit(rep, suite, o); err != nil {
-		return runner.ExitInfrastructure, err
+		return exitInfrastructure, err
 	}
-	return rep.ExitCode(), nil
+	return exitCode(rep), nil
 }
 
 func (e *env) diff(args []string) (int, error) {
@@ -528,20 +572,20 @@ func (e *env) diff(args []string) (int, error) {
 	if len(args) != 2 {
 		return 0, usagef("diff needs OLD and NEW reports")
 	}
-	old, err := runner.ReadReport(args[0])
+	old, err := report.ReadReport(args[0])
 	if err != nil {
-		return 0, usagef("%v", err)
+		return exitInfrastructure, err
 	}
-	nw, err := runner.ReadReport(args[1])
+	nw, err := report.ReadReport(args[1])
 	if err != nil {
-		return 0, usagef("%v", err)
+		return exitInfrastructure, err
 	}
-	d := runner.Diff(old, nw)
-	if err := runner.WriteDiff(e.stdout, d); err != nil {
-		return runner.ExitInfrastructure, err
+	d := report.Diff(old, nw)
+	if err := report.WriteDiff(e.stdout, d); err != nil {
+		return exitInfrastructure, err
 	}
 	if len(d.NewlyFailing) > 0 {
-		return runner.ExitFail, nil
+		return exitFail, nil
 	}
 	return 0, nil
 }
@@ -567,15 +611,21 @@ func (e *env) show(args []string) (int, error) {
 		for _, se := range suite.Errors {
 			if se.ID() == id {
 				fmt.Fprintf(e.stdout, "%s\n", se)
-				return runner.ExitInfrastructure, nil
+				return exitInfrastructure, nil
 			}
 		}
 		return 0, usagef("no case %q (see cupel-conform list)", id)
 	}
 	fmt.Fprintf(e.stdout, "# %s — %s\n# tier %s, stage %s, file %s\n\n## sent to the implementation\n", cs.ID, cs.Name, cs.Tier, cs.Stage, cs.File)
-	req, _ := json.MarshalIndent(runner.RunMessage{Type: runner.TypeRun, Request: runner.NewRequest(1, cs)}, "", "  ")
+	req, err := json.MarshalIndent(runner.RunMessage{Type: runner.TypeRun, Request: runner.NewRequest(1, cs)}, "", "  ")
+	if err != nil {
+		return exitInfrastructure, fmt.Errorf("%s: %w", cs.ID, err)
+	}
 	fmt.Fprintf(e.stdout, "%s\n\n## expected (never sent)\n", req)
-	exp, _ := json.MarshalIndent(cs.Expect, "", "  ")
+	exp, err := json.MarshalIndent(cs.Expect, "", "  ")
+	if err != nil {
+		return exitInfrastructure, fmt.Errorf("%s: %w", cs.ID, err)
+	}
 	fmt.Fprintf(e.stdout, "%s\n", exp)
 	if len(cs.UnknownKeys) > 0 {
 		fmt.Fprintf(e.stdout, "\n## ignored keys\n%s\n", strings.Join(cs.UnknownKeys, "\n"))
@@ -588,8 +638,7 @@ func (e *env) list(args []string) (int, error) {
 	var c common
 	c.register(fs)
 	asJSON := fs.Bool("json", false, "print JSON lines")
-	args, err := parse(fs, args)
-	if err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return 0, err
 	}
 	suite, opts, err := c.load()
@@ -602,7 +651,10 @@ func (e *env) list(args []string) (int, error) {
 	}
 	for _, cs := range cases {
 		if *asJSON {
-			b, _ := json.Marshal(map[string]string{"id": cs.ID, "tier": cs.Tier, "stage": cs.Stage, "name": cs.Name})
+			b, err := json.Marshal(map[string]string{"id": cs.ID, "tier": cs.Tier, "stage": cs.Stage, "name": cs.Name})
+			if err != nil {
+				return exitInfrastructure, err
+			}
 			fmt.Fprintf(e.stdout, "%s\n", b)
 			continue
 		}
@@ -619,8 +671,7 @@ func (e *env) lint(args []string) (int, error) {
 	var c common
 	fs.StringVar(&c.suite, "suite", "", "lint the vectors of `DIR`")
 	unknown := fs.Bool("unknown-keys", false, "list the keys the loader ignores")
-	args, err := parse(fs, args)
-	if err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return 0, err
 	}
 	suite, _, err := c.load()
@@ -641,20 +692,19 @@ func (e *env) lint(args []string) (int, error) {
 	}
 	fmt.Fprintf(e.stderr, "%d files, %d errors, %d ignored keys\n", len(suite.Cases)+len(suite.Errors), len(suite.Errors), nUnknown)
 	if len(suite.Errors) > 0 {
-		return runner.ExitFail, nil
+		return exitFail, nil
 	}
 	return 0, nil
 }
 
 func (e *env) version(args []string) (int, error) {
 	fs := newFlags("version", "version", e)
-	args, err := parse(fs, args)
-	if err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return 0, err
 	}
-	suite, err := runner.OpenSuite(runner.Options{})
+	suite, err := runner.LoadSuite(nil)
 	if err != nil {
-		return runner.ExitInfrastructure, err
+		return exitInfrastructure, err
 	}
 	fmt.Fprintf(e.stdout, "%s %s\nprotocol %s\nspec %s\nembedded suite %d cases, sha256 %s\n",
 		runner.Name, runner.Version, runner.Protocol, runner.SpecVersion, len(suite.Cases)+len(suite.Errors), suite.Digest)

@@ -18,7 +18,7 @@ func (e *env) smoke(args []string) (int, error) {
 	implCmd := fs.String("impl-cmd", "", "the implementation `CMD` to check")
 	timeout := fs.Duration("timeout", 10*time.Second, "per-case timeout")
 	startup := fs.Duration("startup-timeout", 30*time.Second, "timeout for the hello")
-	if _, err := parse(fs, args); err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return 0, err
 	}
 	if *implCmd == "" {
@@ -40,7 +40,7 @@ func (e *env) smoke(args []string) (int, error) {
 		if errors.As(err, &f) && f.Stderr != "" {
 			fmt.Fprintf(e.stdout, "stderr:\n%s\n", f.Stderr)
 		}
-		return runner.ExitInfrastructure, nil
+		return exitInfrastructure, nil
 	}
 	fmt.Fprintf(e.stdout, "ok   hello: %s %s (%s), protocol %s\n", info.Name, info.Version, info.Language, runner.Protocol)
 	seq := 0
@@ -63,13 +63,13 @@ func (e *env) smoke(args []string) (int, error) {
 			if s := p.CaseStderr(); s != "" {
 				fmt.Fprintf(e.stdout, "stderr:\n%s\n", s)
 			}
-			return runner.ExitInfrastructure, nil
+			return exitInfrastructure, nil
 		}
 		switch res.Status {
 		case runner.ResultOK, runner.ResultRejected, runner.ResultUnsupported, runner.ResultError:
 		default:
 			fmt.Fprintf(e.stdout, "FAIL run %s: status %q is not ok, rejected, unsupported or error\n", cs.ID, res.Status)
-			return runner.ExitInfrastructure, nil
+			return exitInfrastructure, nil
 		}
 		v := runner.Compare(cs, res)
 		fmt.Fprintf(e.stdout, "ok   run %s (seq %d): framing ok, status %s, verdict %s\n", cs.ID, seq, res.Status, v.Status)

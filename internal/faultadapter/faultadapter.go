@@ -5,7 +5,8 @@
 // case with seq $FAULT_AT (default 2): crash, hang, garbage, seq, stderr
 // (50 MB of stderr, then a correct answer), stderrcrash (50 MB, then
 // exit), longline (a 17 MiB line), or
-// start (dies before the hello), hellohang (never answers the hello) or
+// start (dies before the hello), startat (dies before the hello of its
+// $FAULT_AT-th start, counted in the file $FAULT_COUNTER), hellohang (never answers the hello) or
 // hellogarbage (prints a banner on stdout before the hello).
 // $FAULT_SLOW_START (a duration) delays every start.
 package faultadapter
@@ -37,6 +38,20 @@ func Main() int {
 	if fault == "start" {
 		fmt.Fprintln(os.Stderr, "faultadapter: cannot start")
 		os.Exit(7)
+	}
+	if fault == "startat" {
+		// Count the starts in $FAULT_COUNTER and die before the hello of
+		// start number $FAULT_AT.
+		n := 1
+		if b, err := os.ReadFile(os.Getenv("FAULT_COUNTER")); err == nil {
+			n, _ = strconv.Atoi(strings.TrimSpace(string(b)))
+			n++
+		}
+		_ = os.WriteFile(os.Getenv("FAULT_COUNTER"), []byte(strconv.Itoa(n)), 0o644)
+		if n == at {
+			fmt.Fprintf(os.Stderr, "faultadapter: cannot start (start %d)\n", n)
+			os.Exit(7)
+		}
 	}
 	var o runner.Implementation = runner.Engine()
 	if dir := os.Getenv("FAULT_SUITE"); dir != "" {

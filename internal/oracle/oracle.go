@@ -93,6 +93,12 @@ func Answer(c *runner.Case) runner.Result {
 		diag.Excluded = entries(d.Excluded)
 		out.Diagnostics = diag
 	}
+	if e.ReportShortfalls != nil {
+		if out.Diagnostics == nil {
+			out.Diagnostics = &runner.Diagnostics{Included: []runner.ReportEntry{}, Excluded: []runner.ReportEntry{}}
+		}
+		out.Diagnostics.Shortfalls = slices.Clone(e.ReportShortfalls)
+	}
 	return runner.Result{Status: runner.ResultOK, Output: out}
 }
 

@@ -1,4 +1,7 @@
-package runner
+// Package offline is the offline exchange of cupel-conform: export writes
+// the cases for an implementation that cannot be driven live, and a results
+// file written by it is read back as a runner.Implementation for verify.
+package offline
 
 import (
 	"bufio"
@@ -6,6 +9,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/cupel-go/go-cupel/runner"
 	"io"
 	"os"
 	"path/filepath"
@@ -20,22 +24,22 @@ const (
 
 // Manifest describes an exported suite.
 type Manifest struct {
-	Protocol string     `json:"protocol"`
-	Runner   RunnerInfo `json:"runner"`
-	Suite    HelloSuite `json:"suite"`
-	Cases    int        `json:"cases"`
+	Protocol string            `json:"protocol"`
+	Runner   runner.RunnerInfo `json:"runner"`
+	Suite    runner.HelloSuite `json:"suite"`
+	Cases    int               `json:"cases"`
 }
 
 // Export writes the cases of the suite (as run messages, one per line) to
 // dir/cases.jsonl and a manifest with the suite digest to
 // dir/manifest.json. The seq of each case is its 1-based line number.
-func Export(suite *Suite, cases []*Case, dir string) error {
+func Export(suite *runner.Suite, cases []*runner.Case, dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
 	var buf bytes.Buffer
 	for i, c := range cases {
-		b, err := json.Marshal(RunMessage{Type: TypeRun, Request: NewRequest(i+1, c)})
+		b, err := json.Marshal(runner.RunMessage{Type: runner.TypeRun, Request: runner.NewRequest(i+1, c)})
 		if err != nil {
 			return fmt.Errorf("export %s: %w", c.ID, err)
 		}
@@ -45,8 +49,8 @@ func Export(suite *Suite, cases []*Case, dir string) error {
 	if err := os.WriteFile(filepath.Join(dir, CasesFile), buf.Bytes(), 0o644); err != nil {
 		return err
 	}
-	m := Manifest{Protocol: Protocol, Runner: RunnerInfo{Name: Name, Version: Version},
-		Suite: HelloSuite{SpecVersion: suite.SpecVersion, Digest: suite.Digest}, Cases: len(cases)}
+	m := Manifest{Protocol: runner.Protocol, Runner: runner.RunnerInfo{Name: runner.Name, Version: runner.Version},
+		Suite: runner.HelloSuite{SpecVersion: suite.SpecVersion, Digest: suite.Digest}, Cases: len(cases)}
 	b, _ := json.MarshalIndent(m, "", "  ")
 	return os.WriteFile(filepath.Join(dir, ManifestFile), append(b, '\n'), 0o644)
 }
@@ -67,59 +71,59 @@ func ReadManifest(dir string) (*Manifest, error) {
 // Results is an Implementation read from a results file (a hello line,
 // then one result line per case), for offline verification.
 type Results struct {
-	hello HelloResponse
-	byID  map[string]Result
+	hello runner.HelloResponse
+	byID  map[string]runner.Result
 }
 
 // ReadResults parses a results file. Every line must be valid; a case
 // answered twice is an error.
 func ReadResults(r io.Reader) (*Results, error) {
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), MaxLine)
-	res := &Results{byID: map[string]Result{}}
+	sc.Buffer(make([]byte, 0, 64<<10), runner.MaxLine)
+	res := &Results{byID: map[string]runner.Result{}}
 	n := 0
 	for sc.Scan() {
 		n++
-		line := relaxJSON(bytes.TrimSpace(sc.Bytes()))
+		line := bytes.TrimSpace(sc.Bytes())
 		if len(line) == 0 {
 			continue
 		}
-		var env envelope
-		if err := json.Unmarshal(line, &env); err != nil {
-			return nil, fmt.Errorf("%w: %w: line %d is not JSON: %v", ErrInfrastructure, ErrProtocol, n, err)
+		typ, line, err := runner.ParseLine(line)
+		if err != nil {
+			return nil, fmt.Errorf("%w: line %d: %w", runner.ErrInfrastructure, n, err)
 		}
-		switch env.Type {
-		case TypeHello:
+		switch typ {
+		case runner.TypeHello:
 			if err := json.Unmarshal(line, &res.hello); err != nil {
-				return nil, fmt.Errorf("%w: line %d: %v", ErrInfrastructure, n, err)
+				return nil, fmt.Errorf("%w: line %d: %v", runner.ErrInfrastructure, n, err)
 			}
-		case TypeResult:
-			var m ResultMessage
+		case runner.TypeResult:
+			var m runner.ResultMessage
 			if err := json.Unmarshal(line, &m); err != nil {
-				return nil, fmt.Errorf("%w: line %d: %v", ErrInfrastructure, n, err)
+				return nil, fmt.Errorf("%w: line %d: %v", runner.ErrInfrastructure, n, err)
 			}
 			if _, dup := res.byID[m.ID]; dup {
-				return nil, fmt.Errorf("%w: line %d: case %s has more than one result", ErrInfrastructure, n, m.ID)
+				return nil, fmt.Errorf("%w: line %d: case %s has more than one result", runner.ErrInfrastructure, n, m.ID)
 			}
 			res.byID[m.ID] = m.Result
 		default:
-			return nil, fmt.Errorf("%w: line %d: unexpected message type %q", ErrInfrastructure, n, env.Type)
+			return nil, fmt.Errorf("%w: line %d: unexpected message type %q", runner.ErrInfrastructure, n, typ)
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrInfrastructure, err)
+		return nil, fmt.Errorf("%w: %v", runner.ErrInfrastructure, err)
 	}
-	if res.hello.Type != TypeHello {
-		return nil, fmt.Errorf("%w: the results file has no hello line", ErrInfrastructure)
+	if res.hello.Type != runner.TypeHello {
+		return nil, fmt.Errorf("%w: the results file has no hello line", runner.ErrInfrastructure)
 	}
 	return res, nil
 }
 
 // Check verifies that the results answer exactly the given cases and, when
 // the hello echoes a suite digest, that it is digest.
-func (r *Results) Check(cases []*Case, digest string) error {
+func (r *Results) Check(cases []*runner.Case, digest string) error {
 	if r.hello.Suite != nil && r.hello.Suite.Digest != "" && r.hello.Suite.Digest != digest {
-		return fmt.Errorf("%w: results are for suite %s, not %s", ErrInfrastructure, r.hello.Suite.Digest, digest)
+		return fmt.Errorf("%w: results are for suite %s, not %s", runner.ErrInfrastructure, r.hello.Suite.Digest, digest)
 	}
 	want := map[string]bool{}
 	var missing []string
@@ -136,22 +140,22 @@ func (r *Results) Check(cases []*Case, digest string) error {
 		}
 	}
 	if len(missing) > 0 {
-		return fmt.Errorf("%w: %d cases have no result (first: %s)", ErrInfrastructure, len(missing), missing[0])
+		return fmt.Errorf("%w: %d cases have no result (first: %s)", runner.ErrInfrastructure, len(missing), missing[0])
 	}
 	if len(extra) > 0 {
-		return fmt.Errorf("%w: %d results are for unknown cases (first: %s)", ErrInfrastructure, len(extra), extra[0])
+		return fmt.Errorf("%w: %d results are for unknown cases (first: %s)", runner.ErrInfrastructure, len(extra), extra[0])
 	}
 	return nil
 }
 
 // Hello returns the implementation named by the hello line.
-func (r *Results) Hello(context.Context) (Info, error) { return r.hello.Info(), nil }
+func (r *Results) Hello(context.Context) (runner.Info, error) { return r.hello.Info(), nil }
 
 // Run returns the recorded result of the case.
-func (r *Results) Run(_ context.Context, req Request) (Result, error) {
+func (r *Results) Run(_ context.Context, req runner.Request) (runner.Result, error) {
 	res, ok := r.byID[req.ID]
 	if !ok {
-		return Result{}, &Fault{Status: StatusError, Message: "no result recorded for " + req.ID}
+		return runner.Result{}, &runner.Fault{Status: runner.StatusError, Message: "no result recorded for " + req.ID}
 	}
 	return res, nil
 }

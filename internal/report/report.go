@@ -1,13 +1,20 @@
-package runner
+// Package report writes the reports of a conformance run for
+// cupel-conform: human text, JUnit XML, TAP, Markdown, a shields.io badge,
+// and the diff of two JSON reports.
+package report
 
 import (
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"sort"
 	"strings"
+	"time"
+
+	"github.com/cupel-go/go-cupel/runner"
 )
 
 // TextOptions configure the human-readable report.
@@ -16,7 +23,7 @@ type TextOptions struct {
 	// NO_COLOR).
 	Color bool
 	// Suite, when set, lets failures show their inputs.
-	Suite *Suite
+	Suite *runner.Suite
 	// MaxFailures bounds how many failures are shown in full (0: all,
 	// negative: none).
 	MaxFailures int
@@ -31,20 +38,20 @@ func (p painter) c(code, s string) string {
 	return "\x1b[" + code + "m" + s + "\x1b[0m"
 }
 
-func statusColor(s Status) string {
+func statusColor(s runner.Status) string {
 	switch s {
-	case StatusPass, StatusXFail:
+	case runner.StatusPass, runner.StatusXFail:
 		return "32"
-	case StatusSkip, StatusUnsupported, StatusNotRun:
+	case runner.StatusSkip, runner.StatusUnsupported, runner.StatusNotRun:
 		return "33"
 	}
 	return "31"
 }
 
 // countLine formats the non-zero counts of a status map.
-func countLine(m map[Status]int) string {
+func countLine(m map[runner.Status]int) string {
 	var parts []string
-	for _, s := range Statuses {
+	for _, s := range runner.Statuses {
 		if m[s] > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", m[s], s))
 		}
@@ -58,7 +65,7 @@ func countLine(m map[Status]int) string {
 // WriteText writes the human-readable report: a header, counts per tier
 // and stage, each unexpected result with its inputs, expected vs actual and
 // stderr tail, and the level.
-func WriteText(w io.Writer, r *Report, o TextOptions) error {
+func WriteText(w io.Writer, r *runner.Report, o TextOptions) error {
 	p := painter{o.Color}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s · spec %s · suite %s (%d cases, sha256 %s)\n", r.Runner.Name, r.Runner.Version,
@@ -86,7 +93,7 @@ func WriteText(w io.Writer, r *Report, o TextOptions) error {
 		if !c.Unexpected() || o.MaxFailures < 0 {
 			continue
 		}
-		if c.Status == StatusUnsupported {
+		if c.Status == runner.StatusUnsupported {
 			fmt.Fprintf(&b, "%s %s: %s\n", p.c(statusColor(c.Status), "UNSUPPORTED"), c.ID, c.Message)
 			continue
 		}
@@ -96,15 +103,15 @@ func WriteText(w io.Writer, r *Report, o TextOptions) error {
 		}
 		writeFailure(&b, p, c, o.Suite)
 	}
-	if r.Counts["all"][StatusUnsupported] > 0 && o.MaxFailures >= 0 {
+	if r.Counts["all"][runner.StatusUnsupported] > 0 && o.MaxFailures >= 0 {
 		b.WriteString("\n")
 	}
 	if o.MaxFailures > 0 && shown > o.MaxFailures {
 		fmt.Fprintf(&b, "… and %d more unexpected results (see the JSON report)\n\n", shown-o.MaxFailures)
 	}
-	for _, tier := range Tiers {
+	for _, tier := range runner.Tiers {
 		fmt.Fprintf(&b, "%-9s %s\n", tier+":", countLine(r.Counts[tier]))
-		for _, st := range Stages {
+		for _, st := range runner.Stages {
 			if m := r.StageCounts[tier+"/"+st]; m != nil {
 				fmt.Fprintf(&b, "  %-9s %s\n", st+":", countLine(m))
 			}
@@ -125,9 +132,9 @@ func WriteText(w io.Writer, r *Report, o TextOptions) error {
 	level := r.Level.Title()
 	col := "31;1"
 	switch r.Level {
-	case LevelFullyConformant:
+	case runner.LevelFullyConformant:
 		col = "32;1"
-	case LevelConformant:
+	case runner.LevelConformant:
 		col = "32"
 	}
 	fmt.Fprintf(&b, "\nlevel: %s (%s)\n", p.c(col, level), r.LevelReason)
@@ -142,7 +149,7 @@ func WriteText(w io.Writer, r *Report, o TextOptions) error {
 	return err
 }
 
-func describeCapabilities(c Capabilities) string {
+func describeCapabilities(c runner.Capabilities) string {
 	var parts []string
 	for _, l := range []struct {
 		name string
@@ -155,7 +162,7 @@ func describeCapabilities(c Capabilities) string {
 	return strings.Join(parts, "; ")
 }
 
-func describeFilters(f Filters) string {
+func describeFilters(f runner.Filters) string {
 	var parts []string
 	if f.Run != "" {
 		parts = append(parts, "--run "+f.Run)
@@ -184,7 +191,7 @@ func indent(s, prefix string) string {
 	return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix)
 }
 
-func writeFailure(b *strings.Builder, p painter, c CaseResult, suite *Suite) {
+func writeFailure(b *strings.Builder, p painter, c runner.CaseResult, suite *runner.Suite) {
 	fmt.Fprintf(b, "%s %s", p.c(statusColor(c.Status)+";1", strings.ToUpper(string(c.Status))), c.ID)
 	if c.Name != "" {
 		fmt.Fprintf(b, " — %s", c.Name)
@@ -201,7 +208,7 @@ func writeFailure(b *strings.Builder, p painter, c CaseResult, suite *Suite) {
 		fmt.Fprintf(b, "  %s\n", d)
 	}
 	if suite != nil {
-		if cs := suite.Case(c.ID); cs != nil && (c.Status == StatusFail || c.Status == StatusUnexpectedPass) {
+		if cs := suite.Case(c.ID); cs != nil && (c.Status == runner.StatusFail || c.Status == runner.StatusUnexpectedPass) {
 			b.WriteString("  inputs:\n")
 			writeInputs(b, cs)
 			if c.Actual != nil && c.Actual.Output != nil && c.Actual.Output.Diagnostics != nil && cs.Expect.Diagnostics == nil {
@@ -222,7 +229,7 @@ func writeFailure(b *strings.Builder, p painter, c CaseResult, suite *Suite) {
 	b.WriteString("\n")
 }
 
-func writeInputs(b *strings.Builder, c *Case) {
+func writeInputs(b *strings.Builder, c *runner.Case) {
 	in := c.Input
 	cfg := map[string]any{}
 	if in.Scorer != nil {
@@ -304,7 +311,7 @@ type junitMessage struct {
 // stage. Failures and unexpected passes are failures; errors, crashes,
 // timeouts and not-run cases are errors; skips, xfails and unsupported
 // cases are skipped.
-func WriteJUnit(w io.Writer, r *Report) error {
+func WriteJUnit(w io.Writer, r *runner.Report) error {
 	out := junitSuites{Name: "cupel-conform " + r.Implementation.Name, Time: fmt.Sprintf("%.3f", secondsOf(r.Duration))}
 	groups := map[string]*junitSuite{}
 	var order []string
@@ -316,16 +323,16 @@ func WriteJUnit(w io.Writer, r *Report) error {
 			groups[g] = s
 			order = append(order, g)
 		}
-		jc := junitCase{Name: c.ID, Classname: strings.ReplaceAll(g, "/", "."), Time: fmt.Sprintf("%.3f", c.Seconds), SystemErr: c.Stderr}
+		jc := junitCase{Name: c.ID, Classname: strings.ReplaceAll(g, "/", "."), Time: fmt.Sprintf("%.3f", time.Duration(c.Duration).Seconds()), SystemErr: c.Stderr}
 		body := strings.Join(c.Details, "\n")
 		switch c.Status {
-		case StatusFail, StatusUnexpectedPass:
+		case runner.StatusFail, runner.StatusUnexpectedPass:
 			jc.Failure = &junitMessage{Message: c.Message, Type: string(c.Status), Body: body}
 			s.Failures++
-		case StatusError, StatusCrash, StatusTimeout, StatusNotRun:
+		case runner.StatusError, runner.StatusCrash, runner.StatusTimeout, runner.StatusNotRun:
 			jc.Error = &junitMessage{Message: c.Message, Type: string(c.Status), Body: body}
 			s.Errors++
-		case StatusSkip, StatusXFail, StatusUnsupported:
+		case runner.StatusSkip, runner.StatusXFail, runner.StatusUnsupported:
 			jc.Skipped = &junitMessage{Message: string(c.Status) + ": " + c.Message}
 			s.Skipped++
 		}
@@ -357,11 +364,11 @@ func WriteJUnit(w io.Writer, r *Report) error {
 	return err
 }
 
-func secondsOf(d Duration) float64 { return float64(d) / 1e9 }
+func secondsOf(d runner.Seconds) float64 { return time.Duration(d).Seconds() }
 
 // WriteTAP writes the report as TAP version 14. Skips, unsupported and
 // not-run cases are "# SKIP", expected failures "# TODO".
-func WriteTAP(w io.Writer, r *Report) error {
+func WriteTAP(w io.Writer, r *runner.Report) error {
 	var b strings.Builder
 	b.WriteString("TAP version 14\n")
 	fmt.Fprintf(&b, "1..%d\n", len(r.Cases))
@@ -369,17 +376,17 @@ func WriteTAP(w io.Writer, r *Report) error {
 		ok := "ok"
 		directive := ""
 		switch c.Status {
-		case StatusPass:
-		case StatusSkip, StatusUnsupported, StatusNotRun:
+		case runner.StatusPass:
+		case runner.StatusSkip, runner.StatusUnsupported, runner.StatusNotRun:
 			directive = " # SKIP " + string(c.Status) + oneLine(c.Message)
-		case StatusXFail:
+		case runner.StatusXFail:
 			ok = "not ok"
 			directive = " # TODO " + oneLine(c.Message)
 		default:
 			ok = "not ok"
 		}
 		fmt.Fprintf(&b, "%s %d - %s%s\n", ok, i+1, c.ID, directive)
-		if ok == "not ok" && c.Status != StatusXFail {
+		if ok == "not ok" && c.Status != runner.StatusXFail {
 			b.WriteString("  ---\n")
 			fmt.Fprintf(&b, "  status: %s\n", c.Status)
 			fmt.Fprintf(&b, "  message: %s\n", yamlString(c.Message))
@@ -415,7 +422,7 @@ func yamlString(s string) string {
 
 // WriteMarkdown writes a Markdown summary: the level, a table of counts
 // per tier and stage, and the unexpected results.
-func WriteMarkdown(w io.Writer, r *Report) error {
+func WriteMarkdown(w io.Writer, r *runner.Report) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "## Cupel conformance: %s\n\n", r.Implementation.Name)
 	fmt.Fprintf(&b, "**%s** — %s\n\n", r.Level.Title(), r.LevelReason)
@@ -424,8 +431,8 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 		fmt.Fprintf(&b, "Implementation %s %s (%s): %s\n\n", r.Implementation.Name, r.Implementation.Version, r.Implementation.Language, caps)
 	}
 	b.WriteString("| tier | stage | pass | fail | other |\n|---|---|---:|---:|---:|\n")
-	for _, tier := range Tiers {
-		for _, st := range Stages {
+	for _, tier := range runner.Tiers {
+		for _, st := range runner.Stages {
 			m := r.StageCounts[tier+"/"+st]
 			if m == nil {
 				continue
@@ -434,10 +441,10 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 			for _, n := range m {
 				total += n
 			}
-			fmt.Fprintf(&b, "| %s | %s | %d | %d | %d |\n", tier, st, m[StatusPass], m[StatusFail], total-m[StatusPass]-m[StatusFail])
+			fmt.Fprintf(&b, "| %s | %s | %d | %d | %d |\n", tier, st, m[runner.StatusPass], m[runner.StatusFail], total-m[runner.StatusPass]-m[runner.StatusFail])
 		}
 	}
-	var bad []CaseResult
+	var bad []runner.CaseResult
 	for _, c := range r.Cases {
 		if c.Unexpected() {
 			bad = append(bad, c)
@@ -474,15 +481,23 @@ type Badge struct {
 }
 
 // NewBadge returns the shields.io endpoint badge of the report.
-func NewBadge(r *Report) Badge {
+func NewBadge(r *runner.Report) Badge {
 	b := Badge{SchemaVersion: 1, Label: "cupel " + r.Suite.SpecVersion}
 	switch r.Level {
-	case LevelFullyConformant:
+	case runner.LevelFullyConformant:
 		b.Message, b.Color = "fully conformant", "brightgreen"
-	case LevelConformant:
+	case runner.LevelConformant:
 		b.Message, b.Color = "conformant", "green"
 	default:
-		pass, total := r.tierPasses(TierRequired)
+		pass, total := 0, 0
+		for _, c := range r.Cases {
+			if c.Tier == runner.TierRequired {
+				total++
+				if c.Status == runner.StatusPass {
+					pass++
+				}
+			}
+		}
 		b.Message, b.Color = fmt.Sprintf("%d/%d required", pass, total), "red"
 		if r.Filtered {
 			b.Message, b.Color = "filtered run", "lightgrey"
@@ -492,7 +507,7 @@ func NewBadge(r *Report) Badge {
 }
 
 // WriteBadge writes the shields.io endpoint badge JSON.
-func WriteBadge(w io.Writer, r *Report) error {
+func WriteBadge(w io.Writer, r *runner.Report) error {
 	b, err := json.MarshalIndent(NewBadge(r), "", "  ")
 	if err != nil {
 		return err
@@ -508,21 +523,21 @@ type ReportDiff struct {
 	Changed      []StatusChange `json:"changed"`
 	Added        []string       `json:"added"`
 	Removed      []string       `json:"removed"`
-	OldLevel     Level          `json:"old_level"`
-	NewLevel     Level          `json:"new_level"`
+	OldLevel     runner.Level   `json:"old_level"`
+	NewLevel     runner.Level   `json:"new_level"`
 }
 
 // StatusChange is a case whose status changed.
 type StatusChange struct {
-	ID  string `json:"id"`
-	Old Status `json:"old"`
-	New Status `json:"new"`
+	ID  string        `json:"id"`
+	Old runner.Status `json:"old"`
+	New runner.Status `json:"new"`
 }
 
 // Diff compares old and new.
-func Diff(old, new *Report) ReportDiff {
+func Diff(old, new *runner.Report) ReportDiff {
 	d := ReportDiff{OldLevel: old.Level, NewLevel: new.Level}
-	prev := map[string]Status{}
+	prev := map[string]runner.Status{}
 	for _, c := range old.Cases {
 		prev[c.ID] = c.Status
 	}
@@ -534,9 +549,9 @@ func Diff(old, new *Report) ReportDiff {
 		case !ok:
 			d.Added = append(d.Added, c.ID)
 		case o == c.Status:
-		case o == StatusPass:
+		case o == runner.StatusPass:
 			d.NewlyFailing = append(d.NewlyFailing, StatusChange{c.ID, o, c.Status})
-		case c.Status == StatusPass:
+		case c.Status == runner.StatusPass:
 			d.NewlyPassing = append(d.NewlyPassing, StatusChange{c.ID, o, c.Status})
 		default:
 			d.Changed = append(d.Changed, StatusChange{c.ID, o, c.Status})
@@ -582,4 +597,42 @@ func WriteDiff(w io.Writer, d ReportDiff) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// describeEntry shows an included or excluded entry of an implementation's
+// selection report; the index may be out of range (it is the
+// implementation's answer).
+func describeEntry(c *runner.Case, e runner.ReportEntry) string {
+	content := "?"
+	if e.Index >= 0 && e.Index < len(c.Input.Items) {
+		content = c.Input.Items[e.Index].Content
+	}
+	var fields []string
+	for k, val := range e.Reason {
+		if k != "reason" {
+			fields = append(fields, fmt.Sprintf("%s=%v", k, val))
+		}
+	}
+	sort.Strings(fields)
+	f := ""
+	if len(fields) > 0 {
+		f = " (" + strings.Join(fields, ", ") + ")"
+	}
+	return fmt.Sprintf("#%d %q score=%v %v%s", e.Index, content, float64(e.Score), e.Reason["reason"], f)
+}
+
+// ReadReport reads a JSON report written by runner.Report.WriteJSON.
+func ReadReport(path string) (*runner.Report, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var r runner.Report
+	if err := json.Unmarshal(data, &r); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if r.Schema != runner.ReportSchema {
+		return nil, fmt.Errorf("%s: schema %q, want %q", path, r.Schema, runner.ReportSchema)
+	}
+	return &r, nil
 }

@@ -1,0 +1,162 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cupel-go/go-cupel/internal/cli"
+	"github.com/cupel-go/go-cupel/internal/report"
+	"github.com/cupel-go/go-cupel/internal/testimpl"
+	"github.com/cupel-go/go-cupel/runner"
+)
+
+// implCmd is the shell command that starts the test implementation called
+// name as a process: this test binary, which TestMain turns into the
+// implementation when $TESTIMPL is set.
+func implCmd(t *testing.T, name string) string {
+	suite, err := filepath.Abs("../../runner/testdata/suite")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fmt.Sprintf("TESTIMPL=%s TESTIMPL_SUITE=%s %s", name, suite, os.Args[0])
+}
+
+func cupelConform(args ...string) (code int, stdout, stderr string) {
+	var o, e bytes.Buffer
+	code = cli.Main(args, strings.NewReader(""), &o, &e)
+	return code, o.String(), e.String()
+}
+
+// checkReports asserts what every report format written to dir says about
+// the run: the JSON report's statuses and level, and every case in the
+// JUnit, TAP and Markdown outputs and the badge's verdict.
+func checkReports(t *testing.T, dir string, want func(*runner.Case) runner.Status, level runner.Level) {
+	t.Helper()
+	suite, err := runner.LoadSuite(os.DirFS("../../runner/testdata/suite"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := report.ReadReport(filepath.Join(dir, "report.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Level != level {
+		t.Errorf("level %s (%s), want %s", rep.Level, rep.LevelReason, level)
+	}
+	if len(rep.Cases) != len(suite.Cases) {
+		t.Errorf("%d cases in the report, want %d", len(rep.Cases), len(suite.Cases))
+	}
+	for _, c := range rep.Cases {
+		if w := want(suite.Case(c.ID)); c.Status != w {
+			t.Errorf("%s: %s (%s), want %s", c.ID, c.Status, c.Message, w)
+		}
+	}
+	read := func(name string) string {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	junit, tap, md := read("report.xml"), read("report.tap"), read("report.md")
+	for _, c := range rep.Cases {
+		if !strings.Contains(junit, `name="`+c.ID+`"`) || !strings.Contains(tap, c.ID) {
+			t.Errorf("%s is missing from the JUnit or TAP report", c.ID)
+		}
+		if c.Unexpected() && !strings.Contains(md, c.ID) {
+			t.Errorf("%s (%s) is missing from the Markdown summary", c.ID, c.Status)
+		}
+	}
+	var badge report.Badge
+	if err := json.Unmarshal([]byte(read("badge.json")), &badge); err != nil {
+		t.Fatal(err)
+	}
+	if (level == runner.LevelNone) != (badge.Color == "red") {
+		t.Errorf("badge %+v for level %s", badge, level)
+	}
+}
+
+func outputs(dir string) []string {
+	return []string{"--json", filepath.Join(dir, "report.json"), "--junit", filepath.Join(dir, "report.xml"),
+		"--tap", filepath.Join(dir, "report.tap"), "--markdown", filepath.Join(dir, "report.md"), "--badge", filepath.Join(dir, "badge.json")}
+}
+
+// wantCode is cupel-conform's exit code for the implementation called
+// name with the required level (none for "").
+func wantCode(name string, require runner.Level) int {
+	if require == "" {
+		if name == testimpl.Conformant {
+			return 0
+		}
+		return 1
+	}
+	if testimpl.Level(name).AtLeast(require) {
+		return 0
+	}
+	return 1
+}
+
+// TestCLIFrontEnd runs every test implementation as a process through
+// cupel-conform run, with and without a required level.
+func TestCLIFrontEnd(t *testing.T) {
+	for _, name := range testimpl.Names {
+		for _, require := range []runner.Level{"", runner.LevelConformant} {
+			t.Run(name+"/"+string(require), func(t *testing.T) {
+				dir := t.TempDir()
+				args := append([]string{"run", "--suite", "../../runner/testdata/suite", "--impl-cmd", implCmd(t, name),
+					"--timeout", "1s", "--startup-timeout", "20s"}, outputs(dir)...)
+				if require != "" {
+					args = append(args, "--require-level", string(require))
+				}
+				code, stdout, stderr := cupelConform(args...)
+				if w := wantCode(name, require); code != w {
+					t.Errorf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, w, stdout, stderr)
+				}
+				if !strings.Contains(stdout, "level: "+testimpl.Level(name).Title()) {
+					t.Errorf("the text report does not give the level %s:\n%s", testimpl.Level(name).Title(), stdout)
+				}
+				checkReports(t, dir, func(c *runner.Case) runner.Status { return testimpl.Want(name, c) }, testimpl.Level(name))
+				if name == testimpl.Crashing && !strings.Contains(stdout, "testimpl: segmentation violation on "+testimpl.CrashID) {
+					t.Errorf("the crash's stderr is not in the text report:\n%s", stdout)
+				}
+			})
+		}
+	}
+}
+
+// TestOfflineFrontEnd runs every test implementation through export, an
+// offline answer, and verify.
+func TestOfflineFrontEnd(t *testing.T) {
+	for _, name := range testimpl.Names {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			if code, _, stderr := cupelConform("export", "--suite", "../../runner/testdata/suite", dir); code != 0 {
+				t.Fatalf("export: exit %d: %s", code, stderr)
+			}
+			answer := exec.Command("sh", "-c", implCmd(t, name)+" answer "+filepath.Join(dir, "cases.jsonl")+" "+filepath.Join(dir, "results.jsonl"))
+			if out, err := answer.CombinedOutput(); err != nil {
+				t.Fatalf("answering: %v\n%s", err, out)
+			}
+			code, stdout, stderr := cupelConform(append([]string{"verify", "--suite", "../../runner/testdata/suite", dir}, outputs(dir)...)...)
+			if name == testimpl.Crashing {
+				// The crash left its case without a result: verify refuses
+				// the file as a whole.
+				if code != 3 || !strings.Contains(stderr, "1 cases have no result (first: "+testimpl.CrashID+")") {
+					t.Errorf("exit %d, want 3 for a missing result\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+				}
+				return
+			}
+			want := wantCode(name, "")
+			if code != want {
+				t.Errorf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, want, stdout, stderr)
+			}
+			checkReports(t, dir, func(c *runner.Case) runner.Status { return testimpl.WantOffline(name, c) }, testimpl.Level(name))
+		})
+	}
+}

@@ -1,0 +1,85 @@
+package report_test
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"os"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	"github.com/sebdah/goldie/v2"
+
+	"github.com/cupel-go/go-cupel/internal/report"
+	"github.com/cupel-go/go-cupel/internal/testimpl"
+	"github.com/cupel-go/go-cupel/runner"
+)
+
+// fixtureRun runs the implementation called name over the fixture suite
+// and makes the report reproducible: no clock, no durations.
+func fixtureRun(name string, opts runner.Options) (*runner.Report, *runner.Suite) {
+	opts.Suite, opts.SuiteName = os.DirFS("../../runner/testdata/suite"), "fixtures"
+	opts.Timeout = 300 * time.Millisecond
+	suite, err := runner.LoadSuite(opts.Suite)
+	Expect(err).NotTo(HaveOccurred())
+	rep, err := runner.RunSuite(context.Background(), testimpl.New(name, suite), suite, opts)
+	Expect(err).NotTo(HaveOccurred())
+	rep.Started, rep.Duration = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), 0
+	for i := range rep.Cases {
+		rep.Cases[i].Duration = 0
+	}
+	rep.Runner.Version = "devel"
+	return rep, suite
+}
+
+var _ = Describe("The reports of implementations that fall short", func() {
+	formats := []struct {
+		name  string
+		write func(w io.Writer, r *runner.Report, s *runner.Suite) error
+	}{
+		{"txt", func(w io.Writer, r *runner.Report, s *runner.Suite) error {
+			return report.WriteText(w, r, report.TextOptions{Suite: s})
+		}},
+		{"xml", func(w io.Writer, r *runner.Report, _ *runner.Suite) error { return report.WriteJUnit(w, r) }},
+		{"tap", func(w io.Writer, r *runner.Report, _ *runner.Suite) error { return report.WriteTAP(w, r) }},
+		{"md", func(w io.Writer, r *runner.Report, _ *runner.Suite) error { return report.WriteMarkdown(w, r) }},
+	}
+	for _, name := range []string{testimpl.FailingRequired, testimpl.OptionalFailures, testimpl.Partial, testimpl.OutOfRange} {
+		for _, f := range formats {
+			It("are stable for "+name+" ("+f.name+")", func() {
+				rep, suite := fixtureRun(name, runner.Options{})
+				var b bytes.Buffer
+				Expect(f.write(&b, rep, suite)).To(Succeed())
+				g := goldie.New(GinkgoTB(), goldie.WithFixtureDir("testdata/golden"), goldie.WithNameSuffix("."+f.name))
+				g.Assert(GinkgoTB(), name, b.Bytes())
+			})
+		}
+	}
+
+	It("say in the text report that a required level is met only when it is", func() {
+		rep, suite := fixtureRun(testimpl.OptionalFailures, runner.Options{RequireLevel: runner.LevelFullyConformant})
+		var b bytes.Buffer
+		Expect(report.WriteText(&b, rep, report.TextOptions{Suite: suite})).To(Succeed())
+		Expect(b.String()).To(HaveSuffix("\nrequired level: Cupel Fully Conformant, NOT met\n"))
+
+		rep, suite = fixtureRun(testimpl.OptionalFailures, runner.Options{RequireLevel: runner.LevelConformant})
+		b.Reset()
+		Expect(report.WriteText(&b, rep, report.TextOptions{Suite: suite})).To(Succeed())
+		Expect(b.String()).To(HaveSuffix("\nrequired level: Cupel Conformant, met\n"))
+	})
+
+	It("cap the failures shown in full, with no '... and 0 more' line", func() {
+		rep, suite := fixtureRun(testimpl.FailingRequired, runner.Options{})
+		n := rep.Unexpected
+		for _, max := range []int{n - 1, n, n + 1} {
+			var b bytes.Buffer
+			Expect(report.WriteText(&b, rep, report.TextOptions{Suite: suite, MaxFailures: max})).To(Succeed())
+			if max < n {
+				Expect(b.String()).To(ContainSubstring("… and 1 more unexpected results"))
+			} else {
+				Expect(b.String()).NotTo(MatchRegexp(`… and \d+ more unexpected`))
+			}
+		}
+	})
+})

@@ -1,0 +1,134 @@
+package conformtest_test
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"regexp"
+	"testing"
+	"time"
+
+	"github.com/cupel-go/go-cupel/internal/testimpl"
+	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/conformtest"
+)
+
+// TestGateChild is the gate as a user writes it, over the implementation
+// $CONFORMTEST_IMPL of the test table, requiring $CONFORMTEST_LEVEL. It
+// runs only as the child of TestGateVerdicts, which judges its outcome
+// from outside: a gate that fails must fail the go test run.
+func TestGateChild(t *testing.T) {
+	name := os.Getenv("CONFORMTEST_IMPL")
+	if name == "" {
+		t.Skip("run by TestGateVerdicts")
+	}
+	opts := fixtures(t)
+	opts.Timeout = 300 * time.Millisecond
+	opts.RequireLevel = runner.Level(os.Getenv("CONFORMTEST_LEVEL"))
+	suite, err := runner.LoadSuite(opts.Suite)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conformtest.Test(t, testimpl.New(name, suite), opts)
+}
+
+// child runs TestGateChild (with the extra -run pattern run, if any) and
+// returns whether go test passed and the outcome of each case's subtest.
+func child(t *testing.T, impl string, level runner.Level, run string) (passed bool, subtests map[string]string, out string) {
+	t.Helper()
+	pattern := "^TestGateChild$"
+	if run != "" {
+		pattern += "/" + run
+	}
+	cmd := exec.Command(os.Args[0], "-test.run="+pattern, "-test.v", "-test.count=1")
+	cmd.Env = append(os.Environ(), "CONFORMTEST_IMPL="+impl, "CONFORMTEST_LEVEL="+string(level))
+	b, err := cmd.CombinedOutput()
+	var exit *exec.ExitError
+	if err != nil && !errors.As(err, &exit) {
+		t.Fatalf("running the child: %v", err)
+	}
+	subtests = map[string]string{}
+	for _, m := range regexp.MustCompile(`(?m)^\s+--- (PASS|FAIL|SKIP): TestGateChild/(\S+)`).FindAllStringSubmatch(string(b), -1) {
+		subtests[m[2]] = m[1]
+	}
+	return err == nil, subtests, string(b)
+}
+
+// TestGateVerdicts runs the gate over every implementation of the table,
+// with and without a required level: the gate fails exactly when the
+// implementation misses its target, and the subtest of each case fails
+// exactly when its result is unexpected.
+func TestGateVerdicts(t *testing.T) {
+	if os.Getenv("CONFORMTEST_IMPL") != "" {
+		t.Skip("in the child")
+	}
+	opts := fixtures(t)
+	suite, err := runner.LoadSuite(opts.Suite)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, impl := range testimpl.Names {
+		for _, level := range []runner.Level{"", runner.LevelConformant, runner.LevelFullyConformant} {
+			t.Run(impl+"/"+string(level), func(t *testing.T) {
+				passed, subtests, out := child(t, impl, level, "")
+				// With or without a level, every unexpected result fails
+				// its subtest and so the gate: only the conformant one
+				// passes (optional-failures reaches Conformant, but its
+				// failing optional cases are not pinned as expected).
+				want := impl == testimpl.Conformant
+				if passed != want {
+					t.Errorf("go test passed = %v, want %v\n%s", passed, want, out)
+				}
+				if len(subtests) != len(suite.Cases) {
+					t.Errorf("%d subtests, want one per case (%d)\n%s", len(subtests), len(suite.Cases), out)
+				}
+				for _, c := range suite.Cases {
+					wantOutcome := "PASS"
+					if testimpl.Want(impl, c) != runner.StatusPass {
+						wantOutcome = "FAIL"
+					}
+					if got := subtests[c.ID]; got != wantOutcome {
+						t.Errorf("subtest %s: %s, want %s", c.ID, got, wantOutcome)
+					}
+				}
+				if level != "" && !testimpl.Level(impl).AtLeast(level) {
+					if !regexp.MustCompile(`conformtest: conformance run failed: .*, want at least ` + regexp.QuoteMeta(level.Title())).MatchString(out) {
+						t.Errorf("no level failure in the output\n%s", out)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestGateRunFilter: go test -run selects the cases that run, and a
+// narrowed run claims no level, so the required level is not checked; a
+// failing case among those selected still fails the gate.
+func TestGateRunFilter(t *testing.T) {
+	if os.Getenv("CONFORMTEST_IMPL") != "" {
+		t.Skip("in the child")
+	}
+	passed, subtests, out := child(t, testimpl.Conformant, runner.LevelFullyConformant, "^required$/^scoring$")
+	if !passed {
+		t.Errorf("a conformant implementation failed a narrowed gate\n%s", out)
+	}
+	if len(subtests) != 2 || subtests["required/scoring/recency-basic"] != "PASS" || subtests["required/scoring/composite-configured-children"] != "PASS" {
+		t.Errorf("subtests %v, want only the two required scoring cases\n%s", subtests, out)
+	}
+	if !regexp.MustCompile(`a filtered run claims no level, so RequireLevel fully-conformant is not checked`).MatchString(out) {
+		t.Errorf("the narrowed gate does not say that the level is not checked\n%s", out)
+	}
+
+	passed, subtests, out = child(t, testimpl.FailingRequired, runner.LevelConformant, "^required$/^scoring$")
+	if passed {
+		t.Errorf("a failing case in a narrowed gate passed\n%s", out)
+	}
+	if len(subtests) != 2 || subtests["required/scoring/recency-basic"] != "FAIL" {
+		t.Errorf("subtests %v\n%s", subtests, out)
+	}
+
+	passed, _, out = child(t, testimpl.FailingRequired, "", "^optional$")
+	if !passed {
+		t.Errorf("the optional cases of failing-required pass, but the narrowed gate failed\n%s", out)
+	}
+}

@@ -1,0 +1,575 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"time"
+)
+
+// ExploreOptions configure Explore. The zero value explores 1,000 cases of
+// seed 0 against go-cupel.
+type ExploreOptions struct {
+	// Seed selects the cases: case (Seed, i) is the same on every run.
+	Seed uint64
+	// Cases is how many cases to generate. With Duration set, generation
+	// stops at whichever comes first; with neither set, 1,000.
+	Cases int
+	// Duration bounds the generation (shrinking the last divergence found
+	// may run past it).
+	Duration time.Duration
+	// Stages restricts generation to these stages (default: every stage
+	// both sides declare in hello).
+	Stages []string
+	// Oracle produces the expected values. Nil means go-cupel in process
+	// (Engine), which is trusted; any other oracle is not, and reports
+	// name both outputs without taking sides.
+	Oracle Implementation
+	// Timeout bounds each run of a case (default 10s); StartupTimeout
+	// bounds each Hello (default 30s).
+	Timeout, StartupTimeout time.Duration
+	// ShrinkRuns bounds the runs spent shrinking one divergence (default
+	// 2,000); ShrinkTime bounds the time (default 60s).
+	ShrinkRuns int
+	ShrinkTime time.Duration
+	// Out, when set, is the directory each distinct divergence is written
+	// to as a vector file: Out/optional/<stage>/<name>.toml, which
+	// `cupel-conform run --suite Out` runs.
+	Out string
+	// OnProgress, when set, is called every few hundred cases and at each
+	// new divergence.
+	OnProgress func(ExploreProgress)
+}
+
+// ExploreProgress is a snapshot of an exploration under way.
+type ExploreProgress struct {
+	Cases       int
+	Skipped     int
+	Divergences int
+	Elapsed     time.Duration
+	// Shrinking names the divergence being shrunk, if any.
+	Shrinking string
+}
+
+// ExploreReport is the outcome of Explore.
+type ExploreReport struct {
+	Implementation Info
+	Oracle         Info
+	// OracleTrusted is true when the oracle is go-cupel in process: its
+	// outputs are the expected values. With another oracle a divergence
+	// says only that the two disagree.
+	OracleTrusted bool
+	Seed          uint64
+	// Stages are the stages generated.
+	Stages []string
+	// Cases counts the generated cases run on both sides; Skipped the ones
+	// either side answered unsupported (generation uses only what hello
+	// declares, so these are capabilities that overstate).
+	Cases, Skipped int
+	Duration       time.Duration
+	// Divergences are the distinct divergences, in the order found.
+	Divergences []*Divergence
+	// Infrastructure, when set, says why exploration stopped without a
+	// verdict (an implementation that would not start, a crash loop).
+	Infrastructure string
+	// Interrupted is set when ctx ended the exploration early.
+	Interrupted bool
+}
+
+// Divergence is one distinct disagreement: a stage, a component and a kind
+// of difference, with the shrunk case that shows it.
+type Divergence struct {
+	// Class is "stage / component / kind", the key that makes it distinct.
+	Class, Stage, Component, Kind string
+	// Seed and Index regenerate the original case; OriginalItems is its
+	// item count before shrinking.
+	Seed          uint64
+	Index         int
+	OriginalItems int
+	// Count is how many generated cases fell in this class.
+	Count int
+	// Case is the shrunk case; its Expect holds the oracle's outputs.
+	Case *Case
+	// Verdict is the comparison of the implementation's result on Case.
+	Verdict Verdict
+	// Actual and OracleResult are the two sides' results on Case; Fault
+	// describes a crash, hang or protocol error of the implementation (or,
+	// with OracleFault, of the oracle), and Stderr its stderr tail.
+	Actual, OracleResult *Result
+	Fault, Stderr        string
+	OracleFault          bool
+	// ShrinkRuns counts the runs spent shrinking.
+	ShrinkRuns int
+	// File is the vector written for it (under ExploreOptions.Out).
+	File string
+}
+
+// Err is the verdict of the exploration as an error, in the manner of
+// [Report.Err]. It is nil when no divergence was found. Otherwise it wraps
+// ErrInfrastructure when exploration stopped without a verdict (an
+// implementation that would not start, a crash loop, an interruption
+// before any divergence), or ErrFailed and names the divergences' classes.
+// cupel-conform explore exits 3 for the first, 1 for the second.
+func (r *ExploreReport) Err() error {
+	switch {
+	case r.Infrastructure != "":
+		return fmt.Errorf("%w: %s", ErrInfrastructure, r.Infrastructure)
+	case r.Interrupted && len(r.Divergences) == 0:
+		return fmt.Errorf("%w: interrupted after %d cases, before any divergence", ErrInfrastructure, r.Cases)
+	case len(r.Divergences) > 0:
+		classes := make([]string, len(r.Divergences))
+		for i, d := range r.Divergences {
+			classes[i] = d.Class
+		}
+		return fmt.Errorf("%w: %d divergences in %d cases: %s", ErrFailed, len(r.Divergences), r.Cases, strings.Join(classes, "; "))
+	}
+	return nil
+}
+
+// CasesPerSecond is the generation rate, shrinking included.
+func (r *ExploreReport) CasesPerSecond() float64 {
+	if r.Duration <= 0 {
+		return 0
+	}
+	return float64(r.Cases) / r.Duration.Seconds()
+}
+
+// explorer holds one exploration's state.
+type explorer struct {
+	impl, oracle Implementation
+	opts         ExploreOptions
+	caps         exploreCaps
+	gen          *exploreGen
+	rep          *ExploreReport
+	// implSeq and oracleSeq number each side's requests from 1.
+	implSeq, oracleSeq int
+	// lastGood is a case the implementation last answered without a
+	// fault: it is run after each fault while shrinking, so that a session
+	// restarted for a crash completes a case, and the restart budget (of
+	// restarts in a row) measures crash loops, not shrinking.
+	lastGood *Case
+	infra    error
+	start    time.Time
+}
+
+// Explore generates cases from the stages and components impl declares in
+// hello, runs each on impl and on the oracle (go-cupel unless
+// opts.Oracle), compares them with Compare, and shrinks every distinct
+// divergence to a minimal case, written as a vector when opts.Out is set.
+// Case (seed, i) is the same on every run. The error is for usage errors
+// (ErrUsage) and an unwritable Out; faults of the implementation are in
+// the report. Like Run, Explore closes impl and the oracle when they have
+// a Close method (a Process ends its session).
+func Explore(ctx context.Context, impl Implementation, opts ExploreOptions) (*ExploreReport, error) {
+	for _, st := range opts.Stages {
+		if !slices.Contains(Stages, st) {
+			return nil, fmt.Errorf("%w: unknown stage %q (want scoring, slicing, placing or pipeline)", ErrUsage, st)
+		}
+	}
+	if opts.Cases < 0 || opts.Duration < 0 {
+		return nil, fmt.Errorf("%w: the case count and duration must not be negative", ErrUsage)
+	}
+	if opts.Cases == 0 && opts.Duration == 0 {
+		opts.Cases = 1000
+	}
+	if opts.Timeout <= 0 {
+		opts.Timeout = 10 * time.Second
+	}
+	if opts.StartupTimeout <= 0 {
+		opts.StartupTimeout = 30 * time.Second
+	}
+	if opts.ShrinkRuns <= 0 {
+		opts.ShrinkRuns = 2000
+	}
+	if opts.ShrinkTime <= 0 {
+		opts.ShrinkTime = time.Minute
+	}
+	rep := &ExploreReport{Seed: opts.Seed}
+	x := &explorer{impl: impl, oracle: opts.Oracle, opts: opts, rep: rep, start: time.Now()}
+	if x.oracle == nil {
+		x.oracle = Engine()
+		rep.OracleTrusted = true
+	}
+	defer func() {
+		for _, im := range []Implementation{impl, x.oracle} {
+			if c, ok := im.(interface{ Close() error }); ok {
+				_ = c.Close()
+			}
+		}
+		rep.Duration = time.Since(x.start)
+	}()
+	var err error
+	if rep.Implementation, err = x.hello(ctx, impl); err != nil {
+		rep.Infrastructure = "implementation failed to start: " + err.Error()
+		return rep, nil
+	}
+	if rep.Oracle, err = x.hello(ctx, x.oracle); err != nil {
+		rep.Infrastructure = "oracle failed to start: " + err.Error()
+		return rep, nil
+	}
+	x.caps = newExploreCaps(rep.Implementation.Capabilities, rep.Oracle.Capabilities, opts.Stages)
+	if len(x.caps.stages) == 0 {
+		return nil, fmt.Errorf("%w: nothing to explore: %s declares stages %v, scorers %v, slicers %v, placers %v in hello, and no stage%s can be generated from them",
+			ErrUsage, rep.Implementation.Name, rep.Implementation.Capabilities.Stages, rep.Implementation.Capabilities.Scorers,
+			rep.Implementation.Capabilities.Slicers, rep.Implementation.Capabilities.Placers, stageList(opts.Stages))
+	}
+	rep.Stages = x.caps.stages
+	x.gen = newExploreGen(x.caps)
+	byClass := map[string]*Divergence{}
+	var deadline time.Time
+	if opts.Duration > 0 {
+		deadline = x.start.Add(opts.Duration)
+	}
+	for i := 0; opts.Cases == 0 || i < opts.Cases; i++ {
+		if !deadline.IsZero() && i%64 == 0 && time.Now().After(deadline) {
+			break
+		}
+		if ctx.Err() != nil {
+			rep.Interrupted = true
+			break
+		}
+		c := x.gen.generate(opts.Seed, i)
+		o := x.check(ctx, c)
+		if x.infra != nil {
+			rep.Infrastructure = x.infra.Error()
+			break
+		}
+		switch {
+		case o.skip:
+			rep.Skipped++
+		default:
+			rep.Cases++
+		}
+		if o.kind != "" {
+			if d := byClass[x.class(c, o.kind)]; d != nil {
+				d.Count++
+			} else if d := x.found(ctx, c, i, o, byClass); d != nil {
+				if err := x.write(d); err != nil {
+					return rep, err
+				}
+				rep.Divergences = append(rep.Divergences, d)
+				x.progress("")
+			}
+			if x.infra != nil {
+				rep.Infrastructure = x.infra.Error()
+				break
+			}
+		}
+		if i%256 == 255 {
+			x.progress("")
+		}
+	}
+	if ctx.Err() != nil {
+		rep.Interrupted = true
+	}
+	return rep, nil
+}
+
+func stageList(stages []string) string {
+	if len(stages) == 0 {
+		return ""
+	}
+	return " among " + strings.Join(stages, ", ")
+}
+
+func (x *explorer) hello(ctx context.Context, impl Implementation) (Info, error) {
+	hctx, cancel := context.WithTimeout(ctx, x.opts.StartupTimeout)
+	defer cancel()
+	info, err := impl.Hello(hctx)
+	if err != nil {
+		var f *Fault
+		if errors.As(err, &f) && f.Stderr != "" {
+			return info, fmt.Errorf("%s\nstderr:\n%s", f.Message, f.Stderr)
+		}
+	}
+	return info, err
+}
+
+func (x *explorer) progress(shrinking string) {
+	if x.opts.OnProgress == nil {
+		return
+	}
+	x.opts.OnProgress(ExploreProgress{Cases: x.rep.Cases, Skipped: x.rep.Skipped, Divergences: len(x.rep.Divergences),
+		Elapsed: time.Since(x.start), Shrinking: shrinking})
+}
+
+// outcome is one case run on both sides.
+type outcome struct {
+	// kind is the kind of difference ("" when both agree).
+	kind string
+	skip bool
+	// oracle and actual are the two results (nil after a fault).
+	oracle, actual *Result
+	verdict        Verdict
+	fault, stderr  string
+	oracleFault    bool
+}
+
+// call runs one request with the timeout, turning panics into crashes. It
+// returns the result, or the fault that replaced it.
+func (x *explorer) call(ctx context.Context, impl Implementation, c *Case, seq *int) (Result, *Fault) {
+	*seq++
+	req := NewRequest(*seq, c)
+	if _, ok := impl.(engine); ok {
+		return x.callEngine(ctx, req)
+	}
+	cctx, cancel := context.WithTimeout(ctx, x.opts.Timeout)
+	defer cancel()
+	type answer struct {
+		r   Result
+		err error
+	}
+	ch := make(chan answer, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				ch <- answer{err: &Fault{Status: StatusCrash, Message: fmt.Sprintf("panic: %v\n%s", p, debug.Stack())}}
+			}
+		}()
+		r, err := impl.Run(cctx, req)
+		ch <- answer{r, err}
+	}()
+	var a answer
+	select {
+	case a = <-ch:
+	case <-cctx.Done():
+		grace := time.Second
+		if g, ok := impl.(interface{ TimeoutGrace() time.Duration }); ok {
+			grace = g.TimeoutGrace()
+		}
+		select {
+		case a = <-ch:
+		case <-time.After(grace):
+			a.err = &Fault{Status: StatusTimeout, Message: fmt.Sprintf("no result within %s", x.opts.Timeout)}
+		}
+	}
+	if a.err == nil {
+		return a.r, nil
+	}
+	var f *Fault
+	switch {
+	case errors.Is(a.err, ErrInfrastructure):
+		x.infra = a.err
+		if ctx.Err() != nil {
+			x.infra = fmt.Errorf("interrupted: %w", ctx.Err())
+		}
+		return Result{}, &Fault{Status: StatusNotRun, Message: a.err.Error()}
+	case errors.As(a.err, &f):
+		return Result{}, f
+	case errors.Is(a.err, context.DeadlineExceeded):
+		return Result{}, &Fault{Status: StatusTimeout, Message: fmt.Sprintf("no result within %s", x.opts.Timeout)}
+	}
+	return Result{}, &Fault{Status: StatusError, Message: a.err.Error()}
+}
+
+// callEngine runs go-cupel in process: it cannot hang or be killed, so it
+// runs without the timeout's goroutine, which dominates the cost of small
+// cases; a panic is still a crash.
+func (x *explorer) callEngine(ctx context.Context, req Request) (r Result, f *Fault) {
+	defer func() {
+		if p := recover(); p != nil {
+			r, f = Result{}, &Fault{Status: StatusCrash, Message: fmt.Sprintf("panic: %v\n%s", p, debug.Stack())}
+		}
+	}()
+	r, err := engine{}.Run(ctx, req)
+	if err != nil {
+		return Result{}, &Fault{Status: StatusError, Message: err.Error()}
+	}
+	return r, nil
+}
+
+func faultText(f *Fault) string {
+	if f.Err != nil && !strings.Contains(f.Message, f.Err.Error()) {
+		return f.Message + ": " + f.Err.Error()
+	}
+	return f.Message
+}
+
+// check runs c on the oracle, makes its outputs c's expectations, runs c
+// on the implementation and compares.
+func (x *explorer) check(ctx context.Context, c *Case) outcome {
+	var o outcome
+	or, f := x.call(ctx, x.oracle, c, &x.oracleSeq)
+	if x.infra != nil {
+		return o
+	}
+	if f != nil {
+		o.kind, o.fault, o.stderr, o.oracleFault = "oracle "+string(f.Status), faultText(f), f.Stderr, true
+		return o
+	}
+	o.oracle = &or
+	switch or.Status {
+	case ResultUnsupported:
+		o.skip = true
+		return o
+	case ResultError:
+		o.kind = "oracle error"
+		o.oracleFault = true
+		o.fault = "the oracle failed: " + errText(or.Error)
+		return o
+	}
+	if !exploreExpect(c, or, x.caps.diagnostics) {
+		o.skip = true
+		return o
+	}
+	ar, f := x.call(ctx, x.impl, c, &x.implSeq)
+	if x.infra != nil {
+		return o
+	}
+	if f != nil {
+		o.kind, o.fault, o.stderr = string(f.Status), faultText(f), f.Stderr
+		o.verdict = Verdict{Status: f.Status, Message: faultText(f)}
+		if x.lastGood != nil {
+			// Let a restarted session complete a case (see lastGood).
+			x.call(ctx, x.impl, x.lastGood, &x.implSeq)
+		}
+		return o
+	}
+	x.lastGood = c
+	o.actual = &ar
+	o.verdict = Compare(c, ar)
+	switch o.verdict.Status {
+	case StatusPass:
+	case StatusUnsupported:
+		o.skip = true
+	default:
+		o.kind = diffKind(o.verdict)
+	}
+	return o
+}
+
+// diffKind classifies a verdict by the first problem the comparator
+// names: the kind of difference that makes a divergence distinct.
+func diffKind(v Verdict) string {
+	if v.Status != StatusFail {
+		return string(v.Status)
+	}
+	m := v.Message
+	prefixes := []struct{ prefix, kind string }{
+		{"rejected unexpectedly", "rejected"},
+		{"rejected with", "error kind"},
+		{"expected ", "accepted"},
+		{"score", "scores"},
+		{"selection", "selection"},
+		{"selected", "selection"},
+		{"output", "order"},
+		{"ordered", "order"},
+		{"shortfalls", "shortfalls"},
+		{"cap_excluded_count", "cap-excluded count"},
+		{"overflow", "overflow"},
+		{"diagnostics included", "diagnostics included"},
+		{"diagnostics excluded", "diagnostics excluded"},
+		{"diagnostics", "diagnostics"},
+	}
+	for _, p := range prefixes {
+		if strings.HasPrefix(m, p.prefix) {
+			return p.kind
+		}
+	}
+	return "other"
+}
+
+// component names what a case exercises: its scorer, slicer or placer.
+func component(c *Case) string {
+	switch c.Stage {
+	case StageScoring:
+		return scorerName(c.Input.Scorer)
+	case StageSlicing:
+		return slicerName(c.Input.Slicer)
+	case StagePlacing:
+		return c.Input.Placer
+	}
+	return scorerName(c.Input.Scorer) + " + " + slicerName(c.Input.Slicer) + " + " + c.Input.Placer
+}
+
+func scorerName(sc *ScorerConfig) string {
+	if sc == nil {
+		return "-"
+	}
+	return sc.Type
+}
+
+func slicerName(s *SlicerConfig) string {
+	if s == nil {
+		return "-"
+	}
+	if s.Inner != nil {
+		return s.Type + "(" + s.Inner.Type + ")"
+	}
+	return s.Type
+}
+
+func (x *explorer) class(c *Case, kind string) string {
+	return c.Stage + " / " + component(c) + " / " + kind
+}
+
+// found shrinks a new divergence and returns it, or nil when the shrunk
+// case falls in a class already found.
+func (x *explorer) found(ctx context.Context, c *Case, index int, o outcome, byClass map[string]*Divergence) *Divergence {
+	orig := len(c.Input.Items)
+	class0 := x.class(c, o.kind)
+	x.progress(class0)
+	s := &shrinker{x: x, ctx: ctx, kind: o.kind, best: c, out: o, deadline: time.Now().Add(x.opts.ShrinkTime)}
+	s.run()
+	c, o = s.best, s.out
+	class := x.class(c, o.kind)
+	// Both the generated class and the shrunk one now point at it.
+	if d := byClass[class]; d != nil {
+		d.Count++
+		byClass[class0] = d
+		return nil
+	}
+	d := &Divergence{Class: class, Stage: c.Stage, Component: component(c), Kind: o.kind,
+		Seed: x.opts.Seed, Index: index, OriginalItems: orig, Count: 1, Case: c, Verdict: o.verdict,
+		Actual: o.actual, OracleResult: o.oracle, Fault: o.fault, Stderr: o.stderr, OracleFault: o.oracleFault,
+		ShrinkRuns: s.runs}
+	c.ID = exploreID(c.Stage, x.opts.Seed, index)
+	byClass[class0], byClass[class] = d, d
+	return d
+}
+
+// write writes d's vector under Out.
+func (x *explorer) write(d *Divergence) error {
+	if x.opts.Out == "" || d.OracleFault {
+		return nil
+	}
+	name := vectorName(d)
+	rel := filepath.Join(TierOptional, d.Stage, name+".toml")
+	path := filepath.Join(x.opts.Out, rel)
+	data, err := d.VectorTOML(x.rep)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("explore: --out: %w", err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		return fmt.Errorf("explore: --out: %w", err)
+	}
+	d.File = path
+	d.Case.File = filepath.ToSlash(rel)
+	d.Case.ID = strings.TrimSuffix(d.Case.File, ".toml")
+	return nil
+}
+
+// vectorName is the file name (without .toml) of d's vector.
+func vectorName(d *Divergence) string {
+	var b strings.Builder
+	b.WriteString("explore-")
+	dash := false
+	for _, r := range strings.ToLower(d.Component + "-" + d.Kind) {
+		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
+			b.WriteRune(r)
+			dash = false
+		} else if !dash {
+			b.WriteByte('-')
+			dash = true
+		}
+	}
+	return strings.TrimRight(b.String(), "-") + fmt.Sprintf("-s%d-i%d", d.Seed, d.Index)
+}

@@ -1,0 +1,192 @@
+package runner_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/cupel-go/go-cupel/runner"
+)
+
+// The Python example implementation, relative to this package.
+const pythonImpl = "../examples/python-impl/cupel_impl.py"
+
+// plantedBug is a subtle bug planted in a copy of the Python example by a
+// textual patch, made at test time.
+type plantedBug struct {
+	name     string
+	old, new string
+	// class is the divergence explore must report.
+	class string
+}
+
+// pythonBugs are bugs that no vector of the embedded suite catches, each
+// in a different place of the program.
+var pythonBugs = []plantedBug{
+	{
+		name: "a u-shaped tie broken the wrong way, only between negative scores",
+		old: `        if math.isnan(score):
+            return (1, 0.0, position)
+        return (0, -score, position)`,
+		new: `        if math.isnan(score):
+            return (1, 0.0, position)
+        return (0, -score, -position if score < 0 else position)`,
+		class: "placing / u-shaped / order",
+	},
+	{
+		name: "a priority score off for tied negative priorities only",
+		old:  `    return rank_scores([it.get("priority") for it in items])`,
+		new: `    keys = [it.get("priority") for it in items]
+    scores = rank_scores(keys)
+    present = sorted(k for k in keys if k is not None)
+    for i, key in enumerate(keys):
+        if key is not None and key < 0 and len(present) > 1:
+            scores[i] = (bisect.bisect_right(present, key) - 1) / (len(present) - 1)
+    return scores`,
+		class: "scoring / priority / scores",
+	},
+	{
+		name: "chronological order at microsecond precision",
+		old: `        if ts is None:
+            return (1, 0, position)
+        return (0, ts, position)`,
+		new: `        if ts is None:
+            return (1, 0, position)
+        return (0, ts // 1000, position)`,
+		class: "placing / chronological / order",
+	},
+	{
+		name:  "a recency timestamp at the Unix epoch read as absent",
+		old:   `    return rank_scores([timestamp_key(it) for it in items])`,
+		new:   `    return rank_scores([timestamp_key(it) or None for it in items])`,
+		class: "scoring / recency / scores",
+	},
+}
+
+// pythonCrash makes the program exit on a negative hint among three or
+// more items.
+var pythonCrash = plantedBug{
+	name: "an exit on a negative hint among three or more items",
+	old: `        hint = decode_float(it.get("futureRelevanceHint"))
+`,
+	new: `        hint = decode_float(it.get("futureRelevanceHint"))
+        if hint is not None and hint < 0 and len(items) >= 3:
+            sys.exit(70)
+`,
+	class: "scoring / reflexive / crash",
+}
+
+// python3 returns the interpreter, or skips (fails under CI=true).
+func python3() string {
+	GinkgoHelper()
+	path, err := exec.LookPath("python3")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			Fail("python3 is not on PATH, and CI=true requires the tests against the Python example to run")
+		}
+		Skip("python3 is not on PATH: skipping explore against copies of the Python example (set up python3, or CI=true to make this a failure)")
+	}
+	out, err := exec.Command(path, "-c", "import sys; print(sys.executable)").Output()
+	if exe := strings.TrimSpace(string(out)); err == nil && exe != "" {
+		return exe
+	}
+	return path
+}
+
+// plant writes a copy of the Python example with bug b into a temporary
+// directory and returns its path.
+func plant(b plantedBug) string {
+	GinkgoHelper()
+	src, err := os.ReadFile(pythonImpl)
+	Expect(err).NotTo(HaveOccurred())
+	Expect(strings.Count(string(src), b.old)).To(Equal(1), "the patch for %q no longer applies to %s", b.name, pythonImpl)
+	path := filepath.Join(GinkgoT().TempDir(), "cupel_impl.py")
+	Expect(os.WriteFile(path, []byte(strings.Replace(string(src), b.old, b.new, 1)), 0o644)).To(Succeed())
+	return path
+}
+
+func pythonProcess(py, script string) *runner.Process {
+	return runner.NewProcess(runner.ProcessOptions{Argv: []string{py, script}, StartupTimeout: 20 * time.Second})
+}
+
+// suiteVerdict runs the embedded suite and returns the level and each
+// case's status.
+func suiteVerdict(impl runner.Implementation) (runner.Level, map[string]runner.Status) {
+	GinkgoHelper()
+	rep, err := runner.Run(ctx(), impl, runner.Options{})
+	Expect(err).NotTo(HaveOccurred())
+	Expect(rep.Infrastructure).To(BeEmpty())
+	st := map[string]runner.Status{}
+	for _, c := range rep.Cases {
+		st[c.ID] = c.Status
+	}
+	return rep.Level, st
+}
+
+var _ = Describe("Explore against copies of the Python example with a planted bug", Ordered, func() {
+	var py string
+	var level runner.Level
+	var statuses map[string]runner.Status
+	BeforeAll(func() {
+		if raceEnabled {
+			Skip("the race detector is on: explore against copies of the Python example runs only without -race (it tests a Python program, not Go concurrency, and takes about two minutes)")
+		}
+		py = python3()
+		level, statuses = suiteVerdict(pythonProcess(py, pythonImpl))
+		rep, err := runner.Explore(ctx(), pythonProcess(py, pythonImpl), runner.ExploreOptions{Seed: 1, Cases: 2000})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(rep.Divergences).To(BeEmpty(), "the unmodified example agrees with go-cupel")
+		Expect(rep.Stages).To(Equal([]string{runner.StageScoring, runner.StagePlacing}), "only what hello declares")
+		Expect(rep.Skipped).To(BeZero(), "no generated case is unsupported")
+	})
+
+	for _, bug := range append(slices.Clone(pythonBugs), pythonCrash) {
+		It("finds "+bug.name+" within 10,000 cases, shrinks it to at most 5 items, and writes a vector that fails the copy and passes go-cupel", func() {
+			script := plant(bug)
+			if bug.class != pythonCrash.class {
+				// No vector of the embedded suite catches it: the verdict
+				// is the unmodified program's, case by case.
+				lvl, st := suiteVerdict(pythonProcess(py, script))
+				Expect(lvl).To(Equal(level))
+				Expect(st).To(Equal(statuses))
+			}
+
+			out := GinkgoT().TempDir()
+			rep, err := runner.Explore(ctx(), pythonProcess(py, script), runner.ExploreOptions{Seed: 1, Cases: 10000, Out: out})
+			Expect(err).NotTo(HaveOccurred())
+			Expect(rep.Infrastructure).To(BeEmpty())
+			Expect(rep.Err()).To(MatchError(runner.ErrFailed))
+			Expect(rep.Divergences).To(HaveLen(1), "one bug, one class")
+			d := rep.Divergences[0]
+			GinkgoWriter.Printf("%s: %s at index %d (%d cases), %d -> %d items in %d runs\n", bug.name, d.Class, d.Index, d.Count, d.OriginalItems, len(d.Case.Input.Items), d.ShrinkRuns)
+			Expect(d.Class).To(Equal(bug.class))
+			Expect(d.Index).To(BeNumerically("<", 10000))
+			Expect(len(d.Case.Input.Items)).To(BeNumerically("<=", 5))
+			Expect(d.File).To(BeAnExistingFile())
+
+			// cupel-conform run --suite OUT reproduces it, and go-cupel
+			// passes it.
+			bad, err := runner.Run(ctx(), pythonProcess(py, script), runner.Options{Suite: os.DirFS(out)})
+			Expect(err).NotTo(HaveOccurred())
+			Expect(bad.Cases).To(HaveLen(1))
+			want := runner.StatusFail
+			if d.Kind == "crash" {
+				want = runner.StatusCrash
+			}
+			Expect(bad.Cases[0].Status).To(Equal(want), bad.Cases[0].Message)
+			good, err := runner.Run(ctx(), runner.Engine(), runner.Options{Suite: os.DirFS(out)})
+			Expect(err).NotTo(HaveOccurred())
+			Expect(good.Cases[0].Status).To(Equal(runner.StatusPass), good.Cases[0].Message)
+			// And the unmodified example passes it too.
+			orig, err := runner.Run(ctx(), pythonProcess(py, pythonImpl), runner.Options{Suite: os.DirFS(out)})
+			Expect(err).NotTo(HaveOccurred())
+			Expect(orig.Cases[0].Status).To(Equal(runner.StatusPass), orig.Cases[0].Message)
+		})
+	}
+})

@@ -1,0 +1,319 @@
+package runner_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/cupel-go/go-cupel/runner"
+)
+
+// plantedImpl is go-cupel with a subtle bug planted in each stage, and a
+// crash: each fires only on inputs that need a few items to show it.
+type plantedImpl struct {
+	// bugs selects the bugs by stage ("scoring", ..., and "crash").
+	bugs []string
+}
+
+func (p plantedImpl) Hello(ctx context.Context) (runner.Info, error) {
+	info, err := runner.Engine().Hello(ctx)
+	info.Name, info.Version = "planted", "0.0.1"
+	return info, err
+}
+
+func (p plantedImpl) has(bug string) bool { return slices.Contains(p.bugs, bug) }
+
+func (p plantedImpl) Run(ctx context.Context, req runner.Request) (runner.Result, error) {
+	items := req.Case.Items
+	if p.has("crash") && req.Stage == runner.StageScoring && len(items) >= 2 {
+		for _, it := range items {
+			if slices.Contains(it.Tags, "urgent") {
+				panic("planted: cannot score an urgent item")
+			}
+		}
+	}
+	r, err := runner.Engine().Run(ctx, req)
+	if err != nil || r.Status != runner.ResultOK {
+		return r, err
+	}
+	out := *r.Output
+	switch {
+	case p.has(req.Stage) && req.Stage == runner.StageScoring && req.Case.Scorer.Type == "priority":
+		// Off for negative priorities, when two or more items have one.
+		neg := 0
+		for _, it := range items {
+			if it.Priority != nil && *it.Priority < 0 {
+				neg++
+			}
+		}
+		if neg >= 2 {
+			out.Scores = slices.Clone(out.Scores)
+			for i := range out.Scores {
+				if it := items[out.Scores[i].Index]; it.Priority != nil && *it.Priority < 0 {
+					out.Scores[i].Score += 0.01
+				}
+			}
+		}
+	case p.has(req.Stage) && req.Stage == runner.StageSlicing && req.Case.Slicer.Type == "knapsack" && len(out.Selected) >= 3:
+		out.Selected = out.Selected[:len(out.Selected)-1]
+	case p.has(req.Stage) && req.Stage == runner.StagePlacing && req.Case.Placer == "chronological" && len(out.Ordered) >= 4:
+		out.Ordered = slices.Clone(out.Ordered)
+		out.Ordered[0], out.Ordered[1] = out.Ordered[1], out.Ordered[0]
+	case p.has(req.Stage) && req.Stage == runner.StagePipeline && out.Overflow != nil && len(out.Ordered) >= 2:
+		o := *out.Overflow
+		o.TokensOverBudget++
+		out.Overflow = &o
+	}
+	r.Output = &out
+	return r, nil
+}
+
+// loadVectors loads what Explore wrote under dir.
+func loadVectors(dir string) *runner.Suite {
+	GinkgoHelper()
+	s, err := runner.LoadSuite(os.DirFS(dir))
+	Expect(err).NotTo(HaveOccurred())
+	Expect(s.Errors).To(BeEmpty())
+	return s
+}
+
+var _ = Describe("Explore", func() {
+	It("finds no divergence between go-cupel and itself", func() {
+		rep, err := runner.Explore(ctx(), runner.Engine(), runner.ExploreOptions{Seed: 1, Cases: 2000})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(rep.Divergences).To(BeEmpty())
+		Expect(rep.Cases).To(Equal(2000))
+		Expect(rep.Skipped).To(BeZero())
+		Expect(rep.Stages).To(Equal(runner.Stages))
+		Expect(rep.Err()).To(Succeed())
+		Expect(rep.OracleTrusted).To(BeTrue())
+	})
+
+	It("finds, shrinks and writes each planted bug, once, as a vector that reproduces it", func() {
+		out := GinkgoT().TempDir()
+		impl := plantedImpl{bugs: []string{runner.StageScoring, runner.StageSlicing, runner.StagePlacing, runner.StagePipeline, "crash"}}
+		var progress []runner.ExploreProgress
+		rep, err := runner.Explore(ctx(), impl, runner.ExploreOptions{Seed: 5, Cases: 4000, Out: out,
+			OnProgress: func(p runner.ExploreProgress) { progress = append(progress, p) }})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(rep.Err()).To(MatchError(runner.ErrFailed))
+		Expect(errors.Is(rep.Err(), runner.ErrInfrastructure)).To(BeFalse())
+		Expect(rep.Err().Error()).To(ContainSubstring(rep.Divergences[0].Class))
+		Expect(progress).NotTo(BeEmpty())
+
+		classes := map[string]*runner.Divergence{}
+		for _, d := range rep.Divergences {
+			GinkgoWriter.Printf("%s: %d cases, %d -> %d items, %s\n", d.Class, d.Count, d.OriginalItems, len(d.Case.Input.Items), d.File)
+			Expect(classes).NotTo(HaveKey(d.Class), "each class once")
+			classes[d.Class] = d
+			Expect(d.Index).To(BeNumerically("<", 4000))
+			Expect(d.File).To(BeAnExistingFile())
+			if d.Stage == runner.StagePipeline {
+				// An overflow needs more than the slicer chose, and a
+				// count slicer a few items of a kind: allow a few more.
+				Expect(len(d.Case.Input.Items)).To(BeNumerically("<=", 8), d.Class)
+			} else {
+				Expect(len(d.Case.Input.Items)).To(BeNumerically("<=", 5), d.Class)
+			}
+		}
+		// One class per planted bug; the crash and the pipeline bug may
+		// settle on any scorer, so match them by stage and kind.
+		kinds := map[string]int{}
+		for _, d := range rep.Divergences {
+			kinds[d.Stage+" / "+d.Kind]++
+		}
+		Expect(kinds).To(HaveKeyWithValue("scoring / scores", 1))
+		Expect(kinds).To(HaveKeyWithValue("slicing / selection", 1))
+		Expect(kinds).To(HaveKeyWithValue("placing / order", 1))
+		Expect(kinds).To(HaveKey("pipeline / overflow"))
+		Expect(kinds).To(HaveKey("scoring / crash"))
+		Expect(classes).To(HaveKey("scoring / priority / scores"))
+		Expect(len(classes["scoring / priority / scores"].Case.Input.Items)).To(Equal(2))
+		Expect(classes).To(HaveKey("slicing / knapsack / selection"))
+		Expect(len(classes["slicing / knapsack / selection"].Case.Input.Items)).To(Equal(3))
+		Expect(classes).To(HaveKey("placing / chronological / order"))
+		Expect(len(classes["placing / chronological / order"].Case.Input.Items)).To(Equal(4))
+		for _, d := range rep.Divergences {
+			if d.Kind == "crash" {
+				Expect(d.Case.Input.Items).To(HaveLen(2))
+				Expect(d.Fault).To(ContainSubstring("planted: cannot score an urgent item"))
+			}
+		}
+
+		// The files: a header that says where they come from, and a
+		// suite that reproduces every divergence and passes go-cupel.
+		for _, d := range rep.Divergences {
+			data, err := os.ReadFile(d.File)
+			Expect(err).NotTo(HaveOccurred())
+			text := string(data)
+			Expect(text).To(ContainSubstring("seed 5, index "))
+			Expect(text).To(ContainSubstring("VERIFY AGAINST THE SPEC BEFORE ADOPTING"))
+			Expect(text).To(ContainSubstring("# Implementation output:"))
+			Expect(text).To(ContainSubstring("# Oracle output (the expected values):"))
+			Expect(filepath.ToSlash(d.File)).To(ContainSubstring("/optional/" + d.Stage + "/explore-"))
+		}
+		suite := loadVectors(out)
+		Expect(suite.Cases).To(HaveLen(len(rep.Divergences)))
+		bad, err := runner.Run(ctx(), impl, runner.Options{Suite: os.DirFS(out)})
+		Expect(err).NotTo(HaveOccurred())
+		for _, c := range bad.Cases {
+			Expect(c.Status).To(BeElementOf(runner.StatusFail, runner.StatusCrash), c.ID)
+		}
+		good, err := runner.Run(ctx(), runner.Engine(), runner.Options{Suite: os.DirFS(out)})
+		Expect(err).NotTo(HaveOccurred())
+		for _, c := range good.Cases {
+			Expect(c.Status).To(Equal(runner.StatusPass), c.ID+": "+c.Message)
+		}
+	})
+
+	It("shrinks and saves a case that hangs", func() {
+		out := GinkgoT().TempDir()
+		rep, err := runner.Explore(ctx(), hangingImpl{}, runner.ExploreOptions{Seed: 4, Cases: 300, Out: out,
+			Stages: []string{runner.StagePlacing}, Timeout: 20 * time.Millisecond})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(rep.Divergences).To(HaveLen(1))
+		d := rep.Divergences[0]
+		Expect(d.Kind).To(Equal("timeout"))
+		Expect(d.Case.Input.Items).To(HaveLen(1))
+		Expect(d.Case.Input.Items[0].Tags).To(Equal([]string{"urgent"}))
+		Expect(loadVectors(out).Cases).To(HaveLen(1))
+	})
+
+	It("reports the same divergences, shrunk the same way, for the same seed", func() {
+		impl := plantedImpl{bugs: []string{runner.StagePlacing}}
+		opts := runner.ExploreOptions{Seed: 9, Cases: 1500, Stages: []string{runner.StagePlacing}}
+		a, err := runner.Explore(ctx(), impl, opts)
+		Expect(err).NotTo(HaveOccurred())
+		b, err := runner.Explore(ctx(), impl, opts)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(a.Divergences).To(HaveLen(1))
+		Expect(b.Divergences).To(HaveLen(1))
+		Expect(b.Divergences[0].Index).To(Equal(a.Divergences[0].Index))
+		Expect(b.Divergences[0].Count).To(Equal(a.Divergences[0].Count))
+		Expect(b.Divergences[0].Case.Input).To(Equal(a.Divergences[0].Case.Input))
+		Expect(a.Stages).To(Equal([]string{runner.StagePlacing}))
+	})
+
+	It("trusts neither side with another oracle, and says so", func() {
+		out := GinkgoT().TempDir()
+		rep, err := runner.Explore(ctx(), runner.Engine(), runner.ExploreOptions{Seed: 2, Cases: 1500, Out: out,
+			Stages: []string{runner.StagePlacing}, Oracle: plantedImpl{bugs: []string{runner.StagePlacing}}})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(rep.OracleTrusted).To(BeFalse())
+		Expect(rep.Oracle.Name).To(Equal("planted"))
+		Expect(rep.Divergences).To(HaveLen(1))
+		data, err := os.ReadFile(rep.Divergences[0].File)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(data)).To(ContainSubstring("Neither side is trusted"))
+		Expect(string(data)).To(ContainSubstring("outputs of planted 0.0.1"))
+		var text strings.Builder
+		Expect(rep.WriteText(&text)).To(Succeed())
+		Expect(text.String()).To(ContainSubstring("against:        planted 0.0.1 (go) (neither side is trusted)"))
+	})
+
+	It("has no verdict (ErrInfrastructure) when the implementation does not start", func() {
+		rep, err := runner.Explore(ctx(), failingHello{}, runner.ExploreOptions{Cases: 10})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(rep.Infrastructure).To(ContainSubstring("implementation failed to start: no runtime"))
+		Expect(rep.Err()).To(MatchError(runner.ErrInfrastructure))
+		Expect(rep.Err().Error()).To(ContainSubstring("implementation failed to start: no runtime"))
+	})
+
+	It("has no verdict when interrupted before any divergence, and fails with the divergences found before", func() {
+		c, cancel := context.WithCancel(ctx())
+		n := 0
+		rep, err := runner.Explore(c, runner.Engine(), runner.ExploreOptions{Cases: 100000,
+			OnProgress: func(runner.ExploreProgress) {
+				if n++; n == 2 {
+					cancel()
+				}
+			}})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(rep.Interrupted).To(BeTrue())
+		Expect(rep.Cases).To(BeNumerically("<", 100000))
+		Expect(rep.Err()).To(MatchError(runner.ErrInfrastructure))
+		Expect(rep.Err().Error()).To(ContainSubstring("interrupted after"))
+
+		rep.Divergences = []*runner.Divergence{{Class: "scoring / priority / scores"}}
+		Expect(rep.Err()).To(MatchError(runner.ErrFailed))
+		Expect(rep.Err().Error()).To(ContainSubstring("1 divergences in"))
+		Expect(rep.Err().Error()).To(ContainSubstring("scoring / priority / scores"))
+	})
+
+	It("rejects an unknown stage, and an implementation that declares nothing to generate", func() {
+		_, err := runner.Explore(ctx(), runner.Engine(), runner.ExploreOptions{Stages: []string{"sorting"}})
+		Expect(errors.Is(err, runner.ErrUsage)).To(BeTrue())
+		_, err = runner.Explore(ctx(), myImpl{}, runner.ExploreOptions{})
+		Expect(errors.Is(err, runner.ErrUsage)).To(BeTrue())
+		Expect(err.Error()).To(ContainSubstring("nothing to explore: my-cupel declares stages []"))
+	})
+
+	Context("over the protocol", func() {
+		process := func(env ...string) *runner.Process {
+			return runner.NewProcess(runner.ProcessOptions{Argv: []string{faultAdapter},
+				Env: append(os.Environ(), env...), StartupTimeout: 10 * time.Second})
+		}
+
+		It("finds no divergence between go-cupel in process and served", func() {
+			rep, err := runner.Explore(ctx(), process(), runner.ExploreOptions{Seed: 3, Cases: 1000})
+			Expect(err).NotTo(HaveOccurred())
+			Expect(rep.Infrastructure).To(BeEmpty())
+			Expect(rep.Divergences).To(BeEmpty())
+			Expect(rep.Cases).To(Equal(1000))
+			Expect(rep.Err()).To(Succeed())
+		})
+
+		It("reports a crash with its case, and goes on after the restart", func() {
+			out := GinkgoT().TempDir()
+			rep, err := runner.Explore(ctx(), process("FAULT=crash", "FAULT_AT=40"), runner.ExploreOptions{Seed: 3, Cases: 300, Out: out})
+			Expect(err).NotTo(HaveOccurred())
+			Expect(rep.Infrastructure).To(BeEmpty())
+			Expect(rep.Cases).To(Equal(300))
+			Expect(rep.Divergences).To(HaveLen(1))
+			d := rep.Divergences[0]
+			Expect(d.Kind).To(Equal("crash"))
+			// The 40th request to the implementation crashed it: case 39,
+			// or a later one when some cases had no expectation to send.
+			Expect(d.Index).To(BeNumerically(">=", 39))
+			Expect(d.Fault).To(ContainSubstring("exit"))
+			Expect(d.File).To(BeAnExistingFile())
+			Expect(loadVectors(out).Cases).To(HaveLen(1))
+		})
+
+		It("stops without a verdict (ErrInfrastructure) on a crash loop", func() {
+			rep, err := runner.Explore(ctx(), process("FAULT=start"), runner.ExploreOptions{Cases: 10})
+			Expect(err).NotTo(HaveOccurred())
+			Expect(rep.Infrastructure).NotTo(BeEmpty())
+			Expect(rep.Err()).To(MatchError(runner.ErrInfrastructure))
+		})
+	})
+})
+
+type failingHello struct{ myImpl }
+
+func (failingHello) Hello(context.Context) (runner.Info, error) {
+	return runner.Info{}, errors.New("no runtime")
+}
+
+// hangingImpl is go-cupel, except that it never answers a case with an
+// item tagged "urgent".
+type hangingImpl struct{}
+
+func (hangingImpl) Hello(ctx context.Context) (runner.Info, error) { return runner.Engine().Hello(ctx) }
+
+func (hangingImpl) Run(ctx context.Context, req runner.Request) (runner.Result, error) {
+	for _, it := range req.Case.Items {
+		if slices.Contains(it.Tags, "urgent") {
+			<-ctx.Done()
+			return runner.Result{}, ctx.Err()
+		}
+	}
+	return runner.Engine().Run(ctx, req)
+}
