@@ -1,0 +1,16 @@
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/cupel-go/go-cupel/cupeltiktoken"
+)
+
+func main() {
+	c, err := cupeltiktoken.ForModel(os.Args[1])
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(c.Count("hello world"))
+}
