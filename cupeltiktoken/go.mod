@@ -4,7 +4,12 @@ go 1.26
 
 replace github.com/cupel-go/go-cupel => ../
 
-require github.com/cupel-go/go-cupel v0.0.0-00010101000000-000000000000
+require (
+	github.com/cupel-go/go-cupel v0.0.0-00010101000000-000000000000
+	github.com/onsi/ginkgo/v2 v2.34.0
+	github.com/onsi/gomega v1.44.0
+	github.com/tiktoken-go/tokenizer v0.10.0
+)
 
 require (
 	github.com/Masterminds/semver/v3 v3.4.0 // indirect
@@ -13,9 +18,6 @@ require (
 	github.com/go-task/slim-sprig/v3 v3.0.0 // indirect
 	github.com/google/go-cmp v0.7.0 // indirect
 	github.com/google/pprof v0.0.0-20260402051712-545e8a4df936 // indirect
-	github.com/onsi/ginkgo/v2 v2.34.0 // indirect
-	github.com/onsi/gomega v1.44.0 // indirect
-	github.com/tiktoken-go/tokenizer v0.10.0 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
 	golang.org/x/mod v0.36.0 // indirect
 	golang.org/x/net v0.56.0 // indirect
