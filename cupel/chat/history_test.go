@@ -74,21 +74,35 @@ var _ = Describe("History", func() {
 		Expect(h.Items()).To(HaveLen(7))
 	})
 
-	It("selects the newest turns that fit, in conversation order, and says what it dropped", func() {
+	It("selects the newest turns that fit, in conversation order, and says truly why it dropped the others", func() {
 		h, _ := chat.NewHistory(&wordCounter{}, chat.HistoryOptions{})
 		Expect(h.Append(longConversation(60)...)).To(Succeed())
-		sel, err := h.Select(budget(100))
-		Expect(err).NotTo(HaveOccurred())
-		Expect(sel.Result.TotalTokens).To(BeNumerically("<=", 100))
-		Expect(sel.Turns[0].Role).To(Equal(chat.RoleSystem))
-		all := h.Turns()
-		kept := sel.Turns[1:]
-		Expect(kept).To(Equal(all[len(all)-len(kept):]), "a contiguous newest stretch, in order")
-		Expect(unpairedResult(sel.Turns)).To(BeEmpty())
-		Expect(len(sel.Report.Included) + len(sel.Report.Excluded)).To(Equal(len(h.Items())))
-		for _, ex := range sel.Report.Excluded {
-			Expect(ex.Reason.Variant).To(Equal(cupel.ExclusionBudgetExceeded))
+		for target := 4; target <= h.Tokens(); target += 7 {
+			sel, err := h.Select(budget(target))
+			Expect(err).NotTo(HaveOccurred())
+			Expect(sel.Result.TotalTokens).To(BeNumerically("<=", target))
+			Expect(sel.Turns[0].Role).To(Equal(chat.RoleSystem))
+			Expect(unpairedResult(sel.Turns)).To(BeEmpty())
+			Expect(len(sel.Report.Included) + len(sel.Report.Excluded)).To(Equal(len(h.Items())))
+			// In conversation order, and every dropped item is older than
+			// some kept one only if it did not fit what was left.
+			last := -1
+			for _, in := range sel.Report.Included {
+				i, _ := in.Item.MetadataValue(chat.IndexKey)
+				Expect(i.(int)).To(BeNumerically(">", last))
+				last = i.(int)
+			}
+			for _, ex := range sel.Report.Excluded {
+				Expect(ex.Reason.Variant).To(Equal(cupel.ExclusionBudgetExceeded))
+				Expect(ex.Reason.ItemTokens()).To(BeNumerically(">", ex.Reason.AvailableTokens()), "budget %d: %s", target, ex.Item.Content())
+			}
 		}
+		// With room for the last ten turns' worth, the newest turn is kept
+		// and the oldest are dropped.
+		sel, _ := h.Select(budget(80))
+		newest := h.Items()[len(h.Items())-1]
+		Expect(sel.Result.Items).To(ContainElement(BeIdenticalTo(newest)))
+		Expect(sel.Result.Items).NotTo(ContainElement(BeIdenticalTo(h.Items()[1])))
 	})
 
 	It("uses the policy it is given", func() {
@@ -101,7 +115,7 @@ var _ = Describe("History", func() {
 		sel, err := h.Select(budget(10))
 		Expect(err).NotTo(HaveOccurred())
 		// Greedy by score per token keeps the old one-word turns and drops the
-		// long recent answer: the gap NewestFirstSlice avoids.
+		// long recent answer, which NewestFirstSlice would keep first.
 		var contents []string
 		for _, t := range sel.Turns {
 			contents = append(contents, t.Content)
@@ -129,12 +143,15 @@ var _ = Describe("NewestFirstSlice", func() {
 		}
 		return cupel.MustItem(spec)
 	}
-	It("takes the newest items while they fit and stops at the first that does not", func() {
+	It("takes the newest items first, each that fits what is left", func() {
 		old, long, recent, newest := item("old", 1, 0), item("long", 10, 1), item("recent", 2, 2), item("newest", 2, 3)
 		undated, negative := item("undated", 1, -1), item("negative", -1, 4)
 		sorted := []cupel.ScoredItem{{Item: old, Score: 0.9}, {Item: undated, Score: 0.8}, {Item: newest, Score: 0.1}, {Item: long}, {Item: negative}, {Item: recent}, {Item: nil}}
 		got, err := chat.NewestFirstSlice{}.Slice(sorted, budget(5))
 		Expect(err).NotTo(HaveOccurred())
+		Expect(got).To(Equal([]*cupel.ContextItem{newest, recent, old}), "long does not fit after the newest two; old does")
+
+		got, _ = chat.NewestFirstSlice{}.Slice(sorted, budget(4))
 		Expect(got).To(Equal([]*cupel.ContextItem{newest, recent}))
 
 		got, _ = chat.NewestFirstSlice{}.Slice(sorted, budget(16))
