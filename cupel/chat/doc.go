@@ -41,7 +41,7 @@
 // # Selecting
 //
 // [Policy] is the selection that suits a chat: RecencyScorer, the
-// [NewestFirstSlice] (the newest turns that fit, newest first) and the
+// [NewestFirstSlice] (the newest turns that fit, without a gap) and the
 // ChronologicalPlacer. [History] keeps a growing conversation with the token
 // count of every turn cached, so selecting again after a new turn counts only
 // that turn.

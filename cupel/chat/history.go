@@ -30,6 +30,7 @@ type History struct {
 	opts     Options
 	start    time.Time
 	pipeline *cupel.Pipeline
+	cuts     bool // the slicer is a NewestFirstSlice: relabel what it cut
 
 	turns  []Turn
 	counts []int // counts[i]: tokens of turns[i]
@@ -59,7 +60,8 @@ func NewHistory(counter cupel.TokenCounter, opts HistoryOptions) (*History, erro
 	if start.IsZero() {
 		start = DefaultStart
 	}
-	return &History{counter: counter, opts: opts.Options, start: start, pipeline: p}, nil
+	_, cuts := policy.Slicer.(NewestFirstSlice)
+	return &History{counter: counter, opts: opts.Options, start: start, pipeline: p, cuts: cuts}, nil
 }
 
 // Append adds turns to the end of the conversation, counting each once. On
@@ -188,16 +190,71 @@ type Selection struct {
 	Report *cupel.SelectionReport
 }
 
+// CutFilterName is the filter name of the Filtered reason [History.Select]
+// gives the items older than [NewestFirstSlice]'s cut.
+const CutFilterName = "chat.NewestFirstSlice: older than a turn that did not fit"
+
 // Select runs the history's policy over the conversation under budget and
 // returns the turns to send, with the report. It counts nothing.
+//
+// With a [NewestFirstSlice] (the default policy), the newest item left out
+// is reported BudgetExceeded (or PinnedOverride, ruling 2), and every item
+// older than it, left out to keep
+// the conversation without a gap, is reported Filtered by [CutFilterName]
+// (a reason the spec reserves for custom stages, spec chapter 37 (Exclusion
+// Reasons)), in the report's excluded list and its events alike.
 func (h *History) Select(budget cupel.ContextBudget) (Selection, error) {
 	res, rep, err := h.pipeline.DryRun(h.items, budget)
 	if err != nil {
 		return Selection{}, err
+	}
+	if h.cuts {
+		relabelCut(rep)
 	}
 	turns, err := Turns(res.Items)
 	if err != nil {
 		return Selection{}, err
 	}
 	return Selection{Turns: turns, Result: res, Report: rep}, nil
+}
+
+// relabelCut gives the items older than the newest item a NewestFirstSlice
+// left out for lack of budget the reason Filtered(CutFilterName).
+func relabelCut(rep *cupel.SelectionReport) {
+	// The slicer's exclusions: BudgetExceeded, or PinnedOverride when the
+	// item would have fitted without the pinned items (ruling 2).
+	sliced := func(r cupel.ExclusionReason) bool {
+		return r.Variant == cupel.ExclusionBudgetExceeded || r.Variant == cupel.ExclusionPinnedOverride
+	}
+	var cut time.Time
+	found := false
+	for _, ex := range rep.Excluded {
+		if !sliced(ex.Reason) {
+			continue
+		}
+		if ts, ok := ex.Item.Timestamp(); ok && (!found || ts.After(cut)) {
+			cut, found = ts, true
+		}
+	}
+	if !found {
+		return
+	}
+	older := func(it *cupel.ContextItem, r cupel.ExclusionReason) bool {
+		if !sliced(r) {
+			return false
+		}
+		ts, ok := it.Timestamp()
+		return !ok || ts.Before(cut)
+	}
+	filtered := cupel.Filtered(CutFilterName)
+	for i, ex := range rep.Excluded {
+		if older(ex.Item, ex.Reason) {
+			rep.Excluded[i].Reason = filtered
+		}
+	}
+	for i, ev := range rep.Events {
+		if ev.Item != nil && older(ev.Item, ev.Exclusion) {
+			rep.Events[i].Exclusion = filtered
+		}
+	}
 }

@@ -74,35 +74,49 @@ var _ = Describe("History", func() {
 		Expect(h.Items()).To(HaveLen(7))
 	})
 
-	It("selects the newest turns that fit, in conversation order, and says truly why it dropped the others", func() {
+	It("selects the newest turns that fit, without a gap, and says truly why it dropped the others", func() {
 		h, _ := chat.NewHistory(&wordCounter{}, chat.HistoryOptions{})
 		Expect(h.Append(longConversation(60)...)).To(Succeed())
-		for target := 4; target <= h.Tokens(); target += 7 {
+		items := h.Items()
+		sawCut := false
+		for target := 4; target <= h.Tokens(); target += 3 {
 			sel, err := h.Select(budget(target))
 			Expect(err).NotTo(HaveOccurred())
 			Expect(sel.Result.TotalTokens).To(BeNumerically("<=", target))
 			Expect(sel.Turns[0].Role).To(Equal(chat.RoleSystem))
 			Expect(unpairedResult(sel.Turns)).To(BeEmpty())
-			Expect(len(sel.Report.Included) + len(sel.Report.Excluded)).To(Equal(len(h.Items())))
-			// In conversation order, and every dropped item is older than
-			// some kept one only if it did not fit what was left.
-			last := -1
-			for _, in := range sel.Report.Included {
-				i, _ := in.Item.MetadataValue(chat.IndexKey)
-				Expect(i.(int)).To(BeNumerically(">", last))
-				last = i.(int)
+			Expect(len(sel.Report.Included) + len(sel.Report.Excluded)).To(Equal(len(items)))
+			// The kept items are the system prompt and the newest ones.
+			kept := sel.Result.Items[1:]
+			Expect(kept).To(Equal(items[len(items)-len(kept):]), "budget %d", target)
+			if len(sel.Report.Excluded) == 0 {
+				continue
 			}
+			// The newest dropped item did not fit; the older ones are Filtered
+			// by the cut, in the excluded list and the events alike.
+			cut := items[len(items)-len(kept)-1]
+			budgetExceeded := 0
 			for _, ex := range sel.Report.Excluded {
-				Expect(ex.Reason.Variant).To(Equal(cupel.ExclusionBudgetExceeded))
-				Expect(ex.Reason.ItemTokens()).To(BeNumerically(">", ex.Reason.AvailableTokens()), "budget %d: %s", target, ex.Item.Content())
+				if ex.Item == cut {
+					Expect(ex.Reason.Variant).To(BeElementOf(cupel.ExclusionBudgetExceeded, cupel.ExclusionPinnedOverride))
+					if ex.Reason.Variant == cupel.ExclusionBudgetExceeded {
+						Expect(ex.Reason.ItemTokens()).To(BeNumerically(">", ex.Reason.AvailableTokens()))
+					}
+					budgetExceeded++
+					continue
+				}
+				Expect(ex.Reason).To(Equal(cupel.Filtered(chat.CutFilterName)))
+				sawCut = true
+			}
+			Expect(budgetExceeded).To(Equal(1))
+			for _, ev := range sel.Report.Events {
+				if ev.Item != nil && ev.Item != cut && ev.Exclusion.Variant != "" {
+					Expect(ev.Exclusion.Variant).To(Equal(cupel.ExclusionFiltered))
+					Expect(ev.Text()).To(Equal("Filtered: by " + chat.CutFilterName))
+				}
 			}
 		}
-		// With room for the last ten turns' worth, the newest turn is kept
-		// and the oldest are dropped.
-		sel, _ := h.Select(budget(80))
-		newest := h.Items()[len(h.Items())-1]
-		Expect(sel.Result.Items).To(ContainElement(BeIdenticalTo(newest)))
-		Expect(sel.Result.Items).NotTo(ContainElement(BeIdenticalTo(h.Items()[1])))
+		Expect(sawCut).To(BeTrue())
 	})
 
 	It("uses the policy it is given", func() {
@@ -143,16 +157,13 @@ var _ = Describe("NewestFirstSlice", func() {
 		}
 		return cupel.MustItem(spec)
 	}
-	It("takes the newest items first, each that fits what is left", func() {
+	It("takes the newest items while they fit and stops at the first that does not", func() {
 		old, long, recent, newest := item("old", 1, 0), item("long", 10, 1), item("recent", 2, 2), item("newest", 2, 3)
 		undated, negative := item("undated", 1, -1), item("negative", -1, 4)
 		sorted := []cupel.ScoredItem{{Item: old, Score: 0.9}, {Item: undated, Score: 0.8}, {Item: newest, Score: 0.1}, {Item: long}, {Item: negative}, {Item: recent}, {Item: nil}}
 		got, err := chat.NewestFirstSlice{}.Slice(sorted, budget(5))
 		Expect(err).NotTo(HaveOccurred())
-		Expect(got).To(Equal([]*cupel.ContextItem{newest, recent, old}), "long does not fit after the newest two; old does")
-
-		got, _ = chat.NewestFirstSlice{}.Slice(sorted, budget(4))
-		Expect(got).To(Equal([]*cupel.ContextItem{newest, recent}))
+		Expect(got).To(Equal([]*cupel.ContextItem{newest, recent}), "old would fit, but long is in the way")
 
 		got, _ = chat.NewestFirstSlice{}.Slice(sorted, budget(16))
 		Expect(got).To(Equal([]*cupel.ContextItem{newest, recent, long, old, undated}))

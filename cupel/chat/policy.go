@@ -14,8 +14,9 @@ import (
 // It differs from the core's chat preset (cupel.PresetChat: Recency 3,
 // Kind 1, GreedySlice, ChronologicalPlacer) in its slicer. GreedySlice fills
 // the budget by score per token (spec chapter 26 (GreedySlice)), so it keeps
-// old one-word turns before a long recent one; NewestFirstSlice fills it
-// from the newest turn back.
+// old one-word turns and drops a long recent one, leaving holes in the
+// conversation; NewestFirstSlice keeps the newest turns that fit, without a
+// gap.
 func Policy() cupel.Policy {
 	return cupel.Policy{
 		Scorer:   cupel.NewRecencyScorer(),
@@ -26,14 +27,17 @@ func Policy() cupel.Policy {
 }
 
 // NewestFirstSlice is a slicer for conversations: it walks the candidates
-// from the newest timestamp to the oldest and takes each one that fits what
-// is left of the target. Recent turns thus win over old ones whatever their
-// length, unlike GreedySlice's score per token. When a large item does not
-// fit, older and smaller ones may still be taken after it, so the selection
-// can have a gap there; a tool exchange is one item and stays whole either
-// way. Every item left out did not fit the budget left when its turn came,
-// so the report's BudgetExceeded reasons hold (the tokens it asked for are
-// more than the tokens available).
+// from the newest timestamp to the oldest and takes each while it fits what
+// is left of the target, stopping at the first that does not (the cut). What
+// it keeps is therefore the newest stretch of the conversation, without a
+// gap: an old turn is never kept while a newer one is dropped, and recent
+// turns win over old ones whatever their length, unlike with GreedySlice's
+// score per token. A tool exchange is one item, so it stays whole.
+//
+// The pipeline reports every item a slicer leaves out as BudgetExceeded. For
+// the items older than the cut that is not the reason (some would fit what
+// is left), so [History.Select] reports them as Filtered by [CutFilterName]
+// instead; a pipeline run directly with this slicer does not.
 //
 // Items without a timestamp come after every timestamped one, in the order
 // given; items with negative tokens are never taken. Scores are not used.
@@ -78,7 +82,7 @@ func (NewestFirstSlice) SlicePositions(sorted []cupel.ScoredItem, budget cupel.C
 	for _, i := range order {
 		t := sorted[i].Item.Tokens()
 		if t > remaining {
-			continue
+			break
 		}
 		out = append(out, i)
 		remaining -= t
