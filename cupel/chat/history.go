@@ -192,7 +192,7 @@ type Selection struct {
 
 // CutFilterName is the filter name of the Filtered reason [History.Select]
 // gives the items older than [NewestFirstSlice]'s cut.
-const CutFilterName = "chat.NewestFirstSlice: older than a turn that did not fit"
+const CutFilterName = "chat.NewestFirstSlice (older than a turn that did not fit)"
 
 // Select runs the history's policy over the conversation under budget and
 // returns the turns to send, with the report. It counts nothing.
