@@ -3,7 +3,6 @@ package cupeltiktoken_test
 import (
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -15,7 +14,8 @@ var _ = Describe("linking", func() {
 	// vocabularies builds one of the programs of internal/linkcheck and
 	// returns the vocabularies its binary holds, by their init functions.
 	vocabularies := func(program string) []string {
-		goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
+		goTool, err := exec.LookPath("go")
+		Expect(err).NotTo(HaveOccurred(), "the go command, to build the programs")
 		bin := filepath.Join(GinkgoT().TempDir(), program)
 		out, err := exec.Command(goTool, "build", "-o", bin, "./internal/linkcheck/"+program).CombinedOutput()
 		Expect(err).NotTo(HaveOccurred(), string(out))
