@@ -62,3 +62,31 @@ func ExampleHistory() {
 	// user: And tomorrow?
 	// dropped "[1] user: What is the weather in Paris today?": BudgetExceeded: 7 tokens requested, 0 available
 }
+
+func ExampleItems() {
+	turns := []chat.Turn{
+		{Role: chat.RoleSystem, Content: "Be brief."},
+		{Role: chat.RoleUser, Content: "ok"},
+		{Role: chat.RoleAssistant, Content: "ok"},
+		{Role: chat.RoleUser, Content: "ok"},
+	}
+	items, err := chat.Items(turns, wordsCounter, chat.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, it := range items {
+		role, _ := it.MetadataValue(chat.RoleKey)
+		fmt.Printf("%q %s pinned=%v tokens=%d\n", it.Content(), role, it.Pinned(), it.Tokens())
+	}
+	back, err := chat.Turns(items)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(len(back), "turns back")
+	// Output:
+	// "[0] system: Be brief." system pinned=true tokens=2
+	// "[1] user: ok" user pinned=false tokens=1
+	// "[2] assistant: ok" assistant pinned=false tokens=1
+	// "[3] user: ok" user pinned=false tokens=1
+	// 4 turns back
+}
