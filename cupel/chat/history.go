@@ -60,7 +60,11 @@ func NewHistory(counter cupel.TokenCounter, opts HistoryOptions) (*History, erro
 	if start.IsZero() {
 		start = DefaultStart
 	}
-	_, cuts := policy.Slicer.(NewestFirstSlice)
+	cuts := false
+	switch policy.Slicer.(type) {
+	case NewestFirstSlice, *NewestFirstSlice:
+		cuts = true
+	}
 	return &History{counter: counter, opts: opts.Options, start: start, pipeline: p, cuts: cuts}, nil
 }
 
