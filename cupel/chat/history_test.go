@@ -136,6 +136,16 @@ var _ = Describe("History", func() {
 		}
 		Expect(contents).To(Equal([]string{"You are a weather bot.", "ok", "ok", "ok"}))
 
+		// A NewestFirstSlice given by pointer gets the cut's reasons too.
+		ptr := chat.Policy()
+		ptr.Slicer = &chat.NewestFirstSlice{}
+		h, err = chat.NewHistory(&wordCounter{}, chat.HistoryOptions{Policy: &ptr})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(h.Append(conversation()...)).To(Succeed())
+		sel, err = h.Select(budget(10))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(sel.Report.Excluded).To(ContainElement(HaveField("Reason", cupel.Filtered(chat.CutFilterName))))
+
 		_, err = chat.NewHistory(&wordCounter{}, chat.HistoryOptions{Policy: &cupel.Policy{}})
 		Expect(err).To(MatchError(cupel.ErrInvalidConfig))
 	})
