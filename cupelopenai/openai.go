@@ -119,6 +119,7 @@ func toTurn(m openai.ChatCompletionMessageParamUnion, index int) (chat.Turn, err
 				return chat.Turn{}, unsupported(index, "tool_calls[%d] has no variant set", k)
 			}
 		}
+		//lint:ignore SA1019 conversations written before tool calls still hold function_call; it is read, never written
 		if fc := a.FunctionCall; fc.Name != "" {
 			t.ToolCalls = append(t.ToolCalls, chat.ToolCall{ID: legacyFunctionID(fc.Name), Name: fc.Name, Arguments: fc.Arguments})
 		}
