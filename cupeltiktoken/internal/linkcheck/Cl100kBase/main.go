@@ -1,3 +1,4 @@
+// Command Cl100kBase makes a Counter with cupeltiktoken.Cl100kBase only, for the link test.
 package main
 
 import (

@@ -1,3 +1,4 @@
+// Command ForModel makes a Counter with cupeltiktoken.ForModel only, for the link test.
 package main
 
 import (

@@ -1,3 +1,4 @@
+// Command O200kBase makes a Counter with cupeltiktoken.O200kBase only, for the link test.
 package main
 
 import (
