@@ -1,0 +1,25 @@
+// Package cupelopenai connects go-cupel to the OpenAI Go SDK
+// (github.com/openai/openai-go/v3): it converts chat completion message
+// params to chat turns and back, so that a conversation held as
+// []openai.ChatCompletionMessageParamUnion can be trimmed to a model's
+// context window by the go-cupel pipeline.
+//
+// [ToTurns] and [FromTurns] convert both ways. Each turn keeps the message it
+// came from in its Raw field and [FromTurn] returns that message as it was, so
+// nothing the package does not read is lost: images, audio, refusals, extra
+// fields, prompt-cache marks. [Trim] does the whole round: messages to items
+// (counted with a cupel.TokenCounter, e.g. the cupeltiktoken module's),
+// selection under a budget with chat.Policy, and the selected messages back,
+// in conversation order, with the report.
+//
+// An assistant message with tool calls and the tool messages that answer them
+// become one item (package chat), so they are kept or dropped together: the
+// API rejects a tool message whose call is not in the request. The legacy
+// function_call and function-role messages are paired the same way.
+//
+// Counting: a message's text parts, name and tool calls are counted, plus
+// chat.Options.PerTurnTokens ([TokensPerMessage] for OpenAI's chat format).
+// Images, audio and files are not counted: add a margin to the budget
+// (cupel.BudgetSpec.EstimationSafetyMarginPercent) when a conversation holds
+// them.
+package cupelopenai
