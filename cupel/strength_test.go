@@ -39,7 +39,7 @@ func (s stSleepSlicer) Slice(sorted []cupel.ScoredItem, b cupel.ContextBudget) (
 // stStages records stage events only.
 type stStages struct{ events []cupel.TraceEvent }
 
-func (c *stStages) Enabled() bool                      { return true }
+func (c *stStages) Enabled() bool                       { return true }
 func (c *stStages) RecordStageEvent(e cupel.TraceEvent) { c.events = append(c.events, e) }
 func (c *stStages) RecordItemEvent(cupel.TraceEvent)    {}
 
@@ -172,9 +172,9 @@ var _ = Describe("Suite strength (issue 16)", func() {
 	Describe("exclusion reason accessors", func() {
 		type fields struct {
 			itemTokens, available, cap, actual, count, tokens int
-			score, threshold                                 float64
-			against, displacedBy, filter                     string
-			kind, byKind                                     cupel.ContextKind
+			score, threshold                                  float64
+			against, displacedBy, filter                      string
+			kind, byKind                                      cupel.ContextKind
 		}
 		read := func(r cupel.ExclusionReason) fields {
 			return fields{r.ItemTokens(), r.AvailableTokens(), r.Cap(), r.Actual(), r.Count(), r.Tokens(),
