@@ -36,6 +36,15 @@ func (s stSleepSlicer) Slice(sorted []cupel.ScoredItem, b cupel.ContextBudget) (
 	return cupel.NewGreedySlice().Slice(sorted, b)
 }
 
+// stCountingScorer returns the hint and records "content/len(all)" per call.
+type stCountingScorer struct{ calls *[]string }
+
+func (s stCountingScorer) Score(it *cupel.ContextItem, all []*cupel.ContextItem) float64 {
+	*s.calls = append(*s.calls, it.Content()+"/"+string(rune('0'+len(all))))
+	h, _ := it.FutureRelevanceHint()
+	return h
+}
+
 // stStages records stage events only.
 type stStages struct{ events []cupel.TraceEvent }
 
@@ -427,6 +436,22 @@ var _ = Describe("Suite strength (issue 16)", func() {
 			got, ok, err := p.FindMinBudgetFor([]*cupel.ContextItem{neg}, neg, 10)
 			Expect(err).NotTo(HaveOccurred())
 			Expect([]any{got, ok}).To(Equal([]any{0, false}))
+		})
+	})
+
+	Describe("ScoreBatch with a custom scorer (no ScoreAll)", func() {
+		It("scores each item against all, gives nil items 0 without calling the scorer, and sizes out", func() {
+			var calls []string
+			s := stCountingScorer{calls: &calls}
+			a, b := stItem("a", 10, 0.25), stItem("b", 10, 0.75)
+			items := []*cupel.ContextItem{a, nil, b}
+			out := cupel.ScoreBatch(s, items, []float64{9, 9, 9, 9, 9})
+			Expect(out).To(Equal([]float64{0.25, 0, 0.75}))
+			Expect(calls).To(Equal([]string{"a/3", "b/3"}))
+			short := make([]float64, 1)
+			out = cupel.ScoreBatch(s, items, short)
+			Expect(out).To(Equal([]float64{0.25, 0, 0.75}))
+			Expect(cupel.ScoreBatch(s, nil, nil)).To(BeEmpty())
 		})
 	})
 
