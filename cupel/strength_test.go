@@ -439,6 +439,45 @@ var _ = Describe("Suite strength (issue 16)", func() {
 		})
 	})
 
+	// The engine's side of the vector
+	// optional/pipeline/pipeline-count-quota-count-requirement-shortfalls,
+	// whose count_requirement_shortfalls key the runner may not read yet.
+	It("carries count-quota shortfalls on the report, in entry order", func() {
+		entry := func(k cupel.ContextKind, req, capCount int) cupel.CountQuotaEntry {
+			e, err := cupel.NewCountQuotaEntry(k, req, capCount)
+			Expect(err).NotTo(HaveOccurred())
+			return e
+		}
+		sl, err := cupel.NewCountQuotaSlice([]cupel.CountQuotaEntry{
+			entry("ToolOutput", 2, 2), entry("Document", 1, 2), entry("Memory", 2, 3),
+		}, cupel.NewGreedySlice(), cupel.ScarcityDegrade)
+		Expect(err).NotTo(HaveOccurred())
+		p, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewReflexiveScorer(), Slicer: sl, Placer: cupel.NewChronologicalPlacer()})
+		Expect(err).NotTo(HaveOccurred())
+		mk := func(content string, kind cupel.ContextKind, hint float64, day int) *cupel.ContextItem {
+			return cupel.MustItem(cupel.ItemSpec{Content: content, Tokens: 100, Kind: kind, FutureRelevanceHint: cupel.Ptr(hint),
+				Timestamp: cupel.Ptr(time.Date(2024, 6, day, 0, 0, 0, 0, time.UTC))})
+		}
+		items := []*cupel.ContextItem{mk("m1", "", 0.9, 1), mk("d1", "Document", 0.8, 2), mk("d2", "Document", 0.7, 3),
+			mk("mem", "Memory", 0.6, 4), mk("m2", "", 0.5, 5)}
+		res, rep, err := p.DryRun(items, stBudget(1000, 1000))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(res.Items).To(Equal(items))
+		want := []cupel.CountRequirementShortfall{{Kind: "ToolOutput", RequiredCount: 2, SatisfiedCount: 0}, {Kind: "Memory", RequiredCount: 2, SatisfiedCount: 1}}
+		Expect(rep.CountRequirementShortfalls).To(Equal(want))
+		Expect(res.Shortfalls).To(Equal(want))
+		b, err := json.Marshal(rep)
+		Expect(err).NotTo(HaveOccurred())
+		var wire struct {
+			S []map[string]any `json:"count_requirement_shortfalls"`
+		}
+		Expect(json.Unmarshal(b, &wire)).To(Succeed())
+		Expect(wire.S).To(Equal([]map[string]any{
+			{"kind": "ToolOutput", "required_count": 2.0, "satisfied_count": 0.0},
+			{"kind": "Memory", "required_count": 2.0, "satisfied_count": 1.0},
+		}))
+	})
+
 	Describe("ScoreBatch with a custom scorer (no ScoreAll)", func() {
 		It("scores each item against all, gives nil items 0 without calling the scorer, and sizes out", func() {
 			var calls []string
