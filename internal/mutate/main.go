@@ -58,6 +58,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	tests := fs.String("tests", "all", "when to run go test ./cupel: all | survivors (of the vectors) | none")
 	list := fs.Bool("list", false, "print the sample and exit")
 	verbose := fs.Bool("v", false, "print the output of the runs that kill a mutant")
+	only := fs.String("only", "", "run the mutants listed in this file (one \"file:line: old -> new\" a line, as the report prints them) instead of a sample")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -71,6 +72,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	sample, sites := p.Sample(*seed, *n)
+	if *only != "" {
+		if sample, err = p.Named(*only); err != nil {
+			fmt.Fprintln(stderr, "mutate:", err)
+			return 1
+		}
+	}
 	if *list {
 		for _, m := range sample {
 			fmt.Fprintln(stdout, m)

@@ -20,13 +20,14 @@ import (
 type Mutant struct {
 	File string // base name, e.g. "knapsack.go"
 	Line int
+	Col  int // 1-based, in bytes
 	Off  int
 	Old  string
 	New  string
 }
 
 func (m Mutant) String() string {
-	return fmt.Sprintf("%s:%d: %s -> %s", m.File, m.Line, m.Old, m.New)
+	return fmt.Sprintf("%s:%d:%d: %s -> %s", m.File, m.Line, m.Col, m.Old, m.New)
 }
 
 // Apply returns src with m applied.
@@ -137,7 +138,8 @@ func (p *Package) Sites() []Mutant {
 		f := p.asts[n]
 		tf := p.fset.File(f.Pos())
 		add := func(pos token.Pos, old, new string) {
-			ms = append(ms, Mutant{File: n, Line: tf.Line(pos), Off: tf.Offset(pos), Old: old, New: new})
+			ps := tf.Position(pos)
+			ms = append(ms, Mutant{File: n, Line: ps.Line, Col: ps.Column, Off: tf.Offset(pos), Old: old, New: new})
 		}
 		op := func(pos token.Pos, t token.Token) {
 			for _, r := range swaps[t] {
@@ -203,4 +205,42 @@ func (p *Package) Sample(seed uint64, n int) (sample []Mutant, sites int) {
 		}
 	}
 	return sample, len(all)
+}
+
+// Named returns the mutants listed in file, one a line as Mutant.String
+// prints them (leading text up to the file name, and anything after the
+// mutation, such as the report's "reachable=..." columns, is ignored).
+func (p *Package) Named(file string) ([]Mutant, error) {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	byName := map[string]Mutant{}
+	for _, m := range p.Sites() {
+		byName[m.String()] = m
+	}
+	var out []Mutant
+	for _, line := range strings.Split(string(b), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" {
+			continue
+		}
+		m, ok := Mutant{}, false
+		for name, c := range byName {
+			// The longest name the line holds, followed by a space or the
+			// end: "quota.go:1:2: < -> <=" is inside "countquota.go:...".
+			i := strings.Index(line, name)
+			if i < 0 || (i+len(name) < len(line) && line[i+len(name)] != ' ') || (i > 0 && line[i-1] != ' ' && line[i-1] != ']') {
+				continue
+			}
+			if !ok || len(name) > len(m.String()) {
+				m, ok = c, true
+			}
+		}
+		if !ok {
+			return nil, fmt.Errorf("%s: no mutant %q in %s", file, line, p.Dir)
+		}
+		out = append(out, m)
+	}
+	return out, nil
 }

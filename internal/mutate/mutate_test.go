@@ -31,8 +31,13 @@ var _ = Describe("the mutator", func() {
 		}
 	})
 
-	It("describes each site by the bytes it replaces", func() {
+	It("describes each site by the bytes it replaces, under a unique name", func() {
 		sites := p.Sites()
+		names := map[string]bool{}
+		for _, m := range sites {
+			Expect(names[m.String()]).To(BeFalse(), "two sites named %s", m)
+			names[m.String()] = true
+		}
 		Expect(len(sites)).To(BeNumerically(">", 1000))
 		for _, m := range sites {
 			src := p.Src[m.File]
@@ -53,10 +58,10 @@ var _ = Describe("the mutator", func() {
 		Expect(a).To(Equal(b))
 		Expect(na).To(Equal(nb))
 		Expect(c).NotTo(Equal(a))
-		seen := map[Mutant]bool{}
+		seen := map[string]bool{}
 		for _, m := range a {
-			Expect(seen[m]).To(BeFalse(), "drawn twice: %s", m)
-			seen[m] = true
+			Expect(seen[m.String()]).To(BeFalse(), "drawn twice: %s", m)
+			seen[m.String()] = true
 		}
 	})
 
@@ -100,7 +105,7 @@ var _ = Describe("the mutator", func() {
 		s, n := q.Sample(1, 5)
 		Expect(n).To(Equal(2))
 		Expect(s).To(Equal([]Mutant{sites[1]}))
-		Expect(s[0].String()).To(Equal("x.go:5: + -> -"))
+		Expect(s[0].String()).To(Equal("x.go:5:33: + -> -"))
 	})
 
 	It("mutates operators, literals, negations and booleans", func() {
@@ -114,10 +119,28 @@ var _ = Describe("the mutator", func() {
 			got = append(got, m.String())
 		}
 		Expect(got).To(ConsistOf(
-			"x.go:4: ++ -> --", "x.go:5: += -> -=", "x.go:5: 2 -> 3",
-			"x.go:6: || -> &&", "x.go:6: && -> ||", "x.go:6: ! -> ",
-			"x.go:6: < -> <=", "x.go:6: < -> >=", "x.go:6: 0 -> 1", "x.go:6: false -> true",
+			"x.go:4:3: ++ -> --", "x.go:5:4: += -> -=", "x.go:5:7: 2 -> 3",
+			"x.go:6:22: || -> &&", "x.go:6:13: && -> ||", "x.go:6:9: ! -> ",
+			"x.go:6:18: < -> <=", "x.go:6:18: < -> >=", "x.go:6:20: 0 -> 1", "x.go:6:25: false -> true",
 		))
+	})
+})
+
+var _ = Describe("a list of mutants", func() {
+	It("names mutants as the report prints them", func() {
+		p, err := Load("../../cupel")
+		Expect(err).NotTo(HaveOccurred())
+		s, _ := p.Sample(5, 4)
+		f := filepath.Join(GinkgoT().TempDir(), "list")
+		text := "[1/4] " + s[0].String() + "    reachable=true  vectors=survived tests=killed\n" +
+			"  " + s[1].String() + " reachable=false survives both\n\n" + s[2].String() + "\n" + s[3].String()
+		Expect(os.WriteFile(f, []byte(text), 0o644)).To(Succeed())
+		got, err := p.Named(f)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(got).To(Equal(s))
+		Expect(os.WriteFile(f, []byte("nothing.go:1:1: < -> >\n"), 0o644)).To(Succeed())
+		_, err = p.Named(f)
+		Expect(err).To(MatchError(ContainSubstring("no mutant")))
 	})
 })
 
