@@ -478,6 +478,31 @@ var _ = Describe("Suite strength (issue 16)", func() {
 		}))
 	})
 
+	// The engine's side of the vector
+	// optional/pipeline/pipeline-count-constrained-knapsack-count-requirement-shortfalls.
+	It("carries count-constrained knapsack shortfalls on the report, in entry order", func() {
+		doc, err := cupel.NewCountQuotaEntry("Document", 2, 3)
+		Expect(err).NotTo(HaveOccurred())
+		mem, err := cupel.NewCountQuotaEntry("Memory", 1, 1)
+		Expect(err).NotTo(HaveOccurred())
+		ks, err := cupel.NewKnapsackSlice(100)
+		Expect(err).NotTo(HaveOccurred())
+		sl, err := cupel.NewCountConstrainedKnapsackSlice([]cupel.CountQuotaEntry{doc, mem}, ks, cupel.ScarcityDegrade)
+		Expect(err).NotTo(HaveOccurred())
+		p, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewReflexiveScorer(), Slicer: sl, Placer: cupel.NewChronologicalPlacer()})
+		Expect(err).NotTo(HaveOccurred())
+		mk := func(content string, tokens int, kind cupel.ContextKind, hint float64, day int) *cupel.ContextItem {
+			return cupel.MustItem(cupel.ItemSpec{Content: content, Tokens: tokens, Kind: kind, FutureRelevanceHint: cupel.Ptr(hint),
+				Timestamp: cupel.Ptr(time.Date(2024, 6, day, 0, 0, 0, 0, time.UTC))})
+		}
+		d1, m1, m2, m3 := mk("d1", 100, "Document", 0.9, 3), mk("m1", 100, "", 0.8, 1), mk("m2", 200, "", 0.7, 2), mk("m3", 300, "", 0.6, 4)
+		res, rep, err := p.DryRun([]*cupel.ContextItem{d1, m1, m2, m3}, stBudget(1000, 500))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(res.Items).To(Equal([]*cupel.ContextItem{m1, m2, d1}))
+		Expect(rep.CountRequirementShortfalls).To(Equal([]cupel.CountRequirementShortfall{
+			{Kind: "Document", RequiredCount: 2, SatisfiedCount: 1}, {Kind: "Memory", RequiredCount: 1, SatisfiedCount: 0}}))
+	})
+
 	Describe("ScoreBatch with a custom scorer (no ScoreAll)", func() {
 		It("scores each item against all, gives nil items 0 without calling the scorer, and sizes out", func() {
 			var calls []string
