@@ -138,7 +138,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "[%d/%d] %-50s reachable=%-5v vectors=%-8s tests=%s %s\n", i+1, len(sample), m,
 			r.Reachable, verdict(r.VectorsKill, true), verdict(r.TestsKill, r.TestsRun), r.Note)
 	}
-	report(stdout, *seed, sites, res)
+	what := fmt.Sprintf("seed %d: %d mutants drawn from %d candidate sites (mutants that do not type-check are skipped)", *seed, len(res), sites)
+	if *only != "" {
+		what = fmt.Sprintf("%d mutants listed in %s", len(res), *only)
+	}
+	report(stdout, what, res)
 	return 0
 }
 
@@ -159,7 +163,7 @@ func pct(a, b int) string {
 	return fmt.Sprintf("%.1f%%", 100*float64(a)/float64(b))
 }
 
-func report(w io.Writer, seed uint64, sites int, res []result) {
+func report(w io.Writer, what string, res []result) {
 	var reach, vk, vkReach, tk, both, testsRun int
 	for _, r := range res {
 		if r.Reachable {
@@ -181,7 +185,7 @@ func report(w io.Writer, seed uint64, sites int, res []result) {
 			both++
 		}
 	}
-	fmt.Fprintf(w, "seed %d: %d mutants drawn from %d candidate sites (mutants that do not type-check are skipped)\n", seed, len(res), sites)
+	fmt.Fprintln(w, what)
 	fmt.Fprintf(w, "vectors alone:        %d/%d killed (%s)\n", vk, len(res), pct(vk, len(res)))
 	fmt.Fprintf(w, "vectors, reachable:   %d/%d killed (%s) [line executed by the suite]\n", vkReach, reach, pct(vkReach, reach))
 	fmt.Fprintf(w, "go test ./cupel:      %d/%d killed (%s) [of the mutants it ran on]\n", tk, testsRun, pct(tk, testsRun))
