@@ -217,7 +217,7 @@ func (p *Package) Named(file string) ([]Mutant, error) {
 	}
 	byName := map[string]Mutant{}
 	for _, m := range p.Sites() {
-		byName[m.String()] = m
+		byName[strings.TrimSpace(m.String())] = m // "x.go:1:2: ! -> " ends in a space
 	}
 	var out []Mutant
 	for _, line := range strings.Split(string(b), "\n") {
@@ -233,7 +233,7 @@ func (p *Package) Named(file string) ([]Mutant, error) {
 			if i < 0 || (i+len(name) < len(line) && line[i+len(name)] != ' ') || (i > 0 && line[i-1] != ' ' && line[i-1] != ']') {
 				continue
 			}
-			if !ok || len(name) > len(m.String()) {
+			if !ok || len(name) > len(strings.TrimSpace(m.String())) {
 				m, ok = c, true
 			}
 		}

@@ -138,6 +138,17 @@ var _ = Describe("a list of mutants", func() {
 		got, err := p.Named(f)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(got).To(Equal(s))
+		var drop Mutant
+		for _, m := range p.Sites() {
+			if m.New == "" {
+				drop = m
+				break
+			}
+		}
+		Expect(os.WriteFile(f, []byte(strings.TrimSpace(drop.String())+"\n"), 0o644)).To(Succeed())
+		got, err = p.Named(f)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(got).To(Equal([]Mutant{drop}))
 		Expect(os.WriteFile(f, []byte("nothing.go:1:1: < -> >\n"), 0o644)).To(Succeed())
 		_, err = p.Named(f)
 		Expect(err).To(MatchError(ContainSubstring("no mutant")))
