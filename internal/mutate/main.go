@@ -57,6 +57,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	timeout := fs.Duration("timeout", 2*time.Minute, "limit per build or run of one mutant")
 	tests := fs.String("tests", "all", "when to run go test ./cupel: all | survivors (of the vectors) | none")
 	list := fs.Bool("list", false, "print the sample and exit")
+	reach := fs.Bool("reachability", false, "print the sample with whether the vectors reach each mutant (one coverage run, no mutant built) and exit")
 	verbose := fs.Bool("v", false, "print the output of the runs that kill a mutant")
 	only := fs.String("only", "", "run the mutants listed in this file (one \"file:line: old -> new\" a line, as the report prints them) instead of a sample")
 	if err := fs.Parse(args); err != nil {
@@ -96,10 +97,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "mutate: coverage run:", err)
 		return 1
 	}
+	if *reach {
+		for _, m := range sample {
+			fmt.Fprintf(stdout, "%-50s reachable=%v\n", m, cov.covered(m.File, m.ReachLine))
+		}
+		return 0
+	}
 	absPkg, _ := filepath.Abs(*pkg)
 	var res []result
 	for i, m := range sample {
-		r := result{Mutant: m, Reachable: cov.covered(m.File, m.Line)}
+		r := result{Mutant: m, Reachable: cov.covered(m.File, m.ReachLine)}
 		mf := filepath.Join(tmp, "mutant.go")
 		ov := filepath.Join(tmp, "overlay.json")
 		src := m.Apply(p.Src[m.File])

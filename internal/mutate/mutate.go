@@ -21,9 +21,13 @@ type Mutant struct {
 	File string // base name, e.g. "knapsack.go"
 	Line int
 	Col  int // 1-based, in bytes
-	Off  int
-	Old  string
-	New  string
+	// ReachLine is the line whose coverage tells whether the vectors
+	// execute the mutant: Line, or for an expression of a switch case the
+	// line of the switch (go cover counts case expressions in no block).
+	ReachLine int
+	Off       int
+	Old       string
+	New       string
 }
 
 func (m Mutant) String() string {
@@ -137,9 +141,29 @@ func (p *Package) Sites() []Mutant {
 	for _, n := range p.Files {
 		f := p.asts[n]
 		tf := p.fset.File(f.Pos())
+		var stack []ast.Node // the nodes enclosing the current one
 		add := func(pos token.Pos, old, new string) {
 			ps := tf.Position(pos)
-			ms = append(ms, Mutant{File: n, Line: ps.Line, Col: ps.Column, Off: tf.Offset(pos), Old: old, New: new})
+			reach := ps.Line
+			for i := len(stack) - 1; i > 0; i-- {
+				cc, ok := stack[i].(*ast.CaseClause)
+				if !ok {
+					continue
+				}
+				if len(cc.Body) > 0 && pos >= cc.Body[0].Pos() {
+					break // in the case body: its own block
+				}
+				for j := i - 1; j >= 0; j-- {
+					if sw, ok := stack[j].(ast.Stmt); ok {
+						if _, isBlock := sw.(*ast.BlockStmt); !isBlock {
+							reach = tf.Line(sw.Pos())
+							break
+						}
+					}
+				}
+				break
+			}
+			ms = append(ms, Mutant{File: n, Line: ps.Line, Col: ps.Column, ReachLine: reach, Off: tf.Offset(pos), Old: old, New: new})
 		}
 		op := func(pos token.Pos, t token.Token) {
 			for _, r := range swaps[t] {
@@ -147,9 +171,15 @@ func (p *Package) Sites() []Mutant {
 			}
 		}
 		ast.Inspect(f, func(nd ast.Node) bool {
+			if nd == nil {
+				stack = stack[:len(stack)-1]
+				return true
+			}
+			stack = append(stack, nd)
 			switch x := nd.(type) {
 			case *ast.GenDecl:
 				if x.Tok == token.IMPORT {
+					stack = stack[:len(stack)-1] // no nil call follows a false
 					return false
 				}
 			case *ast.BinaryExpr:

@@ -108,6 +108,23 @@ var _ = Describe("the mutator", func() {
 		Expect(s[0].String()).To(Equal("x.go:5:33: + -> -"))
 	})
 
+	It("judges a switch case's expressions reachable by the switch's line", func() {
+		dir := GinkgoT().TempDir()
+		src := "package x\n\nfunc f(a int) int {\n\tswitch {\n\tcase a < 0:\n\t\treturn a + 1\n\t}\n\treturn 0\n}\n"
+		Expect(os.WriteFile(filepath.Join(dir, "x.go"), []byte(src), 0o644)).To(Succeed())
+		q, err := Load(dir)
+		Expect(err).NotTo(HaveOccurred())
+		got := map[string]int{}
+		for _, m := range q.Sites() {
+			got[m.String()] = m.ReachLine
+		}
+		Expect(got).To(Equal(map[string]int{
+			"x.go:5:9: < -> <=": 4, "x.go:5:9: < -> >=": 4, "x.go:5:11: 0 -> 1": 4, // case expression: the switch
+			"x.go:6:12: + -> -": 6, "x.go:6:14: 1 -> 2": 6, // case body: its own line
+			"x.go:8:9: 0 -> 1": 8,
+		}))
+	})
+
 	It("mutates operators, literals, negations and booleans", func() {
 		dir := GinkgoT().TempDir()
 		src := "package x\n\nfunc f(a int, ok bool) bool {\n\ta++\n\ta += 2\n\treturn !ok && a < 0 || false\n}\n"
