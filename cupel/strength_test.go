@@ -430,6 +430,37 @@ var _ = Describe("Suite strength (issue 16)", func() {
 			Expect(errors.Is(err, cupel.ErrInvalidArgument)).To(BeTrue())
 		})
 
+		It("refuses each of the three quota slicers, and only them", func() {
+			qs, err := cupel.NewQuotaSet(cupel.Require("Document", 10))
+			Expect(err).NotTo(HaveOccurred())
+			quota, err := cupel.NewQuotaSlice(qs, cupel.NewGreedySlice())
+			Expect(err).NotTo(HaveOccurred())
+			e, err := cupel.NewCountQuotaEntry("Document", 1, 2)
+			Expect(err).NotTo(HaveOccurred())
+			cq, err := cupel.NewCountQuotaSlice([]cupel.CountQuotaEntry{e}, cupel.NewGreedySlice(), cupel.ScarcityDegrade)
+			Expect(err).NotTo(HaveOccurred())
+			ks, err := cupel.NewKnapsackSlice(1)
+			Expect(err).NotTo(HaveOccurred())
+			cck, err := cupel.NewCountConstrainedKnapsackSlice([]cupel.CountQuotaEntry{e}, ks, cupel.ScarcityDegrade)
+			Expect(err).NotTo(HaveOccurred())
+			t := stItem("t", 10, 0.5)
+			for _, sl := range []cupel.Slicer{quota, cq, cck} {
+				p, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewReflexiveScorer(), Slicer: sl, Placer: cupel.NewChronologicalPlacer()})
+				Expect(err).NotTo(HaveOccurred())
+				_, _, err = p.FindMinBudgetFor([]*cupel.ContextItem{t}, t, 100)
+				var nm *cupel.NonMonotonicSlicerError
+				Expect(errors.As(err, &nm)).To(BeTrue(), "%T", sl)
+				Expect(nm.Method).To(Equal("FindMinBudgetFor"))
+			}
+			for _, sl := range []cupel.Slicer{cupel.NewGreedySlice(), ks} {
+				p, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewReflexiveScorer(), Slicer: sl, Placer: cupel.NewChronologicalPlacer()})
+				Expect(err).NotTo(HaveOccurred())
+				got, ok, err := p.FindMinBudgetFor([]*cupel.ContextItem{t}, t, 100)
+				Expect(err).NotTo(HaveOccurred())
+				Expect([]any{got, ok}).To(Equal([]any{10, true}), "%T", sl)
+			}
+		})
+
 		It("reports an item with negative tokens as never included", func() {
 			p := greedy()
 			neg := stItem("neg", -3, 0.9)
