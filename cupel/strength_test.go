@@ -84,7 +84,7 @@ func stBudget(maxTokens, target int) cupel.ContextBudget {
 var _ = Describe("Suite strength (issue 16)", func() {
 	Describe("stage events", func() {
 		It("time each stage from its own start, in milliseconds", func() {
-			const scoreSleep, sliceSleep = 30 * time.Millisecond, 300 * time.Millisecond
+			const scoreSleep, sliceSleep = 30 * time.Millisecond, 500 * time.Millisecond
 			p, err := cupel.NewPipeline(cupel.Policy{
 				Scorer: stSleepScorer{scoreSleep},
 				Slicer: stSleepSlicer{sliceSleep},
