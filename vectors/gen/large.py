@@ -108,8 +108,8 @@ Chapter 32 (ChronologicalPlacer): timestamped items ascending by instant,
 ties in input order, then the items without a timestamp in input order.
 %s
 Items 0..289: timestamp = T0 + rank7(i) hours, rank7(i) = (7*i) %% 150,
-T0 = %s; items 290..299 have none. Scores run opposite to the
-expected order (score = 1 - i/300) and must not matter.
+T0 = %s; items 290..299 have none. The scores (1 - i/300, descending
+with the index) must not matter.
 Expected: the items 0..289 sorted by (rank7(i), i), then 290..299.
 rank7 takes every value once in 0..149 and once in 150..299, so value v
 is held by i = (v * 43) %% 150 and, when < 290, i + 150 (43 = 7^-1 mod 150):
