@@ -461,6 +461,26 @@ var _ = Describe("Suite strength (issue 16)", func() {
 			}
 		})
 
+		It("returns a run's other errors, with zero results", func() {
+			ks, err := cupel.NewKnapsackSlice(1, cupel.WithTableLimit(15))
+			Expect(err).NotTo(HaveOccurred())
+			p, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewReflexiveScorer(), Slicer: ks, Placer: cupel.NewChronologicalPlacer()})
+			Expect(err).NotTo(HaveOccurred())
+			t := stItem("t", 10, 0.5)
+			// One candidate, bucket 1: a budget above 15 needs more than 15
+			// cells. Ceiling 100: the search probes 55 first and fails;
+			// ceiling 40: it probes 25 and fails. Ceiling 15 never builds
+			// more than 15 cells.
+			for _, ceiling := range []int{100, 40} {
+				got, ok, err := p.FindMinBudgetFor([]*cupel.ContextItem{t}, t, ceiling)
+				Expect(errors.Is(err, cupel.ErrTableTooLarge)).To(BeTrue(), "ceiling %d: %v", ceiling, err)
+				Expect([]any{got, ok}).To(Equal([]any{0, false}))
+			}
+			got, ok, err := p.FindMinBudgetFor([]*cupel.ContextItem{t}, t, 15)
+			Expect(err).NotTo(HaveOccurred())
+			Expect([]any{got, ok}).To(Equal([]any{10, true}))
+		})
+
 		It("reports an item with negative tokens as never included", func() {
 			p := greedy()
 			neg := stItem("neg", -3, 0.9)
