@@ -299,6 +299,25 @@ Expected: position p holds the item of rank 2p for p < 150 and of rank
     write("required/placing/u-shaped-many-items.toml", "".join(out))
 
 
+def frequency_65_tags():
+    n = 64
+    out = ['[test]\nname = "Frequency: exactly 65 distinct tags"\nstage = "scoring"\nscorer = "frequency"\n\n', GEN]
+    out.append(comment("""
+Chapter 18 (FrequencyScorer): matching peers / (n - 1). An implementation
+may represent tag sets differently above some number of distinct tags (64
+fits a machine word); the results must not change.
+Items f0..f63: f<i> has tags ["t<i>", "t<i+1>"]: 65 distinct tags t0..t64.
+n = 64, denominator 63. f<i> shares t<i> with f<i-1> and t<i+1> with f<i+1>:
+  f0, f63 (one neighbour) -> 1/63; every other item -> 2/63.
+"""))
+    out.append("\n[tolerance]\nscore_epsilon = 1e-12\n")
+    for i in range(n):
+        out.append('\n[[items]]\ncontent = "f%d"\ntokens = 10\ntags = ["t%d", "t%d"]\n' % (i, i, i + 1))
+    for i in range(n):
+        out.append("\n[[expected]]\nindex = %d\nscore_approx = %r\n" % (i, (1 if i in (0, n - 1) else 2) / (n - 1)))
+    write("required/scoring/frequency-65-distinct-tags.toml", "".join(out))
+
+
 def main():
     recency("required/scoring/recency-many-items.toml",
             "Recency: 300 items with tied timestamps and two without",
@@ -325,6 +344,7 @@ def main():
                   "Diagnostics: 300 items, 270 excluded in score order", 300, True)
     ushaped()
     frequency_scoring()
+    frequency_65_tags()
     frequency_pipeline("required/pipeline/pipeline-frequency-many-distinct-tags.toml", False)
     frequency_pipeline("optional/pipeline/diagnostics-frequency-many-distinct-tags.toml", True)
 
