@@ -300,23 +300,67 @@ Expected: position p holds the item of rank 2p for p < 150 and of rank
 
 
 def frequency_65_tags():
-    n = 64
-    out = ['[test]\nname = "Frequency: exactly 65 distinct tags"\nstage = "scoring"\nscorer = "frequency"\n\n', GEN]
+    n = 65
+    out = ['[test]\nname = "Frequency: exactly 65 distinct tags, the 65th shared"\nstage = "scoring"\nscorer = "frequency"\n\n', GEN]
     out.append(comment("""
 Chapter 18 (FrequencyScorer): matching peers / (n - 1). An implementation
 may represent tag sets differently above some number of distinct tags (64
 fits a machine word); the results must not change.
-Items f0..f63: f<i> has tags ["t<i>", "t<i+1>"]: 65 distinct tags t0..t64.
-n = 64, denominator 63. f<i> shares t<i> with f<i-1> and t<i+1> with f<i+1>:
-  f0, f63 (one neighbour) -> 1/63; every other item -> 2/63.
+Items f0..f63: f<i> has tags ["t<i>", "t<i+1>"]; item g has ["T64"] (equal
+to "t64" under ASCII folding). 65 distinct tags t0..t64, the last one first
+seen at f63 and shared with g. n = 65, denominator 64.
+f<i> shares t<i> with f<i-1> and t<i+1> with f<i+1>; f63 shares t64 with g:
+  f0 (f1 only) -> 1/64; f1..f62 -> 2/64; f63 (f62, g) -> 2/64;
+  g (f63 only) -> 1/64.
 """))
     out.append("\n[tolerance]\nscore_epsilon = 1e-12\n")
-    for i in range(n):
+    for i in range(64):
         out.append('\n[[items]]\ncontent = "f%d"\ntokens = 10\ntags = ["t%d", "t%d"]\n' % (i, i, i + 1))
+    out.append('\n[[items]]\ncontent = "g"\ntokens = 10\ntags = ["T64"]\n')
     for i in range(n):
-        out.append("\n[[expected]]\nindex = %d\nscore_approx = %r\n" % (i, (1 if i in (0, n - 1) else 2) / (n - 1)))
+        out.append("\n[[expected]]\nindex = %d\nscore_approx = %r\n" % (i, (1 if i in (0, 64) else 2) / (n - 1)))
     write("required/scoring/frequency-65-distinct-tags.toml", "".join(out))
 
+
+def frequency_65_pipeline(rel, diagnostics):
+    n = 65
+    score = lambda k: (1 if k in (0, 64) else 2) / (n - 1)
+    order = sorted(range(n), key=lambda k: (-score(k), k))
+    target = 650 if diagnostics else 630
+    sel = order if diagnostics else order[:63]
+    name = "Pipeline: frequency scorer over exactly 65 distinct tags" + (", diagnostics" if diagnostics else "")
+    out = ['[test]\nname = "%s"\nstage = "pipeline"\n\n' % name, GEN]
+    rule = """
+The items of required/scoring/frequency-65-distinct-tags, 10 tokens each:
+f<i> (i = 0..63) tags ["t<i>", "t<i+1>"], g ["T64"]; 65 distinct tags.
+Scores (chapter 18, denominator 64): f0 1/64, f1..f63 2/64, g 1/64.
+Sort (score descending, index ascending): f1..f63, then f0, g.
+"""
+    if diagnostics:
+        rule += """Budget: max 1000, target 650: greedy takes all 65 (650 tokens).
+Place (chronological, no timestamps): the merged order, i.e. Sort order.
+Diagnostics: every item included, Scored, in that order, with its score;
+nothing excluded; 65 candidates, 650 tokens.
+"""
+    else:
+        rule += """Budget: max 1000, target 630: greedy (equal tokens: Sort order) takes
+f1..f63 (630 tokens); f0 and g do not fit.
+Place (chronological, no timestamps): f1..f63 in merged order.
+"""
+    out.append(comment(rule))
+    out.append('\n[budget]\nmax_tokens = 1000\ntarget_tokens = %d\n\n[config]\nslicer = "greedy"\nplacer = "chronological"\n\n[[config.scorers]]\ntype = "frequency"\nweight = 1.0\n' % target)
+    if diagnostics:
+        out.append("\n[tolerance]\nscore_epsilon = 1e-12\n")
+    for i in range(64):
+        out.append('\n[[items]]\ncontent = "f%d"\ntokens = 10\ntags = ["t%d", "t%d"]\n' % (i, i, i + 1))
+    out.append('\n[[items]]\ncontent = "g"\ntokens = 10\ntags = ["T64"]\n')
+    for k in sel:
+        out.append("\n[[expected_output]]\nindex = %d\n" % k)
+    if diagnostics:
+        out.append("\n[expected.diagnostics.summary]\ntotal_candidates = 65\ntotal_tokens_considered = 650\n")
+        for k in sel:
+            out.append('\n[[expected.diagnostics.included]]\nindex = %d\nscore_approx = %r\ninclusion_reason = "Scored"\n' % (k, score(k)))
+    write(rel, "".join(out))
 
 def main():
     recency("required/scoring/recency-many-items.toml",
@@ -345,6 +389,8 @@ def main():
     ushaped()
     frequency_scoring()
     frequency_65_tags()
+    frequency_65_pipeline("required/pipeline/pipeline-frequency-65-distinct-tags.toml", False)
+    frequency_65_pipeline("optional/pipeline/diagnostics-frequency-65-distinct-tags.toml", True)
     frequency_pipeline("required/pipeline/pipeline-frequency-many-distinct-tags.toml", False)
     frequency_pipeline("optional/pipeline/diagnostics-frequency-many-distinct-tags.toml", True)
 
