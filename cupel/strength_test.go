@@ -554,6 +554,42 @@ var _ = Describe("Suite strength (issue 16)", func() {
 			{Kind: "Document", RequiredCount: 2, SatisfiedCount: 1}, {Kind: "Memory", RequiredCount: 1, SatisfiedCount: 0}}))
 	})
 
+	// Below the millisecond precision the vectors may rely on (spec chapter
+	// 02 allows Unix-millisecond representations): the ends of the int64
+	// Unix-nanosecond range, where a nanosecond key could collide with the
+	// key of "no timestamp" or overflow.
+	Describe("instants at the ends of the int64 Unix-nanosecond range", func() {
+		last, first := time.Unix(0, math.MaxInt64).UTC(), time.Unix(0, math.MinInt64).UTC()
+		at := func(content string, t *time.Time) *cupel.ContextItem {
+			return cupel.MustItem(cupel.ItemSpec{Content: content, Tokens: 1, Timestamp: t})
+		}
+		It("are placed by instant, before the items without a timestamp", func() {
+			items := []*cupel.ContextItem{
+				at("none", nil), at("last", &last), at("last+1ns", cupel.Ptr(last.Add(1))), at("last-1ns", cupel.Ptr(last.Add(-1))),
+				at("first", &first), at("first-1ns", cupel.Ptr(first.Add(-1))), at("none2", nil),
+			}
+			in := make([]cupel.ScoredItem, len(items))
+			for i, it := range items {
+				in[i] = cupel.ScoredItem{Item: it, Score: 0.5}
+			}
+			var got []string
+			for _, it := range cupel.NewChronologicalPlacer().Place(in) {
+				got = append(got, it.Content())
+			}
+			Expect(got).To(Equal([]string{"first-1ns", "first", "last-1ns", "last", "last+1ns", "none", "none2"}))
+		})
+
+		It("are ranked by instant", func() {
+			items := []*cupel.ContextItem{at("last", &last), at("last+1ns", cupel.Ptr(last.Add(1))), at("first", &first),
+				at("first-1ns", cupel.Ptr(first.Add(-1))), at("none", nil)}
+			out := cupel.ScoreBatch(cupel.NewRecencyScorer(), items, nil)
+			Expect(out).To(Equal([]float64{2.0 / 3, 1, 1.0 / 3, 0, 0}))
+			for i, it := range items {
+				Expect(cupel.NewRecencyScorer().Score(it, items)).To(Equal(out[i]), it.Content())
+			}
+		})
+	})
+
 	Describe("ScoreBatch with a custom scorer (no ScoreAll)", func() {
 		It("scores each item against all, gives nil items 0 without calling the scorer, and sizes out", func() {
 			var calls []string
