@@ -626,7 +626,7 @@ var _ = Describe("Suite strength (issue 16)", func() {
 			a, b, c := stItem("a", 10, 0.3), stItem("b", 10, 0.9), stItem("c", 10, 0.6)
 			res, rep, err := p.DryRun([]*cupel.ContextItem{a, pin, b, c}, stBudget(100, 100))
 			Expect(err).NotTo(HaveOccurred())
-			// Merged: pinned first, then Sort order (CLARIFICATIONS 13).
+			// Merged: pinned first, then Sort order (ruling 13).
 			Expect(pl.got).To(Equal([]cupel.ScoredItem{{Item: pin, Score: 1}, {Item: b, Score: 0.9}, {Item: c, Score: 0.6}, {Item: a, Score: 0.3}}))
 			Expect(res.Items).To(Equal([]*cupel.ContextItem{a, c, b, pin}))
 			Expect(res.Scores).To(Equal([]float64{0.3, 0.6, 0.9, 1}))

@@ -143,7 +143,7 @@ fit either. 269 items selected."""
         rule = """
 Selection: the items with hint >= 0.90 (10 values x 3 = 30 items, 300
 tokens), which fill the target exactly; the 270 others do not fit.
-Diagnostics (chapter 38; CLARIFICATIONS 1, 3, 5, 6, 7):
+Diagnostics (chapter 38; ruling 1, 3, 5, 6, 7):
   summary: total_candidates 300, total_tokens_considered 3000.
   included: the placed order, reason Scored, score = hint.
   excluded: the 270 others, all BudgetExceeded (no pinned items), item_tokens
@@ -163,7 +163,7 @@ Score (reflexive, chapter 19): hint(i). Sort (chapter 10): score
 descending, index ascending. Budget: max 3000, target %d, nothing reserved
 -> effective target %d. GreedySlice (chapter 26): density = score / 10,
 ties in Sort order; take each item that fits.%s
-Place (chronological, chapter 32; merge order CLARIFICATIONS 13): ascending
+Place (chronological, chapter 32; merge order ruling 13): ascending
 timestamp = ascending i %% 100; the items sharing a timestamp share a score,
 so they are in index order in the merged list and stay so.
 Expected output: the selected items sorted by (i %% 100, i).
@@ -215,7 +215,7 @@ Items f0..f67: f<i> has tags ["t<i>", "T<i+1>"] (f20 also "t21", equal to
 "T21" under ASCII folding); d1 ["T10", "t11"], d2 ["t10", "T11"]; u has no
 tags. 71 items; folded tags t0..t68: 69 distinct tags, more than 64.
 Chapter 18 (FrequencyScorer): matching peers / (71 - 1), tags compared with
-ASCII case folding (CLARIFICATIONS 15). Under folding f<i> shares t<i> with
+ASCII case folding (ruling 15). Under folding f<i> shares t<i> with
 f<i-1> and t<i+1> with f<i+1>; d1 and d2 hold f10's folded set {t10, t11}.
   f0, f67: one neighbour              -> 1/70
   f9:  f8, f10, d1, d2                -> 4/70
