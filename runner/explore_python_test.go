@@ -40,13 +40,13 @@ var pythonBugs = []plantedBug{
 		class: "placing / u-shaped / order",
 	},
 	{
-		name: "a priority score off for tied negative priorities only",
+		name: "a priority score off for tied negative priorities among at most six items",
 		old:  `    return rank_scores([it.get("priority") for it in items])`,
 		new: `    keys = [it.get("priority") for it in items]
     scores = rank_scores(keys)
     present = sorted(k for k in keys if k is not None)
     for i, key in enumerate(keys):
-        if key is not None and key < 0 and len(present) > 1:
+        if key is not None and key < 0 and 1 < len(present) <= 6:
             scores[i] = (bisect.bisect_right(present, key) - 1) / (len(present) - 1)
     return scores`,
 		class: "scoring / priority / scores",
