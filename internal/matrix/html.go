@@ -3,7 +3,6 @@ package matrix
 import (
 	"bytes"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"html/template"
 	"io"
@@ -81,6 +80,8 @@ type htmlBar struct {
 	Class       string
 	Text        string
 	Title       string
+	// Rest lists the statuses other than pass: "4 fail · 86 unsupported".
+	Rest        string
 	Segs        []htmlSeg
 	Tier, Stage string
 }
@@ -113,7 +114,10 @@ type htmlSig struct {
 }
 
 type htmlRef struct {
-	ID, Anchor, Hint string
+	ID, Hint string
+	// Href is "#" and the case's element id; a fragment, so never a
+	// scheme of its own.
+	Href template.URL
 }
 
 type htmlCase struct {
@@ -248,7 +252,7 @@ func buildPage(m *Matrix, o HTMLOptions) htmlPage {
 		if !hc.Open {
 			hc.Problems = nil
 		} else if c.Data != nil {
-			hc.Input, hc.Expected = prettyJSON(c.Data.Input), prettyJSON(c.Data.Expected)
+			hc.Input, hc.Expected = readableJSON(c.Data.Input), readableJSON(c.Data.Expected)
 			p.HasInputs = true
 		} else {
 			p.InputsMissing = true
@@ -290,7 +294,7 @@ func buildPage(m *Matrix, o HTMLOptions) htmlPage {
 			}
 		}
 		for _, d := range g.cases {
-			hg.Cases = append(hg.Cases, htmlRef{ID: d.ID, Anchor: anchor(d.ID), Hint: firstProblem(m, d.Case)})
+			hg.Cases = append(hg.Cases, htmlRef{ID: d.ID, Href: template.URL("#" + anchor(d.ID)), Hint: firstProblem(m, d.Case)})
 		}
 		if g.failing {
 			p.NFailing += len(g.cases)
@@ -323,11 +327,13 @@ func bar(t Tally, tier, stage string) htmlBar {
 	if t.Pass > 0 {
 		b.Segs = append(b.Segs, seg(runner.StatusPass, t.Pass, t.Total))
 	}
+	var rest []string
 	for _, o := range t.Other {
-		parts = append(parts, fmt.Sprintf("%d %s", o.N, o.Status))
+		rest = append(rest, fmt.Sprintf("%d %s", o.N, o.Status))
 		b.Segs = append(b.Segs, seg(o.Status, o.N, t.Total))
 	}
-	b.Title = strings.Join(parts, ", ")
+	b.Title = strings.Join(append(parts, rest...), ", ")
+	b.Rest = strings.Join(rest, " · ")
 	return b
 }
 
@@ -350,17 +356,16 @@ func capabilities(c runner.Capabilities) string {
 
 func problem(impl string, r *runner.CaseResult) htmlProblem {
 	p := htmlProblem{Impl: impl, Status: r.Status, Message: r.Message, Stderr: r.Stderr}
-	details := r.Details
-	if len(details) > 0 && strings.HasPrefix(r.Message, details[0]) && len(details) == 1 {
-		details = nil // the message already says it
+	if len(r.Details) > 0 && strings.HasPrefix(r.Details[0], r.Message) {
+		p.Message = "" // the diff's first line says it
 	}
-	for _, d := range details {
+	for _, d := range r.Details {
 		for _, l := range strings.Split(d, "\n") {
 			p.Diff = append(p.Diff, diffLine{Class: diffClass(l), Text: l})
 		}
 	}
 	if r.Actual != nil {
-		p.Actual = prettyJSON(r.Actual)
+		p.Actual = readableJSON(r.Actual)
 	}
 	if r.Expected != nil {
 		p.Pinned = r.Expected.Reason
@@ -386,15 +391,4 @@ func diffClass(l string) string {
 		return "d-add"
 	}
 	return "d-ctx"
-}
-
-func prettyJSON(v any) string {
-	if v == nil {
-		return ""
-	}
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return fmt.Sprintf("(cannot show: %v)", err)
-	}
-	return string(b)
 }

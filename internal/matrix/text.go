@@ -35,13 +35,12 @@ func WriteText(w io.Writer, m *Matrix, o TextOptions) error {
 	}
 	b.WriteString("\n")
 	tw = tabwriter.NewWriter(&b, 0, 0, 3, ' ', 0)
-	fmt.Fprint(tw, "\t")
 	for _, im := range m.Implementations {
 		fmt.Fprintf(tw, "\t%s", im.Name)
 	}
 	fmt.Fprint(tw, "\n")
 	for _, tier := range tiersOf(m) {
-		fmt.Fprintf(tw, "%s\t", tier)
+		fmt.Fprint(tw, tier)
 		for _, im := range m.Implementations {
 			fmt.Fprintf(tw, "\t%s", cellText(tally(im.Counts[tier])))
 		}
@@ -51,7 +50,7 @@ func WriteText(w io.Writer, m *Matrix, o TextOptions) error {
 			if t != tier {
 				continue
 			}
-			fmt.Fprintf(tw, "  %s\t", st)
+			fmt.Fprintf(tw, "  %s", st)
 			for _, im := range m.Implementations {
 				fmt.Fprintf(tw, "\t%s", cellText(tally(im.StageCounts[g])))
 			}
