@@ -177,7 +177,9 @@ var _ = Describe("the HTML page", func() {
 		unsupported := one(list, byID("case:"+scoreKind))
 		Expect(unsupported.DataAtom).To(Equal(atom.Div), "nothing to open")
 		Expect(strings.Fields(attr(unsupported, "data-s"))).To(ConsistOf("pass", "unsupported", "x-notpass", "x-disagree"))
-		Expect(attr(one(unsupported, func(n *html.Node) bool { return hasClass(n, "s-unsupported") && hasClass(n, "chip") && attr(n, "title") != "" && strings.HasPrefix(attr(n, "title"), "python") }), "title")).
+		Expect(attr(one(unsupported, func(n *html.Node) bool {
+			return hasClass(n, "s-unsupported") && hasClass(n, "chip") && attr(n, "title") != "" && strings.HasPrefix(attr(n, "title"), "python")
+		}), "title")).
 			To(Equal("python: unsupported — unsupported: not implemented"))
 	})
 
