@@ -172,8 +172,8 @@ func firstProblem(m *Matrix, c *Case) string {
 			if j := strings.IndexByte(msg, '\n'); j >= 0 {
 				msg = msg[:j]
 			}
-			if len(msg) > 100 {
-				msg = msg[:100] + "…"
+			if r := []rune(msg); len(r) > 100 {
+				msg = string(r[:100]) + "…"
 			}
 			return m.Implementations[i].Name + ": " + msg
 		}
