@@ -204,7 +204,7 @@ type manyFlags struct {
 }
 
 func (m *manyFlags) register(fs *flag.FlagSet) {
-	fs.Var(&m.impls, "i", "run the suite against the implementation `NAME=CMD` (a shell command speaking cupel-conform/1), or go-cupel for the built-in engine; repeat to compare implementations side by side, run in parallel")
+	fs.Var(&m.impls, "i", "run the suite against the implementation `NAME=CMD` (a shell command speaking cupel-conform/1), or go-cupel for the built-in engine; repeat to compare implementations side by side, run in parallel (--json then writes schema "+matrix.Schema+")")
 	fs.Func("html", "write a self-contained HTML report to `FILE`", func(s string) error {
 		if s == "" || s == "-" {
 			return errors.New("--html needs a file name")
