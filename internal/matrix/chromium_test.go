@@ -55,7 +55,6 @@ func dumpDOM(bin, url string) string {
 // every case, "some" answers every seventh unsupported, "bugs" is "some"
 // that also fails every fiftieth case with a diff.
 func synthetic(n int) (*matrix.Matrix, []string) {
-	GinkgoHelper()
 	var failing []string
 	reports := map[string]*runner.Report{}
 	names := []string{"all", "some", "bugs"}
@@ -101,7 +100,9 @@ func synthetic(n int) (*matrix.Matrix, []string) {
 		return matrix.CaseData{Input: map[string]any{"items": []map[string]any{{"index": 0, "content": "y"}, {"index": 1, "content": id}}},
 			Expected: map[string]any{"ordered": []string{id, "y"}}}, true
 	}})
-	Expect(err).NotTo(HaveOccurred())
+	if err != nil {
+		panic(err) // the entries are well-formed
+	}
 	return m, failing
 }
 

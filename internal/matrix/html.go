@@ -274,9 +274,7 @@ func buildPage(m *Matrix, o HTMLOptions) htmlPage {
 			delete(stages, st)
 		}
 	}
-	for _, st := range sortedKeys(stages) {
-		p.Stages = append(p.Stages, st)
-	}
+	p.Stages = append(p.Stages, sortedKeys(stages)...)
 
 	p.NDisagree = len(m.Disagreements)
 	for _, g := range groupDisagreements(m) {

@@ -69,7 +69,7 @@ func Decode(data []byte, source string) ([]Entry, error) {
 			if nr.Report == nil {
 				return nil, fmt.Errorf("%s: %w: reports[%d] (%q) has no report", source, ErrFormat, i, nr.Name)
 			}
-			out = append(out, Entry{Name: nr.Name, Report: nr.Report})
+			out = append(out, Entry(nr))
 		}
 		if len(out) == 0 {
 			return nil, fmt.Errorf("%s: %w: the matrix holds no report", source, ErrFormat)
