@@ -60,7 +60,6 @@ type htmlPage struct {
 	Warnings      []string
 	Columns       template.CSS
 	Legend        []runner.Status
-	HasInputs     bool
 	InputsMissing bool
 }
 
@@ -253,7 +252,6 @@ func buildPage(m *Matrix, o HTMLOptions) htmlPage {
 			hc.Problems = nil
 		} else if c.Data != nil {
 			hc.Input, hc.Expected = readableJSON(c.Data.Input), readableJSON(c.Data.Expected)
-			p.HasInputs = true
 		} else {
 			p.InputsMissing = true
 		}
