@@ -9,6 +9,7 @@
 //	cupel-conform export DIR           write cases.jsonl and manifest.json for an offline run
 //	cupel-conform verify DIR           judge DIR/results.jsonl against the suite
 //	cupel-conform diff OLD NEW         compare two JSON reports
+//	cupel-conform report REPORT.json…  render JSON reports side by side (text, Markdown, JSON, HTML)
 //	cupel-conform show ID              print a case as sent and its expected result
 //	cupel-conform list                 list the cases
 //	cupel-conform lint                 check the vector files

@@ -28,6 +28,7 @@ commands:
   export     write DIR/cases.jsonl and DIR/manifest.json for an offline run
   verify     judge DIR/results.jsonl against the suite
   diff       compare two JSON reports: cupel-conform diff OLD NEW
+  report     render JSON reports side by side (text, --markdown, --json, --html)
   show       print a case as sent and its expected result: cupel-conform show ID
   list       list the cases
   lint       check the vector files (errors with file and line, unknown keys)
@@ -86,7 +87,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	cmds := map[string]func([]string) (int, error){
 		"run": e.run, "adapter": e.adapter, "export": e.export, "verify": e.verify,
 		"diff": e.diff, "show": e.show, "list": e.list, "lint": e.lint,
-		"smoke": e.smoke, "version": e.version,
+		"smoke": e.smoke, "version": e.version, "report": e.report,
 	}
 	name := args[0]
 	if name == "-h" || name == "--help" || name == "help" {
@@ -401,10 +402,12 @@ func (e *env) run(args []string) (int, error) {
 	startup := fs.Duration("startup-timeout", 30*time.Second, "timeout for the implementation's hello")
 	restarts := fs.Int("restarts", 3, "restarts in a row (without a case completing) allowed after crashes, hangs and protocol errors")
 	maxStderr := fs.Int64("max-stderr", runner.MaxLine, "`BYTES` of stderr one case may write before it is a fault (-1: no limit)")
+	var many manyFlags
+	many.register(fs)
 	if err := parseNoArgs(fs, args); err != nil {
 		return 0, err
 	}
-	if *execPerCase && *implCmd == "" {
+	if *execPerCase && *implCmd == "" && len(many.impls) == 0 {
 		return 0, usagef("--exec-per-case needs --impl-cmd")
 	}
 	suite, opts, err := c.load()
@@ -415,20 +418,27 @@ func (e *env) run(args []string) (int, error) {
 		return 0, err
 	}
 	opts.Timeout, opts.StartupTimeout = *timeout, *startup
+	popts := runner.ProcessOptions{
+		Command: *implCmd, ExecPerCase: *execPerCase, Restarts: restartsOpt(*restarts), MaxStderr: *maxStderr,
+		StartupTimeout: *startup, Suite: runner.HelloSuite{SpecVersion: suite.SpecVersion, Digest: suite.Digest},
+	}
 	var impl runner.Implementation = runner.Engine()
 	if *implCmd != "" {
-		impl = runner.NewProcess(runner.ProcessOptions{
-			Command: *implCmd, ExecPerCase: *execPerCase, Restarts: restartsOpt(*restarts), MaxStderr: *maxStderr,
-			StartupTimeout: *startup, Suite: runner.HelloSuite{SpecVersion: suite.SpecVersion, Digest: suite.Digest},
-		})
+		impl = runner.NewProcess(popts)
 	}
 	ctx, cancel := signalContext()
 	defer cancel()
+	if len(many.impls) > 0 {
+		return e.runMany(ctx, &many, suite, opts, o, popts, *writeExp)
+	}
 	rep, err := runner.RunSuite(ctx, impl, suite, opts)
 	if err != nil {
 		return 0, err
 	}
 	if err := e.emit(rep, suite, o); err != nil {
+		return exitInfrastructure, err
+	}
+	if err := many.writeHTML(e, rep, suite); err != nil {
 		return exitInfrastructure, err
 	}
 	if *writeExp != "" {
