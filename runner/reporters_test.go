@@ -73,7 +73,7 @@ var _ = Describe("Reporters", func() {
 
 	It("writes JUnit XML with failures, skips and properties", func() {
 		var buf bytes.Buffer
-		Expect(report.WriteJUnit(&buf, failingReport())).To(Succeed())
+		Expect(report.WriteJUnit(&buf, failingReport(), nil)).To(Succeed())
 		var doc struct {
 			Tests    int `xml:"tests,attr"`
 			Failures int `xml:"failures,attr"`
@@ -88,7 +88,7 @@ var _ = Describe("Reporters", func() {
 
 	It("writes TAP with a plan and a line per case", func() {
 		var buf bytes.Buffer
-		Expect(report.WriteTAP(&buf, failingReport())).To(Succeed())
+		Expect(report.WriteTAP(&buf, failingReport(), nil)).To(Succeed())
 		out := buf.String()
 		Expect(out).To(HavePrefix("TAP version 14\n1..14\n"))
 		Expect(strings.Count(out, "\nok ")).To(Equal(13), "12 passes and 1 skip")

@@ -318,8 +318,8 @@ func (e *env) emit(rep *runner.Report, suite *runner.Suite, o outputs) error {
 		fn   func(io.Writer) error
 	}{
 		{o.json, rep.WriteJSON},
-		{o.junit, func(w io.Writer) error { return report.WriteJUnit(w, rep) }},
-		{o.tap, func(w io.Writer) error { return report.WriteTAP(w, rep) }},
+		{o.junit, func(w io.Writer) error { return report.WriteJUnit(w, rep, suite) }},
+		{o.tap, func(w io.Writer) error { return report.WriteTAP(w, rep, suite) }},
 		{o.markdown, func(w io.Writer) error { return report.WriteMarkdown(w, rep) }},
 		{o.badge, func(w io.Writer) error { return report.WriteBadge(w, rep) }},
 	}
