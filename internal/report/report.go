@@ -161,6 +161,7 @@ func WriteText(w io.Writer, r *runner.Report, o TextOptions) error {
 	var failing []runner.CaseResult
 	unsupported := map[string][]string{}
 	requiredUnsupported := map[string]int{}
+	notRun := 0
 	var reasons []string
 	for _, c := range r.Cases {
 		switch {
@@ -173,6 +174,8 @@ func WriteText(w io.Writer, r *runner.Report, o TextOptions) error {
 			if c.Tier == runner.TierRequired {
 				requiredUnsupported[why]++
 			}
+		case c.Status == runner.StatusNotRun && r.Infrastructure != "":
+			notRun++ // one infrastructure error, said once below
 		case c.Unexpected():
 			failing = append(failing, c)
 		}
@@ -223,6 +226,9 @@ func WriteText(w io.Writer, r *runner.Report, o TextOptions) error {
 		}
 	}
 	if r.Infrastructure != "" {
+		if notRun > 0 {
+			fmt.Fprintf(&b, "\n%d cases not run: the run stopped without a verdict\n", notRun)
+		}
 		fmt.Fprintf(&b, "\n%s %s\n", p.c("31;1", "INFRASTRUCTURE ERROR:"), r.Infrastructure)
 		if r.InfrastructureStderr != "" {
 			fmt.Fprintf(&b, "stderr:\n%s\n", indent(r.InfrastructureStderr, "  | "))
