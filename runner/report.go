@@ -20,11 +20,11 @@ type Report struct {
 	Implementation Info       `json:"implementation"`
 	// Filtered is true when cases were left out (skipped) by the run's
 	// filters or by go test -run; such a run claims no level.
-	Filtered bool    `json:"filtered"`
+	Filtered bool `json:"filtered"`
 	// StoppedEarly is true when [Options.FailFast] stopped the run at its
 	// first unexpected result; the cases not started are skipped.
-	StoppedEarly bool `json:"stopped_early,omitempty"`
-	Filters  Filters `json:"filters"`
+	StoppedEarly bool    `json:"stopped_early,omitempty"`
+	Filters      Filters `json:"filters"`
 	// Level is the level reached; LevelReason explains it.
 	Level       Level  `json:"level"`
 	LevelReason string `json:"level_reason"`
