@@ -589,7 +589,8 @@ func WriteTAP(w io.Writer, r *runner.Report, suite *runner.Suite) error {
 			if c.Status == runner.StatusUnsupported {
 				fmt.Fprintf(&b, "  message: %s\n", yamlString("required case unsupported: "+reasonOf(c)))
 			} else {
-				fmt.Fprintf(&b, "  message: %s\n", yamlString(c.Message))
+				msg, _, _ := strings.Cut(c.Message, "\n") // the rest is in the detail
+				fmt.Fprintf(&b, "  message: %s\n", yamlString(msg))
 			}
 			fmt.Fprintf(&b, "  duration_ms: %.3f\n", float64(time.Duration(c.Duration).Microseconds())/1000)
 			if d := FailureDetail(c, suite); d != "" {

@@ -90,7 +90,7 @@ var _ = Describe("The Run and Check API with each test implementation", func() {
 				Expect(report.WriteBadge(&badge, rep)).To(Succeed())
 				Expect(rep.WriteJSON(&js)).To(Succeed())
 				Expect(text.String()).To(ContainSubstring("level: " + rep.Level.Title()))
-				Expect(tap.String()).To(ContainSubstring("1..14"))
+				Expect(tap.String()).To(ContainSubstring("1..15\n")) // the cases and the conformance level
 				for _, c := range rep.Cases {
 					Expect(junit.String()).To(ContainSubstring(`name="` + c.ID + `"`))
 					Expect(tap.String()).To(ContainSubstring(c.ID))
