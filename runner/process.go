@@ -274,6 +274,9 @@ func (p *Process) start(ctx context.Context) (*proc, Info, error) {
 		pr.drainStderr()
 		f.Stderr = pr.stderr.since(0)
 		f.Message = "during hello: " + f.Message
+		if f.Status == StatusTimeout {
+			f.Message = fmt.Sprintf("during hello: no hello within the startup timeout of %s", p.opts.StartupTimeout)
+		}
 		return nil, Info{}, f
 	}
 	var h HelloResponse

@@ -578,7 +578,7 @@ func runCase(ctx context.Context, impl Implementation, c *Case, seq int, timeout
 		select {
 		case a = <-ch:
 		case <-time.After(grace):
-			a.err = &Fault{Status: StatusTimeout, Message: fmt.Sprintf("no result within %s", timeout)}
+			a.err = &Fault{Status: StatusTimeout, Message: fmt.Sprintf("no result within %s (the per-case timeout)", timeout)}
 		}
 	}
 	cr.Duration = Seconds(time.Since(start))
@@ -596,8 +596,11 @@ func runCase(ctx context.Context, impl Implementation, c *Case, seq int, timeout
 			if f.Err != nil {
 				cr.Message += ": " + f.Err.Error()
 			}
+			if f.Status == StatusTimeout && errors.Is(cctx.Err(), context.DeadlineExceeded) {
+				cr.Message = fmt.Sprintf("no result within %s (the per-case timeout)", timeout)
+			}
 		case errors.Is(a.err, context.DeadlineExceeded):
-			cr.Status, cr.Message = StatusTimeout, fmt.Sprintf("no result within %s", timeout)
+			cr.Status, cr.Message = StatusTimeout, fmt.Sprintf("no result within %s (the per-case timeout)", timeout)
 		default:
 			cr.Status, cr.Message = StatusError, a.err.Error()
 		}
