@@ -252,7 +252,11 @@ func (r *Report) Err() error {
 	var failing []string
 	for _, c := range r.Cases {
 		if c.Unexpected() {
-			failing = append(failing, fmt.Sprintf("%s: %s: %s", c.ID, c.Status, c.Message))
+			msg := c.Message
+			if !strings.HasPrefix(msg, string(c.Status)+":") {
+				msg = string(c.Status) + ": " + msg // said once
+			}
+			failing = append(failing, c.ID+": "+msg)
 		}
 	}
 	list := func() string {

@@ -34,7 +34,7 @@ commands:
   list       list the cases
   lint       check the vector files (errors with file and line, unknown keys)
   smoke      check an adapter's framing: cupel-conform smoke --impl-cmd CMD
-  version    print the runner, protocol and spec versions and the suite digest
+  version    print the runner, protocol and spec versions and the suite digest (also --version)
 
 exit codes: 0 target met, 1 not conformant or unexpected result,
             2 usage error, 3 infrastructure or protocol error

@@ -680,8 +680,12 @@ func WriteMarkdown(w io.Writer, r *runner.Report) error {
 		}
 	}
 	var bad []runner.CaseResult
+	notRun := 0
 	for _, c := range r.Cases {
-		if c.Unexpected() && c.Status != runner.StatusUnsupported {
+		switch {
+		case c.Status == runner.StatusNotRun && r.Infrastructure != "":
+			notRun++ // one infrastructure error, said once below
+		case c.Unexpected() && c.Status != runner.StatusUnsupported:
 			bad = append(bad, c)
 		}
 	}
@@ -711,6 +715,9 @@ func WriteMarkdown(w io.Writer, r *runner.Report) error {
 	}
 	if r.Infrastructure != "" {
 		fmt.Fprintf(&b, "\n**Infrastructure error:** %s\n", mdEscape(r.Infrastructure))
+		if notRun > 0 {
+			fmt.Fprintf(&b, "\n%d cases not run: the run stopped without a verdict.\n", notRun)
+		}
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
