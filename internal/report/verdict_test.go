@@ -12,6 +12,7 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	"github.com/sebdah/goldie/v2"
 
 	"github.com/cupel-go/go-cupel/internal/report"
 	"github.com/cupel-go/go-cupel/internal/testimpl"
@@ -179,5 +180,30 @@ var _ = Describe("The JUnit report", func() {
 			Expect(err).NotTo(HaveOccurred(), "%s: %s", name, out)
 			Expect(string(out)).To(MatchRegexp(regexp.QuoteMeta(path) + " validates"))
 		}
+		// The check has teeth: what the report used to write is refused.
+		old := filepath.Join(dir, "old.xml")
+		Expect(os.WriteFile(old, []byte(`<testsuites skipped="1"><testsuite name="s" tests="1"><properties></properties>`+
+			`<testcase name="c"><skipped message="unsupported: x"></skipped></testcase></testsuite></testsuites>`), 0o644)).To(Succeed())
+		out, err := exec.Command(xmllint, "--noout", "--schema", "testdata/jenkins-junit.xsd", old).CombinedOutput()
+		Expect(err).To(HaveOccurred(), string(out))
+		Expect(string(out)).To(ContainSubstring("fails to validate"))
+	})
+})
+
+var _ = Describe("The badge", func() {
+	for _, name := range []string{testimpl.Conformant, testimpl.OptionalFailures, testimpl.FailingRequired, testimpl.Partial} {
+		It("is stable for "+name, func() {
+			rep, _ := fixtureRun(name, runner.Options{})
+			var b bytes.Buffer
+			Expect(report.WriteBadge(&b, rep)).To(Succeed())
+			g := goldie.New(GinkgoTB(), goldie.WithFixtureDir("testdata/golden"), goldie.WithNameSuffix(".badge.json"))
+			g.Assert(GinkgoTB(), name, b.Bytes())
+		})
+	}
+
+	It("says there is no verdict when the implementation did not start", func() {
+		rep, _ := fixtureRun(testimpl.Conformant, runner.Options{})
+		rep.Infrastructure, rep.Level = "implementation failed to start", runner.LevelNone
+		Expect(report.NewBadge(rep)).To(Equal(report.Badge{SchemaVersion: 1, Label: "cupel 1.3", Message: "no verdict", Color: "lightgrey"}))
 	})
 })
