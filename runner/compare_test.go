@@ -1,7 +1,10 @@
 package runner_test
 
 import (
+	"fmt"
 	"math"
+	"regexp"
+	"slices"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -38,6 +41,18 @@ var _ = Describe("Comparator", func() {
 			_, v = mutated(id, func(r *runner.Result) { r.Output.Scores[0].Score += 1e-9 + 1e-12 })
 			Expect(v.Status).To(Equal(runner.StatusFail))
 			Expect(v.Message).To(ContainSubstring("delta"))
+		})
+		It("counts the other problems in the message", func() {
+			_, v := mutated(id, func(r *runner.Result) {
+				for i := range r.Output.Scores {
+					r.Output.Scores[i].Score += 1
+				}
+			})
+			n := len(fixtures().Case(id).Expect.Scores)
+			Expect(n).To(BeNumerically(">", 2))
+			Expect(v.Message).To(HaveSuffix(fmt.Sprintf("(and %d more problems)", n-1)))
+			_, v = mutated(id, func(r *runner.Result) { r.Output.Scores[0].Score += 1 })
+			Expect(v.Message).NotTo(ContainSubstring("more problems"))
 		})
 		It("fails a missing score, a duplicate index and an index out of range", func() {
 			_, v := mutated(id, func(r *runner.Result) { r.Output.Scores = r.Output.Scores[1:] })
@@ -111,11 +126,24 @@ var _ = Describe("Comparator", func() {
 			})
 			Expect(v.Status).To(Equal(runner.StatusPass))
 		})
-		It("shows missing and unexpected items", func() {
-			c, v := mutated(id, func(r *runner.Result) { r.Output.Selected = r.Output.Selected[1:] })
+		It("shows missing and unexpected items, and no line for an empty side", func() {
+			_, v := mutated(id, func(r *runner.Result) { r.Output.Selected = r.Output.Selected[1:] })
 			Expect(v.Status).To(Equal(runner.StatusFail))
 			Expect(v.Details).To(ContainElement(ContainSubstring("missing:")))
-			_ = c
+			Expect(v.Details).NotTo(ContainElement(ContainSubstring("unexpected:")))
+
+			c := fixtures().Case(id)
+			unused := -1
+			for i := range c.Input.Items {
+				if !slices.ContainsFunc(c.Expect.Selected, func(r runner.Ref) bool { return r.Resolved == i }) {
+					unused = i
+				}
+			}
+			Expect(unused).To(BeNumerically(">=", 0))
+			_, v = mutated(id, func(r *runner.Result) { r.Output.Selected = append(r.Output.Selected, unused) })
+			Expect(v.Status).To(Equal(runner.StatusFail))
+			Expect(v.Details).To(ContainElement(HavePrefix("  + unexpected: ")))
+			Expect(v.Details).NotTo(ContainElement(ContainSubstring("missing:")))
 		})
 		It("checks shortfalls in full and cap exclusions", func() {
 			_, v := mutated("optional/slicing/count-quota-scarcity-degrade", func(r *runner.Result) { r.Output.Shortfalls[0].SatisfiedCount = 2 })
@@ -128,13 +156,24 @@ var _ = Describe("Comparator", func() {
 	})
 
 	Describe("orders", func() {
-		It("compares in order and points at the first difference", func() {
+		It("compares in order and points at the first difference, marking the rows that differ", func() {
 			_, v := mutated("required/placing/u-shaped-seven-items", func(r *runner.Result) {
 				o := r.Output.Ordered
 				o[1], o[2] = o[2], o[1]
 			})
 			Expect(v.Status).To(Equal(runner.StatusFail))
 			Expect(v.Details).To(ContainElement(ContainSubstring("first difference at position 1")))
+			var marked, rows []string
+			for _, d := range v.Details {
+				if m := regexp.MustCompile(`^\s+(!)?\s+(\d+)\s+expected`).FindStringSubmatch(d); m != nil {
+					rows = append(rows, m[2])
+					if m[1] == "!" {
+						marked = append(marked, m[2])
+					}
+				}
+			}
+			Expect(rows).To(Equal([]string{"0", "1", "2", "3", "4", "5", "6"}))
+			Expect(marked).To(Equal([]string{"1", "2"}))
 		})
 		It("fails an index out of range and a repeated index", func() {
 			_, v := mutated("required/placing/u-shaped-seven-items", func(r *runner.Result) { r.Output.Ordered[0] = -1 })
@@ -172,6 +211,20 @@ var _ = Describe("Comparator", func() {
 			Expect(v.Message).To(ContainSubstring("score"))
 			_, v = mutated(id, func(r *runner.Result) { r.Output.Diagnostics.TotalTokensConsidered = 1 })
 			Expect(v.Message).To(ContainSubstring("total_tokens_considered = 1, want 550"))
+			_, v = mutated(id, func(r *runner.Result) {
+				r.Output.Diagnostics.Excluded[0].Reason["item_tokens"] = 401.0
+				r.Output.Diagnostics.Excluded[0].Reason["available_tokens"] = 51.0
+			})
+			Expect(v.Message).To(Equal(`diagnostics excluded differ (in order, in full): [0] available_tokens, item_tokens differ: ` +
+				`expected #1 "dup" score=0 BudgetExceeded (available_tokens=50, item_tokens=400), actual #1 "dup" score=0 BudgetExceeded (available_tokens=51, item_tokens=401)`))
+			for _, bad := range []int{99, -1} {
+				_, v = mutated(id, func(r *runner.Result) {
+					r.Output.Diagnostics.Excluded[0].Index = bad
+					r.Output.Diagnostics.Included[0].Index = bad
+				})
+				Expect(v.Status).To(Equal(runner.StatusFail), "an index out of range in the report fails the case")
+				Expect(v.Message).To(ContainSubstring(fmt.Sprintf("[0] index %d is out of range", bad)))
+			}
 			_, v = mutated(id, func(r *runner.Result) {
 				r.Output.Diagnostics.Excluded[0].Reason["extra_field"] = "not asserted"
 			})

@@ -314,8 +314,8 @@ func scorerSpec(sc *ScorerConfig) (spec cupel.ScorerSpec, ref *time.Time, err er
 		}
 		child.Weight = float64(sc.Children[i].Weight)
 		spec.Scorers = append(spec.Scorers, child)
-		if cref != nil {
-			ref = cref
+		if ref, err = oneClock(ref, cref); err != nil {
+			return spec, nil, err
 		}
 	}
 	if sc.Inner != nil {
@@ -324,8 +324,8 @@ func scorerSpec(sc *ScorerConfig) (spec cupel.ScorerSpec, ref *time.Time, err er
 			return spec, nil, err
 		}
 		spec.Inner = &inner
-		if iref != nil {
-			ref = iref
+		if ref, err = oneClock(ref, iref); err != nil {
+			return spec, nil, err
 		}
 	}
 	if c := sc.Curve; c != nil {
@@ -355,6 +355,20 @@ func scorerSpec(sc *ScorerConfig) (spec cupel.ScorerSpec, ref *time.Time, err er
 		spec.Boost = float64(*sc.Boost)
 	}
 	return spec, ref, nil
+}
+
+// oneClock merges the reference times of two decay scorers of one policy:
+// a PolicySpec builds every decay scorer with the same clock, so two
+// different reference times cannot be expressed and the case is
+// unsupported.
+func oneClock(a, b *time.Time) (*time.Time, error) {
+	switch {
+	case a == nil:
+		return b, nil
+	case b == nil || a.Equal(*b):
+		return a, nil
+	}
+	return nil, unsupportedError{fmt.Sprintf("decay scorers with different reference times (%s, %s) in one policy", a.Format(time.RFC3339Nano), b.Format(time.RFC3339Nano))}
 }
 
 // slicerSpec translates sc.

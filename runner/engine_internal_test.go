@@ -6,6 +6,7 @@ import (
 	"errors"
 	"math"
 	"slices"
+	"time"
 
 	"github.com/onsi/ginkgo/v2"
 	"github.com/onsi/gomega"
@@ -152,5 +153,19 @@ var _ = ginkgo.Describe("The engine adapter", func() {
 		b, err := json.Marshal(cupel.ScoredTooLow(math.Copysign(0, -1), math.NaN()))
 		gomega.Expect(err).NotTo(gomega.HaveOccurred())
 		gomega.Expect(string(b)).To(gomega.Equal(`{"reason":"ScoredTooLow","score":-0.0,"threshold":"NaN"}`))
+	})
+
+	ginkgo.It("answers unsupported for decay scorers with two reference times, which one PolicySpec cannot build", func() {
+		decay := func(ref time.Time) ScorerConfig {
+			return ScorerConfig{Type: "decay", ReferenceTime: &ref, Curve: &DecayCurve{Type: "window", MaxAgeSecs: cupel.Ptr(Float(60))}}
+		}
+		t0 := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+		same := Input{Scorer: &ScorerConfig{Type: "composite", Children: []ChildScorer{{Weight: 1, Scorer: decay(t0)}, {Weight: 1, Scorer: decay(t0.In(time.FixedZone("x", 3600)))}}}}
+		_, err := build(same)
+		gomega.Expect(err).NotTo(gomega.HaveOccurred(), "the same instant in two zones is one clock")
+		two := Input{Scorer: &ScorerConfig{Type: "composite", Children: []ChildScorer{{Weight: 1, Scorer: decay(t0)}, {Weight: 1, Scorer: decay(t0.Add(time.Hour))}}}}
+		_, err = build(two)
+		gomega.Expect(engineError(err).Status).To(gomega.Equal(ResultUnsupported))
+		gomega.Expect(engineError(err).Reason).To(gomega.ContainSubstring("different reference times"))
 	})
 })

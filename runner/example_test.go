@@ -5,11 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"testing"
 	"time"
 
 	"github.com/cupel-go/go-cupel/runner"
-	"github.com/cupel-go/go-cupel/runner/conformtest"
 )
 
 // myImpl stands for a Go implementation of the Cupel spec.
@@ -21,14 +19,6 @@ func (myImpl) Hello(context.Context) (runner.Info, error) {
 
 func (myImpl) Run(_ context.Context, req runner.Request) (runner.Result, error) {
 	return runner.Result{Status: runner.ResultUnsupported, Reason: "not yet: " + req.Stage}, nil
-}
-
-// A Go implementation gates itself from go test with one call; put this
-// in a _test.go file of the implementation.
-func ExampleTest() {
-	_ = func(t *testing.T) {
-		conformtest.Test(t, myImpl{}, runner.Options{RequireLevel: runner.LevelConformant})
-	}
 }
 
 // Run returns a report to inspect or write in any format.

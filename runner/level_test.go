@@ -136,3 +136,51 @@ func statusOf(rep *runner.Report, id string) runner.Status {
 	}
 	return ""
 }
+
+var _ = Describe("An Execution stepped by hand", func() {
+	It("runs the entries it is given, records the rest as skipped, and claims no level then", func() {
+		x, err := runner.Start(ctx(), newOracle(), fixtures(), fixtureOptions())
+		Expect(err).NotTo(HaveOccurred())
+		entries := x.Entries()
+		Expect(entries).To(HaveLen(len(fixtures().Cases)))
+		Expect(entries[0].Tier).To(Equal(runner.TierRequired))
+		cr := x.RunEntry(ctx(), entries[0])
+		Expect(cr.Status).To(Equal(runner.StatusPass))
+
+		foreign := entries[1]
+		foreign.ID = "required/scoring/elsewhere"
+		Expect(x.RunEntry(ctx(), foreign).Status).To(Equal(runner.StatusError))
+		Expect(x.Skip(runner.Entry{ID: "x"}, "why").Message).To(ContainSubstring("not an entry of this Execution"))
+
+		rep := x.Finish()
+		Expect(rep.Cases).To(HaveLen(len(entries)))
+		Expect(rep.Counts["all"][runner.StatusPass]).To(Equal(1))
+		Expect(rep.Counts["all"][runner.StatusSkip]).To(Equal(len(entries) - 1))
+		Expect(rep.Filtered).To(BeTrue())
+		Expect(rep.Level).To(Equal(runner.LevelNone))
+		Expect(rep.LevelReason).To(Equal("a filtered run claims no level"))
+	})
+
+	It("claims the level when every entry ran", func() {
+		x, err := runner.Start(ctx(), newOracle(), fixtures(), fixtureOptions())
+		Expect(err).NotTo(HaveOccurred())
+		for _, e := range x.Entries() {
+			x.RunEntry(ctx(), e)
+		}
+		rep := x.Finish()
+		Expect(rep.Filtered).To(BeFalse())
+		Expect(rep.Level).To(Equal(runner.LevelFullyConformant))
+	})
+
+	It("refuses a required level together with filters, and nil arguments, as usage errors", func() {
+		opts := fixtureOptions()
+		opts.RequireLevel, opts.Tiers = runner.LevelConformant, []string{runner.TierRequired}
+		_, err := runner.Start(ctx(), newOracle(), fixtures(), opts)
+		Expect(err).To(MatchError(runner.ErrUsage))
+		Expect(err).To(MatchError(ContainSubstring("a filtered run claims no level")))
+		_, err = runner.Start(ctx(), nil, fixtures(), fixtureOptions())
+		Expect(err).To(MatchError(runner.ErrUsage))
+		_, err = runner.Start(ctx(), newOracle(), nil, fixtureOptions())
+		Expect(err).To(MatchError(runner.ErrUsage))
+	})
+})

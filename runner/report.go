@@ -268,7 +268,7 @@ func (r *Report) Err() error {
 	}
 	if r.RequireLevel != "" && r.RequireLevel != LevelNone {
 		if !r.Level.AtLeast(r.RequireLevel) {
-			return fmt.Errorf("%w: level %s (%s), want at least %s\n%s", ErrFailed, r.Level.Title(), r.LevelReason, r.RequireLevel.Title(), list())
+			return fmt.Errorf("%w: %s (%s), want at least %s\n%s", ErrFailed, r.Level.Title(), r.LevelReason, r.RequireLevel.Title(), list())
 		}
 		var passed []string
 		for _, c := range r.Cases {

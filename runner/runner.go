@@ -433,6 +433,9 @@ func (x *Execution) runEntry(ctx context.Context, impl Implementation, seq *int,
 	var cr CaseResult
 	run := false
 	switch {
+	case !x.owns(e):
+		x.mu.Unlock()
+		return foreign(e)
 	case !e.Selected:
 		x.mu.Unlock()
 		return x.Skip(e, "filtered out")
@@ -478,6 +481,9 @@ func (x *Execution) runEntry(ctx context.Context, impl Implementation, seq *int,
 // Skip records e as skipped (not run) with the reason why. A run with a
 // skipped entry is filtered and claims no level.
 func (x *Execution) Skip(e Entry, why string) CaseResult {
+	if !x.owns(e) {
+		return foreign(e)
+	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	return x.skip(e, why)
@@ -495,16 +501,23 @@ func (x *Execution) skip(e Entry, why string) CaseResult {
 	return cr
 }
 
-func (x *Execution) record(e Entry, cr CaseResult) {
-	if e.index < 0 || e.index >= len(x.results) || x.entries[e.index].ID != e.ID {
-		panic(fmt.Sprintf("runner: entry %q is not an entry of this Execution", e.ID))
-	}
-	x.results[e.index] = &cr
+// owns reports whether e is one of x's entries.
+func (x *Execution) owns(e Entry) bool {
+	return e.index >= 0 && e.index < len(x.entries) && x.entries[e.index].ID == e.ID
 }
+
+// foreign is the result of an entry that is not one of the Execution's:
+// an error, recorded nowhere.
+func foreign(e Entry) CaseResult {
+	return CaseResult{ID: e.ID, Tier: e.Tier, Stage: e.Stage, Status: StatusError,
+		Message: fmt.Sprintf("runner: %q is not an entry of this Execution (take entries from its Entries)", e.ID)}
+}
+
+func (x *Execution) record(e Entry, cr CaseResult) { x.results[e.index] = &cr }
 
 // Finish ends the run: it closes the implementation if it is an
 // [io.Closer], records entries never run or skipped as skipped, and
-// returns the report with its counts and level.
+// returns the report with its counts and level. Call it once, last.
 func (x *Execution) Finish() *Report {
 	x.mu.Lock()
 	defer x.mu.Unlock()
