@@ -72,10 +72,20 @@ func Target(r *runner.Report) runner.Level {
 // not: what the final "conformance level" test of JUnit and TAP says.
 func levelVerdict(r *runner.Report) (ok bool, msg string) {
 	t := Target(r)
+	if claimsNoLevel(r) {
+		return true, "a filtered run claims no level"
+	}
 	if r.Level.AtLeast(t) {
 		return true, fmt.Sprintf("%s (%s); target %s reached", r.Level.Title(), r.LevelReason, t.Title())
 	}
 	return false, fmt.Sprintf("%s (%s); target %s not reached", r.Level.Title(), r.LevelReason, t.Title())
+}
+
+// claimsNoLevel reports whether the run left cases out by its filters
+// (not by stopping early): it claims no level, and the "conformance level"
+// test is skipped rather than failed.
+func claimsNoLevel(r *runner.Report) bool {
+	return r.Filtered && !r.StoppedEarly && r.Infrastructure == ""
 }
 
 // failsLevel reports whether the Markdown table counts a case as a
@@ -512,7 +522,10 @@ func WriteJUnit(w io.Writer, r *runner.Report, suite *runner.Suite) error {
 			{"spec_version", r.Suite.SpecVersion}, {"suite_digest", r.Suite.Digest}, {"level", string(r.Level)},
 			{"target_level", string(Target(r))}}}}
 	lc := junitCase{Name: LevelTestName, Classname: "conformance", Time: "0.000"}
-	if !ok {
+	if claimsNoLevel(r) {
+		lc.Skipped = &junitSkipped{Body: why}
+		lvl.Skipped = 1
+	} else if !ok {
 		body := why
 		if r.Infrastructure != "" {
 			body += "\ninfrastructure error: " + r.Infrastructure
@@ -602,9 +615,12 @@ func WriteTAP(w io.Writer, r *runner.Report, suite *runner.Suite) error {
 		}
 	}
 	ok, why := levelVerdict(r)
-	if ok {
+	switch {
+	case claimsNoLevel(r):
+		fmt.Fprintf(&b, "ok %d - %s # SKIP %s\n", len(r.Cases)+1, LevelTestName, why)
+	case ok:
 		fmt.Fprintf(&b, "ok %d - %s\n", len(r.Cases)+1, LevelTestName)
-	} else {
+	default:
 		fmt.Fprintf(&b, "not ok %d - %s\n", len(r.Cases)+1, LevelTestName)
 		b.WriteString("  ---\n")
 		fmt.Fprintf(&b, "  message: %s\n", yamlString(why))
@@ -639,7 +655,9 @@ func WriteMarkdown(w io.Writer, r *runner.Report) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "## Cupel conformance: %s\n\n", r.Implementation.Name)
 	fmt.Fprintf(&b, "**%s** — %s\n\n", r.Level.Title(), r.LevelReason)
-	if ok, _ := levelVerdict(r); ok {
+	if claimsNoLevel(r) {
+		b.WriteString("A filtered run claims no level.\n\n")
+	} else if ok, _ := levelVerdict(r); ok {
 		fmt.Fprintf(&b, "Target level %s: **reached**\n\n", Target(r).Title())
 	} else {
 		fmt.Fprintf(&b, "Target level %s: **not reached**\n\n", Target(r).Title())

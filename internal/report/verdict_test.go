@@ -207,3 +207,25 @@ var _ = Describe("The badge", func() {
 		Expect(report.NewBadge(rep)).To(Equal(report.Badge{SchemaVersion: 1, Label: "cupel 1.3", Message: "no verdict", Color: "lightgrey"}))
 	})
 })
+
+var _ = Describe("A filtered run", func() {
+	It("skips the conformance level test rather than failing it: it claims no level", func() {
+		rep, suite := fixtureRun(testimpl.Conformant, runner.Options{Stages: []string{runner.StageScoring}})
+		Expect(rep.Filtered).To(BeTrue())
+		Expect(rep.Err()).To(Succeed())
+		d, x := junitOf(rep, suite)
+		Expect(levelCaseFailed(d)).To(BeFalse())
+		Expect(d.Failures).To(BeZero())
+		Expect(x).To(MatchRegexp(`<testcase name="conformance level" classname="conformance" time="0.000">\s*<skipped><!\[CDATA\[a filtered run claims no level\]\]></skipped>`))
+		tap := tapOf(rep, suite)
+		Expect(tapFailures(tap)).To(BeZero())
+		Expect(tap).To(MatchRegexp(`\nok \d+ - conformance level # SKIP a filtered run claims no level\n`))
+	})
+
+	It("fails the conformance level test when it stopped early (fail fast)", func() {
+		rep, suite := fixtureRun(testimpl.FailingRequired, runner.Options{FailFast: true})
+		Expect(rep.StoppedEarly).To(BeTrue())
+		d, _ := junitOf(rep, suite)
+		Expect(levelCaseFailed(d)).To(BeTrue())
+	})
+})
