@@ -337,10 +337,7 @@ func (e *env) emit(rep *runner.Report, suite *runner.Suite, o outputs) error {
 			textOut = e.stderr
 		}
 	}
-	topts := report.TextOptions{Color: o.color.on(textOut), Suite: suite, MaxFailures: o.maxFailures}
-	if o.quiet {
-		topts.MaxFailures = -1
-	}
+	topts := report.TextOptions{Color: o.color.on(textOut), Suite: suite, MaxFailures: o.maxFailures, Summary: o.quiet}
 	if err := report.WriteText(textOut, rep, topts); err != nil {
 		return err
 	}

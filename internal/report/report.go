@@ -27,8 +27,11 @@ type TextOptions struct {
 	// MaxFailures caps every list of the report: the failures shown in
 	// full, the unsupported reasons and the failing ids of the summary (0:
 	// no cap). Negative shows no failure in full and caps the summary's
-	// lists at DefaultMaxFailures (what --quiet prints).
+	// lists at DefaultMaxFailures.
 	MaxFailures int
+	// Summary leaves out the failures in full: only the counts, the
+	// unsupported reasons, the unexpected ids and the level (--quiet).
+	Summary bool
 }
 
 // DefaultMaxFailures is cupel-conform's default --max-failures.
@@ -163,7 +166,7 @@ func WriteText(w io.Writer, r *runner.Report, o TextOptions) error {
 	}
 	b.WriteString("\n")
 	limit := o.MaxFailures
-	full := limit >= 0
+	full := limit >= 0 && !o.Summary
 	if limit < 0 {
 		limit = DefaultMaxFailures
 	}
