@@ -81,6 +81,36 @@ type Case struct {
 	Expect Expect `json:"expect"`
 	// UnknownKeys lists the keys of the file that the loader ignored.
 	UnknownKeys []string `json:"unknown_keys,omitempty"`
+	// Warnings are the unknown keys with their lines and, for a likely
+	// misspelling, the key the loader would have read.
+	Warnings []KeyWarning `json:"-"`
+}
+
+// KeyWarning is a key of a vector file that the loader ignored: often a
+// misspelling (priorty for priority), which leaves the case testing
+// something else than its author meant.
+type KeyWarning struct {
+	// File is the path relative to the suite root; Line is 1-based, 0
+	// when unknown.
+	File string
+	Line int
+	// Key is the dotted key path (items.priorty).
+	Key string
+	// Suggestion is the known key it most likely misspells, "" if none.
+	Suggestion string
+}
+
+// String formats the warning as "file:line: unknown key K (did you mean S?)".
+func (w KeyWarning) String() string {
+	loc := w.File
+	if w.Line > 0 {
+		loc = fmt.Sprintf("%s:%d", w.File, w.Line)
+	}
+	s := fmt.Sprintf("%s: unknown key %s, ignored", loc, w.Key)
+	if w.Suggestion != "" {
+		s += fmt.Sprintf(" (did you mean %s?)", w.Suggestion)
+	}
+	return s
 }
 
 // Input is the canonical, JSON-able input of a case: the "case" object of

@@ -10,8 +10,10 @@
 //     [Process] (any program speaking the cupel-conform/1 protocol of
 //     PROTOCOL.md, as one session or one process per case), or any Go
 //     value with the two methods. The optional methods an implementation
-//     may add are the interfaces [RestartCounter], [TimeoutGracer] and
-//     [StderrReporter]; one that is an io.Closer is closed after the run.
+//     may add are the interfaces [RestartCounter], [TimeoutGracer],
+//     [StderrReporter] and [Forker] (copies of itself, for
+//     [Options.Parallel]); one that is an io.Closer is closed after the
+//     run.
 //   - [Run] runs a suite (the embedded one by default) with the filters,
 //     timeouts and [Expectations] of [Options], and returns a [Report]:
 //     per-case [Status], counts, and the [Level] reached. [Report.Err] is
@@ -68,9 +70,13 @@
 // # Levels
 //
 // Cupel Fully Conformant: every required and optional case passes. Cupel
-// Conformant: every required case passes. Skips, expected failures and
-// unsupported cases never count as passes, and a filtered run (one that
-// left any case out) claims no level.
+// Conformant: every required case passes. The level comes from the
+// outcomes alone: skips, unsupported cases and expected failures that fail
+// never count as passes, and a pinned case that passes (an unexpected
+// pass) does. A filtered run (one that left any case out, or stopped early
+// with [Options.FailFast]) claims no level. A vector file that cannot be
+// loaded is the suite's fault: it never counts against the level, and
+// [Report.Err] is then an infrastructure error.
 //
 // # Expectations
 //
@@ -85,4 +91,5 @@
 //
 // The file is strict: an id the suite does not have is an error, and a
 // pinned case that passes is an unexpected pass that fails the run.
+// Expectations decide which results are unexpected, never the level.
 package runner

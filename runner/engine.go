@@ -23,6 +23,9 @@ type engine struct{}
 // `cupel-conform adapter` serves it over the protocol.
 func Engine() Implementation { return engine{} }
 
+// Fork implements [Forker]: the engine keeps no state between cases.
+func (engine) Fork() Implementation { return engine{} }
+
 // Hello identifies go-cupel.
 func (engine) Hello(context.Context) (Info, error) {
 	return Info{Name: "go-cupel", Version: Version, Language: "go", Homepage: "https://github.com/cupel-go/go-cupel",

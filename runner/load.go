@@ -139,7 +139,7 @@ func LoadCase(name string, data []byte) (*Case, error) {
 		}
 		return nil, &SuiteError{File: name, Reason: "invalid TOML: " + err.Error()}
 	}
-	f := &fileCtx{name: name, src: string(data), consumed: map[string]bool{}}
+	f := &fileCtx{name: name, src: string(data), consumed: map[string]bool{}, asked: map[string]bool{}}
 	root := tbl{f: f, m: doc, occ: -1}
 	c := &Case{ID: strings.TrimSuffix(name, ".toml"), File: name}
 	parts := strings.Split(name, "/")
@@ -189,6 +189,7 @@ func LoadCase(name string, data []byte) (*Case, error) {
 		return nil, f.err
 	}
 	c.UnknownKeys = unknownKeys(doc, f.consumed)
+	c.Warnings = keyWarnings(f, c.UnknownKeys)
 	return c, nil
 }
 

@@ -56,6 +56,7 @@ type ProcessOptions struct {
 // sequence numbers and over-long lines, restarts the session within the
 // restart budget, and drains stderr concurrently, keeping a bounded tail.
 type Process struct {
+	orig     ProcessOptions // as given, for Fork
 	opts     ProcessOptions
 	mu       sync.Mutex
 	cur      *proc
@@ -66,6 +67,7 @@ type Process struct {
 
 // NewProcess returns a Process; nothing starts before Hello.
 func NewProcess(opts ProcessOptions) *Process {
+	orig := opts
 	if opts.Restarts == 0 {
 		opts.Restarts = 3
 	}
@@ -84,8 +86,11 @@ func NewProcess(opts ProcessOptions) *Process {
 	if opts.MaxStderr == 0 {
 		opts.MaxStderr = MaxLine
 	}
-	return &Process{opts: opts}
+	return &Process{orig: orig, opts: opts}
 }
+
+// Fork implements [Forker]: a new Process with the same options.
+func (p *Process) Fork() Implementation { return NewProcess(p.orig) }
 
 // Hello starts the implementation and exchanges hello messages. In
 // exec-per-case mode the process is stopped again after the hello.
@@ -269,6 +274,9 @@ func (p *Process) start(ctx context.Context) (*proc, Info, error) {
 		pr.drainStderr()
 		f.Stderr = pr.stderr.since(0)
 		f.Message = "during hello: " + f.Message
+		if f.Status == StatusTimeout {
+			f.Message = fmt.Sprintf("during hello: no hello within the startup timeout of %s", p.opts.StartupTimeout)
+		}
 		return nil, Info{}, f
 	}
 	var h HelloResponse

@@ -79,7 +79,7 @@ var _ = Describe("Process implementations", func() {
 			Expect(rep.Err()).To(MatchError(runner.ErrFailed))
 		},
 		Entry("crash", "crash", runner.StatusCrash, "exit status 2"),
-		Entry("hang", "hang", runner.StatusTimeout, "no answer in time"),
+		Entry("hang", "hang", runner.StatusTimeout, "no result within 3s (the per-case timeout)"),
 		Entry("garbage line", "garbage", runner.StatusError, "not JSON"),
 		Entry("wrong seq", "seq", runner.StatusError, "seq 103, want 3"),
 		Entry("line over 16 MiB", "longline", runner.StatusError, "exceeds 16777216 bytes"),
@@ -137,7 +137,7 @@ var _ = Describe("Process implementations", func() {
 			Expect(rep.Infrastructure).To(ContainSubstring(msg))
 			Expect(rep.Err()).To(MatchError(runner.ErrInfrastructure))
 		},
-		Entry("a hello that never comes", "hellohang", "no answer in time", false),
+		Entry("a hello that never comes", "hellohang", "no hello within the startup timeout of 1s", false),
 		Entry("a banner on stdout", "hellogarbage", "not JSON", false),
 		Entry("death at start, one process per case", "start", "failed to start", true),
 	)

@@ -20,8 +20,11 @@ type Report struct {
 	Implementation Info       `json:"implementation"`
 	// Filtered is true when cases were left out (skipped) by the run's
 	// filters or by go test -run; such a run claims no level.
-	Filtered bool    `json:"filtered"`
-	Filters  Filters `json:"filters"`
+	Filtered bool `json:"filtered"`
+	// StoppedEarly is true when [Options.FailFast] stopped the run at its
+	// first unexpected result; the cases not started are skipped.
+	StoppedEarly bool    `json:"stopped_early,omitempty"`
+	Filters      Filters `json:"filters"`
 	// Level is the level reached; LevelReason explains it.
 	Level       Level  `json:"level"`
 	LevelReason string `json:"level_reason"`
@@ -169,11 +172,17 @@ func (r *Report) finish() {
 	r.Level, r.LevelReason = r.computeLevel()
 }
 
+// tierPasses counts the cases of a tier that were loaded, and those the
+// implementation passed. The level comes from outcomes only: a case pinned
+// as an expected failure that passes (an unexpected pass) is a pass, and
+// one that fails as expected (xfail) is not; expectations decide what is
+// unexpected, never the level. A file that could not be loaded is the
+// suite's fault, not the implementation's, and does not count.
 func (r *Report) tierPasses(tier string) (pass, total int) {
 	for _, c := range r.Cases {
-		if c.Tier == tier {
+		if c.Tier == tier && c.SuiteError == nil {
 			total++
-			if c.Status == StatusPass {
+			if c.Passed() {
 				pass++
 			}
 		}
@@ -181,24 +190,40 @@ func (r *Report) tierPasses(tier string) (pass, total int) {
 	return
 }
 
+// Passed reports whether the implementation's answer was right: a pass,
+// or an unexpected pass (a pinned failure that passes).
+func (c CaseResult) Passed() bool {
+	return c.Status == StatusPass || c.Status == StatusUnexpectedPass
+}
+
 func (r *Report) computeLevel() (Level, string) {
 	if r.Infrastructure != "" {
 		return LevelNone, "infrastructure error: no level can be claimed"
+	}
+	if r.StoppedEarly {
+		return LevelNone, "the run stopped at its first unexpected result (fail fast): no level can be claimed"
 	}
 	if r.Filtered {
 		return LevelNone, "a filtered run claims no level"
 	}
 	rp, rt := r.tierPasses(TierRequired)
 	op, ot := r.tierPasses(TierOptional)
+	var lvl Level
+	var why string
 	switch {
 	case rt == 0:
-		return LevelNone, "the suite has no required case"
+		lvl, why = LevelNone, "the suite has no required case"
 	case rp < rt:
-		return LevelNone, fmt.Sprintf("%d of %d required cases pass", rp, rt)
+		lvl, why = LevelNone, fmt.Sprintf("%d of %d required cases pass", rp, rt)
 	case op < ot:
-		return LevelConformant, fmt.Sprintf("all %d required cases pass; %d of %d optional cases pass", rt, op, ot)
+		lvl, why = LevelConformant, fmt.Sprintf("all %d required cases pass; %d of %d optional cases pass", rt, op, ot)
+	default:
+		lvl, why = LevelFullyConformant, fmt.Sprintf("all %d required and %d optional cases pass", rt, ot)
 	}
-	return LevelFullyConformant, fmt.Sprintf("all %d required and %d optional cases pass", rt, ot)
+	if r.SuiteErrors > 0 {
+		why += fmt.Sprintf("; %d vector files could not be loaded (a suite error, not counted)", r.SuiteErrors)
+	}
+	return lvl, why
 }
 
 // ErrFailed is matched by the error of [Report.Err] for a run that ran but
@@ -228,7 +253,11 @@ func (r *Report) Err() error {
 	var failing []string
 	for _, c := range r.Cases {
 		if c.Unexpected() {
-			failing = append(failing, fmt.Sprintf("%s: %s: %s", c.ID, c.Status, c.Message))
+			msg := c.Message
+			if !strings.HasPrefix(msg, string(c.Status)+":") {
+				msg = string(c.Status) + ": " + msg // said once
+			}
+			failing = append(failing, c.ID+": "+msg)
 		}
 	}
 	list := func() string {

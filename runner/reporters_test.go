@@ -63,7 +63,8 @@ var _ = Describe("Reporters", func() {
 		Expect(out).To(ContainSubstring("FAIL required/placing/u-shaped-seven-items"))
 		Expect(out).To(ContainSubstring("first difference at position 0"))
 		Expect(out).To(ContainSubstring("inputs:"))
-		Expect(out).To(ContainSubstring("UNSUPPORTED " + knapsackID))
+		Expect(out).To(ContainSubstring("unsupported (1 cases), by reason:"))
+		Expect(out).To(ContainSubstring("(0 required; " + knapsackID + ")"))
 		Expect(out).To(ContainSubstring("level: not conformant"))
 		Expect(out).NotTo(ContainSubstring("\x1b["))
 		buf.Reset()
@@ -71,26 +72,33 @@ var _ = Describe("Reporters", func() {
 		Expect(buf.String()).To(ContainSubstring("\x1b["))
 	})
 
-	It("writes JUnit XML with failures, skips and properties", func() {
+	It("writes JUnit XML with failures, skips, properties and the conformance level case", func() {
 		var buf bytes.Buffer
-		Expect(report.WriteJUnit(&buf, failingReport())).To(Succeed())
+		Expect(report.WriteJUnit(&buf, failingReport(), nil)).To(Succeed())
 		var doc struct {
 			Tests    int `xml:"tests,attr"`
 			Failures int `xml:"failures,attr"`
-			Skipped  int `xml:"skipped,attr"`
+			Suites   []struct {
+				Skipped int `xml:"skipped,attr"`
+			} `xml:"testsuite"`
 		}
 		Expect(xml.Unmarshal(buf.Bytes(), &doc)).To(Succeed())
-		Expect(doc.Tests).To(Equal(14))
-		Expect(doc.Failures).To(Equal(1))
-		Expect(doc.Skipped).To(Equal(1))
+		Expect(doc.Tests).To(Equal(15), "14 cases and the conformance level")
+		Expect(doc.Failures).To(Equal(2), "the failing case and the conformance level")
+		skipped := 0
+		for _, s := range doc.Suites {
+			skipped += s.Skipped
+		}
+		Expect(skipped).To(Equal(1))
 		Expect(buf.String()).To(ContainSubstring(`name="suite_digest"`))
 	})
 
 	It("writes TAP with a plan and a line per case", func() {
 		var buf bytes.Buffer
-		Expect(report.WriteTAP(&buf, failingReport())).To(Succeed())
+		Expect(report.WriteTAP(&buf, failingReport(), nil)).To(Succeed())
 		out := buf.String()
-		Expect(out).To(HavePrefix("TAP version 14\n1..14\n"))
+		Expect(out).To(HavePrefix("TAP version 14\n1..15\n"))
+		Expect(out).To(ContainSubstring("\nnot ok 15 - conformance level\n"))
 		Expect(strings.Count(out, "\nok ")).To(Equal(13), "12 passes and 1 skip")
 		Expect(out).To(ContainSubstring("not ok "))
 		Expect(out).To(ContainSubstring("# SKIP unsupported"))
@@ -100,7 +108,7 @@ var _ = Describe("Reporters", func() {
 		var buf bytes.Buffer
 		rep := failingReport()
 		Expect(report.WriteMarkdown(&buf, rep)).To(Succeed())
-		Expect(buf.String()).To(ContainSubstring("| required | placing | 0 | 1 | 0 |"))
+		Expect(buf.String()).To(ContainSubstring("| required | placing | 0 | 1 | 0 | 0 |"))
 		Expect(buf.String()).To(ContainSubstring("### Unexpected results"))
 		Expect(report.NewBadge(rep)).To(Equal(report.Badge{SchemaVersion: 1, Label: "cupel 1.3", Message: "7/8 required", Color: "red"}))
 		full := runWith(newOracle(), fixtureOptions())

@@ -10,6 +10,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/cupel-go/go-cupel/vectors"
@@ -108,8 +109,17 @@ type Options struct {
 	// claims no level, so RequireLevel cannot be combined with filters.
 	RequireLevel Level
 	// OnResult, when set, is called after each case that ran (for
-	// progress).
+	// progress), never from two goroutines at once.
 	OnResult func(CaseResult)
+	// Parallel is how many cases [Run] and [RunSuite] run at once (0 or 1:
+	// one at a time). Above 1 the implementation must be a [Forker]: each
+	// of the Parallel workers runs cases on its own fork (the first on the
+	// implementation itself); one that is not a Forker runs one case at a
+	// time. The report is the same as a serial run's, in the same order.
+	Parallel int
+	// FailFast stops the run at the first unexpected result: the cases not
+	// yet started are skipped, so the run claims no level.
+	FailFast bool
 }
 
 // Filtered reports whether any filter is set.
@@ -257,10 +267,58 @@ func RunSuite(ctx context.Context, impl Implementation, suite *Suite, opts Optio
 	if err != nil {
 		return nil, err
 	}
-	for _, e := range x.Entries() {
-		x.RunEntry(ctx, e)
+	forker, ok := impl.(Forker)
+	if opts.Parallel <= 1 || !ok || x.Infrastructure() != "" {
+		for _, e := range x.Entries() {
+			x.RunEntry(ctx, e)
+		}
+		return x.Finish(), nil
 	}
+	x.runParallel(ctx, forker, opts.Parallel)
 	return x.Finish(), nil
+}
+
+// runParallel runs the entries on n workers: the implementation itself and
+// n-1 forks of it, each started with its own Hello.
+func (x *Execution) runParallel(ctx context.Context, forker Forker, n int) {
+	impls := []Implementation{x.impl}
+	var wg sync.WaitGroup
+	forks := make([]Implementation, n-1)
+	errs := make([]error, n-1)
+	for i := range forks {
+		forks[i] = forker.Fork()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			hctx, cancel := context.WithTimeout(ctx, x.opts.StartupTimeout)
+			defer cancel()
+			_, errs[i] = forks[i].Hello(hctx)
+		}()
+	}
+	wg.Wait()
+	for i, f := range forks {
+		if errs[i] != nil {
+			x.setInfrastructure(fmt.Sprintf("parallel worker %d failed to start: %v", i+2, errs[i]))
+		}
+		impls = append(impls, f)
+		x.extra = append(x.extra, f)
+	}
+	entries := make(chan Entry)
+	for _, impl := range impls {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			seq := 0
+			for e := range entries {
+				x.runEntry(ctx, impl, &seq, e)
+			}
+		}()
+	}
+	for _, e := range x.entries {
+		entries <- e
+	}
+	close(entries)
+	wg.Wait()
 }
 
 // Check runs the suite of opts against impl, in the manner of
@@ -280,12 +338,25 @@ func Check(impl Implementation, opts Options) error {
 // then Finish. An Execution is not safe for concurrent use.
 type Execution struct {
 	impl    Implementation
+	extra   []Implementation // the forks of a parallel run
 	opts    Options
 	rep     *Report
 	entries []Entry
 	results []*CaseResult
 	seq     int
 	start   time.Time
+
+	mu      sync.Mutex // guards rep, results and stopped in a parallel run
+	stopped bool       // FailFast met an unexpected result
+}
+
+// setInfrastructure records the first reason the run stopped.
+func (x *Execution) setInfrastructure(why string) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.rep.Infrastructure == "" {
+		x.rep.Infrastructure = why
+	}
 }
 
 // Start validates opts against suite, says hello to impl and returns the
@@ -339,7 +410,11 @@ func Start(ctx context.Context, impl Implementation, suite *Suite, opts Options)
 // Infrastructure says why the run stopped without a verdict (the
 // implementation failed to start, a restart budget ran out, ctx was done),
 // or is "" while it goes on. Every entry run after that is "not run".
-func (x *Execution) Infrastructure() string { return x.rep.Infrastructure }
+func (x *Execution) Infrastructure() string {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.rep.Infrastructure
+}
 
 // Entries returns the entries of the run, in run order.
 func (x *Execution) Entries() []Entry { return slices.Clone(x.entries) }
@@ -348,12 +423,25 @@ func (x *Execution) Entries() []Entry { return slices.Clone(x.entries) }
 // is an error, an entry the filters leave out is skipped, and after an
 // infrastructure error or with ctx done the case is not run.
 func (x *Execution) RunEntry(ctx context.Context, e Entry) CaseResult {
+	return x.runEntry(ctx, x.impl, &x.seq, e)
+}
+
+// runEntry is RunEntry on impl (the implementation or one of its forks),
+// whose sequence numbers are counted in seq.
+func (x *Execution) runEntry(ctx context.Context, impl Implementation, seq *int, e Entry) CaseResult {
+	x.mu.Lock()
 	var cr CaseResult
+	run := false
 	switch {
 	case !x.owns(e):
+		x.mu.Unlock()
 		return foreign(e)
 	case !e.Selected:
+		x.mu.Unlock()
 		return x.Skip(e, "filtered out")
+	case x.stopped:
+		x.mu.Unlock()
+		return x.Skip(e, "not run: the run stopped at its first unexpected result (fail fast)")
 	case e.SuiteError != nil:
 		cr = CaseResult{ID: e.ID, Tier: e.Tier, Stage: e.Stage, File: e.SuiteError.File,
 			Status: StatusError, Message: "suite error: " + e.SuiteError.Error(), SuiteError: e.SuiteError}
@@ -365,14 +453,25 @@ func (x *Execution) RunEntry(ctx context.Context, e Entry) CaseResult {
 		cr = newCaseResult(e.Case)
 		cr.Status, cr.Message = StatusNotRun, "not run: "+x.rep.Infrastructure
 	default:
-		x.seq++
-		cr = runCase(ctx, x.impl, e.Case, x.seq, x.opts.Timeout)
-		if cr.infra != nil {
+		run = true
+	}
+	x.mu.Unlock()
+	if run {
+		*seq++
+		cr = runCase(ctx, impl, e.Case, *seq, x.opts.Timeout)
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if run {
+		if cr.infra != nil && x.rep.Infrastructure == "" {
 			x.rep.Infrastructure = cr.infra.Error()
 		}
 		x.opts.Expectations.apply(&cr)
 	}
 	x.record(e, cr)
+	if x.opts.FailFast && cr.Unexpected() && cr.SuiteError == nil {
+		x.stopped = true
+	}
 	if x.opts.OnResult != nil {
 		x.opts.OnResult(cr)
 	}
@@ -385,6 +484,12 @@ func (x *Execution) Skip(e Entry, why string) CaseResult {
 	if !x.owns(e) {
 		return foreign(e)
 	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.skip(e, why)
+}
+
+func (x *Execution) skip(e Entry, why string) CaseResult {
 	cr := CaseResult{ID: e.ID, Tier: e.Tier, Stage: e.Stage, Status: StatusSkip, Message: why}
 	if e.Case != nil {
 		cr = newCaseResult(e.Case)
@@ -414,15 +519,20 @@ func (x *Execution) record(e Entry, cr CaseResult) { x.results[e.index] = &cr }
 // [io.Closer], records entries never run or skipped as skipped, and
 // returns the report with its counts and level. Call it once, last.
 func (x *Execution) Finish() *Report {
-	if r, ok := x.impl.(RestartCounter); ok {
-		x.rep.Restarts = r.Restarts()
-	}
-	if closer, ok := x.impl.(io.Closer); ok {
-		_ = closer.Close()
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.rep.Restarts = 0
+	for _, impl := range append([]Implementation{x.impl}, x.extra...) {
+		if r, ok := impl.(RestartCounter); ok {
+			x.rep.Restarts += r.Restarts()
+		}
+		if closer, ok := impl.(io.Closer); ok {
+			_ = closer.Close()
+		}
 	}
 	for i, e := range x.entries {
 		if x.results[i] == nil {
-			x.Skip(e, "not run")
+			x.skip(e, "not run")
 		}
 	}
 	x.rep.Cases = x.rep.Cases[:0]
@@ -430,6 +540,7 @@ func (x *Execution) Finish() *Report {
 		x.rep.Cases = append(x.rep.Cases, *cr)
 	}
 	x.rep.Duration = Seconds(time.Since(x.start))
+	x.rep.StoppedEarly = x.stopped
 	x.rep.finish()
 	return x.rep
 }
@@ -480,7 +591,7 @@ func runCase(ctx context.Context, impl Implementation, c *Case, seq int, timeout
 		select {
 		case a = <-ch:
 		case <-time.After(grace):
-			a.err = &Fault{Status: StatusTimeout, Message: fmt.Sprintf("no result within %s", timeout)}
+			a.err = &Fault{Status: StatusTimeout, Message: fmt.Sprintf("no result within %s (the per-case timeout)", timeout)}
 		}
 	}
 	cr.Duration = Seconds(time.Since(start))
@@ -498,8 +609,11 @@ func runCase(ctx context.Context, impl Implementation, c *Case, seq int, timeout
 			if f.Err != nil {
 				cr.Message += ": " + f.Err.Error()
 			}
+			if f.Status == StatusTimeout && errors.Is(cctx.Err(), context.DeadlineExceeded) {
+				cr.Message = fmt.Sprintf("no result within %s (the per-case timeout)", timeout)
+			}
 		case errors.Is(a.err, context.DeadlineExceeded):
-			cr.Status, cr.Message = StatusTimeout, fmt.Sprintf("no result within %s", timeout)
+			cr.Status, cr.Message = StatusTimeout, fmt.Sprintf("no result within %s (the per-case timeout)", timeout)
 		default:
 			cr.Status, cr.Message = StatusError, a.err.Error()
 		}

@@ -23,7 +23,10 @@ type fileCtx struct {
 	name     string
 	src      string
 	consumed map[string]bool
-	err      *SuiteError
+	// asked holds every key the loader looked for, present or not: the
+	// candidates of a "did you mean" for an unknown key.
+	asked map[string]bool
+	err   *SuiteError
 }
 
 func (f *fileCtx) fail(line int, format string, args ...any) {
@@ -47,6 +50,9 @@ func (t tbl) has(key string) bool {
 // get returns the raw value and marks the key as consumed.
 func (t tbl) get(key string) (any, bool) {
 	v, ok := t.m[key]
+	if t.f.asked != nil {
+		t.f.asked[join(t.path, key)] = true
+	}
 	if ok {
 		t.f.consumed[join(t.path, key)] = true
 	}
@@ -395,4 +401,65 @@ func unknownKeys(doc map[string]any, consumed map[string]bool) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// keyWarnings turns the unknown keys of a file into warnings with the line
+// of each key and, when a key the loader looks for in the same table is
+// close in spelling, a suggestion.
+func keyWarnings(f *fileCtx, unknown []string) []KeyWarning {
+	var out []KeyWarning
+	for _, k := range unknown {
+		parent, name := "", k
+		if i := strings.LastIndex(k, "."); i >= 0 {
+			parent, name = k[:i], k[i+1:]
+		}
+		w := KeyWarning{File: f.name, Line: locate(f.src, parent, -1, name), Key: k}
+		best := 3 // suggest only within an edit distance of 2
+		var cands []string
+		for a := range f.asked {
+			cands = append(cands, a)
+		}
+		sort.Strings(cands)
+		for _, a := range cands {
+			ap, an := "", a
+			if i := strings.LastIndex(a, "."); i >= 0 {
+				ap, an = a[:i], a[i+1:]
+			}
+			if ap != parent || an == name {
+				continue
+			}
+			if d := editDistance(name, an); d < best && d < len(name) {
+				best, w.Suggestion = d, a
+			}
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// editDistance is the Damerau–Levenshtein (optimal string alignment)
+// distance of a and b.
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	d := make([][]int, len(ra)+1)
+	for i := range d {
+		d[i] = make([]int, len(rb)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(ra)][len(rb)]
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -69,9 +70,28 @@ func checkReports(t *testing.T, dir string, want func(*runner.Case) runner.Statu
 		if !strings.Contains(junit, `name="`+c.ID+`"`) || !strings.Contains(tap, c.ID) {
 			t.Errorf("%s is missing from the JUnit or TAP report", c.ID)
 		}
-		if c.Unexpected() && !strings.Contains(md, c.ID) {
+		// Unsupported cases are grouped by reason in the Markdown summary;
+		// every other unexpected result is listed.
+		if c.Status == runner.StatusUnsupported {
+			if !strings.Contains(md, "| "+c.Message+" |") {
+				t.Errorf("%s: the reason %q is missing from the Markdown summary", c.ID, c.Message)
+			}
+		} else if c.Unexpected() && !strings.Contains(md, c.ID) {
 			t.Errorf("%s (%s) is missing from the Markdown summary", c.ID, c.Status)
 		}
+	}
+	// The last JUnit test case and TAP test point carry the verdict: they
+	// fail when the level is below the target (Cupel Conformant here).
+	reached := level.AtLeast(runner.LevelConformant)
+	levelFailed := regexp.MustCompile(`<testcase name="conformance level" classname="conformance" time="0.000">\s*<failure`).MatchString(junit)
+	if levelFailed == reached {
+		t.Errorf("JUnit: the conformance level case fails=%v for level %s", levelFailed, level)
+	}
+	if strings.Contains(tap, "\nnot ok "+fmt.Sprint(len(rep.Cases)+1)+" - conformance level\n") == reached {
+		t.Errorf("TAP: the conformance level point disagrees with level %s", level)
+	}
+	if reached == strings.Contains(md, "**not reached**") {
+		t.Errorf("Markdown: the target line disagrees with level %s", level)
 	}
 	var badge report.Badge
 	if err := json.Unmarshal([]byte(read("badge.json")), &badge); err != nil {

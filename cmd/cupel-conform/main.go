@@ -8,16 +8,23 @@
 //	cupel-conform adapter              serve go-cupel over the cupel-conform/1 protocol on stdin/stdout
 //	cupel-conform export DIR           write cases.jsonl and manifest.json for an offline run
 //	cupel-conform verify DIR           judge DIR/results.jsonl against the suite
-//	cupel-conform diff OLD NEW         compare two JSON reports
+//	cupel-conform diff OLD NEW         compare two JSON reports (exit 1 when cases newly fail)
+//	cupel-conform report REPORT.json…  render JSON reports side by side (text, Markdown, JSON, HTML)
 //	cupel-conform show ID              print a case as sent and its expected result
 //	cupel-conform list                 list the cases
 //	cupel-conform lint                 check the vector files
 //	cupel-conform smoke --impl-cmd CMD check an adapter's framing
-//	cupel-conform version              print versions and the suite digest
+//	cupel-conform version              print versions and the suite digest (also --version)
 //
 // Exit codes: 0 target met (or no unexpected result), 1 not conformant or
 // an unexpected result, 2 usage error (including filters that select
-// nothing), 3 infrastructure or protocol error.
+// nothing), 3 infrastructure or protocol error, or broken vector files.
+//
+// While run works, stderr shows its progress: one live line on a terminal,
+// a line per case with -v, nothing with --quiet (which prints only the
+// summary). -parallel N runs N sessions, or N processes with
+// --exec-per-case; --failfast stops at the first unexpected result;
+// --color=auto|always|never (auto honours NO_COLOR).
 package main
 
 import (

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
@@ -28,12 +29,13 @@ commands:
   export     write DIR/cases.jsonl and DIR/manifest.json for an offline run
   verify     judge DIR/results.jsonl against the suite
   diff       compare two JSON reports: cupel-conform diff OLD NEW
+  report     render JSON reports side by side (text, --markdown, --json, --html)
   show       print a case as sent and its expected result: cupel-conform show ID
   list       list the cases
   lint       check the vector files (errors with file and line, unknown keys)
   smoke      check an adapter's framing: cupel-conform smoke --impl-cmd CMD
   explore    generate cases, compare with go-cupel, shrink and save divergences
-  version    print the runner, protocol and spec versions and the suite digest
+  version    print the runner, protocol and spec versions and the suite digest (also --version)
 
 exit codes: 0 target met, 1 not conformant or unexpected result,
             2 usage error, 3 infrastructure or protocol error
@@ -90,14 +92,21 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	cmds := map[string]func([]string) (int, error){
 		"run": e.run, "adapter": e.adapter, "export": e.export, "verify": e.verify,
 		"diff": e.diff, "show": e.show, "list": e.list, "lint": e.lint,
-		"smoke": e.smoke, "version": e.version, "explore": e.explore,
+		"smoke": e.smoke, "version": e.version, "explore": e.explore, "report": e.report,
 	}
 	name := args[0]
 	if name == "-h" || name == "--help" || name == "help" {
 		fmt.Fprint(stdout, usage)
 		return 0
 	}
+	if name == "--version" || name == "-version" {
+		name = "version"
+	}
 	cmd, ok := cmds[name]
+	if !ok && strings.HasPrefix(name, "-") {
+		fmt.Fprintf(stderr, "cupel-conform: flag %s before a command\n\n%s", name, usage)
+		return exitUsage
+	}
 	if !ok {
 		fmt.Fprintf(stderr, "cupel-conform: unknown command %q\n\n%s", name, usage)
 		return exitUsage
@@ -137,23 +146,49 @@ func (l *listFlag) Set(s string) error {
 	return nil
 }
 
+// patterns is a repeatable regular-expression flag: each use adds one
+// (commas are part of a pattern, not separators).
+type patterns []string
+
+// String implements flag.Value.
+func (p *patterns) String() string { return strings.Join(*p, " ") }
+
+// Set implements flag.Value.
+func (p *patterns) Set(s string) error {
+	*p = append(*p, s)
+	return nil
+}
+
+// regexp is the patterns as one regular expression that matches what any
+// of them matches.
+func (p patterns) regexp() string {
+	if len(p) == 1 {
+		return p[0]
+	}
+	parts := make([]string, len(p))
+	for i, x := range p {
+		parts[i] = "(?:" + x + ")"
+	}
+	return strings.Join(parts, "|")
+}
+
 // common holds the flags shared by the commands that select cases.
 type common struct {
 	suite         string
-	run, skip     string
+	run, skip     patterns
 	tiers, stages listFlag
 }
 
 func (c *common) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.suite, "suite", "", "run the vectors of `DIR` instead of the embedded suite")
-	fs.StringVar(&c.run, "run", "", "run only cases whose id matches `REGEXP`")
-	fs.StringVar(&c.skip, "skip", "", "skip cases whose id matches `REGEXP`")
+	fs.Var(&c.run, "run", "run only cases whose id matches `REGEXP` (repeatable: any of them)")
+	fs.Var(&c.skip, "skip", "skip cases whose id matches `REGEXP` (repeatable: any of them)")
 	fs.Var(&c.tiers, "tier", "run only this `TIER` (required, optional; repeatable)")
 	fs.Var(&c.stages, "stage", "run only this `STAGE` (scoring, slicing, placing, pipeline; repeatable)")
 }
 
 func (c *common) options() runner.Options {
-	o := runner.Options{Run: c.run, Skip: c.skip, Tiers: c.tiers, Stages: c.stages}
+	o := runner.Options{Run: c.run.regexp(), Skip: c.skip.regexp(), Tiers: c.tiers, Stages: c.stages}
 	if c.suite != "" {
 		o.Suite = os.DirFS(c.suite)
 		o.SuiteName = c.suite
@@ -180,8 +215,13 @@ func newFlags(name, synopsis string, e *env) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(e.stderr, "usage: cupel-conform %s\n\nflags:\n", synopsis)
-		fs.PrintDefaults()
+		fmt.Fprintf(e.stderr, "usage: cupel-conform %s\n", synopsis)
+		n := 0
+		fs.VisitAll(func(*flag.Flag) { n++ })
+		if n > 0 {
+			fmt.Fprint(e.stderr, "\nflags:\n")
+			fs.PrintDefaults()
+		}
 	}
 	return fs
 }
@@ -260,7 +300,8 @@ type outputs struct {
 	json, junit, tap, markdown, badge string
 	saveFailed                        string
 	maxFailures                       int
-	quiet                             bool
+	quiet, verbose                    bool
+	color                             colorMode
 }
 
 func (o *outputs) register(fs *flag.FlagSet) {
@@ -270,20 +311,11 @@ func (o *outputs) register(fs *flag.FlagSet) {
 	fs.StringVar(&o.markdown, "markdown", "", "write a Markdown summary to `FILE`")
 	fs.StringVar(&o.badge, "badge", "", "write a shields.io endpoint badge JSON to `FILE`")
 	fs.StringVar(&o.saveFailed, "save-failed", "", "write request, response, expected result and stderr of each unexpected result to `DIR`")
-	fs.IntVar(&o.maxFailures, "max-failures", 30, "show at most `N` failures in full in the text report (0: all)")
-	fs.BoolVar(&o.quiet, "quiet", false, "print only the summary and level")
-}
-
-func (e *env) color() bool {
-	if _, ok := os.LookupEnv("NO_COLOR"); ok {
-		return false
-	}
-	f, ok := e.stdout.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
+	fs.IntVar(&o.maxFailures, "max-failures", report.DefaultMaxFailures, "cap every list of the text report at `N` entries: failures in full, unsupported reasons, unexpected ids (0: no cap)")
+	fs.BoolVar(&o.quiet, "quiet", false, "print only the summary (counts, unsupported reasons, unexpected ids, level): no progress, no failure in full")
+	fs.BoolVar(&o.verbose, "v", false, "print a line per case on stderr as it finishes (status, time, id)")
+	o.color = "auto"
+	fs.Var(&o.color, "color", "colour the text: `WHEN` is auto (on a terminal, unless NO_COLOR is set), always or never")
 }
 
 func writeFile(path string, stdout io.Writer, write func(io.Writer) error) error {
@@ -303,16 +335,13 @@ func writeFile(path string, stdout io.Writer, write func(io.Writer) error) error
 }
 
 func (e *env) emit(rep *runner.Report, suite *runner.Suite, o outputs) error {
-	topts := report.TextOptions{Color: e.color(), Suite: suite, MaxFailures: o.maxFailures}
-	if o.quiet {
-		topts.MaxFailures = -1
-	}
 	textOut := e.stdout
 	for _, p := range []string{o.json, o.junit, o.tap, o.markdown, o.badge} {
 		if p == "-" {
 			textOut = e.stderr
 		}
 	}
+	topts := report.TextOptions{Color: o.color.on(textOut), Suite: suite, MaxFailures: o.maxFailures, Summary: o.quiet}
 	if err := report.WriteText(textOut, rep, topts); err != nil {
 		return err
 	}
@@ -321,8 +350,8 @@ func (e *env) emit(rep *runner.Report, suite *runner.Suite, o outputs) error {
 		fn   func(io.Writer) error
 	}{
 		{o.json, rep.WriteJSON},
-		{o.junit, func(w io.Writer) error { return report.WriteJUnit(w, rep) }},
-		{o.tap, func(w io.Writer) error { return report.WriteTAP(w, rep) }},
+		{o.junit, func(w io.Writer) error { return report.WriteJUnit(w, rep, suite) }},
+		{o.tap, func(w io.Writer) error { return report.WriteTAP(w, rep, suite) }},
 		{o.markdown, func(w io.Writer) error { return report.WriteMarkdown(w, rep) }},
 		{o.badge, func(w io.Writer) error { return report.WriteBadge(w, rep) }},
 	}
@@ -405,11 +434,18 @@ func (e *env) run(args []string) (int, error) {
 	startup := fs.Duration("startup-timeout", 30*time.Second, "timeout for the implementation's hello")
 	restarts := fs.Int("restarts", 3, "restarts in a row (without a case completing) allowed after crashes, hangs and protocol errors")
 	maxStderr := fs.Int64("max-stderr", runner.MaxLine, "`BYTES` of stderr one case may write before it is a fault (-1: no limit)")
+	parallel := fs.Int("parallel", 0, "run `N` cases at once: N sessions, or N processes with --exec-per-case (default: the number of CPUs with --exec-per-case, else 1)")
+	failfast := fs.Bool("failfast", false, "stop at the first unexpected result (the run then claims no level)")
+	var many manyFlags
+	many.register(fs)
 	if err := parseNoArgs(fs, args); err != nil {
 		return 0, err
 	}
-	if *execPerCase && *implCmd == "" {
+	if *execPerCase && *implCmd == "" && len(many.impls) == 0 {
 		return 0, usagef("--exec-per-case needs --impl-cmd")
+	}
+	if *parallel < 0 {
+		return 0, usagef("-parallel %d: want at least 1", *parallel)
 	}
 	suite, opts, err := c.load()
 	if err != nil {
@@ -419,20 +455,35 @@ func (e *env) run(args []string) (int, error) {
 		return 0, err
 	}
 	opts.Timeout, opts.StartupTimeout = *timeout, *startup
+	opts.FailFast, opts.Parallel = *failfast, *parallel
+	if opts.Parallel == 0 {
+		opts.Parallel = 1
+		if *execPerCase {
+			opts.Parallel = runtime.NumCPU()
+		}
+	}
+	e.warnKeys(suite, opts)
+	popts := runner.ProcessOptions{
+		Command: *implCmd, ExecPerCase: *execPerCase, Restarts: restartsOpt(*restarts), MaxStderr: *maxStderr,
+		StartupTimeout: *startup, Suite: runner.HelloSuite{SpecVersion: suite.SpecVersion, Digest: suite.Digest},
+	}
 	var impl runner.Implementation = runner.Engine()
 	if *implCmd != "" {
-		impl = runner.NewProcess(runner.ProcessOptions{
-			Command: *implCmd, ExecPerCase: *execPerCase, Restarts: restartsOpt(*restarts), MaxStderr: *maxStderr,
-			StartupTimeout: *startup, Suite: runner.HelloSuite{SpecVersion: suite.SpecVersion, Digest: suite.Digest},
-		})
+		impl = runner.NewProcess(popts)
 	}
 	ctx, cancel := signalContext()
 	defer cancel()
-	rep, err := runner.RunSuite(ctx, impl, suite, opts)
+	if len(many.impls) > 0 {
+		return e.runMany(ctx, &many, suite, opts, o, popts, *writeExp)
+	}
+	rep, err := e.runWithProgress(ctx, impl, suite, opts, o)
 	if err != nil {
 		return 0, err
 	}
 	if err := e.emit(rep, suite, o); err != nil {
+		return exitInfrastructure, err
+	}
+	if err := many.writeHTML(e, rep, suite); err != nil {
 		return exitInfrastructure, err
 	}
 	if *writeExp != "" {
@@ -451,6 +502,41 @@ func (e *env) run(args []string) (int, error) {
 		return exitOK, nil
 	}
 	return exitCode(rep), nil
+}
+
+// runWithProgress runs the suite with progress on stderr (see progress).
+func (e *env) runWithProgress(ctx context.Context, impl runner.Implementation, suite *runner.Suite, opts runner.Options, o outputs) (*runner.Report, error) {
+	total := 0
+	if cases, err := runner.Select(suite, opts); err == nil {
+		total = len(cases)
+		if !opts.Filtered() {
+			total += len(suite.Errors)
+		}
+	}
+	p := newProgress(e.stderr, o, total)
+	opts.OnResult = p.onResult
+	rep, err := runner.RunSuite(ctx, impl, suite, opts)
+	p.finish()
+	return rep, err
+}
+
+// warnKeys warns on stderr about the keys of the selected vectors that
+// the loader ignored: a misspelled key leaves a case testing something
+// else than its author meant. Only for --suite: the embedded suite is
+// linted by its own tests.
+func (e *env) warnKeys(suite *runner.Suite, opts runner.Options) {
+	if opts.Suite == nil {
+		return
+	}
+	cases, err := runner.Select(suite, opts)
+	if err != nil {
+		return
+	}
+	for _, cs := range cases {
+		for _, w := range cs.Warnings {
+			fmt.Fprintf(e.stderr, "warning: %s\n", w)
+		}
+	}
 }
 
 func restartsOpt(n int) int {
@@ -553,7 +639,7 @@ func (e *env) verify(args []string) (int, error) {
 	if err := res.Check(cases, suite.Digest); err != nil {
 		return exitInfrastructure, err
 	}
-	rep, err := runner.RunSuite(context.Background(), res, suite, opts)
+	rep, err := e.runWithProgress(context.Background(), res, suite, opts, o)
 	if err != nil {
 		return 0, err
 	}
@@ -667,10 +753,11 @@ func (e *env) list(args []string) (int, error) {
 }
 
 func (e *env) lint(args []string) (int, error) {
-	fs := newFlags("lint", "lint [--suite DIR] [--unknown-keys]", e)
+	fs := newFlags("lint", "lint [--suite DIR] [--unknown-keys] [--strict]", e)
 	var c common
 	fs.StringVar(&c.suite, "suite", "", "lint the vectors of `DIR`")
-	unknown := fs.Bool("unknown-keys", false, "list the keys the loader ignores")
+	unknown := fs.Bool("unknown-keys", false, "list the keys the loader ignores, with their lines and a likely spelling")
+	strict := fs.Bool("strict", false, "a key the loader ignores is an error (exit 1), listed with its line and a likely spelling")
 	if err := parseNoArgs(fs, args); err != nil {
 		return 0, err
 	}
@@ -683,15 +770,15 @@ func (e *env) lint(args []string) (int, error) {
 	}
 	nUnknown := 0
 	for _, cs := range suite.Cases {
-		for _, k := range cs.UnknownKeys {
+		for _, w := range cs.Warnings {
 			nUnknown++
-			if *unknown {
-				fmt.Fprintf(e.stdout, "%s: ignored key %s\n", cs.File, k)
+			if *unknown || *strict {
+				fmt.Fprintf(e.stdout, "%s\n", w)
 			}
 		}
 	}
 	fmt.Fprintf(e.stderr, "%d files, %d errors, %d ignored keys\n", len(suite.Cases)+len(suite.Errors), len(suite.Errors), nUnknown)
-	if len(suite.Errors) > 0 {
+	if len(suite.Errors) > 0 || (*strict && nUnknown > 0) {
 		return exitFail, nil
 	}
 	return 0, nil

@@ -41,8 +41,8 @@ var _ = Describe("The reports of implementations that fall short", func() {
 		{"txt", func(w io.Writer, r *runner.Report, s *runner.Suite) error {
 			return report.WriteText(w, r, report.TextOptions{Suite: s})
 		}},
-		{"xml", func(w io.Writer, r *runner.Report, _ *runner.Suite) error { return report.WriteJUnit(w, r) }},
-		{"tap", func(w io.Writer, r *runner.Report, _ *runner.Suite) error { return report.WriteTAP(w, r) }},
+		{"xml", func(w io.Writer, r *runner.Report, s *runner.Suite) error { return report.WriteJUnit(w, r, s) }},
+		{"tap", func(w io.Writer, r *runner.Report, s *runner.Suite) error { return report.WriteTAP(w, r, s) }},
 		{"md", func(w io.Writer, r *runner.Report, _ *runner.Suite) error { return report.WriteMarkdown(w, r) }},
 	}
 	for _, name := range []string{testimpl.FailingRequired, testimpl.OptionalFailures, testimpl.Partial, testimpl.OutOfRange} {

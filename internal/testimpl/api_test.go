@@ -84,13 +84,13 @@ var _ = Describe("The Run and Check API with each test implementation", func() {
 				Expect(err).NotTo(HaveOccurred())
 				var text, junit, tap, md, badge, js bytes.Buffer
 				Expect(report.WriteText(&text, rep, report.TextOptions{Suite: suite})).To(Succeed())
-				Expect(report.WriteJUnit(&junit, rep)).To(Succeed())
-				Expect(report.WriteTAP(&tap, rep)).To(Succeed())
+				Expect(report.WriteJUnit(&junit, rep, nil)).To(Succeed())
+				Expect(report.WriteTAP(&tap, rep, nil)).To(Succeed())
 				Expect(report.WriteMarkdown(&md, rep)).To(Succeed())
 				Expect(report.WriteBadge(&badge, rep)).To(Succeed())
 				Expect(rep.WriteJSON(&js)).To(Succeed())
 				Expect(text.String()).To(ContainSubstring("level: " + rep.Level.Title()))
-				Expect(tap.String()).To(ContainSubstring("1..14"))
+				Expect(tap.String()).To(ContainSubstring("1..15\n")) // the cases and the conformance level
 				for _, c := range rep.Cases {
 					Expect(junit.String()).To(ContainSubstring(`name="` + c.ID + `"`))
 					Expect(tap.String()).To(ContainSubstring(c.ID))

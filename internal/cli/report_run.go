@@ -1,0 +1,124 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/cupel-go/go-cupel/internal/matrix"
+	"github.com/cupel-go/go-cupel/runner"
+)
+
+// builtinName is the -i name of the in-process engine.
+const builtinName = "go-cupel"
+
+// parseImpls turns the -i flags into named implementations: "go-cupel" is
+// the built-in engine, NAME=CMD a process started with the options of
+// popts and the command CMD.
+func parseImpls(flags []string, popts runner.ProcessOptions) ([]runner.Named, error) {
+	var out []runner.Named
+	seen := map[string]bool{}
+	for _, f := range flags {
+		var n runner.Named
+		name, cmd, ok := strings.Cut(f, "=")
+		name, cmd = strings.TrimSpace(name), strings.TrimSpace(cmd)
+		switch {
+		case !ok && name == builtinName:
+			n = runner.Named{Name: builtinName, Impl: runner.Engine()}
+		case !ok:
+			return nil, usagef("-i %s: want NAME=CMD, or %s for the built-in engine", f, builtinName)
+		case name == "" || cmd == "":
+			return nil, usagef("-i %s: want NAME=CMD with a name and a command", f)
+		default:
+			po := popts
+			po.Command = cmd
+			n = runner.Named{Name: name, Impl: runner.NewProcess(po)}
+		}
+		if seen[n.Name] {
+			return nil, usagef("-i: two implementations are named %q", n.Name)
+		}
+		seen[n.Name] = true
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+// runMany is run with -i: the suite against every implementation in
+// parallel, reported side by side. The exit code is the worst of the
+// implementations' (3 over 1 over 0), so --require-level applies to each.
+func (e *env) runMany(ctx context.Context, m *manyFlags, suite *runner.Suite, opts runner.Options, o outputs, popts runner.ProcessOptions, writeExp string) (int, error) {
+	for _, f := range []struct{ name, val string }{
+		{"--impl-cmd", popts.Command}, {"--junit", o.junit}, {"--tap", o.tap}, {"--badge", o.badge},
+		{"--save-failed", o.saveFailed}, {"--write-expectations", writeExp},
+	} {
+		if f.val != "" {
+			return 0, usagef("%s %v", f.name, errNotWithImpls)
+		}
+	}
+	if opts.Expectations != nil {
+		return 0, usagef("--expectations %v", errNotWithImpls)
+	}
+	impls, err := parseImpls(m.impls, popts)
+	if err != nil {
+		return 0, err
+	}
+	reports, err := runner.RunMany(ctx, impls, opts)
+	if err != nil {
+		return 0, err
+	}
+	entries := make([]matrix.Entry, len(impls))
+	code := exitOK
+	for i, rep := range reports {
+		entries[i] = matrix.Entry{Name: impls[i].Name, Report: rep}
+		code = worse(code, exitCode(rep))
+	}
+	mx, err := matrix.New(entries, matrix.Options{Case: caseData(suite)})
+	if err != nil {
+		return exitInfrastructure, err
+	}
+	out := matrixOutputs{json: o.json, markdown: o.markdown, html: m.html, maxCases: o.maxFailures}
+	if o.quiet {
+		out.maxCases = -1
+	}
+	if err := e.emitMatrix(mx, out); err != nil {
+		return exitInfrastructure, err
+	}
+	return code, nil
+}
+
+// worse is the more severe of two exit codes: infrastructure, then fail.
+func worse(a, b int) int {
+	rank := func(c int) int {
+		switch c {
+		case exitInfrastructure:
+			return 3
+		case exitUsage:
+			return 2
+		case exitFail:
+			return 1
+		}
+		return 0
+	}
+	if rank(b) > rank(a) {
+		return b
+	}
+	return a
+}
+
+// writeHTML writes the HTML page of a run of one implementation, when
+// --html is set.
+func (m *manyFlags) writeHTML(e *env, rep *runner.Report, suite *runner.Suite) error {
+	if m.html == "" {
+		return nil
+	}
+	name := rep.Implementation.Name
+	if name == "" {
+		name = "implementation"
+	}
+	mx, err := matrix.New([]matrix.Entry{{Name: name, Report: rep}}, matrix.Options{Case: caseData(suite)})
+	if err != nil {
+		return fmt.Errorf("--html: %w", err)
+	}
+	return writeFile(m.html, e.stdout, func(w io.Writer) error { return matrix.WriteHTML(w, mx, matrix.HTMLOptions{}) })
+}

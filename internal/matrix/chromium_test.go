@@ -1,0 +1,167 @@
+package matrix_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+
+	"github.com/cupel-go/go-cupel/internal/matrix"
+	"github.com/cupel-go/go-cupel/runner"
+)
+
+// chromium returns the path of Debian's chromium. Without it the spec
+// skips, saying why, except under CI=true, where .ci/run installs it and
+// its absence is a failure.
+func chromium() string {
+	GinkgoHelper()
+	for _, name := range []string{"chromium", "chromium-browser"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if os.Getenv("CI") == "true" {
+		Fail("chromium is not on PATH, and CI=true: .ci/run installs it (apt-get install chromium)")
+	}
+	Skip("chromium is not on PATH: skipping the browser test of the HTML report (apt-get install chromium to run it)")
+	return ""
+}
+
+// dumpDOM loads url in headless Chromium and returns the DOM after the
+// page's scripts ran.
+func dumpDOM(bin, url string) string {
+	GinkgoHelper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+		"--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+		"--user-data-dir="+GinkgoT().TempDir(), "--dump-dom", url)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	Expect(cmd.Run()).To(Succeed(), "chromium --dump-dom %s\nstderr:\n%s", url, stderr.String())
+	return stdout.String()
+}
+
+// synthetic is a matrix of n cases and three implementations: "all" passes
+// every case, "some" answers every seventh unsupported, "bugs" is "some"
+// that also fails every fiftieth case with a diff.
+func synthetic(n int) (*matrix.Matrix, []string) {
+	var failing []string
+	reports := map[string]*runner.Report{}
+	names := []string{"all", "some", "bugs"}
+	for _, name := range names {
+		reports[name] = &runner.Report{Schema: runner.ReportSchema, Implementation: runner.Info{Name: name, Version: "1.0"},
+			Runner: runner.RunnerInfo{Name: "cupel-conform", Version: "devel"},
+			Suite:  runner.SuiteInfo{Source: "synthetic", SpecVersion: "1.3", Digest: "feedfacefeedface", Cases: n}}
+	}
+	for i := range n {
+		tier := runner.TierRequired
+		if i >= n*2/5 {
+			tier = runner.TierOptional
+		}
+		stage := runner.Stages[i%len(runner.Stages)]
+		id := fmt.Sprintf("%s/%s/case-%04d", tier, stage, i)
+		for _, name := range names {
+			cr := runner.CaseResult{ID: id, Tier: tier, Stage: stage, Name: fmt.Sprintf("synthetic case %d", i), Status: runner.StatusPass}
+			switch {
+			case name == "all":
+			case i%7 == 3:
+				cr.Status, cr.Message = runner.StatusUnsupported, "unsupported: not implemented"
+			case name == "bugs" && i%50 == 0:
+				cr.Status = runner.StatusFail
+				cr.Details = []string{fmt.Sprintf("output differs (in order): expected [\"x%d\", \"y\"], got [\"y\", \"x%d\"]", i, i),
+					"  first difference at position 0",
+					fmt.Sprintf("  !  0  expected \"x%d\"  actual #1 \"y\"", i),
+					fmt.Sprintf("  !  1  expected \"y\"  actual #0 \"x%d\"", i)}
+				cr.Message = cr.Details[0]
+				cr.Actual = &runner.Result{Status: runner.ResultOK, Output: &runner.Output{Ordered: []int{1, 0}}}
+				failing = append(failing, id)
+			}
+			reports[name].Cases = append(reports[name].Cases, cr)
+		}
+	}
+	reports["all"].Level, reports["all"].LevelReason = runner.LevelFullyConformant, "every case passes"
+	reports["some"].Level, reports["some"].LevelReason = runner.LevelNone, "some required cases are unsupported"
+	reports["bugs"].Level, reports["bugs"].LevelReason = runner.LevelNone, "some required cases fail"
+	var entries []matrix.Entry
+	for _, name := range names {
+		entries = append(entries, matrix.Entry{Name: name, Report: reports[name]})
+	}
+	m, err := matrix.New(entries, matrix.Options{Case: func(id string) (matrix.CaseData, bool) {
+		return matrix.CaseData{Input: map[string]any{"items": []map[string]any{{"index": 0, "content": "y"}, {"index": 1, "content": id}}},
+			Expected: map[string]any{"ordered": []string{id, "y"}}}, true
+	}})
+	if err != nil {
+		panic(err) // the entries are well-formed
+	}
+	return m, failing
+}
+
+var _ = Describe("the HTML page in headless Chromium", Label("browser"), func() {
+	It("shows the levels, the counts and a failing case's diff after its script ran, and filters 1,000 cases", func() {
+		bin := chromium()
+		m, failing := synthetic(1000)
+		Expect(failing).To(HaveLen(17))
+		path := filepath.Join(GinkgoT().TempDir(), "report.html")
+		var b bytes.Buffer
+		Expect(matrix.WriteHTML(&b, m, matrix.HTMLOptions{})).To(Succeed())
+		Expect(os.WriteFile(path, b.Bytes(), 0o644)).To(Succeed())
+
+		start := time.Now()
+		dom := dumpDOM(bin, "file://"+path+"#status=fail")
+		wall := time.Since(start)
+		doc, err := html.Parse(strings.NewReader(dom))
+		Expect(err).NotTo(HaveOccurred())
+
+		root := one(doc, byTag(atom.Html))
+		Expect(attr(root, "data-ready")).To(Equal("1"), "the script ran to its end")
+		Expect(texts(all(doc, byClass("level")))).To(Equal([]string{"Cupel Fully Conformant", "not conformant", "not conformant"}))
+		// Required: 400 cases; "bugs" fails 7 (0, 50, … 350 but 150, which
+		// it leaves unsupported with 56 others).
+		totals := all(doc, func(n *html.Node) bool { return n.DataAtom == atom.Tr && hasClass(n, "total") })
+		Expect(totals).To(HaveLen(2))
+		Expect(texts(all(totals[0], byTag(atom.B)))).To(Equal([]string{"400/400", "343/400", "336/400"}))
+		Expect(texts(all(totals[0], byTag(atom.Small)))).To(Equal([]string{"all pass", "57 unsupported", "7 fail · 57 unsupported"}))
+
+		// The status filter of the address applied: only the failing
+		// cases are shown, and the counter says so.
+		Expect(attr(one(doc, byID("f-status")), "value")).To(BeEmpty(), "the select's state is a property, not an attribute")
+		list := one(doc, byID("list"))
+		visible := 0
+		for c := list.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type == html.ElementNode && !hasAttr(c, "hidden") {
+				visible++
+				Expect(strings.Fields(attr(c, "data-s"))).To(ContainElement("fail"))
+			}
+		}
+		Expect(visible).To(Equal(len(failing)))
+		Expect(text(one(doc, byID("shown")))).To(Equal(fmt.Sprintf("%d of 1000 cases", len(failing))))
+
+		c := one(list, byID("case:"+failing[1]))
+		diff := one(c, byClass("diff"))
+		Expect(texts(all(diff, byClass("d-head")))).To(Equal([]string{`output differs (in order): expected ["x50", "y"], got ["y", "x50"]`}))
+		Expect(texts(all(diff, byClass("d-bad")))).To(Equal([]string{`!  0  expected "x50"  actual #1 "y"`, `!  1  expected "y"  actual #0 "x50"`}))
+
+		foot := one(doc, byID("footer"))
+		AddReportEntry("chromium", fmt.Sprintf("1000 cases × 3 implementations, %d KiB: script done %s ms after navigation start, one filter pass %s ms; chromium --dump-dom took %s",
+			b.Len()/1024, attr(foot, "data-ready-ms"), attr(foot, "data-filter-ms"), wall.Round(time.Millisecond)))
+	})
+})
+
+func hasAttr(n *html.Node, key string) bool {
+	for _, a := range n.Attr {
+		if a.Key == key {
+			return true
+		}
+	}
+	return false
+}

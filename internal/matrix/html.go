@@ -1,0 +1,390 @@
+package matrix
+
+import (
+	"bytes"
+	_ "embed"
+	"fmt"
+	"html/template"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/cupel-go/go-cupel/runner"
+)
+
+//go:embed report.html.tmpl
+var pageSource string
+
+var page = template.Must(template.New("report").Parse(pageSource))
+
+// HTMLOptions configure WriteHTML.
+type HTMLOptions struct {
+	// Title is the page title ("Cupel conformance" by default).
+	Title string
+}
+
+// WriteHTML writes the comparison as one self-contained HTML page: inline
+// CSS and script, no network access, no external assets. It shows the
+// level of each implementation, a tier/stage × implementation matrix of
+// counts coloured by result, the cases on which the implementations
+// disagree, and every case in a list that can be filtered by status,
+// stage, tier and text; each failing case opens to its inputs and
+// expectation (when the matrix has them), and each implementation's
+// message, diff, actual result and stderr. Light and dark colour schemes
+// follow the system setting. The markup is complete without the script,
+// which only filters; its work is linear in the number of cases.
+func WriteHTML(w io.Writer, m *Matrix, o HTMLOptions) error {
+	p := buildPage(m, o)
+	var buf bytes.Buffer
+	if err := page.Execute(&buf, p); err != nil {
+		return fmt.Errorf("html report: %w", err)
+	}
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+type htmlPage struct {
+	Title         string
+	Meta          string
+	Impls         []htmlImpl
+	Multi         bool
+	Tiers         []htmlTier
+	Groups        []htmlGroup
+	NDisagree     int
+	NFailing      int
+	Cases         []htmlCase
+	Statuses      []runner.Status
+	Stages        []string
+	TierNames     []string
+	Warnings      []string
+	Columns       template.CSS
+	Legend        []runner.Status
+	InputsMissing bool
+}
+
+type htmlImpl struct {
+	Name, Describe, Caps string
+	LevelClass, Level    string
+	Reason               string
+	Required, Optional   htmlBar
+	Require              string
+	Met                  bool
+	Infrastructure       string
+	InfraStderr          string
+}
+
+type htmlBar struct {
+	Pass, Total int
+	Class       string
+	Text        string
+	Title       string
+	// Rest lists the statuses other than pass: "4 fail · 86 unsupported".
+	Rest        string
+	Segs        []htmlSeg
+	Tier, Stage string
+}
+
+type htmlSeg struct {
+	Status runner.Status
+	Style  template.CSS
+}
+
+type htmlTier struct {
+	Tier   string
+	Totals []htmlBar
+	Rows   []htmlRow
+}
+
+type htmlRow struct {
+	Stage string
+	Cells []htmlBar
+}
+
+type htmlGroup struct {
+	Signature []htmlSig
+	Failing   bool
+	Cases     []htmlRef
+}
+
+type htmlSig struct {
+	Status runner.Status
+	Who    string
+}
+
+type htmlRef struct {
+	ID, Hint string
+	// Href is "#" and the case's element id; a fragment, so never a
+	// scheme of its own.
+	Href template.URL
+}
+
+type htmlCase struct {
+	ID, Name, Tier, Stage, Anchor string
+	Filter                        string
+	Text                          string
+	Cells                         []htmlChip
+	Open                          bool
+	Input, Expected               string
+	Problems                      []htmlProblem
+}
+
+type htmlChip struct {
+	Status runner.Status
+	Label  string
+	Title  string
+}
+
+type htmlProblem struct {
+	Impl    string
+	Status  runner.Status
+	Message string
+	Diff    []diffLine
+	Actual  string
+	Stderr  string
+	// Pinned is the reason of the expectation entry that pinned the case.
+	Pinned string
+}
+
+type diffLine struct {
+	Class, Text string
+}
+
+func buildPage(m *Matrix, o HTMLOptions) htmlPage {
+	p := htmlPage{Title: o.Title, Multi: len(m.Implementations) > 1, Warnings: m.Warnings}
+	if p.Title == "" {
+		p.Title = "Cupel conformance"
+	}
+	meta := []string{"spec " + m.Suite.SpecVersion, "suite " + m.Suite.Source, fmt.Sprintf("%d cases", m.Suite.Cases),
+		"sha256 " + short(m.Suite.Digest), m.Runner.Name + " " + m.Runner.Version}
+	var last time.Time
+	for _, im := range m.Implementations {
+		if im.Report.Started.After(last) {
+			last = im.Report.Started
+		}
+	}
+	if !last.IsZero() {
+		meta = append(meta, "run "+last.UTC().Format("2006-01-02 15:04 UTC"))
+	}
+	p.Meta = strings.Join(meta, " · ")
+	p.Columns = template.CSS(fmt.Sprintf("--impls:%d", len(m.Implementations)))
+
+	for _, im := range m.Implementations {
+		h := htmlImpl{Name: im.Name, Describe: describe(im.Info), Level: im.Level.Title(), Reason: im.LevelReason,
+			LevelClass: "lvl-none", Met: im.Met(), Infrastructure: im.Infrastructure, Caps: capabilities(im.Info.Capabilities),
+			Required: bar(tally(im.Counts[runner.TierRequired]), runner.TierRequired, ""),
+			Optional: bar(tally(im.Counts[runner.TierOptional]), runner.TierOptional, "")}
+		switch im.Level {
+		case runner.LevelFullyConformant:
+			h.LevelClass = "lvl-full"
+		case runner.LevelConformant:
+			h.LevelClass = "lvl-conf"
+		}
+		if im.RequireLevel != "" && im.RequireLevel != runner.LevelNone {
+			h.Require = im.RequireLevel.Title()
+		}
+		h.InfraStderr = im.Report.InfrastructureStderr
+		p.Impls = append(p.Impls, h)
+	}
+
+	for _, tier := range tiersOf(m) {
+		t := htmlTier{Tier: tier}
+		for _, im := range m.Implementations {
+			t.Totals = append(t.Totals, bar(tally(im.Counts[tier]), tier, ""))
+		}
+		for _, g := range m.Groups {
+			gt, st := splitGroup(g)
+			if gt != tier {
+				continue
+			}
+			r := htmlRow{Stage: st}
+			for _, im := range m.Implementations {
+				r.Cells = append(r.Cells, bar(tally(im.StageCounts[g]), tier, st))
+			}
+			t.Rows = append(t.Rows, r)
+		}
+		p.Tiers = append(p.Tiers, t)
+		p.TierNames = append(p.TierNames, tier)
+	}
+
+	statuses := map[runner.Status]bool{}
+	stages := map[string]bool{}
+	for _, c := range m.Cases {
+		hc := htmlCase{ID: c.ID, Name: c.Name, Tier: c.Tier, Stage: c.Stage, Anchor: anchor(c.ID)}
+		var filter []string
+		text := []string{c.ID, c.Name}
+		stages[c.Stage] = true
+		for i, r := range c.Results {
+			s := c.Status(i)
+			label := string(s)
+			if s == "" {
+				s, label = StatusAbsent, "—"
+			}
+			statuses[s] = true
+			if !slices.Contains(filter, string(s)) {
+				filter = append(filter, string(s))
+			}
+			chip := htmlChip{Status: s, Label: label, Title: m.Implementations[i].Name + ": " + string(s)}
+			if r != nil && r.Message != "" {
+				chip.Title += " — " + r.Message
+				text = append(text, r.Message)
+			}
+			hc.Cells = append(hc.Cells, chip)
+			if r != nil && s != runner.StatusPass && s != runner.StatusSkip {
+				hc.Problems = append(hc.Problems, problem(m.Implementations[i].Name, r))
+			}
+			if failing(s) || s == runner.StatusXFail {
+				hc.Open = true
+			}
+		}
+		if !c.AllPass() {
+			filter = append(filter, "x-notpass")
+		}
+		if c.Disagree() {
+			filter = append(filter, "x-disagree")
+		}
+		if c.Failing() {
+			filter = append(filter, "x-failing")
+		}
+		hc.Filter = strings.Join(filter, " ")
+		hc.Text = strings.ToLower(strings.Join(text, " "))
+		if !hc.Open {
+			hc.Problems = nil
+		} else if c.Data != nil {
+			hc.Input, hc.Expected = readableJSON(c.Data.Input), readableJSON(c.Data.Expected)
+		} else {
+			p.InputsMissing = true
+		}
+		p.Cases = append(p.Cases, hc)
+	}
+	for _, s := range runner.Statuses {
+		if statuses[s] {
+			p.Statuses = append(p.Statuses, s)
+		}
+	}
+	if statuses[StatusAbsent] {
+		p.Statuses = append(p.Statuses, StatusAbsent)
+	}
+	p.Legend = p.Statuses
+	for _, st := range runner.Stages {
+		if stages[st] {
+			p.Stages = append(p.Stages, st)
+			delete(stages, st)
+		}
+	}
+	p.Stages = append(p.Stages, sortedKeys(stages)...)
+
+	p.NDisagree = len(m.Disagreements)
+	for _, g := range groupDisagreements(m) {
+		hg := htmlGroup{Failing: g.failing}
+		d0 := g.cases[0]
+		for _, s := range append(append([]runner.Status{}, runner.Statuses...), StatusAbsent) {
+			var who []string
+			for _, im := range m.Implementations {
+				if d0.Statuses[im.Name] == s {
+					who = append(who, im.Name)
+				}
+			}
+			if len(who) > 0 {
+				hg.Signature = append(hg.Signature, htmlSig{s, strings.Join(who, ", ")})
+			}
+		}
+		for _, d := range g.cases {
+			hg.Cases = append(hg.Cases, htmlRef{ID: d.ID, Href: template.URL("#" + anchor(d.ID)), Hint: firstProblem(m, d.Case)})
+		}
+		if g.failing {
+			p.NFailing += len(g.cases)
+		}
+		p.Groups = append(p.Groups, hg)
+	}
+	return p
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// anchor is the element id of a case.
+func anchor(id string) string { return "case:" + id }
+
+// bar is a count cell: "pass/total" over a bar of one segment per status.
+func bar(t Tally, tier, stage string) htmlBar {
+	b := htmlBar{Pass: t.Pass, Total: t.Total, Class: t.Class(), Text: fraction(t), Tier: tier, Stage: stage}
+	if t.Total == 0 {
+		b.Title = "no case"
+		return b
+	}
+	parts := []string{fmt.Sprintf("%d pass", t.Pass)}
+	if t.Pass > 0 {
+		b.Segs = append(b.Segs, seg(runner.StatusPass, t.Pass, t.Total))
+	}
+	var rest []string
+	for _, o := range t.Other {
+		rest = append(rest, fmt.Sprintf("%d %s", o.N, o.Status))
+		b.Segs = append(b.Segs, seg(o.Status, o.N, t.Total))
+	}
+	b.Title = strings.Join(append(parts, rest...), ", ")
+	b.Rest = strings.Join(rest, " · ")
+	return b
+}
+
+func seg(s runner.Status, n, total int) htmlSeg {
+	return htmlSeg{Status: s, Style: template.CSS(fmt.Sprintf("width:%.2f%%", 100*float64(n)/float64(total)))}
+}
+
+func capabilities(c runner.Capabilities) string {
+	var parts []string
+	for _, l := range []struct {
+		name string
+		list []string
+	}{{"stages", c.Stages}, {"scorers", c.Scorers}, {"slicers", c.Slicers}, {"placers", c.Placers}, {"features", c.Features}} {
+		if len(l.list) > 0 {
+			parts = append(parts, l.name+": "+strings.Join(l.list, ", "))
+		}
+	}
+	return strings.Join(parts, " · ")
+}
+
+func problem(impl string, r *runner.CaseResult) htmlProblem {
+	p := htmlProblem{Impl: impl, Status: r.Status, Message: r.Message, Stderr: r.Stderr}
+	if len(r.Details) > 0 && strings.HasPrefix(r.Details[0], r.Message) {
+		p.Message = "" // the diff's first line says it
+	}
+	for _, d := range r.Details {
+		for _, l := range strings.Split(d, "\n") {
+			p.Diff = append(p.Diff, diffLine{Class: diffClass(l), Text: l})
+		}
+	}
+	if r.Actual != nil {
+		p.Actual = readableJSON(r.Actual)
+	}
+	if r.Expected != nil {
+		p.Pinned = r.Expected.Reason
+	}
+	return p
+}
+
+// diffClass classifies a line of a comparator's diff for colouring.
+func diffClass(l string) string {
+	t := strings.TrimLeft(l, " ")
+	switch {
+	case strings.HasPrefix(t, "expected"):
+		return "d-exp"
+	case strings.HasPrefix(t, "actual"):
+		return "d-act"
+	case !strings.HasPrefix(l, " "):
+		return "d-head"
+	case strings.HasPrefix(t, "!"):
+		return "d-bad"
+	case strings.HasPrefix(t, "- "):
+		return "d-del"
+	case strings.HasPrefix(t, "+ "):
+		return "d-add"
+	}
+	return "d-ctx"
+}

@@ -1,0 +1,82 @@
+package matrix
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/cupel-go/go-cupel/runner"
+)
+
+// Schema is the version of the JSON form WriteJSON writes.
+const Schema = "cupel-conform/matrix/1"
+
+// ErrFormat is matched (errors.Is) by Decode's errors: data that is not a
+// JSON report or matrix of a known schema.
+var ErrFormat = errors.New("not a cupel-conform report or matrix")
+
+// document is the JSON form: every report in full, and the matrix.
+type document struct {
+	Schema  string        `json:"schema"`
+	Reports []namedReport `json:"reports"`
+	Matrix  *Matrix       `json:"matrix"`
+}
+
+type namedReport struct {
+	Name   string         `json:"name"`
+	Report *runner.Report `json:"report"`
+}
+
+// WriteJSON writes the comparison as indented JSON of schema Schema: the
+// report of each implementation under its name, and the matrix (the
+// summary of each implementation and the disagreements).
+func WriteJSON(w io.Writer, m *Matrix) error {
+	doc := document{Schema: Schema, Matrix: m}
+	for _, im := range m.Implementations {
+		doc.Reports = append(doc.Reports, namedReport{im.Name, im.Report})
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(doc)
+}
+
+// Decode reads a JSON report (schema runner.ReportSchema), which gives one
+// entry named after the implementation's hello, or a matrix written by
+// WriteJSON, which gives one entry per implementation under the names it
+// had. source names the data in errors.
+func Decode(data []byte, source string) ([]Entry, error) {
+	var head struct {
+		Schema string `json:"schema"`
+	}
+	if err := json.Unmarshal(data, &head); err != nil {
+		return nil, fmt.Errorf("%s: %w: %w", source, ErrFormat, err)
+	}
+	switch head.Schema {
+	case runner.ReportSchema:
+		var r runner.Report
+		if err := json.Unmarshal(data, &r); err != nil {
+			return nil, fmt.Errorf("%s: %w: %w", source, ErrFormat, err)
+		}
+		return []Entry{{Name: r.Implementation.Name, Report: &r}}, nil
+	case Schema:
+		var doc document
+		if err := json.Unmarshal(data, &doc); err != nil {
+			return nil, fmt.Errorf("%s: %w: %w", source, ErrFormat, err)
+		}
+		out := make([]Entry, 0, len(doc.Reports))
+		for i, nr := range doc.Reports {
+			if nr.Report == nil {
+				return nil, fmt.Errorf("%s: %w: reports[%d] (%q) has no report", source, ErrFormat, i, nr.Name)
+			}
+			out = append(out, Entry(nr))
+		}
+		if len(out) == 0 {
+			return nil, fmt.Errorf("%s: %w: the matrix holds no report", source, ErrFormat)
+		}
+		return out, nil
+	case "":
+		return nil, fmt.Errorf("%s: %w: no \"schema\" field", source, ErrFormat)
+	}
+	return nil, fmt.Errorf("%s: %w: schema %q, want %q or %q", source, ErrFormat, head.Schema, runner.ReportSchema, Schema)
+}

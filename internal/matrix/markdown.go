@@ -1,0 +1,157 @@
+package matrix
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/cupel-go/go-cupel/runner"
+)
+
+// mdFoldAfter is how many disagreements where nobody fails are shown
+// before the rest is folded into a <details> block.
+const mdFoldAfter = 20
+
+// WriteMarkdown writes the comparison as GitHub-flavoured Markdown (a job
+// summary or a pull-request comment): the level of each implementation, a
+// compact stage × implementation matrix of passes, then the cases on
+// which they disagree, the failing ones first.
+func WriteMarkdown(w io.Writer, m *Matrix) error {
+	var b strings.Builder
+	names := make([]string, len(m.Implementations))
+	for i, im := range m.Implementations {
+		names[i] = im.Name
+	}
+	fmt.Fprintf(&b, "## Cupel conformance: %s\n\n", strings.Join(names, " · "))
+	fmt.Fprintf(&b, "Runner %s %s · spec %s · suite `%s` (%d cases)\n\n", m.Runner.Name, m.Runner.Version,
+		m.Suite.SpecVersion, short(m.Suite.Digest), m.Suite.Cases)
+	b.WriteString("| implementation | level | required | optional |\n|---|---|---:|---:|\n")
+	for _, im := range m.Implementations {
+		fmt.Fprintf(&b, "| **%s** <br>%s | %s %s | %s | %s |\n", mdEscape(im.Name), mdEscape(describe(im.Info)),
+			levelMark(im.Level), mdEscape(levelText(im)), fraction(tally(im.Counts[runner.TierRequired])),
+			fraction(tally(im.Counts[runner.TierOptional])))
+	}
+	b.WriteString("\n| tier | stage |")
+	for _, n := range names {
+		fmt.Fprintf(&b, " %s |", mdEscape(n))
+	}
+	b.WriteString("\n|---|---|" + strings.Repeat("---:|", len(names)) + "\n")
+	for _, g := range m.Groups {
+		tier, stage := splitGroup(g)
+		fmt.Fprintf(&b, "| %s | %s |", tier, stage)
+		for _, im := range m.Implementations {
+			fmt.Fprintf(&b, " %s |", mdCell(tally(im.StageCounts[g])))
+		}
+		b.WriteString("\n")
+	}
+	for _, wng := range m.Warnings {
+		fmt.Fprintf(&b, "\n> **Warning:** %s\n", mdEscape(wng))
+	}
+	if len(m.Implementations) > 1 {
+		writeMDDisagreements(&b, m, names)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func writeMDDisagreements(b *strings.Builder, m *Matrix, names []string) {
+	if len(m.Disagreements) == 0 {
+		fmt.Fprintf(b, "\nThe %d implementations agree on every case.\n", len(m.Implementations))
+		return
+	}
+	fmt.Fprintf(b, "\n### %d %s where they disagree\n\n", len(m.Disagreements), plural(len(m.Disagreements), "case", "cases"))
+	head := "| case |"
+	for _, n := range names {
+		head += " " + mdEscape(n) + " |"
+	}
+	head += "\n|---|" + strings.Repeat("---|", len(names)) + "\n"
+	row := func(d Disagreement) {
+		fmt.Fprintf(b, "| `%s` |", d.ID)
+		for _, n := range names {
+			s := d.Statuses[n]
+			if failing(s) {
+				fmt.Fprintf(b, " ❌ **%s** |", s)
+			} else if s == runner.StatusPass {
+				b.WriteString(" ✅ pass |")
+			} else {
+				fmt.Fprintf(b, " %s |", s)
+			}
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString(head)
+	shown, folded := 0, false
+	for _, d := range m.Disagreements {
+		if !d.Failing && shown >= mdFoldAfter && !folded {
+			rest := len(m.Disagreements) - shown
+			fmt.Fprintf(b, "\n<details><summary>%d more where only what they support differs</summary>\n\n%s", rest, head)
+			folded = true
+		}
+		row(d)
+		shown++
+	}
+	if folded {
+		b.WriteString("\n</details>\n")
+	}
+}
+
+func levelMark(l runner.Level) string {
+	switch l {
+	case runner.LevelFullyConformant, runner.LevelConformant:
+		return "✅"
+	}
+	return "❌"
+}
+
+func levelText(im Implementation) string {
+	s := "**" + im.Level.Title() + "** (" + im.LevelReason + ")"
+	if im.RequireLevel != "" && im.RequireLevel != runner.LevelNone {
+		if im.Met() {
+			s += "; required " + im.RequireLevel.Title() + ": met"
+		} else {
+			s += "; required " + im.RequireLevel.Title() + ": **not met**"
+		}
+	}
+	if im.Infrastructure != "" {
+		s += "; infrastructure error: " + im.Infrastructure
+	}
+	return s
+}
+
+func fraction(t Tally) string {
+	if t.Total == 0 {
+		return "—"
+	}
+	return fmt.Sprintf("%d/%d", t.Pass, t.Total)
+}
+
+// mdCell is "41/41", or "14/41 · 27 unsupported" with the other statuses.
+func mdCell(t Tally) string {
+	if t.Total == 0 {
+		return "—"
+	}
+	s := fmt.Sprintf("%d/%d", t.Pass, t.Total)
+	for _, o := range t.Other {
+		if failing(o.Status) {
+			s += fmt.Sprintf(" · **%d %s**", o.N, o.Status)
+		} else {
+			s += fmt.Sprintf(" · %d %s", o.N, o.Status)
+		}
+	}
+	if t.Pass == t.Total {
+		s = "✅ " + s
+	}
+	return s
+}
+
+// mdEscape keeps s on one table cell: pipes escaped, newlines folded,
+// long text cut.
+func mdEscape(s string) string {
+	s = strings.ReplaceAll(s, "|", "\\|")
+	s = strings.ReplaceAll(s, "\n", " ")
+	s = strings.ReplaceAll(s, "<", "&lt;")
+	if r := []rune(s); len(r) > 300 {
+		s = string(r[:300]) + "…"
+	}
+	return s
+}

@@ -1,0 +1,231 @@
+package report_test
+
+import (
+	"bytes"
+	"encoding/xml"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	"github.com/sebdah/goldie/v2"
+
+	"github.com/cupel-go/go-cupel/internal/report"
+	"github.com/cupel-go/go-cupel/internal/testimpl"
+	"github.com/cupel-go/go-cupel/runner"
+)
+
+// junitVerdict reads what a JUnit consumer counts: the failures and errors
+// of <testsuites>, and the failure of the "conformance level" case.
+type junitDoc struct {
+	Failures int `xml:"failures,attr"`
+	Errors   int `xml:"errors,attr"`
+	Tests    int `xml:"tests,attr"`
+	Suites   []struct {
+		Name     string `xml:"name,attr"`
+		Failures int    `xml:"failures,attr"`
+		Skipped  int    `xml:"skipped,attr"`
+		Cases    []struct {
+			Name    string    `xml:"name,attr"`
+			Failure *struct{} `xml:"failure"`
+			Skipped *struct{} `xml:"skipped"`
+		} `xml:"testcase"`
+	} `xml:"testsuite"`
+}
+
+func junitOf(rep *runner.Report, suite *runner.Suite) (junitDoc, string) {
+	var b bytes.Buffer
+	Expect(report.WriteJUnit(&b, rep, suite)).To(Succeed())
+	var d junitDoc
+	Expect(xml.Unmarshal(b.Bytes(), &d)).To(Succeed())
+	return d, b.String()
+}
+
+func tapOf(rep *runner.Report, suite *runner.Suite) string {
+	var b bytes.Buffer
+	Expect(report.WriteTAP(&b, rep, suite)).To(Succeed())
+	return b.String()
+}
+
+func levelCaseFailed(d junitDoc) bool {
+	last := d.Suites[len(d.Suites)-1]
+	Expect(last.Name).To(Equal("conformance"))
+	Expect(last.Cases).To(HaveLen(1))
+	Expect(last.Cases[0].Name).To(Equal(report.LevelTestName))
+	return last.Cases[0].Failure != nil
+}
+
+// tapFailures counts the "not ok" points a TAP consumer fails on (those
+// without a TODO or SKIP directive).
+func tapFailures(tap string) int {
+	n := 0
+	for _, l := range strings.Split(tap, "\n") {
+		if strings.HasPrefix(l, "not ok ") && !strings.Contains(l, " # TODO ") && !strings.Contains(l, " # SKIP ") {
+			n++
+		}
+	}
+	return n
+}
+
+var _ = Describe("The CI formats carry the verdict", func() {
+	It("count a required unsupported case as a failure and an optional one as a skip, and fail the level case", func() {
+		rep, suite := fixtureRun(testimpl.Partial, runner.Options{})
+		Expect(rep.Level).To(Equal(runner.LevelNone))
+		d, _ := junitOf(rep, suite)
+		// 5 required unsupported + the level case.
+		Expect(d.Failures).To(Equal(6))
+		Expect(levelCaseFailed(d)).To(BeTrue())
+		for _, s := range d.Suites {
+			if strings.HasPrefix(s.Name, "optional/") {
+				Expect(s.Failures).To(BeZero(), s.Name)
+			}
+		}
+		tap := tapOf(rep, suite)
+		Expect(tap).To(HavePrefix("TAP version 14\n1..15\n"))
+		Expect(tapFailures(tap)).To(Equal(6))
+		Expect(tap).To(ContainSubstring("not ok 15 - conformance level\n"))
+		Expect(tap).To(MatchRegexp(`ok \d+ - optional/slicing/knapsack-table-too-large # SKIP unsupported: slicing is not implemented yet`))
+
+		var md bytes.Buffer
+		Expect(report.WriteMarkdown(&md, rep)).To(Succeed())
+		Expect(md.String()).To(ContainSubstring("**not conformant**"))
+		Expect(md.String()).To(ContainSubstring("Target level Cupel Conformant: **not reached**"))
+		Expect(md.String()).To(ContainSubstring("| required | slicing | 0 | 2 | 0 | 0 |"))
+		Expect(report.NewBadge(rep).Message).To(Equal("3/8 required"))
+	})
+
+	It("pass the level case of a Conformant run unless a higher level is required", func() {
+		rep, suite := fixtureRun(testimpl.OptionalFailures, runner.Options{})
+		Expect(rep.Level).To(Equal(runner.LevelConformant))
+		d, _ := junitOf(rep, suite)
+		Expect(levelCaseFailed(d)).To(BeFalse())
+		Expect(tapOf(rep, suite)).To(MatchRegexp(`\nok \d+ - conformance level\n`))
+
+		rep, suite = fixtureRun(testimpl.OptionalFailures, runner.Options{RequireLevel: runner.LevelFullyConformant})
+		d, _ = junitOf(rep, suite)
+		Expect(levelCaseFailed(d)).To(BeTrue())
+		tap := tapOf(rep, suite)
+		Expect(tap).To(MatchRegexp(`\nnot ok \d+ - conformance level\n  ---\n  message: "Cupel Conformant \(.*\); target Cupel Fully Conformant not reached"`))
+	})
+
+	It("agree with the level in every format when expectations pin a passing case", func() {
+		x, err := runner.ParseExpectations("x.toml", []byte("[[expected_failure]]\nid = \"required/scoring/recency-basic\"\nstatus = \"fail\"\nreason = \"stale\"\n"))
+		Expect(err).NotTo(HaveOccurred())
+		rep, suite := fixtureRun(testimpl.Conformant, runner.Options{Expectations: x})
+		Expect(rep.Level).To(Equal(runner.LevelFullyConformant))
+		Expect(rep.Err()).To(MatchError(runner.ErrFailed))
+		d, _ := junitOf(rep, suite)
+		Expect(levelCaseFailed(d)).To(BeFalse())
+		Expect(d.Failures).To(Equal(1)) // the unexpected pass
+		Expect(report.NewBadge(rep).Message).To(Equal("fully conformant"))
+		var md, txt bytes.Buffer
+		Expect(report.WriteMarkdown(&md, rep)).To(Succeed())
+		Expect(md.String()).To(ContainSubstring("**Cupel Fully Conformant**"))
+		Expect(report.WriteText(&txt, rep, report.TextOptions{})).To(Succeed())
+		Expect(txt.String()).To(ContainSubstring("level: Cupel Fully Conformant"))
+		Expect(txt.String()).To(ContainSubstring("unexpected-pass  required/scoring/recency-basic"))
+	})
+
+	It("put the inputs and the diff in each failure body, and real times", func() {
+		rep, suite := fixtureRun(testimpl.FailingRequired, runner.Options{})
+		rep.Cases[0].Duration = runner.Seconds(1234 * time.Millisecond)
+		_, x := junitOf(rep, suite)
+		Expect(x).To(ContainSubstring(`time="1.234"`))
+		Expect(x).To(ContainSubstring("first difference at position 0"))
+		Expect(x).To(ContainSubstring("inputs:\n  config: "))
+		tap := tapOf(rep, suite)
+		Expect(tap).To(ContainSubstring("  duration_ms: 1234.000\n"))
+		Expect(tap).To(ContainSubstring("  detail: |\n    output differs"))
+		Expect(tap).To(ContainSubstring("    inputs:\n      config: "))
+	})
+})
+
+var _ = Describe("The JUnit report", func() {
+	It("is valid against the Jenkins JUnit schema", func() {
+		xmllint, err := exec.LookPath("xmllint")
+		if err != nil {
+			if os.Getenv("CI") == "true" {
+				Fail("xmllint is missing under CI=true: install libxml2-utils (.ci/run does when it can)")
+			}
+			Skip("xmllint not found: install libxml2-utils to check the JUnit report against testdata/jenkins-junit.xsd")
+		}
+		dir := GinkgoT().TempDir()
+		x, err := runner.ParseExpectations("x.toml", []byte("[[expected_failure]]\nid = \"required/scoring/recency-basic\"\nstatus = \"fail\"\nreason = \"stale\"\n"))
+		Expect(err).NotTo(HaveOccurred())
+		runs := map[string]runner.Options{
+			testimpl.Conformant + "-stale": {Expectations: x},
+			testimpl.Crashing:              {},
+			testimpl.Slow:                  {},
+		}
+		for _, name := range []string{testimpl.Conformant, testimpl.FailingRequired, testimpl.OptionalFailures, testimpl.Partial, testimpl.OutOfRange} {
+			runs[name] = runner.Options{}
+		}
+		for name, opts := range runs {
+			impl := strings.TrimSuffix(name, "-stale")
+			rep, suite := fixtureRun(impl, opts)
+			if impl == testimpl.Crashing {
+				rep.Cases[0].Stderr = "boom <&> ]]> done\n"
+			}
+			var b bytes.Buffer
+			Expect(report.WriteJUnit(&b, rep, suite)).To(Succeed())
+			Expect(b.String()).NotTo(ContainSubstring("<properties></properties>"))
+			Expect(b.String()).NotTo(MatchRegexp(`<testsuites[^>]* skipped=`))
+			path := filepath.Join(dir, name+".xml")
+			Expect(os.WriteFile(path, b.Bytes(), 0o644)).To(Succeed())
+			out, err := exec.Command(xmllint, "--noout", "--schema", "testdata/jenkins-junit.xsd", path).CombinedOutput()
+			Expect(err).NotTo(HaveOccurred(), "%s: %s", name, out)
+			Expect(string(out)).To(MatchRegexp(regexp.QuoteMeta(path) + " validates"))
+		}
+		// The check has teeth: what the report used to write is refused.
+		old := filepath.Join(dir, "old.xml")
+		Expect(os.WriteFile(old, []byte(`<testsuites skipped="1"><testsuite name="s" tests="1"><properties></properties>`+
+			`<testcase name="c"><skipped message="unsupported: x"></skipped></testcase></testsuite></testsuites>`), 0o644)).To(Succeed())
+		out, err := exec.Command(xmllint, "--noout", "--schema", "testdata/jenkins-junit.xsd", old).CombinedOutput()
+		Expect(err).To(HaveOccurred(), string(out))
+		Expect(string(out)).To(ContainSubstring("fails to validate"))
+	})
+})
+
+var _ = Describe("The badge", func() {
+	for _, name := range []string{testimpl.Conformant, testimpl.OptionalFailures, testimpl.FailingRequired, testimpl.Partial} {
+		It("is stable for "+name, func() {
+			rep, _ := fixtureRun(name, runner.Options{})
+			var b bytes.Buffer
+			Expect(report.WriteBadge(&b, rep)).To(Succeed())
+			g := goldie.New(GinkgoTB(), goldie.WithFixtureDir("testdata/golden"), goldie.WithNameSuffix(".badge.json"))
+			g.Assert(GinkgoTB(), name, b.Bytes())
+		})
+	}
+
+	It("says there is no verdict when the implementation did not start", func() {
+		rep, _ := fixtureRun(testimpl.Conformant, runner.Options{})
+		rep.Infrastructure, rep.Level = "implementation failed to start", runner.LevelNone
+		Expect(report.NewBadge(rep)).To(Equal(report.Badge{SchemaVersion: 1, Label: "cupel 1.3", Message: "no verdict", Color: "lightgrey"}))
+	})
+})
+
+var _ = Describe("A filtered run", func() {
+	It("skips the conformance level test rather than failing it: it claims no level", func() {
+		rep, suite := fixtureRun(testimpl.Conformant, runner.Options{Stages: []string{runner.StageScoring}})
+		Expect(rep.Filtered).To(BeTrue())
+		Expect(rep.Err()).To(Succeed())
+		d, x := junitOf(rep, suite)
+		Expect(levelCaseFailed(d)).To(BeFalse())
+		Expect(d.Failures).To(BeZero())
+		Expect(x).To(MatchRegexp(`<testcase name="conformance level" classname="conformance" time="0.000">\s*<skipped><!\[CDATA\[a filtered run claims no level\]\]></skipped>`))
+		tap := tapOf(rep, suite)
+		Expect(tapFailures(tap)).To(BeZero())
+		Expect(tap).To(MatchRegexp(`\nok \d+ - conformance level # SKIP a filtered run claims no level\n`))
+	})
+
+	It("fails the conformance level test when it stopped early (fail fast)", func() {
+		rep, suite := fixtureRun(testimpl.FailingRequired, runner.Options{FailFast: true})
+		Expect(rep.StoppedEarly).To(BeTrue())
+		d, _ := junitOf(rep, suite)
+		Expect(levelCaseFailed(d)).To(BeTrue())
+	})
+})

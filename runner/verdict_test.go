@@ -1,0 +1,179 @@
+package runner_test
+
+import (
+	"context"
+	"io/fs"
+	"sync"
+	"testing/fstest"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/cupel-go/go-cupel/internal/oracle"
+	"github.com/cupel-go/go-cupel/runner"
+)
+
+// forking is the oracle as a Forker: every fork shares the oracle and the
+// counters, and each case takes a little time, so that parallel workers
+// overlap.
+type forking struct {
+	*oracle.Oracle
+	st *forkStats
+}
+
+type forkStats struct {
+	mu                          sync.Mutex
+	forks, hellos, now, maxBusy int
+}
+
+func (f forking) Fork() runner.Implementation {
+	f.st.mu.Lock()
+	f.st.forks++
+	f.st.mu.Unlock()
+	return f
+}
+
+func (f forking) Hello(ctx context.Context) (runner.Info, error) {
+	f.st.mu.Lock()
+	f.st.hellos++
+	f.st.mu.Unlock()
+	return f.Oracle.Hello(ctx)
+}
+
+func (f forking) Run(ctx context.Context, req runner.Request) (runner.Result, error) {
+	f.st.mu.Lock()
+	f.st.now++
+	f.st.maxBusy = max(f.st.maxBusy, f.st.now)
+	f.st.mu.Unlock()
+	time.Sleep(5 * time.Millisecond)
+	defer func() {
+		f.st.mu.Lock()
+		f.st.now--
+		f.st.mu.Unlock()
+	}()
+	return f.Oracle.Run(ctx, req)
+}
+
+// comparable strips what differs between two runs of the same cases: the
+// clock.
+func comparable(r *runner.Report) *runner.Report {
+	c := *r
+	c.Started, c.Duration = time.Time{}, 0
+	c.Cases = append([]runner.CaseResult(nil), r.Cases...)
+	for i := range c.Cases {
+		c.Cases[i].Duration = 0
+	}
+	return &c
+}
+
+var _ = Describe("The verdict", func() {
+	It("takes the level from outcomes only: a stale expected failure fails the run but keeps the level", func() {
+		x, err := runner.ParseExpectations("x.toml", []byte("[[expected_failure]]\nid = \"required/placing/u-shaped-seven-items\"\nstatus = \"fail\"\nreason = \"fixed since\"\n"))
+		Expect(err).NotTo(HaveOccurred())
+		opts := fixtureOptions()
+		opts.Expectations = x
+		rep := runWith(newOracle(), opts)
+		Expect(rep.Level).To(Equal(runner.LevelFullyConformant))
+		Expect(rep.LevelReason).To(Equal("all 8 required and 6 optional cases pass"))
+		Expect(rep.Err()).To(MatchError(runner.ErrFailed))
+		Expect(rep.Err().Error()).To(ContainSubstring("u-shaped-seven-items: unexpected-pass"))
+
+		// An expected failure that fails as expected is still no pass.
+		o := newOracle()
+		o.Mutate = breakCase("required/placing/u-shaped-seven-items")
+		rep = runWith(o, opts)
+		Expect(rep.Level).To(Equal(runner.LevelNone))
+		Expect(rep.Err()).To(Succeed())
+	})
+
+	It("does not count a broken vector file against the implementation, and is an infrastructure error", func() {
+		fsys := fstest.MapFS{}
+		src := fixtureOptions().Suite
+		Expect(copyFS(fsys, src)).To(Succeed())
+		fsys["required/scoring/broken.toml"] = &fstest.MapFile{Data: []byte("[test\nname = 1\n")}
+		fsys["optional/placing/broken.toml"] = &fstest.MapFile{Data: []byte("schema = 9\n")}
+		rep := runWith(newOracle(), runner.Options{Suite: fsys})
+		Expect(rep.SuiteErrors).To(Equal(2))
+		Expect(rep.Level).To(Equal(runner.LevelFullyConformant))
+		Expect(rep.LevelReason).To(ContainSubstring("2 vector files could not be loaded"))
+		Expect(rep.Err()).To(MatchError(runner.ErrInfrastructure))
+	})
+
+	It("runs cases in parallel on forks, with the report of a serial run", func() {
+		st := &forkStats{}
+		o := newOracle()
+		o.Mutate = breakCase("required/placing/u-shaped-seven-items")
+		serial := runWith(o, fixtureOptions())
+		opts := fixtureOptions()
+		opts.Parallel = 3
+		var order []string
+		var mu sync.Mutex
+		opts.OnResult = func(c runner.CaseResult) {
+			mu.Lock()
+			order = append(order, c.ID)
+			mu.Unlock()
+		}
+		rep, err := runner.Run(ctx(), forking{o, st}, opts)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(comparable(rep)).To(Equal(comparable(serial)))
+		Expect(order).To(HaveLen(len(serial.Cases)))
+		Expect(st.forks).To(Equal(2))
+		Expect(st.hellos).To(Equal(3))
+		Expect(st.maxBusy).To(BeNumerically(">", 1))
+		Expect(st.maxBusy).To(BeNumerically("<=", 3))
+	})
+
+	It("runs one case at a time an implementation that is no Forker", func() {
+		opts := fixtureOptions()
+		opts.Parallel = 4
+		rep := runWith(newOracle(), opts)
+		Expect(rep.Level).To(Equal(runner.LevelFullyConformant))
+	})
+
+	It("stops at the first unexpected result with FailFast, and claims no level", func() {
+		o := newOracle()
+		o.Mutate = breakCase("required/pipeline/pipeline-overflow-proceed")
+		opts := fixtureOptions()
+		opts.FailFast = true
+		rep := runWith(o, opts)
+		Expect(rep.StoppedEarly).To(BeTrue())
+		Expect(rep.Level).To(Equal(runner.LevelNone))
+		Expect(rep.LevelReason).To(ContainSubstring("fail fast"))
+		ran := 0
+		for _, c := range rep.Cases {
+			if c.Status != runner.StatusSkip {
+				ran++
+			}
+		}
+		Expect(ran).To(Equal(2), "the case before it and the failing case")
+		Expect(rep.Err()).To(MatchError(runner.ErrFailed))
+
+		opts.FailFast = true
+		rep = runWith(newOracle(), opts)
+		Expect(rep.StoppedEarly).To(BeFalse())
+		Expect(rep.Level).To(Equal(runner.LevelFullyConformant))
+	})
+
+	It("gives a Process fork its own session", func() {
+		p := runner.NewProcess(runner.ProcessOptions{Command: "true"})
+		f, ok := any(p).(runner.Forker)
+		Expect(ok).To(BeTrue())
+		Expect(f.Fork()).NotTo(BeIdenticalTo(p))
+	})
+})
+
+// copyFS copies every file of src into dst.
+func copyFS(dst fstest.MapFS, src fs.FS) error {
+	return fs.WalkDir(src, ".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := fs.ReadFile(src, path)
+		if err != nil {
+			return err
+		}
+		dst[path] = &fstest.MapFile{Data: data}
+		return nil
+	})
+}
