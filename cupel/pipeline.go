@@ -498,17 +498,26 @@ func runSlicer(sl, owner Slicer, sorted []ScoredItem, b ContextBudget) (chosen [
 // (ruling 4), else PinnedOverride or BudgetExceeded (rulings 2
 // and 3).
 func (r *run) explainSliceExclusions(sorted []ScoredItem, chosen []bool, capped []CapExclusion, pinned []*ContextItem, pinnedTokens int, eff ContextBudget, selectedTokens int) {
+	unpinnedTarget := eff.targetTokens
+	if len(pinned) > 0 && pinnedTokens > 0 {
+		unpinnedTarget = r.budget.Effective(0).targetTokens
+	}
+	r.excludeUnchosen(sorted, chosen, capped, pinned, eff.targetTokens, unpinnedTarget, max(0, eff.targetTokens-selectedTokens))
+}
+
+// excludeUnchosen records the Slice-stage exclusion of each sorted item
+// whose chosen flag is false: CountCapExceeded when capped holds it (ruling
+// 4); else PinnedOverride when pinned items exist and the item's tokens
+// exceed target but not unpinnedTarget, the target had the pinned items'
+// tokens not been counted (ruling 2); else BudgetExceeded with available
+// tokens (ruling 3). The batch and the streamed Slice stage share it.
+func (r *run) excludeUnchosen(sorted []ScoredItem, chosen []bool, capped []CapExclusion, pinned []*ContextItem, target, unpinnedTarget, available int) {
 	var capBy map[*ContextItem][]CapExclusion
 	if len(capped) > 0 {
 		capBy = make(map[*ContextItem][]CapExclusion, len(capped))
 		for _, c := range capped {
 			capBy[c.Item] = append(capBy[c.Item], c)
 		}
-	}
-	available := max(0, eff.targetTokens-selectedTokens)
-	unpinnedTarget := eff.targetTokens
-	if len(pinned) > 0 && pinnedTokens > 0 {
-		unpinnedTarget = r.budget.Effective(0).targetTokens
 	}
 	for k, si := range sorted {
 		if chosen[k] {
@@ -518,7 +527,7 @@ func (r *run) explainSliceExclusions(sorted []ScoredItem, chosen []bool, capped 
 		if cs := capBy[si.Item]; len(cs) > 0 {
 			reason = CountCapExceeded(cs[0].Kind, cs[0].Cap, cs[0].Count)
 			capBy[si.Item] = cs[1:]
-		} else if len(pinned) > 0 && si.Item.tokens > eff.targetTokens && si.Item.tokens <= unpinnedTarget {
+		} else if len(pinned) > 0 && si.Item.tokens > target && si.Item.tokens <= unpinnedTarget {
 			reason = PinnedOverride(pinned[0].content)
 		} else {
 			reason = BudgetExceeded(si.Item.tokens, available)

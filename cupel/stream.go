@@ -515,33 +515,11 @@ func (s *streamRun) sliceBatch(sorted []ScoredItem, b ContextBudget) ([]bool, []
 // has left after this batch; PinnedOverride applies when the item would
 // have fitted what was left had the pinned items' tokens not been counted.
 func (s *streamRun) explainBatch(sorted []ScoredItem, chosen []bool, capped []CapExclusion, b ContextBudget, batchTokens int) {
-	var capBy map[*ContextItem][]CapExclusion
-	if len(capped) > 0 {
-		capBy = make(map[*ContextItem][]CapExclusion, len(capped))
-		for _, c := range capped {
-			capBy[c.Item] = append(capBy[c.Item], c)
-		}
-	}
-	available := max(0, b.targetTokens-batchTokens)
 	unpinnedTarget := b.targetTokens
 	if len(s.pinned) > 0 && s.pinnedTokens > 0 {
 		unpinnedTarget = s.budget.Effective(0).targetTokens - s.selectedTokens
 	}
-	for k, si := range sorted {
-		if chosen[k] {
-			continue
-		}
-		var reason ExclusionReason
-		if cs := capBy[si.Item]; len(cs) > 0 {
-			reason = CountCapExceeded(cs[0].Kind, cs[0].Cap, cs[0].Count)
-			capBy[si.Item] = cs[1:]
-		} else if len(s.pinned) > 0 && si.Item.tokens > b.targetTokens && si.Item.tokens <= unpinnedTarget {
-			reason = PinnedOverride(s.pinned[0].content)
-		} else {
-			reason = BudgetExceeded(si.Item.tokens, available)
-		}
-		s.exclude(codeSlice, si.Item, si.Score, reason)
-	}
+	s.excludeUnchosen(sorted, chosen, capped, s.pinned, b.targetTokens, unpinnedTarget, max(0, b.targetTokens-batchTokens))
 }
 
 // finish records the stage events of the first five stages and runs the
