@@ -47,6 +47,24 @@ type Capabilities struct {
 	Features []string `json:"features,omitempty"`
 }
 
+// CapabilityList is one named list of [Capabilities].
+type CapabilityList struct {
+	Name   string // "stages", "scorers", "slicers", "placers" or "features"
+	Values []string
+}
+
+// Lists returns the non-empty lists of c with their names, in the order
+// stages, scorers, slicers, placers, features: the order reports show them.
+func (c Capabilities) Lists() []CapabilityList {
+	var out []CapabilityList
+	for _, l := range [...]CapabilityList{{"stages", c.Stages}, {"scorers", c.Scorers}, {"slicers", c.Slicers}, {"placers", c.Placers}, {"features", c.Features}} {
+		if len(l.Values) > 0 {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
 // Request is one case as an implementation receives it: the body of a
 // protocol "run" message.
 type Request struct {

@@ -339,13 +339,8 @@ func seg(s runner.Status, n, total int) htmlSeg {
 
 func capabilities(c runner.Capabilities) string {
 	var parts []string
-	for _, l := range []struct {
-		name string
-		list []string
-	}{{"stages", c.Stages}, {"scorers", c.Scorers}, {"slicers", c.Slicers}, {"placers", c.Placers}, {"features", c.Features}} {
-		if len(l.list) > 0 {
-			parts = append(parts, l.name+": "+strings.Join(l.list, ", "))
-		}
+	for _, l := range c.Lists() {
+		parts = append(parts, l.Name+": "+strings.Join(l.Values, ", "))
 	}
 	return strings.Join(parts, " · ")
 }
