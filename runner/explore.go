@@ -318,53 +318,24 @@ func (x *explorer) call(ctx context.Context, impl Implementation, c *Case, seq *
 	if _, ok := impl.(engine); ok {
 		return x.callEngine(ctx, req)
 	}
-	cctx, cancel := context.WithTimeout(ctx, x.opts.Timeout)
-	defer cancel()
-	type answer struct {
-		r   Result
-		err error
-	}
-	ch := make(chan answer, 1)
-	go func() {
-		defer func() {
-			if p := recover(); p != nil {
-				ch <- answer{err: &Fault{Status: StatusCrash, Message: fmt.Sprintf("panic: %v\n%s", p, debug.Stack())}}
-			}
-		}()
-		r, err := impl.Run(cctx, req)
-		ch <- answer{r, err}
-	}()
-	var a answer
-	select {
-	case a = <-ch:
-	case <-cctx.Done():
-		grace := time.Second
-		if g, ok := impl.(interface{ TimeoutGrace() time.Duration }); ok {
-			grace = g.TimeoutGrace()
-		}
-		select {
-		case a = <-ch:
-		case <-time.After(grace):
-			a.err = &Fault{Status: StatusTimeout, Message: fmt.Sprintf("no result within %s", x.opts.Timeout)}
-		}
-	}
-	if a.err == nil {
-		return a.r, nil
+	r, err := call(ctx, impl, req, x.opts.Timeout)
+	if err == nil {
+		return r, nil
 	}
 	var f *Fault
 	switch {
-	case errors.Is(a.err, ErrInfrastructure):
-		x.infra = a.err
+	case errors.Is(err, ErrInfrastructure):
+		x.infra = err
 		if ctx.Err() != nil {
 			x.infra = fmt.Errorf("interrupted: %w", ctx.Err())
 		}
-		return Result{}, &Fault{Status: StatusNotRun, Message: a.err.Error()}
-	case errors.As(a.err, &f):
+		return Result{}, &Fault{Status: StatusNotRun, Message: err.Error()}
+	case errors.As(err, &f):
 		return Result{}, f
-	case errors.Is(a.err, context.DeadlineExceeded):
-		return Result{}, &Fault{Status: StatusTimeout, Message: fmt.Sprintf("no result within %s", x.opts.Timeout)}
+	case errors.Is(err, context.DeadlineExceeded):
+		return Result{}, &Fault{Status: StatusTimeout, Message: timeoutMessage(x.opts.Timeout)}
 	}
-	return Result{}, &Fault{Status: StatusError, Message: a.err.Error()}
+	return Result{}, &Fault{Status: StatusError, Message: err.Error()}
 }
 
 // callEngine runs go-cupel in process: it cannot hang or be killed, so it

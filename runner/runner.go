@@ -559,8 +559,17 @@ func newCaseResult(c *Case) CaseResult {
 	return CaseResult{ID: c.ID, Tier: c.Tier, Stage: c.Stage, Name: c.Name, File: c.File}
 }
 
-func runCase(ctx context.Context, impl Implementation, c *Case, seq int, timeout time.Duration) (cr CaseResult) {
-	cr = newCaseResult(c)
+// timeoutMessage is the message of a case that gave no result in time.
+func timeoutMessage(timeout time.Duration) string {
+	return fmt.Sprintf("no result within %s (the per-case timeout)", timeout)
+}
+
+// call runs req on impl within timeout. A panic becomes a crash [Fault];
+// when the timeout expires, the implementation gets its grace period
+// ([TimeoutGracer], one second by default) to report the timeout itself,
+// with its stderr, and one that ignores ctx is abandoned with a timeout
+// Fault. Every front end that runs a case (a run, explore) calls it.
+func call(ctx context.Context, impl Implementation, req Request, timeout time.Duration) (Result, error) {
 	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	type answer struct {
@@ -568,22 +577,19 @@ func runCase(ctx context.Context, impl Implementation, c *Case, seq int, timeout
 		err error
 	}
 	ch := make(chan answer, 1)
-	start := time.Now()
 	go func() {
 		defer func() {
 			if p := recover(); p != nil {
 				ch <- answer{err: &Fault{Status: StatusCrash, Message: fmt.Sprintf("panic: %v\n%s", p, debug.Stack())}}
 			}
 		}()
-		r, err := impl.Run(cctx, NewRequest(seq, c))
+		r, err := impl.Run(cctx, req)
 		ch <- answer{r, err}
 	}()
 	var a answer
 	select {
 	case a = <-ch:
 	case <-cctx.Done():
-		// Give the implementation a moment to report the timeout itself
-		// (with its stderr); one that ignores ctx is abandoned.
 		grace := time.Second
 		if g, ok := impl.(TimeoutGracer); ok {
 			grace = g.TimeoutGrace()
@@ -591,42 +597,54 @@ func runCase(ctx context.Context, impl Implementation, c *Case, seq int, timeout
 		select {
 		case a = <-ch:
 		case <-time.After(grace):
-			a.err = &Fault{Status: StatusTimeout, Message: fmt.Sprintf("no result within %s (the per-case timeout)", timeout)}
+			return Result{}, &Fault{Status: StatusTimeout, Message: timeoutMessage(timeout)}
 		}
 	}
+	// An implementation that reported the timeout itself keeps its fault
+	// (and stderr), with the limit stated; the fault is copied, not changed.
+	var f *Fault
+	if a.err != nil && errors.Is(cctx.Err(), context.DeadlineExceeded) && !errors.Is(a.err, ErrInfrastructure) &&
+		errors.As(a.err, &f) && f.Status == StatusTimeout {
+		g := *f
+		g.Message, g.Err = timeoutMessage(timeout), nil
+		return a.r, &g
+	}
+	return a.r, a.err
+}
+
+func runCase(ctx context.Context, impl Implementation, c *Case, seq int, timeout time.Duration) (cr CaseResult) {
+	cr = newCaseResult(c)
+	start := time.Now()
+	r, err := call(ctx, impl, NewRequest(seq, c), timeout)
 	cr.Duration = Seconds(time.Since(start))
-	if a.err != nil {
+	if err != nil {
 		var f *Fault
 		switch {
-		case errors.Is(a.err, ErrInfrastructure):
-			cr.Status, cr.Message = StatusNotRun, a.err.Error()
-			if errors.As(a.err, &f) {
+		case errors.Is(err, ErrInfrastructure):
+			cr.Status, cr.Message = StatusNotRun, err.Error()
+			if errors.As(err, &f) {
 				cr.Message, cr.Stderr = f.Message, f.Stderr
 			}
 			cr.infra = errors.New(cr.Message)
-		case errors.As(a.err, &f):
+		case errors.As(err, &f):
 			cr.Status, cr.Message, cr.Stderr = f.Status, f.Message, f.Stderr
 			if f.Err != nil {
 				cr.Message += ": " + f.Err.Error()
 			}
-			if f.Status == StatusTimeout && errors.Is(cctx.Err(), context.DeadlineExceeded) {
-				cr.Message = fmt.Sprintf("no result within %s (the per-case timeout)", timeout)
-			}
-		case errors.Is(a.err, context.DeadlineExceeded):
-			cr.Status, cr.Message = StatusTimeout, fmt.Sprintf("no result within %s (the per-case timeout)", timeout)
+		case errors.Is(err, context.DeadlineExceeded):
+			cr.Status, cr.Message = StatusTimeout, timeoutMessage(timeout)
 		default:
-			cr.Status, cr.Message = StatusError, a.err.Error()
+			cr.Status, cr.Message = StatusError, err.Error()
 		}
 		return cr
 	}
-	v := Compare(c, a.r)
+	v := Compare(c, r)
 	cr.Status, cr.Message, cr.Details = v.Status, v.Message, v.Details
 	if cr.Status != StatusPass {
 		if s, ok := impl.(StderrReporter); ok {
 			cr.Stderr = s.CaseStderr()
 		}
 	}
-	r := a.r
 	cr.Actual = &r
 	return cr
 }

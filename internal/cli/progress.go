@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cupel-go/go-cupel/internal/report"
 	"github.com/cupel-go/go-cupel/runner"
 )
 
@@ -110,24 +111,11 @@ func (p *progress) onResult(c runner.CaseResult) {
 	}
 	switch {
 	case p.verbose:
-		st := fmt.Sprintf("%-16s", c.Status)
-		if p.color {
-			st = "\x1b[" + statusColor(c.Status) + "m" + st + "\x1b[0m"
-		}
+		st := report.PaintStatus(c.Status, fmt.Sprintf("%-16s", c.Status), p.color)
 		fmt.Fprintf(p.w, "%s %8.3fs  %s\n", st, time.Duration(c.Duration).Seconds(), c.ID)
 	case p.live:
 		p.draw()
 	}
-}
-
-func statusColor(s runner.Status) string {
-	switch s {
-	case runner.StatusPass, runner.StatusXFail:
-		return "32"
-	case runner.StatusSkip, runner.StatusUnsupported, runner.StatusNotRun:
-		return "33"
-	}
-	return "31"
 }
 
 // draw rewrites the live line; p.mu is held.

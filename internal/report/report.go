@@ -115,6 +115,13 @@ func (p painter) c(code, s string) string {
 	return "\x1b[" + code + "m" + s + "\x1b[0m"
 }
 
+// PaintStatus returns text in the terminal colour of status s when color is
+// true (green for passes, yellow for skips and unsupported cases, red for the
+// rest), and text unchanged when it is false.
+func PaintStatus(s runner.Status, text string, color bool) string {
+	return painter{color}.c(statusColor(s), text)
+}
+
 func statusColor(s runner.Status) string {
 	switch s {
 	case runner.StatusPass, runner.StatusXFail:
