@@ -378,7 +378,11 @@ func compareDiagnostics(c *Case, d *Diagnostics, v *Verdict) {
 	}
 }
 
-func describeEntry(c *Case, e ReportEntry) string {
+// Describe renders e for people: its index, the content of the item it
+// names in c ("?" when the index is out of range, since e is an
+// implementation's answer), its score, and its reason with the reason's
+// fields in name order. Diffs and reports show entries this way.
+func (e ReportEntry) Describe(c *Case) string {
 	content := "?"
 	if e.Index >= 0 && e.Index < len(c.Input.Items) {
 		content = c.Input.Items[e.Index].Content
@@ -440,7 +444,7 @@ func compareEntries(c *Case, what string, want []ExpectedReport, got []ReportEnt
 			}
 		}
 		if len(diffs) > 0 {
-			problems = append(problems, fmt.Sprintf("[%d] %s differ: expected %s, actual %s", i, strings.Join(diffs, ", "), describeExpected(e), describeEntry(c, a)))
+			problems = append(problems, fmt.Sprintf("[%d] %s differ: expected %s, actual %s", i, strings.Join(diffs, ", "), describeExpected(e), a.Describe(c)))
 		}
 	}
 	if len(problems) == 0 {
@@ -456,7 +460,7 @@ func compareEntries(c *Case, what string, want []ExpectedReport, got []ReportEnt
 			e = describeExpected(want[i])
 		}
 		if i < len(got) {
-			a = describeEntry(c, got[i])
+			a = got[i].Describe(c)
 		}
 		v.Details = append(v.Details, fmt.Sprintf("  %2d  expected %s\n      actual   %s", i, e, a))
 	}

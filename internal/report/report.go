@@ -360,10 +360,10 @@ func writeDetail(b *strings.Builder, c runner.CaseResult, suite *runner.Suite) {
 				d := c.Actual.Output.Diagnostics
 				b.WriteString("  actual selection report:\n")
 				for _, e := range d.Included {
-					fmt.Fprintf(b, "    included %s\n", describeEntry(cs, e))
+					fmt.Fprintf(b, "    included %s\n", e.Describe(cs))
 				}
 				for _, e := range d.Excluded {
-					fmt.Fprintf(b, "    excluded %s\n", describeEntry(cs, e))
+					fmt.Fprintf(b, "    excluded %s\n", e.Describe(cs))
 				}
 			}
 		}
@@ -882,28 +882,6 @@ func WriteDiff(w io.Writer, d ReportDiff) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
-}
-
-// describeEntry shows an included or excluded entry of an implementation's
-// selection report; the index may be out of range (it is the
-// implementation's answer).
-func describeEntry(c *runner.Case, e runner.ReportEntry) string {
-	content := "?"
-	if e.Index >= 0 && e.Index < len(c.Input.Items) {
-		content = c.Input.Items[e.Index].Content
-	}
-	var fields []string
-	for k, val := range e.Reason {
-		if k != "reason" {
-			fields = append(fields, fmt.Sprintf("%s=%v", k, val))
-		}
-	}
-	sort.Strings(fields)
-	f := ""
-	if len(fields) > 0 {
-		f = " (" + strings.Join(fields, ", ") + ")"
-	}
-	return fmt.Sprintf("#%d %q score=%v %v%s", e.Index, content, float64(e.Score), e.Reason["reason"], f)
 }
 
 // ReadReport reads a JSON report written by runner.Report.WriteJSON.
