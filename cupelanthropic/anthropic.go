@@ -167,14 +167,7 @@ func Trim(system []anthropic.TextBlockParam, msgs []anthropic.MessageParam, coun
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	h, err := chat.NewHistory(counter, chat.HistoryOptions{Options: opts})
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	if err := h.Append(turns...); err != nil {
-		return nil, nil, nil, err
-	}
-	sel, err := h.Select(budget)
+	sel, err := chat.Select(turns, counter, budget, chat.HistoryOptions{Options: opts})
 	if err != nil {
 		return nil, nil, nil, err
 	}

@@ -126,14 +126,7 @@ func Trim(msgs []*schema.Message, counter cupel.TokenCounter, budget cupel.Conte
 	if err != nil {
 		return nil, nil, err
 	}
-	h, err := chat.NewHistory(counter, chat.HistoryOptions{Options: opts})
-	if err != nil {
-		return nil, nil, err
-	}
-	if err := h.Append(turns...); err != nil {
-		return nil, nil, err
-	}
-	sel, err := h.Select(budget)
+	sel, err := chat.Select(turns, counter, budget, chat.HistoryOptions{Options: opts})
 	if err != nil {
 		return nil, nil, err
 	}

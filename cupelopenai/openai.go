@@ -237,14 +237,7 @@ func Trim(msgs []openai.ChatCompletionMessageParamUnion, counter cupel.TokenCoun
 	if err != nil {
 		return nil, nil, err
 	}
-	h, err := chat.NewHistory(counter, chat.HistoryOptions{Options: opts})
-	if err != nil {
-		return nil, nil, err
-	}
-	if err := h.Append(turns...); err != nil {
-		return nil, nil, err
-	}
-	sel, err := h.Select(budget)
+	sel, err := chat.Select(turns, counter, budget, chat.HistoryOptions{Options: opts})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -222,6 +222,22 @@ func (h *History) Select(budget cupel.ContextBudget) (Selection, error) {
 	return Selection{Turns: turns, Result: res, Report: rep}, nil
 }
 
+// Select selects from a whole conversation at once: it builds a [History]
+// of turns with counter and opts, and returns what [History.Select] returns
+// for budget. The SDK adapters' Trim functions are built on it; for a
+// conversation that grows a turn at a time, keep a History instead, which
+// counts each turn once.
+func Select(turns []Turn, counter cupel.TokenCounter, budget cupel.ContextBudget, opts HistoryOptions) (Selection, error) {
+	h, err := NewHistory(counter, opts)
+	if err != nil {
+		return Selection{}, err
+	}
+	if err := h.Append(turns...); err != nil {
+		return Selection{}, err
+	}
+	return h.Select(budget)
+}
+
 // relabelCut gives the items older than the newest item a NewestFirstSlice
 // left out for lack of budget the reason Filtered(CutFilterName).
 func relabelCut(rep *cupel.SelectionReport) {

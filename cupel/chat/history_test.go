@@ -183,3 +183,26 @@ var _ = Describe("NewestFirstSlice", func() {
 		Expect(got).To(BeEmpty())
 	})
 })
+
+var _ = Describe("Select", func() {
+	It("selects from a whole conversation as a History of it does", func() {
+		turns := longConversation(60)
+		h, err := chat.NewHistory(&wordCounter{}, chat.HistoryOptions{})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(h.Append(turns...)).To(Succeed())
+		want, err := h.Select(budget(120))
+		Expect(err).NotTo(HaveOccurred())
+
+		got, err := chat.Select(turns, &wordCounter{}, budget(120), chat.HistoryOptions{})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(got.Turns).To(Equal(want.Turns))
+		Expect(got.Turns).NotTo(BeEmpty())
+		Expect(len(got.Turns)).To(BeNumerically("<", len(turns)))
+		Expect(got.Report.Excluded).To(HaveLen(len(want.Report.Excluded)))
+	})
+
+	It("passes an invalid turn's error through", func() {
+		_, err := chat.Select([]chat.Turn{{Role: chat.RoleTool, ToolCallID: "nowhere", Content: "x"}}, &wordCounter{}, budget(100), chat.HistoryOptions{})
+		Expect(err).To(MatchError(chat.ErrInvalidTurn))
+	})
+})
