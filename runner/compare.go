@@ -31,8 +31,8 @@ const (
 var Statuses = []Status{StatusPass, StatusFail, StatusError, StatusCrash, StatusTimeout,
 	StatusUnsupported, StatusNotRun, StatusXFail, StatusSkip, StatusUnexpectedPass}
 
-// Verdict is the comparator's judgement of one result.
-type Verdict struct {
+// Judgement is the comparator's judgement of one result.
+type Judgement struct {
 	Status Status
 	// Message is a one-line summary (empty on pass).
 	Message string
@@ -40,14 +40,14 @@ type Verdict struct {
 	Details []string
 }
 
-func (v *Verdict) failf(format string, args ...any) {
+func (v *Judgement) failf(format string, args ...any) {
 	v.Status = StatusFail
 	v.Details = append(v.Details, fmt.Sprintf(format, args...))
 }
 
 // Compare judges an implementation's result for c.
-func Compare(c *Case, r Result) Verdict {
-	v := Verdict{Status: StatusPass}
+func Compare(c *Case, r Result) Judgement {
+	v := Judgement{Status: StatusPass}
 	exp := &c.Expect
 	wantKind := exp.Error
 	if exp.ConstructionError {
@@ -59,33 +59,33 @@ func Compare(c *Case, r Result) Verdict {
 		if reason == "" {
 			reason = "(no reason given)"
 		}
-		return Verdict{Status: StatusUnsupported, Message: reason}
+		return Judgement{Status: StatusUnsupported, Message: reason}
 	case ResultError:
-		return Verdict{Status: StatusError, Message: "implementation error: " + errText(r.Error)}
+		return Judgement{Status: StatusError, Message: "implementation error: " + errText(r.Error)}
 	case ResultRejected:
 		got := ""
 		if r.Error != nil {
 			got = r.Error.Kind
 		}
 		if wantKind == "" {
-			return Verdict{Status: StatusFail, Message: "rejected unexpectedly: " + errText(r.Error),
+			return Judgement{Status: StatusFail, Message: "rejected unexpectedly: " + errText(r.Error),
 				Details: []string{"expected: a successful run", "actual:   rejected with " + errText(r.Error)}}
 		}
 		if got != wantKind {
-			return Verdict{Status: StatusFail, Message: fmt.Sprintf("rejected with %s, want %s", got, wantKind),
+			return Judgement{Status: StatusFail, Message: fmt.Sprintf("rejected with %s, want %s", got, wantKind),
 				Details: []string{"expected: rejected with " + wantKind, "actual:   rejected with " + errText(r.Error)}}
 		}
 		return v
 	case ResultOK:
 	default:
-		return Verdict{Status: StatusError, Message: fmt.Sprintf("invalid result status %q", r.Status)}
+		return Judgement{Status: StatusError, Message: fmt.Sprintf("invalid result status %q", r.Status)}
 	}
 	if wantKind != "" {
 		what := "the run to fail with " + wantKind
 		if exp.ConstructionError {
 			what = "construction to fail (" + KindInvalidConfig + ")"
 		}
-		return Verdict{Status: StatusFail, Message: "expected " + what + ", got ok",
+		return Judgement{Status: StatusFail, Message: "expected " + what + ", got ok",
 			Details: []string{"expected: " + what, "actual:   ok"}}
 	}
 	out := r.Output
@@ -160,7 +160,7 @@ func errText(e *ErrorInfo) string {
 	return e.Kind + ": " + e.Message
 }
 
-func checkIndices(what string, idx []int, n int, v *Verdict) bool {
+func checkIndices(what string, idx []int, n int, v *Judgement) bool {
 	seen := map[int]bool{}
 	for _, i := range idx {
 		if i < 0 || i >= n {
@@ -185,7 +185,7 @@ func ScoresMatch(actual, expected, epsilon float64) bool {
 	return math.Abs(actual-expected) < epsilon
 }
 
-func compareScores(c *Case, out *Output, v *Verdict) {
+func compareScores(c *Case, out *Output, v *Judgement) {
 	got := map[int]float64{}
 	for _, s := range out.Scores {
 		if s.Index < 0 || s.Index >= len(c.Input.Items) {
@@ -225,7 +225,7 @@ func quoteList(ss []string) string {
 	return "[" + strings.Join(q, ", ") + "]"
 }
 
-func compareMultiset(c *Case, selected []int, v *Verdict) {
+func compareMultiset(c *Case, selected []int, v *Judgement) {
 	want := map[string]int{}
 	var wantIdx []int
 	for _, r := range c.Expect.Selected {
@@ -298,7 +298,7 @@ func refName(r Ref) string {
 	return fmt.Sprintf("%q", r.Content)
 }
 
-func compareOrdered(what string, c *Case, want []Ref, got []int, v *Verdict) {
+func compareOrdered(what string, c *Case, want []Ref, got []int, v *Judgement) {
 	ok := len(want) == len(got)
 	first := -1
 	for i := 0; i < len(want) && i < len(got); i++ {
@@ -340,7 +340,7 @@ func compareOrdered(what string, c *Case, want []Ref, got []int, v *Verdict) {
 	}
 }
 
-func compareCounts(c *Case, out *Output, shortfalls []Shortfall, v *Verdict) {
+func compareCounts(c *Case, out *Output, shortfalls []Shortfall, v *Judgement) {
 	exp := &c.Expect
 	if exp.ShortfallCount != nil && len(shortfalls) != *exp.ShortfallCount {
 		v.failf("shortfalls: %d recorded, want %d (%v)", len(shortfalls), *exp.ShortfallCount, shortfalls)
@@ -358,7 +358,7 @@ func compareCounts(c *Case, out *Output, shortfalls []Shortfall, v *Verdict) {
 	}
 }
 
-func compareDiagnostics(c *Case, d *Diagnostics, v *Verdict) {
+func compareDiagnostics(c *Case, d *Diagnostics, v *Judgement) {
 	exp := c.Expect.Diagnostics
 	if d == nil {
 		v.failf("diagnostics: expected a selection report, got none")
@@ -417,7 +417,7 @@ func fieldList(fields []string) string {
 	return " (" + strings.Join(fields, ", ") + ")"
 }
 
-func compareEntries(c *Case, what string, want []ExpectedReport, got []ReportEntry, v *Verdict) {
+func compareEntries(c *Case, what string, want []ExpectedReport, got []ReportEntry, v *Judgement) {
 	var problems []string
 	if len(want) != len(got) {
 		problems = append(problems, fmt.Sprintf("%d entries, want %d", len(got), len(want)))

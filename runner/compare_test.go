@@ -14,7 +14,7 @@ import (
 )
 
 // mutated returns the oracle's passing answer for id, changed by f.
-func mutated(id string, f func(r *runner.Result)) (*runner.Case, runner.Verdict) {
+func mutated(id string, f func(r *runner.Result)) (*runner.Case, runner.Judgement) {
 	GinkgoHelper()
 	c := fixtures().Case(id)
 	Expect(c).NotTo(BeNil(), id)

@@ -96,7 +96,7 @@ type Divergence struct {
 	// Case is the shrunk case; its Expect holds the oracle's outputs.
 	Case *Case
 	// Verdict is the comparison of the implementation's result on Case.
-	Verdict Verdict
+	Verdict Judgement
 	// Actual and OracleResult are the two sides' results on Case; Fault
 	// describes a crash, hang or protocol error of the implementation (or,
 	// with OracleFault, of the oracle), and Stderr its stderr tail.
@@ -305,7 +305,7 @@ type outcome struct {
 	skip bool
 	// oracle and actual are the two results (nil after a fault).
 	oracle, actual *Result
-	verdict        Verdict
+	verdict        Judgement
 	fault, stderr  string
 	oracleFault    bool
 }
@@ -394,7 +394,7 @@ func (x *explorer) check(ctx context.Context, c *Case) outcome {
 	}
 	if f != nil {
 		o.kind, o.fault, o.stderr = string(f.Status), faultText(f), f.Stderr
-		o.verdict = Verdict{Status: f.Status, Message: faultText(f)}
+		o.verdict = Judgement{Status: f.Status, Message: faultText(f)}
 		if x.lastGood != nil {
 			// Let a restarted session complete a case (see lastGood).
 			x.call(ctx, x.impl, x.lastGood, &x.implSeq)
@@ -416,7 +416,7 @@ func (x *explorer) check(ctx context.Context, c *Case) outcome {
 
 // diffKind classifies a verdict by the first problem the comparator
 // names: the kind of difference that makes a divergence distinct.
-func diffKind(v Verdict) string {
+func diffKind(v Judgement) string {
 	if v.Status != StatusFail {
 		return string(v.Status)
 	}

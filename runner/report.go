@@ -22,7 +22,7 @@ type Report struct {
 	// filters or by go test -run; such a run claims no level.
 	Filtered bool `json:"filtered"`
 	// StoppedEarly is true when [Options.FailFast] stopped the run at its
-	// first unexpected result; the cases not started are skipped.
+	// first gated outcome; the cases not started are skipped.
 	StoppedEarly bool    `json:"stopped_early,omitempty"`
 	Filters      Filters `json:"filters"`
 	// Level is the level reached; LevelReason explains it.
@@ -34,9 +34,6 @@ type Report struct {
 	Counts map[string]map[Status]int `json:"counts"`
 	// StageCounts are per "tier/stage" and status.
 	StageCounts map[string]map[Status]int `json:"stage_counts"`
-	// Unexpected counts results that are neither passes nor pinned by the
-	// expectations (failures, errors, unsupported, unexpected passes).
-	Unexpected int `json:"unexpected"`
 	// Infrastructure, when set, says why the run stopped without a verdict.
 	Infrastructure       string `json:"infrastructure_error,omitempty"`
 	InfrastructureStderr string `json:"infrastructure_stderr,omitempty"`
@@ -115,16 +112,6 @@ type CaseResult struct {
 	infra error
 }
 
-// Unexpected reports whether the status is a result the run did not
-// expect: anything but pass, xfail and skip.
-func (c CaseResult) Unexpected() bool {
-	switch c.Status {
-	case StatusPass, StatusXFail, StatusSkip:
-		return false
-	}
-	return true
-}
-
 func newReport(s *Suite, opts Options) *Report {
 	src := opts.SuiteName
 	if src == "" {
@@ -147,7 +134,7 @@ func newReport(s *Suite, opts Options) *Report {
 func (r *Report) finish() {
 	r.Counts = map[string]map[Status]int{"all": {}, TierRequired: {}, TierOptional: {}}
 	r.StageCounts = map[string]map[Status]int{}
-	r.Unexpected, r.SuiteErrors, r.Filtered = 0, 0, false
+	r.SuiteErrors, r.Filtered = 0, false
 	for i := range r.Cases {
 		c := &r.Cases[i]
 		r.Counts["all"][c.Status]++
@@ -159,9 +146,6 @@ func (r *Report) finish() {
 			r.StageCounts[g] = map[Status]int{}
 		}
 		r.StageCounts[g][c.Status]++
-		if c.Unexpected() {
-			r.Unexpected++
-		}
 		if c.Status == StatusSkip {
 			r.Filtered = true
 		}
@@ -201,7 +185,7 @@ func (r *Report) computeLevel() (Level, string) {
 		return LevelNone, "infrastructure error: no level can be claimed"
 	}
 	if r.StoppedEarly {
-		return LevelNone, "the run stopped at its first unexpected result (fail fast): no level can be claimed"
+		return LevelNone, "the run stopped at its first gated outcome (fail fast): no level can be claimed"
 	}
 	if r.Filtered {
 		return LevelNone, "a filtered run claims no level"
@@ -231,64 +215,62 @@ func (r *Report) computeLevel() (Level, string) {
 // exploration that found a divergence.
 var ErrFailed = errors.New("conformance run failed")
 
-// Err is the verdict of the run as an error. It is nil when the run met
-// its target: with a RequireLevel, that the level is reached and no
-// expected failure passed; without one, that no result was unexpected.
-// Otherwise it wraps ErrInfrastructure (the run stopped without a verdict,
-// or vector files could not be loaded) or ErrFailed, and lists the
-// unexpected results.
+// Err is the run's [Verdict] as an error: nil when it passed. Otherwise
+// it wraps ErrInfrastructure (the run stopped without a verdict, or vector
+// files could not be loaded) or ErrFailed, says why and lists the gated
+// cases.
 func (r *Report) Err() error {
-	if r.Infrastructure != "" {
-		return fmt.Errorf("%w: %s", ErrInfrastructure, r.Infrastructure)
+	v := r.Verdict()
+	if v.Passed {
+		return nil
 	}
-	var suiteErrs []string
-	for _, c := range r.Cases {
-		if c.SuiteError != nil && c.Status != StatusSkip {
-			suiteErrs = append(suiteErrs, c.SuiteError.Error())
+	if v.Infrastructure {
+		if r.Infrastructure != "" {
+			return fmt.Errorf("%w: %s", ErrInfrastructure, r.Infrastructure)
 		}
-	}
-	if len(suiteErrs) > 0 {
+		var suiteErrs []string
+		for _, c := range r.Cases {
+			if c.SuiteError != nil && c.Status != StatusSkip {
+				suiteErrs = append(suiteErrs, c.SuiteError.Error())
+			}
+		}
 		return fmt.Errorf("%w: %d vector files could not be loaded: %s", ErrInfrastructure, len(suiteErrs), strings.Join(suiteErrs, "; "))
 	}
 	var failing []string
-	for _, c := range r.Cases {
-		if c.Unexpected() {
-			msg := c.Message
-			if !strings.HasPrefix(msg, string(c.Status)+":") {
-				msg = string(c.Status) + ": " + msg // said once
-			}
-			failing = append(failing, c.ID+": "+msg)
+	for i, c := range r.Cases {
+		if v.Cases[i].Class == ClassGated {
+			failing = append(failing, c.ID+": "+statusMessage(c))
 		}
 	}
-	list := func() string {
-		const max = 10
-		if len(failing) > max {
-			return strings.Join(failing[:max], "\n") + fmt.Sprintf("\n... and %d more", len(failing)-max)
-		}
-		return strings.Join(failing, "\n")
+	const max = 10
+	if len(failing) > max {
+		failing = append(failing[:max], fmt.Sprintf("... and %d more", len(failing)-max))
 	}
-	if r.RequireLevel != "" && r.RequireLevel != LevelNone {
-		if !r.Level.AtLeast(r.RequireLevel) {
-			return fmt.Errorf("%w: %s (%s), want at least %s\n%s", ErrFailed, r.Level.Title(), r.LevelReason, r.RequireLevel.Title(), list())
-		}
-		var passed []string
-		for _, c := range r.Cases {
-			if c.Status == StatusUnexpectedPass {
-				passed = append(passed, c.ID)
-			}
-		}
-		if len(passed) > 0 {
-			return fmt.Errorf("%w: expected failures passed (update the expectations): %s", ErrFailed, strings.Join(passed, ", "))
-		}
-		return nil
+	if len(failing) == 0 {
+		return fmt.Errorf("%w: %s", ErrFailed, v.Reason)
 	}
-	if len(failing) > 0 {
-		return fmt.Errorf("%w: %d unexpected results\n%s", ErrFailed, len(failing), list())
-	}
-	return nil
+	return fmt.Errorf("%w: %s\n%s", ErrFailed, v.Reason, strings.Join(failing, "\n"))
 }
 
-// WriteJSON writes the report as indented JSON.
+// statusMessage is the case's message led by its status, said once.
+func statusMessage(c CaseResult) string {
+	if strings.HasPrefix(c.Message, string(c.Status)+":") {
+		return c.Message
+	}
+	return string(c.Status) + ": " + c.Message
+}
+
+// MarshalJSON writes the report with its [Verdict] as "verdict": the
+// verdict is computed, never read back.
+func (r Report) MarshalJSON() ([]byte, error) {
+	type plain Report // without this method
+	return json.Marshal(struct {
+		plain
+		Verdict Verdict `json:"verdict"`
+	}{plain(r), r.Verdict()})
+}
+
+// WriteJSON writes the report as indented JSON, with its verdict.
 func (r *Report) WriteJSON(w io.Writer) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

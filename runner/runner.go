@@ -104,9 +104,11 @@ type Options struct {
 	StartupTimeout time.Duration
 	// Expectations are the known failures; nil means none.
 	Expectations *Expectations
-	// RequireLevel is the level the run must reach (for [Report.Err] and
-	// [Check]); "" means only that no result be unexpected. A filtered run
-	// claims no level, so RequireLevel cannot be combined with filters.
+	// RequireLevel is the target level of the run's [Verdict] (for
+	// [Report.Err] and [Check]); "" judges strictly: no failure or
+	// unsupported case that the expectations do not pin, and no pinned case
+	// that passes. A filtered run claims no level, so RequireLevel cannot be
+	// combined with filters.
 	RequireLevel Level
 	// OnResult, when set, is called after each case that ran (for
 	// progress), never from two goroutines at once.
@@ -117,8 +119,9 @@ type Options struct {
 	// implementation itself); one that is not a Forker runs one case at a
 	// time. The report is the same as a serial run's, in the same order.
 	Parallel int
-	// FailFast stops the run at the first unexpected result: the cases not
-	// yet started are skipped, so the run claims no level.
+	// FailFast stops the run at the first gated outcome ([Classify] against
+	// RequireLevel): the cases not yet started are skipped, so the run
+	// claims no level, and it fails.
 	FailFast bool
 }
 
@@ -347,7 +350,7 @@ type Execution struct {
 	start   time.Time
 
 	mu      sync.Mutex // guards rep, results and stopped in a parallel run
-	stopped bool       // FailFast met an unexpected result
+	stopped bool       // FailFast met a gated outcome
 }
 
 // setInfrastructure records the first reason the run stopped.
@@ -441,7 +444,7 @@ func (x *Execution) runEntry(ctx context.Context, impl Implementation, seq *int,
 		return x.Skip(e, "filtered out")
 	case x.stopped:
 		x.mu.Unlock()
-		return x.Skip(e, "not run: the run stopped at its first unexpected result (fail fast)")
+		return x.Skip(e, "not run: the run stopped at its first gated outcome (fail fast)")
 	case e.SuiteError != nil:
 		cr = CaseResult{ID: e.ID, Tier: e.Tier, Stage: e.Stage, File: e.SuiteError.File,
 			Status: StatusError, Message: "suite error: " + e.SuiteError.Error(), SuiteError: e.SuiteError}
@@ -469,7 +472,7 @@ func (x *Execution) runEntry(ctx context.Context, impl Implementation, seq *int,
 		x.opts.Expectations.apply(&cr)
 	}
 	x.record(e, cr)
-	if x.opts.FailFast && cr.Unexpected() && cr.SuiteError == nil {
+	if x.opts.FailFast && cr.SuiteError == nil && Classify(cr, x.opts.RequireLevel) == ClassGated {
 		x.stopped = true
 	}
 	if x.opts.OnResult != nil {

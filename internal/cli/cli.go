@@ -37,8 +37,9 @@ commands:
   explore    generate cases, compare with go-cupel, shrink and save divergences
   version    print the runner, protocol and spec versions and the suite digest (also --version)
 
-exit codes: 0 target met, 1 not conformant or unexpected result,
-            2 usage error, 3 infrastructure or protocol error
+exit codes: 0 the run passed its gate, 1 it failed (a gated outcome, or
+            the level misses --require-level), 2 usage error,
+            3 no verdict (infrastructure or protocol error)
 
 Run "cupel-conform <command> -h" for the flags of a command.
 `
@@ -51,10 +52,41 @@ const (
 	exitInfrastructure = 3
 )
 
-// exitCode is the exit code of a finished run: 3 when it stopped without
-// a verdict or vector files could not be loaded, 1 when it missed its
-// target (see runner.Report.Err), 0 otherwise.
-func exitCode(rep *runner.Report) int { return verdictCode(rep.Err()) }
+// exitCode renders the run's verdict (runner.Report.Verdict) as the exit
+// code: 0 when it passed, 3 when it has no verdict (an infrastructure
+// error, or vector files could not be loaded), 1 otherwise.
+func exitCode(rep *runner.Report) int {
+	switch v := rep.Verdict(); {
+	case v.Passed:
+		return exitOK
+	case v.Infrastructure:
+		return exitInfrastructure
+	}
+	return exitFail
+}
+
+// runGate is what "run -h" says of the verdict and the exit code, after
+// the flags: it matches docs/verdicts.md.
+const runGate = `
+the verdict (docs/verdicts.md in the go-cupel repository,
+https://github.com/cupel-go/go-cupel/blob/main/docs/verdicts.md):
+  outcomes: pass, fail (fail, error, crash, timeout), unsupported,
+            xfail (pinned and failed as pinned), xpass (pinned but passed),
+            not run (filtered, or skipped by --failfast)
+  no --require-level (strict): fail or unsupported not pinned, in either
+            tier, or any xpass, fails the run
+  --require-level conformant: a required case that fails or is
+            unsupported, pinned or not, or any xpass, fails the run; an
+            optional one is a warning and the run still passes
+  --require-level fully-conformant: any fail, unsupported or xpass, pinned
+            or not, fails the run
+  a filtered run claims no level and is judged strictly on the cases it
+  ran; a --failfast run that stopped early claims no level and fails
+
+exit codes: 0 the run passed its gate, 1 it failed, 2 usage error,
+            3 no verdict (infrastructure or protocol error, or vector files
+            that could not be loaded)
+`
 
 // verdictCode maps the verdict of a run or an exploration
 // (runner.Report.Err, runner.ExploreReport.Err) to an exit code.
@@ -269,7 +301,7 @@ type gate struct {
 }
 
 func (g *gate) register(fs *flag.FlagSet) {
-	fs.StringVar(&g.require, "require-level", "", "exit 1 unless the run reaches `LEVEL` (conformant or fully-conformant)")
+	fs.StringVar(&g.require, "require-level", "", "judge the run against `LEVEL` (conformant or fully-conformant) instead of strictly: see the verdict below")
 	fs.StringVar(&g.expectations, "expectations", "", "known failures from `FILE` (strict: an expected failure that passes fails the run)")
 }
 
@@ -384,8 +416,9 @@ func saveFailed(dir string, rep *runner.Report, suite *runner.Suite) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
+	class := rep.Verdict().Classes()
 	for _, c := range rep.Cases {
-		if !c.Unexpected() {
+		if k := class[c.ID]; k != runner.ClassGated && k != runner.ClassWarning {
 			continue
 		}
 		base := filepath.Join(dir, strings.ReplaceAll(c.ID, "/", "__"))
@@ -421,6 +454,11 @@ func signalContext() (context.Context, context.CancelFunc) {
 
 func (e *env) run(args []string) (int, error) {
 	fs := newFlags("run", "run [flags]", e)
+	flagsUsage := fs.Usage
+	fs.Usage = func() {
+		flagsUsage()
+		fmt.Fprint(e.stderr, runGate)
+	}
 	var c common
 	c.register(fs)
 	var o outputs
@@ -435,7 +473,7 @@ func (e *env) run(args []string) (int, error) {
 	restarts := fs.Int("restarts", 3, "restarts in a row (without a case completing) allowed after crashes, hangs and protocol errors")
 	maxStderr := fs.Int64("max-stderr", runner.MaxLine, "`BYTES` of stderr one case may write before it is a fault (-1: no limit)")
 	parallel := fs.Int("parallel", 0, "run `N` cases at once: N sessions, or N processes with --exec-per-case (default: the number of CPUs with --exec-per-case, else 1)")
-	failfast := fs.Bool("failfast", false, "stop at the first unexpected result (the run then claims no level)")
+	failfast := fs.Bool("failfast", false, "stop at the first gated outcome (the run then claims no level, and fails)")
 	var many manyFlags
 	many.register(fs)
 	if err := parseNoArgs(fs, args); err != nil {

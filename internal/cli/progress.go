@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -66,7 +67,7 @@ type progress struct {
 
 	mu       sync.Mutex
 	done     int
-	failures int
+	outcomes map[runner.Outcome]int
 	drawn    bool
 	stop     chan struct{}
 	stopped  chan struct{}
@@ -106,9 +107,10 @@ func (p *progress) onResult(c runner.CaseResult) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.done++
-	if c.Unexpected() {
-		p.failures++
+	if p.outcomes == nil {
+		p.outcomes = map[runner.Outcome]int{}
 	}
+	p.outcomes[c.Outcome()]++
 	switch {
 	case p.verbose:
 		st := report.PaintStatus(c.Status, fmt.Sprintf("%-16s", c.Status), p.color)
@@ -121,12 +123,26 @@ func (p *progress) onResult(c runner.CaseResult) {
 // draw rewrites the live line; p.mu is held.
 func (p *progress) draw() {
 	total := max(p.total, p.done)
-	fail := fmt.Sprintf("%d unexpected", p.failures)
-	if p.color && p.failures > 0 {
-		fail = "\x1b[31m" + fail + "\x1b[0m"
-	}
-	fmt.Fprintf(p.w, "\r\x1b[K%d/%d cases · %s · %s", p.done, total, fail, time.Since(p.start).Round(100*time.Millisecond))
+	fmt.Fprintf(p.w, "\r\x1b[K%d/%d cases · %s · %s", p.done, total, p.counts(), time.Since(p.start).Round(100*time.Millisecond))
 	p.drawn = true
+}
+
+// counts is the outcomes so far, fail and unsupported always, the others
+// when there are any: "6 fail · 319 unsupported"; p.mu is held.
+func (p *progress) counts() string {
+	var parts []string
+	for _, o := range []runner.Outcome{runner.OutcomeFail, runner.OutcomeUnsupported, runner.OutcomeXFail, runner.OutcomeXPass} {
+		n := p.outcomes[o]
+		if n == 0 && o != runner.OutcomeFail && o != runner.OutcomeUnsupported {
+			continue
+		}
+		s := fmt.Sprintf("%d %s", n, o)
+		if p.color && n > 0 && (o == runner.OutcomeFail || o == runner.OutcomeXPass) {
+			s = "\x1b[31m" + s + "\x1b[0m"
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, " · ")
 }
 
 // finish stops the live line and clears it, so that nothing written next

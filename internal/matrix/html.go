@@ -70,6 +70,7 @@ type htmlImpl struct {
 	Required, Optional   htmlBar
 	Require              string
 	Met                  bool
+	VerdictLine          string
 	Infrastructure       string
 	InfraStderr          string
 }
@@ -171,7 +172,7 @@ func buildPage(m *Matrix, o HTMLOptions) htmlPage {
 
 	for _, im := range m.Implementations {
 		h := htmlImpl{Name: im.Name, Describe: describe(im.Info), Level: im.Level.Title(), Reason: im.LevelReason,
-			LevelClass: "lvl-none", Met: im.Met(), Infrastructure: im.Infrastructure, Caps: capabilities(im.Info.Capabilities),
+			LevelClass: "lvl-none", Met: im.Met(), VerdictLine: im.Verdict.Line(), Infrastructure: im.Infrastructure, Caps: capabilities(im.Info.Capabilities),
 			Required: bar(tally(im.Counts[runner.TierRequired]), runner.TierRequired, ""),
 			Optional: bar(tally(im.Counts[runner.TierOptional]), runner.TierOptional, "")}
 		switch im.Level {

@@ -105,17 +105,10 @@ func levelMark(l runner.Level) string {
 
 func levelText(im Implementation) string {
 	s := "**" + im.Level.Title() + "** (" + im.LevelReason + ")"
-	if im.RequireLevel != "" && im.RequireLevel != runner.LevelNone {
-		if im.Met() {
-			s += "; required " + im.RequireLevel.Title() + ": met"
-		} else {
-			s += "; required " + im.RequireLevel.Title() + ": **not met**"
-		}
-	}
 	if im.Infrastructure != "" {
 		s += "; infrastructure error: " + im.Infrastructure
 	}
-	return s
+	return s + "; " + im.Verdict.Line()
 }
 
 func fraction(t Tally) string {

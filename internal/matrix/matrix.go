@@ -71,15 +71,15 @@ type Implementation struct {
 	Counts map[string]map[runner.Status]int `json:"counts"`
 	// StageCounts are per "tier/stage" and status.
 	StageCounts map[string]map[runner.Status]int `json:"stage_counts"`
+	// Verdict is the verdict of the implementation's run.
+	Verdict runner.Verdict `json:"verdict"`
 	// Report is the report the summary was made from.
 	Report *runner.Report `json:"-"`
 }
 
-// Met reports whether the implementation reaches its required level (true
-// when none was required).
-func (im Implementation) Met() bool {
-	return im.RequireLevel == "" || im.RequireLevel == runner.LevelNone || im.Level.AtLeast(im.RequireLevel)
-}
+// Met reports whether the implementation's run passed its gate: its
+// verdict, which with a required level includes reaching it.
+func (im Implementation) Met() bool { return im.Verdict.Passed }
 
 // Case is one case across the implementations.
 type Case struct {
@@ -100,10 +100,22 @@ func (c *Case) Status(i int) runner.Status {
 	return ""
 }
 
-// Disagree reports whether the implementations' statuses differ.
+// Disagree reports whether the statuses of the implementations that ran
+// the case differ: a case one of them did not run (filtered out, or
+// skipped after --failfast stopped its run) is no disagreement.
 func (c *Case) Disagree() bool {
-	for i := 1; i < len(c.Results); i++ {
-		if c.Status(i) != c.Status(0) {
+	first := runner.Status("")
+	for i, r := range c.Results {
+		if r != nil && r.Outcome() == runner.OutcomeNotRun {
+			continue
+		}
+		switch st := c.Status(i); {
+		case first == "":
+			first = st
+			if st == "" {
+				first = StatusAbsent
+			}
+		case st == "" && first != StatusAbsent, st != "" && st != first:
 			return true
 		}
 	}
@@ -189,7 +201,7 @@ func New(entries []Entry, opts Options) (*Matrix, error) {
 		r := e.Report
 		im := Implementation{
 			Name: e.Name, Info: r.Implementation, Level: r.Level, LevelReason: r.LevelReason,
-			RequireLevel: r.RequireLevel, Infrastructure: r.Infrastructure, Report: r,
+			RequireLevel: r.RequireLevel, Infrastructure: r.Infrastructure, Report: r, Verdict: r.Verdict(),
 			Counts:      map[string]map[runner.Status]int{"all": {}, runner.TierRequired: {}, runner.TierOptional: {}},
 			StageCounts: map[string]map[runner.Status]int{},
 		}

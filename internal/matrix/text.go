@@ -215,33 +215,12 @@ func writeDisagreements(b *strings.Builder, m *Matrix, o TextOptions) {
 	}
 }
 
+// writeRequired ends the text with each implementation's verdict line.
 func writeRequired(b *strings.Builder, m *Matrix) {
-	var met, not []string
-	for _, im := range m.Implementations {
-		if im.RequireLevel == "" || im.RequireLevel == runner.LevelNone {
-			continue
-		}
-		name := im.Name + " (" + im.RequireLevel.Title() + ")"
-		if im.Met() {
-			met = append(met, name)
-		} else {
-			not = append(not, name)
-		}
-	}
-	if len(met)+len(not) == 0 {
-		return
-	}
-	b.WriteString("\nrequired level:")
-	if len(met) > 0 {
-		fmt.Fprintf(b, " met by %s", strings.Join(met, ", "))
-		if len(not) > 0 {
-			b.WriteString(";")
-		}
-	}
-	if len(not) > 0 {
-		fmt.Fprintf(b, " NOT met by %s", strings.Join(not, ", "))
-	}
 	b.WriteString("\n")
+	for _, im := range m.Implementations {
+		fmt.Fprintf(b, "%s: %s\n", im.Name, im.Verdict.Line())
+	}
 }
 
 func plural(n int, one, many string) string {

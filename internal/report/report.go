@@ -62,48 +62,32 @@ func reasonOf(c runner.CaseResult) string {
 	return m
 }
 
-// Target is the level a run is judged against in the CI formats: the
-// required level, or else Cupel Conformant.
-func Target(r *runner.Report) runner.Level {
-	if r.RequireLevel != "" && r.RequireLevel != runner.LevelNone {
-		return r.RequireLevel
-	}
-	return runner.LevelConformant
+// junitText is implementation-provided text (a message, a reason, stderr)
+// as the JUnit report carries it: the one place that makes such text safe
+// for JUnit XML.
+func junitText(s string) string { return s }
+
+// tapText is implementation-provided text as the TAP report carries it:
+// the one place that makes such text safe for TAP.
+func tapText(s string) string { return s }
+
+// warningMessage is what JUnit and TAP say of a warning: a case the
+// target does not require.
+func warningMessage(c runner.CaseResult, v runner.Verdict) string {
+	return fmt.Sprintf("%s case %s, not required for %s: %s", c.Tier, c.Outcome(), v.Target.Title(), statusMessage(c.Status, c.Message))
 }
 
-// levelVerdict says whether the run reached its target level, and why
-// not: what the final "conformance level" test of JUnit and TAP says.
-func levelVerdict(r *runner.Report) (ok bool, msg string) {
-	t := Target(r)
-	if claimsNoLevel(r) {
-		return true, "a filtered run claims no level"
+// levelTest says whether the "conformance level" test of JUnit and TAP
+// passes: it exists only when the run has a target, and fails exactly when
+// the verdict's level misses it.
+func levelTest(v runner.Verdict) (exists, ok bool, msg string) {
+	if v.Target == "" {
+		return false, true, ""
 	}
-	if r.Level.AtLeast(t) {
-		return true, fmt.Sprintf("%s (%s); target %s reached", r.Level.Title(), r.LevelReason, t.Title())
+	if v.Level.AtLeast(v.Target) {
+		return true, true, fmt.Sprintf("%s reaches the target %s", v.LevelText, v.Target.Title())
 	}
-	return false, fmt.Sprintf("%s (%s); target %s not reached", r.Level.Title(), r.LevelReason, t.Title())
-}
-
-// claimsNoLevel reports whether the run left cases out by its filters
-// (not by stopping early): it claims no level, and the "conformance level"
-// test is skipped rather than failed.
-func claimsNoLevel(r *runner.Report) bool {
-	return r.Filtered && !r.StoppedEarly && r.Infrastructure == ""
-}
-
-// failsLevel reports whether the Markdown table counts a case as a
-// failure: every unexpected result but an unexpected pass (the answer was
-// right), and a required case answered unsupported, since it keeps the
-// run from a level. An optional unsupported case is not a failure, nor is
-// a failure the expectations pin (xfail).
-func failsLevel(c runner.CaseResult) bool {
-	switch c.Status {
-	case runner.StatusPass, runner.StatusSkip, runner.StatusUnexpectedPass, runner.StatusXFail:
-		return false
-	case runner.StatusUnsupported:
-		return c.Tier == runner.TierRequired
-	}
-	return true
+	return true, false, fmt.Sprintf("%s misses the target %s", v.LevelText, v.Target.Title())
 }
 
 type painter struct{ on bool }
@@ -147,8 +131,9 @@ func countLine(m map[runner.Status]int) string {
 }
 
 // WriteText writes the human-readable report: a header, counts per tier
-// and stage, each unexpected result with its inputs, expected vs actual and
-// stderr tail, and the level.
+// and stage, each gated result and warning with its inputs, expected vs
+// actual and stderr tail, the lists of gated cases and warnings, the level
+// and, last, the verdict line ([runner.Verdict.Line]).
 func WriteText(w io.Writer, r *runner.Report, o TextOptions) error {
 	p := painter{o.Color}
 	var b strings.Builder
@@ -177,12 +162,20 @@ func WriteText(w io.Writer, r *runner.Report, o TextOptions) error {
 	if limit < 0 {
 		limit = DefaultMaxFailures
 	}
-	var failing []runner.CaseResult
+	v := r.Verdict()
+	class := v.Classes()
+	var failing, gated, warned []runner.CaseResult
 	unsupported := map[string][]string{}
 	requiredUnsupported := map[string]int{}
 	notRun := 0
 	var reasons []string
 	for _, c := range r.Cases {
+		switch class[c.ID] {
+		case runner.ClassGated:
+			gated = append(gated, c)
+		case runner.ClassWarning:
+			warned = append(warned, c)
+		}
 		switch {
 		case c.Status == runner.StatusUnsupported:
 			why := reasonOf(c)
@@ -195,7 +188,7 @@ func WriteText(w io.Writer, r *runner.Report, o TextOptions) error {
 			}
 		case c.Status == runner.StatusNotRun && r.Infrastructure != "":
 			notRun++ // one infrastructure error, said once below
-		case c.Unexpected():
+		case class[c.ID] == runner.ClassGated || class[c.ID] == runner.ClassWarning:
 			failing = append(failing, c)
 		}
 	}
@@ -234,11 +227,17 @@ func WriteText(w io.Writer, r *runner.Report, o TextOptions) error {
 			fmt.Fprintf(&b, "  %4d  %s (%d required; %s)\n", len(ids), why, requiredUnsupported[why], exampleIDs(ids))
 		}
 	}
-	if len(failing) > 0 {
-		fmt.Fprintf(&b, "\n%s (%d):\n", p.c("31;1", "unexpected results"), len(failing))
-		for i, c := range failing {
+	for _, l := range []struct {
+		title, color string
+		cases        []runner.CaseResult
+	}{{"gated", "31;1", gated}, {"warnings", "33;1", warned}} {
+		if len(l.cases) == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "\n%s (%d):\n", p.c(l.color, l.title), len(l.cases))
+		for i, c := range l.cases {
 			if limit > 0 && i >= limit {
-				fmt.Fprintf(&b, "  … and %d more (see the JSON report)\n", len(failing)-limit)
+				fmt.Fprintf(&b, "  … and %d more (see the JSON report)\n", len(l.cases)-limit)
 				break
 			}
 			fmt.Fprintf(&b, "  %s %s\n", p.c(statusColor(c.Status), fmt.Sprintf("%-16s", c.Status)), c.ID)
@@ -253,22 +252,19 @@ func WriteText(w io.Writer, r *runner.Report, o TextOptions) error {
 			fmt.Fprintf(&b, "stderr:\n%s\n", indent(r.InfrastructureStderr, "  | "))
 		}
 	}
-	level := r.Level.Title()
 	col := "31;1"
-	switch r.Level {
+	switch v.Level {
 	case runner.LevelFullyConformant:
 		col = "32;1"
 	case runner.LevelConformant:
 		col = "32"
 	}
-	fmt.Fprintf(&b, "\nlevel: %s (%s)\n", p.c(col, level), r.LevelReason)
-	if r.RequireLevel != "" {
-		met := "met"
-		if !r.Level.AtLeast(r.RequireLevel) {
-			met = "NOT met"
-		}
-		fmt.Fprintf(&b, "required level: %s, %s\n", r.RequireLevel.Title(), met)
+	fmt.Fprintf(&b, "\nlevel: %s (%s)\n", p.c(col, v.LevelText), r.LevelReason)
+	vcol := "31;1"
+	if v.Passed {
+		vcol = "32;1"
 	}
+	b.WriteString(p.c(vcol, v.Line()) + "\n")
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -448,16 +444,17 @@ type junitCase struct {
 	Skipped   *junitSkipped `xml:"skipped,omitempty"`
 	Error     *junitMessage `xml:"error,omitempty"`
 	Failure   *junitMessage `xml:"failure,omitempty"`
-	SystemErr *junitText    `xml:"system-err,omitempty"`
+	SystemErr *junitBody    `xml:"system-err,omitempty"`
 }
 
-type junitText struct {
+type junitBody struct {
 	Body string `xml:",cdata"`
 }
 
-// junitSkipped is the schema's <skipped>: text only, no attributes.
+// junitSkipped is <skipped>: an optional message and text.
 type junitSkipped struct {
-	Body string `xml:",cdata"`
+	Message string `xml:"message,attr,omitempty"`
+	Body    string `xml:",cdata"`
 }
 
 type junitMessage struct {
@@ -467,20 +464,23 @@ type junitMessage struct {
 }
 
 // LevelTestName is the name of the last test case of the JUnit report and
-// the last test point of the TAP report: it fails when the run does not
-// reach its target level ([Target]).
+// the last test point of the TAP report, present only when the run has a
+// target level: it fails exactly when the level misses the target.
 const LevelTestName = "conformance level"
 
-// WriteJUnit writes the report as JUnit XML valid against the Jenkins
-// JUnit schema: one testsuite per tier and stage, then a testsuite
-// "conformance" whose one test case, "conformance level", fails when the
-// run misses its target level ([Target]). Failures, unexpected passes and
-// required cases answered unsupported are failures (each with the inputs
-// and the diff in its body); errors, crashes, timeouts and not-run cases
-// are errors; skips, expected failures and optional unsupported cases are
-// skipped. suite, when set, lets failures show their inputs.
+// WriteJUnit writes the report as JUnit XML, rendering the run's
+// [runner.Verdict]: one testsuite per tier and stage, then, when the run
+// has a target level, a testsuite "conformance" whose one test case,
+// "conformance level", fails exactly when the level misses the target. A
+// gated case is a failure (an error for errors, crashes and timeouts),
+// with the inputs and the diff in its body; a warning is skipped with the
+// message "… not required for …"; an expected failure that does not count
+// and a case not run are skipped; a case not run after an infrastructure
+// error is an error. suite, when set, lets failures show their inputs.
 func WriteJUnit(w io.Writer, r *runner.Report, suite *runner.Suite) error {
-	out := junitSuites{Name: "cupel-conform " + r.Implementation.Name, Time: seconds(r.Duration)}
+	v := r.Verdict()
+	class := v.Classes()
+	out := junitSuites{Name: "cupel-conform " + junitText(r.Implementation.Name), Time: seconds(r.Duration)}
 	groups := map[string]*junitSuite{}
 	var order []string
 	times := map[string]time.Duration{}
@@ -495,23 +495,37 @@ func WriteJUnit(w io.Writer, r *runner.Report, suite *runner.Suite) error {
 		times[g] += time.Duration(c.Duration)
 		jc := junitCase{Name: c.ID, Classname: strings.ReplaceAll(g, "/", "."), Time: seconds(c.Duration)}
 		if c.Stderr != "" {
-			jc.SystemErr = &junitText{c.Stderr}
+			jc.SystemErr = &junitBody{junitText(c.Stderr)}
 		}
-		msg := junitMessage{Message: oneLineMsg(c.Message), Type: string(c.Status), Body: FailureDetail(withoutStderr(c), suite)}
-		switch {
-		case c.Status == runner.StatusUnsupported && c.Tier == runner.TierRequired:
-			msg.Message = "required case unsupported: " + reasonOf(c)
-			jc.Failure = &msg
-			s.Failures++
-		case c.Status == runner.StatusFail, c.Status == runner.StatusUnexpectedPass:
-			jc.Failure = &msg
-			s.Failures++
-		case c.Status == runner.StatusError, c.Status == runner.StatusCrash, c.Status == runner.StatusTimeout, c.Status == runner.StatusNotRun:
-			jc.Error = &msg
-			s.Errors++
-		case c.Status == runner.StatusSkip, c.Status == runner.StatusXFail, c.Status == runner.StatusUnsupported:
-			jc.Skipped = &junitSkipped{Body: statusMessage(c.Status, c.Message)}
+		msg := junitMessage{Message: junitText(oneLineMsg(c.Message)), Type: string(c.Status), Body: junitText(FailureDetail(withoutStderr(c), suite))}
+		switch class[c.ID] {
+		case runner.ClassGated:
+			switch c.Status {
+			case runner.StatusError, runner.StatusCrash, runner.StatusTimeout:
+				jc.Error = &msg
+				s.Errors++
+			default:
+				if c.Status == runner.StatusUnsupported {
+					msg.Message = junitText(c.Tier + " case unsupported: " + reasonOf(c))
+				}
+				jc.Failure = &msg
+				s.Failures++
+			}
+		case runner.ClassWarning:
+			jc.Skipped = &junitSkipped{Message: junitText(oneLineMsg(warningMessage(c, v))), Body: msg.Body}
 			s.Skipped++
+		case runner.ClassNotRun:
+			if c.Status == runner.StatusNotRun && v.Infrastructure {
+				jc.Error = &msg
+				s.Errors++
+				break
+			}
+			fallthrough
+		default:
+			if c.Status != runner.StatusPass {
+				jc.Skipped = &junitSkipped{Body: junitText(statusMessage(c.Status, c.Message))}
+				s.Skipped++
+			}
 		}
 		s.Tests++
 		s.Cases = append(s.Cases, jc)
@@ -521,30 +535,28 @@ func WriteJUnit(w io.Writer, r *runner.Report, suite *runner.Suite) error {
 	if !r.Started.IsZero() {
 		stamp = r.Started.UTC().Format("2006-01-02T15:04:05")
 	}
-	ok, why := levelVerdict(r)
-	lvl := junitSuite{Name: "conformance", Tests: 1, Time: "0.000", Timestamp: stamp,
-		Properties: &junitProperties{[]junitProperty{{"runner", r.Runner.Name + " " + r.Runner.Version},
-			{"spec_version", r.Suite.SpecVersion}, {"suite_digest", r.Suite.Digest}, {"level", string(r.Level)},
-			{"target_level", string(Target(r))}}}}
-	lc := junitCase{Name: LevelTestName, Classname: "conformance", Time: "0.000"}
-	if claimsNoLevel(r) {
-		lc.Skipped = &junitSkipped{Body: why}
-		lvl.Skipped = 1
-	} else if !ok {
-		body := why
-		if r.Infrastructure != "" {
-			body += "\ninfrastructure error: " + r.Infrastructure
-		}
-		lc.Failure = &junitMessage{Message: why, Type: "level", Body: body}
-		lvl.Failures = 1
-	}
-	lvl.Cases = []junitCase{lc}
 	for _, g := range order {
 		s := groups[g]
 		s.Time, s.Timestamp = seconds(runner.Seconds(times[g])), stamp
 		out.Suites = append(out.Suites, *s)
 	}
-	out.Suites = append(out.Suites, lvl)
+	if exists, ok, why := levelTest(v); exists {
+		lvl := junitSuite{Name: "conformance", Tests: 1, Time: "0.000", Timestamp: stamp,
+			Properties: &junitProperties{[]junitProperty{{"runner", r.Runner.Name + " " + r.Runner.Version},
+				{"spec_version", r.Suite.SpecVersion}, {"suite_digest", r.Suite.Digest}, {"level", string(v.Level)},
+				{"target_level", string(v.Target)}}}}
+		lc := junitCase{Name: LevelTestName, Classname: "conformance", Time: "0.000"}
+		if !ok {
+			body := why + " (" + r.LevelReason + ")"
+			if r.Infrastructure != "" {
+				body += "\ninfrastructure error: " + junitText(r.Infrastructure)
+			}
+			lc.Failure = &junitMessage{Message: why, Type: "level", Body: body}
+			lvl.Failures = 1
+		}
+		lvl.Cases = []junitCase{lc}
+		out.Suites = append(out.Suites, lvl)
+	}
 	for _, s := range out.Suites {
 		out.Tests += s.Tests
 		out.Failures += s.Failures
@@ -571,46 +583,60 @@ func seconds(d runner.Seconds) string { return fmt.Sprintf("%.3f", time.Duration
 
 func oneLineMsg(s string) string { return strings.ReplaceAll(s, "\n", " ") }
 
-// WriteTAP writes the report as TAP version 14: one test point per case,
-// then a last one, "conformance level", that fails when the run misses its
-// target level ([Target]). Failures, unexpected passes, errors, crashes,
-// timeouts, not-run cases and required cases answered unsupported are
-// "not ok", with a YAML block holding the message, the inputs and the
-// diff; skips and optional unsupported cases are "# SKIP", expected
-// failures "not ok # TODO". suite, when set, lets failures show their
-// inputs.
+// WriteTAP writes the report as TAP version 14, rendering the run's
+// [runner.Verdict]: one test point per case and, when the run has a target
+// level, a last one, "conformance level", that fails exactly when the level
+// misses the target. A gated case is "not ok", with a YAML block holding
+// the message, the inputs and the diff; a warning is "not ok # TODO" (known,
+// not counted), as is an expected failure that does not count; a case not
+// run is "ok # SKIP", or "not ok" after an infrastructure error. suite,
+// when set, lets failures show their inputs.
 func WriteTAP(w io.Writer, r *runner.Report, suite *runner.Suite) error {
+	v := r.Verdict()
+	class := v.Classes()
+	exists, levelOK, why := levelTest(v)
+	n := len(r.Cases)
+	if exists {
+		n++
+	}
 	var b strings.Builder
 	b.WriteString("TAP version 14\n")
-	fmt.Fprintf(&b, "1..%d\n", len(r.Cases)+1)
+	fmt.Fprintf(&b, "1..%d\n", n)
 	for i, c := range r.Cases {
 		ok := "ok"
 		directive := ""
-		switch {
-		case c.Status == runner.StatusPass:
-		case c.Status == runner.StatusUnexpectedPass:
+		yaml := false
+		switch class[c.ID] {
+		case runner.ClassGated:
+			ok, yaml = "not ok", true
+		case runner.ClassWarning:
 			ok = "not ok"
-		case c.Status == runner.StatusSkip, c.Status == runner.StatusUnsupported && c.Tier != runner.TierRequired:
-			directive = " # SKIP " + tapEscape(statusMessage(c.Status, c.Message))
-		case c.Status == runner.StatusXFail:
-			ok = "not ok"
-			directive = " # TODO " + tapEscape(statusMessage(c.Status, c.Message))
+			directive = " # TODO " + tapEscape(tapText(warningMessage(c, v)))
+		case runner.ClassNotRun:
+			if c.Status == runner.StatusNotRun && v.Infrastructure {
+				ok, yaml = "not ok", true
+			} else {
+				directive = " # SKIP " + tapEscape(tapText(statusMessage(c.Status, c.Message)))
+			}
 		default:
-			ok = "not ok"
+			if c.Status == runner.StatusXFail {
+				ok = "not ok"
+				directive = " # TODO " + tapEscape(tapText(statusMessage(c.Status, c.Message)))
+			}
 		}
 		fmt.Fprintf(&b, "%s %d - %s%s\n", ok, i+1, tapEscape(c.ID), directive)
-		if ok == "not ok" && c.Status != runner.StatusXFail {
+		if yaml {
 			b.WriteString("  ---\n")
 			fmt.Fprintf(&b, "  status: %s\n", c.Status)
 			fmt.Fprintf(&b, "  tier: %s\n", c.Tier)
 			if c.Status == runner.StatusUnsupported {
-				fmt.Fprintf(&b, "  message: %s\n", yamlString("required case unsupported: "+reasonOf(c)))
+				fmt.Fprintf(&b, "  message: %s\n", yamlString(tapText(c.Tier+" case unsupported: "+reasonOf(c))))
 			} else {
 				msg, _, _ := strings.Cut(c.Message, "\n") // the rest is in the detail
-				fmt.Fprintf(&b, "  message: %s\n", yamlString(msg))
+				fmt.Fprintf(&b, "  message: %s\n", yamlString(tapText(msg)))
 			}
 			fmt.Fprintf(&b, "  duration_ms: %.3f\n", float64(time.Duration(c.Duration).Microseconds())/1000)
-			if d := FailureDetail(c, suite); d != "" {
+			if d := tapText(FailureDetail(c, suite)); d != "" {
 				b.WriteString("  detail: |\n")
 				for _, l := range strings.Split(strings.TrimRight(d, "\n"), "\n") {
 					fmt.Fprintf(&b, "    %s\n", l)
@@ -619,24 +645,23 @@ func WriteTAP(w io.Writer, r *runner.Report, suite *runner.Suite) error {
 			b.WriteString("  ...\n")
 		}
 	}
-	ok, why := levelVerdict(r)
 	switch {
-	case claimsNoLevel(r):
-		fmt.Fprintf(&b, "ok %d - %s # SKIP %s\n", len(r.Cases)+1, LevelTestName, why)
-	case ok:
-		fmt.Fprintf(&b, "ok %d - %s\n", len(r.Cases)+1, LevelTestName)
+	case !exists:
+	case levelOK:
+		fmt.Fprintf(&b, "ok %d - %s\n", n, LevelTestName)
 	default:
-		fmt.Fprintf(&b, "not ok %d - %s\n", len(r.Cases)+1, LevelTestName)
+		fmt.Fprintf(&b, "not ok %d - %s\n", n, LevelTestName)
 		b.WriteString("  ---\n")
 		fmt.Fprintf(&b, "  message: %s\n", yamlString(why))
-		fmt.Fprintf(&b, "  level: %s\n", r.Level)
-		fmt.Fprintf(&b, "  target: %s\n", Target(r))
+		fmt.Fprintf(&b, "  level: %s\n", v.Level)
+		fmt.Fprintf(&b, "  target: %s\n", v.Target)
 		if r.Infrastructure != "" {
-			fmt.Fprintf(&b, "  infrastructure_error: %s\n", yamlString(r.Infrastructure))
+			fmt.Fprintf(&b, "  infrastructure_error: %s\n", yamlString(tapText(r.Infrastructure)))
 		}
 		b.WriteString("  ...\n")
 	}
-	fmt.Fprintf(&b, "# level: %s (%s)\n", r.Level, r.LevelReason)
+	fmt.Fprintf(&b, "# level: %s (%s)\n", v.LevelText, r.LevelReason)
+	fmt.Fprintf(&b, "# %s\n", tapEscape(v.Line()))
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -654,72 +679,68 @@ func yamlString(s string) string {
 	return string(b)
 }
 
-// WriteMarkdown writes a Markdown summary: the level, a table of counts
-// per tier and stage, and the unexpected results.
+// WriteMarkdown writes a Markdown summary rendering the run's
+// [runner.Verdict]: the level, a table of outcomes per tier and stage, the
+// gated results and warnings, the unsupported reasons and, last, the
+// verdict line ([runner.Verdict.Line]).
 func WriteMarkdown(w io.Writer, r *runner.Report) error {
+	v := r.Verdict()
+	class := v.Classes()
 	var b strings.Builder
 	fmt.Fprintf(&b, "## Cupel conformance: %s\n\n", r.Implementation.Name)
-	fmt.Fprintf(&b, "**%s** — %s\n\n", r.Level.Title(), r.LevelReason)
-	if claimsNoLevel(r) {
-		b.WriteString("A filtered run claims no level.\n\n")
-	} else if ok, _ := levelVerdict(r); ok {
-		fmt.Fprintf(&b, "Target level %s: **reached**\n\n", Target(r).Title())
-	} else {
-		fmt.Fprintf(&b, "Target level %s: **not reached**\n\n", Target(r).Title())
-	}
+	fmt.Fprintf(&b, "**%s** — %s\n\n", v.LevelText, r.LevelReason)
 	fmt.Fprintf(&b, "Runner %s %s · spec %s · suite `%s` (%d cases)\n\n", r.Runner.Name, r.Runner.Version, r.Suite.SpecVersion, short(r.Suite.Digest), r.Suite.Cases)
 	if caps := describeCapabilities(r.Implementation.Capabilities); caps != "" {
 		fmt.Fprintf(&b, "Implementation %s %s (%s): %s\n\n", r.Implementation.Name, r.Implementation.Version, r.Implementation.Language, caps)
 	}
-	// pass counts the right answers (unexpected passes included); fail,
-	// what keeps the run from a level (a required unsupported case
-	// included); unsupported, the optional cases answered unsupported.
-	type row struct{ pass, fail, unsupported, other int }
-	rows := map[string]*row{}
+	rows := map[string]map[runner.Outcome]int{}
 	for _, c := range r.Cases {
 		g := c.Tier + "/" + c.Stage
 		if rows[g] == nil {
-			rows[g] = &row{}
+			rows[g] = map[runner.Outcome]int{}
 		}
-		x := rows[g]
-		switch {
-		case c.Passed():
-			x.pass++
-		case failsLevel(c):
-			x.fail++
-		case c.Status == runner.StatusUnsupported:
-			x.unsupported++
-		default:
-			x.other++
-		}
+		rows[g][c.Outcome()]++
 	}
-	b.WriteString("| tier | stage | pass | fail | unsupported | other |\n|---|---|---:|---:|---:|---:|\n")
+	b.WriteString("| tier | stage |")
+	for _, o := range runner.Outcomes {
+		fmt.Fprintf(&b, " %s |", o)
+	}
+	b.WriteString("\n|---|---|" + strings.Repeat("---:|", len(runner.Outcomes)) + "\n")
 	for _, tier := range runner.Tiers {
 		for _, st := range runner.Stages {
 			if x := rows[tier+"/"+st]; x != nil {
-				fmt.Fprintf(&b, "| %s | %s | %d | %d | %d | %d |\n", tier, st, x.pass, x.fail, x.unsupported, x.other)
+				fmt.Fprintf(&b, "| %s | %s |", tier, st)
+				for _, o := range runner.Outcomes {
+					fmt.Fprintf(&b, " %d |", x[o])
+				}
+				b.WriteString("\n")
 			}
 		}
 	}
-	var bad []runner.CaseResult
 	notRun := 0
-	for _, c := range r.Cases {
-		switch {
-		case c.Status == runner.StatusNotRun && r.Infrastructure != "":
-			notRun++ // one infrastructure error, said once below
-		case c.Unexpected() && c.Status != runner.StatusUnsupported:
-			bad = append(bad, c)
+	for _, l := range []struct {
+		title string
+		class runner.Class
+	}{{"Gated results", runner.ClassGated}, {"Warnings (not required for the target)", runner.ClassWarning}} {
+		var list []runner.CaseResult
+		for _, c := range r.Cases {
+			if class[c.ID] == l.class && c.Status != runner.StatusUnsupported {
+				list = append(list, c)
+			}
 		}
-	}
-	if len(bad) > 0 {
-		b.WriteString("\n### Unexpected results\n\n| case | status | message |\n|---|---|---|\n")
-		for _, c := range bad {
-			fmt.Fprintf(&b, "| `%s` | %s | %s |\n", c.ID, c.Status, mdEscape(c.Message))
+		if len(list) > 0 {
+			fmt.Fprintf(&b, "\n### %s\n\n| case | status | message |\n|---|---|---|\n", l.title)
+			for _, c := range list {
+				fmt.Fprintf(&b, "| `%s` | %s | %s |\n", c.ID, c.Status, mdEscape(c.Message))
+			}
 		}
 	}
 	unsupported := map[string]map[string]int{}
 	var reasons []string
 	for _, c := range r.Cases {
+		if c.Status == runner.StatusNotRun && r.Infrastructure != "" {
+			notRun++ // one infrastructure error, said once below
+		}
 		if c.Status == runner.StatusUnsupported {
 			why := reasonOf(c)
 			if unsupported[why] == nil {
@@ -741,6 +762,7 @@ func WriteMarkdown(w io.Writer, r *runner.Report) error {
 			fmt.Fprintf(&b, "\n%d cases not run: the run stopped without a verdict.\n", notRun)
 		}
 	}
+	fmt.Fprintf(&b, "\n%s\n", mdEscape(v.Line()))
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -748,7 +770,7 @@ func WriteMarkdown(w io.Writer, r *runner.Report) error {
 func mdEscape(s string) string {
 	s = strings.ReplaceAll(s, "|", "\\|")
 	s = strings.ReplaceAll(s, "\n", " ")
-	if len(s) > 300 {
+	if len(s) > 300 && !strings.HasPrefix(s, "verdict: ") {
 		s = s[:300] + "…"
 	}
 	return s
@@ -762,10 +784,13 @@ type Badge struct {
 	Color         string `json:"color"`
 }
 
-// NewBadge returns the shields.io endpoint badge of the report.
+// NewBadge returns the shields.io endpoint badge of the report: it shows
+// the level of the run's [runner.Verdict], green exactly when the level is
+// Cupel Conformant or better.
 func NewBadge(r *runner.Report) Badge {
+	v := r.Verdict()
 	b := Badge{SchemaVersion: 1, Label: "cupel " + r.Suite.SpecVersion}
-	switch r.Level {
+	switch v.Level {
 	case runner.LevelFullyConformant:
 		b.Message, b.Color = "fully conformant", "brightgreen"
 	case runner.LevelConformant:
@@ -781,11 +806,8 @@ func NewBadge(r *runner.Report) Badge {
 			}
 		}
 		b.Message, b.Color = fmt.Sprintf("%d/%d required", pass, total), "red"
-		switch {
-		case r.Infrastructure != "":
-			b.Message, b.Color = "no verdict", "lightgrey"
-		case r.Filtered:
-			b.Message, b.Color = "filtered run", "lightgrey"
+		if !v.LevelClaimed {
+			b.Message, b.Color = v.LevelText, "lightgrey"
 		}
 	}
 	return b

@@ -9,8 +9,9 @@
 // Each case runs inside its own subtest, named by the case id, so
 // go test -run 'TestConformance/required/scoring' runs the scoring cases
 // and nothing else. A run that go test -run (or the Options' filters)
-// narrowed claims no level: the report's level is then "none", and
-// RequireLevel is not checked (it is logged instead).
+// narrowed claims no level: it is judged strictly on the cases it ran, as
+// the runner's verdict says (docs/verdicts.md), and RequireLevel is not
+// checked.
 package conformtest
 
 import (
@@ -21,11 +22,12 @@ import (
 	"github.com/cupel-go/go-cupel/runner"
 )
 
-// Test runs the suite of opts against impl. It fails a case's subtest on
-// an unexpected result (a failure not pinned by opts.Expectations, or an
-// expected failure that passed), skips the subtest of an expected failure,
-// and, when opts.RequireLevel is set and nothing was left out, fails t
-// unless the run reaches that level. It returns the report for further
+// Test runs the suite of opts against impl and renders the run's
+// [runner.Verdict], deciding nothing itself: a case the gate counts
+// (gated) fails its subtest with t.Error, a warning (an optional case the
+// target does not require) and an expected failure skip theirs with the
+// reason, and t fails with the verdict when the run does not pass, exactly
+// when [runner.Check] returns an error. It returns the report for further
 // checks, or nil when the run could not start (t has then failed).
 func Test(t *testing.T, impl runner.Implementation, opts runner.Options) *runner.Report {
 	t.Helper()
@@ -58,11 +60,15 @@ func Test(t *testing.T, impl runner.Implementation, opts runner.Options) *runner
 		t.Run(e.ID, func(t *testing.T) {
 			t.Helper()
 			c := x.RunEntry(ctx, e)
-			switch {
-			case c.Status == runner.StatusXFail:
-				t.Skipf("expected failure: %s", c.Message)
-			case c.Unexpected():
+			switch runner.Classify(c, opts.RequireLevel) {
+			case runner.ClassGated:
 				t.Error(describe(c))
+			case runner.ClassWarning:
+				t.Skipf("%s case %s, not required for %s: %s", c.Tier, c.Outcome(), opts.RequireLevel.Title(), c.Message)
+			case runner.ClassOK:
+				if c.Status == runner.StatusXFail {
+					t.Skipf("expected failure: %s", c.Message)
+				}
 			}
 		})
 	}
@@ -70,19 +76,13 @@ func Test(t *testing.T, impl runner.Implementation, opts runner.Options) *runner
 	if rep.Infrastructure != "" {
 		t.Fatalf("conformtest: %s", rep.Infrastructure)
 	}
-	if opts.RequireLevel == "" || opts.RequireLevel == runner.LevelNone {
-		return rep
-	}
-	if rep.Filtered {
-		t.Logf("conformtest: cases were left out (go test -run); a filtered run claims no level, so RequireLevel %s is not checked", opts.RequireLevel)
-		return rep
-	}
 	if err := rep.Err(); err != nil {
 		t.Errorf("conformtest: %v", err)
+	} else {
+		t.Logf("conformtest: %s", rep.Verdict().Line())
 	}
 	return rep
 }
-
 // describe is the failure message of an unexpected result.
 func describe(c runner.CaseResult) string {
 	msg := c.Message

@@ -1,0 +1,282 @@
+package runner
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Outcome is what a case came to, for the verdict: the statuses of a
+// [CaseResult] folded into the six outcomes the gate counts.
+type Outcome string
+
+// Case outcomes.
+const (
+	// OutcomePass is a right answer the expectations do not pin.
+	OutcomePass Outcome = "pass"
+	// OutcomeFail is a wrong answer, an error, a crash or a timeout not
+	// pinned as such by the expectations.
+	OutcomeFail Outcome = "fail"
+	// OutcomeUnsupported is a case the implementation declined, not pinned.
+	OutcomeUnsupported Outcome = "unsupported"
+	// OutcomeXFail is a case pinned by the expectations that failed (or was
+	// unsupported) as pinned.
+	OutcomeXFail Outcome = "xfail"
+	// OutcomeXPass is a case pinned by the expectations that passed.
+	OutcomeXPass Outcome = "xpass"
+	// OutcomeNotRun is a case left out by the filters, skipped after
+	// --failfast stopped the run, or not run after an infrastructure error.
+	OutcomeNotRun Outcome = "not-run"
+)
+
+// Outcomes lists the outcomes in report order.
+var Outcomes = []Outcome{OutcomePass, OutcomeFail, OutcomeUnsupported, OutcomeXFail, OutcomeXPass, OutcomeNotRun}
+
+// Outcome folds the case's status into its outcome.
+func (c CaseResult) Outcome() Outcome {
+	switch c.Status {
+	case StatusPass:
+		return OutcomePass
+	case StatusUnsupported:
+		return OutcomeUnsupported
+	case StatusXFail:
+		return OutcomeXFail
+	case StatusUnexpectedPass:
+		return OutcomeXPass
+	case StatusSkip, StatusNotRun:
+		return OutcomeNotRun
+	}
+	return OutcomeFail
+}
+
+// Class is how the gate counts a case.
+type Class string
+
+// Case classes.
+const (
+	// ClassOK is a case that neither fails the run nor warns.
+	ClassOK Class = "ok"
+	// ClassGated is a case that fails the run.
+	ClassGated Class = "gated"
+	// ClassWarning is a case that failed but that the target does not
+	// require: it is reported, and the run still passes.
+	ClassWarning Class = "warning"
+	// ClassNotRun is a case that did not run.
+	ClassNotRun Class = "not-run"
+)
+
+// Classify is how the gate counts c against target ("" or [LevelNone]:
+// strict, no target). It is the one place that decides it, for the
+// verdict and for [Options.FailFast] alike; see [Verdict] for the table.
+func Classify(c CaseResult, target Level) Class {
+	o := c.Outcome()
+	switch o {
+	case OutcomePass:
+		return ClassOK
+	case OutcomeNotRun:
+		return ClassNotRun
+	case OutcomeXPass:
+		return ClassGated
+	}
+	// fail, unsupported, xfail
+	switch target {
+	case LevelConformant:
+		if c.Tier == TierRequired {
+			return ClassGated
+		}
+		return ClassWarning
+	case LevelFullyConformant:
+		return ClassGated
+	}
+	if o == OutcomeXFail {
+		return ClassOK
+	}
+	return ClassGated
+}
+
+// CaseVerdict is one case as the verdict counts it.
+type CaseVerdict struct {
+	ID      string  `json:"id"`
+	Tier    string  `json:"tier"`
+	Outcome Outcome `json:"outcome"`
+	Class   Class   `json:"class"`
+}
+
+// Verdict is the one verdict of a run, computed once by [Report.Verdict]
+// and rendered by every surface (the exit code, the text, JSON, JUnit,
+// TAP, Markdown and HTML reports, the badge, package conformtest and
+// [Report.Err]); none of them decides again. It is documented in
+// docs/verdicts.md.
+//
+// Each case has an outcome: pass; fail (fail, error, crash, timeout);
+// unsupported; xfail (pinned by the expectations and failed as pinned);
+// xpass (pinned, but passed); not run (filtered, or skipped by fail
+// fast). The level comes from outcomes only (an xpass is a pass, an xfail
+// is not): expectations never change it.
+//
+// Which outcomes the gate counts, by target (spec chapter 42: optional
+// vectors MAY pass):
+//
+//	target            | gated: the run fails                           | warnings: the run still passes
+//	------------------+------------------------------------------------+-------------------------------
+//	none (strict)     | fail or unsupported not pinned, either tier;   | -
+//	                  | xpass                                          |
+//	conformant        | required tier: fail, unsupported or xfail      | optional tier: fail,
+//	                  | (a pin never lets a level pass); xpass anywhere| unsupported or xfail
+//	fully-conformant  | both tiers: fail, unsupported or xfail; xpass  | -
+//
+// The run passes when no case is gated and, with a target, the level
+// reaches it. A filtered run claims no level, accepts no target and is
+// judged strictly on the cases it ran; a fail-fast run that stopped early
+// claims no level and fails. An infrastructure error or a vector file that
+// could not be loaded leaves the run without a verdict (it fails, and
+// Infrastructure is set).
+type Verdict struct {
+	// Passed is whether the run passed its gate.
+	Passed bool `json:"passed"`
+	// Reason says why, in a few words.
+	Reason string `json:"reason"`
+	// Infrastructure is set when the run has no verdict: it stopped on an
+	// infrastructure error, or vector files could not be loaded.
+	Infrastructure bool `json:"infrastructure,omitempty"`
+	// Target is the level the run was judged against; "" when strict.
+	Target Level `json:"target,omitempty"`
+	// LevelClaimed is false for a filtered run, a run stopped early and a
+	// run without a verdict; Level is then LevelNone.
+	LevelClaimed bool   `json:"level_claimed"`
+	Level        Level  `json:"level"`
+	LevelText    string `json:"level_text"`
+	// Counts count the cases per outcome.
+	Counts map[Outcome]int `json:"counts"`
+	// Gated and Warnings count the cases of those classes.
+	Gated    int `json:"gated"`
+	Warnings int `json:"warnings"`
+	// Cases classify every case, in report order.
+	Cases []CaseVerdict `json:"cases"`
+}
+
+// Verdict computes the run's verdict: the one function that decides it
+// (see the type [Verdict]).
+func (r *Report) Verdict() Verdict {
+	v := Verdict{Counts: map[Outcome]int{}, Level: r.Level}
+	target := r.RequireLevel
+	if target == LevelNone || r.Filtered {
+		target = "" // a filtered run accepts no target (Start refuses one)
+	}
+	v.Target = target
+	suiteErrors := 0
+	for _, c := range r.Cases {
+		if c.SuiteError != nil && c.Status != StatusSkip {
+			suiteErrors++ // the suite's fault: gated, and no verdict
+		}
+		cv := CaseVerdict{ID: c.ID, Tier: c.Tier, Outcome: c.Outcome(), Class: Classify(c, target)}
+		v.Counts[cv.Outcome]++
+		switch cv.Class {
+		case ClassGated:
+			v.Gated++
+		case ClassWarning:
+			v.Warnings++
+		}
+		v.Cases = append(v.Cases, cv)
+	}
+	switch {
+	case r.Infrastructure != "":
+		v.LevelText = "no level claimed (infrastructure error)"
+	case r.StoppedEarly:
+		v.LevelText = "no level claimed (the run stopped early: fail fast)"
+	case r.Filtered:
+		v.LevelText = "no level claimed (filtered run)"
+	default:
+		v.LevelClaimed = true
+		v.LevelText = r.Level.Title()
+	}
+	if !v.LevelClaimed {
+		v.Level = LevelNone
+	}
+	var why string
+	switch {
+	case r.Infrastructure != "":
+		v.Infrastructure, why = true, "no verdict: infrastructure error: "+firstLine(r.Infrastructure)
+	case suiteErrors > 0:
+		v.Infrastructure, why = true, fmt.Sprintf("no verdict: %d vector files could not be loaded", suiteErrors)
+	case r.StoppedEarly:
+		why = "the run stopped at its first gated outcome (fail fast); " + v.LevelText
+	case v.Gated > 0:
+		why = fmt.Sprintf("%d gated (%s)", v.Gated, v.gatedCounts())
+		if target != "" {
+			why += "; " + reached(v.Level, target)
+		}
+	case target != "" && !v.Level.AtLeast(target):
+		why = reached(v.Level, target) + " (" + r.LevelReason + ")"
+	case target != "":
+		v.Passed, why = true, reached(v.Level, target)
+	case r.Filtered:
+		v.Passed, why = true, "nothing unexpected in the cases run; "+v.LevelText
+	default:
+		v.Passed, why = true, "nothing unexpected; level "+v.LevelText
+	}
+	if v.Warnings > 0 {
+		why += fmt.Sprintf("; %d warnings (optional cases failed or unsupported, not required for %s)", v.Warnings, target.Title())
+	}
+	v.Reason = why
+	return v
+}
+
+// reached says whether level reaches target.
+func reached(level, target Level) string {
+	if level.AtLeast(target) {
+		return "level " + level.Title() + " reaches the target " + target.Title()
+	}
+	return "level " + level.Title() + " misses the target " + target.Title()
+}
+
+// gatedCounts counts the gated cases per outcome ("2 fail, 1 xpass").
+func (v Verdict) gatedCounts() string {
+	n := map[Outcome]int{}
+	for _, c := range v.Cases {
+		if c.Class == ClassGated {
+			n[c.Outcome]++
+		}
+	}
+	var parts []string
+	for _, o := range Outcomes {
+		if n[o] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n[o], o))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// Line is the verdict in one line, the last line of the text, Markdown
+// and HTML reports: "verdict: PASS — why" or "verdict: FAIL — why".
+func (v Verdict) Line() string {
+	word := "FAIL"
+	if v.Passed {
+		word = "PASS"
+	}
+	return "verdict: " + word + " — " + v.Reason
+}
+
+// ClassOf returns the class of the case id, and false when the verdict
+// does not count it (an unknown id, or a vector file that did not load).
+func (v Verdict) ClassOf(id string) (Class, bool) {
+	for _, c := range v.Cases {
+		if c.ID == id {
+			return c.Class, true
+		}
+	}
+	return "", false
+}
+
+// Classes returns the class of every case the verdict counts, by id.
+func (v Verdict) Classes() map[string]Class {
+	m := make(map[string]Class, len(v.Cases))
+	for _, c := range v.Cases {
+		m[c.ID] = c.Class
+	}
+	return m
+}
+
+func firstLine(s string) string {
+	l, _, _ := strings.Cut(s, "\n")
+	return l
+}
