@@ -76,13 +76,18 @@ func checkReports(t *testing.T, dir string, want func(*runner.Case) runner.Statu
 			if !strings.Contains(md, "| "+c.Message+" |") {
 				t.Errorf("%s: the reason %q is missing from the Markdown summary", c.ID, c.Message)
 			}
-		} else if c.Unexpected() && !strings.Contains(md, c.ID) {
+		} else if runner.Classify(c, "") == runner.ClassGated && !strings.Contains(md, c.ID) {
 			t.Errorf("%s (%s) is missing from the Markdown summary", c.ID, c.Status)
 		}
 	}
-	// The last JUnit test case and TAP test point carry the verdict: they
-	// fail when the level is below the target (Cupel Conformant here).
-	reached := level.AtLeast(runner.LevelConformant)
+	// The "conformance level" test exists only with a target, and fails
+	// exactly when the level misses it; Markdown ends with the verdict line.
+	v := rep.Verdict()
+	hasLevel := strings.Contains(junit, `<testcase name="conformance level"`)
+	if hasLevel != (v.Target != "") || strings.Contains(tap, " - conformance level\n") != (v.Target != "") {
+		t.Errorf("the conformance level test exists in JUnit=%v, TAP=%v with target %q", hasLevel, strings.Contains(tap, " - conformance level"), v.Target)
+	}
+	reached := v.Target == "" || level.AtLeast(v.Target)
 	levelFailed := regexp.MustCompile(`<testcase name="conformance level" classname="conformance" time="0.000">\s*<failure`).MatchString(junit)
 	if levelFailed == reached {
 		t.Errorf("JUnit: the conformance level case fails=%v for level %s", levelFailed, level)
@@ -90,8 +95,8 @@ func checkReports(t *testing.T, dir string, want func(*runner.Case) runner.Statu
 	if strings.Contains(tap, "\nnot ok "+fmt.Sprint(len(rep.Cases)+1)+" - conformance level\n") == reached {
 		t.Errorf("TAP: the conformance level point disagrees with level %s", level)
 	}
-	if reached == strings.Contains(md, "**not reached**") {
-		t.Errorf("Markdown: the target line disagrees with level %s", level)
+	if !strings.HasSuffix(md, "\n"+v.Line()+"\n") {
+		t.Errorf("Markdown does not end with the verdict line %q", v.Line())
 	}
 	var badge report.Badge
 	if err := json.Unmarshal([]byte(read("badge.json")), &badge); err != nil {

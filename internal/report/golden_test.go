@@ -61,24 +61,28 @@ var _ = Describe("The reports of implementations that fall short", func() {
 		rep, suite := fixtureRun(testimpl.OptionalFailures, runner.Options{RequireLevel: runner.LevelFullyConformant})
 		var b bytes.Buffer
 		Expect(report.WriteText(&b, rep, report.TextOptions{Suite: suite})).To(Succeed())
-		Expect(b.String()).To(HaveSuffix("\nrequired level: Cupel Fully Conformant, NOT met\n"))
+		Expect(b.String()).To(HaveSuffix("\n" + rep.Verdict().Line() + "\n"))
+		Expect(rep.Verdict().Line()).To(HavePrefix("verdict: FAIL — "))
+		Expect(rep.Verdict().Line()).To(ContainSubstring("misses the target Cupel Fully Conformant"))
 
 		rep, suite = fixtureRun(testimpl.OptionalFailures, runner.Options{RequireLevel: runner.LevelConformant})
 		b.Reset()
 		Expect(report.WriteText(&b, rep, report.TextOptions{Suite: suite})).To(Succeed())
-		Expect(b.String()).To(HaveSuffix("\nrequired level: Cupel Conformant, met\n"))
+		Expect(b.String()).To(HaveSuffix("\n" + rep.Verdict().Line() + "\n"))
+		Expect(rep.Verdict().Line()).To(MatchRegexp(`^verdict: PASS — level Cupel Conformant reaches the target Cupel Conformant; \d+ warnings \(optional cases failed or unsupported, not required for Cupel Conformant\)$`))
 	})
 
 	It("cap the failures shown in full, with no '... and 0 more' line", func() {
 		rep, suite := fixtureRun(testimpl.FailingRequired, runner.Options{})
-		n := rep.Unexpected
+		v := rep.Verdict()
+		n := v.Gated + v.Warnings
 		for _, max := range []int{n - 1, n, n + 1} {
 			var b bytes.Buffer
 			Expect(report.WriteText(&b, rep, report.TextOptions{Suite: suite, MaxFailures: max})).To(Succeed())
 			if max < n {
-				Expect(b.String()).To(ContainSubstring("… and 1 more unexpected results"))
+				Expect(b.String()).To(ContainSubstring("… and 1 more failures"))
 			} else {
-				Expect(b.String()).NotTo(MatchRegexp(`… and \d+ more unexpected`))
+				Expect(b.String()).NotTo(MatchRegexp(`… and \d+ more failures`))
 			}
 		}
 	})

@@ -195,7 +195,7 @@ func WriteText(w io.Writer, r *runner.Report, o TextOptions) error {
 	if full {
 		for i, c := range failing {
 			if limit > 0 && i >= limit {
-				fmt.Fprintf(&b, "… and %d more unexpected results (see the JSON report)\n\n", len(failing)-limit)
+				fmt.Fprintf(&b, "… and %d more failures (see the JSON report)\n\n", len(failing)-limit)
 				break
 			}
 			writeFailure(&b, p, c, o.Suite)

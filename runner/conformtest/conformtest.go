@@ -83,6 +83,7 @@ func Test(t *testing.T, impl runner.Implementation, opts runner.Options) *runner
 	}
 	return rep
 }
+
 // describe is the failure message of an unexpected result.
 func describe(c runner.CaseResult) string {
 	msg := c.Message
