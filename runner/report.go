@@ -130,6 +130,11 @@ func newReport(s *Suite, opts Options) *Report {
 	}
 }
 
+// Recount computes the counts, Filtered, SuiteErrors and the level from
+// Cases: for a report built or edited by hand (a run's report is counted
+// already).
+func (r *Report) Recount() { r.finish() }
+
 // finish computes the counts and the level.
 func (r *Report) finish() {
 	r.Counts = map[string]map[Status]int{"all": {}, TierRequired: {}, TierOptional: {}}

@@ -52,10 +52,10 @@ const (
 	exitInfrastructure = 3
 )
 
-// exitCode renders the run's verdict (runner.Report.Verdict) as the exit
+// ExitCode renders the run's verdict (runner.Report.Verdict) as the exit
 // code: 0 when it passed, 3 when it has no verdict (an infrastructure
 // error, or vector files could not be loaded), 1 otherwise.
-func exitCode(rep *runner.Report) int {
+func ExitCode(rep *runner.Report) int {
 	switch v := rep.Verdict(); {
 	case v.Passed:
 		return exitOK
@@ -534,12 +534,12 @@ func (e *env) run(args []string) (int, error) {
 			return exitInfrastructure, err
 		}
 		fmt.Fprintf(e.stderr, "wrote %d expected failures to %s\n", len(x.Entries), *writeExp)
-		if code := exitCode(rep); code == exitInfrastructure {
+		if code := ExitCode(rep); code == exitInfrastructure {
 			return code, nil
 		}
 		return exitOK, nil
 	}
-	return exitCode(rep), nil
+	return ExitCode(rep), nil
 }
 
 // runWithProgress runs the suite with progress on stderr (see progress).
@@ -684,7 +684,7 @@ func (e *env) verify(args []string) (int, error) {
 	if err := e.emit(rep, suite, o); err != nil {
 		return exitInfrastructure, err
 	}
-	return exitCode(rep), nil
+	return ExitCode(rep), nil
 }
 
 func (e *env) diff(args []string) (int, error) {

@@ -71,7 +71,7 @@ func (e *env) runMany(ctx context.Context, m *manyFlags, suite *runner.Suite, op
 	code := exitOK
 	for i, rep := range reports {
 		entries[i] = matrix.Entry{Name: impls[i].Name, Report: rep}
-		code = worse(code, exitCode(rep))
+		code = worse(code, ExitCode(rep))
 	}
 	mx, err := matrix.New(entries, matrix.Options{Case: caseData(suite)})
 	if err != nil {
