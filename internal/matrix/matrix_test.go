@@ -116,14 +116,20 @@ var _ = Describe("text and Markdown", func() {
 		golden("text_one", b.Bytes())
 	})
 
-	It("says whether each implementation met its required level", func() {
+	It("ends with each implementation's verdict line", func() {
 		es := threeImpls()
 		for _, e := range es {
 			e.Report.RequireLevel = runner.LevelConformant
 		}
 		var b bytes.Buffer
 		Expect(matrix.WriteText(&b, mustNew(es), matrix.TextOptions{MaxCases: -1})).To(Succeed())
-		Expect(b.String()).To(HaveSuffix("\nrequired level: met by go-cupel (Cupel Conformant); NOT met by python (Cupel Conformant), broken (Cupel Conformant)\n"))
+		var want strings.Builder
+		for _, e := range es {
+			want.WriteString(e.Name + ": " + e.Report.Verdict().Line() + "\n")
+		}
+		Expect(b.String()).To(HaveSuffix("\n\n" + want.String()))
+		Expect(b.String()).To(ContainSubstring("go-cupel: verdict: PASS — level Cupel Fully Conformant reaches the target Cupel Conformant"))
+		Expect(b.String()).To(ContainSubstring("python: verdict: FAIL — 2 gated (2 unsupported); level not conformant misses the target Cupel Conformant"))
 		Expect(b.String()).NotTo(ContainSubstring(scoreKind), "MaxCases -1 lists no case")
 	})
 

@@ -129,4 +129,3 @@ var _ = Describe("The badge", func() {
 		Expect(report.NewBadge(rep)).To(Equal(report.Badge{SchemaVersion: 1, Label: "cupel 1.3", Message: "no level claimed (infrastructure error)", Color: "lightgrey"}))
 	})
 })
-
