@@ -195,7 +195,7 @@ func (r *Report) Verdict() Verdict {
 	var why string
 	switch {
 	case r.Infrastructure != "":
-		v.Infrastructure, why = true, "no verdict: infrastructure error: "+firstLine(r.Infrastructure)
+		v.Infrastructure, why = true, "no verdict: infrastructure error (the run stopped; see the report)"
 	case suiteErrors > 0:
 		v.Infrastructure, why = true, fmt.Sprintf("no verdict: %d vector files could not be loaded", suiteErrors)
 	case r.StoppedEarly:
@@ -274,9 +274,4 @@ func (v Verdict) Classes() map[string]Class {
 		m[c.ID] = c.Class
 	}
 	return m
-}
-
-func firstLine(s string) string {
-	l, _, _ := strings.Cut(s, "\n")
-	return l
 }

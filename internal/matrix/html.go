@@ -171,7 +171,7 @@ func buildPage(m *Matrix, o HTMLOptions) htmlPage {
 	p.Columns = template.CSS(fmt.Sprintf("--impls:%d", len(m.Implementations)))
 
 	for _, im := range m.Implementations {
-		h := htmlImpl{Name: im.Name, Describe: describe(im.Info), Level: im.Level.Title(), Reason: im.LevelReason,
+		h := htmlImpl{Name: im.Name, Describe: describe(im.Info), Level: im.Verdict.LevelText, Reason: im.LevelReason,
 			LevelClass: "lvl-none", Met: im.Met(), VerdictLine: im.Verdict.Line(), Infrastructure: im.Infrastructure, Caps: capabilities(im.Info.Capabilities),
 			Required: bar(tally(im.Counts[runner.TierRequired]), runner.TierRequired, ""),
 			Optional: bar(tally(im.Counts[runner.TierOptional]), runner.TierOptional, "")}

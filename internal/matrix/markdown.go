@@ -104,7 +104,7 @@ func levelMark(l runner.Level) string {
 }
 
 func levelText(im Implementation) string {
-	s := "**" + im.Level.Title() + "** (" + im.LevelReason + ")"
+	s := "**" + im.Verdict.LevelText + "** (" + im.LevelReason + ")"
 	if im.Infrastructure != "" {
 		s += "; infrastructure error: " + im.Infrastructure
 	}

@@ -25,7 +25,7 @@ func WriteText(w io.Writer, m *Matrix, o TextOptions) error {
 	b.WriteString("\n")
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	for _, im := range m.Implementations {
-		fmt.Fprintf(tw, "%s\t%s\t(%s)\t%s\n", im.Name, im.Level.Title(), im.LevelReason, describe(im.Info))
+		fmt.Fprintf(tw, "%s\t%s\t(%s)\t%s\n", im.Name, im.Verdict.LevelText, im.LevelReason, describe(im.Info))
 	}
 	tw.Flush()
 	for _, im := range m.Implementations {

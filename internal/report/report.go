@@ -259,7 +259,11 @@ func WriteText(w io.Writer, r *runner.Report, o TextOptions) error {
 	case runner.LevelConformant:
 		col = "32"
 	}
-	fmt.Fprintf(&b, "\nlevel: %s (%s)\n", p.c(col, v.LevelText), r.LevelReason)
+	if v.LevelClaimed {
+		fmt.Fprintf(&b, "\nlevel: %s (%s)\n", p.c(col, v.LevelText), r.LevelReason)
+	} else {
+		fmt.Fprintf(&b, "\nlevel: %s\n", p.c(col, v.LevelText)) // the text says why
+	}
 	vcol := "31;1"
 	if v.Passed {
 		vcol = "32;1"
