@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -19,9 +20,31 @@ func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"cupel-conform": func() { os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 		"faultadapter":  func() { os.Exit(faultadapter.Main()) },
+		// testimpl is a test implementation's process: $TESTIMPL over the
+		// suite in $TESTIMPL_SUITE (set them in --impl-cmd).
+		"testimpl": func() { os.Exit(testimpl.Main(os.Args[1:])) },
 	})
 }
 
 func TestScripts(t *testing.T) {
-	testscript.Run(t, testscript.Params{Dir: "testdata/script"})
+	fixtures, err := filepath.Abs("../../runner/testdata/suite")
+	if err != nil {
+		t.Fatal(err)
+	}
+	python, err := filepath.Abs("../../examples/python-impl/cupel_impl.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	vectors, err := filepath.Abs("../../vectors")
+	if err != nil {
+		t.Fatal(err)
+	}
+	testscript.Run(t, testscript.Params{Dir: "testdata/script", Setup: func(e *testscript.Env) error {
+		// FIXTURES is the fixture suite the test implementations answer;
+		// PYIMPL the partial Python example; VECTORS the embedded suite.
+		e.Setenv("FIXTURES", fixtures)
+		e.Setenv("PYIMPL", python)
+		e.Setenv("VECTORS", vectors)
+		return nil
+	}})
 }
