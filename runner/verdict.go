@@ -215,7 +215,11 @@ func (r *Report) Verdict() Verdict {
 		v.Passed, why = true, "nothing unexpected; level "+v.LevelText
 	}
 	if v.Warnings > 0 {
-		why += fmt.Sprintf("; %d warnings (optional cases failed or unsupported, not required for %s)", v.Warnings, target.Title())
+		noun := "warnings"
+		if v.Warnings == 1 {
+			noun = "warning"
+		}
+		why += fmt.Sprintf("; %d %s (optional cases failed or unsupported, not required for %s)", v.Warnings, noun, target.Title())
 	}
 	v.Reason = why
 	return v

@@ -74,7 +74,9 @@ func tapText(s string) string { return s }
 // warningMessage is what JUnit and TAP say of a warning: a case the
 // target does not require.
 func warningMessage(c runner.CaseResult, v runner.Verdict) string {
-	return fmt.Sprintf("%s case %s, not required for %s: %s", c.Tier, c.Outcome(), v.Target.Title(), statusMessage(c.Status, c.Message))
+	what := map[runner.Outcome]string{runner.OutcomeFail: "failed", runner.OutcomeUnsupported: "unsupported",
+		runner.OutcomeXFail: "failed (pinned)"}[c.Outcome()]
+	return fmt.Sprintf("%s case %s, not required for %s: %s", c.Tier, what, v.Target.Title(), statusMessage(c.Status, c.Message))
 }
 
 // levelTest says whether the "conformance level" test of JUnit and TAP
