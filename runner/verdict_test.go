@@ -1,7 +1,10 @@
 package runner_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"io/fs"
 	"sync"
 	"testing/fstest"
@@ -177,3 +180,110 @@ func copyFS(dst fstest.MapFS, src fs.FS) error {
 		return nil
 	})
 }
+
+var _ = Describe("Classify", func() {
+	// The table of docs/verdicts.md, case by case.
+	type row struct {
+		status runner.Status
+		tier   string
+		target runner.Level
+		want   runner.Class
+	}
+	const req, opt = runner.TierRequired, runner.TierOptional
+	none, conf, full := runner.Level(""), runner.LevelConformant, runner.LevelFullyConformant
+	rows := []row{
+		{runner.StatusPass, req, none, runner.ClassOK}, {runner.StatusPass, opt, full, runner.ClassOK},
+		{runner.StatusSkip, req, conf, runner.ClassNotRun}, {runner.StatusNotRun, opt, none, runner.ClassNotRun},
+		// strict: unpinned fail or unsupported in either tier, and xpass
+		{runner.StatusFail, opt, none, runner.ClassGated}, {runner.StatusCrash, req, none, runner.ClassGated},
+		{runner.StatusUnsupported, opt, none, runner.ClassGated}, {runner.StatusXFail, req, none, runner.ClassOK},
+		{runner.StatusUnexpectedPass, opt, none, runner.ClassGated},
+		// conformant: the required tier, pinned or not; optional warns
+		{runner.StatusFail, req, conf, runner.ClassGated}, {runner.StatusXFail, req, conf, runner.ClassGated},
+		{runner.StatusUnsupported, req, conf, runner.ClassGated}, {runner.StatusTimeout, opt, conf, runner.ClassWarning},
+		{runner.StatusUnsupported, opt, conf, runner.ClassWarning}, {runner.StatusXFail, opt, conf, runner.ClassWarning},
+		{runner.StatusUnexpectedPass, opt, conf, runner.ClassGated},
+		// fully-conformant: both tiers, pinned or not
+		{runner.StatusXFail, opt, full, runner.ClassGated}, {runner.StatusUnsupported, opt, full, runner.ClassGated},
+		{runner.StatusError, req, full, runner.ClassGated}, {runner.StatusUnexpectedPass, req, full, runner.ClassGated},
+	}
+	for _, r := range rows {
+		It(fmt.Sprintf("counts %s in the %s tier under target %q as %s", r.status, r.tier, r.target, r.want), func() {
+			Expect(runner.Classify(runner.CaseResult{ID: "x", Tier: r.tier, Status: r.status}, r.target)).To(Equal(r.want))
+		})
+	}
+})
+
+var _ = Describe("Report.Verdict", func() {
+	report := func(target runner.Level, cases ...runner.CaseResult) *runner.Report {
+		r := &runner.Report{RequireLevel: target, Cases: cases}
+		r.Recount()
+		return r
+	}
+	c := func(id, tier string, st runner.Status) runner.CaseResult {
+		return runner.CaseResult{ID: id, Tier: tier, Status: st}
+	}
+
+	It("passes an optional failure under conformant, with a warning, and keeps the level", func() {
+		v := report(runner.LevelConformant, c("r", runner.TierRequired, runner.StatusPass), c("o", runner.TierOptional, runner.StatusFail)).Verdict()
+		Expect(v.Passed).To(BeTrue())
+		Expect(v.Warnings).To(Equal(1))
+		Expect(v.Level).To(Equal(runner.LevelConformant))
+		Expect(v.Line()).To(Equal("verdict: PASS — level Cupel Conformant reaches the target Cupel Conformant; 1 warning (optional cases failed or unsupported, not required for Cupel Conformant)"))
+	})
+
+	It("fails a target the level misses even with nothing gated", func() {
+		v := report(runner.LevelConformant, c("o", runner.TierOptional, runner.StatusPass)).Verdict()
+		Expect(v.Passed).To(BeFalse())
+		Expect(v.Gated).To(BeZero())
+		Expect(v.Reason).To(HavePrefix("level not conformant misses the target Cupel Conformant"))
+	})
+
+	It("counts fail and unsupported apart", func() {
+		v := report("", c("a", runner.TierRequired, runner.StatusCrash), c("b", runner.TierRequired, runner.StatusUnsupported),
+			c("d", runner.TierOptional, runner.StatusUnsupported)).Verdict()
+		Expect(v.Counts).To(Equal(map[runner.Outcome]int{runner.OutcomeFail: 1, runner.OutcomeUnsupported: 2}))
+		Expect(v.Reason).To(Equal("3 gated (1 fail, 2 unsupported)"))
+	})
+
+	It("labels a filtered run 'no level claimed' and judges it strictly", func() {
+		r := report("", c("a", runner.TierRequired, runner.StatusPass), c("b", runner.TierRequired, runner.StatusSkip))
+		v := r.Verdict()
+		Expect(v.Passed).To(BeTrue())
+		Expect(v.LevelClaimed).To(BeFalse())
+		Expect(v.LevelText).To(Equal("no level claimed (filtered run)"))
+		r = report("", c("a", runner.TierOptional, runner.StatusUnsupported), c("b", runner.TierRequired, runner.StatusSkip))
+		Expect(r.Verdict().Passed).To(BeFalse())
+	})
+
+	It("fails a run that stopped early, claiming no level", func() {
+		r := report(runner.LevelConformant, c("a", runner.TierRequired, runner.StatusPass), c("b", runner.TierRequired, runner.StatusSkip))
+		r.StoppedEarly = true
+		r.Recount()
+		v := r.Verdict()
+		Expect(v.Passed).To(BeFalse())
+		Expect(v.LevelText).To(Equal("no level claimed (the run stopped early: fail fast)"))
+		Expect(r.Err()).To(MatchError(runner.ErrFailed))
+	})
+
+	It("has no verdict after an infrastructure error", func() {
+		r := report("", c("a", runner.TierRequired, runner.StatusNotRun))
+		r.Infrastructure = "implementation failed to start"
+		r.Recount()
+		v := r.Verdict()
+		Expect(v.Passed).To(BeFalse())
+		Expect(v.Infrastructure).To(BeTrue())
+		Expect(r.Err()).To(MatchError(runner.ErrInfrastructure))
+	})
+
+	It("is in the JSON report as the verdict object", func() {
+		r := report(runner.LevelConformant, c("r", runner.TierRequired, runner.StatusPass), c("o", runner.TierOptional, runner.StatusUnsupported))
+		var b bytes.Buffer
+		Expect(r.WriteJSON(&b)).To(Succeed())
+		var doc struct {
+			Verdict runner.Verdict `json:"verdict"`
+		}
+		Expect(json.Unmarshal(b.Bytes(), &doc)).To(Succeed())
+		Expect(doc.Verdict).To(Equal(r.Verdict()))
+	})
+})
