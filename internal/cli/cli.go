@@ -80,6 +80,8 @@ https://github.com/cupel-go/go-cupel/blob/main/docs/verdicts.md):
             optional one is a warning and the run still passes
   --require-level fully-conformant: any fail, unsupported or xpass, pinned
             or not, fails the run
+  with a target, the run also fails when its level misses the target;
+  the level comes from outcomes only (an expectations file never changes it)
   a filtered run claims no level and is judged strictly on the cases it
   ran; a --failfast run that stopped early claims no level and fails
 

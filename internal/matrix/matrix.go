@@ -209,7 +209,10 @@ func New(entries []Entry, opts Options) (*Matrix, error) {
 			m.Warnings = append(m.Warnings, fmt.Sprintf("%s ran suite %s, %s ran suite %s: the cases may differ",
 				e.Name, short(r.Suite.Digest), entries[0].Name, short(first.Suite.Digest)))
 		}
-		if r.Filtered {
+		switch {
+		case r.StoppedEarly:
+			m.Warnings = append(m.Warnings, fmt.Sprintf("%s's run stopped early (fail fast): it claims no level, and the cases it did not run are no disagreement", e.Name))
+		case r.Filtered:
 			m.Warnings = append(m.Warnings, fmt.Sprintf("%s's run was filtered: it claims no level", e.Name))
 		}
 		for k := range r.Cases {
