@@ -40,6 +40,23 @@ func ExampleCheck() {
 	// Output: true
 }
 
+// Verdict is the one decision on a run: every report format, the exit
+// code of cupel-conform, Check and conformtest render it.
+func ExampleReport_Verdict() {
+	opts := runner.Options{Suite: os.DirFS("testdata/suite"), RequireLevel: runner.LevelConformant}
+	rep, err := runner.Run(context.Background(), myImpl{}, opts)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	v := rep.Verdict()
+	fmt.Println(v.Passed, v.Counts[runner.OutcomeUnsupported], v.Gated, v.Warnings)
+	fmt.Println(v.Line())
+	// Output:
+	// false 14 8 6
+	// verdict: FAIL — 8 gated (8 unsupported); level not conformant misses the target Cupel Conformant; 6 warnings (optional cases failed or unsupported, not required for Cupel Conformant)
+}
+
 // Serve puts any Implementation behind the cupel-conform/1 protocol, as
 // `cupel-conform adapter` does for go-cupel.
 func ExampleServe() {
