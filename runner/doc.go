@@ -78,6 +78,17 @@
 // loaded is the suite's fault: it never counts against the level, and
 // [Report.Err] is then an infrastructure error.
 //
+// # The verdict
+//
+// [Report.Verdict] is the one decision on a run, which [Report.Err],
+// [Check], conformtest and every report of cupel-conform render. Without
+// a target it is strict: a failure or unsupported case not pinned by the
+// expectations, or a pinned case that passes, fails the run. With
+// [Options.RequireLevel] Conformant, a required case that fails or is
+// unsupported fails the run, pinned or not, and an optional one is a
+// warning; with Fully Conformant both tiers count. [Classify] says how
+// one case counts; docs/verdicts.md in the repository has the table.
+//
 // # Expectations
 //
 // Known failures are pinned in a TOML file, one entry per case, with the
@@ -91,5 +102,6 @@
 //
 // The file is strict: an id the suite does not have is an error, and a
 // pinned case that passes is an unexpected pass that fails the run.
-// Expectations decide which results are unexpected, never the level.
+// Expectations decide which results are gated without a target (see
+// [Verdict]), never the level.
 package runner

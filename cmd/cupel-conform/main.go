@@ -16,14 +16,15 @@
 //	cupel-conform smoke --impl-cmd CMD check an adapter's framing
 //	cupel-conform version              print versions and the suite digest (also --version)
 //
-// Exit codes: 0 target met (or no unexpected result), 1 not conformant or
-// an unexpected result, 2 usage error (including filters that select
-// nothing), 3 infrastructure or protocol error, or broken vector files.
+// Exit codes render the run's verdict (docs/verdicts.md): 0 the run passed
+// its gate, 1 it failed (a gated outcome, or the level misses
+// --require-level), 2 usage error (including filters that select nothing),
+// 3 no verdict: infrastructure or protocol error, or broken vector files.
 //
 // While run works, stderr shows its progress: one live line on a terminal,
 // a line per case with -v, nothing with --quiet (which prints only the
 // summary). -parallel N runs N sessions, or N processes with
-// --exec-per-case; --failfast stops at the first unexpected result;
+// --exec-per-case; --failfast stops at the first gated outcome;
 // --color=auto|always|never (auto honours NO_COLOR).
 package main
 

@@ -344,7 +344,7 @@ func (o *outputs) register(fs *flag.FlagSet) {
 	fs.StringVar(&o.tap, "tap", "", "write a TAP report to `FILE`")
 	fs.StringVar(&o.markdown, "markdown", "", "write a Markdown summary to `FILE`")
 	fs.StringVar(&o.badge, "badge", "", "write a shields.io endpoint badge JSON to `FILE`")
-	fs.StringVar(&o.saveFailed, "save-failed", "", "write request, response, expected result and stderr of each unexpected result to `DIR`")
+	fs.StringVar(&o.saveFailed, "save-failed", "", "write request, response, expected result and stderr of each gated case and warning to `DIR`")
 	fs.IntVar(&o.maxFailures, "max-failures", report.DefaultMaxFailures, "cap every list of the text report at `N` entries: failures in full, unsupported reasons, unexpected ids (0: no cap)")
 	fs.BoolVar(&o.quiet, "quiet", false, "print only the summary (counts, unsupported reasons, unexpected ids, level): no progress, no failure in full")
 	fs.BoolVar(&o.verbose, "v", false, "print a line per case on stderr as it finishes (status, time, id)")

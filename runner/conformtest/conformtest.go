@@ -84,7 +84,7 @@ func Test(t *testing.T, impl runner.Implementation, opts runner.Options) *runner
 	return rep
 }
 
-// describe is the failure message of an unexpected result.
+// describe is the failure message of a gated case.
 func describe(c runner.CaseResult) string {
 	msg := c.Message
 	if !strings.HasPrefix(msg, string(c.Status)+":") {
