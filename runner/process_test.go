@@ -12,6 +12,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/cupel-go/go-cupel/internal/testtool"
 	"github.com/cupel-go/go-cupel/runner"
 )
 
@@ -178,7 +179,7 @@ for line in sys.stdin:
         sys.exit(9)
     print(json.dumps({"type": "result", "seq": m["seq"], "id": m["id"], "status": "unsupported", "reason": "flaky"}), flush=True)
 `), 0o644)).To(Succeed())
-		p := runner.NewProcess(runner.ProcessOptions{Argv: []string{"python3", script}, Restarts: 2, Env: append(os.Environ(), "FAULT_SUITE="+abs)})
+		p := runner.NewProcess(runner.ProcessOptions{Argv: []string{testtool.Python3(GinkgoT(), "the restart test with a flaky Python adapter"), script}, Restarts: 2, Env: append(os.Environ(), "FAULT_SUITE="+abs)})
 		rep, err := runner.Run(context.Background(), p, fixtureOptions())
 		Expect(err).NotTo(HaveOccurred())
 		Expect(rep.Infrastructure).To(BeEmpty())
