@@ -553,6 +553,7 @@ func WriteJUnit(w io.Writer, r *runner.Report, suite *runner.Suite) error {
 	if _, err := io.WriteString(w, xml.Header); err != nil {
 		return err
 	}
+	junitSafe(&out) // implementation text is data: see safetext.go
 	enc := xml.NewEncoder(w)
 	enc.Indent("", "  ")
 	if err := enc.Encode(out); err != nil {
@@ -610,9 +611,10 @@ func WriteTAP(w io.Writer, r *runner.Report, suite *runner.Suite) error {
 				fmt.Fprintf(&b, "  message: %s\n", yamlString(msg))
 			}
 			fmt.Fprintf(&b, "  duration_ms: %.3f\n", float64(time.Duration(c.Duration).Microseconds())/1000)
-			if d := FailureDetail(c, suite); d != "" {
-				b.WriteString("  detail: |\n")
-				for _, l := range strings.Split(strings.TrimRight(d, "\n"), "\n") {
+			if d := tapSafe(FailureDetail(c, suite)); d != "" {
+				lines := strings.Split(strings.TrimRight(d, "\n"), "\n")
+				fmt.Fprintf(&b, "  detail: %s\n", yamlBlockHeader(lines))
+				for _, l := range lines {
 					fmt.Fprintf(&b, "    %s\n", l)
 				}
 			}
@@ -644,13 +646,13 @@ func WriteTAP(w io.Writer, r *runner.Report, suite *runner.Suite) error {
 // tapEscape keeps a description or directive on one line and escapes the
 // characters TAP gives a meaning: # and the backslash.
 func tapEscape(s string) string {
-	s = strings.ReplaceAll(s, "\n", " ")
+	s = strings.ReplaceAll(tapSafe(s), "\n", " ")
 	s = strings.ReplaceAll(s, "\\", "\\\\")
 	return strings.ReplaceAll(s, "#", "\\#")
 }
 
 func yamlString(s string) string {
-	b, _ := json.Marshal(s)
+	b, _ := json.Marshal(tapSafe(s))
 	return string(b)
 }
 
