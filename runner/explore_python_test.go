@@ -2,7 +2,6 @@ package runner_test
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/cupel-go/go-cupel/internal/testtool"
 	"github.com/cupel-go/go-cupel/runner"
 )
 
@@ -85,18 +85,7 @@ var pythonCrash = plantedBug{
 // python3 returns the interpreter, or skips (fails under CI=true).
 func python3() string {
 	GinkgoHelper()
-	path, err := exec.LookPath("python3")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			Fail("python3 is not on PATH, and CI=true requires the tests against the Python example to run")
-		}
-		Skip("python3 is not on PATH: skipping explore against copies of the Python example (set up python3, or CI=true to make this a failure)")
-	}
-	out, err := exec.Command(path, "-c", "import sys; print(sys.executable)").Output()
-	if exe := strings.TrimSpace(string(out)); err == nil && exe != "" {
-		return exe
-	}
-	return path
+	return testtool.Python3(GinkgoT(), "the tests against the Python example")
 }
 
 // plant writes a copy of the Python example with bug b into a temporary

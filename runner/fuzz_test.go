@@ -118,11 +118,11 @@ func FuzzProtocol(f *testing.F) {
 		p := runner.NewProcess(runner.ProcessOptions{
 			Argv:           []string{exe, "-test.run=^$"},
 			Env:            append(os.Environ(), "CUPEL_FUZZ_OUTPUT="+out),
-			StartupTimeout: 10 * time.Second,
+			StartupTimeout: time.Minute, // generous: a loaded machine starts a race-built binary slowly
 			Restarts:       -1,
 		})
 		defer p.Close()
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 		defer cancel()
 		if _, err := p.Hello(ctx); err != nil {
 			t.Fatalf("hello: %v", err)
@@ -136,7 +136,7 @@ func FuzzProtocol(f *testing.F) {
 		}()
 		select {
 		case <-done:
-		case <-time.After(25 * time.Second):
+		case <-time.After(3 * time.Minute): // well after ctx ends: only a runner that ignores it hangs
 			t.Fatal("Run did not return: the runner hung")
 		}
 		if runErr != nil {

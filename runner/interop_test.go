@@ -3,7 +3,6 @@ package runner_test
 import (
 	"context"
 	"math"
-	"os/exec"
 	"strings"
 	"time"
 
@@ -11,15 +10,13 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/cupel-go/go-cupel/internal/offline"
+	"github.com/cupel-go/go-cupel/internal/testtool"
 	"github.com/cupel-go/go-cupel/runner"
 )
 
 var _ = Describe("Interoperability", func() {
 	It("drives an adapter written in Python (standard library only)", func() {
-		py, err := exec.LookPath("python3")
-		if err != nil {
-			Skip("python3 is not installed")
-		}
+		py := testtool.Python3(GinkgoT(), "the interoperability test with a Python adapter")
 		p := runner.NewProcess(runner.ProcessOptions{Argv: []string{py, "testdata/pyadapter/adapter.py"}, StartupTimeout: 10 * time.Second})
 		rep, err := runner.Run(context.Background(), p, runner.Options{Timeout: 5 * time.Second})
 		Expect(err).NotTo(HaveOccurred())

@@ -18,8 +18,11 @@ import (
 )
 
 // forking is the oracle as a Forker: every fork shares the oracle and the
-// counters, and each case takes a little time, so that parallel workers
-// overlap.
+// counters, and each case waits until two cases have been in flight at
+// once, so that parallel workers overlap however the machine schedules
+// them (no sleep: a loaded machine cannot make the workers miss each
+// other). A runner that ran one case at a time would leave the first case
+// waiting until its per-case timeout, and fail the test.
 type forking struct {
 	*oracle.Oracle
 	st *forkStats
@@ -28,7 +31,10 @@ type forking struct {
 type forkStats struct {
 	mu                          sync.Mutex
 	forks, hellos, now, maxBusy int
+	overlap                     chan struct{} // closed when two cases first run at once
 }
+
+func newForkStats() *forkStats { return &forkStats{overlap: make(chan struct{})} }
 
 func (f forking) Fork() runner.Implementation {
 	f.st.mu.Lock()
@@ -47,14 +53,21 @@ func (f forking) Hello(ctx context.Context) (runner.Info, error) {
 func (f forking) Run(ctx context.Context, req runner.Request) (runner.Result, error) {
 	f.st.mu.Lock()
 	f.st.now++
+	if f.st.now == 2 && f.st.maxBusy < 2 {
+		close(f.st.overlap)
+	}
 	f.st.maxBusy = max(f.st.maxBusy, f.st.now)
 	f.st.mu.Unlock()
-	time.Sleep(5 * time.Millisecond)
 	defer func() {
 		f.st.mu.Lock()
 		f.st.now--
 		f.st.mu.Unlock()
 	}()
+	select {
+	case <-f.st.overlap:
+	case <-ctx.Done():
+		return runner.Result{}, ctx.Err()
+	}
 	return f.Oracle.Run(ctx, req)
 }
 
@@ -104,7 +117,7 @@ var _ = Describe("The verdict", func() {
 	})
 
 	It("runs cases in parallel on forks, with the report of a serial run", func() {
-		st := &forkStats{}
+		st := newForkStats()
 		o := newOracle()
 		o.Mutate = breakCase("required/placing/u-shaped-seven-items")
 		serial := runWith(o, fixtureOptions())

@@ -13,6 +13,7 @@ import (
 
 	"github.com/cupel-go/go-cupel/internal/cli"
 	"github.com/cupel-go/go-cupel/internal/matrix"
+	"github.com/cupel-go/go-cupel/internal/testtool"
 	"github.com/cupel-go/go-cupel/runner"
 )
 
@@ -144,16 +145,7 @@ func TestCompareImplementations(t *testing.T) {
 // CI=true, where .ci/run installs it).
 func chromium(t *testing.T) string {
 	t.Helper()
-	for _, name := range []string{"chromium", "chromium-browser"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatal("chromium is not on PATH, and CI=true: .ci/run installs it (apt-get install chromium)")
-	}
-	t.Skip("chromium is not on PATH: skipping the check of the HTML report in a browser (apt-get install chromium to run it)")
-	return ""
+	return testtool.Need(t, "the check of the HTML report in a browser", "chromium", "chromium-browser")
 }
 
 // dumpDOM loads url in headless Chromium and returns the DOM after the

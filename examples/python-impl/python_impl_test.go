@@ -15,6 +15,7 @@ import (
 
 	"github.com/cupel-go/go-cupel/internal/cli"
 	"github.com/cupel-go/go-cupel/internal/offline"
+	"github.com/cupel-go/go-cupel/internal/testtool"
 	"github.com/cupel-go/go-cupel/runner"
 )
 
@@ -35,15 +36,7 @@ var (
 // once rather than at every start of the program.
 func python3(t *testing.T) string {
 	t.Helper()
-	path, err := exec.LookPath("python3")
-	if err != nil {
-		t.Skip("python3 is not on PATH: skipping the end-to-end test of the Python implementation")
-	}
-	out, err := exec.Command(path, "-c", "import sys; print(sys.executable)").Output()
-	if exe := strings.TrimSpace(string(out)); err == nil && exe != "" {
-		return exe
-	}
-	return path
+	return testtool.Python3(t, "the end-to-end tests of the Python implementation")
 }
 
 // supported reports whether cupel_impl.py implements what c needs.

@@ -16,6 +16,7 @@ import (
 	"golang.org/x/net/html/atom"
 
 	"github.com/cupel-go/go-cupel/internal/matrix"
+	"github.com/cupel-go/go-cupel/internal/testtool"
 	"github.com/cupel-go/go-cupel/runner"
 )
 
@@ -24,16 +25,7 @@ import (
 // its absence is a failure.
 func chromium() string {
 	GinkgoHelper()
-	for _, name := range []string{"chromium", "chromium-browser"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("CI") == "true" {
-		Fail("chromium is not on PATH, and CI=true: .ci/run installs it (apt-get install chromium)")
-	}
-	Skip("chromium is not on PATH: skipping the browser test of the HTML report (apt-get install chromium to run it)")
-	return ""
+	return testtool.Need(GinkgoT(), "the browser test of the HTML report", "chromium", "chromium-browser")
 }
 
 // dumpDOM loads url in headless Chromium and returns the DOM after the

@@ -20,7 +20,7 @@ import (
 // and makes the report reproducible: no clock, no durations.
 func fixtureRun(name string, opts runner.Options) (*runner.Report, *runner.Suite) {
 	opts.Suite, opts.SuiteName = os.DirFS("../../runner/testdata/suite"), "fixtures"
-	opts.Timeout = 300 * time.Millisecond
+	opts.Timeout = 2 * time.Second // generous: only the slow case times out, however loaded the machine
 	suite, err := runner.LoadSuite(opts.Suite)
 	Expect(err).NotTo(HaveOccurred())
 	rep, err := runner.RunSuite(context.Background(), testimpl.New(name, suite), suite, opts)

@@ -62,15 +62,6 @@ func reasonOf(c runner.CaseResult) string {
 	return m
 }
 
-// junitText is implementation-provided text (a message, a reason, stderr)
-// as the JUnit report carries it: the one place that makes such text safe
-// for JUnit XML.
-func junitText(s string) string { return s }
-
-// tapText is implementation-provided text as the TAP report carries it:
-// the one place that makes such text safe for TAP.
-func tapText(s string) string { return s }
-
 // warningMessage is what JUnit and TAP say of a warning: a case the
 // target does not require.
 func warningMessage(c runner.CaseResult, v runner.Verdict) string {
@@ -486,7 +477,7 @@ const LevelTestName = "conformance level"
 func WriteJUnit(w io.Writer, r *runner.Report, suite *runner.Suite) error {
 	v := r.Verdict()
 	class := v.Classes()
-	out := junitSuites{Name: "cupel-conform " + junitText(r.Implementation.Name), Time: seconds(r.Duration)}
+	out := junitSuites{Name: "cupel-conform " + r.Implementation.Name, Time: seconds(r.Duration)}
 	groups := map[string]*junitSuite{}
 	var order []string
 	times := map[string]time.Duration{}
@@ -501,9 +492,9 @@ func WriteJUnit(w io.Writer, r *runner.Report, suite *runner.Suite) error {
 		times[g] += time.Duration(c.Duration)
 		jc := junitCase{Name: c.ID, Classname: strings.ReplaceAll(g, "/", "."), Time: seconds(c.Duration)}
 		if c.Stderr != "" {
-			jc.SystemErr = &junitBody{junitText(c.Stderr)}
+			jc.SystemErr = &junitBody{c.Stderr}
 		}
-		msg := junitMessage{Message: junitText(oneLineMsg(c.Message)), Type: string(c.Status), Body: junitText(FailureDetail(withoutStderr(c), suite))}
+		msg := junitMessage{Message: oneLineMsg(c.Message), Type: string(c.Status), Body: FailureDetail(withoutStderr(c), suite)}
 		switch class[c.ID] {
 		case runner.ClassGated:
 			switch c.Status {
@@ -512,13 +503,13 @@ func WriteJUnit(w io.Writer, r *runner.Report, suite *runner.Suite) error {
 				s.Errors++
 			default:
 				if c.Status == runner.StatusUnsupported {
-					msg.Message = junitText(c.Tier + " case unsupported: " + reasonOf(c))
+					msg.Message = c.Tier + " case unsupported: " + reasonOf(c)
 				}
 				jc.Failure = &msg
 				s.Failures++
 			}
 		case runner.ClassWarning:
-			jc.Skipped = &junitSkipped{Message: junitText(oneLineMsg(warningMessage(c, v))), Body: msg.Body}
+			jc.Skipped = &junitSkipped{Message: oneLineMsg(warningMessage(c, v)), Body: msg.Body}
 			s.Skipped++
 		case runner.ClassNotRun:
 			if c.Status == runner.StatusNotRun && v.Infrastructure {
@@ -529,7 +520,7 @@ func WriteJUnit(w io.Writer, r *runner.Report, suite *runner.Suite) error {
 			fallthrough
 		default:
 			if c.Status != runner.StatusPass {
-				jc.Skipped = &junitSkipped{Body: junitText(statusMessage(c.Status, c.Message))}
+				jc.Skipped = &junitSkipped{Body: statusMessage(c.Status, c.Message)}
 				s.Skipped++
 			}
 		}
@@ -555,7 +546,7 @@ func WriteJUnit(w io.Writer, r *runner.Report, suite *runner.Suite) error {
 		if !ok {
 			body := why + " (" + r.LevelReason + ")"
 			if r.Infrastructure != "" {
-				body += "\ninfrastructure error: " + junitText(r.Infrastructure)
+				body += "\ninfrastructure error: " + r.Infrastructure
 			}
 			lc.Failure = &junitMessage{Message: why, Type: "level", Body: body}
 			lvl.Failures = 1
@@ -571,6 +562,7 @@ func WriteJUnit(w io.Writer, r *runner.Report, suite *runner.Suite) error {
 	if _, err := io.WriteString(w, xml.Header); err != nil {
 		return err
 	}
+	junitSafe(&out) // implementation text is data: see safetext.go
 	enc := xml.NewEncoder(w)
 	enc.Indent("", "  ")
 	if err := enc.Encode(out); err != nil {
@@ -617,17 +609,17 @@ func WriteTAP(w io.Writer, r *runner.Report, suite *runner.Suite) error {
 			ok, yaml = "not ok", true
 		case runner.ClassWarning:
 			ok = "not ok"
-			directive = " # TODO " + tapEscape(tapText(warningMessage(c, v)))
+			directive = " # TODO " + tapEscape(warningMessage(c, v))
 		case runner.ClassNotRun:
 			if c.Status == runner.StatusNotRun && v.Infrastructure {
 				ok, yaml = "not ok", true
 			} else {
-				directive = " # SKIP " + tapEscape(tapText(statusMessage(c.Status, c.Message)))
+				directive = " # SKIP " + tapEscape(statusMessage(c.Status, c.Message))
 			}
 		default:
 			if c.Status == runner.StatusXFail {
 				ok = "not ok"
-				directive = " # TODO " + tapEscape(tapText(statusMessage(c.Status, c.Message)))
+				directive = " # TODO " + tapEscape(statusMessage(c.Status, c.Message))
 			}
 		}
 		fmt.Fprintf(&b, "%s %d - %s%s\n", ok, i+1, tapEscape(c.ID), directive)
@@ -636,15 +628,16 @@ func WriteTAP(w io.Writer, r *runner.Report, suite *runner.Suite) error {
 			fmt.Fprintf(&b, "  status: %s\n", c.Status)
 			fmt.Fprintf(&b, "  tier: %s\n", c.Tier)
 			if c.Status == runner.StatusUnsupported {
-				fmt.Fprintf(&b, "  message: %s\n", yamlString(tapText(c.Tier+" case unsupported: "+reasonOf(c))))
+				fmt.Fprintf(&b, "  message: %s\n", yamlString(c.Tier+" case unsupported: "+reasonOf(c)))
 			} else {
 				msg, _, _ := strings.Cut(c.Message, "\n") // the rest is in the detail
-				fmt.Fprintf(&b, "  message: %s\n", yamlString(tapText(msg)))
+				fmt.Fprintf(&b, "  message: %s\n", yamlString(msg))
 			}
 			fmt.Fprintf(&b, "  duration_ms: %.3f\n", float64(time.Duration(c.Duration).Microseconds())/1000)
-			if d := tapText(FailureDetail(c, suite)); d != "" {
-				b.WriteString("  detail: |\n")
-				for _, l := range strings.Split(strings.TrimRight(d, "\n"), "\n") {
+			if d := tapSafe(FailureDetail(c, suite)); d != "" {
+				lines := strings.Split(strings.TrimRight(d, "\n"), "\n")
+				fmt.Fprintf(&b, "  detail: %s\n", yamlBlockHeader(lines))
+				for _, l := range lines {
 					fmt.Fprintf(&b, "    %s\n", l)
 				}
 			}
@@ -662,7 +655,7 @@ func WriteTAP(w io.Writer, r *runner.Report, suite *runner.Suite) error {
 		fmt.Fprintf(&b, "  level: %s\n", v.Level)
 		fmt.Fprintf(&b, "  target: %s\n", v.Target)
 		if r.Infrastructure != "" {
-			fmt.Fprintf(&b, "  infrastructure_error: %s\n", yamlString(tapText(r.Infrastructure)))
+			fmt.Fprintf(&b, "  infrastructure_error: %s\n", yamlString(r.Infrastructure))
 		}
 		b.WriteString("  ...\n")
 	}
@@ -675,13 +668,13 @@ func WriteTAP(w io.Writer, r *runner.Report, suite *runner.Suite) error {
 // tapEscape keeps a description or directive on one line and escapes the
 // characters TAP gives a meaning: # and the backslash.
 func tapEscape(s string) string {
-	s = strings.ReplaceAll(s, "\n", " ")
+	s = strings.ReplaceAll(tapSafe(s), "\n", " ")
 	s = strings.ReplaceAll(s, "\\", "\\\\")
 	return strings.ReplaceAll(s, "#", "\\#")
 }
 
 func yamlString(s string) string {
-	b, _ := json.Marshal(s)
+	b, _ := json.Marshal(tapSafe(s))
 	return string(b)
 }
 

@@ -16,6 +16,7 @@ import (
 
 	"github.com/cupel-go/go-cupel/internal/report"
 	"github.com/cupel-go/go-cupel/internal/testimpl"
+	"github.com/cupel-go/go-cupel/internal/testtool"
 	"github.com/cupel-go/go-cupel/runner"
 )
 
@@ -68,13 +69,7 @@ var _ = Describe("The CI formats", func() {
 
 var _ = Describe("The JUnit report", func() {
 	It("is valid against the Jenkins JUnit schema", func() {
-		xmllint, err := exec.LookPath("xmllint")
-		if err != nil {
-			if os.Getenv("CI") == "true" {
-				Fail("xmllint is missing under CI=true: install libxml2-utils (.ci/run does when it can)")
-			}
-			Skip("xmllint not found: install libxml2-utils to check the JUnit report against testdata/jenkins-junit.xsd")
-		}
+		xmllint := testtool.Need(GinkgoT(), "the check of the JUnit report against testdata/jenkins-junit.xsd (package libxml2-utils)", "xmllint")
 		dir := GinkgoT().TempDir()
 		x, err := runner.ParseExpectations("x.toml", []byte("[[expected_failure]]\nid = \"required/scoring/recency-basic\"\nstatus = \"fail\"\nreason = \"stale\"\n"))
 		Expect(err).NotTo(HaveOccurred())

@@ -18,7 +18,7 @@ import (
 var fixtures = os.DirFS("../../runner/testdata/suite")
 
 func options(require runner.Level) runner.Options {
-	return runner.Options{Suite: fixtures, SuiteName: "fixtures", Timeout: 300 * time.Millisecond, RequireLevel: require}
+	return runner.Options{Suite: fixtures, SuiteName: "fixtures", Timeout: 2 * time.Second, RequireLevel: require}
 }
 
 // The Go API front end: Run and Check, with and without a required level,

@@ -1,0 +1,231 @@
+package report_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/cupel-go/go-cupel/internal/matrix"
+	"github.com/cupel-go/go-cupel/internal/report"
+	"github.com/cupel-go/go-cupel/internal/report/reportcheck"
+	"github.com/cupel-go/go-cupel/internal/testtool"
+	"github.com/cupel-go/go-cupel/runner"
+)
+
+// textSeeds are implementation text that once broke, or could break, a
+// report: colours, control characters, bytes that are not UTF-8 (a lone
+// surrogate encoded as UTF-8 is one), the end of a CDATA section, markup,
+// a TAP directive, TAP and YAML structure, line breaks of every kind.
+var textSeeds = []string{
+	"\x1b[31merror\x1b[0m: something failed",
+	"nul \x00 byte, vertical tab \x0b, form feed \x0c, bell \a, delete \x7f",
+	"lone surrogate \xed\xa0\x80 and \xed\xbf\xbf, stray \xff\xfe bytes",
+	"]]> ends a CDATA section; ]]]]>>",
+	"<script>alert(1)</script><img src=x onerror=alert(2)>",
+	`" onmouseover="alert(3)" x='`,
+	"# TODO not really a todo",
+	"ok 1 - a fake test point\nnot ok 2 - another\n  ---\n  message: x\n  ...",
+	"line\nbreak\r\nwindows\rcarriage return",
+	"   leading spaces on the first line\nthen none",
+	"\u2028line separator\u2029paragraph separator\u0085next line\ufeffBOM\uffff",
+	"\x1b]0;a terminal title\x07\x1bPdevice control\x1b\\ and an unfinished \x1b[31",
+	"\x9b31m an 8-bit CSI, \u009b31m as a rune",
+	"back\\slash \\# and a tab\there",
+	"",
+}
+
+// fixtureSuite is the runner's fixture suite, whose cases the fuzzed
+// report answers.
+func fixtureSuite(t testing.TB) *runner.Suite {
+	t.Helper()
+	s, err := runner.LoadSuite(os.DirFS("../../runner/testdata/suite"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// textReport is a report of every status in which each text an
+// implementation controls is s: its name, version and language, each
+// case's message, details, stderr and raw answer (unsupported reason,
+// error kind and message, shortfall kind, selection report reason), and,
+// when infra is set, an infrastructure error and its stderr.
+func textReport(suite *runner.Suite, s string, infra bool) *runner.Report {
+	statuses := []runner.Status{runner.StatusFail, runner.StatusError, runner.StatusCrash, runner.StatusTimeout,
+		runner.StatusUnsupported, runner.StatusXFail, runner.StatusSkip, runner.StatusUnexpectedPass,
+		runner.StatusPass, runner.StatusNotRun}
+	r := &runner.Report{Schema: runner.ReportSchema, Runner: runner.RunnerInfo{Name: "cupel-conform", Version: "devel"},
+		Implementation: runner.Info{Name: s, Version: s, Language: s, Homepage: s},
+		Level:          runner.LevelNone, LevelReason: "fuzzed", Started: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
+	if infra {
+		r.Infrastructure, r.InfrastructureStderr = s, s
+	}
+	for i, c := range suite.Cases[:min(len(statuses), len(suite.Cases))] { // a case of each status
+		st := statuses[i]
+		r.Cases = append(r.Cases, runner.CaseResult{ID: c.ID, Tier: c.Tier, Stage: c.Stage, Name: c.Name, Status: st,
+			Message: s, Details: []string{s, "then " + s}, Stderr: s,
+			Actual: &runner.Result{Status: "ok", Reason: s, Error: &runner.ErrorInfo{Kind: s, Message: s},
+				Output: &runner.Output{Selected: []int{0}, Shortfalls: []runner.Shortfall{{Kind: s}},
+					Diagnostics: &runner.Diagnostics{Excluded: []runner.ReportEntry{{Index: 0, Reason: map[string]any{"reason": s}}}}}}})
+	}
+	return r
+}
+
+// checkTextReport writes the report of s in every format and reads each
+// back as its consumer does; it returns the JUnit file.
+func checkTextReport(t *testing.T, suite *runner.Suite, s string, infra bool) []byte {
+	t.Helper()
+	r := textReport(suite, s, infra)
+
+	var junit bytes.Buffer
+	if err := report.WriteJUnit(&junit, r, suite); err != nil {
+		t.Fatal(err)
+	}
+	j, err := reportcheck.JUnit(junit.Bytes())
+	if err != nil {
+		t.Fatalf("%q: %v\n%s", s, err, junit.Bytes())
+	}
+	if n := 0; true {
+		for _, ts := range j.Suites {
+			n += len(ts.Cases)
+		}
+		if n < len(r.Cases) {
+			t.Fatalf("%q: %d JUnit test cases for %d cases", s, n, len(r.Cases))
+		}
+	}
+
+	var tap bytes.Buffer
+	if err := report.WriteTAP(&tap, r, suite); err != nil {
+		t.Fatal(err)
+	}
+	points, err := reportcheck.TAP(tap.String())
+	if err != nil {
+		t.Fatalf("%q: %v\n%s", s, err, tap.String())
+	}
+	if len(points) < len(r.Cases) {
+		t.Fatalf("%q: %d TAP test points for %d cases", s, len(points), len(r.Cases))
+	}
+	for i, c := range r.Cases {
+		if points[i].Description != c.ID {
+			t.Fatalf("%q: TAP test point %d reads %q, want %q", s, i+1, points[i].Description, c.ID)
+		}
+	}
+
+	// JSON carries the text exactly (where it is UTF-8: JSON has no other
+	// strings).
+	var js bytes.Buffer
+	if err := r.WriteJSON(&js); err != nil {
+		t.Fatal(err)
+	}
+	var back runner.Report
+	if err := json.Unmarshal(js.Bytes(), &back); err != nil {
+		t.Fatalf("%q: the JSON report does not parse: %v", s, err)
+	}
+	if utf8.ValidString(s) {
+		c := back.Cases[0]
+		got := []string{back.Implementation.Name, back.Implementation.Version, c.Message, c.Details[0], c.Stderr,
+			c.Actual.Reason, c.Actual.Error.Message, c.Actual.Output.Shortfalls[0].Kind, back.Infrastructure}
+		want := []string{s, s, s, s, s, s, s, s, r.Infrastructure}
+		if !slices.Equal(got, want) {
+			t.Fatalf("%q: the JSON report did not round-trip:\ngot  %q\nwant %q", s, got, want)
+		}
+	}
+
+	// HTML: the page of s has the elements and attributes of the page of
+	// s without its markup characters; nothing of s became markup.
+	page := func(s string) []string {
+		name := "impl " + s
+		m, err := matrix.New([]matrix.Entry{{Name: name, Report: textReport(suite, s, infra)}},
+			matrix.Options{Case: func(string) (matrix.CaseData, bool) {
+				return matrix.CaseData{Input: map[string]string{"text": s}, Expected: s}, true
+			}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if err := matrix.WriteHTML(&b, m, matrix.HTMLOptions{Title: s}); err != nil {
+			t.Fatal(err)
+		}
+		sk, err := reportcheck.Skeleton(b.Bytes())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sk
+	}
+	if got, want := page(s), page(reportcheck.Defang(s)); !slices.Equal(got, want) {
+		for i := range min(len(got), len(want)) {
+			if got[i] != want[i] {
+				t.Fatalf("%q: the HTML page has markup from the text: element %d is <%s>, without the markup <%s>", s, i, got[i], want[i])
+			}
+		}
+		t.Fatalf("%q: the HTML page has %d elements, %d without the text's markup", s, len(got), len(want))
+	}
+	return junit.Bytes()
+}
+
+// FuzzImplementationText feeds arbitrary bytes into every text of a
+// report an implementation controls, and checks that the JUnit report
+// parses, the TAP report parses (YAML blocks included), the JSON report
+// parses and carries the text exactly, and the HTML page has no markup
+// from it. TestImplementationTextJUnitSchema checks the seeds' and the
+// corpus's JUnit against the schema.
+func FuzzImplementationText(f *testing.F) {
+	for _, s := range textSeeds {
+		f.Add([]byte(s), false)
+	}
+	f.Add([]byte(textSeeds[0]), true)
+	suite := fixtureSuite(f)
+	f.Fuzz(func(t *testing.T, text []byte, infra bool) {
+		// What breaks a report is local: a few hundred bytes find it, and
+		// keep each run short (the report holds the text ~150 times).
+		if len(text) > 300 {
+			text = text[:300]
+		}
+		checkTextReport(t, suite, string(text), infra)
+	})
+}
+
+// TestImplementationTextJUnitSchema writes the JUnit report of every seed
+// of FuzzImplementationText and of every input in its corpus
+// (testdata/fuzz), and validates it against the Jenkins JUnit schema with
+// xmllint.
+func TestImplementationTextJUnitSchema(t *testing.T) {
+	xmllint := testtool.Need(t, "the check of the JUnit report against testdata/jenkins-junit.xsd (package libxml2-utils)", "xmllint")
+	suite := fixtureSuite(t)
+	inputs := slices.Clone(textSeeds)
+	corpus, _ := filepath.Glob("testdata/fuzz/FuzzImplementationText/*")
+	for _, path := range corpus {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(string(data), "\n")
+		if len(lines) < 2 || !strings.HasPrefix(lines[1], "[]byte(") {
+			t.Fatalf("%s: not a corpus file of FuzzImplementationText", path)
+		}
+		s, err := strconv.Unquote(strings.TrimSuffix(strings.TrimPrefix(lines[1], "[]byte("), ")"))
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		inputs = append(inputs, s)
+	}
+	dir := t.TempDir()
+	for i, s := range inputs {
+		for _, infra := range []bool{false, true} {
+			path := filepath.Join(dir, strconv.Itoa(i)+strconv.FormatBool(infra)+".xml")
+			if err := os.WriteFile(path, checkTextReport(t, suite, s, infra), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := reportcheck.JUnitSchema(xmllint, "testdata/jenkins-junit.xsd", path); err != nil {
+				t.Errorf("%q: %v", s, err)
+			}
+		}
+	}
+}
