@@ -37,7 +37,12 @@ import (
 // used); two or more are a composite scorer of them with their weights.
 // The slicer's keys sit beside its name, as in a vector. A scoring vector's
 // [config] is one scorer's table: it becomes a policy file as the only
-// [[scorers]] entry, with the type of its [test] scorer.
+// [[scorers]] entry, with the type of its [test] scorer; a slicing vector's
+// [config] needs the slicer = "..." of its [test]. A vector's shorthands
+// are read too: inner_scorer names a scaled scorer's inner scorer in its
+// default configuration, and a composite's children may be listed as
+// scorers or children. A decay scorer's reference_time fixes its clock;
+// decay scorers without one read the clock of [WithClock].
 //
 // Beyond a vector's keys a policy file has table_limit (a knapsack's table
 // cell limit). [PolicySpec.Build] validates it and returns the Policy;
