@@ -85,27 +85,22 @@ var _ = Describe("adversarial input", func() {
 		// Regression (FuzzPolicyDecode): "weights": [] built a KindScorer
 		// scoring every item 0, whose spec was written back without the
 		// empty list and read again as the default weights.
-		It("are rejected, and a weightless KindScorer has no description", func() {
-			_, err := cupel.ParsePolicyJSON([]byte(`{"scorer":{"type":"kind","weights":[]},"slicer":{"type":"greedy"},"placer":"u-shaped"}`))
-			Expect(err).NotTo(HaveOccurred())
-			_, _, err = cupel.DecodePolicyFile("p.json", []byte(`{"scorer":{"type":"kind","weights":[]},"slicer":{"type":"greedy"},"placer":"u-shaped"}`), nil)
-			Expect(err).To(MatchError(cupel.ErrInvalidConfig))
-			Expect(err.Error()).To(ContainSubstring("scorer.weights"))
-			_, _, err = cupel.DecodePolicyFile("p.toml", []byte("placer = \"u-shaped\"\n[scorer]\ntype = \"kind\"\nweights = []\n[slicer]\ntype = \"greedy\"\n"), toml.Unmarshal)
-			Expect(err).To(MatchError(cupel.ErrInvalidConfig))
-			empty, err := cupel.NewKindScorer(nil)
-			Expect(err).NotTo(HaveOccurred())
-			_, err = cupel.PolicySpecOf(cupel.Policy{Scorer: empty, Slicer: cupel.NewGreedySlice(), Placer: cupel.NewUShapedPlacer()})
-			Expect(err).To(MatchError(cupel.ErrInvalidConfig))
-			zero, err := cupel.NewKindScorer(map[cupel.ContextKind]float64{"Message": 0})
-			Expect(err).NotTo(HaveOccurred())
-			spec, err := cupel.PolicySpecOf(cupel.Policy{Scorer: zero, Slicer: cupel.NewGreedySlice(), Placer: cupel.NewUShapedPlacer()})
-			Expect(err).NotTo(HaveOccurred())
-			js, err := json.Marshal(spec)
-			Expect(err).NotTo(HaveOccurred())
-			pol, _, err := cupel.DecodePolicyFile("p.json", js, nil)
-			Expect(err).NotTo(HaveOccurred())
-			Expect(pol.Scorer.(*cupel.KindScorer).Weights()).To(Equal(map[cupel.ContextKind]float64{"Message": 0}))
+		It("weigh every kind 0 and are written back as use_default_weights = false", func() {
+			const js = `{"scorers":[{"type":"kind","weights":[]}],"slicer":"greedy","placer":"u-shaped"}`
+			const tm = "placer = \"u-shaped\"\nslicer = \"greedy\"\n[[scorers]]\ntype = \"kind\"\nweights = []\n"
+			for _, f := range []struct{ name, src string }{{"p.json", js}, {"p.toml", tm}} {
+				pol, _, err := cupel.DecodePolicyFile(f.name, []byte(f.src), toml.Unmarshal)
+				Expect(err).NotTo(HaveOccurred(), f.name)
+				Expect(pol.Scorer.(*cupel.KindScorer).Weights()).To(BeEmpty(), f.name)
+				spec, err := cupel.PolicySpecOf(pol)
+				Expect(err).NotTo(HaveOccurred())
+				Expect(spec.Scorers[0].UseDefaultWeights).To(Equal(cupel.Ptr(false)))
+				back, err := json.Marshal(spec)
+				Expect(err).NotTo(HaveOccurred())
+				pol2, _, err := cupel.DecodePolicyFile("back.json", back, nil)
+				Expect(err).NotTo(HaveOccurred())
+				Expect(pol2.Scorer.(*cupel.KindScorer).Weights()).To(BeEmpty(), string(back))
+			}
 		})
 	})
 

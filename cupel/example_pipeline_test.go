@@ -154,12 +154,15 @@ func ExamplePipeline_FindMinBudgetFor() {
 }
 
 func ExampleDecodePolicyFile() {
+	// The keys are a conformance vector's [config]: two scorers make a
+	// composite with these weights; the slicer's keys sit beside its name.
 	src := []byte(`{
-  "scorer": {"type": "composite", "scorers": [
+  "scorers": [
     {"type": "recency", "weight": 3},
-    {"type": "decay", "weight": 1, "curve": {"type": "window", "max_age": "2h"}}
-  ]},
-  "slicer": {"type": "knapsack", "bucket_size": 50},
+    {"type": "decay", "weight": 1, "curve": {"type": "window", "max_age_secs": 7200}}
+  ],
+  "slicer": "knapsack",
+  "bucket_size": 50,
   "placer": "chronological"
 }`)
 	clock := cupel.ClockFunc(func() time.Time { return time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC) })
@@ -167,12 +170,12 @@ func ExampleDecodePolicyFile() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Printf("%T %T\n", policy.Slicer, policy.Placer)
-	_, _, err = cupel.DecodePolicyFile("broken.json", []byte(`{"scorer":{"type":"composite","scorers":[{"type":"recency","weight":-1}]},"slicer":{"type":"greedy"},"placer":"chronological"}`), nil)
+	fmt.Printf("%T %T %T\n", policy.Scorer, policy.Slicer, policy.Placer)
+	_, _, err = cupel.DecodePolicyFile("broken.json", []byte(`{"scorers":[{"type":"recency","weight":-1},{"type":"kind","weight":1}],"slicer":"greedy","placer":"chronological"}`), nil)
 	fmt.Println(err)
 	// Output:
-	// *cupel.KnapsackSlice *cupel.ChronologicalPlacer
-	// broken.json: cupel: invalid configuration: PolicySpec: scorer.scorers[0].weight: weight must be positive (got -1)
+	// *cupel.CompositeScorer *cupel.KnapsackSlice *cupel.ChronologicalPlacer
+	// broken.json: cupel: invalid configuration: PolicySpec: scorers[0].weight: weight must be positive (got -1)
 }
 
 // A report whose event list keeps the stage events only: RunWithOptions with

@@ -28,8 +28,8 @@ import (
 //     Build -> PolicySpecOf gives s1 again, and so does s1 -> TOML ->
 //     DecodePolicyFile -> PolicySpecOf.
 func FuzzPolicyDecode(f *testing.F) {
-	f.Add([]byte(`{"scorer":{"type":"recency"},"slicer":{"type":"greedy"},"placer":"chronological"}`))
-	f.Add([]byte("placer = \"u-shaped\"\n[scorer]\ntype = \"reflexive\"\n[slicer]\ntype = \"knapsack\"\n"))
+	f.Add([]byte(`{"scorers":[{"type":"recency"}],"slicer":"greedy","placer":"chronological"}`))
+	f.Add([]byte("placer = \"u-shaped\"\nslicer = \"knapsack\"\n[[scorers]]\ntype = \"reflexive\"\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fzCheckPolicy(t, data)
 	})

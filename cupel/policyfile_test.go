@@ -14,40 +14,49 @@ import (
 
 var fixedClock = cupel.ClockFunc(func() time.Time { return time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC) })
 
-func fullSpec(scorer cupel.ScorerSpec, slicer cupel.SlicerSpec, placer string) cupel.PolicySpec {
-	return cupel.PolicySpec{Scorer: scorer, Slicer: slicer, Placer: placer, Deduplication: cupel.Ptr(true), OverflowStrategy: "throw"}
+func fullSpec(scorers []cupel.ScorerSpec, slicer cupel.PolicySpec, placer string) cupel.PolicySpec {
+	slicer.Scorers, slicer.Placer, slicer.Deduplication, slicer.OverflowStrategy = scorers, placer, cupel.Ptr(true), "throw"
+	return slicer
 }
+
+func one(s cupel.ScorerSpec) []cupel.ScorerSpec { return []cupel.ScorerSpec{s} }
+
+func w(v float64) *cupel.Float { return cupel.Ptr(cupel.Float(v)) }
+
+var greedy = cupel.PolicySpec{Slicer: "greedy"}
 
 // canonical specs: what PolicySpecOf returns for each built-in component.
 var componentSpecs = map[string]cupel.PolicySpec{
-	"recency":   fullSpec(cupel.ScorerSpec{Type: "recency"}, cupel.SlicerSpec{Type: "greedy"}, "chronological"),
-	"priority":  fullSpec(cupel.ScorerSpec{Type: "priority"}, cupel.SlicerSpec{Type: "greedy"}, "u-shaped"),
-	"frequency": fullSpec(cupel.ScorerSpec{Type: "frequency"}, cupel.SlicerSpec{Type: "greedy"}, "chronological"),
-	"reflexive": fullSpec(cupel.ScorerSpec{Type: "reflexive"}, cupel.SlicerSpec{Type: "greedy"}, "chronological"),
-	"kind": fullSpec(cupel.ScorerSpec{Type: "kind", Weights: []cupel.KindWeightSpec{{Kind: "Document", Weight: 2.5}, {Kind: "Message", Weight: 0}}},
-		cupel.SlicerSpec{Type: "knapsack", BucketSize: 50, TableLimit: 1000000}, "chronological"),
-	"tag": fullSpec(cupel.ScorerSpec{Type: "tag", TagWeights: []cupel.TagWeightSpec{{Tag: "Important", Weight: 2}, {Tag: "urgent", Weight: 1}}},
-		cupel.SlicerSpec{Type: "greedy"}, "chronological"),
-	"composite-scaled": fullSpec(cupel.ScorerSpec{Type: "composite", Scorers: []cupel.ScorerSpec{
-		{Type: "recency", Weight: 3},
-		{Type: "scaled", Weight: 1, Inner: &cupel.ScorerSpec{Type: "composite", Scorers: []cupel.ScorerSpec{{Type: "frequency", Weight: 1}, {Type: "priority", Weight: 2}}}},
-	}}, cupel.SlicerSpec{Type: "greedy"}, "u-shaped"),
-	"decay-exponential": fullSpec(cupel.ScorerSpec{Type: "decay", Curve: &cupel.CurveSpec{Type: "exponential", HalfLife: cupel.Duration(24 * time.Hour)}, NullTimestampScore: cupel.Ptr(0.25)},
-		cupel.SlicerSpec{Type: "greedy"}, "chronological"),
-	"decay-window": fullSpec(cupel.ScorerSpec{Type: "decay", Curve: &cupel.CurveSpec{Type: "window", MaxAge: cupel.Duration(90 * time.Minute)}, NullTimestampScore: cupel.Ptr(0.5)},
-		cupel.SlicerSpec{Type: "greedy"}, "chronological"),
-	"decay-step": fullSpec(cupel.ScorerSpec{Type: "decay", Curve: &cupel.CurveSpec{Type: "step", Windows: []cupel.WindowSpec{
-		{MaxAge: cupel.Duration(time.Hour), Score: 0.9}, {MaxAge: cupel.Duration(24 * time.Hour), Score: 0.5}, {MaxAge: cupel.Duration(72 * time.Hour), Score: 0.1}}}, NullTimestampScore: cupel.Ptr(0.5)},
-		cupel.SlicerSpec{Type: "greedy"}, "chronological"),
-	"metadata": fullSpec(cupel.ScorerSpec{Type: "composite", Scorers: []cupel.ScorerSpec{
-		{Type: "metadata_trust", Weight: 1, DefaultScore: cupel.Ptr(0.4)},
-		{Type: "metadata_key", Weight: 1, Key: "cupel:priority", Value: "high", Boost: 1.5},
-	}}, cupel.SlicerSpec{Type: "greedy"}, "chronological"),
-	"quota": fullSpec(cupel.ScorerSpec{Type: "recency"}, cupel.SlicerSpec{Type: "quota", Inner: &cupel.SlicerSpec{Type: "knapsack", BucketSize: 10, TableLimit: cupel.DefaultKnapsackTableLimit},
-		Quotas: []cupel.QuotaSpec{{Kind: "Document", Require: cupel.Ptr(20.0), Cap: cupel.Ptr(60.0)}, {Kind: "ToolOutput", Require: cupel.Ptr(0.0), Cap: cupel.Ptr(30.0)}, {Kind: "Memory", Require: cupel.Ptr(5.0), Cap: cupel.Ptr(100.0)}}}, "chronological"),
-	"count-quota": fullSpec(cupel.ScorerSpec{Type: "recency"}, cupel.SlicerSpec{Type: "count_quota", Inner: &cupel.SlicerSpec{Type: "greedy"},
+	"recency":   fullSpec(one(cupel.ScorerSpec{Type: "recency"}), greedy, "chronological"),
+	"priority":  fullSpec(one(cupel.ScorerSpec{Type: "priority"}), greedy, "u-shaped"),
+	"frequency": fullSpec(one(cupel.ScorerSpec{Type: "frequency"}), greedy, "chronological"),
+	"reflexive": fullSpec(one(cupel.ScorerSpec{Type: "reflexive"}), greedy, "chronological"),
+	"kind": fullSpec(one(cupel.ScorerSpec{Type: "kind", Weights: []cupel.KindWeightSpec{{Kind: "Document", Weight: 2.5}, {Kind: "Message", Weight: 0}}}),
+		cupel.PolicySpec{Slicer: "knapsack", BucketSize: cupel.Ptr(50), TableLimit: 1000000}, "chronological"),
+	"kind-zero": fullSpec(one(cupel.ScorerSpec{Type: "kind", UseDefaultWeights: cupel.Ptr(false)}), greedy, "chronological"),
+	"tag": fullSpec(one(cupel.ScorerSpec{Type: "tag", TagWeights: []cupel.TagWeightSpec{{Tag: "Important", Weight: 2}, {Tag: "urgent", Weight: 1}}}),
+		greedy, "chronological"),
+	"composite-scaled": fullSpec([]cupel.ScorerSpec{
+		{Type: "recency", Weight: w(3)},
+		{Type: "scaled", Weight: w(1), Inner: &cupel.ScorerSpec{Type: "composite", Children: []cupel.ScorerSpec{{Type: "frequency", Weight: w(1)}, {Type: "priority", Weight: w(2)}}}},
+	}, greedy, "u-shaped"),
+	"composite-one": fullSpec(one(cupel.ScorerSpec{Type: "composite", Children: []cupel.ScorerSpec{{Type: "recency", Weight: w(2)}}}), greedy, "chronological"),
+	"decay-exponential": fullSpec(one(cupel.ScorerSpec{Type: "decay", Curve: &cupel.CurveSpec{Type: "exponential", HalfLifeSecs: w(86400)}, NullTimestampScore: w(0.25)}),
+		greedy, "chronological"),
+	"decay-window": fullSpec(one(cupel.ScorerSpec{Type: "decay", Curve: &cupel.CurveSpec{Type: "window", MaxAgeSecs: w(5400)}, NullTimestampScore: w(0.5)}),
+		greedy, "chronological"),
+	"decay-step": fullSpec(one(cupel.ScorerSpec{Type: "decay", Curve: &cupel.CurveSpec{Type: "step", Windows: []cupel.WindowSpec{
+		{MaxAgeSecs: 3600, Score: 0.9}, {MaxAgeSecs: 86400, Score: 0.5}, {MaxAgeSecs: 259200.5, Score: 0.1}}}, NullTimestampScore: w(0.5)}),
+		greedy, "chronological"),
+	"metadata": fullSpec([]cupel.ScorerSpec{
+		{Type: "metadata_trust", Weight: w(1), DefaultScore: w(0.4)},
+		{Type: "metadata_key", Weight: w(1), Key: "cupel:priority", Value: "high", Boost: 1.5},
+	}, greedy, "chronological"),
+	"quota": fullSpec(one(cupel.ScorerSpec{Type: "recency"}), cupel.PolicySpec{Slicer: "quota", InnerSlicer: "knapsack", BucketSize: cupel.Ptr(10), TableLimit: cupel.DefaultKnapsackTableLimit,
+		Quotas: []cupel.QuotaSpec{{Kind: "Document", Require: w(20), Cap: w(60)}, {Kind: "ToolOutput", Require: w(0), Cap: w(30)}, {Kind: "Memory", Require: w(5), Cap: w(100)}}}, "chronological"),
+	"count-quota": fullSpec(one(cupel.ScorerSpec{Type: "recency"}), cupel.PolicySpec{Slicer: "count_quota", InnerSlicer: "greedy",
 		Entries: []cupel.CountEntrySpec{{Kind: "ToolOutput", RequireCount: 1, CapCount: 3}, {Kind: "Memory", RequireCount: 0, CapCount: 0}}, ScarcityBehavior: "throw"}, "chronological"),
-	"count-constrained-knapsack": fullSpec(cupel.ScorerSpec{Type: "recency"}, cupel.SlicerSpec{Type: "count_constrained_knapsack", BucketSize: 100, TableLimit: cupel.DefaultKnapsackTableLimit,
+	"count-constrained-knapsack": fullSpec(one(cupel.ScorerSpec{Type: "recency"}), cupel.PolicySpec{Slicer: "count_constrained_knapsack", BucketSize: cupel.Ptr(100), TableLimit: cupel.DefaultKnapsackTableLimit,
 		Entries: []cupel.CountEntrySpec{{Kind: "ToolOutput", RequireCount: 2, CapCount: 2}}, ScarcityBehavior: "degrade"}, "u-shaped"),
 }
 
@@ -82,7 +91,7 @@ var _ = Describe("policy files", func() {
 
 	It("canonicalises quota shorthand (an absent require is 0, an absent cap 100)", func() {
 		short := componentSpecs["quota"]
-		short.Slicer.Quotas = []cupel.QuotaSpec{{Kind: "Document", Require: cupel.Ptr(20.0), Cap: cupel.Ptr(60.0)}, {Kind: "ToolOutput", Cap: cupel.Ptr(30.0)}, {Kind: "Memory", Require: cupel.Ptr(5.0)}}
+		short.Quotas = []cupel.QuotaSpec{{Kind: "Document", Require: w(20), Cap: w(60)}, {Kind: "ToolOutput", Cap: w(30)}, {Kind: "Memory", Require: w(5)}}
 		p, err := short.Build()
 		Expect(err).NotTo(HaveOccurred())
 		back, err := cupel.PolicySpecOf(p)
@@ -90,36 +99,76 @@ var _ = Describe("policy files", func() {
 		Expect(back).To(Equal(componentSpecs["quota"]))
 	})
 
-	It("reads a hand-written TOML file with durations", func() {
+	It("reads a hand-written TOML file in the vectors' vocabulary", func() {
 		const src = `
 placer = "u-shaped"
 overflow_strategy = "truncate"
 deduplication = false
+slicer = "knapsack"
+bucket_size = 100
 
-[scorer]
-type = "composite"
-
-[[scorer.scorers]]
+[[scorers]]
 type = "recency"
 weight = 3.0
 
-[[scorer.scorers]]
+[[scorers]]
 type = "decay"
-weight = 1.0
-curve = { type = "exponential", half_life = "24h" }
-
-[slicer]
-type = "knapsack"
-bucket_size = 100
+weight = 1
+curve = { type = "exponential", half_life_secs = 86400 }
 `
 		p, spec, err := cupel.DecodePolicyFile("policy.toml", []byte(src), toml.Unmarshal, cupel.WithClock(fixedClock))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(p.Overflow).To(Equal(cupel.OverflowTruncate))
 		Expect(p.DisableDeduplication).To(BeTrue())
-		Expect(spec.Scorer.Scorers[1].Curve.HalfLife).To(Equal(cupel.Duration(24 * time.Hour)))
+		Expect(*spec.Scorers[1].Curve.HalfLifeSecs).To(Equal(cupel.Float(86400)))
+		Expect(p.Scorer.(*cupel.CompositeScorer).Entries()[1].Scorer.(*cupel.DecayScorer).Curve().HalfLife()).To(Equal(24 * time.Hour))
 		ks, ok := p.Slicer.(*cupel.KnapsackSlice)
 		Expect(ok).To(BeTrue())
 		Expect(ks.BucketSize()).To(Equal(100))
+	})
+
+	It("reads the shorthands a vector may use: inner_scorer, scorers in a scorer table, use_default_weights", func() {
+		const src = `
+slicer = "greedy"
+placer = "chronological"
+
+[[scorers]]
+type = "scaled"
+weight = 1.0
+inner_scorer = "priority"
+
+[[scorers]]
+type = "composite"
+weight = 2.0
+[[scorers.scorers]]
+type = "kind"
+weight = 1.0
+use_default_weights = true
+[[scorers.children]]
+type = "recency"
+weight = 1.0
+`
+		p, _, err := cupel.DecodePolicyFile("policy.toml", []byte(src), toml.Unmarshal)
+		Expect(err).NotTo(HaveOccurred())
+		back, err := cupel.PolicySpecOf(p)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(back.Scorers[0].Inner).To(Equal(&cupel.ScorerSpec{Type: "priority"}))
+		Expect(back.Scorers[1].Children).To(HaveLen(2))
+		Expect(back.Scorers[1].Children[0].Type).To(Equal("kind"))
+		Expect(back.Scorers[1].Children[1].Type).To(Equal("recency"))
+	})
+
+	It("fixes a decay scorer's clock at its reference_time", func() {
+		src := []byte(`{"scorers":[{"type":"decay","reference_time":"2025-01-01T12:00:00Z","curve":{"type":"window","max_age_secs":3600}}],` + `"slicer":"greedy","placer":"chronological"}`)
+		p, _, err := cupel.DecodePolicyFile("p.json", src, nil)
+		Expect(err).NotTo(HaveOccurred())
+		ts := time.Date(2025, 1, 1, 11, 30, 0, 0, time.UTC)
+		Expect(p.Scorer.Score(cupel.MustItem(cupel.ItemSpec{Content: "a", Tokens: 1, Timestamp: &ts}), nil)).To(Equal(1.0))
+		// The reference time wins over WithClock: the file states it.
+		late := cupel.ClockFunc(func() time.Time { return ts.Add(24 * time.Hour) })
+		p, _, err = cupel.DecodePolicyFile("p.json", src, nil, cupel.WithClock(late))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(p.Scorer.Score(cupel.MustItem(cupel.ItemSpec{Content: "a", Tokens: 1, Timestamp: &ts}), nil)).To(Equal(1.0))
 	})
 
 	DescribeTable("rejects invalid descriptions, naming the field and the value",
@@ -134,23 +183,33 @@ bucket_size = 100
 				Expect(validationField(err)).To(Equal(field))
 			}
 		},
-		Entry("unknown scorer", `{"scorer":{"type":"magic"},"slicer":{"type":"greedy"},"placer":"chronological"}`, "scorer.type"),
-		Entry("zero composite weight", `{"scorer":{"type":"composite","scorers":[{"type":"recency","weight":1},{"type":"kind","weight":0}]},"slicer":{"type":"greedy"},"placer":"chronological"}`, "scorer.scorers[1].weight"),
-		Entry("field of another type", `{"scorer":{"type":"recency","boost":2},"slicer":{"type":"greedy"},"placer":"chronological"}`, "scorer.boost"),
-		Entry("negative kind weight", `{"scorer":{"type":"kind","weights":[{"kind":"Message","weight":-1}]},"slicer":{"type":"greedy"},"placer":"chronological"}`, ""),
-		Entry("repeated kind", `{"scorer":{"type":"kind","weights":[{"kind":"Message","weight":1},{"kind":"message","weight":2}]},"slicer":{"type":"greedy"},"placer":"chronological"}`, "scorer.weights[1].kind"),
-		Entry("zero half-life", `{"scorer":{"type":"decay","curve":{"type":"exponential","half_life":"0s"}},"slicer":{"type":"greedy"},"placer":"chronological"}`, ""),
-		Entry("bad duration", `{"scorer":{"type":"decay","curve":{"type":"exponential","half_life":"a day"}},"slicer":{"type":"greedy"},"placer":"chronological"}`, ""),
-		Entry("zero bucket", `{"scorer":{"type":"recency"},"slicer":{"type":"knapsack","bucket_size":-5},"placer":"chronological"}`, ""),
-		Entry("invalid count entry", `{"scorer":{"type":"recency"},"slicer":{"type":"count_quota","entries":[{"kind":"Tool","require_count":3,"cap_count":1}]},"placer":"chronological"}`, ""),
-		Entry("knapsack inside count_quota", `{"scorer":{"type":"recency"},"slicer":{"type":"count_quota","inner":{"type":"knapsack"}},"placer":"chronological"}`, ""),
-		Entry("quota without values", `{"scorer":{"type":"recency"},"slicer":{"type":"quota","quotas":[{"kind":"Document"}]},"placer":"chronological"}`, "slicer.quotas[0]"),
-		Entry("weight outside a composite", `{"scorer":{"type":"recency","weight":2},"slicer":{"type":"greedy"},"placer":"chronological"}`, "scorer.weight"),
-		Entry("weight on a scaled scorer's inner", `{"scorer":{"type":"scaled","inner":{"type":"recency","weight":2}},"slicer":{"type":"greedy"},"placer":"chronological"}`, "scorer.inner.weight"),
-		Entry("unknown placer", `{"scorer":{"type":"recency"},"slicer":{"type":"greedy"},"placer":"random"}`, "placer"),
-		Entry("unknown overflow", `{"scorer":{"type":"recency"},"slicer":{"type":"greedy"},"placer":"chronological","overflow_strategy":"ignore"}`, "overflow_strategy"),
-		Entry("unknown key", `{"scorer":{"type":"recency","wieght":1},"slicer":{"type":"greedy"},"placer":"chronological"}`, ""),
-		Entry("trailing data", `{"scorer":{"type":"recency"},"slicer":{"type":"greedy"},"placer":"chronological"} {}`, ""),
+		Entry("unknown scorer", `{"scorers":[{"type":"magic"}],"slicer":"greedy","placer":"chronological"}`, "scorers[0].type"),
+		Entry("no scorers", `{"scorers":[],"slicer":"greedy","placer":"chronological"}`, "scorers"),
+		Entry("zero composite weight", `{"scorers":[{"type":"recency","weight":1},{"type":"kind","weight":0}],"slicer":"greedy","placer":"chronological"}`, "scorers[1].weight"),
+		Entry("missing composite weight", `{"scorers":[{"type":"recency","weight":1},{"type":"kind"}],"slicer":"greedy","placer":"chronological"}`, "scorers[1].weight"),
+		Entry("nested composite weight", `{"scorers":[{"type":"composite","children":[{"type":"recency","weight":-1}]}],"slicer":"greedy","placer":"chronological"}`, "scorers[0].children[0].weight"),
+		Entry("field of another type", `{"scorers":[{"type":"recency","boost":2}],"slicer":"greedy","placer":"chronological"}`, "scorers[0].boost"),
+		Entry("negative kind weight", `{"scorers":[{"type":"kind","weights":[{"kind":"Message","weight":-1}]}],"slicer":"greedy","placer":"chronological"}`, ""),
+		Entry("repeated kind", `{"scorers":[{"type":"kind","weights":[{"kind":"Message","weight":1},{"kind":"message","weight":2}]}],"slicer":"greedy","placer":"chronological"}`, "scorers[0].weights[1].kind"),
+		Entry("default and custom kind weights", `{"scorers":[{"type":"kind","use_default_weights":true,"weights":[{"kind":"Message","weight":1}]}],"slicer":"greedy","placer":"chronological"}`, "scorers[0].weights"),
+		Entry("zero half-life", `{"scorers":[{"type":"decay","curve":{"type":"exponential","half_life_secs":0}}],"slicer":"greedy","placer":"chronological"}`, ""),
+		Entry("missing half-life", `{"scorers":[{"type":"decay","curve":{"type":"exponential"}}],"slicer":"greedy","placer":"chronological"}`, "scorers[0].curve.half_life_secs"),
+		Entry("duration text", `{"scorers":[{"type":"decay","curve":{"type":"exponential","half_life_secs":"24h"}}],"slicer":"greedy","placer":"chronological"}`, ""),
+		Entry("infinite age", `{"scorers":[{"type":"decay","curve":{"type":"window","max_age_secs":"Infinity"}}],"slicer":"greedy","placer":"chronological"}`, "scorers[0].curve.max_age_secs"),
+		Entry("two inner scorers", `{"scorers":[{"type":"scaled","inner_scorer":"kind","inner":{"type":"recency"}}],"slicer":"greedy","placer":"chronological"}`, "scorers[0].inner_scorer"),
+		Entry("negative bucket", `{"scorers":[{"type":"recency"}],"slicer":"knapsack","bucket_size":-5,"placer":"chronological"}`, ""),
+		Entry("zero bucket", `{"scorers":[{"type":"recency"}],"slicer":"knapsack","bucket_size":0,"placer":"chronological"}`, ""),
+		Entry("bucket of a greedy slicer", `{"scorers":[{"type":"recency"}],"slicer":"greedy","bucket_size":10,"placer":"chronological"}`, "bucket_size"),
+		Entry("invalid count entry", `{"scorers":[{"type":"recency"}],"slicer":"count_quota","entries":[{"kind":"Tool","require_count":3,"cap_count":1}],"placer":"chronological"}`, ""),
+		Entry("knapsack inside count_quota", `{"scorers":[{"type":"recency"}],"slicer":"count_quota","inner_slicer":"knapsack","placer":"chronological"}`, ""),
+		Entry("unknown inner slicer", `{"scorers":[{"type":"recency"}],"slicer":"quota","inner_slicer":"quota","placer":"chronological"}`, "inner_slicer"),
+		Entry("weight on a scaled scorer's inner", `{"scorers":[{"type":"scaled","inner":{"type":"recency","weight":2}}],"slicer":"greedy","placer":"chronological"}`, "scorers[0].inner.weight"),
+		Entry("unknown slicer", `{"scorers":[{"type":"recency"}],"slicer":"magic","placer":"chronological"}`, "slicer"),
+		Entry("unknown placer", `{"scorers":[{"type":"recency"}],"slicer":"greedy","placer":"random"}`, "placer"),
+		Entry("unknown overflow", `{"scorers":[{"type":"recency"}],"slicer":"greedy","placer":"chronological","overflow_strategy":"ignore"}`, "overflow_strategy"),
+		Entry("unknown key", `{"scorers":[{"type":"recency","wieght":1}],"slicer":"greedy","placer":"chronological"}`, ""),
+		Entry("old nested scorer table", `{"scorer":{"type":"recency"},"slicer":"greedy","placer":"chronological"}`, ""),
+		Entry("trailing data", `{"scorers":[{"type":"recency"}],"slicer":"greedy","placer":"chronological"} {}`, ""),
 		Entry("not JSON", `scorer = "recency"`, ""),
 	)
 
@@ -168,7 +227,7 @@ bucket_size = 100
 	It("refuses to describe custom components", func() {
 		_, err := cupel.PolicySpecOf(cupel.Policy{Scorer: tableScorer{}, Slicer: cupel.NewGreedySlice(), Placer: cupel.NewUShapedPlacer()})
 		Expect(err).To(MatchError(cupel.ErrInvalidConfig))
-		Expect(validationField(err)).To(Equal("scorer"))
+		Expect(validationField(err)).To(Equal("scorers[0]"))
 	})
 })
 
@@ -200,16 +259,16 @@ var _ = Describe("presets", func() {
 			Expect(err).NotTo(HaveOccurred())
 			var types []string
 			var weights []float64
-			for _, c := range spec.Scorer.Scorers {
+			for _, c := range spec.Scorers {
 				types = append(types, c.Type)
-				weights = append(weights, c.Weight)
+				weights = append(weights, float64(*c.Weight))
 			}
 			Expect(types).To(Equal(w.children), string(name))
 			Expect(weights).To(Equal(w.weights), string(name))
-			Expect(spec.Slicer.Type).To(Equal(w.slicer))
+			Expect(spec.Slicer).To(Equal(w.slicer))
 			Expect(spec.Placer).To(Equal(w.placer))
 			if w.slicer == "knapsack" {
-				Expect(spec.Slicer.BucketSize).To(Equal(100))
+				Expect(*spec.BucketSize).To(Equal(100))
 			}
 		}
 		_, err := cupel.PresetPolicy("nope")

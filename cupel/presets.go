@@ -29,17 +29,21 @@ func Presets() []PresetName {
 // PresetSpec returns the description of a preset, for inspection or as the
 // starting point of a custom policy file.
 func PresetSpec(name PresetName) (PolicySpec, error) {
-	child := func(typ string, w float64) ScorerSpec { return ScorerSpec{Type: typ, Weight: w} }
-	spec := func(slicer SlicerSpec, placer string, children ...ScorerSpec) PolicySpec {
-		return PolicySpec{
-			Scorer:           ScorerSpec{Type: "composite", Scorers: children},
+	child := func(typ string, w float64) ScorerSpec { return ScorerSpec{Type: typ, Weight: Ptr(Float(w))} }
+	spec := func(slicer string, placer string, children ...ScorerSpec) PolicySpec {
+		s := PolicySpec{
+			Scorers:          children,
 			Slicer:           slicer,
 			Placer:           placer,
 			Deduplication:    Ptr(true),
 			OverflowStrategy: "throw",
 		}
+		if slicer == "knapsack" {
+			s.BucketSize = Ptr(DefaultBucketSize)
+		}
+		return s
 	}
-	greedy := SlicerSpec{Type: "greedy"}
+	greedy := "greedy"
 	switch name {
 	case PresetChat:
 		return spec(greedy, "chronological", child("recency", 3), child("kind", 1)), nil
@@ -48,7 +52,7 @@ func PresetSpec(name PresetName) (PolicySpec, error) {
 	case PresetRag:
 		return spec(greedy, "u-shaped", child("reflexive", 3), child("kind", 1)), nil
 	case PresetDocumentQa:
-		return spec(SlicerSpec{Type: "knapsack", BucketSize: DefaultBucketSize}, "u-shaped", child("kind", 2), child("reflexive", 2), child("priority", 1)), nil
+		return spec("knapsack", "u-shaped", child("kind", 2), child("reflexive", 2), child("priority", 1)), nil
 	case PresetToolUse:
 		return spec(greedy, "chronological", child("kind", 2), child("recency", 2), child("priority", 1)), nil
 	case PresetLongRunning:

@@ -606,12 +606,6 @@ var _ = Describe("Suite strength (issue 16)", func() {
 		})
 	})
 
-	It("policy Durations are zero only at zero (omitempty)", func() {
-		Expect(cupel.Duration(0).IsZero()).To(BeTrue())
-		Expect(cupel.Duration(1).IsZero()).To(BeFalse())
-		Expect(cupel.Duration(-time.Hour).IsZero()).To(BeFalse())
-	})
-
 	Describe("a custom placer (no PlacePositions)", func() {
 		build := func(pl cupel.Placer) *cupel.Pipeline {
 			p, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewReflexiveScorer(), Slicer: cupel.NewGreedySlice(), Placer: pl, DisableDeduplication: true})

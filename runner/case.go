@@ -246,61 +246,39 @@ type Budget struct {
 	EstimationSafetyMarginPercent Float            `json:"estimationSafetyMarginPercent"`
 }
 
-// ScorerConfig configures a scorer. Type selects the scorer; the other
+// ScorerConfig configures a scorer in the protocol's canonical form (see
+// PROTOCOL.md): a composite's children are {weight, scorer} objects and the
+// kind scorer's default weights a flag. Type selects the scorer; the other
 // fields apply to the types named in their comments. Defaults are filled in
-// by the loader.
+// by the loader. The weight lists and the decay curve are the engine's own
+// policy-file types, which read and write the same JSON; the engine
+// translates the rest into a [cupel.PolicySpec] (engine.go).
 type ScorerConfig struct {
 	// Type: recency, priority, kind, tag, frequency, reflexive, composite,
 	// scaled, decay, metadata_trust, metadata_key (or an unknown id,
 	// passed through verbatim).
 	Type string `json:"type"`
 	// Kind: UseDefaultWeights, or Weights in declaration order.
-	UseDefaultWeights bool          `json:"use_default_weights,omitempty"`
-	Weights           []KindWeight  `json:"weights,omitempty"`
-	TagWeights        []TagWeight   `json:"tag_weights,omitempty"`
-	Children          []ChildScorer `json:"children,omitempty"`
+	UseDefaultWeights bool                   `json:"use_default_weights,omitempty"`
+	Weights           []cupel.KindWeightSpec `json:"weights,omitempty"`
+	TagWeights        []cupel.TagWeightSpec  `json:"tag_weights,omitempty"`
+	Children          []ChildScorer          `json:"children,omitempty"`
 	// Scaled: the inner scorer.
 	Inner *ScorerConfig `json:"inner,omitempty"`
 	// Decay.
-	ReferenceTime      *time.Time  `json:"reference_time,omitempty"`
-	NullTimestampScore *Float      `json:"null_timestamp_score,omitempty"`
-	Curve              *DecayCurve `json:"curve,omitempty"`
-	DefaultScore       *Float      `json:"default_score,omitempty"`
-	Key                *string     `json:"key,omitempty"`
-	Value              *string     `json:"value,omitempty"`
-	Boost              *Float      `json:"boost,omitempty"`
-}
-
-// KindWeight is one KindScorer weight.
-type KindWeight struct {
-	Kind   string `json:"kind"`
-	Weight Float  `json:"weight"`
-}
-
-// TagWeight is one TagScorer weight.
-type TagWeight struct {
-	Tag    string `json:"tag"`
-	Weight Float  `json:"weight"`
+	ReferenceTime      *time.Time       `json:"reference_time,omitempty"`
+	NullTimestampScore *Float           `json:"null_timestamp_score,omitempty"`
+	Curve              *cupel.CurveSpec `json:"curve,omitempty"`
+	DefaultScore       *Float           `json:"default_score,omitempty"`
+	Key                *string          `json:"key,omitempty"`
+	Value              *string          `json:"value,omitempty"`
+	Boost              *Float           `json:"boost,omitempty"`
 }
 
 // ChildScorer is one weighted entry of a CompositeScorer.
 type ChildScorer struct {
 	Weight Float        `json:"weight"`
 	Scorer ScorerConfig `json:"scorer"`
-}
-
-// DecayCurve configures a DecayScorer curve.
-type DecayCurve struct {
-	Type         string        `json:"type"`
-	HalfLifeSecs *Float        `json:"half_life_secs,omitempty"`
-	MaxAgeSecs   *Float        `json:"max_age_secs,omitempty"`
-	Windows      []DecayWindow `json:"windows,omitempty"`
-}
-
-// DecayWindow is one window of a step curve.
-type DecayWindow struct {
-	MaxAgeSecs Float `json:"max_age_secs"`
-	Score      Float `json:"score"`
 }
 
 // SlicerConfig configures a slicer.

@@ -7,7 +7,6 @@ import (
 	"math"
 	"slices"
 	"strconv"
-	"time"
 
 	"github.com/cupel-go/go-cupel/cupel"
 )
@@ -205,59 +204,33 @@ func itemInt(i int, field string, v int64) (int, error) {
 	return platformInt(fmt.Sprintf("items[%d].%s", i, field), v)
 }
 
-// duration converts seconds to a cupel.Duration, rounding to nanoseconds.
-func duration(name string, f *Float) (cupel.Duration, error) {
-	if f == nil {
-		return 0, nil
-	}
-	v := float64(*f)
-	if math.IsNaN(v) || math.IsInf(v, 0) || math.Abs(v) > float64(math.MaxInt64)/1e9 {
-		return 0, fmt.Errorf("%w: %s = %v is not a representable duration", cupel.ErrInvalidConfig, name, v)
-	}
-	return cupel.Duration(math.Round(v * 1e9)), nil
-}
-
 // This is the one mapping from a case's configuration to engine
-// components: the configuration is translated field by field into a
-// cupel.PolicySpec, which builds the components (the same path as policy
-// files), and the capabilities of Hello are cupel's lists of the types a
-// PolicySpec accepts. Two things a vector says need a word:
-//   - a kind scorer with an explicitly empty weight list (every kind
-//     weighs 0) is written as one kind weighing 0, because a PolicySpec
-//     reads an empty list as invalid (it would read back as the defaults);
-//   - a knapsack bucket_size of 0 is a value the spec rejects, but a
-//     PolicySpec reads 0 as "the default": the engine's own constructor
-//     is asked, so the rejection is the engine's.
+// components: the configuration is translated into a cupel.PolicySpec,
+// whose keys are the vector's own [config] keys, and which builds the
+// components (the same path as policy files); the capabilities of Hello
+// are cupel's lists of the types a PolicySpec accepts. What remains to
+// translate is the protocol's canonical form: a composite's children are
+// {weight, scorer} objects, the kind scorer's default weights a flag, and
+// an inner slicer an object.
 
-// policySpec translates the configuration of in into a PolicySpec and the
-// options to build it with. Stages without a slicer or placer get valid
-// stand-ins (greedy, chronological) that they never use.
-func policySpec(in Input) (cupel.PolicySpec, []cupel.BuildOption, error) {
-	spec := cupel.PolicySpec{Scorer: cupel.ScorerSpec{Type: "reflexive"}, Slicer: cupel.SlicerSpec{Type: "greedy"},
+// policySpec translates the configuration of in into a PolicySpec. Stages
+// without a slicer or placer get valid stand-ins (greedy, chronological)
+// that they never use.
+func policySpec(in Input) (cupel.PolicySpec, error) {
+	spec := cupel.PolicySpec{Scorers: []cupel.ScorerSpec{{Type: "reflexive"}}, Slicer: "greedy",
 		Placer: "chronological", Deduplication: in.Deduplication, OverflowStrategy: in.OverflowStrategy}
-	var opts []cupel.BuildOption
 	if in.Scorer != nil {
-		sc, ref, err := scorerSpec(in.Scorer)
-		if err != nil {
-			return spec, nil, err
-		}
-		spec.Scorer = sc
-		if ref != nil {
-			now := *ref
-			opts = append(opts, cupel.WithClock(cupel.ClockFunc(func() time.Time { return now })))
-		}
+		spec.Scorers = []cupel.ScorerSpec{scorerSpec(in.Scorer)}
 	}
 	if in.Slicer != nil {
-		sl, err := slicerSpec(in.Slicer)
-		if err != nil {
-			return spec, nil, err
+		if err := slicerSpec(&spec, in.Slicer); err != nil {
+			return spec, err
 		}
-		spec.Slicer = sl
 	}
 	if in.Placer != "" {
 		spec.Placer = in.Placer
 	}
-	return spec, opts, nil
+	return spec, nil
 }
 
 // unsupported names the first component of in that a PolicySpec does not
@@ -300,60 +273,27 @@ func unsupported(in Input) string {
 	return ""
 }
 
-// scorerSpec translates sc; ref is the reference time of its decay
-// scorers (a vector has at most one).
-func scorerSpec(sc *ScorerConfig) (spec cupel.ScorerSpec, ref *time.Time, err error) {
-	spec = cupel.ScorerSpec{Type: sc.Type, NullTimestampScore: (*float64)(sc.NullTimestampScore), DefaultScore: (*float64)(sc.DefaultScore)}
-	ref = sc.ReferenceTime
-	if !sc.UseDefaultWeights && sc.Type == "kind" {
-		spec.Weights = make([]cupel.KindWeightSpec, 0, len(sc.Weights))
-		for _, w := range sc.Weights {
-			spec.Weights = append(spec.Weights, cupel.KindWeightSpec{Kind: cupel.ContextKind(w.Kind), Weight: float64(w.Weight)})
-		}
-		if len(spec.Weights) == 0 {
-			spec.Weights = append(spec.Weights, cupel.KindWeightSpec{Kind: cupel.KindMessage, Weight: 0})
+// scorerSpec translates sc.
+func scorerSpec(sc *ScorerConfig) cupel.ScorerSpec {
+	spec := cupel.ScorerSpec{Type: sc.Type, Weights: sc.Weights, TagWeights: sc.TagWeights, Curve: sc.Curve,
+		ReferenceTime: sc.ReferenceTime, NullTimestampScore: sc.NullTimestampScore, DefaultScore: sc.DefaultScore}
+	if sc.Type == "kind" {
+		spec.UseDefaultWeights = cupel.Ptr(sc.UseDefaultWeights)
+		if sc.UseDefaultWeights {
+			spec.Weights = nil
 		}
 	}
-	for _, w := range sc.TagWeights {
-		spec.TagWeights = append(spec.TagWeights, cupel.TagWeightSpec{Tag: w.Tag, Weight: float64(w.Weight)})
+	if sc.Children != nil {
+		spec.Children = []cupel.ScorerSpec{}
 	}
 	for i := range sc.Children {
-		child, cref, err := scorerSpec(&sc.Children[i].Scorer)
-		if err != nil {
-			return spec, nil, err
-		}
-		child.Weight = float64(sc.Children[i].Weight)
-		spec.Scorers = append(spec.Scorers, child)
-		if ref, err = oneClock(ref, cref); err != nil {
-			return spec, nil, err
-		}
+		child := scorerSpec(&sc.Children[i].Scorer)
+		child.Weight = cupel.Ptr(sc.Children[i].Weight)
+		spec.Children = append(spec.Children, child)
 	}
 	if sc.Inner != nil {
-		inner, iref, err := scorerSpec(sc.Inner)
-		if err != nil {
-			return spec, nil, err
-		}
+		inner := scorerSpec(sc.Inner)
 		spec.Inner = &inner
-		if ref, err = oneClock(ref, iref); err != nil {
-			return spec, nil, err
-		}
-	}
-	if c := sc.Curve; c != nil {
-		cs := &cupel.CurveSpec{Type: c.Type}
-		if cs.HalfLife, err = duration("half_life_secs", c.HalfLifeSecs); err != nil {
-			return spec, nil, err
-		}
-		if cs.MaxAge, err = duration("max_age_secs", c.MaxAgeSecs); err != nil {
-			return spec, nil, err
-		}
-		for i, w := range c.Windows {
-			d, err := duration(fmt.Sprintf("windows[%d].max_age_secs", i), &w.MaxAgeSecs)
-			if err != nil {
-				return spec, nil, err
-			}
-			cs.Windows = append(cs.Windows, cupel.WindowSpec{MaxAge: d, Score: float64(w.Score)})
-		}
-		spec.Curve = cs
 	}
 	if sc.Key != nil {
 		spec.Key = *sc.Key
@@ -362,51 +302,35 @@ func scorerSpec(sc *ScorerConfig) (spec cupel.ScorerSpec, ref *time.Time, err er
 		spec.Value = *sc.Value
 	}
 	if sc.Boost != nil {
-		spec.Boost = float64(*sc.Boost)
+		spec.Boost = *sc.Boost
 	}
-	return spec, ref, nil
+	return spec
 }
 
-// oneClock merges the reference times of two decay scorers of one policy:
-// a PolicySpec builds every decay scorer with the same clock, so two
-// different reference times cannot be expressed and the case is
-// unsupported.
-func oneClock(a, b *time.Time) (*time.Time, error) {
-	switch {
-	case a == nil:
-		return b, nil
-	case b == nil || a.Equal(*b):
-		return a, nil
+// slicerSpec sets the slicer keys of spec from sc. A policy names its
+// inner slicer, which shares the knapsack keys; an inner slicer with a
+// configuration of its own other than a bucket size cannot be written so.
+func slicerSpec(spec *cupel.PolicySpec, sc *SlicerConfig) error {
+	spec.Slicer, spec.ScarcityBehavior = sc.Type, sc.ScarcityBehavior
+	bucket := sc.BucketSize
+	if in := sc.Inner; in != nil {
+		if in.Inner != nil || in.Quotas != nil || in.Entries != nil || in.ScarcityBehavior != "" {
+			return unsupportedError{"an inner slicer " + in.Type + " with a configuration of its own"}
+		}
+		spec.InnerSlicer = in.Type
+		if bucket == nil {
+			bucket = in.BucketSize
+		}
 	}
-	return nil, unsupportedError{fmt.Sprintf("decay scorers with different reference times (%s, %s) in one policy", a.Format(time.RFC3339Nano), b.Format(time.RFC3339Nano))}
-}
-
-// slicerSpec translates sc.
-func slicerSpec(sc *SlicerConfig) (cupel.SlicerSpec, error) {
-	spec := cupel.SlicerSpec{Type: sc.Type, ScarcityBehavior: sc.ScarcityBehavior}
-	if sc.BucketSize != nil {
-		b, err := platformInt("bucket_size", *sc.BucketSize)
+	if bucket != nil {
+		b, err := platformInt("bucket_size", *bucket)
 		if err != nil {
-			return spec, err
+			return err
 		}
-		if b == 0 {
-			_, err := cupel.NewKnapsackSlice(0)
-			if err == nil {
-				err = fmt.Errorf("%w: bucket_size = 0", cupel.ErrInvalidConfig)
-			}
-			return spec, err
-		}
-		spec.BucketSize = b
-	}
-	if sc.Inner != nil {
-		inner, err := slicerSpec(sc.Inner)
-		if err != nil {
-			return spec, err
-		}
-		spec.Inner = &inner
+		spec.BucketSize = &b
 	}
 	for _, q := range sc.Quotas {
-		spec.Quotas = append(spec.Quotas, cupel.QuotaSpec{Kind: cupel.ContextKind(q.Kind), Require: cupel.Ptr(float64(q.Require)), Cap: cupel.Ptr(float64(q.Cap))})
+		spec.Quotas = append(spec.Quotas, cupel.QuotaSpec{Kind: cupel.ContextKind(q.Kind), Require: cupel.Ptr(q.Require), Cap: cupel.Ptr(q.Cap)})
 	}
 	if sc.Quotas != nil && spec.Quotas == nil {
 		spec.Quotas = []cupel.QuotaSpec{}
@@ -414,18 +338,18 @@ func slicerSpec(sc *SlicerConfig) (cupel.SlicerSpec, error) {
 	for i, e := range sc.Entries {
 		req, err := platformInt(fmt.Sprintf("entries[%d].require_count", i), e.RequireCount)
 		if err != nil {
-			return spec, err
+			return err
 		}
 		capc, err := platformInt(fmt.Sprintf("entries[%d].cap_count", i), e.CapCount)
 		if err != nil {
-			return spec, err
+			return err
 		}
 		spec.Entries = append(spec.Entries, cupel.CountEntrySpec{Kind: cupel.ContextKind(e.Kind), RequireCount: req, CapCount: capc})
 	}
 	if sc.Entries != nil && spec.Entries == nil {
 		spec.Entries = []cupel.CountEntrySpec{}
 	}
-	return spec, nil
+	return nil
 }
 
 // build builds the policy of in.
@@ -433,11 +357,11 @@ func build(in Input) (cupel.Policy, error) {
 	if u := unsupported(in); u != "" {
 		return cupel.Policy{}, unsupportedError{u}
 	}
-	spec, opts, err := policySpec(in)
+	spec, err := policySpec(in)
 	if err != nil {
 		return cupel.Policy{}, err
 	}
-	return spec.Build(opts...)
+	return spec.Build()
 }
 
 func engineScore(in Input) (*Output, error) {

@@ -59,21 +59,21 @@ var _ = ginkgo.Describe("The engine adapter", func() {
 		gomega.Expect(info.Capabilities.Placers).To(gomega.Equal(cupel.PlacerTypes()))
 		typeError := func(err error) bool {
 			var ve *cupel.ValidationError
-			return errors.As(err, &ve) && (ve.Field == "scorer.type" || ve.Field == "slicer.type" || ve.Field == "placer")
+			return errors.As(err, &ve) && (ve.Field == "scorers[0].type" || ve.Field == "slicer" || ve.Field == "placer")
 		}
 		for _, t := range cupel.ScorerTypes() {
-			_, err := cupel.PolicySpec{Scorer: cupel.ScorerSpec{Type: t}, Slicer: cupel.SlicerSpec{Type: "greedy"}, Placer: "chronological"}.Build()
+			_, err := cupel.PolicySpec{Scorers: []cupel.ScorerSpec{{Type: t}}, Slicer: "greedy", Placer: "chronological"}.Build()
 			gomega.Expect(typeError(err)).To(gomega.BeFalse(), "scorer %s: %v", t, err)
 		}
 		for _, t := range cupel.SlicerTypes() {
-			_, err := cupel.PolicySpec{Scorer: cupel.ScorerSpec{Type: "reflexive"}, Slicer: cupel.SlicerSpec{Type: t}, Placer: "chronological"}.Build()
+			_, err := cupel.PolicySpec{Scorers: []cupel.ScorerSpec{{Type: "reflexive"}}, Slicer: t, Placer: "chronological"}.Build()
 			gomega.Expect(typeError(err)).To(gomega.BeFalse(), "slicer %s: %v", t, err)
 		}
 		for _, t := range cupel.PlacerTypes() {
-			_, err := cupel.PolicySpec{Scorer: cupel.ScorerSpec{Type: "reflexive"}, Slicer: cupel.SlicerSpec{Type: "greedy"}, Placer: t}.Build()
+			_, err := cupel.PolicySpec{Scorers: []cupel.ScorerSpec{{Type: "reflexive"}}, Slicer: "greedy", Placer: t}.Build()
 			gomega.Expect(err).NotTo(gomega.HaveOccurred(), "placer %s", t)
 		}
-		_, err = cupel.PolicySpec{Scorer: cupel.ScorerSpec{Type: "nonesuch"}, Slicer: cupel.SlicerSpec{Type: "greedy"}, Placer: "chronological"}.Build()
+		_, err = cupel.PolicySpec{Scorers: []cupel.ScorerSpec{{Type: "nonesuch"}}, Slicer: "greedy", Placer: "chronological"}.Build()
 		gomega.Expect(typeError(err)).To(gomega.BeTrue())
 	})
 
@@ -155,17 +155,24 @@ var _ = ginkgo.Describe("The engine adapter", func() {
 		gomega.Expect(string(b)).To(gomega.Equal(`{"reason":"ScoredTooLow","score":-0.0,"threshold":"NaN"}`))
 	})
 
-	ginkgo.It("answers unsupported for decay scorers with two reference times, which one PolicySpec cannot build", func() {
+	ginkgo.It("builds decay scorers with two reference times, each reading its own clock", func() {
 		decay := func(ref time.Time) ScorerConfig {
-			return ScorerConfig{Type: "decay", ReferenceTime: &ref, Curve: &DecayCurve{Type: "window", MaxAgeSecs: cupel.Ptr(Float(60))}}
+			return ScorerConfig{Type: "decay", ReferenceTime: &ref, Curve: &cupel.CurveSpec{Type: "window", MaxAgeSecs: cupel.Ptr(Float(3600))}}
 		}
 		t0 := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
-		same := Input{Scorer: &ScorerConfig{Type: "composite", Children: []ChildScorer{{Weight: 1, Scorer: decay(t0)}, {Weight: 1, Scorer: decay(t0.In(time.FixedZone("x", 3600)))}}}}
-		_, err := build(same)
-		gomega.Expect(err).NotTo(gomega.HaveOccurred(), "the same instant in two zones is one clock")
-		two := Input{Scorer: &ScorerConfig{Type: "composite", Children: []ChildScorer{{Weight: 1, Scorer: decay(t0)}, {Weight: 1, Scorer: decay(t0.Add(time.Hour))}}}}
-		_, err = build(two)
-		gomega.Expect(engineError(err).Status).To(gomega.Equal(ResultUnsupported))
-		gomega.Expect(engineError(err).Reason).To(gomega.ContainSubstring("different reference times"))
+		ts := t0.Add(-30 * time.Minute)
+		items := []Item{{Content: "a", Tokens: 1, Kind: "Message", Source: "Chat", Timestamp: &ts}}
+		for _, c := range []struct {
+			ref  time.Time
+			want float64
+		}{{t0, 1}, {t0.Add(time.Hour), 0}} {
+			out, err := engineScore(Input{Scorer: &ScorerConfig{Type: "composite", Children: []ChildScorer{{Weight: 1, Scorer: decay(c.ref)}}}, Items: items})
+			gomega.Expect(err).NotTo(gomega.HaveOccurred())
+			gomega.Expect(float64(out.Scores[0].Score)).To(gomega.Equal(c.want), "reference time %s", c.ref)
+		}
+		two := Input{Scorer: &ScorerConfig{Type: "composite", Children: []ChildScorer{{Weight: 1, Scorer: decay(t0)}, {Weight: 1, Scorer: decay(t0.Add(time.Hour))}}}, Items: items}
+		out, err := engineScore(two)
+		gomega.Expect(err).NotTo(gomega.HaveOccurred())
+		gomega.Expect(float64(out.Scores[0].Score)).To(gomega.Equal(0.5))
 	})
 })

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"time"
+
+	"github.com/cupel-go/go-cupel/cupel"
 )
 
 // This file generates the cases of Explore. Every case is a pure function
@@ -370,11 +372,11 @@ func (g *exploreGen) scorer(depth int) ScorerConfig {
 			break
 		}
 		for k := 1 + g.r.IntN(3); k > 0; k-- {
-			sc.Weights = append(sc.Weights, KindWeight{Kind: g.pick(genKinds), Weight: g.weight()})
+			sc.Weights = append(sc.Weights, cupel.KindWeightSpec{Kind: cupel.ContextKind(g.pick(genKinds)), Weight: g.weight()})
 		}
 	case "tag":
 		for k := g.r.IntN(4); k > 0; k-- {
-			sc.TagWeights = append(sc.TagWeights, TagWeight{Tag: g.pick(genTags), Weight: g.weight()})
+			sc.TagWeights = append(sc.TagWeights, cupel.TagWeightSpec{Tag: g.pick(genTags), Weight: g.weight()})
 		}
 	case "composite":
 		sc.Children = []ChildScorer{}
@@ -397,15 +399,15 @@ func (g *exploreGen) scorer(depth int) ScorerConfig {
 		sc.NullTimestampScore = FloatPtr(float64(g.r.IntN(11)) / 10)
 		switch g.r.IntN(3) {
 		case 0:
-			sc.Curve = &DecayCurve{Type: "exponential", HalfLifeSecs: FloatPtr(float64(60 * (1 + g.r.IntN(100000))))}
+			sc.Curve = &cupel.CurveSpec{Type: "exponential", HalfLifeSecs: FloatPtr(float64(60 * (1 + g.r.IntN(100000))))}
 		case 1:
-			sc.Curve = &DecayCurve{Type: "window", MaxAgeSecs: FloatPtr(float64(60 * (1 + g.r.IntN(100000))))}
+			sc.Curve = &cupel.CurveSpec{Type: "window", MaxAgeSecs: FloatPtr(float64(60 * (1 + g.r.IntN(100000))))}
 		default:
-			c := &DecayCurve{Type: "step"}
+			c := &cupel.CurveSpec{Type: "step"}
 			age := 0.0
 			for k := 1 + g.r.IntN(3); k > 0; k-- {
 				age += float64(3600 * (1 + g.r.IntN(500)))
-				c.Windows = append(c.Windows, DecayWindow{MaxAgeSecs: Float(age), Score: Float(float64(g.r.IntN(11)) / 10)})
+				c.Windows = append(c.Windows, cupel.WindowSpec{MaxAgeSecs: Float(age), Score: Float(float64(g.r.IntN(11)) / 10)})
 			}
 			sc.Curve = c
 		}

@@ -332,7 +332,7 @@ func (w *tomlWriter) scorer(path string, sc *ScorerConfig, top bool) {
 	case "kind":
 		for _, kw := range sc.Weights {
 			w.arrayTable(path + ".weights")
-			w.kv("kind", kw.Kind)
+			w.kv("kind", string(kw.Kind))
 			w.kv("weight", kw.Weight)
 		}
 	case "tag":

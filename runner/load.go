@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+	"github.com/cupel-go/go-cupel/cupel"
 )
 
 // SpecVersion is the version of the Cupel specification the runner and its
@@ -357,13 +358,13 @@ func parseScorer(typ string, t tbl) ScorerConfig {
 		use, hasUse := t.boolean("use_default_weights")
 		ws, hasWeights := t.arr("weights")
 		for _, w := range ws {
-			sc.Weights = append(sc.Weights, KindWeight{Kind: w.reqStr("kind"), Weight: w.reqFloat("weight")})
+			sc.Weights = append(sc.Weights, cupel.KindWeightSpec{Kind: cupel.ContextKind(w.reqStr("kind")), Weight: w.reqFloat("weight")})
 		}
 		sc.UseDefaultWeights = use || (!hasUse && !hasWeights)
 	case "tag":
 		ws, _ := t.arr("tag_weights")
 		for _, w := range ws {
-			sc.TagWeights = append(sc.TagWeights, TagWeight{Tag: w.reqStr("tag"), Weight: w.reqFloat("weight")})
+			sc.TagWeights = append(sc.TagWeights, cupel.TagWeightSpec{Tag: w.reqStr("tag"), Weight: w.reqFloat("weight")})
 		}
 	case "composite":
 		var children []tbl
@@ -394,12 +395,12 @@ func parseScorer(typ string, t tbl) ScorerConfig {
 		nts := t.floatOr("null_timestamp_score", 0.5)
 		sc.NullTimestampScore = &nts
 		if ct, ok := t.sub("curve"); ok {
-			curve := DecayCurve{Type: ct.reqStr("type")}
+			curve := cupel.CurveSpec{Type: ct.reqStr("type")}
 			curve.HalfLifeSecs, _ = ct.float("half_life_secs")
 			curve.MaxAgeSecs, _ = ct.float("max_age_secs")
 			ws, _ := ct.arr("windows")
 			for _, w := range ws {
-				curve.Windows = append(curve.Windows, DecayWindow{MaxAgeSecs: w.reqFloat("max_age_secs"), Score: w.reqFloat("score")})
+				curve.Windows = append(curve.Windows, cupel.WindowSpec{MaxAgeSecs: w.reqFloat("max_age_secs"), Score: w.reqFloat("score")})
 			}
 			sc.Curve = &curve
 		}

@@ -47,8 +47,7 @@ type Report struct {
 }
 
 // Seconds is a duration that reads and writes as a JSON number of seconds
-// (with millisecond precision), the report's unit for durations. It is not
-// cupel.Duration, which writes Go duration text for policy files.
+// (with millisecond precision), the report's unit for durations.
 type Seconds time.Duration
 
 // MarshalJSON implements json.Marshaler.

@@ -11,7 +11,7 @@
 // default), and built with cupel.DecodePolicyFile, which validates every
 // value and names the field at fault:
 //
-//	my-policy.toml: cupel: invalid configuration: PolicySpec: scorer.scorers[0].weight: weight must be positive (got -1)
+//	my-policy.toml: cupel: invalid configuration: PolicySpec: scorers[0].weight: weight must be positive (got -1)
 //
 // The candidates and the budget are those of examples/agentcontext. Decay
 // scorers read a clock; -now sets it (by default the moment of the turn,
@@ -121,7 +121,11 @@ func run(w io.Writer, name string, data []byte, now time.Time) error {
 		return fmt.Errorf("%s: the run failed: %w", name, err)
 	}
 
-	fmt.Fprintf(w, "policy %s: %s scorer, %s slicer, %s placer\n", name, spec.Scorer.Type, spec.Slicer.Type, spec.Placer)
+	scorer := "composite"
+	if len(spec.Scorers) == 1 {
+		scorer = spec.Scorers[0].Type
+	}
+	fmt.Fprintf(w, "policy %s: %s scorer, %s slicer, %s placer\n", name, scorer, spec.Slicer, spec.Placer)
 	fmt.Fprintf(w, "budget: %d tokens, target %d, output reserve %d\n\n",
 		budget.MaxTokens(), budget.TargetTokens(), budget.OutputReserve())
 	fmt.Fprintf(w, "context window: %d items, %d tokens\n", len(result.Items), result.TotalTokens)

@@ -1,0 +1,384 @@
+package cupel
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"strings"
+	"time"
+)
+
+// BuildOption configures [PolicySpec.Build].
+type BuildOption func(*buildOptions)
+
+type buildOptions struct{ clock Clock }
+
+// WithClock supplies the clock of decay scorers that have no
+// reference_time. Such a scorer cannot be built without one: the spec
+// gives DecayScorer no default clock.
+func WithClock(c Clock) BuildOption { return func(o *buildOptions) { o.clock = c } }
+
+// Build validates the spec and returns the Policy. An invalid spec is a
+// [*ValidationError] wrapping ErrInvalidConfig whose Field is the path of
+// the offending value, e.g. "scorers[1].weight".
+func (s PolicySpec) Build(opts ...BuildOption) (Policy, error) {
+	var o buildOptions
+	for _, opt := range opts {
+		opt(&o)
+	}
+	var scorer Scorer
+	var err error
+	if len(s.Scorers) == 1 {
+		// One entry is that scorer alone; its weight is not used.
+		scorer, err = s.Scorers[0].build("scorers[0]", &o)
+	} else {
+		scorer, err = buildComposite("", []childList{{"scorers", s.Scorers}}, &o)
+	}
+	if err != nil {
+		return Policy{}, err
+	}
+	slicer, err := s.buildSlicer()
+	if err != nil {
+		return Policy{}, err
+	}
+	var placer Placer
+	switch s.Placer {
+	case "chronological":
+		placer = NewChronologicalPlacer()
+	case "u-shaped":
+		placer = NewUShapedPlacer()
+	default:
+		return Policy{}, specError("placer", s.Placer, `must be "chronological" or "u-shaped"`)
+	}
+	p := Policy{Scorer: scorer, Slicer: slicer, Placer: placer}
+	if s.Deduplication != nil {
+		p.DisableDeduplication = !*s.Deduplication
+	}
+	if s.OverflowStrategy != "" {
+		ov, err := ParseOverflowStrategy(s.OverflowStrategy)
+		if err != nil {
+			return Policy{}, specError("overflow_strategy", s.OverflowStrategy, `must be "throw", "truncate" or "proceed"`)
+		}
+		p.Overflow = ov
+	}
+	return p, nil
+}
+
+func specError(path string, value any, reason string) error {
+	return &ValidationError{Type: "PolicySpec", Field: path, Value: value, Reason: reason, sentinel: ErrInvalidConfig}
+}
+
+// wrapSpecError re-roots a constructor's validation error at path.
+func wrapSpecError(path string, err error) error {
+	var ve *ValidationError
+	if errors.As(err, &ve) {
+		field := path
+		if ve.Field != "" {
+			field = join(path, ve.Field)
+		}
+		return &ValidationError{Type: "PolicySpec", Field: field, Value: ve.Value, Reason: ve.Reason, sentinel: ErrInvalidConfig}
+	}
+	return specError(path, nil, err.Error())
+}
+
+// join joins the path of a table and a key; the policy's own table has the
+// empty path.
+func join(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+// onlyFields reports a field set for another scorer or slicer type.
+func onlyFields(path, typ string, set map[string]bool, allowed ...string) error {
+	for _, name := range slices.Sorted(maps.Keys(set)) {
+		if set[name] && !slices.Contains(allowed, name) {
+			return specError(join(path, name), nil, "is not a field of type "+typ)
+		}
+	}
+	return nil
+}
+
+func (s *ScorerSpec) setFields() map[string]bool {
+	return map[string]bool{
+		"use_default_weights":  s.UseDefaultWeights != nil,
+		"weights":              s.Weights != nil,
+		"tag_weights":          s.TagWeights != nil,
+		"scorers":              s.Scorers != nil,
+		"children":             s.Children != nil,
+		"inner":                s.Inner != nil,
+		"inner_scorer":         s.InnerScorer != "",
+		"reference_time":       s.ReferenceTime != nil,
+		"null_timestamp_score": s.NullTimestampScore != nil,
+		"curve":                s.Curve != nil,
+		"default_score":        s.DefaultScore != nil,
+		"key":                  s.Key != "",
+		"value":                s.Value != "",
+		"boost":                s.Boost != 0,
+	}
+}
+
+// childList is a list of a composite's children under its key.
+type childList struct {
+	key  string
+	list []ScorerSpec
+}
+
+// buildComposite builds the composite of the children in lists, each of
+// which needs a weight.
+func buildComposite(path string, lists []childList, o *buildOptions) (Scorer, error) {
+	var entries []WeightedScorer
+	var paths []string
+	for _, l := range lists {
+		for i := range l.list {
+			p := fmt.Sprintf("%s[%d]", join(path, l.key), i)
+			if l.list[i].Weight == nil {
+				return nil, specError(p+".weight", nil, "is required for a composite's child")
+			}
+			child, err := l.list[i].build(p, o)
+			if err != nil {
+				return nil, err
+			}
+			entries = append(entries, WeightedScorer{Scorer: child, Weight: float64(*l.list[i].Weight)})
+			paths = append(paths, p)
+		}
+	}
+	sc, err := NewCompositeScorer(entries...)
+	if err != nil {
+		var ve *ValidationError
+		if errors.As(err, &ve) && strings.HasPrefix(ve.Field, "entries[") {
+			// entries[i].weight -> scorers[i].weight
+			var i int
+			var rest string
+			if n, _ := fmt.Sscanf(ve.Field, "entries[%d]%s", &i, &rest); n >= 1 && i >= 0 && i < len(paths) {
+				return nil, &ValidationError{Type: "PolicySpec", Field: paths[i] + rest, Value: ve.Value, Reason: ve.Reason, sentinel: ErrInvalidConfig}
+			}
+		}
+		key := "scorers"
+		if len(lists) == 1 {
+			key = lists[0].key
+		}
+		if errors.As(err, &ve) && ve.Field == "entries" {
+			// The list of entries is the list of children.
+			return nil, &ValidationError{Type: "PolicySpec", Field: join(path, key), Value: ve.Value, Reason: ve.Reason, sentinel: ErrInvalidConfig}
+		}
+		return nil, wrapSpecError(join(path, key), err)
+	}
+	return sc, nil
+}
+
+func (s *ScorerSpec) build(path string, o *buildOptions) (Scorer, error) {
+	set := s.setFields()
+	check := func(allowed ...string) error { return onlyFields(path, s.Type, set, allowed...) }
+	switch s.Type {
+	case "recency", "priority", "frequency", "reflexive":
+		if err := check(); err != nil {
+			return nil, err
+		}
+		switch s.Type {
+		case "recency":
+			return NewRecencyScorer(), nil
+		case "priority":
+			return NewPriorityScorer(), nil
+		case "frequency":
+			return NewFrequencyScorer(), nil
+		}
+		return NewReflexiveScorer(), nil
+	case "kind":
+		return s.buildKind(path, check)
+	case "tag":
+		if err := check("tag_weights"); err != nil {
+			return nil, err
+		}
+		w := make(map[string]float64, len(s.TagWeights))
+		for i, tw := range s.TagWeights {
+			if _, dup := w[tw.Tag]; dup {
+				return nil, specError(fmt.Sprintf("%s.tag_weights[%d].tag", path, i), tw.Tag, "repeats a tag")
+			}
+			w[tw.Tag] = float64(tw.Weight)
+		}
+		sc, err := NewTagScorer(w)
+		if err != nil {
+			return nil, wrapSpecError(path, err)
+		}
+		return sc, nil
+	case "composite":
+		if err := check("scorers", "children"); err != nil {
+			return nil, err
+		}
+		return buildComposite(path, []childList{{"scorers", s.Scorers}, {"children", s.Children}}, o)
+	case "scaled":
+		if err := check("inner", "inner_scorer"); err != nil {
+			return nil, err
+		}
+		inner, ipath := s.Inner, join(path, "inner")
+		switch {
+		case s.Inner != nil && s.InnerScorer != "":
+			return nil, specError(join(path, "inner_scorer"), s.InnerScorer, "and inner are two inner scorers: give one")
+		case s.InnerScorer != "":
+			inner, ipath = &ScorerSpec{Type: s.InnerScorer}, join(path, "inner_scorer")
+		case s.Inner == nil:
+			return nil, specError(ipath, nil, "is required for a scaled scorer (or inner_scorer)")
+		}
+		if inner.Weight != nil {
+			return nil, specError(ipath+".weight", float64(*inner.Weight), "only a composite's children have a weight")
+		}
+		in, err := inner.build(ipath, o)
+		if err != nil {
+			return nil, err
+		}
+		return NewScaledScorer(in)
+	case "decay":
+		return s.buildDecay(path, o, check)
+	case "metadata_trust":
+		if err := check("default_score"); err != nil {
+			return nil, err
+		}
+		def := 0.5
+		if s.DefaultScore != nil {
+			def = float64(*s.DefaultScore)
+		}
+		sc, err := NewMetadataTrustScorer(def)
+		if err != nil {
+			return nil, wrapSpecError(path, err)
+		}
+		return sc, nil
+	case "metadata_key":
+		if err := check("key", "value", "boost"); err != nil {
+			return nil, err
+		}
+		sc, err := NewMetadataKeyScorer(s.Key, s.Value, float64(s.Boost))
+		if err != nil {
+			return nil, wrapSpecError(path, err)
+		}
+		return sc, nil
+	}
+	return nil, specError(join(path, "type"), s.Type, "must be one of "+strings.Join(scorerSpecTypes, ", "))
+}
+
+func (s *ScorerSpec) buildKind(path string, check func(...string) error) (Scorer, error) {
+	if err := check("use_default_weights", "weights"); err != nil {
+		return nil, err
+	}
+	useDefault := s.UseDefaultWeights == nil || *s.UseDefaultWeights
+	if s.UseDefaultWeights != nil && *s.UseDefaultWeights && s.Weights != nil {
+		return nil, specError(join(path, "weights"), len(s.Weights), "must be absent with use_default_weights = true")
+	}
+	if s.Weights == nil && useDefault {
+		return NewDefaultKindScorer(), nil
+	}
+	w := make(map[ContextKind]float64, len(s.Weights))
+	for i, kw := range s.Weights {
+		p := fmt.Sprintf("%s.weights[%d]", path, i)
+		if isBlank(string(kw.Kind)) {
+			return nil, specError(p+".kind", string(kw.Kind), "must not be empty")
+		}
+		for k := range w {
+			if k.Equal(kw.Kind) {
+				return nil, specError(p+".kind", string(kw.Kind), "repeats kind "+string(k))
+			}
+		}
+		w[kw.Kind] = float64(kw.Weight)
+	}
+	sc, err := NewKindScorer(w)
+	if err != nil {
+		return nil, wrapSpecError(path, err)
+	}
+	return sc, nil
+}
+
+func (s *ScorerSpec) buildDecay(path string, o *buildOptions, check func(...string) error) (Scorer, error) {
+	if err := check("reference_time", "curve", "null_timestamp_score"); err != nil {
+		return nil, err
+	}
+	if s.Curve == nil {
+		return nil, specError(join(path, "curve"), nil, "is required for a decay scorer")
+	}
+	curve, err := s.Curve.build(join(path, "curve"))
+	if err != nil {
+		return nil, err
+	}
+	clock := o.clock
+	if s.ReferenceTime != nil {
+		now := *s.ReferenceTime
+		clock = ClockFunc(func() time.Time { return now })
+	}
+	if clock == nil {
+		return nil, specError(path, "decay", "needs a clock: give it a reference_time, or build the policy with cupel.WithClock")
+	}
+	var dopts []DecayOption
+	if s.NullTimestampScore != nil {
+		dopts = append(dopts, WithNullTimestampScore(float64(*s.NullTimestampScore)))
+	}
+	sc, err := NewDecayScorer(clock, curve, dopts...)
+	if err != nil {
+		return nil, wrapSpecError(path, err)
+	}
+	return sc, nil
+}
+
+// seconds converts an age in seconds to a duration, rounding to the
+// nanosecond.
+func seconds(path string, f Float) (time.Duration, error) {
+	v := float64(f)
+	if math.IsNaN(v) || math.IsInf(v, 0) || math.Abs(v) > float64(math.MaxInt64)/1e9 {
+		return 0, specError(path, v, "is not a representable duration in seconds")
+	}
+	return time.Duration(math.Round(v * 1e9)), nil
+}
+
+// secondsOf is the age d in seconds.
+func secondsOf(d time.Duration) *Float { f := Float(float64(d) / 1e9); return &f }
+
+func (c *CurveSpec) build(path string) (DecayCurve, error) {
+	age := func(key string, f *Float) (time.Duration, error) {
+		if f == nil {
+			return 0, specError(join(path, key), nil, "is required for a curve of type "+c.Type)
+		}
+		return seconds(join(path, key), *f)
+	}
+	var curve DecayCurve
+	var err error
+	switch c.Type {
+	case "exponential":
+		if c.MaxAgeSecs != nil || c.Windows != nil {
+			return DecayCurve{}, specError(path, c.Type, "an exponential curve takes only half_life_secs")
+		}
+		var d time.Duration
+		if d, err = age("half_life_secs", c.HalfLifeSecs); err != nil {
+			return DecayCurve{}, err
+		}
+		curve, err = NewExponentialCurve(d)
+	case "window":
+		if c.HalfLifeSecs != nil || c.Windows != nil {
+			return DecayCurve{}, specError(path, c.Type, "a window curve takes only max_age_secs")
+		}
+		var d time.Duration
+		if d, err = age("max_age_secs", c.MaxAgeSecs); err != nil {
+			return DecayCurve{}, err
+		}
+		curve, err = NewWindowCurve(d)
+	case "step":
+		if c.HalfLifeSecs != nil || c.MaxAgeSecs != nil {
+			return DecayCurve{}, specError(path, c.Type, "a step curve takes only windows")
+		}
+		ws := make([]StepWindow, len(c.Windows))
+		for i, w := range c.Windows {
+			d, err := seconds(fmt.Sprintf("%s.windows[%d].max_age_secs", path, i), w.MaxAgeSecs)
+			if err != nil {
+				return DecayCurve{}, err
+			}
+			ws[i] = StepWindow{MaxAge: d, Score: float64(w.Score)}
+		}
+		curve, err = NewStepCurve(ws...)
+	default:
+		return DecayCurve{}, specError(join(path, "type"), c.Type, `must be "exponential", "window" or "step"`)
+	}
+	if err != nil {
+		return DecayCurve{}, wrapSpecError(path, err)
+	}
+	return curve, nil
+}
