@@ -59,6 +59,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	list := fs.Bool("list", false, "print the sample and exit")
 	reach := fs.Bool("reachability", false, "print the sample with whether the vectors reach each mutant (one coverage run, no mutant built) and exit")
 	verbose := fs.Bool("v", false, "print the output of the runs that kill a mutant")
+	files := fs.String("files", "", "comma-separated base names of the files of -pkg to draw mutants from (default: every non-test file)")
+	vectors := fs.Bool("vectors", true, "build cupel-conform with each mutant and run the vector suite (false: the tests alone judge; no reachability)")
+	testArgs := fs.String("testargs", "", "extra arguments of go test, space-separated (e.g. -ginkgo.focus=explore)")
 	only := fs.String("only", "", "run the mutants listed in this file (one \"file:line: old -> new\" a line, as the report prints them) instead of a sample")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -71,6 +74,19 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintln(stderr, "mutate:", err)
 		return 1
+	}
+	if *files != "" {
+		for _, f := range strings.Split(*files, ",") {
+			if _, ok := p.Src[f]; !ok {
+				fmt.Fprintf(stderr, "mutate: -files: no file %s in %s\n", f, *pkg)
+				return 2
+			}
+			p.Targets = append(p.Targets, f)
+		}
+	}
+	if !*vectors && *tests == "survivors" {
+		fmt.Fprintln(stderr, "mutate: -tests survivors needs the vectors (-vectors=true)")
+		return 2
 	}
 	sample, sites := p.Sample(*seed, *n)
 	if *only != "" {
@@ -92,10 +108,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	defer os.RemoveAll(tmp)
 
-	cov, err := coverage(tmp, *pkg, *timeout)
-	if err != nil {
-		fmt.Fprintln(stderr, "mutate: coverage run:", err)
-		return 1
+	cov := coverSet{}
+	if *vectors {
+		if cov, err = coverage(tmp, *pkg, *timeout); err != nil {
+			fmt.Fprintln(stderr, "mutate: coverage run:", err)
+			return 1
+		}
 	}
 	if *reach {
 		for _, m := range sample {
@@ -120,7 +138,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 		bin := filepath.Join(tmp, "cupel-conform")
-		if out, err := command(*timeout, "", "go", "build", "-overlay", ov, "-o", bin, "./cmd/cupel-conform"); err != nil {
+		if !*vectors {
+			// The tests alone judge.
+		} else if out, err := command(*timeout, "", "go", "build", "-overlay", ov, "-o", bin, "./cmd/cupel-conform"); err != nil {
 			r.Note = "build failed: " + firstLine(out)
 			r.VectorsKill = true // counted as killed, reported
 		} else {
@@ -135,7 +155,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		if *tests == "all" || (*tests == "survivors" && !r.VectorsKill) {
 			r.TestsRun = true
-			out, err := command(*timeout+30*time.Second, "", "go", "test", "-overlay", ov, "-count=1", "-timeout", timeout.String(), "./"+filepath.ToSlash(*pkg))
+			args := append([]string{"test", "-overlay", ov, "-count=1", "-timeout", timeout.String(), "./" + filepath.ToSlash(*pkg)}, strings.Fields(*testArgs)...)
+			out, err := command(*timeout+30*time.Second, "", "go", args...)
 			r.TestsKill = err != nil
 			if r.TestsKill && *verbose {
 				fmt.Fprintf(stderr, "%s: tests: %v\n%s\n", m, err, out)
@@ -143,7 +164,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		res = append(res, r)
 		fmt.Fprintf(stderr, "[%d/%d] %-50s reachable=%-5v vectors=%-8s tests=%s %s\n", i+1, len(sample), m,
-			r.Reachable, verdict(r.VectorsKill, true), verdict(r.TestsKill, r.TestsRun), r.Note)
+			r.Reachable, verdict(r.VectorsKill, *vectors), verdict(r.TestsKill, r.TestsRun), r.Note)
 	}
 	what := fmt.Sprintf("seed %d: %d mutants drawn from %d candidate sites (mutants that do not type-check are skipped)", *seed, len(res), sites)
 	if *only != "" {
