@@ -44,6 +44,12 @@ type ExploreOptions struct {
 	// OnProgress, when set, is called every few hundred cases and at each
 	// new divergence.
 	OnProgress func(ExploreProgress)
+	// Coverage, when set, counts the features of the configuration space
+	// the generated cases use (ExploreReport.Coverage).
+	Coverage bool
+	// Shard, when set, runs only this shard's share of the indices below
+	// Cases (see Shard); the shards' reports merge with MergeExploreReports.
+	Shard Shard
 }
 
 // ExploreProgress is a snapshot of an exploration under way.
@@ -79,6 +85,11 @@ type ExploreReport struct {
 	Infrastructure string
 	// Interrupted is set when ctx ended the exploration early.
 	Interrupted bool
+	// Coverage counts, per feature of the configuration space, the
+	// generated cases that use it (with ExploreOptions.Coverage).
+	Coverage []FeatureCount `json:",omitempty"`
+	// Shard is the shard this report covers (zero: every index).
+	Shard Shard `json:",omitzero"`
 }
 
 // Divergence is one distinct disagreement: a stage, a component and a kind
@@ -189,7 +200,10 @@ func Explore(ctx context.Context, impl Implementation, opts ExploreOptions) (*Ex
 	if opts.ShrinkTime <= 0 {
 		opts.ShrinkTime = time.Minute
 	}
-	rep := &ExploreReport{Seed: opts.Seed}
+	if err := opts.Shard.validate(); err != nil {
+		return nil, err
+	}
+	rep := &ExploreReport{Seed: opts.Seed, Shard: opts.Shard}
 	x := &explorer{impl: impl, oracle: opts.Oracle, opts: opts, rep: rep, start: time.Now()}
 	if x.oracle == nil {
 		x.oracle = Engine()
@@ -220,13 +234,19 @@ func Explore(ctx context.Context, impl Implementation, opts ExploreOptions) (*Ex
 	}
 	rep.Stages = x.caps.stages
 	x.gen = newExploreGen(x.caps)
+	var cov *coverage
+	if opts.Coverage {
+		cov = newCoverage(x.caps)
+		defer func() { rep.Coverage = cov.report() }()
+	}
 	byClass := map[string]*Divergence{}
 	var deadline time.Time
 	if opts.Duration > 0 {
 		deadline = x.start.Add(opts.Duration)
 	}
-	for i := 0; opts.Cases == 0 || i < opts.Cases; i++ {
-		if !deadline.IsZero() && i%64 == 0 && time.Now().After(deadline) {
+	first, step := opts.Shard.span()
+	for i := first; opts.Cases == 0 || i < opts.Cases; i += step {
+		if !deadline.IsZero() && (i-first)/step%64 == 0 && time.Now().After(deadline) {
 			break
 		}
 		if ctx.Err() != nil {
@@ -234,6 +254,9 @@ func Explore(ctx context.Context, impl Implementation, opts ExploreOptions) (*Ex
 			break
 		}
 		c := x.gen.generate(opts.Seed, i)
+		if cov != nil {
+			cov.count(c)
+		}
 		o := x.check(ctx, c)
 		if x.infra != nil {
 			rep.Infrastructure = x.infra.Error()
@@ -260,7 +283,7 @@ func Explore(ctx context.Context, impl Implementation, opts ExploreOptions) (*Ex
 				break
 			}
 		}
-		if i%256 == 255 {
+		if (i-first)/step%256 == 255 {
 			x.progress("")
 		}
 	}

@@ -66,6 +66,7 @@ func (e *env) explore(args []string) (int, error) {
 	restarts := fs.Int("restarts", 3, "restarts in a row (without a case completing) allowed after crashes, hangs and protocol errors")
 	shrinkRuns := fs.Int("shrink-runs", 2000, "runs spent at most shrinking one divergence")
 	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
+	coverage := fs.Bool("coverage", false, "print which parts of the configuration space the generated cases used, and how often")
 	args, err := parse(fs, args)
 	if err != nil {
 		return 0, err
@@ -92,7 +93,7 @@ func (e *env) explore(args []string) (int, error) {
 			Suite: runner.HelloSuite{SpecVersion: runner.SpecVersion}})
 	}
 	opts := runner.ExploreOptions{Seed: *seed, Cases: *cases, Duration: *duration, Stages: stages, Out: *out,
-		Timeout: *timeout, StartupTimeout: *startup, ShrinkRuns: *shrinkRuns}
+		Timeout: *timeout, StartupTimeout: *startup, ShrinkRuns: *shrinkRuns, Coverage: *coverage}
 	if *against != "" {
 		opts.Oracle = process(*against)
 	}
@@ -119,6 +120,12 @@ func (e *env) explore(args []string) (int, error) {
 	}
 	if err := rep.WriteText(e.stdout); err != nil {
 		return exitInfrastructure, err
+	}
+	if *coverage {
+		fmt.Fprintln(e.stdout)
+		if err := rep.WriteCoverage(e.stdout); err != nil {
+			return exitInfrastructure, err
+		}
 	}
 	if len(rep.Divergences) > 0 && *out == "" {
 		fmt.Fprintf(e.stdout, "(re-run with --seed %d --out DIR to write the vectors)\n", *seed)
