@@ -64,6 +64,8 @@ type ExploreProgress struct {
 
 // ExploreReport is the outcome of Explore.
 type ExploreReport struct {
+	// Schema is ExploreReportSchema in the JSON form.
+	Schema         string `json:"schema"`
 	Implementation Info
 	Oracle         Info
 	// OracleTrusted is true when the oracle is go-cupel in process: its
@@ -258,7 +260,7 @@ func startExplore(ctx context.Context, impl Implementation, opts ExploreOptions)
 	if opts.ShrinkTime <= 0 {
 		opts.ShrinkTime = time.Minute
 	}
-	rep := &ExploreReport{Seed: opts.Seed, Shard: opts.Shard}
+	rep := &ExploreReport{Schema: ExploreReportSchema, Seed: opts.Seed, Shard: opts.Shard}
 	x := &explorer{impl: impl, oracle: opts.Oracle, opts: opts, rep: rep, start: time.Now(), byClass: map[string]*Divergence{}}
 	if x.oracle == nil {
 		x.oracle = Engine()

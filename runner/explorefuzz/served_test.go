@@ -45,7 +45,15 @@ func (s *served) Hello(ctx context.Context) (runner.Info, error) {
 	defer s.mu.Unlock()
 	reqR, reqW := io.Pipe()
 	respR, respW := io.Pipe()
-	go func() { respW.CloseWithError(runner.Serve(context.Background(), s.impl, reqR, respW)) }()
+	go func() {
+		err := runner.Serve(context.Background(), s.impl, reqR, respW)
+		if err == nil {
+			err = io.EOF
+		}
+		// A request written after Serve ended fails instead of blocking.
+		reqR.CloseWithError(err)
+		respW.CloseWithError(err)
+	}()
 	s.w, s.r = reqW, bufio.NewReaderSize(respR, 1<<20)
 	var h runner.HelloResponse
 	if err := s.roundTrip(runner.HelloRequest{Type: runner.TypeHello, Protocol: []string{runner.Protocol}}, &h); err != nil {
