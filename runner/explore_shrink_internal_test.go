@@ -183,6 +183,28 @@ var _ = ginkgo.Describe("explore's shrinker", func() {
 		gomega.Expect(d.Class).To(gomega.Equal("slicing / count_quota(greedy) / shortfalls"))
 	})
 
+	ginkgo.It("halves a priority the bug needs down to 1 and a timestamp to the base time", func() {
+		// The bug: a positive priority and a timestamp add 0.01 to the score.
+		impl := bugImpl{func(req Request, out *Output) {
+			if req.Stage != StageScoring {
+				return
+			}
+			for _, s := range out.Scores {
+				if it := req.Case.Items[s.Index]; it.Priority != nil && *it.Priority > 0 && it.Timestamp != nil {
+					out.Scores = slices.Clone(out.Scores)
+					out.Scores[0].Score += 0.01
+					return
+				}
+			}
+		}}
+		d := shrunk(impl, &Case{ID: "prio", Tier: TierOptional, Stage: StageScoring, Input: Input{
+			Scorer: &ScorerConfig{Type: "priority"}, Items: richItems(3, -1)}})
+		base := genBase
+		gomega.Expect(asJSON(d.Case.Input.Items)).To(gomega.Equal(asJSON([]Item{
+			{Index: 0, Content: "a", Tokens: 1, Kind: "Message", Source: "Chat", Priority: ptr(int64(1)), Timestamp: &base}})))
+		gomega.Expect(d.Case.Input.Scorer.Type).To(gomega.Equal("recency"))
+	})
+
 	ginkgo.It("names contents a, b, ... in order of first appearance, equal where they were equal", func() {
 		gomega.Expect(shortName(0)).To(gomega.Equal("a"))
 		gomega.Expect(shortName(25)).To(gomega.Equal("z"))
