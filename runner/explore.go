@@ -44,6 +44,12 @@ type ExploreOptions struct {
 	// OnProgress, when set, is called every few hundred cases and at each
 	// new divergence.
 	OnProgress func(ExploreProgress)
+	// Coverage, when set, counts the features of the configuration space
+	// the generated cases use (ExploreReport.Coverage).
+	Coverage bool
+	// Shard, when set, runs only this shard's share of the indices below
+	// Cases (see Shard); the shards' reports merge with MergeExploreReports.
+	Shard Shard
 }
 
 // ExploreProgress is a snapshot of an exploration under way.
@@ -58,6 +64,8 @@ type ExploreProgress struct {
 
 // ExploreReport is the outcome of Explore.
 type ExploreReport struct {
+	// Schema is ExploreReportSchema in the JSON form.
+	Schema         string `json:"schema"`
 	Implementation Info
 	Oracle         Info
 	// OracleTrusted is true when the oracle is go-cupel in process: its
@@ -79,6 +87,11 @@ type ExploreReport struct {
 	Infrastructure string
 	// Interrupted is set when ctx ended the exploration early.
 	Interrupted bool
+	// Coverage counts, per feature of the configuration space, the
+	// generated cases that use it (with ExploreOptions.Coverage).
+	Coverage []FeatureCount `json:",omitempty"`
+	// Shard is the shard this report covers (zero: every index).
+	Shard Shard `json:",omitzero"`
 }
 
 // Divergence is one distinct disagreement: a stage, a component and a kind
@@ -155,6 +168,8 @@ type explorer struct {
 	lastGood *Case
 	infra    error
 	start    time.Time
+	// byClass finds a divergence by the class of a case that shows it.
+	byClass map[string]*Divergence
 }
 
 // Explore generates cases from the stages and components impl declares in
@@ -166,6 +181,59 @@ type explorer struct {
 // the report. Like Run, Explore closes impl and the oracle when they have
 // a Close method (a Process ends its session).
 func Explore(ctx context.Context, impl Implementation, opts ExploreOptions) (*ExploreReport, error) {
+	x, err := startExplore(ctx, impl, opts)
+	if err != nil {
+		return nil, err
+	}
+	defer x.close()
+	rep := x.rep
+	if rep.Infrastructure != "" {
+		return rep, nil
+	}
+	opts = x.opts
+	var cov *coverage
+	if opts.Coverage {
+		cov = newCoverage(x.caps)
+		defer func() { rep.Coverage = cov.report() }()
+	}
+	var deadline time.Time
+	if opts.Duration > 0 {
+		deadline = x.start.Add(opts.Duration)
+	}
+	first, step := opts.Shard.span()
+	for i := first; opts.Cases == 0 || i < opts.Cases; i += step {
+		if !deadline.IsZero() && (i-first)/step%64 == 0 && time.Now().After(deadline) {
+			break
+		}
+		if ctx.Err() != nil {
+			rep.Interrupted = true
+			break
+		}
+		c := x.gen.generate(opts.Seed, i)
+		if cov != nil {
+			cov.count(c)
+		}
+		if _, err := x.runCase(ctx, c, i); err != nil {
+			return rep, err
+		}
+		if x.infra != nil {
+			rep.Infrastructure = x.infra.Error()
+			break
+		}
+		if (i-first)/step%256 == 255 {
+			x.progress("")
+		}
+	}
+	if ctx.Err() != nil {
+		rep.Interrupted = true
+	}
+	return rep, nil
+}
+
+// startExplore checks opts, fills in their defaults, and says hello to
+// both sides. A usage error is returned (both sides closed); a side that
+// does not start is the report's Infrastructure. The caller closes x.
+func startExplore(ctx context.Context, impl Implementation, opts ExploreOptions) (*explorer, error) {
 	for _, st := range opts.Stages {
 		if !slices.Contains(Stages, st) {
 			return nil, fmt.Errorf("%w: unknown stage %q (want scoring, slicing, placing or pipeline)", ErrUsage, st)
@@ -173,6 +241,9 @@ func Explore(ctx context.Context, impl Implementation, opts ExploreOptions) (*Ex
 	}
 	if opts.Cases < 0 || opts.Duration < 0 {
 		return nil, fmt.Errorf("%w: the case count and duration must not be negative", ErrUsage)
+	}
+	if err := opts.Shard.validate(); err != nil {
+		return nil, err
 	}
 	if opts.Cases == 0 && opts.Duration == 0 {
 		opts.Cases = 1000
@@ -189,85 +260,79 @@ func Explore(ctx context.Context, impl Implementation, opts ExploreOptions) (*Ex
 	if opts.ShrinkTime <= 0 {
 		opts.ShrinkTime = time.Minute
 	}
-	rep := &ExploreReport{Seed: opts.Seed}
-	x := &explorer{impl: impl, oracle: opts.Oracle, opts: opts, rep: rep, start: time.Now()}
+	rep := &ExploreReport{Schema: ExploreReportSchema, Seed: opts.Seed, Shard: opts.Shard}
+	x := &explorer{impl: impl, oracle: opts.Oracle, opts: opts, rep: rep, start: time.Now(), byClass: map[string]*Divergence{}}
 	if x.oracle == nil {
 		x.oracle = Engine()
 		rep.OracleTrusted = true
 	}
-	defer func() {
-		for _, im := range []Implementation{impl, x.oracle} {
-			if c, ok := im.(interface{ Close() error }); ok {
-				_ = c.Close()
-			}
-		}
-		rep.Duration = time.Since(x.start)
-	}()
 	var err error
 	if rep.Implementation, err = x.hello(ctx, impl); err != nil {
 		rep.Infrastructure = "implementation failed to start: " + err.Error()
-		return rep, nil
+		return x, nil
 	}
 	if rep.Oracle, err = x.hello(ctx, x.oracle); err != nil {
 		rep.Infrastructure = "oracle failed to start: " + err.Error()
-		return rep, nil
+		return x, nil
 	}
 	x.caps = newExploreCaps(rep.Implementation.Capabilities, rep.Oracle.Capabilities, opts.Stages)
 	if len(x.caps.stages) == 0 {
+		x.close()
 		return nil, fmt.Errorf("%w: nothing to explore: %s declares stages %v, scorers %v, slicers %v, placers %v in hello, and no stage%s can be generated from them",
 			ErrUsage, rep.Implementation.Name, rep.Implementation.Capabilities.Stages, rep.Implementation.Capabilities.Scorers,
 			rep.Implementation.Capabilities.Slicers, rep.Implementation.Capabilities.Placers, stageList(opts.Stages))
 	}
 	rep.Stages = x.caps.stages
 	x.gen = newExploreGen(x.caps)
-	byClass := map[string]*Divergence{}
-	var deadline time.Time
-	if opts.Duration > 0 {
-		deadline = x.start.Add(opts.Duration)
-	}
-	for i := 0; opts.Cases == 0 || i < opts.Cases; i++ {
-		if !deadline.IsZero() && i%64 == 0 && time.Now().After(deadline) {
-			break
-		}
-		if ctx.Err() != nil {
-			rep.Interrupted = true
-			break
-		}
-		c := x.gen.generate(opts.Seed, i)
-		o := x.check(ctx, c)
-		if x.infra != nil {
-			rep.Infrastructure = x.infra.Error()
-			break
-		}
-		switch {
-		case o.skip:
-			rep.Skipped++
-		default:
-			rep.Cases++
-		}
-		if o.kind != "" {
-			if d := byClass[x.class(c, o.kind)]; d != nil {
-				d.Count++
-			} else if d := x.found(ctx, c, i, o, byClass); d != nil {
-				if err := x.write(d); err != nil {
-					return rep, err
-				}
-				rep.Divergences = append(rep.Divergences, d)
-				x.progress("")
-			}
-			if x.infra != nil {
-				rep.Infrastructure = x.infra.Error()
-				break
-			}
-		}
-		if i%256 == 255 {
-			x.progress("")
+	return x, nil
+}
+
+// close closes both sides (when they have a Close method) and records the
+// duration.
+func (x *explorer) close() {
+	for _, im := range []Implementation{x.impl, x.oracle} {
+		if c, ok := im.(interface{ Close() error }); ok {
+			_ = c.Close()
 		}
 	}
-	if ctx.Err() != nil {
-		rep.Interrupted = true
+	x.rep.Duration = time.Since(x.start)
+}
+
+// runCase runs generated case (seed, index) on both sides and counts it;
+// a divergence of a new class is shrunk, written and added to the report.
+// It returns the divergence the case fell in (nil when both sides agree).
+// The error is an unwritable Out; x.infra is set when no verdict can be
+// reached.
+func (x *explorer) runCase(ctx context.Context, c *Case, index int) (*Divergence, error) {
+	rep := x.rep
+	o := x.check(ctx, c)
+	if x.infra != nil {
+		return nil, nil
 	}
-	return rep, nil
+	switch {
+	case o.skip:
+		rep.Skipped++
+	default:
+		rep.Cases++
+	}
+	if o.kind == "" {
+		return nil, nil
+	}
+	class := x.class(c, o.kind)
+	if d := x.byClass[class]; d != nil {
+		d.Count++
+		return d, nil
+	}
+	d := x.found(ctx, c, index, o, x.byClass)
+	if d == nil { // shrunk into a class already found
+		return x.byClass[class], nil
+	}
+	if err := x.write(d); err != nil {
+		return d, err
+	}
+	rep.Divergences = append(rep.Divergences, d)
+	x.progress("")
+	return d, nil
 }
 
 func stageList(stages []string) string {
@@ -500,6 +565,9 @@ func (x *explorer) found(ctx context.Context, c *Case, index int, o outcome, byC
 		Actual: o.actual, OracleResult: o.oracle, Fault: o.fault, Stderr: o.stderr, OracleFault: o.oracleFault,
 		ShrinkRuns: s.runs}
 	c.ID = exploreID(c.Stage, x.opts.Seed, index)
+	if index < 0 {
+		c.ID = "fuzz/" + c.Stage
+	}
 	byClass[class0], byClass[class] = d, d
 	return d
 }
@@ -541,6 +609,9 @@ func vectorName(d *Divergence) string {
 			b.WriteByte('-')
 			dash = true
 		}
+	}
+	if d.Index < 0 {
+		return strings.TrimRight(b.String(), "-") + "-fuzz"
 	}
 	return strings.TrimRight(b.String(), "-") + fmt.Sprintf("-s%d-i%d", d.Seed, d.Index)
 }

@@ -149,9 +149,25 @@ func exploreID(stage string, seed uint64, index int) string {
 // outputs fill it in.
 func (g *exploreGen) generate(seed uint64, index int) *Case {
 	g.pcg.Seed(seed, uint64(index))
+	c := g.build()
+	c.ID = exploreID(c.Stage, seed, index)
+	return c
+}
+
+// generateFrom returns the case whose every choice reads src: the same
+// generator, driven by a fuzzer's bytes instead of (seed, index).
+func (g *exploreGen) generateFrom(src rand.Source) *Case {
+	r := g.r
+	g.r = rand.New(src)
+	defer func() { g.r = r }()
+	return g.build()
+}
+
+// build generates a case from g.r. Its ID is the caller's to set.
+func (g *exploreGen) build() *Case {
 	g.refTime = nil
 	stage := g.caps.stages[g.r.IntN(len(g.caps.stages))]
-	c := &Case{ID: exploreID(stage, seed, index), Tier: TierOptional, Stage: stage}
+	c := &Case{Tier: TierOptional, Stage: stage}
 	n := g.size()
 	switch stage {
 	case StageScoring:

@@ -170,41 +170,46 @@ func (s *shrinker) config() bool {
 			changed = true
 		}
 	}
-	in := &s.best.Input
+	// cur is the best case's input now: each kept change replaces it.
+	cur := func() *Input { return &s.best.Input }
 	// Toward the first declared scorer and placer that still show it, so
 	// that a bug in no particular component ends in one class.
-	if in.Scorer != nil {
+	if cur().Scorer != nil {
 		for _, t := range s.x.gen.leaves {
-			if t == in.Scorer.Type {
+			if t == cur().Scorer.Type {
 				break
 			}
-			if plain, ok := plainScorer(t); ok {
-				do(func(in *Input) bool { in.Scorer = &plain; return true })
+			if plain, ok := plainScorer(t); ok && s.try(func(in *Input) bool { in.Scorer = &plain; return true }) {
+				changed = true
+				break
 			}
 		}
 		s.scorer(func(in *Input) *ScorerConfig { return in.Scorer }, &changed)
 	}
 	for _, p := range s.x.caps.placers {
-		if in.Placer == "" || p == in.Placer {
+		if cur().Placer == "" || p == cur().Placer {
 			break
 		}
-		do(func(in *Input) bool { in.Placer = p; return true })
+		if s.try(func(in *Input) bool { in.Placer = p; return true }) {
+			changed = true
+			break
+		}
 	}
-	if in.Slicer != nil {
+	if cur().Slicer != nil {
 		declared := func(t string) bool { return slices.Contains(s.x.caps.slicers, t) }
-		if in.Slicer.Type != "greedy" && declared("greedy") {
+		if cur().Slicer.Type != "greedy" && declared("greedy") {
 			do(func(in *Input) bool { in.Slicer = &SlicerConfig{Type: "greedy"}; return true })
 		}
-		if in.Slicer.Inner != nil && declared(in.Slicer.Inner.Type) {
+		if inner := cur().Slicer.Inner; inner != nil && declared(inner.Type) {
 			do(func(in *Input) bool { in.Slicer = in.Slicer.Inner; return true })
 		}
-		if in.Slicer.Type == "count_constrained_knapsack" && declared("knapsack") {
+		if cur().Slicer.Type == "count_constrained_knapsack" && declared("knapsack") {
 			do(func(in *Input) bool {
 				in.Slicer = &SlicerConfig{Type: "knapsack", BucketSize: in.Slicer.BucketSize}
 				return true
 			})
 		}
-		for j := len(in.Slicer.Quotas) - 1; j >= 0; j-- {
+		for j := len(cur().Slicer.Quotas) - 1; j >= 0; j-- {
 			do(func(in *Input) bool {
 				if j >= len(in.Slicer.Quotas) {
 					return false
@@ -213,7 +218,7 @@ func (s *shrinker) config() bool {
 				return true
 			})
 		}
-		for j := len(in.Slicer.Entries) - 1; j >= 0; j-- {
+		for j := len(cur().Slicer.Entries) - 1; j >= 0; j-- {
 			do(func(in *Input) bool {
 				if j >= len(in.Slicer.Entries) {
 					return false
@@ -222,7 +227,7 @@ func (s *shrinker) config() bool {
 				return true
 			})
 		}
-		for j := range in.Slicer.Entries {
+		for j := range cur().Slicer.Entries {
 			do(func(in *Input) bool {
 				if j >= len(in.Slicer.Entries) || in.Slicer.Entries[j].CapCount == 0 {
 					return false
@@ -240,24 +245,24 @@ func (s *shrinker) config() bool {
 				return true
 			})
 		}
-		if in.Slicer.ScarcityBehavior == "throw" {
+		if cur().Slicer.ScarcityBehavior == "throw" {
 			do(func(in *Input) bool { in.Slicer.ScarcityBehavior = "degrade"; return true })
 		}
 	}
-	if b := in.Budget; b != nil {
-		if len(b.ReservedSlots) > 0 {
+	if cur().Budget != nil {
+		if len(cur().Budget.ReservedSlots) > 0 {
 			do(func(in *Input) bool { in.Budget.ReservedSlots = nil; return true })
 		}
-		if b.OutputReserve != 0 {
+		if cur().Budget.OutputReserve != 0 {
 			do(func(in *Input) bool { in.Budget.OutputReserve = 0; return true })
 		}
-		if b.EstimationSafetyMarginPercent != 0 {
+		if cur().Budget.EstimationSafetyMarginPercent != 0 {
 			do(func(in *Input) bool { in.Budget.EstimationSafetyMarginPercent = 0; return true })
 		}
-		if b.MaxTokens != b.TargetTokens && b.OutputReserve == 0 {
+		if b := cur().Budget; b.MaxTokens != b.TargetTokens && b.OutputReserve == 0 {
 			do(func(in *Input) bool { in.Budget.MaxTokens = in.Budget.TargetTokens; return true })
 		}
-		if b.TargetTokens > 1 {
+		if cur().Budget.TargetTokens > 1 {
 			do(func(in *Input) bool {
 				b := in.Budget
 				d := b.MaxTokens - b.TargetTokens
@@ -267,10 +272,10 @@ func (s *shrinker) config() bool {
 			})
 		}
 	}
-	if in.Deduplication != nil && !*in.Deduplication {
+	if cur().Deduplication != nil && !*cur().Deduplication {
 		do(func(in *Input) bool { t := true; in.Deduplication = &t; return true })
 	}
-	if in.OverflowStrategy != "" && in.OverflowStrategy != "throw" {
+	if cur().OverflowStrategy != "" && cur().OverflowStrategy != "throw" {
 		do(func(in *Input) bool { in.OverflowStrategy = "throw"; return true })
 	}
 	return changed

@@ -29,8 +29,13 @@ func (d *Divergence) VectorTOML(rep *ExploreReport) ([]byte, error) {
 		impl = infoName(rep.Implementation)
 		oracle = infoName(rep.Oracle)
 	}
-	w.comment("Found by cupel-conform explore: seed %d, index %d (regenerate with --seed %d; the case", d.Seed, d.Index, d.Seed)
-	w.comment("had %d items before shrinking, %d runs shrank it to %d).", d.OriginalItems, d.ShrinkRuns, len(c.Input.Items))
+	if d.Index < 0 {
+		w.comment("Found by explore's fuzz target under go test -fuzz (the fuzzer saves its input under")
+		w.comment("testdata/fuzz; the case had %d items before shrinking, %d runs shrank it to %d).", d.OriginalItems, d.ShrinkRuns, len(c.Input.Items))
+	} else {
+		w.comment("Found by cupel-conform explore: seed %d, index %d (regenerate with --seed %d; the case", d.Seed, d.Index, d.Seed)
+		w.comment("had %d items before shrinking, %d runs shrank it to %d).", d.OriginalItems, d.ShrinkRuns, len(c.Input.Items))
+	}
 	w.comment("")
 	w.comment("VERIFY AGAINST THE SPEC BEFORE ADOPTING. The expected values below are the")
 	w.comment("outputs of %s, not a derivation from the specification.", oracle)
@@ -69,7 +74,11 @@ func (d *Divergence) VectorTOML(rep *ExploreReport) ([]byte, error) {
 		}
 	}
 	w.blank()
-	if err := writeCase(&w, c, fmt.Sprintf("explore: %s (seed %d, index %d)", d.Class, d.Seed, d.Index)); err != nil {
+	name := fmt.Sprintf("explore: %s (seed %d, index %d)", d.Class, d.Seed, d.Index)
+	if d.Index < 0 {
+		name = "explore fuzz: " + d.Class
+	}
+	if err := writeCase(&w, c, name); err != nil {
 		return nil, err
 	}
 	return w.buf.Bytes(), nil

@@ -25,6 +25,8 @@ type Report struct {
 	// first gated outcome; the cases not started are skipped.
 	StoppedEarly bool    `json:"stopped_early,omitempty"`
 	Filters      Filters `json:"filters"`
+	// Shard is the shard of the run (absent: every case); see MergeReports.
+	Shard Shard `json:"shard,omitzero"`
 	// Level is the level reached; LevelReason explains it.
 	Level       Level  `json:"level"`
 	LevelReason string `json:"level_reason"`
@@ -125,6 +127,7 @@ func newReport(s *Suite, opts Options) *Report {
 		Suite:        SuiteInfo{Source: src, SpecVersion: s.SpecVersion, Digest: s.Digest, Cases: len(s.Cases) + len(s.Errors)},
 		Filters:      Filters{Run: opts.Run, Skip: opts.Skip, Tiers: opts.Tiers, Stages: opts.Stages},
 		RequireLevel: opts.RequireLevel,
+		Shard:        opts.Shard,
 		Started:      time.Now().UTC(),
 	}
 }

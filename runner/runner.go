@@ -123,6 +123,11 @@ type Options struct {
 	// RequireLevel): the cases not yet started are skipped, so the run
 	// claims no level, and it fails.
 	FailFast bool
+	// Shard, when set, runs only this shard's share of the cases (by
+	// position in run order; see Shard): the others are skipped, so a
+	// shard claims no level. MergeReports combines the shards' reports
+	// into the report of one unsharded run.
+	Shard Shard
 }
 
 // Filtered reports whether any filter is set.
@@ -213,6 +218,7 @@ func plan(suite *Suite, opts Options) ([]Entry, error) {
 	selected := 0
 	for i := range entries {
 		entries[i].index = i
+		entries[i].Selected = entries[i].Selected && opts.Shard.Owns(i)
 		if entries[i].Selected {
 			selected++
 		}
@@ -384,6 +390,12 @@ func Start(ctx context.Context, impl Implementation, suite *Suite, opts Options)
 	if opts.RequireLevel != "" && opts.RequireLevel != LevelNone && opts.Filtered() {
 		return nil, fmt.Errorf("%w: a filtered run claims no level: RequireLevel cannot be combined with Run, Skip, Tiers or Stages", ErrUsage)
 	}
+	if err := opts.Shard.validate(); err != nil {
+		return nil, err
+	}
+	if opts.RequireLevel != "" && opts.RequireLevel != LevelNone && opts.Shard.Count > 1 {
+		return nil, fmt.Errorf("%w: a shard claims no level: merge the shards' reports (cupel-conform report merge) to get one", ErrUsage)
+	}
 	entries, err := plan(suite, opts)
 	if err != nil {
 		return nil, err
@@ -439,6 +451,9 @@ func (x *Execution) runEntry(ctx context.Context, impl Implementation, seq *int,
 	case !x.owns(e):
 		x.mu.Unlock()
 		return foreign(e)
+	case !e.Selected && !x.opts.Shard.Owns(e.index):
+		x.mu.Unlock()
+		return x.Skip(e, "in another shard than "+x.opts.Shard.String())
 	case !e.Selected:
 		x.mu.Unlock()
 		return x.Skip(e, "filtered out")

@@ -476,6 +476,8 @@ func (e *env) run(args []string) (int, error) {
 	maxStderr := fs.Int64("max-stderr", runner.MaxLine, "`BYTES` of stderr one case may write before it is a fault (-1: no limit)")
 	parallel := fs.Int("parallel", 0, "run `N` cases at once: N sessions, or N processes with --exec-per-case (default: the number of CPUs with --exec-per-case, else 1)")
 	failfast := fs.Bool("failfast", false, "stop at the first gated outcome (the run then claims no level, and fails)")
+	var shard shardFlag
+	fs.Var(&shard, "shard", shardHelp)
 	var many manyFlags
 	many.register(fs)
 	if err := parseNoArgs(fs, args); err != nil {
@@ -496,6 +498,7 @@ func (e *env) run(args []string) (int, error) {
 	}
 	opts.Timeout, opts.StartupTimeout = *timeout, *startup
 	opts.FailFast, opts.Parallel = *failfast, *parallel
+	opts.Shard = runner.Shard(shard)
 	if opts.Parallel == 0 {
 		opts.Parallel = 1
 		if *execPerCase {

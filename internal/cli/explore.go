@@ -66,6 +66,10 @@ func (e *env) explore(args []string) (int, error) {
 	restarts := fs.Int("restarts", 3, "restarts in a row (without a case completing) allowed after crashes, hangs and protocol errors")
 	shrinkRuns := fs.Int("shrink-runs", 2000, "runs spent at most shrinking one divergence")
 	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
+	var shard shardFlag
+	fs.Var(&shard, "shard", shardHelp)
+	jsonOut := fs.String("json", "", "write the report as JSON (schema "+runner.ExploreReportSchema+") to `FILE` (- for stdout), for \"report merge\"")
+	coverage := fs.Bool("coverage", false, "print which parts of the configuration space the generated cases used, and how often")
 	args, err := parse(fs, args)
 	if err != nil {
 		return 0, err
@@ -92,7 +96,7 @@ func (e *env) explore(args []string) (int, error) {
 			Suite: runner.HelloSuite{SpecVersion: runner.SpecVersion}})
 	}
 	opts := runner.ExploreOptions{Seed: *seed, Cases: *cases, Duration: *duration, Stages: stages, Out: *out,
-		Timeout: *timeout, StartupTimeout: *startup, ShrinkRuns: *shrinkRuns}
+		Timeout: *timeout, StartupTimeout: *startup, ShrinkRuns: *shrinkRuns, Coverage: *coverage, Shard: runner.Shard(shard)}
 	if *against != "" {
 		opts.Oracle = process(*against)
 	}
@@ -117,8 +121,23 @@ func (e *env) explore(args []string) (int, error) {
 	if err != nil {
 		return exitInfrastructure, err
 	}
-	if err := rep.WriteText(e.stdout); err != nil {
+	textOut := e.stdout
+	if *jsonOut == "-" {
+		textOut = e.stderr
+	}
+	if err := rep.WriteText(textOut); err != nil {
 		return exitInfrastructure, err
+	}
+	if *jsonOut != "" {
+		if err := writeFile(*jsonOut, e.stdout, rep.WriteJSON); err != nil {
+			return exitInfrastructure, err
+		}
+	}
+	if *coverage {
+		fmt.Fprintln(textOut)
+		if err := rep.WriteCoverage(textOut); err != nil {
+			return exitInfrastructure, err
+		}
 	}
 	if len(rep.Divergences) > 0 && *out == "" {
 		fmt.Fprintf(e.stdout, "(re-run with --seed %d --out DIR to write the vectors)\n", *seed)

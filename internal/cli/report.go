@@ -33,6 +33,9 @@ otherwise the name is the one its hello gave. A file written by
 
 // report renders saved JSON reports: cupel-conform report REPORT.json…
 func (e *env) report(args []string) (int, error) {
+	if len(args) > 0 && args[0] == "merge" {
+		return e.reportMerge(args[1:])
+	}
 	fs := newFlags("report", reportUsage, e)
 	var out matrixOutputs
 	fs.StringVar(&out.html, "html", "", "write a self-contained HTML page to `FILE` (- for stdout)")

@@ -31,6 +31,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -46,6 +47,8 @@ type result struct {
 	TestsKill   bool
 	TestsRun    bool
 	Note        string
+	ExploreRun  bool
+	ExploreKill bool
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -59,6 +62,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	list := fs.Bool("list", false, "print the sample and exit")
 	reach := fs.Bool("reachability", false, "print the sample with whether the vectors reach each mutant (one coverage run, no mutant built) and exit")
 	verbose := fs.Bool("v", false, "print the output of the runs that kill a mutant")
+	files := fs.String("files", "", "comma-separated base names of the files of -pkg to draw mutants from (default: every non-test file)")
+	vectors := fs.Bool("vectors", true, "build cupel-conform with each mutant and run the vector suite (false: the tests alone judge; no reachability)")
+	explore := fs.Int("explore", 0, "for each mutant the vectors leave alive, run `N` cases of cupel-conform explore (seed 1) with the mutant as the implementation (over the protocol) and go-cupel as the oracle; killed when it finds a divergence")
+	testArgs := fs.String("testargs", "", "extra arguments of go test, space-separated (e.g. -ginkgo.focus=explore)")
 	only := fs.String("only", "", "run the mutants listed in this file (one \"file:line: old -> new\" a line, as the report prints them) instead of a sample")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -71,6 +78,19 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintln(stderr, "mutate:", err)
 		return 1
+	}
+	if *files != "" {
+		for _, f := range strings.Split(*files, ",") {
+			if _, ok := p.Src[f]; !ok {
+				fmt.Fprintf(stderr, "mutate: -files: no file %s in %s\n", f, *pkg)
+				return 2
+			}
+			p.Targets = append(p.Targets, f)
+		}
+	}
+	if !*vectors && *tests == "survivors" {
+		fmt.Fprintln(stderr, "mutate: -tests survivors needs the vectors (-vectors=true)")
+		return 2
 	}
 	sample, sites := p.Sample(*seed, *n)
 	if *only != "" {
@@ -92,10 +112,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	defer os.RemoveAll(tmp)
 
-	cov, err := coverage(tmp, *pkg, *timeout)
-	if err != nil {
-		fmt.Fprintln(stderr, "mutate: coverage run:", err)
-		return 1
+	cov := coverSet{}
+	if *vectors {
+		if cov, err = coverage(tmp, *pkg, *timeout); err != nil {
+			fmt.Fprintln(stderr, "mutate: coverage run:", err)
+			return 1
+		}
 	}
 	if *reach {
 		for _, m := range sample {
@@ -104,6 +126,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	absPkg, _ := filepath.Abs(*pkg)
+	oracle := filepath.Join(tmp, "cupel-conform-oracle")
+	if *explore > 0 {
+		if out, err := command(*timeout, "", "go", "build", "-o", oracle, "./cmd/cupel-conform"); err != nil {
+			fmt.Fprintln(stderr, "mutate: building the oracle:", err, out)
+			return 1
+		}
+	}
 	var res []result
 	for i, m := range sample {
 		r := result{Mutant: m, Reachable: cov.covered(m.File, m.ReachLine)}
@@ -120,7 +149,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 		bin := filepath.Join(tmp, "cupel-conform")
-		if out, err := command(*timeout, "", "go", "build", "-overlay", ov, "-o", bin, "./cmd/cupel-conform"); err != nil {
+		if !*vectors {
+			// The tests alone judge.
+		} else if out, err := command(*timeout, "", "go", "build", "-overlay", ov, "-o", bin, "./cmd/cupel-conform"); err != nil {
 			r.Note = "build failed: " + firstLine(out)
 			r.VectorsKill = true // counted as killed, reported
 		} else {
@@ -133,17 +164,29 @@ func run(args []string, stdout, stderr io.Writer) int {
 				r.Note = "vectors: timeout"
 			}
 		}
+		if *explore > 0 && *vectors && !r.VectorsKill && r.Note == "" {
+			// The oracle is the unmutated go-cupel, in process in the
+			// unmutated binary; the mutant answers over the protocol.
+			r.ExploreRun = true
+			out, err := command(*timeout, "", oracle, "explore", "--impl-cmd", bin+" adapter", "--seed", "1",
+				"--cases", strconv.Itoa(*explore), "--quiet", "--shrink-runs", "50")
+			r.ExploreKill = err != nil
+			if r.ExploreKill && *verbose {
+				fmt.Fprintf(stderr, "%s: explore: %v\n%s\n", m, err, out)
+			}
+		}
 		if *tests == "all" || (*tests == "survivors" && !r.VectorsKill) {
 			r.TestsRun = true
-			out, err := command(*timeout+30*time.Second, "", "go", "test", "-overlay", ov, "-count=1", "-timeout", timeout.String(), "./"+filepath.ToSlash(*pkg))
+			args := append([]string{"test", "-overlay", ov, "-count=1", "-timeout", timeout.String(), "./" + filepath.ToSlash(*pkg)}, strings.Fields(*testArgs)...)
+			out, err := command(*timeout+30*time.Second, "", "go", args...)
 			r.TestsKill = err != nil
 			if r.TestsKill && *verbose {
 				fmt.Fprintf(stderr, "%s: tests: %v\n%s\n", m, err, out)
 			}
 		}
 		res = append(res, r)
-		fmt.Fprintf(stderr, "[%d/%d] %-50s reachable=%-5v vectors=%-8s tests=%s %s\n", i+1, len(sample), m,
-			r.Reachable, verdict(r.VectorsKill, true), verdict(r.TestsKill, r.TestsRun), r.Note)
+		fmt.Fprintf(stderr, "[%d/%d] %-50s reachable=%-5v vectors=%-8s tests=%-8s explore=%s %s\n", i+1, len(sample), m,
+			r.Reachable, verdict(r.VectorsKill, *vectors), verdict(r.TestsKill, r.TestsRun), verdict(r.ExploreKill, r.ExploreRun), r.Note)
 	}
 	what := fmt.Sprintf("seed %d: %d mutants drawn from %d candidate sites (mutants that do not type-check are skipped)", *seed, len(res), sites)
 	if *only != "" {
@@ -197,12 +240,27 @@ func report(w io.Writer, what string, res []result) {
 	fmt.Fprintf(w, "vectors, reachable:   %d/%d killed (%s) [line executed by the suite]\n", vkReach, reach, pct(vkReach, reach))
 	fmt.Fprintf(w, "go test ./cupel:      %d/%d killed (%s) [of the mutants it ran on]\n", tk, testsRun, pct(tk, testsRun))
 	fmt.Fprintf(w, "vectors + tests:      %d/%d killed (%s)\n", both, len(res), pct(both, len(res)))
+	var er, ek int
+	for _, r := range res {
+		if r.ExploreRun {
+			er++
+			if r.ExploreKill {
+				ek++
+			}
+		}
+	}
+	if er > 0 {
+		fmt.Fprintf(w, "explore:              %d/%d of the vectors' survivors killed (%s)\n", ek, er, pct(ek, er))
+	}
 	fmt.Fprintln(w, "survivors (classify each: equivalent or not):")
 	for _, r := range res {
 		if r.VectorsKill && (r.TestsKill || !r.TestsRun) {
 			continue
 		}
 		what := "survives vectors"
+		if r.ExploreRun {
+			what += ", explore " + verdict(r.ExploreKill, true)
+		}
 		switch {
 		case !r.VectorsKill && !r.TestsKill && r.TestsRun:
 			what = "survives both"

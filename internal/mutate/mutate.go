@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"go/ast"
+	"go/build"
 	"go/importer"
 	"go/parser"
 	"go/token"
@@ -47,10 +48,14 @@ type Package struct {
 	Dir   string
 	Files []string          // base names of the non-test .go files, sorted
 	Src   map[string][]byte // by base name
-	fset  *token.FileSet
-	asts  map[string]*ast.File
-	info  *types.Info
-	imp   types.Importer
+	// Targets, when set, are the base names of the files mutants are
+	// drawn from (the whole package is still type-checked).
+	Targets []string
+	fset    *token.FileSet
+	asts    map[string]*ast.File
+	info    *types.Info
+	imp     types.Importer
+	cache   map[string]*types.Package
 }
 
 // Load parses and type-checks the non-test Go files of dir.
@@ -59,11 +64,14 @@ func Load(dir string) (*Package, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Package{Dir: dir, Src: map[string][]byte{}, fset: token.NewFileSet(), asts: map[string]*ast.File{}}
+	p := &Package{Dir: dir, Src: map[string][]byte{}, fset: token.NewFileSet(), asts: map[string]*ast.File{}, cache: map[string]*types.Package{}}
 	for _, e := range ents {
 		n := e.Name()
 		if e.IsDir() || !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") {
 			continue
+		}
+		if ok, err := build.Default.MatchFile(dir, n); err != nil || !ok {
+			continue // excluded by a build constraint on this platform
 		}
 		src, err := os.ReadFile(filepath.Join(dir, n))
 		if err != nil {
@@ -78,7 +86,10 @@ func Load(dir string) (*Package, error) {
 		p.asts[n] = f
 	}
 	slices.Sort(p.Files)
-	p.imp = importer.Default()
+	// The source importer finds the module's own packages (go/build asks
+	// the go command in module mode); the default importer knows only the
+	// standard library's export data.
+	p.imp = importer.ForCompiler(p.fset, "source", nil)
 	p.info = &types.Info{Types: map[ast.Expr]types.TypeAndValue{}, Uses: map[*ast.Ident]types.Object{}}
 	if err := p.check(p.fset, p.astList(), p.info); err != nil {
 		return nil, fmt.Errorf("type-checking %s: %w", dir, err)
@@ -96,6 +107,11 @@ func (p *Package) astList() []*ast.File {
 
 func (p *Package) check(fset *token.FileSet, files []*ast.File, info *types.Info) error {
 	conf := types.Config{Importer: p.imp, Error: func(error) {}}
+	if ip, ok := p.imp.(types.ImporterFrom); ok {
+		// Resolve imports from the package's directory (module mode).
+		dir, _ := filepath.Abs(p.Dir)
+		conf.Importer = &importerFrom{from: ip, dir: dir, cache: p.cache}
+	}
 	_, err := conf.Check("mutated", fset, files, info)
 	return err
 }
@@ -139,6 +155,9 @@ var swaps = map[token.Token][]token.Token{
 func (p *Package) Sites() []Mutant {
 	var ms []Mutant
 	for _, n := range p.Files {
+		if len(p.Targets) > 0 && !slices.Contains(p.Targets, n) {
+			continue
+		}
 		f := p.asts[n]
 		tf := p.fset.File(f.Pos())
 		var stack []ast.Node // the nodes enclosing the current one
@@ -273,4 +292,24 @@ func (p *Package) Named(file string) ([]Mutant, error) {
 		out = append(out, m)
 	}
 	return out, nil
+}
+
+// importerFrom resolves every import from one directory, once: the source
+// importer asks the go command to locate a package on every import, even
+// of one it has already type-checked.
+type importerFrom struct {
+	from  types.ImporterFrom
+	dir   string
+	cache map[string]*types.Package
+}
+
+func (i *importerFrom) Import(path string) (*types.Package, error) {
+	if pkg, ok := i.cache[path]; ok {
+		return pkg, nil
+	}
+	pkg, err := i.from.ImportFrom(path, i.dir, 0)
+	if err == nil {
+		i.cache[path] = pkg
+	}
+	return pkg, err
 }
