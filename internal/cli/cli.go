@@ -765,10 +765,16 @@ func (e *env) lint(args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	nUnknown := 0
 	for _, se := range suite.Errors {
 		fmt.Fprintf(e.stdout, "%s\n", se)
+		for _, w := range se.Warnings {
+			nUnknown++
+			if *unknown || *strict {
+				fmt.Fprintf(e.stdout, "%s\n", w)
+			}
+		}
 	}
-	nUnknown := 0
 	for _, cs := range suite.Cases {
 		for _, w := range cs.Warnings {
 			nUnknown++
