@@ -650,7 +650,13 @@ func (e *env) verify(args []string) (int, error) {
 }
 
 func (e *env) diff(args []string) (int, error) {
-	fs := newFlags("diff", "diff OLD.json NEW.json", e)
+	fs := newFlags("diff", "diff [--max-failures N] OLD.json NEW.json\n\n"+
+		"Compares two JSON reports case by case. A case that failed as expected (xfail)\n"+
+		"and is now reported without its expectation, or back, is not a change.\n\n"+
+		"Exit codes: 1 when a case that passed in OLD does not pass in NEW, 0 otherwise\n"+
+		"(also when cases newly pass, change or are added or removed), 2 usage error,\n"+
+		"3 when a report cannot be read.", e)
+	maxFailures := fs.Int("max-failures", 30, "cap every list at `N` entries (0: no cap)")
 	args, err := parse(fs, args)
 	if err != nil {
 		return 0, err
@@ -667,7 +673,7 @@ func (e *env) diff(args []string) (int, error) {
 		return exitInfrastructure, err
 	}
 	d := report.Diff(old, nw)
-	if err := report.WriteDiff(e.stdout, d); err != nil {
+	if err := report.WriteDiff(e.stdout, d, *maxFailures); err != nil {
 		return exitInfrastructure, err
 	}
 	if len(d.NewlyFailing) > 0 {
