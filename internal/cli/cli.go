@@ -213,14 +213,18 @@ func (c *common) load() (*runner.Suite, runner.Options, error) {
 
 func newFlags(name, synopsis string, e *env) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
+	// The flag package would print a bad flag's error and the usage; Main
+	// prints the error once, and the usage is for -h (see parse).
+	fs.SetOutput(io.Discard)
 	fs.Usage = func() {
 		fmt.Fprintf(e.stderr, "usage: cupel-conform %s\n", synopsis)
 		n := 0
 		fs.VisitAll(func(*flag.Flag) { n++ })
 		if n > 0 {
 			fmt.Fprint(e.stderr, "\nflags:\n")
+			fs.SetOutput(e.stderr)
 			fs.PrintDefaults()
+			fs.SetOutput(io.Discard)
 		}
 	}
 	return fs
@@ -230,12 +234,16 @@ func newFlags(name, synopsis string, e *env) *flag.FlagSet {
 // works) and returns the positional arguments; "--" ends the flags.
 func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
+	usage := fs.Usage
+	fs.Usage = func() {}
+	defer func() { fs.Usage = usage }()
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
+				usage()
 				return nil, err
 			}
-			return nil, usageError{err.Error()}
+			return nil, usagef("%v (cupel-conform %s -h lists the flags)", err, fs.Name())
 		}
 		args = fs.Args()
 		if len(args) == 0 {
