@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"time"
@@ -427,6 +428,22 @@ func signalContext() (context.Context, context.CancelFunc) {
 	return signal.NotifyContext(context.Background(), os.Interrupt)
 }
 
+// unexpectedIn returns the ids of the cases that were unexpected results
+// in the JSON report at path.
+func unexpectedIn(path string) ([]string, error) {
+	rep, err := report.ReadReport(path)
+	if err != nil {
+		return nil, usagef("--rerun-failed: %v", err)
+	}
+	var ids []string
+	for _, c := range rep.Cases {
+		if c.Unexpected() {
+			ids = append(ids, c.ID)
+		}
+	}
+	return ids, nil
+}
+
 func (e *env) run(args []string) (int, error) {
 	fs := newFlags("run", "run [flags]", e)
 	var c common
@@ -444,10 +461,27 @@ func (e *env) run(args []string) (int, error) {
 	maxStderr := fs.Int64("max-stderr", runner.MaxLine, "`BYTES` of stderr one case may write before it is a fault (-1: no limit)")
 	parallel := fs.Int("parallel", 0, "run `N` cases at once: N sessions, or N processes with --exec-per-case (default: the number of CPUs with --exec-per-case, else 1)")
 	failfast := fs.Bool("failfast", false, "stop at the first unexpected result (the run then claims no level)")
+	rerun := fs.String("rerun-failed", "", "run only the cases that were unexpected in the JSON report `REPORT.json` (as pytest --lf)")
 	var many manyFlags
 	many.register(fs)
 	if err := parseNoArgs(fs, args); err != nil {
 		return 0, err
+	}
+	if *rerun != "" {
+		ids, err := unexpectedIn(*rerun)
+		if err != nil {
+			return 0, err
+		}
+		if len(c.run) > 0 {
+			return 0, usagef("--rerun-failed selects the cases itself: drop --run")
+		}
+		if len(ids) == 0 {
+			fmt.Fprintf(e.stderr, "%s has no unexpected result: nothing to rerun\n", *rerun)
+			return 0, nil
+		}
+		for _, id := range ids {
+			c.run = append(c.run, "^"+regexp.QuoteMeta(id)+"$")
+		}
 	}
 	if *execPerCase && *implCmd == "" && len(many.impls) == 0 {
 		return 0, usagef("--exec-per-case needs --impl-cmd")
