@@ -103,7 +103,9 @@ func (e *env) explore(args []string) (int, error) {
 		last := time.Now()
 		opts.OnProgress = func(p runner.ExploreProgress) {
 			if p.Shrinking != "" {
-				fmt.Fprintf(e.stderr, "explore: divergence %s at case %d, shrinking\n", p.Shrinking, p.Cases+p.Skipped)
+				// The generated case's index, numbered from 0 as in the summary's
+				// "(seed S, index I)": the cases so far include this one.
+				fmt.Fprintf(e.stderr, "explore: divergence %s at index %d, shrinking\n", p.Shrinking, p.Cases+p.Skipped-1)
 				return
 			}
 			if time.Since(last) < 2*time.Second {
