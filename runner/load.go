@@ -419,9 +419,8 @@ func parseScorer(typ string, t tbl) ScorerConfig {
 		if inner, ok := t.sub("inner"); ok {
 			in := parseScorer(componentName(inner, "type", "scorer", cupel.ScorerTypes()), inner)
 			sc.Inner = &in
-		} else if name, ok := t.str("inner_scorer"); ok {
-			name = componentName(t, "inner_scorer", "scorer", cupel.ScorerTypes())
-			in := parseScorer(name, tbl{f: t.f, m: map[string]any{}, path: join(t.path, "inner"), occ: -1})
+		} else if t.has("inner_scorer") {
+			in := parseScorer(componentName(t, "inner_scorer", "scorer", cupel.ScorerTypes()), tbl{f: t.f, m: map[string]any{}, path: join(t.path, "inner"), occ: -1})
 			sc.Inner = &in
 		}
 	case "decay":
