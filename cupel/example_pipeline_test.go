@@ -22,7 +22,9 @@ func agentContext() []*cupel.ContextItem {
 	}
 }
 
-// Selecting context under a budget: the README's example.
+// Selecting context under a budget: a pipeline of two weighted scorers, a
+// greedy slicer and a u-shaped placer (examples/quickstart is the README's
+// program).
 func Example() {
 	items := agentContext()
 	scorer, err := cupel.NewCompositeScorer(

@@ -20,6 +20,10 @@
 // item metadata) written with the pipeline's fast path, cupel.BatchScorer,
 // and proved against the scorer contract with cupeltest.RunScorerTests.
 //
+// examples/quickstart is the README's first program and its tests: the
+// README's Go blocks are copies of its declarations (go test
+// ./internal/doccheck keeps them equal).
+//
 // examples/policyfile is a command that reads a selection policy from a
 // TOML (or JSON) file with cupel.DecodePolicyFile and runs it over the
 // agent's turn.

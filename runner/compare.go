@@ -298,6 +298,10 @@ func refName(r Ref) string {
 	return fmt.Sprintf("%q", r.Content)
 }
 
+// longOrder is the length above which an ordering failure's message gives
+// the lists' sizes instead of the lists.
+const longOrder = 12
+
 func compareOrdered(what string, c *Case, want []Ref, got []int, v *Judgement) {
 	ok := len(want) == len(got)
 	first := -1
@@ -312,15 +316,21 @@ func compareOrdered(what string, c *Case, want []Ref, got []int, v *Judgement) {
 	if ok {
 		return
 	}
-	wantList := make([]string, len(want))
-	for i, r := range want {
-		wantList[i] = r.Content
-	}
-	v.failf("%s differs (in order): expected %s, got %s", what, quoteList(wantList), quoteList(contentsOf(c, got)))
 	if first < 0 {
 		first = min(len(want), len(got))
 	}
-	v.Details = append(v.Details, fmt.Sprintf("  first difference at position %d", first))
+	if max(len(want), len(got)) > longOrder {
+		// The lists in full would be a line of thousands of characters
+		// before the diff: the message gives their sizes, the diff leads.
+		v.failf("%s differs (in order): %d items expected, %d got; first difference at position %d", what, len(want), len(got), first)
+	} else {
+		wantList := make([]string, len(want))
+		for i, r := range want {
+			wantList[i] = r.Content
+		}
+		v.failf("%s differs (in order): expected %s, got %s", what, quoteList(wantList), quoteList(contentsOf(c, got)))
+		v.Details = append(v.Details, fmt.Sprintf("  first difference at position %d", first))
+	}
 	// Show the positions around the first difference, at most 40 rows.
 	from := max(0, first-5)
 	to := min(max(len(want), len(got)), from+40)

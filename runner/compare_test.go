@@ -26,6 +26,24 @@ func mutated(id string, f func(r *runner.Result)) (*runner.Case, runner.Judgemen
 }
 
 var _ = Describe("Comparator", func() {
+	It("leads a long ordering failure with the position-by-position diff, not the lists in full", func() {
+		s, err := runner.LoadSuite(nil)
+		Expect(err).NotTo(HaveOccurred())
+		c := s.Case("required/placing/u-shaped-many-items")
+		Expect(c).NotTo(BeNil())
+		Expect(c.Input.Items).To(HaveLen(300))
+		r := oracle.Answer(c)
+		slices.Reverse(r.Output.Ordered)
+		v := runner.Compare(c, r)
+		Expect(v.Status).To(Equal(runner.StatusFail))
+		Expect(v.Message).To(Equal("output differs (in order): 300 items expected, 300 got; first difference at position 0"))
+		Expect(v.Details[0]).To(Equal(v.Message))
+		Expect(v.Details[1]).To(MatchRegexp(`^  !  0  expected "u\d+" +actual #\d+ "u\d+"$`))
+		// A short list still reads in full.
+		_, short := mutated("required/placing/u-shaped-seven-items", func(r *runner.Result) { slices.Reverse(r.Output.Ordered) })
+		Expect(short.Message).To(MatchRegexp(`^output differs \(in order\): expected \[.*\], got \[.*\]$`))
+	})
+
 	It("passes every fixture's expected answer", func() {
 		for _, c := range fixtures().Cases {
 			v := runner.Compare(c, oracle.Answer(c))

@@ -111,10 +111,25 @@ func (e *Expectations) apply(cr *CaseResult) {
 		cr.Message = fmt.Sprintf("expected to %s (%s) but passed: remove it from the expectations", x.Status, x.Reason)
 	case cr.Status == x.Status:
 		cr.Status = StatusXFail
-		cr.Message = fmt.Sprintf("expected %s (%s): %s", x.Status, x.Reason, cr.Message)
+		cr.Message = xfailPrefix(x) + cr.Message
 	default:
 		cr.Message = fmt.Sprintf("expected %s but got %s: %s", x.Status, cr.Status, cr.Message)
 	}
+}
+
+// xfailPrefix starts the message of a case that failed as x expected.
+func xfailPrefix(x *Expectation) string {
+	return fmt.Sprintf("expected %s (%s): ", x.Status, x.Reason)
+}
+
+// Cause returns what the implementation did, whether or not an
+// expectation pinned it: for an xfail, the pinned status and the
+// implementation's own message; otherwise the status and message.
+func (c CaseResult) Cause() (Status, string) {
+	if c.Status != StatusXFail || c.Expected == nil {
+		return c.Status, c.Message
+	}
+	return c.Expected.Status, strings.TrimPrefix(c.Message, xfailPrefix(c.Expected))
 }
 
 // ExpectationsFromReport builds an expectations file from the current

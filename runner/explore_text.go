@@ -15,6 +15,12 @@ func (r *ExploreReport) WriteText(w io.Writer) error {
 	if r.OracleTrusted {
 		oracle += ", in process"
 	}
+	// The other side is go-cupel, the oracle, or with --against a second
+	// implementation that is no more trusted than the first.
+	other, trust := "oracle", ""
+	if !r.OracleTrusted {
+		other, trust = "--against implementation", ", though neither side is trusted"
+	}
 	fmt.Fprintf(&b, "cupel-conform explore · seed %d\n", r.Seed)
 	fmt.Fprintf(&b, "implementation: %s\n", infoName(r.Implementation))
 	if r.OracleTrusted {
@@ -61,12 +67,12 @@ func (r *ExploreReport) WriteText(w io.Writer) error {
 			case d.File != "":
 				fmt.Fprintf(&b, "    vector: %s\n", d.File)
 			case d.OracleFault:
-				b.WriteString("    (the oracle failed: no vector can state an expected value)\n")
+				fmt.Fprintf(&b, "    (the %s failed: no vector can state an expected value)\n", other)
 			}
 		}
-		b.WriteString("\nEach vector holds the oracle's outputs as its expected values: verify them\n" +
-			"against the spec before adopting it. `cupel-conform run --suite DIR --impl-cmd CMD`\n" +
-			"reproduces the divergences.\n")
+		fmt.Fprintf(&b, "\nEach vector holds the %s's outputs as its expected values%s: verify them\n"+
+			"against the spec before adopting it. `cupel-conform run --suite DIR --impl-cmd CMD`\n"+
+			"reproduces the divergences.\n", other, trust)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

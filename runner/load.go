@@ -30,6 +30,9 @@ type SuiteError struct {
 	Line int `json:"line,omitempty"`
 	// Reason says what is wrong.
 	Reason string `json:"reason"`
+	// Warnings are the file's unknown keys, when the loader read the whole
+	// file before it failed (lint lists them).
+	Warnings []KeyWarning `json:"-"`
 }
 
 // Error implements error as "file:line: reason".
@@ -187,6 +190,9 @@ func LoadCase(name string, data []byte) (*Case, error) {
 		loadPipeline(root, test, c)
 	}
 	if f.err != nil {
+		// The whole file was read: its unknown keys are known, and often
+		// the cause (a misspelt key leaves a required one missing).
+		f.err.Warnings = keyWarnings(f, unknownKeys(doc, f.consumed))
 		return nil, f.err
 	}
 	c.UnknownKeys = unknownKeys(doc, f.consumed)
@@ -321,7 +327,7 @@ func (r *resolver) contents(t tbl, key string) []Ref {
 }
 
 func loadScoring(root, test tbl, c *Case) {
-	typ := test.reqStr("scorer")
+	typ := componentName(test, "scorer", "scorer", cupel.ScorerTypes())
 	c.Expect.ConstructionError, _ = test.boolean("expect_construction_error")
 	cfg, _ := root.sub("config")
 	sc := parseScorer(typ, cfg)
@@ -347,6 +353,34 @@ func loadErrorExpectation(root tbl, c *Case) {
 			c.Expect.Error = k
 		}
 	}
+}
+
+// componentName reads the required key of t naming a scorer, slicer or
+// placer (what), and fails the file at the key's line when the name is not
+// one of known (the spec's names), suggesting the closest.
+func componentName(t tbl, key, what string, known []string) string {
+	name := t.reqStr(key)
+	if name == "" || slices.Contains(known, name) {
+		return name
+	}
+	msg := fmt.Sprintf("unknown %s %q", what, name)
+	if s := closest(name, known); s != "" {
+		msg += fmt.Sprintf(" (did you mean %q?)", s)
+	}
+	t.errf(key, "%s; the %ss are %s", msg, what, strings.Join(known, ", "))
+	return name
+}
+
+// closest returns the name of names nearest to s in edit distance, or ""
+// when none is near enough to be a misspelling.
+func closest(s string, names []string) string {
+	best, bestD := "", len(s)/2+1
+	for _, n := range names {
+		if d := editDistance(strings.ToLower(s), n); d < bestD {
+			best, bestD = n, d
+		}
+	}
+	return best
 }
 
 // parseScorer reads a scorer's configuration from its table. A composite's
@@ -377,15 +411,15 @@ func parseScorer(typ string, t tbl) ScorerConfig {
 		for _, ch := range children {
 			sc.Children = append(sc.Children, ChildScorer{
 				Weight: ch.reqFloat("weight"),
-				Scorer: parseScorer(ch.reqStr("type"), ch),
+				Scorer: parseScorer(componentName(ch, "type", "scorer", cupel.ScorerTypes()), ch),
 			})
 		}
 	case "scaled":
 		if inner, ok := t.sub("inner"); ok {
-			in := parseScorer(inner.reqStr("type"), inner)
+			in := parseScorer(componentName(inner, "type", "scorer", cupel.ScorerTypes()), inner)
 			sc.Inner = &in
-		} else if name, ok := t.str("inner_scorer"); ok {
-			in := parseScorer(name, tbl{f: t.f, m: map[string]any{}, path: join(t.path, "inner"), occ: -1})
+		} else if t.has("inner_scorer") {
+			in := parseScorer(componentName(t, "inner_scorer", "scorer", cupel.ScorerTypes()), tbl{f: t.f, m: map[string]any{}, path: join(t.path, "inner"), occ: -1})
 			sc.Inner = &in
 		}
 	case "decay":
@@ -473,8 +507,8 @@ func parseSlicer(typ string, cfg tbl) *SlicerConfig {
 	}
 	inner := func() {
 		name := "greedy"
-		if n, ok := cfg.str("inner_slicer"); ok {
-			name = n
+		if cfg.has("inner_slicer") {
+			name = componentName(cfg, "inner_slicer", "slicer", cupel.SlicerTypes())
 		}
 		s.Inner = &SlicerConfig{Type: name}
 		if name == "knapsack" || name == "count_constrained_knapsack" {
@@ -539,7 +573,7 @@ func shortfallList(exp tbl, key string) []Shortfall {
 }
 
 func loadSlicing(root, test tbl, c *Case) {
-	typ := test.reqStr("slicer")
+	typ := componentName(test, "slicer", "slicer", cupel.SlicerTypes())
 	c.Expect.ConstructionError, _ = test.boolean("expect_construction_error")
 	cfg, _ := root.sub("config")
 	c.Input.Slicer = parseSlicer(typ, cfg)
@@ -555,7 +589,7 @@ func loadSlicing(root, test tbl, c *Case) {
 }
 
 func loadPlacing(root, test tbl, c *Case) {
-	c.Input.Placer = test.reqStr("placer")
+	c.Input.Placer = componentName(test, "placer", "placer", cupel.PlacerTypes())
 	c.Input.Items = loadItems(root, "items", itemRules{scoreOpt: true, tokensOpt: true})
 	loadErrorExpectation(root, c)
 	exp, _ := root.sub("expected")
@@ -573,18 +607,18 @@ func loadPipeline(root, test tbl, c *Case) {
 	entries, _ := cfg.arr("scorers")
 	switch len(entries) {
 	case 1:
-		sc := parseScorer(entries[0].reqStr("type"), entries[0])
+		sc := parseScorer(componentName(entries[0], "type", "scorer", cupel.ScorerTypes()), entries[0])
 		entries[0].get("weight")
 		c.Input.Scorer = &sc
 	default:
 		sc := ScorerConfig{Type: "composite", Children: []ChildScorer{}}
 		for _, e := range entries {
-			sc.Children = append(sc.Children, ChildScorer{Weight: e.reqFloat("weight"), Scorer: parseScorer(e.reqStr("type"), e)})
+			sc.Children = append(sc.Children, ChildScorer{Weight: e.reqFloat("weight"), Scorer: parseScorer(componentName(e, "type", "scorer", cupel.ScorerTypes()), e)})
 		}
 		c.Input.Scorer = &sc
 	}
-	c.Input.Slicer = parseSlicer(cfg.reqStr("slicer"), cfg)
-	c.Input.Placer = cfg.reqStr("placer")
+	c.Input.Slicer = parseSlicer(componentName(cfg, "slicer", "slicer", cupel.SlicerTypes()), cfg)
+	c.Input.Placer = componentName(cfg, "placer", "placer", cupel.PlacerTypes())
 	dedup := true
 	if d, ok := cfg.boolean("deduplication"); ok {
 		dedup = d

@@ -282,13 +282,26 @@ func (p *Process) start(ctx context.Context) (*proc, Info, error) {
 	var h HelloResponse
 	if jerr := json.Unmarshal(line, &h); jerr != nil || h.Type != TypeHello {
 		pr.kill()
-		return nil, Info{}, &Fault{Status: StatusError, Message: fmt.Sprintf("expected a hello line, got %s", preview(line)), Stderr: pr.stderr.since(0), Err: ErrProtocol}
+		return nil, Info{}, &Fault{Status: StatusError, Message: badHello(line), Stderr: pr.stderr.since(0), Err: ErrProtocol}
 	}
 	if h.Protocol != Protocol {
 		pr.kill()
 		return nil, Info{}, &Fault{Status: StatusError, Message: fmt.Sprintf("implementation speaks protocol %q, want %q", h.Protocol, Protocol), Err: ErrProtocol}
 	}
 	return pr, h.Info(), nil
+}
+
+// helloExample is a minimal hello line, for the message of a bad one.
+const helloExample = `{"type":"hello","protocol":"cupel-conform/1","implementation":{"name":"my-cupel","version":"0.1.0"},"capabilities":{"stages":["scoring"]}}`
+
+// badHello explains a line that is not a hello: what one looks like, and
+// when the program only echoed the runner's own hello (cat does), that.
+func badHello(line []byte) string {
+	var echo HelloRequest
+	if json.Unmarshal(line, &echo) == nil && echo.Type == TypeHello && echo.Runner.Name == Name {
+		return fmt.Sprintf("expected the implementation's hello line, got the runner's own hello back (does the program echo its input?): answer with one JSON line such as %s (PROTOCOL.md, hello)", helloExample)
+	}
+	return fmt.Sprintf("expected a hello line, one JSON object such as %s (PROTOCOL.md, hello), got %s", helloExample, preview(line))
 }
 
 func (p *Process) exchange(ctx context.Context, pr *proc, req Request) (Result, error) {

@@ -152,7 +152,32 @@ var _ = Describe("Reporters", func() {
 		back := report.Diff(bad, good)
 		Expect(back.NewlyPassing).To(HaveLen(2))
 		var buf bytes.Buffer
-		Expect(report.WriteDiff(&buf, d)).To(Succeed())
+		Expect(report.WriteDiff(&buf, d, 0)).To(Succeed())
 		Expect(buf.String()).To(ContainSubstring("newly failing (2)"))
+		buf.Reset()
+		Expect(report.WriteDiff(&buf, d, 1)).To(Succeed())
+		Expect(buf.String()).To(ContainSubstring("newly failing (2):\n  "))
+		Expect(buf.String()).To(ContainSubstring("\n  … and 1 more (--max-failures)\n"))
+	})
+
+	It("does not count an xfail that is now unpinned, or pinned again, as a change when the cause is the same", func() {
+		bad := failingReport()
+		x := runner.Expectation{ID: knapsackID, Status: runner.StatusUnsupported, Reason: "no knapsack yet"}
+		pinned := failingReport()
+		Expect(pinned.Cases).To(ContainElement(HaveField("ID", knapsackID)))
+		for i := range pinned.Cases {
+			if c := &pinned.Cases[i]; c.ID == knapsackID {
+				c.Status, c.Expected, c.Message = runner.StatusXFail, &x, "expected unsupported (no knapsack yet): "+c.Message
+			}
+		}
+		Expect(report.Diff(bad, pinned)).To(HaveField("Changed", BeEmpty()))
+		Expect(report.Diff(pinned, bad)).To(HaveField("Changed", BeEmpty()))
+		// Another cause is a change.
+		for i := range pinned.Cases {
+			if c := &pinned.Cases[i]; c.ID == knapsackID {
+				c.Message = "expected unsupported (no knapsack yet): something else"
+			}
+		}
+		Expect(report.Diff(bad, pinned).Changed).To(ConsistOf(report.StatusChange{ID: knapsackID, Old: runner.StatusUnsupported, New: runner.StatusXFail}))
 	})
 })

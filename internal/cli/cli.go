@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"time"
@@ -247,14 +248,18 @@ func (c *common) load() (*runner.Suite, runner.Options, error) {
 
 func newFlags(name, synopsis string, e *env) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
+	// The flag package would print a bad flag's error and the usage; Main
+	// prints the error once, and the usage is for -h (see parse).
+	fs.SetOutput(io.Discard)
 	fs.Usage = func() {
 		fmt.Fprintf(e.stderr, "usage: cupel-conform %s\n", synopsis)
 		n := 0
 		fs.VisitAll(func(*flag.Flag) { n++ })
 		if n > 0 {
 			fmt.Fprint(e.stderr, "\nflags:\n")
+			fs.SetOutput(e.stderr)
 			fs.PrintDefaults()
+			fs.SetOutput(io.Discard)
 		}
 	}
 	return fs
@@ -264,12 +269,16 @@ func newFlags(name, synopsis string, e *env) *flag.FlagSet {
 // works) and returns the positional arguments; "--" ends the flags.
 func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
+	usage := fs.Usage
+	fs.Usage = func() {}
+	defer func() { fs.Usage = usage }()
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
+				usage()
 				return nil, err
 			}
-			return nil, usageError{err.Error()}
+			return nil, usagef("%v (cupel-conform %s -h lists the flags)", err, fs.Name())
 		}
 		args = fs.Args()
 		if len(args) == 0 {
@@ -454,6 +463,22 @@ func signalContext() (context.Context, context.CancelFunc) {
 	return signal.NotifyContext(context.Background(), os.Interrupt)
 }
 
+// failedIn returns the ids of the cases that the verdict of the JSON
+// report at path gated or warned about: the cases that did not pass.
+func failedIn(path string) ([]string, error) {
+	rep, err := report.ReadReport(path)
+	if err != nil {
+		return nil, usagef("--rerun-failed: %v", err)
+	}
+	var ids []string
+	for _, c := range rep.Verdict().Cases {
+		if c.Class == runner.ClassGated || c.Class == runner.ClassWarning {
+			ids = append(ids, c.ID)
+		}
+	}
+	return ids, nil
+}
+
 func (e *env) run(args []string) (int, error) {
 	fs := newFlags("run", "run [flags]", e)
 	flagsUsage := fs.Usage
@@ -478,10 +503,27 @@ func (e *env) run(args []string) (int, error) {
 	failfast := fs.Bool("failfast", false, "stop at the first gated outcome (the run then claims no level, and fails)")
 	var shard shardFlag
 	fs.Var(&shard, "shard", shardHelp)
+	rerun := fs.String("rerun-failed", "", "run only the cases the verdict of the JSON report `REPORT.json` gated or warned about (as pytest --lf)")
 	var many manyFlags
 	many.register(fs)
 	if err := parseNoArgs(fs, args); err != nil {
 		return 0, err
+	}
+	if *rerun != "" {
+		ids, err := failedIn(*rerun)
+		if err != nil {
+			return 0, err
+		}
+		if len(c.run) > 0 {
+			return 0, usagef("--rerun-failed selects the cases itself: drop --run")
+		}
+		if len(ids) == 0 {
+			fmt.Fprintf(e.stderr, "%s has no failed case: nothing to rerun\n", *rerun)
+			return 0, nil
+		}
+		for _, id := range ids {
+			c.run = append(c.run, "^"+regexp.QuoteMeta(id)+"$")
+		}
 	}
 	if *execPerCase && *implCmd == "" && len(many.impls) == 0 {
 		return 0, usagef("--exec-per-case needs --impl-cmd")
@@ -693,7 +735,13 @@ func (e *env) verify(args []string) (int, error) {
 }
 
 func (e *env) diff(args []string) (int, error) {
-	fs := newFlags("diff", "diff OLD.json NEW.json", e)
+	fs := newFlags("diff", "diff [--max-failures N] OLD.json NEW.json\n\n"+
+		"Compares two JSON reports case by case. A case that failed as expected (xfail)\n"+
+		"and is now reported without its expectation, or back, is not a change.\n\n"+
+		"Exit codes: 1 when a case that passed in OLD does not pass in NEW, 0 otherwise\n"+
+		"(also when cases newly pass, change or are added or removed), 2 usage error,\n"+
+		"3 when a report cannot be read.", e)
+	maxFailures := fs.Int("max-failures", 30, "cap every list at `N` entries (0: no cap)")
 	args, err := parse(fs, args)
 	if err != nil {
 		return 0, err
@@ -710,7 +758,7 @@ func (e *env) diff(args []string) (int, error) {
 		return exitInfrastructure, err
 	}
 	d := report.Diff(old, nw)
-	if err := report.WriteDiff(e.stdout, d); err != nil {
+	if err := report.WriteDiff(e.stdout, d, *maxFailures); err != nil {
 		return exitInfrastructure, err
 	}
 	if len(d.NewlyFailing) > 0 {
@@ -808,10 +856,16 @@ func (e *env) lint(args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	nUnknown := 0
 	for _, se := range suite.Errors {
 		fmt.Fprintf(e.stdout, "%s\n", se)
+		for _, w := range se.Warnings {
+			nUnknown++
+			if *unknown || *strict {
+				fmt.Fprintf(e.stdout, "%s\n", w)
+			}
+		}
 	}
-	nUnknown := 0
 	for _, cs := range suite.Cases {
 		for _, w := range cs.Warnings {
 			nUnknown++

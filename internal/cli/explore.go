@@ -3,6 +3,7 @@ package cli
 import (
 	"flag"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"strings"
 	"time"
@@ -48,10 +49,12 @@ flags:
 
 func (e *env) explore(args []string) (int, error) {
 	fs := flag.NewFlagSet("explore", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
+	fs.SetOutput(io.Discard) // parse prints the usage for -h; Main prints a bad flag's error once
 	fs.Usage = func() {
 		fmt.Fprint(e.stderr, exploreUsage)
+		fs.SetOutput(e.stderr)
 		fs.PrintDefaults()
+		fs.SetOutput(io.Discard)
 	}
 	implCmd := fs.String("impl-cmd", "", "the implementation: a shell `CMD` speaking cupel-conform/1 (required)")
 	against := fs.String("against", "", "compare with a second implementation `CMD2` instead of go-cupel (neither is trusted)")
@@ -104,7 +107,9 @@ func (e *env) explore(args []string) (int, error) {
 		last := time.Now()
 		opts.OnProgress = func(p runner.ExploreProgress) {
 			if p.Shrinking != "" {
-				fmt.Fprintf(e.stderr, "explore: divergence %s at case %d, shrinking\n", p.Shrinking, p.Cases+p.Skipped)
+				// The generated case's index, numbered from 0 as in the summary's
+				// "(seed S, index I)": the cases so far include this one.
+				fmt.Fprintf(e.stderr, "explore: divergence %s at index %d, shrinking\n", p.Shrinking, p.Cases+p.Skipped-1)
 				return
 			}
 			if time.Since(last) < 2*time.Second {

@@ -3,6 +3,7 @@ package matrix_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -146,6 +147,54 @@ var _ = Describe("the HTML page in headless Chromium", Label("browser"), func() 
 		foot := one(doc, byID("footer"))
 		AddReportEntry("chromium", fmt.Sprintf("1000 cases × 3 implementations, %d KiB: script done %s ms after navigation start, one filter pass %s ms; chromium --dump-dom took %s",
 			b.Len()/1024, attr(foot, "data-ready-ms"), attr(foot, "data-filter-ms"), wall.Round(time.Millisecond)))
+	})
+})
+
+// deepLinkProbe, appended to a copy of the page, records after the page's
+// script ran where the deep-linked case's title and the sticky filter bar
+// are, then clicks the case's "link" button and records the address and
+// whether the case stayed open.
+const deepLinkProbe = `<script>
+(function () {
+  var el = document.getElementById(decodeURIComponent(location.hash.slice(1)));
+  var bar = document.querySelector(".filters").getBoundingClientRect();
+  var t = el.querySelector(".cid").getBoundingClientRect();
+  var open = el.open;
+  history.replaceState(null, "", location.pathname);
+  el.querySelector("button.copy").click();
+  document.documentElement.setAttribute("data-probe", JSON.stringify({
+    barBottom: bar.bottom, titleTop: t.top, titleBottom: t.bottom, scrollY: window.scrollY, height: window.innerHeight,
+    openBefore: open, openAfter: el.open, hash: decodeURIComponent(location.hash)}));
+})();
+</script>
+`
+
+var _ = Describe("a deep link to a case, in headless Chromium", Label("browser"), func() {
+	It("shows the case's title below the sticky filter bar, and its link button copies its address", func() {
+		bin := chromium()
+		m, failing := synthetic(1000)
+		var b bytes.Buffer
+		Expect(matrix.WriteHTML(&b, m, matrix.HTMLOptions{})).To(Succeed())
+		page := strings.Replace(b.String(), "</body>", deepLinkProbe+"</body>", 1)
+		path := filepath.Join(GinkgoT().TempDir(), "report.html")
+		Expect(os.WriteFile(path, []byte(page), 0o644)).To(Succeed())
+
+		id := "case:" + failing[len(failing)-1] // far down the list
+		doc, err := html.Parse(strings.NewReader(dumpDOM(bin, "file://"+path+"#"+id)))
+		Expect(err).NotTo(HaveOccurred())
+		var probe struct {
+			BarBottom, TitleTop, TitleBottom, ScrollY, Height float64
+			OpenBefore, OpenAfter                             bool
+			Hash                                              string
+		}
+		Expect(json.Unmarshal([]byte(attr(one(doc, byTag(atom.Html)), "data-probe")), &probe)).To(Succeed())
+		Expect(probe.ScrollY).To(BeNumerically(">", 0), "the page scrolled to the case")
+		Expect(probe.TitleTop).To(BeNumerically(">=", probe.BarBottom), "the title is not under the filter bar")
+		Expect(probe.TitleBottom).To(BeNumerically("<=", probe.Height), "the title is in the window")
+		Expect(probe.OpenBefore).To(BeTrue(), "a failing case opens when linked to")
+		Expect(probe.OpenAfter).To(BeTrue(), "the link button does not toggle the case")
+		Expect(probe.Hash).To(Equal("#" + id))
+		Expect(all(doc, byClass("copy"))).To(HaveLen(1000), "one link button per case")
 	})
 })
 

@@ -843,18 +843,24 @@ type StatusChange struct {
 // Diff compares old and new.
 func Diff(old, new *runner.Report) ReportDiff {
 	d := ReportDiff{OldLevel: old.Level, NewLevel: new.Level}
-	prev := map[string]runner.Status{}
+	prev := map[string]runner.CaseResult{}
 	for _, c := range old.Cases {
-		prev[c.ID] = c.Status
+		prev[c.ID] = c
+	}
+	sameCause := func(a, b runner.CaseResult) bool {
+		as, am := a.Cause()
+		bs, bm := b.Cause()
+		return as == bs && am == bm
 	}
 	seen := map[string]bool{}
 	for _, c := range new.Cases {
 		seen[c.ID] = true
-		o, ok := prev[c.ID]
+		oc, ok := prev[c.ID]
+		o := oc.Status
 		switch {
 		case !ok:
 			d.Added = append(d.Added, c.ID)
-		case o == c.Status:
+		case o == c.Status, sameCause(oc, c): // an xfail that is now unpinned, or back, is the same result
 		case o == runner.StatusPass:
 			d.NewlyFailing = append(d.NewlyFailing, StatusChange{c.ID, o, c.Status})
 		case c.Status == runner.StatusPass:
@@ -871,8 +877,9 @@ func Diff(old, new *runner.Report) ReportDiff {
 	return d
 }
 
-// WriteDiff writes a diff for humans.
-func WriteDiff(w io.Writer, d ReportDiff) error {
+// WriteDiff writes a diff for humans, each list capped at limit entries
+// (0: no cap).
+func WriteDiff(w io.Writer, d ReportDiff, limit int) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "level: %s -> %s\n", d.OldLevel, d.NewLevel)
 	section := func(title string, list []StatusChange) {
@@ -880,7 +887,11 @@ func WriteDiff(w io.Writer, d ReportDiff) error {
 			return
 		}
 		fmt.Fprintf(&b, "\n%s (%d):\n", title, len(list))
-		for _, c := range list {
+		for i, c := range list {
+			if limit > 0 && i == limit {
+				fmt.Fprintf(&b, "  … and %d more (--max-failures)\n", len(list)-limit)
+				break
+			}
 			fmt.Fprintf(&b, "  %s: %s -> %s\n", c.ID, c.Old, c.New)
 		}
 	}
@@ -893,7 +904,11 @@ func WriteDiff(w io.Writer, d ReportDiff) error {
 	}{{"added", d.Added}, {"removed", d.Removed}} {
 		if len(l.list) > 0 {
 			fmt.Fprintf(&b, "\n%s (%d):\n", l.t, len(l.list))
-			for _, id := range slices.Sorted(slices.Values(l.list)) {
+			for i, id := range slices.Sorted(slices.Values(l.list)) {
+				if limit > 0 && i == limit {
+					fmt.Fprintf(&b, "  … and %d more (--max-failures)\n", len(l.list)-limit)
+					break
+				}
 				fmt.Fprintf(&b, "  %s\n", id)
 			}
 		}

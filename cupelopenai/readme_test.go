@@ -1,0 +1,28 @@
+package cupelopenai_test
+
+import (
+	"context"
+
+	"github.com/openai/openai-go/v3"
+
+	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/chat"
+	"github.com/cupel-go/go-cupel/cupelopenai"
+	"github.com/cupel-go/go-cupel/cupeltiktoken"
+)
+
+// The Go of the repository's README: the block there is a copy of this
+// function's body, checked by go test ./internal/doccheck in the main
+// module, and compiled here.
+var _ = trimAndSend
+
+func trimAndSend(ctx context.Context, client openai.Client, messages []openai.ChatCompletionMessageParamUnion) (*openai.ChatCompletion, *cupel.SelectionReport, error) {
+	counter, _ := cupeltiktoken.ForModel("gpt-4o")
+	budget, _ := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 128000, TargetTokens: 120000, OutputReserve: 8000})
+	kept, report, err := cupelopenai.Trim(messages, counter, budget, chat.Options{PerTurnTokens: cupelopenai.TokensPerMessage})
+	if err != nil {
+		return nil, nil, err
+	}
+	resp, err := client.Chat.Completions.New(ctx, openai.ChatCompletionNewParams{Model: openai.ChatModelGPT4o, Messages: kept})
+	return resp, report, err
+}

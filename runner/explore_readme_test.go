@@ -1,0 +1,28 @@
+package runner_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/cupel-go/go-cupel/runner"
+)
+
+// The Go of EXPLORE.md: the block there is a copy of this function,
+// checked by go test ./internal/doccheck, and compiled here.
+var _ = testExplore
+
+func testExplore(t *testing.T, impl runner.Implementation) {
+	rep, err := runner.Explore(context.Background(), impl, runner.ExploreOptions{
+		Seed: 1, Cases: 20000, Out: t.TempDir(),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range rep.Divergences {
+		t.Errorf("%s (seed %d, index %d): %s\n%s", d.Class, d.Seed, d.Index, d.Verdict.Message, d.File)
+	}
+	if err := rep.Err(); errors.Is(err, runner.ErrInfrastructure) {
+		t.Fatal(err) // no verdict: it would not start, or crashed in a loop
+	}
+}
