@@ -124,8 +124,9 @@ func (e *TurnError) Unwrap() error { return ErrInvalidTurn }
 // Items converts a conversation to items, one per turn and one per tool
 // exchange, counting tokens with counter (see the package documentation for
 // every field). turns is not modified. A turn that cannot be converted gives a
-// [*TurnError]: a blank role, a tool call without an ID, or a tool result whose
-// ToolCallID answers no call of the assistant turn before it. A failed count
+// [*TurnError]: a blank role, a tool call without an ID, a tool turn without
+// a ToolCallID, or a tool result whose ToolCallID answers no call of the
+// assistant turn before it. A failed count
 // gives a [*cupel.TokenCountError].
 func Items(turns []Turn, counter cupel.TokenCounter, opts Options) ([]*cupel.ContextItem, error) {
 	h, err := NewHistory(counter, HistoryOptions{Options: opts})
@@ -166,6 +167,9 @@ func Turns(items []*cupel.ContextItem) ([]Turn, error) {
 func validate(t Turn, index int) error {
 	if strings.TrimSpace(string(t.Role)) == "" {
 		return &TurnError{Index: index, Field: "Role", Reason: "must not be blank"}
+	}
+	if t.Role == RoleTool && t.ToolCallID == "" {
+		return &TurnError{Index: index, Field: "ToolCallID", Reason: "must not be empty on a tool turn: it names the call the result answers"}
 	}
 	for k, c := range t.ToolCalls {
 		if c.ID == "" {

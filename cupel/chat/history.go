@@ -2,6 +2,7 @@ package chat
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -13,8 +14,23 @@ import (
 type HistoryOptions struct {
 	// Options say how turns become items, as for [Items].
 	Options
-	// Policy selects the context; nil means [Policy].
+	// Policy selects the context; nil means [Policy], with the slicer that
+	// Eviction and OpenWithUser choose.
 	Policy *cupel.Policy
+	// Eviction says which turns are dropped when the conversation outgrows
+	// the budget: EvictWindow (the default) or EvictCache. Only with the
+	// default policy.
+	Eviction Eviction
+	// LowWater is the fraction of the budget EvictCache drops down to, in
+	// (0, 1]; zero means DefaultLowWater.
+	LowWater float64
+	// OpenWithUser makes the kept turns after the pinned ones open with a
+	// user turn, as Anthropic's API requires: when the stretch that fits
+	// would open with an assistant turn or a tool exchange, EvictCache keeps
+	// the user turn before it if the budget still holds, and otherwise
+	// either eviction drops the turns before the next user turn (reported
+	// Filtered by OpeningFilterName). Only with the default policy.
+	OpenWithUser bool
 }
 
 // History is a conversation that grows by a turn at a time, kept as items
@@ -30,7 +46,9 @@ type History struct {
 	opts     Options
 	start    time.Time
 	pipeline *cupel.Pipeline
-	cuts     bool // the slicer is a NewestFirstSlice: relabel what it cut
+	cuts     bool                 // the slicer is a NewestFirstSlice: relabel what it cut
+	planner  *planner             // the slicer, when Eviction or OpenWithUser chose it
+	prev     []*cupel.ContextItem // the previous selection, in placed order
 
 	turns  []Turn
 	counts []int // counts[i]: tokens of turns[i]
@@ -48,9 +66,26 @@ func NewHistory(counter cupel.TokenCounter, opts HistoryOptions) (*History, erro
 	if opts.PerTurnTokens < 0 {
 		return nil, fmt.Errorf("%w: chat.NewHistory: PerTurnTokens must be >= 0 (got %d)", cupel.ErrInvalidArgument, opts.PerTurnTokens)
 	}
+	if opts.LowWater == 0 {
+		opts.LowWater = DefaultLowWater
+	}
+	if math.IsNaN(opts.LowWater) || opts.LowWater <= 0 || opts.LowWater > 1 {
+		return nil, fmt.Errorf("%w: chat.NewHistory: LowWater must be in (0, 1] (got %v)", cupel.ErrInvalidArgument, opts.LowWater)
+	}
+	if opts.Eviction != EvictWindow && opts.Eviction != EvictCache {
+		return nil, fmt.Errorf("%w: chat.NewHistory: unknown %v", cupel.ErrInvalidArgument, opts.Eviction)
+	}
 	policy := Policy()
-	if opts.Policy != nil {
+	var pl *planner
+	switch {
+	case opts.Policy != nil:
+		if opts.Eviction != EvictWindow || opts.OpenWithUser {
+			return nil, fmt.Errorf("%w: chat.NewHistory: Eviction and OpenWithUser choose the default policy's slicer; they cannot be set with a Policy", cupel.ErrInvalidConfig)
+		}
 		policy = *opts.Policy
+	case opts.Eviction == EvictCache || opts.OpenWithUser:
+		pl = &planner{eviction: opts.Eviction, lowWater: opts.LowWater, openWithUser: opts.OpenWithUser}
+		policy.Slicer = pl
 	}
 	p, err := cupel.NewPipeline(policy)
 	if err != nil {
@@ -65,7 +100,7 @@ func NewHistory(counter cupel.TokenCounter, opts HistoryOptions) (*History, erro
 	case NewestFirstSlice, *NewestFirstSlice:
 		cuts = true
 	}
-	return &History{counter: counter, opts: opts.Options, start: start, pipeline: p, cuts: cuts}, nil
+	return &History{counter: counter, opts: opts.Options, start: start, pipeline: p, cuts: cuts, planner: pl}, nil
 }
 
 // Append adds turns to the end of the conversation, counting each once. On
@@ -192,6 +227,13 @@ type Selection struct {
 	Result cupel.Result
 	// Report explains every inclusion and exclusion.
 	Report *cupel.SelectionReport
+	// PrefixTokens is how many leading tokens of this selection equal the
+	// previous selection of the same History: the tokens of the leading
+	// items the two share, in placed order (pinned turns first). It is what
+	// a provider's prompt cache can serve again; zero on a History's first
+	// selection. A tool exchange whose results arrived since counts as a
+	// different item.
+	PrefixTokens int
 }
 
 // CutFilterName is the filter name of the Filtered reason [History.Select]
@@ -206,20 +248,33 @@ const CutFilterName = "chat.NewestFirstSlice (older than a turn that did not fit
 // older than it, left out to keep
 // the conversation without a gap, is reported Filtered by [CutFilterName]
 // (a reason the spec reserves for custom stages, spec chapter 37 (Exclusion
-// Reasons)), in the report's excluded list and its events alike.
+// Reasons)), in the report's excluded list and its events alike. Items that
+// EvictCache dropped are reported Filtered by [EvictedFilterName], and those
+// dropped for OpenWithUser Filtered by [OpeningFilterName].
 func (h *History) Select(budget cupel.ContextBudget) (Selection, error) {
 	res, rep, err := h.pipeline.DryRun(h.items, budget)
 	if err != nil {
 		return Selection{}, err
 	}
-	if h.cuts {
+	switch {
+	case h.planner != nil:
+		relabel(rep, h.planner.reason)
+	case h.cuts:
 		relabelCut(rep)
 	}
 	turns, err := Turns(res.Items)
 	if err != nil {
 		return Selection{}, err
 	}
-	return Selection{Turns: turns, Result: res, Report: rep}, nil
+	prefix := 0
+	for i, it := range res.Items {
+		if i >= len(h.prev) || h.prev[i] != it {
+			break
+		}
+		prefix += it.Tokens()
+	}
+	h.prev = slices.Clone(res.Items)
+	return Selection{Turns: turns, Result: res, Report: rep, PrefixTokens: prefix}, nil
 }
 
 // Select selects from a whole conversation at once: it builds a [History]
@@ -238,14 +293,51 @@ func Select(turns []Turn, counter cupel.TokenCounter, budget cupel.ContextBudget
 	return h.Select(budget)
 }
 
+// reason returns the Filtered reason of an item the planner left out for a
+// reason other than its size.
+func (p *planner) reason(it *cupel.ContextItem, _ cupel.ExclusionReason) (cupel.ExclusionReason, bool) {
+	switch p.last[it] {
+	case dropCut:
+		return cupel.Filtered(CutFilterName), true
+	case dropEvicted:
+		return cupel.Filtered(EvictedFilterName), true
+	case dropOpening:
+		return cupel.Filtered(OpeningFilterName), true
+	}
+	return cupel.ExclusionReason{}, false
+}
+
+// sliced reports whether r is a slicer's exclusion: BudgetExceeded, or
+// PinnedOverride when the item would have fitted without the pinned items
+// (ruling 2).
+func sliced(r cupel.ExclusionReason) bool {
+	return r.Variant == cupel.ExclusionBudgetExceeded || r.Variant == cupel.ExclusionPinnedOverride
+}
+
+// relabel gives every item the slicer left out the reason to(item, reason)
+// returns, where it returns true, in the excluded list and the events.
+func relabel(rep *cupel.SelectionReport, to func(*cupel.ContextItem, cupel.ExclusionReason) (cupel.ExclusionReason, bool)) {
+	for i, ex := range rep.Excluded {
+		if !sliced(ex.Reason) {
+			continue
+		}
+		if r, ok := to(ex.Item, ex.Reason); ok {
+			rep.Excluded[i].Reason = r
+		}
+	}
+	for i, ev := range rep.Events {
+		if ev.Item == nil || !sliced(ev.Exclusion) {
+			continue
+		}
+		if r, ok := to(ev.Item, ev.Exclusion); ok {
+			rep.Events[i].Exclusion = r
+		}
+	}
+}
+
 // relabelCut gives the items older than the newest item a NewestFirstSlice
 // left out for lack of budget the reason Filtered(CutFilterName).
 func relabelCut(rep *cupel.SelectionReport) {
-	// The slicer's exclusions: BudgetExceeded, or PinnedOverride when the
-	// item would have fitted without the pinned items (ruling 2).
-	sliced := func(r cupel.ExclusionReason) bool {
-		return r.Variant == cupel.ExclusionBudgetExceeded || r.Variant == cupel.ExclusionPinnedOverride
-	}
 	var cut time.Time
 	found := false
 	for _, ex := range rep.Excluded {
@@ -259,22 +351,9 @@ func relabelCut(rep *cupel.SelectionReport) {
 	if !found {
 		return
 	}
-	older := func(it *cupel.ContextItem, r cupel.ExclusionReason) bool {
-		if !sliced(r) {
-			return false
-		}
-		ts, ok := it.Timestamp()
-		return !ok || ts.Before(cut)
-	}
 	filtered := cupel.Filtered(CutFilterName)
-	for i, ex := range rep.Excluded {
-		if older(ex.Item, ex.Reason) {
-			rep.Excluded[i].Reason = filtered
-		}
-	}
-	for i, ev := range rep.Events {
-		if ev.Item != nil && older(ev.Item, ev.Exclusion) {
-			rep.Events[i].Exclusion = filtered
-		}
-	}
+	relabel(rep, func(it *cupel.ContextItem, _ cupel.ExclusionReason) (cupel.ExclusionReason, bool) {
+		ts, ok := it.Timestamp()
+		return filtered, !ok || ts.Before(cut)
+	})
 }
