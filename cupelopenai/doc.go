@@ -18,7 +18,8 @@
 // function_call and function-role messages are paired the same way.
 //
 // Counting: a message's text parts, name and tool calls are counted, plus
-// chat.Options.PerTurnTokens ([TokensPerMessage] for OpenAI's chat format).
+// OpenAI's framing ([TokensPerMessage], [TokensPerName]), and [Trim] takes the tools
+// ([ToolTokens]) and the reply reserve out of the window before selection.
 // Images, audio and files are not counted: add a margin to the budget
 // (cupel.BudgetSpec.EstimationSafetyMarginPercent) when a conversation holds
 // them.

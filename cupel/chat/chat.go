@@ -86,6 +86,10 @@ type Options struct {
 	// spends on a message besides its text (OpenAI's chat format spends
 	// about 3 per message, plus 3 per request). Must be >= 0.
 	PerTurnTokens int
+	// PerNameTokens is added to the count of every turn with a Name, for
+	// the token an API spends on the name field (OpenAI's chat format
+	// spends 1). Must be >= 0.
+	PerNameTokens int
 	// Start is the timestamp of turn 0; turn i is stamped Start + i seconds.
 	// Zero means DefaultStart.
 	Start time.Time
@@ -181,7 +185,7 @@ func validate(t Turn, index int) error {
 
 // countTurn counts the tokens of one turn: content, name and tool calls,
 // plus the per-turn framing.
-func countTurn(counter cupel.TokenCounter, t Turn, perTurn, index int) (int, error) {
+func countTurn(counter cupel.TokenCounter, t Turn, perTurn, perName, index int) (int, error) {
 	n := perTurn
 	add := func(s string) error {
 		if s == "" {
@@ -202,6 +206,9 @@ func countTurn(counter cupel.TokenCounter, t Turn, perTurn, index int) (int, err
 	}
 	if err := add(t.Name); err != nil {
 		return 0, err
+	}
+	if t.Name != "" {
+		n += perName
 	}
 	for _, c := range t.ToolCalls {
 		if err := add(c.Name); err != nil {

@@ -115,16 +115,18 @@ func (p *planner) SlicePositions(sorted []cupel.ScoredItem, budget cupel.Context
 		return 0
 	})
 	tokens := make([]int, len(order))
+	users := make([]bool, len(order))
 	opens := make([]bool, len(order))
 	for k, i := range order {
 		it := sorted[i].Item
 		tokens[k] = it.Tokens()
 		r, _ := it.MetadataValue(RoleKey)
-		opens[k] = !p.openWithUser || r == string(RoleUser)
+		users[k] = r == string(RoleUser)
+		opens[k] = !p.openWithUser || users[k]
 	}
 	var plan []drop
 	if p.eviction == EvictCache {
-		plan = cachePlan(tokens, opens, budget.TargetTokens(), p.lowWater)
+		plan = cachePlan(tokens, users, opens, budget.TargetTokens(), p.lowWater)
 	} else {
 		plan = p.windowPlan(sorted, order, opens, budget)
 	}
@@ -171,21 +173,28 @@ func (p *planner) windowPlan(sorted []cupel.ScoredItem, order []int, opens []boo
 // cachePlan replays a conversation appended an item at a time under
 // EvictCache and returns why each item is left out at the end (keep for
 // the kept stretch). tokens are the items' tokens in conversation order,
-// opens says which items may open the kept stretch, avail is the budget
-// left after the pinned items and lowWater the fraction to drop down to.
+// users says which items are user turns and opens which may open the kept
+// stretch, avail is the budget left after the pinned items and lowWater the
+// fraction to drop down to.
 //
 // When the items from the kept stretch's start to the newest exceed avail,
 // the start moves to the first item from which the rest fits in the
-// low-water mark. If that item may not open the stretch, the start moves
+// low-water mark, or to the newest user turn if the rest fits in avail from
+// there (the newest user turn is kept whenever it fits). If that item may not open the stretch, the start moves
 // back to the nearest item before it that may, if the rest fits in avail
 // from there (the user turn that opens the stretch is kept), else forward
 // to the next item that may (the turns before it are dropped).
-func cachePlan(tokens []int, opens []bool, avail int, lowWater float64) []drop {
+func cachePlan(tokens []int, users, opens []bool, avail int, lowWater float64) []drop {
 	n := len(tokens)
 	plan := make([]drop, n)
 	low := int(math.Floor(float64(avail) * lowWater))
-	start, sum := 0, 0 // the kept stretch is [start, k]; sum its tokens
+	start, sum := 0, 0      // the kept stretch is [start, k]; sum its tokens
+	user, fromUser := -1, 0 // the newest user turn, and the tokens from it to k
 	for k := 0; k < n; k++ {
+		if users[k] {
+			user, fromUser = k, 0
+		}
+		fromUser += tokens[k]
 		if start == k && !opens[k] {
 			plan[k] = dropOpening
 			start = k + 1
@@ -201,6 +210,9 @@ func cachePlan(tokens []int, opens []bool, avail int, lowWater float64) []drop {
 		for p <= k && s > low {
 			s -= tokens[p]
 			p++
+		}
+		if user >= start && user < p && fromUser <= avail {
+			p, s = user, fromUser
 		}
 		next := k + 1
 		if p <= k && opens[p] {

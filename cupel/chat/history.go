@@ -63,8 +63,8 @@ func NewHistory(counter cupel.TokenCounter, opts HistoryOptions) (*History, erro
 	if counter == nil {
 		return nil, fmt.Errorf("%w: chat.NewHistory: counter must not be nil", cupel.ErrInvalidArgument)
 	}
-	if opts.PerTurnTokens < 0 {
-		return nil, fmt.Errorf("%w: chat.NewHistory: PerTurnTokens must be >= 0 (got %d)", cupel.ErrInvalidArgument, opts.PerTurnTokens)
+	if opts.PerTurnTokens < 0 || opts.PerNameTokens < 0 {
+		return nil, fmt.Errorf("%w: chat.NewHistory: PerTurnTokens and PerNameTokens must be >= 0 (got %d, %d)", cupel.ErrInvalidArgument, opts.PerTurnTokens, opts.PerNameTokens)
 	}
 	if opts.LowWater == 0 {
 		opts.LowWater = DefaultLowWater
@@ -116,7 +116,7 @@ func (h *History) Append(turns ...Turn) error {
 		if err := validate(t, index); err != nil {
 			return err
 		}
-		n, err := countTurn(h.counter, t, h.opts.PerTurnTokens, index)
+		n, err := countTurn(h.counter, t, h.opts.PerTurnTokens, h.opts.PerNameTokens, index)
 		if err != nil {
 			return err
 		}

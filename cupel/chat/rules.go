@@ -127,7 +127,7 @@ func CheckShapes(msgs []Shape, rules ShapeRules) error {
 			return &ConversationError{Index: i, Rule: RuleAlternate, Detail: "two " + string(m.Role) + " messages in a row"}
 		}
 		// Does the message close the open calls?
-		closes := open >= 0 && (rules.ResultsInNextMessage || m.Role != RoleTool)
+		closes := open >= 0 && (rules.ResultsInNextMessage || !isResult)
 		if rules.ResultsInNextMessage && open >= 0 {
 			for _, id := range m.Results {
 				answered[id] = true
@@ -157,6 +157,19 @@ func CheckShapes(msgs []Shape, rules ShapeRules) error {
 		return unanswered()
 	}
 	return nil
+}
+
+// Shape returns the turn's shape: its role, the IDs of its calls and the
+// call it answers.
+func (t Turn) Shape() Shape {
+	s := Shape{Role: t.Role}
+	for _, c := range t.ToolCalls {
+		s.Calls = append(s.Calls, c.ID)
+	}
+	if t.ToolCallID != "" {
+		s.Results = []string{t.ToolCallID}
+	}
+	return s
 }
 
 func contains(ids []string, id string) bool {
