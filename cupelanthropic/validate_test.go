@@ -18,12 +18,18 @@ import (
 type msgs = []anthropic.MessageParam
 
 var (
-	text     = func(s string) anthropic.ContentBlockParamUnion { return anthropic.NewTextBlock(s) }
-	use      = func(id string) anthropic.ContentBlockParamUnion { return anthropic.NewToolUseBlock(id, map[string]string{"q": id}, "lookup") }
-	result   = func(id string) anthropic.ContentBlockParamUnion { return anthropic.NewToolResultBlock(id, "found "+id, false) }
-	thinking = func(sig string) anthropic.ContentBlockParamUnion { return anthropic.NewThinkingBlock(sig, "let me look it up") }
-	user     = anthropic.NewUserMessage
-	asst     = anthropic.NewAssistantMessage
+	text = func(s string) anthropic.ContentBlockParamUnion { return anthropic.NewTextBlock(s) }
+	use  = func(id string) anthropic.ContentBlockParamUnion {
+		return anthropic.NewToolUseBlock(id, map[string]string{"q": id}, "lookup")
+	}
+	result = func(id string) anthropic.ContentBlockParamUnion {
+		return anthropic.NewToolResultBlock(id, "found "+id, false)
+	}
+	thinking = func(sig string) anthropic.ContentBlockParamUnion {
+		return anthropic.NewThinkingBlock(sig, "let me look it up")
+	}
+	user = anthropic.NewUserMessage
+	asst = anthropic.NewAssistantMessage
 )
 
 var _ = Describe("Validate", func() {

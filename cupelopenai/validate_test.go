@@ -11,8 +11,8 @@ import (
 
 	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/cupel/chat"
-	"github.com/cupel-go/go-cupel/cupeltiktoken"
 	"github.com/cupel-go/go-cupel/cupelopenai"
+	"github.com/cupel-go/go-cupel/cupeltiktoken"
 )
 
 type msgs = []openai.ChatCompletionMessageParamUnion
