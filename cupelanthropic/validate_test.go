@@ -13,6 +13,7 @@ import (
 	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/cupel/chat"
 	"github.com/cupel-go/go-cupel/cupelanthropic"
+	"github.com/cupel-go/go-cupel/cupeltest"
 )
 
 type msgs = []anthropic.MessageParam
@@ -133,7 +134,7 @@ var _ = Describe("Trim, on random conversations", func() {
 						Expect(err).To(MatchError(chat.ErrRefused))
 						continue
 					}
-					Expect(cupelanthropic.Validate(kept)).To(Succeed(), "%v, window %d", ev, window)
+					cupeltest.ShouldBeAccepted(GinkgoT(), kept, cupelanthropic.Validate)
 				}
 			}
 		}
