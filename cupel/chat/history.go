@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -31,6 +32,12 @@ type HistoryOptions struct {
 	// either eviction drops the turns before the next user turn (reported
 	// Filtered by OpeningFilterName). Only with the default policy.
 	OpenWithUser bool
+	// OmittedNote, when turns are dropped, puts one short system turn after
+	// the pinned ones that says how many: "[41 earlier messages omitted]",
+	// counted from the report's excluded items. Its tokens are counted
+	// inside the budget: Select reserves what the note costs with the
+	// largest count it can give and selects under the rest. Off by default.
+	OmittedNote bool
 }
 
 // History is a conversation that grows by a turn at a time, kept as items
@@ -49,6 +56,9 @@ type History struct {
 	cuts     bool                 // the slicer is a NewestFirstSlice: relabel what it cut
 	planner  *planner             // the slicer, when Eviction or OpenWithUser chose it
 	prev     []*cupel.ContextItem // the previous selection, in placed order
+	prevNote string               // the previous selection's omitted note
+
+	omittedNote bool
 
 	turns  []Turn
 	counts []int // counts[i]: tokens of turns[i]
@@ -100,7 +110,7 @@ func NewHistory(counter cupel.TokenCounter, opts HistoryOptions) (*History, erro
 	case NewestFirstSlice, *NewestFirstSlice:
 		cuts = true
 	}
-	return &History{counter: counter, opts: opts.Options, start: start, pipeline: p, cuts: cuts, planner: pl}, nil
+	return &History{counter: counter, opts: opts.Options, start: start, pipeline: p, cuts: cuts, planner: pl, omittedNote: opts.OmittedNote}, nil
 }
 
 // Append adds turns to the end of the conversation, counting each once. On
@@ -234,6 +244,11 @@ type Selection struct {
 	// selection. A tool exchange whose results arrived since counts as a
 	// different item.
 	PrefixTokens int
+	// NoteTokens are the tokens of the omitted note in Turns
+	// (HistoryOptions.OmittedNote), or zero when there is none; they are
+	// not in Result.TotalTokens, and the note is in neither Result nor
+	// Report.
+	NoteTokens int
 }
 
 // CutFilterName is the filter name of the Filtered reason [History.Select]
@@ -252,9 +267,70 @@ const CutFilterName = "chat.NewestFirstSlice (older than a turn that did not fit
 // EvictCache dropped are reported Filtered by [EvictedFilterName], and those
 // dropped for OpenWithUser Filtered by [OpeningFilterName].
 func (h *History) Select(budget cupel.ContextBudget) (Selection, error) {
-	res, rep, err := h.pipeline.DryRun(h.items, budget)
+	res, rep, err := h.run(budget)
 	if err != nil {
 		return Selection{}, err
+	}
+	var note *Turn
+	noteTokens := 0
+	if h.omittedNote && omitted(rep) > 0 {
+		// Make room for the note: reserve what it costs with the largest
+		// count it can give, select again, and say what that left out.
+		reserve, err := countTurn(h.counter, omittedNote(len(h.turns)), h.opts.PerTurnTokens, h.opts.PerNameTokens, len(h.turns))
+		if err != nil {
+			return Selection{}, err
+		}
+		smaller, err := RequestBudget(budget, reserve, 0)
+		if err != nil {
+			return Selection{}, err
+		}
+		if res, rep, err = h.run(smaller); err != nil {
+			return Selection{}, err
+		}
+		t := omittedNote(omitted(rep))
+		if noteTokens, err = countTurn(h.counter, t, h.opts.PerTurnTokens, h.opts.PerNameTokens, len(h.turns)); err != nil {
+			return Selection{}, err
+		}
+		note = &t
+	}
+	turns, err := Turns(res.Items)
+	if err != nil {
+		return Selection{}, err
+	}
+	prefix, pinned := 0, 0
+	for i, it := range res.Items {
+		if it.Pinned() {
+			pinned = i + 1
+		}
+		if i >= len(h.prev) || h.prev[i] != it {
+			break
+		}
+		prefix += it.Tokens()
+	}
+	if note != nil {
+		// The note follows the pinned turns; it repeats if it says the same.
+		turns = slices.Insert(turns, pinned, *note)
+		switch {
+		case h.prevNote != note.Content:
+			prefix = min(prefix, pinnedTokens(res.Items[:pinned]))
+		default:
+			if prefix >= pinnedTokens(res.Items[:pinned]) {
+				prefix += noteTokens
+			}
+		}
+		h.prevNote = note.Content
+	} else {
+		h.prevNote = ""
+	}
+	h.prev = slices.Clone(res.Items)
+	return Selection{Turns: turns, Result: res, Report: rep, PrefixTokens: prefix, NoteTokens: noteTokens}, nil
+}
+
+// run selects from the conversation under budget and relabels the report.
+func (h *History) run(budget cupel.ContextBudget) (cupel.Result, *cupel.SelectionReport, error) {
+	res, rep, err := h.pipeline.DryRun(h.items, budget)
+	if err != nil {
+		return cupel.Result{}, nil, err
 	}
 	switch {
 	case h.planner != nil:
@@ -262,19 +338,35 @@ func (h *History) Select(budget cupel.ContextBudget) (Selection, error) {
 	case h.cuts:
 		relabelCut(rep)
 	}
-	turns, err := Turns(res.Items)
-	if err != nil {
-		return Selection{}, err
+	return res, rep, nil
+}
+
+// omitted counts the turns of the items the report excluded.
+func omitted(rep *cupel.SelectionReport) int {
+	n := 0
+	for _, ex := range rep.Excluded {
+		v, _ := ex.Item.MetadataValue(TurnsKey)
+		ts, _ := v.([]Turn)
+		n += len(ts)
 	}
-	prefix := 0
-	for i, it := range res.Items {
-		if i >= len(h.prev) || h.prev[i] != it {
-			break
-		}
-		prefix += it.Tokens()
+	return n
+}
+
+// omittedNote is the note that stands for n dropped turns.
+func omittedNote(n int) Turn {
+	s := "s"
+	if n == 1 {
+		s = ""
 	}
-	h.prev = slices.Clone(res.Items)
-	return Selection{Turns: turns, Result: res, Report: rep, PrefixTokens: prefix}, nil
+	return Turn{Role: RoleSystem, Content: "[" + strconv.Itoa(n) + " earlier message" + s + " omitted]"}
+}
+
+func pinnedTokens(items []*cupel.ContextItem) int {
+	n := 0
+	for _, it := range items {
+		n += it.Tokens()
+	}
+	return n
 }
 
 // Select selects from a whole conversation at once: it builds a [History]
