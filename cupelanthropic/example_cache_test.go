@@ -16,7 +16,7 @@ import (
 // prompt, one tool, and 60 rounds of a question and an answer.
 func supportParams() anthropic.MessageNewParams {
 	params := anthropic.MessageNewParams{
-		Model:     anthropic.ModelClaudeSonnet4_5,
+		Model:     anthropic.ModelClaudeSonnet5_5,
 		MaxTokens: 1024,
 		System:    []anthropic.TextBlockParam{{Text: "You are Acme's support agent."}},
 		Tools: []anthropic.ToolUnionParam{{OfTool: &anthropic.ToolParam{
