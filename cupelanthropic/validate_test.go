@@ -160,3 +160,26 @@ var _ = Describe("CacheBreakpoint", func() {
 		Expect(strings.Count(marshal(kept), "cache_control")).To(Equal(1))
 	})
 })
+
+var _ = Describe("Trim's budget", func() {
+	It("takes the tools, with the tool-use system prompt, and the reply reserve out of the window, and applies the default margin unless exact", func() {
+		m := msgs{user(text(strings.Repeat("word ", 99) + "end"))} // 100 words
+		words := cupel.TokenCounterFunc(func(s string) (int, error) { return len(strings.Fields(s)), nil })
+		tools := []anthropic.ToolUnionParam{{OfTool: &anthropic.ToolParam{Name: "lookup", InputSchema: anthropic.ToolInputSchemaParam{}}}}
+		toolJSON, _ := tools[0].MarshalJSON()
+		toolCost := cupelanthropic.ToolUseSystemTokens + len(strings.Fields(string(toolJSON)))
+		fits := func(window int, opts cupelanthropic.TrimOptions) bool {
+			b, err := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: window, TargetTokens: window})
+			Expect(err).NotTo(HaveOccurred())
+			_, _, _, err = cupelanthropic.Trim(nil, m, words, b, opts)
+			return err == nil
+		}
+		exact := cupelanthropic.TrimOptions{Tools: tools, ReplyReserve: 200, Exact: true}
+		Expect(fits(100+toolCost+200, exact)).To(BeTrue())
+		Expect(fits(100+toolCost+200-1, exact)).To(BeFalse(), "one token short")
+		// The default margin: 100 tokens need 125 of budget once the tools and reply are out.
+		estimate := cupelanthropic.TrimOptions{Tools: tools, ReplyReserve: 200}
+		Expect(fits(125+toolCost+200, estimate)).To(BeTrue())
+		Expect(fits(124+toolCost+200, estimate)).To(BeFalse())
+	})
+})

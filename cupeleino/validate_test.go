@@ -103,3 +103,18 @@ var _ = Describe("Trim, on random conversations", func() {
 		}
 	})
 })
+
+var _ = Describe("Trim's budget", func() {
+	It("takes the tool tokens and the reply reserve out of the window", func() {
+		m := msgs{schema.UserMessage(strings.Repeat("word ", 100))}
+		words := cupel.TokenCounterFunc(func(s string) (int, error) { return len(strings.Fields(s)), nil })
+		kept := func(window int) int {
+			b, _ := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: window, TargetTokens: window})
+			out, _, err := cupeleino.Trim(m, words, b, cupeleino.TrimOptions{ToolTokens: 300, ReplyReserve: 200})
+			Expect(err).NotTo(HaveOccurred())
+			return len(out)
+		}
+		Expect(kept(600)).To(Equal(1))
+		Expect(kept(599)).To(Equal(0))
+	})
+})
