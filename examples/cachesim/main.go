@@ -202,6 +202,9 @@ func Run(w io.Writer, cfg Config) (Summary, error) {
 			}
 			repeated += req.Tokens[k]
 		}
+		if repeated != sel.PrefixTokens {
+			return Summary{}, fmt.Errorf("cachesim: turn %d: %d tokens repeat the previous request, the selection says %d", i, repeated, sel.PrefixTokens)
+		}
 		if sum.Requests > 0 && len(req.Selected) > 1 && len(prev.Selected) > 1 && req.Selected[1] != prev.Selected[1] {
 			sum.Evictions++
 		}
