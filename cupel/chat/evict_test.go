@@ -84,12 +84,15 @@ var _ = Describe("EvictCache", func() {
 			prefix, total := 0, 0
 			for _, s := range sels[200:] { // past the first eviction
 				prefix += s.PrefixTokens
-				total += s.Result.TotalTokens
+				total += s.Result.TotalTokens + s.NoteTokens
 			}
 			return float64(prefix) / float64(total)
 		}
 		Expect(ratio(replay(chat.HistoryOptions{Eviction: chat.EvictCache}))).To(BeNumerically(">", 0.85))
 		Expect(ratio(replay(chat.HistoryOptions{}))).To(BeNumerically("<", 0.15))
+		// The omitted note changes only when turns are dropped; it repeats
+		// with the prefix in between.
+		Expect(ratio(replay(chat.HistoryOptions{Eviction: chat.EvictCache, OmittedNote: true}))).To(BeNumerically(">", 0.85))
 	})
 
 	It("selects from a whole conversation as the History that grew turn by turn did", func() {
