@@ -17,7 +17,7 @@ var _ = Describe("OmittedNote", func() {
 			for target := 30; target <= 700; target += 23 {
 				sel, err := chat.Select(turns, &wordCounter{}, budget(target), chat.HistoryOptions{Eviction: ev, OmittedNote: true})
 				Expect(err).NotTo(HaveOccurred())
-				Expect(sel.Result.TotalTokens + sel.NoteTokens).To(BeNumerically("<=", target), "%v, budget %d", ev, target)
+				Expect(sel.Result.TotalTokens+sel.NoteTokens).To(BeNumerically("<=", target), "%v, budget %d", ev, target)
 				dropped := len(turns) - (len(sel.Turns))
 				if sel.NoteTokens == 0 {
 					Expect(sel.Turns).To(HaveLen(len(turns)), "no note: nothing dropped")
