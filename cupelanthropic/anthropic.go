@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/anthropics/anthropic-sdk-go"
@@ -156,18 +157,97 @@ func Messages(items []*cupel.ContextItem) ([]anthropic.TextBlockParam, []anthrop
 	return FromTurns(turns)
 }
 
-// Trim selects, with chat.Policy, what of a request fits budget: the whole
-// system prompt, then the newest messages that fit, tool_use with its
-// tool_result. It returns them in conversation order with the report
-// explaining every block and message kept or dropped. For a conversation
-// that grows a turn at a time, keep a chat.History instead: it counts each
-// message once.
-func Trim(system []anthropic.TextBlockParam, msgs []anthropic.MessageParam, counter cupel.TokenCounter, budget cupel.ContextBudget, opts chat.Options) ([]anthropic.TextBlockParam, []anthropic.MessageParam, *cupel.SelectionReport, error) {
+// DefaultMarginPercent is the estimation safety margin (spec chapter 11
+// (Stage 5: Slice)) that [Trim] applies when the budget has none and the
+// counter is not exact: Claude's tokenizer is not published, and an
+// offline counter's estimate drifts from what the API bills. Measure the
+// drift of your own counter with chat.Calibrate and set the margin it
+// gives on the budget instead.
+const DefaultMarginPercent = 20
+
+// ToolUseSystemTokens is what Anthropic's API adds to the system prompt of a
+// request with tools and tool_choice auto or none (Anthropic's tool use
+// documentation, "Pricing", for the Claude 4 and 3.7 models; 313 for
+// tool_choice any or tool). [Trim] counts it with the tools.
+const ToolUseSystemTokens = 346
+
+// TrimOptions configure [Trim].
+type TrimOptions struct {
+	// HistoryOptions say how messages become items and how they are
+	// selected: set Eviction to chat.EvictCache to keep the prompt cache
+	// warm. OpenWithUser is always on: the Messages API refuses a first
+	// message that is not a user message.
+	chat.HistoryOptions
+	// Tools are the tool definitions sent with the request. Each is
+	// counted as its JSON with the counter, plus [ToolUseSystemTokens]
+	// once, and they come out of the budget before selection.
+	Tools []anthropic.ToolUnionParam
+	// ReplyReserve is the request's max_tokens: it comes out of the window
+	// before selection (as the budget's OutputReserve, if that is smaller).
+	ReplyReserve int
+	// Exact says the counter is exact (one that calls the count_tokens
+	// endpoint): no [DefaultMarginPercent] is applied.
+	Exact bool
+	// CacheBreakpoint marks the last block of the last kept message that
+	// can carry one with cache_control {"type": "ephemeral"}: the prompt up
+	// to it (tools, system, messages) is cached. With chat.EvictCache the
+	// next request repeats this one as its prefix until the budget is
+	// reached again, so it reads what this one wrote; Anthropic bills cache
+	// reads at about a tenth of the input price and writes at 1.25 times
+	// (5-minute lifetime), and caches nothing shorter than the model's
+	// minimum (1,024 tokens for Sonnet, 2,048 for Haiku 3.x, 4,096 for some
+	// newer models). At most 4 breakpoints are allowed per request: this
+	// adds one. The message is copied, not modified.
+	CacheBreakpoint bool
+}
+
+// Trim selects what of a request fits window, the model's context window
+// (MaxTokens; TargetTokens may ask for less): the whole system prompt, then
+// the newest messages that fit (chat.EvictWindow) or the stretch
+// chat.EvictCache keeps, tool_use with its tool_result, opening with a user
+// message. Before selection the tools and opts.ReplyReserve come out of the
+// window (chat.RequestBudget), and unless opts.Exact or the budget has a
+// margin, [DefaultMarginPercent] is applied. It returns the system blocks
+// and messages in conversation order with the report explaining every
+// block and message kept or dropped.
+//
+// When the stretch that fits would open with an assistant message, chat.
+// EvictCache keeps the user message before it if the budget still holds,
+// and otherwise the messages before the next user message are dropped
+// (reported Filtered by chat.OpeningFilterName). If no user message fits,
+// Trim returns a *chat.ConversationError for chat.RuleNoMessages rather
+// than a request the API refuses. If msgs passes [Validate], so does what
+// Trim returns.
+//
+// For a conversation that grows a turn at a time, keep a chat.History
+// instead (with OpenWithUser): it counts each message once and reports the
+// repeated prefix.
+func Trim(system []anthropic.TextBlockParam, msgs []anthropic.MessageParam, counter cupel.TokenCounter, window cupel.ContextBudget, opts TrimOptions) ([]anthropic.TextBlockParam, []anthropic.MessageParam, *cupel.SelectionReport, error) {
 	turns, err := ToTurns(system, msgs)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	sel, err := chat.Select(turns, counter, budget, chat.HistoryOptions{Options: opts})
+	if counter == nil {
+		return nil, nil, nil, fmt.Errorf("%w: cupelanthropic.Trim: counter must not be nil", cupel.ErrInvalidArgument)
+	}
+	tools, err := toolTokens(opts.Tools, counter)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if !opts.Exact && window.EstimationSafetyMarginPercent() == 0 {
+		spec := window.Spec()
+		spec.EstimationSafetyMarginPercent = DefaultMarginPercent
+		if window, err = cupel.NewBudget(spec); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	budget, err := chat.RequestBudget(window, tools, opts.ReplyReserve)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	hopts := opts.HistoryOptions
+	hopts.OpenWithUser = true
+	sel, err := chat.Select(turns, counter, budget, hopts)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -175,5 +255,58 @@ func Trim(system []anthropic.TextBlockParam, msgs []anthropic.MessageParam, coun
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	if len(m) == 0 {
+		return nil, nil, sel.Report, &chat.ConversationError{Index: 0, Rule: chat.RuleNoMessages, Detail: "no user message fits the budget"}
+	}
+	if opts.CacheBreakpoint {
+		if err := markLast(m); err != nil {
+			return nil, nil, nil, err
+		}
+	}
 	return s, m, sel.Report, nil
+}
+
+// toolTokens counts tools as their JSON, plus ToolUseSystemTokens.
+func toolTokens(tools []anthropic.ToolUnionParam, counter cupel.TokenCounter) (int, error) {
+	if len(tools) == 0 {
+		return 0, nil
+	}
+	n := ToolUseSystemTokens
+	for i, t := range tools {
+		b, err := json.Marshal(t)
+		if err != nil {
+			return 0, unsupported(fmt.Sprintf("tools[%d]", i), "%v", err)
+		}
+		c, err := counter.Count(string(b))
+		if err != nil {
+			return 0, fmt.Errorf("cupelanthropic: counting tools[%d]: %w", i, err)
+		}
+		n += c
+	}
+	return n, nil
+}
+
+// markLast puts a cache_control breakpoint on the last block of the last
+// message that can carry one, on a copy of the message and the block.
+func markLast(msgs []anthropic.MessageParam) error {
+	m := msgs[len(msgs)-1]
+	for k := len(m.Content) - 1; k >= 0; k-- {
+		if m.Content[k].GetCacheControl() == nil {
+			continue // thinking blocks carry none
+		}
+		raw, err := json.Marshal(m.Content[k])
+		if err != nil {
+			return unsupported(fmt.Sprintf("messages[%d].content[%d]", len(msgs)-1, k), "%v", err)
+		}
+		var b anthropic.ContentBlockParamUnion
+		if err := json.Unmarshal(raw, &b); err != nil {
+			return unsupported(fmt.Sprintf("messages[%d].content[%d]", len(msgs)-1, k), "%v", err)
+		}
+		*b.GetCacheControl() = anthropic.NewCacheControlEphemeralParam()
+		m.Content = slices.Clone(m.Content)
+		m.Content[k] = b
+		msgs[len(msgs)-1] = m
+		return nil
+	}
+	return nil
 }

@@ -135,7 +135,7 @@ var _ = Describe("converting", func() {
 })
 
 var _ = Describe("Trim", func() {
-	It("keeps the whole system prompt and the newest messages, tool_use with tool_result, at every budget", func() {
+	It("keeps the whole system prompt and the newest messages that open with a user message, tool_use with tool_result, at every budget", func() {
 		system, msgs := parse()
 		items, err := cupelanthropic.Items(system, msgs, quarter, chat.Options{})
 		Expect(err).NotTo(HaveOccurred())
@@ -151,8 +151,17 @@ var _ = Describe("Trim", func() {
 		for target := total; target >= pinned; target-- {
 			budget, err := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: target, TargetTokens: target})
 			Expect(err).NotTo(HaveOccurred())
-			s, m, report, err := cupelanthropic.Trim(system, msgs, quarter, budget, chat.Options{})
-			Expect(err).NotTo(HaveOccurred())
+			s, m, report, err := cupelanthropic.Trim(system, msgs, quarter, budget, cupelanthropic.TrimOptions{Exact: true})
+			if err != nil {
+				// Not even the newest user message fits: no request the API accepts.
+				Expect(err).To(MatchError(chat.ErrRefused))
+				Expect(err.Error()).To(ContainSubstring("no user message fits the budget"))
+				Expect(target).To(BeNumerically("<", pinned+items[len(items)-1].Tokens()))
+				sawNone = true
+				continue
+			}
+			Expect(cupelanthropic.Validate(m)).To(Succeed(), "budget %d", target)
+			Expect(m[0].Role).To(Equal(anthropic.MessageParamRoleUser))
 			Expect(marshal(s)).To(Equal(marshal(system)))
 			Expect(len(report.Included) + len(report.Excluded)).To(Equal(len(items)))
 			Expect(marshal(m)).To(Equal(marshal(msgs[len(msgs)-len(m):])), "the newest messages, budget %d", target)
@@ -161,9 +170,6 @@ var _ = Describe("Trim", func() {
 			}
 			if len(m) >= 4 {
 				sawExchange = true
-			}
-			if len(m) == 0 {
-				sawNone = true
 			}
 		}
 		Expect(sawExchange && sawNone).To(BeTrue())

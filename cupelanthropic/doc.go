@@ -28,10 +28,20 @@
 // counts. Text, thinking, tool_use input (as JSON) and tool_result text are
 // counted; images, documents and server tool results are not.
 //
-// # First message
+// # What the API accepts
 //
-// Trimming drops the oldest messages, so what is kept may start with an
-// assistant message. The Messages API has required the first message to be
-// a user message; check what is kept (or give the budget room for the turn
-// that opens the kept stretch) if your model requires it.
+// [Validate] checks messages against the rules the Messages API enforces
+// with a 400 (tool_result pairing and position, thinking signatures, a
+// first user message, non-empty text) and names the message that breaks
+// one. [Trim] never returns what it refuses: its kept stretch opens with a
+// user message (the API, Amazon Bedrock and Google Vertex refuse a first
+// assistant message), and tool exchanges stay whole.
+//
+// # Budget and cache
+//
+// [Trim] takes the tools (as JSON, plus [ToolUseSystemTokens]) and the reply
+// reserve (max_tokens) out of the window before selection, applies
+// [DefaultMarginPercent] unless the counter is exact, and with
+// chat.EvictCache and TrimOptions.CacheBreakpoint keeps the prompt cache
+// warm.
 package cupelanthropic

@@ -8,7 +8,6 @@ import (
 	"github.com/anthropics/anthropic-sdk-go"
 
 	"github.com/cupel-go/go-cupel/cupel"
-	"github.com/cupel-go/go-cupel/cupel/chat"
 	"github.com/cupel-go/go-cupel/cupelanthropic"
 )
 
@@ -29,7 +28,7 @@ func ExampleTrim() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	keptSystem, kept, report, err := cupelanthropic.Trim(system, msgs, counter, budget, chat.Options{})
+	keptSystem, kept, report, err := cupelanthropic.Trim(system, msgs, counter, budget, cupelanthropic.TrimOptions{})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -4,7 +4,6 @@ import (
 	"github.com/anthropics/anthropic-sdk-go"
 
 	"github.com/cupel-go/go-cupel/cupel"
-	"github.com/cupel-go/go-cupel/cupel/chat"
 	"github.com/cupel-go/go-cupel/cupelanthropic"
 )
 
@@ -14,7 +13,7 @@ import (
 var _ = trimParams
 
 func trimParams(params *anthropic.MessageNewParams, counter cupel.TokenCounter, budget cupel.ContextBudget) (*cupel.SelectionReport, error) {
-	system, msgs, report, err := cupelanthropic.Trim(params.System, params.Messages, counter, budget, chat.Options{})
+	system, msgs, report, err := cupelanthropic.Trim(params.System, params.Messages, counter, budget, cupelanthropic.TrimOptions{})
 	if err != nil {
 		return nil, err
 	}

@@ -8,8 +8,11 @@
 // same pointer, so nothing is lost or copied: multi-part content, reasoning,
 // response metadata, Extra maps, tool call indexes and extras. [Trim]
 // selects with chat.Policy: system messages always, then the newest messages
-// that fit, an assistant message with tool calls kept or dropped together
-// with the tool messages answering it (package chat).
+// that fit (or, with chat.EvictCache, a stretch that keeps the prompt cache
+// warm), opening with a user message, an assistant message with tool calls
+// kept or dropped together with the tool messages answering it (package
+// chat). [Validate] checks a message list against the tool-pairing rules
+// providers enforce with a 400, naming the message that breaks one.
 //
 // [Rewriter] returns the hook, a func(context.Context, []*schema.Message)
 // []*schema.Message that fits react.AgentConfig's MessageRewriter (which

@@ -119,14 +119,45 @@ func Messages(items []*cupel.ContextItem) ([]*schema.Message, error) {
 	return FromTurns(turns)
 }
 
-// Trim selects, with chat.Policy, the messages that fit budget and returns
-// them (the same pointers) in conversation order with the report.
-func Trim(msgs []*schema.Message, counter cupel.TokenCounter, budget cupel.ContextBudget, opts chat.Options) ([]*schema.Message, *cupel.SelectionReport, error) {
+// TrimOptions configure [Trim].
+type TrimOptions struct {
+	// HistoryOptions say how messages become items and how they are
+	// selected: set Eviction to chat.EvictCache to keep the provider's
+	// prompt cache warm. OpenWithUser is always on: eino serves models of
+	// every provider, and Anthropic's refuses a conversation whose first
+	// message is not a user message, while every provider accepts one that
+	// opens with a user message.
+	chat.HistoryOptions
+	// ToolTokens are what the request's tool definitions cost, as the
+	// model's provider counts them (eino's ToolInfo does not say which
+	// provider renders it: count with cupelopenai.ToolTokens for OpenAI, or
+	// the tools' JSON for others). They come out of the budget before
+	// selection.
+	ToolTokens int
+	// ReplyReserve is the request's max tokens for the reply: it comes out
+	// of the window before selection (as the budget's OutputReserve, if
+	// that is smaller).
+	ReplyReserve int
+}
+
+// Trim selects the messages that fit window, the model's context window,
+// after opts.ToolTokens and opts.ReplyReserve come out of it
+// (chat.RequestBudget), and returns them (the same pointers) in
+// conversation order with the report. The kept messages after the system
+// messages open with a user message. If msgs passes [Validate], so does what
+// Trim returns, under ValidateOptions{FirstUser: true} too.
+func Trim(msgs []*schema.Message, counter cupel.TokenCounter, window cupel.ContextBudget, opts TrimOptions) ([]*schema.Message, *cupel.SelectionReport, error) {
 	turns, err := ToTurns(msgs)
 	if err != nil {
 		return nil, nil, err
 	}
-	sel, err := chat.Select(turns, counter, budget, chat.HistoryOptions{Options: opts})
+	budget, err := chat.RequestBudget(window, opts.ToolTokens, opts.ReplyReserve)
+	if err != nil {
+		return nil, nil, err
+	}
+	hopts := opts.HistoryOptions
+	hopts.OpenWithUser = true
+	sel, err := chat.Select(turns, counter, budget, hopts)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -137,10 +168,44 @@ func Trim(msgs []*schema.Message, counter cupel.TokenCounter, budget cupel.Conte
 	return out, sel.Report, nil
 }
 
+// ValidateOptions choose the rules [ValidateOptions.Validate] applies
+// beyond tool pairing, for the provider behind the model.
+type ValidateOptions struct {
+	// FirstUser: the first message after the system messages is a user
+	// message (chat.RuleFirstUser), as Anthropic requires.
+	FirstUser bool
+	// Alternate: user and assistant messages alternate (chat.RuleAlternate).
+	Alternate bool
+}
+
+// Validate is ValidateOptions{}.Validate: tool pairing only.
+func Validate(msgs []*schema.Message) error { return ValidateOptions{}.Validate(msgs) }
+
+// Validate checks messages against the tool-pairing rules every provider
+// enforces with a 400, and those o asks for, and returns the first
+// violation as a *chat.ConversationError naming the message and the rule
+// (errors.Is(err, chat.ErrRefused)): no conversation starts with a tool
+// message (chat.RuleStartsWithResult); a tool message answers a call of the
+// assistant message before its run of tool messages (chat.RuleOrphanResult);
+// every tool call is answered before the next other message
+// (chat.RuleUnansweredCall). A nil message or one without a role gives an
+// error wrapping [ErrUnsupported].
+func (o ValidateOptions) Validate(msgs []*schema.Message) error {
+	turns, err := ToTurns(msgs)
+	if err != nil {
+		return err
+	}
+	shapes := make([]chat.Shape, len(turns))
+	for i, t := range turns {
+		shapes[i] = t.Shape()
+	}
+	return chat.CheckShapes(shapes, chat.ShapeRules{FirstUser: o.FirstUser, Alternate: o.Alternate})
+}
+
 // RewriterOptions configure [Rewriter].
 type RewriterOptions struct {
-	// Options say how messages become items.
-	Options chat.Options
+	// TrimOptions say how messages are selected.
+	TrimOptions TrimOptions
 	// OnReport, if set, receives the report of every selection.
 	OnReport func(ctx context.Context, report *cupel.SelectionReport)
 	// OnError, if set, is told when a selection fails; the hook then returns
@@ -161,7 +226,7 @@ type RewriterOptions struct {
 // messages as they came. It is safe for concurrent use when counter is.
 func Rewriter(counter cupel.TokenCounter, budget cupel.ContextBudget, opts RewriterOptions) func(context.Context, []*schema.Message) []*schema.Message {
 	return func(ctx context.Context, msgs []*schema.Message) []*schema.Message {
-		kept, report, err := Trim(msgs, counter, budget, opts.Options)
+		kept, report, err := Trim(msgs, counter, budget, opts.TrimOptions)
 		if err != nil {
 			if opts.OnError != nil {
 				opts.OnError(ctx, err)

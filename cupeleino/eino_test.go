@@ -96,7 +96,7 @@ var _ = Describe("converting", func() {
 })
 
 var _ = Describe("Trim and Rewriter", func() {
-	It("keeps the system message and the newest messages, tool calls with their results, at every budget", func() {
+	It("keeps the system message and the newest messages that open with a user message, tool calls with their results, at every budget", func() {
 		msgs := conversation()
 		items, err := cupeleino.Items(msgs, quarter, chat.Options{})
 		Expect(err).NotTo(HaveOccurred())
@@ -111,14 +111,15 @@ var _ = Describe("Trim and Rewriter", func() {
 		for target := total; target >= pinned; target-- {
 			budget, err := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: target, TargetTokens: target})
 			Expect(err).NotTo(HaveOccurred())
-			kept, report, err := cupeleino.Trim(msgs, quarter, budget, chat.Options{})
+			kept, report, err := cupeleino.Trim(msgs, quarter, budget, cupeleino.TrimOptions{})
 			Expect(err).NotTo(HaveOccurred())
 			Expect(len(report.Included) + len(report.Excluded)).To(Equal(len(items)))
 			Expect(kept[0]).To(BeIdenticalTo(msgs[0]))
 			Expect(kept[1:]).To(Equal(msgs[len(msgs)-len(kept)+1:]), "budget %d", target)
 			if len(kept) > 1 {
-				Expect(kept[1].Role).NotTo(Equal(schema.Tool), "budget %d", target)
+				Expect(kept[1].Role).To(Equal(schema.User), "budget %d", target)
 			}
+			Expect(cupeleino.ValidateOptions{FirstUser: true}.Validate(kept)).To(Succeed(), "budget %d", target)
 		}
 	})
 

@@ -42,9 +42,8 @@ func ExampleRewriter() {
 		fmt.Printf("%s: %q %d tool calls\n", m.Role, m.Content, len(m.ToolCalls))
 	}
 	// Output:
-	// kept 4, dropped 1
+	// kept 3, dropped 2
 	// system: "You are a weather bot." 0 tool calls
-	// assistant: "Lisbon, Prague and Paris are lovely in spring." 0 tool calls
 	// user: "Weather in Paris?" 0 tool calls
 	// assistant: "" 1 tool calls
 	// tool: "18 C, sunny" 0 tool calls

@@ -16,9 +16,13 @@
 // become one item (package chat), so they are kept or dropped together: the
 // API rejects a tool message whose call is not in the request. The legacy
 // function_call and function-role messages are paired the same way.
+// [Validate] checks a message list against the pairing rules the API
+// enforces with a 400 and names the message that breaks one; whatever Trim
+// returns from a valid conversation is valid.
 //
 // Counting: a message's text parts, name and tool calls are counted, plus
-// chat.Options.PerTurnTokens ([TokensPerMessage] for OpenAI's chat format).
+// OpenAI's framing ([TokensPerMessage], [TokensPerName]), and [Trim] takes the tools
+// ([ToolTokens]) and the reply reserve out of the window before selection.
 // Images, audio and files are not counted: add a margin to the budget
 // (cupel.BudgetSpec.EstimationSafetyMarginPercent) when a conversation holds
 // them.

@@ -7,7 +7,6 @@ import (
 	"github.com/openai/openai-go/v3"
 
 	"github.com/cupel-go/go-cupel/cupel"
-	"github.com/cupel-go/go-cupel/cupel/chat"
 	"github.com/cupel-go/go-cupel/cupelopenai"
 	"github.com/cupel-go/go-cupel/cupeltiktoken"
 )
@@ -34,7 +33,7 @@ func ExampleTrim() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	kept, report, err := cupelopenai.Trim(msgs, counter, budget, chat.Options{PerTurnTokens: cupelopenai.TokensPerMessage})
+	kept, report, err := cupelopenai.Trim(msgs, counter, budget, cupelopenai.TrimOptions{})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -56,6 +55,6 @@ func ExampleTrim() {
 	// tool: 18 C, sunny
 	// assistant: It is 18 C and sunny in Paris.
 	// user: ok
-	// dropped "[2] assistant: Lisbon, Prague and Paris ": BudgetExceeded: 28 tokens requested, 23 available
+	// dropped "[2] assistant: Lisbon, Prague and Paris ": BudgetExceeded: 29 tokens requested, 14 available
 	// dropped "[1] user: Hi! I am planning a long weeke": Filtered: by chat.NewestFirstSlice (older than a turn that did not fit)
 }

@@ -11,12 +11,6 @@ import (
 	"github.com/cupel-go/go-cupel/cupel/chat"
 )
 
-// TokensPerMessage is what OpenAI's chat format spends on every message
-// besides its text (OpenAI's cookbook, "How to count tokens with tiktoken"):
-// pass it as chat.Options.PerTurnTokens. A request spends 3 more to prime the
-// reply; leave them out of the budget.
-const TokensPerMessage = 3
-
 // ErrUnsupportedMessage: a message or turn cannot be converted. The error
 // names its index and why.
 var ErrUnsupportedMessage = errors.New("cupelopenai: unsupported message")
@@ -226,18 +220,70 @@ func Messages(items []*cupel.ContextItem) ([]openai.ChatCompletionMessageParamUn
 	return FromTurns(turns)
 }
 
-// Trim selects, with chat.Policy, the messages that fit budget and returns
+// TrimOptions configure [Trim].
+type TrimOptions struct {
+	// HistoryOptions say how messages become items and how they are
+	// selected: set Eviction to chat.EvictCache to keep OpenAI's prompt
+	// cache warm. PerTurnTokens and PerNameTokens both zero mean OpenAI's
+	// framing: TokensPerMessage plus the role's token per message (every
+	// role is one token in o200k_base and cl100k_base) and TokensPerName.
+	chat.HistoryOptions
+	// Tools are the tool definitions sent with the request. [ToolTokens]
+	// counts them with ToolCosts, and they come out of the budget before
+	// selection.
+	Tools []openai.ChatCompletionToolUnionParam
+	// ToolCosts are the tool-counting constants; zero means ToolCostsGPT4o.
+	ToolCosts ToolCosts
+	// ReplyReserve is the request's max_completion_tokens: it comes out of
+	// the window before selection (as the budget's OutputReserve, if that
+	// is smaller).
+	ReplyReserve int
+}
+
+// Trim selects the messages of a request that fit window, the model's
+// context window (MaxTokens; TargetTokens may ask for less), and returns
 // them in conversation order with the report explaining every message kept
-// or dropped. System and developer messages are always kept; then the newest
-// messages that fit, tool calls with their results. For a conversation that
-// grows a turn at a time, keep a chat.History instead: it counts each message
-// once.
-func Trim(msgs []openai.ChatCompletionMessageParamUnion, counter cupel.TokenCounter, budget cupel.ContextBudget, opts chat.Options) ([]openai.ChatCompletionMessageParamUnion, *cupel.SelectionReport, error) {
+// or dropped. Before selection, the tools (counted by [ToolTokens]), the 3
+// tokens that prime the reply ([TokensReplyPrimer]) and opts.ReplyReserve
+// come out of the window (chat.RequestBudget); each message is counted with
+// OpenAI's framing. System and developer messages are always kept; then the
+// newest messages that fit (chat.EvictWindow) or the stretch chat.EvictCache
+// keeps, tool calls with their results.
+//
+// If msgs passes [Validate], so does what Trim returns. For a conversation
+// that grows a turn at a time, keep a chat.History instead: it counts each
+// message once and reports the repeated prefix.
+//
+// OpenAI caches prompt prefixes of 1,024 tokens or more by itself, in steps
+// of 128 tokens, and bills the cached input tokens at a discount; no marks
+// are needed in the request. With chat.EvictCache each request repeats the
+// previous one up to its newest turns until the budget is reached again, so
+// those prefixes hit the cache.
+func Trim(msgs []openai.ChatCompletionMessageParamUnion, counter cupel.TokenCounter, window cupel.ContextBudget, opts TrimOptions) ([]openai.ChatCompletionMessageParamUnion, *cupel.SelectionReport, error) {
 	turns, err := ToTurns(msgs)
 	if err != nil {
 		return nil, nil, err
 	}
-	sel, err := chat.Select(turns, counter, budget, chat.HistoryOptions{Options: opts})
+	costs := opts.ToolCosts
+	if costs == (ToolCosts{}) {
+		costs = ToolCostsGPT4o
+	}
+	if counter == nil {
+		return nil, nil, fmt.Errorf("%w: cupelopenai.Trim: counter must not be nil", cupel.ErrInvalidArgument)
+	}
+	tools, err := ToolTokens(opts.Tools, counter, costs)
+	if err != nil {
+		return nil, nil, err
+	}
+	budget, err := chat.RequestBudget(window, tools+TokensReplyPrimer, opts.ReplyReserve)
+	if err != nil {
+		return nil, nil, err
+	}
+	hopts := opts.HistoryOptions
+	if hopts.PerTurnTokens == 0 && hopts.PerNameTokens == 0 {
+		hopts.PerTurnTokens, hopts.PerNameTokens = TokensPerMessage+1, TokensPerName
+	}
+	sel, err := chat.Select(turns, counter, budget, hopts)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -145,9 +145,11 @@ var _ = Describe("Trim", func() {
 			position[marshal(m)] = i
 		}
 		for target := total; target >= pinned; target-- {
-			budget, err := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: target, TargetTokens: target})
+			// The window holds the messages' target and the reply's primer.
+			window := target + cupelopenai.TokensReplyPrimer
+			budget, err := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: window, TargetTokens: window})
 			Expect(err).NotTo(HaveOccurred())
-			kept, report, err := cupelopenai.Trim(msgs, counter, budget, opts)
+			kept, report, err := cupelopenai.Trim(msgs, counter, budget, cupelopenai.TrimOptions{HistoryOptions: chat.HistoryOptions{Options: opts}})
 			Expect(err).NotTo(HaveOccurred())
 			Expect(len(report.Included) + len(report.Excluded)).To(Equal(len(items)))
 			Expect(kept[0].OfSystem).NotTo(BeNil())

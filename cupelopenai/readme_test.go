@@ -6,7 +6,6 @@ import (
 	"github.com/openai/openai-go/v3"
 
 	"github.com/cupel-go/go-cupel/cupel"
-	"github.com/cupel-go/go-cupel/cupel/chat"
 	"github.com/cupel-go/go-cupel/cupelopenai"
 	"github.com/cupel-go/go-cupel/cupeltiktoken"
 )
@@ -16,13 +15,13 @@ import (
 // module, and compiled here.
 var _ = trimAndSend
 
-func trimAndSend(ctx context.Context, client openai.Client, messages []openai.ChatCompletionMessageParamUnion) (*openai.ChatCompletion, *cupel.SelectionReport, error) {
+func trimAndSend(ctx context.Context, client openai.Client, messages []openai.ChatCompletionMessageParamUnion, tools []openai.ChatCompletionToolUnionParam) (*openai.ChatCompletion, *cupel.SelectionReport, error) {
 	counter, _ := cupeltiktoken.ForModel("gpt-4o")
 	budget, _ := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 128000, TargetTokens: 120000, OutputReserve: 8000})
-	kept, report, err := cupelopenai.Trim(messages, counter, budget, chat.Options{PerTurnTokens: cupelopenai.TokensPerMessage})
+	kept, report, err := cupelopenai.Trim(messages, counter, budget, cupelopenai.TrimOptions{Tools: tools, ReplyReserve: 4096})
 	if err != nil {
 		return nil, nil, err
 	}
-	resp, err := client.Chat.Completions.New(ctx, openai.ChatCompletionNewParams{Model: openai.ChatModelGPT4o, Messages: kept})
+	resp, err := client.Chat.Completions.New(ctx, openai.ChatCompletionNewParams{Model: openai.ChatModelGPT4o, Messages: kept, Tools: tools, MaxCompletionTokens: openai.Int(4096)})
 	return resp, report, err
 }

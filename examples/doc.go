@@ -24,6 +24,11 @@
 // README's Go blocks are copies of its declarations (go test
 // ./internal/doccheck keeps them equal).
 //
+// examples/cachesim is a command that simulates a long chat trimmed before
+// every model call by a chat.History, with chat.EvictCache or a sliding
+// window, and measures how much of each request a prompt cache can serve
+// again and what the requests cost under Anthropic's cache prices.
+//
 // examples/policyfile is a command that reads a selection policy from a
 // TOML (or JSON) file with cupel.DecodePolicyFile and runs it over the
 // agent's turn.

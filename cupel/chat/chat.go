@@ -86,6 +86,10 @@ type Options struct {
 	// spends on a message besides its text (OpenAI's chat format spends
 	// about 3 per message, plus 3 per request). Must be >= 0.
 	PerTurnTokens int
+	// PerNameTokens is added to the count of every turn with a Name, for
+	// the token an API spends on the name field (OpenAI's chat format
+	// spends 1). Must be >= 0.
+	PerNameTokens int
 	// Start is the timestamp of turn 0; turn i is stamped Start + i seconds.
 	// Zero means DefaultStart.
 	Start time.Time
@@ -124,8 +128,9 @@ func (e *TurnError) Unwrap() error { return ErrInvalidTurn }
 // Items converts a conversation to items, one per turn and one per tool
 // exchange, counting tokens with counter (see the package documentation for
 // every field). turns is not modified. A turn that cannot be converted gives a
-// [*TurnError]: a blank role, a tool call without an ID, or a tool result whose
-// ToolCallID answers no call of the assistant turn before it. A failed count
+// [*TurnError]: a blank role, a tool call without an ID, a tool turn without
+// a ToolCallID, or a tool result whose ToolCallID answers no call of the
+// assistant turn before it. A failed count
 // gives a [*cupel.TokenCountError].
 func Items(turns []Turn, counter cupel.TokenCounter, opts Options) ([]*cupel.ContextItem, error) {
 	h, err := NewHistory(counter, HistoryOptions{Options: opts})
@@ -167,6 +172,9 @@ func validate(t Turn, index int) error {
 	if strings.TrimSpace(string(t.Role)) == "" {
 		return &TurnError{Index: index, Field: "Role", Reason: "must not be blank"}
 	}
+	if t.Role == RoleTool && t.ToolCallID == "" {
+		return &TurnError{Index: index, Field: "ToolCallID", Reason: "must not be empty on a tool turn: it names the call the result answers"}
+	}
 	for k, c := range t.ToolCalls {
 		if c.ID == "" {
 			return &TurnError{Index: index, Field: "ToolCalls[" + strconv.Itoa(k) + "].ID", Reason: "must not be empty: the result names its call by ID"}
@@ -177,7 +185,7 @@ func validate(t Turn, index int) error {
 
 // countTurn counts the tokens of one turn: content, name and tool calls,
 // plus the per-turn framing.
-func countTurn(counter cupel.TokenCounter, t Turn, perTurn, index int) (int, error) {
+func countTurn(counter cupel.TokenCounter, t Turn, perTurn, perName, index int) (int, error) {
 	n := perTurn
 	add := func(s string) error {
 		if s == "" {
@@ -198,6 +206,9 @@ func countTurn(counter cupel.TokenCounter, t Turn, perTurn, index int) (int, err
 	}
 	if err := add(t.Name); err != nil {
 		return 0, err
+	}
+	if t.Name != "" {
+		n += perName
 	}
 	for _, c := range t.ToolCalls {
 		if err := add(c.Name); err != nil {

@@ -183,6 +183,7 @@ var _ = Describe("Items", func() {
 		Entry("result after another turn", []chat.Turn{{Role: "assistant", ToolCalls: []chat.ToolCall{{ID: "c1"}}}, {Role: "user", Content: "a"}, {Role: "tool", ToolCallID: "c1"}}, 2, "ToolCallID", "a tool result must follow its call"),
 		Entry("result of another call", []chat.Turn{{Role: "assistant", ToolCalls: []chat.ToolCall{{ID: "c1"}}}, {Role: "tool", ToolCallID: "c2"}}, 1, "ToolCallID", "answers no tool call"),
 		Entry("first turn a result", []chat.Turn{{Role: "tool", ToolCallID: "c1"}}, 0, "ToolCallID", "answers no tool call"),
+		Entry("tool turn without a call id", []chat.Turn{{Role: "assistant", ToolCalls: []chat.ToolCall{{ID: "c1"}}}, {Role: "tool", ToolCallID: "c1"}, {Role: "tool", Content: "r"}}, 2, "ToolCallID", "must not be empty on a tool turn"),
 	)
 
 	It("reports a failed count and a nil counter", func() {

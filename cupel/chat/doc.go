@@ -45,4 +45,24 @@
 // ChronologicalPlacer. [History] keeps a growing conversation with the token
 // count of every turn cached, so selecting again after a new turn counts only
 // that turn.
+//
+// [HistoryOptions] choose how turns are dropped when the conversation
+// outgrows the budget: [EvictWindow], the newest turns that fit, or
+// [EvictCache], which drops down to a low-water mark in one step and then
+// keeps the prompt's prefix byte-identical while the budget holds, so a
+// provider's prompt cache serves it again ([Selection].PrefixTokens says how
+// many tokens repeat). OpenWithUser makes the kept turns open with a user
+// turn, as Anthropic requires, and OmittedNote says how many turns were
+// dropped in one short system turn.
+//
+// # Requests the provider accepts
+//
+// [CheckShapes] checks messages, described by their [Shape], against the
+// tool-pairing and role rules providers enforce with a 400, and returns a
+// [*ConversationError] naming the message and the [Rule]; the SDK adapters'
+// Validate functions are built on it. [RequestBudget] takes what a request
+// spends outside its turns (tool definitions, reply priming) and the reply's
+// reserve out of the model's window, and [Calibrate] measures how far token
+// estimates drift from what the provider billed, and the margin that covers
+// it.
 package chat

@@ -90,3 +90,25 @@ func ExampleItems() {
 	// "[3] user: ok" user pinned=false tokens=1
 	// 4 turns back
 }
+
+// Calibrate the estimation margin from what the provider reported: each
+// pair is the count a selection estimated for a request and the usage the
+// provider's response gave for it.
+func ExampleCalibrate() {
+	pairs := []chat.Usage{
+		{Estimated: 3120, Reported: 3410},
+		{Estimated: 5980, Reported: 6390},
+		{Estimated: 7410, Reported: 8170},
+		{Estimated: 2050, Reported: 2160},
+		{Estimated: 6600, Reported: 7550},
+	}
+	d, err := chat.Calibrate(pairs, 0.99)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("ratio %.3f (%.3f to %.3f), mean error %.1f%%\n", d.MeanRatio, d.MinRatio, d.MaxRatio, 100*d.MeanError)
+	fmt.Printf("margin for %.0f%% of requests: %.1f%%\n", 100*d.Coverage, d.MarginPercent)
+	// Output:
+	// ratio 1.092 (1.054 to 1.144), mean error 8.4%
+	// margin for 99% of requests: 12.6%
+}

@@ -2,7 +2,9 @@ package chat
 
 import (
 	"fmt"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -13,8 +15,29 @@ import (
 type HistoryOptions struct {
 	// Options say how turns become items, as for [Items].
 	Options
-	// Policy selects the context; nil means [Policy].
+	// Policy selects the context; nil means [Policy], with the slicer that
+	// Eviction and OpenWithUser choose.
 	Policy *cupel.Policy
+	// Eviction says which turns are dropped when the conversation outgrows
+	// the budget: EvictWindow (the default) or EvictCache. Only with the
+	// default policy.
+	Eviction Eviction
+	// LowWater is the fraction of the budget EvictCache drops down to, in
+	// (0, 1]; zero means DefaultLowWater.
+	LowWater float64
+	// OpenWithUser makes the kept turns after the pinned ones open with a
+	// user turn, as Anthropic's API requires: when the stretch that fits
+	// would open with an assistant turn or a tool exchange, EvictCache keeps
+	// the user turn before it if the budget still holds, and otherwise
+	// either eviction drops the turns before the next user turn (reported
+	// Filtered by OpeningFilterName). Only with the default policy.
+	OpenWithUser bool
+	// OmittedNote, when turns are dropped, puts one short system turn after
+	// the pinned ones that says how many: "[41 earlier messages omitted]",
+	// counted from the report's excluded items. Its tokens are counted
+	// inside the budget: Select reserves what the note costs with the
+	// largest count it can give and selects under the rest. Off by default.
+	OmittedNote bool
 }
 
 // History is a conversation that grows by a turn at a time, kept as items
@@ -30,7 +53,12 @@ type History struct {
 	opts     Options
 	start    time.Time
 	pipeline *cupel.Pipeline
-	cuts     bool // the slicer is a NewestFirstSlice: relabel what it cut
+	cuts     bool                 // the slicer is a NewestFirstSlice: relabel what it cut
+	planner  *planner             // the slicer, when Eviction or OpenWithUser chose it
+	prev     []*cupel.ContextItem // the previous selection, in placed order
+	prevNote string               // the previous selection's omitted note
+
+	omittedNote bool
 
 	turns  []Turn
 	counts []int // counts[i]: tokens of turns[i]
@@ -45,12 +73,29 @@ func NewHistory(counter cupel.TokenCounter, opts HistoryOptions) (*History, erro
 	if counter == nil {
 		return nil, fmt.Errorf("%w: chat.NewHistory: counter must not be nil", cupel.ErrInvalidArgument)
 	}
-	if opts.PerTurnTokens < 0 {
-		return nil, fmt.Errorf("%w: chat.NewHistory: PerTurnTokens must be >= 0 (got %d)", cupel.ErrInvalidArgument, opts.PerTurnTokens)
+	if opts.PerTurnTokens < 0 || opts.PerNameTokens < 0 {
+		return nil, fmt.Errorf("%w: chat.NewHistory: PerTurnTokens and PerNameTokens must be >= 0 (got %d, %d)", cupel.ErrInvalidArgument, opts.PerTurnTokens, opts.PerNameTokens)
+	}
+	if opts.LowWater == 0 {
+		opts.LowWater = DefaultLowWater
+	}
+	if math.IsNaN(opts.LowWater) || opts.LowWater <= 0 || opts.LowWater > 1 {
+		return nil, fmt.Errorf("%w: chat.NewHistory: LowWater must be in (0, 1] (got %v)", cupel.ErrInvalidArgument, opts.LowWater)
+	}
+	if opts.Eviction != EvictWindow && opts.Eviction != EvictCache {
+		return nil, fmt.Errorf("%w: chat.NewHistory: unknown %v", cupel.ErrInvalidArgument, opts.Eviction)
 	}
 	policy := Policy()
-	if opts.Policy != nil {
+	var pl *planner
+	switch {
+	case opts.Policy != nil:
+		if opts.Eviction != EvictWindow || opts.OpenWithUser {
+			return nil, fmt.Errorf("%w: chat.NewHistory: Eviction and OpenWithUser choose the default policy's slicer; they cannot be set with a Policy", cupel.ErrInvalidConfig)
+		}
 		policy = *opts.Policy
+	case opts.Eviction == EvictCache || opts.OpenWithUser:
+		pl = &planner{eviction: opts.Eviction, lowWater: opts.LowWater, openWithUser: opts.OpenWithUser}
+		policy.Slicer = pl
 	}
 	p, err := cupel.NewPipeline(policy)
 	if err != nil {
@@ -65,7 +110,7 @@ func NewHistory(counter cupel.TokenCounter, opts HistoryOptions) (*History, erro
 	case NewestFirstSlice, *NewestFirstSlice:
 		cuts = true
 	}
-	return &History{counter: counter, opts: opts.Options, start: start, pipeline: p, cuts: cuts}, nil
+	return &History{counter: counter, opts: opts.Options, start: start, pipeline: p, cuts: cuts, planner: pl, omittedNote: opts.OmittedNote}, nil
 }
 
 // Append adds turns to the end of the conversation, counting each once. On
@@ -81,7 +126,7 @@ func (h *History) Append(turns ...Turn) error {
 		if err := validate(t, index); err != nil {
 			return err
 		}
-		n, err := countTurn(h.counter, t, h.opts.PerTurnTokens, index)
+		n, err := countTurn(h.counter, t, h.opts.PerTurnTokens, h.opts.PerNameTokens, index)
 		if err != nil {
 			return err
 		}
@@ -192,6 +237,18 @@ type Selection struct {
 	Result cupel.Result
 	// Report explains every inclusion and exclusion.
 	Report *cupel.SelectionReport
+	// PrefixTokens is how many leading tokens of this selection equal the
+	// previous selection of the same History: the tokens of the leading
+	// items the two share, in placed order (pinned turns first). It is what
+	// a provider's prompt cache can serve again; zero on a History's first
+	// selection. A tool exchange whose results arrived since counts as a
+	// different item.
+	PrefixTokens int
+	// NoteTokens are the tokens of the omitted note in Turns
+	// (HistoryOptions.OmittedNote), or zero when there is none; they are
+	// not in Result.TotalTokens, and the note is in neither Result nor
+	// Report.
+	NoteTokens int
 }
 
 // CutFilterName is the filter name of the Filtered reason [History.Select]
@@ -206,20 +263,110 @@ const CutFilterName = "chat.NewestFirstSlice (older than a turn that did not fit
 // older than it, left out to keep
 // the conversation without a gap, is reported Filtered by [CutFilterName]
 // (a reason the spec reserves for custom stages, spec chapter 37 (Exclusion
-// Reasons)), in the report's excluded list and its events alike.
+// Reasons)), in the report's excluded list and its events alike. Items that
+// EvictCache dropped are reported Filtered by [EvictedFilterName], and those
+// dropped for OpenWithUser Filtered by [OpeningFilterName].
 func (h *History) Select(budget cupel.ContextBudget) (Selection, error) {
-	res, rep, err := h.pipeline.DryRun(h.items, budget)
+	res, rep, err := h.run(budget)
 	if err != nil {
 		return Selection{}, err
 	}
-	if h.cuts {
-		relabelCut(rep)
+	var note *Turn
+	noteTokens := 0
+	if h.omittedNote && omitted(rep) > 0 {
+		// Make room for the note: reserve what it costs with the largest
+		// count it can give, select again, and say what that left out.
+		reserve, err := countTurn(h.counter, omittedNote(len(h.turns)), h.opts.PerTurnTokens, h.opts.PerNameTokens, len(h.turns))
+		if err != nil {
+			return Selection{}, err
+		}
+		smaller, err := RequestBudget(budget, reserve, 0)
+		if err != nil {
+			return Selection{}, err
+		}
+		if res, rep, err = h.run(smaller); err != nil {
+			return Selection{}, err
+		}
+		t := omittedNote(omitted(rep))
+		if noteTokens, err = countTurn(h.counter, t, h.opts.PerTurnTokens, h.opts.PerNameTokens, len(h.turns)); err != nil {
+			return Selection{}, err
+		}
+		note = &t
 	}
 	turns, err := Turns(res.Items)
 	if err != nil {
 		return Selection{}, err
 	}
-	return Selection{Turns: turns, Result: res, Report: rep}, nil
+	prefix, pinned := 0, 0
+	for i, it := range res.Items {
+		if it.Pinned() {
+			pinned = i + 1
+		}
+		if i >= len(h.prev) || h.prev[i] != it {
+			break
+		}
+		prefix += it.Tokens()
+	}
+	if note != nil {
+		// The note follows the pinned turns; it repeats if it says the same.
+		turns = slices.Insert(turns, pinned, *note)
+		switch {
+		case h.prevNote != note.Content:
+			prefix = min(prefix, pinnedTokens(res.Items[:pinned]))
+		default:
+			if prefix >= pinnedTokens(res.Items[:pinned]) {
+				prefix += noteTokens
+			}
+		}
+		h.prevNote = note.Content
+	} else {
+		h.prevNote = ""
+	}
+	h.prev = slices.Clone(res.Items)
+	return Selection{Turns: turns, Result: res, Report: rep, PrefixTokens: prefix, NoteTokens: noteTokens}, nil
+}
+
+// run selects from the conversation under budget and relabels the report.
+func (h *History) run(budget cupel.ContextBudget) (cupel.Result, *cupel.SelectionReport, error) {
+	res, rep, err := h.pipeline.DryRun(h.items, budget)
+	if err != nil {
+		return cupel.Result{}, nil, err
+	}
+	switch {
+	case h.planner != nil:
+		relabel(rep, h.planner.reason)
+	case h.cuts:
+		relabelCut(rep)
+	}
+	return res, rep, nil
+}
+
+// omitted counts the turns of the items the report excluded.
+func omitted(rep *cupel.SelectionReport) int {
+	n := 0
+	for _, ex := range rep.Excluded {
+		v, _ := ex.Item.MetadataValue(TurnsKey)
+		ts, _ := v.([]Turn)
+		n += len(ts)
+	}
+	return n
+}
+
+// omittedNote is the note that stands for n dropped turns.
+func omittedNote(n int) Turn {
+	s := "s"
+	if n == 1 {
+		s = ""
+	}
+	return Turn{Role: RoleSystem, Content: "[" + strconv.Itoa(n) + " earlier message" + s + " omitted]"}
+}
+
+func pinnedTokens(items []*cupel.ContextItem) int {
+	n := 0
+	for _, it := range items {
+		n += it.Tokens()
+	}
+	return n
 }
 
 // Select selects from a whole conversation at once: it builds a [History]
@@ -238,14 +385,51 @@ func Select(turns []Turn, counter cupel.TokenCounter, budget cupel.ContextBudget
 	return h.Select(budget)
 }
 
+// reason returns the Filtered reason of an item the planner left out for a
+// reason other than its size.
+func (p *planner) reason(it *cupel.ContextItem, _ cupel.ExclusionReason) (cupel.ExclusionReason, bool) {
+	switch p.last[it] {
+	case dropCut:
+		return cupel.Filtered(CutFilterName), true
+	case dropEvicted:
+		return cupel.Filtered(EvictedFilterName), true
+	case dropOpening:
+		return cupel.Filtered(OpeningFilterName), true
+	}
+	return cupel.ExclusionReason{}, false
+}
+
+// sliced reports whether r is a slicer's exclusion: BudgetExceeded, or
+// PinnedOverride when the item would have fitted without the pinned items
+// (ruling 2).
+func sliced(r cupel.ExclusionReason) bool {
+	return r.Variant == cupel.ExclusionBudgetExceeded || r.Variant == cupel.ExclusionPinnedOverride
+}
+
+// relabel gives every item the slicer left out the reason to(item, reason)
+// returns, where it returns true, in the excluded list and the events.
+func relabel(rep *cupel.SelectionReport, to func(*cupel.ContextItem, cupel.ExclusionReason) (cupel.ExclusionReason, bool)) {
+	for i, ex := range rep.Excluded {
+		if !sliced(ex.Reason) {
+			continue
+		}
+		if r, ok := to(ex.Item, ex.Reason); ok {
+			rep.Excluded[i].Reason = r
+		}
+	}
+	for i, ev := range rep.Events {
+		if ev.Item == nil || !sliced(ev.Exclusion) {
+			continue
+		}
+		if r, ok := to(ev.Item, ev.Exclusion); ok {
+			rep.Events[i].Exclusion = r
+		}
+	}
+}
+
 // relabelCut gives the items older than the newest item a NewestFirstSlice
 // left out for lack of budget the reason Filtered(CutFilterName).
 func relabelCut(rep *cupel.SelectionReport) {
-	// The slicer's exclusions: BudgetExceeded, or PinnedOverride when the
-	// item would have fitted without the pinned items (ruling 2).
-	sliced := func(r cupel.ExclusionReason) bool {
-		return r.Variant == cupel.ExclusionBudgetExceeded || r.Variant == cupel.ExclusionPinnedOverride
-	}
 	var cut time.Time
 	found := false
 	for _, ex := range rep.Excluded {
@@ -259,22 +443,9 @@ func relabelCut(rep *cupel.SelectionReport) {
 	if !found {
 		return
 	}
-	older := func(it *cupel.ContextItem, r cupel.ExclusionReason) bool {
-		if !sliced(r) {
-			return false
-		}
-		ts, ok := it.Timestamp()
-		return !ok || ts.Before(cut)
-	}
 	filtered := cupel.Filtered(CutFilterName)
-	for i, ex := range rep.Excluded {
-		if older(ex.Item, ex.Reason) {
-			rep.Excluded[i].Reason = filtered
-		}
-	}
-	for i, ev := range rep.Events {
-		if ev.Item != nil && older(ev.Item, ev.Exclusion) {
-			rep.Events[i].Exclusion = filtered
-		}
-	}
+	relabel(rep, func(it *cupel.ContextItem, _ cupel.ExclusionReason) (cupel.ExclusionReason, bool) {
+		ts, ok := it.Timestamp()
+		return filtered, !ok || ts.Before(cut)
+	})
 }

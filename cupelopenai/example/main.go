@@ -97,7 +97,7 @@ func Trim() ([]openai.ChatCompletionMessageParamUnion, *cupel.SelectionReport, e
 	if err != nil {
 		return nil, nil, err
 	}
-	return cupelopenai.Trim(Conversation(), counter, budget, chat.Options{PerTurnTokens: cupelopenai.TokensPerMessage})
+	return cupelopenai.Trim(Conversation(), counter, budget, cupelopenai.TrimOptions{})
 }
 
 // run prints the kept messages and the report's account of the dropped ones.

@@ -33,10 +33,10 @@ func TestTrim(t *testing.T) {
 		IncludeItemMatching(func(in cupel.IncludedItem) bool { return in.Item.Content() == "[240] assistant: ok" }).
 		ExcludeItemWithReason(cupel.ExclusionBudgetExceeded).
 		// The newest dropped item is round 12's tool exchange, whose order
-		// listing (607 tokens) did not fit the 186 tokens left.
-		ExcludeItemWithBudgetDetails(index(68), 607, 186).
+		// listing (609 tokens) did not fit the 11 tokens left.
+		ExcludeItemWithBudgetDetails(index(68), 609, 11).
 		// The older ones were left out to keep the conversation without a
-		// gap, though some would have fitted the 186 tokens left.
+		// gap, though some would have fitted the 11 tokens left.
 		ExcludeItemMatchingWithReason(index(1), cupel.ExclusionFiltered).
 		ExcludeItemMatchingWithReason(index(67), cupel.ExclusionFiltered).
 		HaveAtLeastNExclusions(50).
@@ -100,11 +100,11 @@ func TestRun(t *testing.T) {
 	for _, want := range []string{
 		"gpt-4, 8192-token window, 1024 kept for the answer",
 		"conversation: 241 messages",
-		"Pinned   33 tokens  [0] system: You are Acme's support agent.",
+		"Pinned   34 tokens  [0] system: You are Acme's support agent.",
 		"1 × BudgetExceeded\n  56 × Filtered\n",
 		"Filtered: by chat.NewestFirstSlice (older than a turn that did not fit)",
 		"they are messages 1 to 69, the oldest after the system prompt",
-		"BudgetExceeded: 607 tokens requested, 186 available",
+		"BudgetExceeded: 609 tokens requested, 11 available",
 	} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, b.String())
