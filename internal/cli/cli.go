@@ -336,6 +336,9 @@ type outputs struct {
 	maxFailures                       int
 	quiet, verbose                    bool
 	color                             colorMode
+	// test2json writes the go test -json stream to stdout instead of the
+	// text (run only; see test2json.go).
+	test2json bool
 }
 
 func (o *outputs) register(fs *flag.FlagSet) {
@@ -376,7 +379,11 @@ func (e *env) emit(rep *runner.Report, suite *runner.Suite, o outputs) error {
 		}
 	}
 	topts := report.TextOptions{Color: o.color.on(textOut), Suite: suite, MaxFailures: o.maxFailures, Summary: o.quiet}
-	if err := report.WriteText(textOut, rep, topts); err != nil {
+	if o.test2json {
+		if err := e.writeTest2JSON(rep, suite); err != nil {
+			return err
+		}
+	} else if err := report.WriteText(textOut, rep, topts); err != nil {
 		return err
 	}
 	writers := []struct {
@@ -478,7 +485,10 @@ func (e *env) run(args []string) (int, error) {
 	failfast := fs.Bool("failfast", false, "stop at the first gated outcome (the run then claims no level, and fails)")
 	var many manyFlags
 	many.register(fs)
-	if err := parseNoArgs(fs, args); err != nil {
+	var gt goTestFlags
+	gt.register(fs, &o)
+	pos, err := parse(fs, args)
+	if err != nil {
 		return 0, err
 	}
 	if *execPerCase && *implCmd == "" && len(many.impls) == 0 {
@@ -493,6 +503,12 @@ func (e *env) run(args []string) (int, error) {
 	}
 	if err := g.apply(&opts); err != nil {
 		return 0, err
+	}
+	if err := gt.apply(o, pos, suite, &opts); err != nil {
+		return 0, err
+	}
+	if o.test2json {
+		o.quiet, o.verbose = true, false // stderr stays quiet: gotestsum counts what is written there as errors
 	}
 	opts.Timeout, opts.StartupTimeout = *timeout, *startup
 	opts.FailFast, opts.Parallel = *failfast, *parallel
@@ -518,6 +534,9 @@ func (e *env) run(args []string) (int, error) {
 	}
 	rep, err := e.runWithProgress(ctx, impl, suite, opts, o)
 	if err != nil {
+		return 0, err
+	}
+	if err := gt.check(rep); err != nil {
 		return 0, err
 	}
 	if err := e.emit(rep, suite, o); err != nil {

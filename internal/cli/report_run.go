@@ -59,6 +59,9 @@ func (e *env) runMany(ctx context.Context, m *manyFlags, suite *runner.Suite, op
 	if opts.Expectations != nil {
 		return 0, usagef("--expectations %v", errNotWithImpls)
 	}
+	if o.test2json {
+		return 0, usagef("--test2json %v", errNotWithImpls)
+	}
 	impls, err := parseImpls(m.impls, popts)
 	if err != nil {
 		return 0, err
