@@ -111,10 +111,26 @@ func (e *Expectations) apply(cr *CaseResult) {
 		cr.Message = fmt.Sprintf("expected to %s (%s) but passed: remove it from the expectations", x.Status, x.Reason)
 	case cr.Status == x.Status:
 		cr.Status = StatusXFail
-		cr.Message = fmt.Sprintf("expected %s (%s): %s", x.Status, x.Reason, cr.Message)
+		cr.Message = pinned(x, cr.Message)
 	default:
 		cr.Message = fmt.Sprintf("expected %s but got %s: %s", x.Status, cr.Status, cr.Message)
 	}
+}
+
+// pinned is an xfail's message: the pinned status, its reason and the
+// case's own message, saying the reason once when the message is the
+// reason (as a pin written by --write-expectations is).
+func pinned(x *Expectation, msg string) string {
+	switch {
+	case x.Reason == "" || strings.TrimSpace(x.Reason) == strings.TrimSpace(msg):
+		if msg == "" {
+			return fmt.Sprintf("expected %s", x.Status)
+		}
+		return fmt.Sprintf("expected %s: %s", x.Status, msg)
+	case msg == "":
+		return fmt.Sprintf("expected %s (%s)", x.Status, x.Reason)
+	}
+	return fmt.Sprintf("expected %s (%s): %s", x.Status, x.Reason, msg)
 }
 
 // ExpectationsFromReport builds an expectations file from the current
