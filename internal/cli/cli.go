@@ -343,10 +343,10 @@ type outputs struct {
 
 func (o *outputs) register(fs *flag.FlagSet) {
 	fs.StringVar(&o.json, "json", "", "write the JSON report (schema "+runner.ReportSchema+") to `FILE` (- for stdout)")
-	fs.StringVar(&o.junit, "junit", "", "write a JUnit XML report to `FILE`")
-	fs.StringVar(&o.tap, "tap", "", "write a TAP report to `FILE`")
+	fs.StringVar(&o.junit, "junit", "", "write a JUnit XML report to `FILE` (with -i: one testsuite per implementation)")
+	fs.StringVar(&o.tap, "tap", "", "write a TAP report to `FILE` (with -i: FILE is a directory, one NAME.tap per implementation)")
 	fs.StringVar(&o.markdown, "markdown", "", "write a Markdown summary to `FILE`")
-	fs.StringVar(&o.badge, "badge", "", "write a shields.io endpoint badge JSON to `FILE`")
+	fs.StringVar(&o.badge, "badge", "", "write a shields.io endpoint badge JSON to `FILE` (with -i: FILE is a directory, one NAME.json per implementation)")
 	fs.StringVar(&o.saveFailed, "save-failed", "", "write request, response, expected result and stderr of each gated case and warning to `DIR`")
 	fs.IntVar(&o.maxFailures, "max-failures", report.DefaultMaxFailures, "cap every list of the text report at `N` entries: failures in full, unsupported reasons, unexpected ids (0: no cap)")
 	fs.BoolVar(&o.quiet, "quiet", false, "print only the summary (counts, unsupported reasons, unexpected ids, level): no progress, no failure in full")
