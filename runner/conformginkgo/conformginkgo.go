@@ -14,6 +14,7 @@ import (
 
 	"github.com/onsi/ginkgo/v2"
 
+	"github.com/cupel-go/go-cupel/internal/report"
 	"github.com/cupel-go/go-cupel/runner"
 )
 
@@ -117,11 +118,11 @@ func (g *gate) runCase(ctx ginkgo.SpecContext, id string) {
 	record(c)
 	switch runner.Classify(c, g.target()) {
 	case runner.ClassGated:
-		ginkgo.Fail(describe(c))
+		ginkgo.Fail(g.describe(c))
 	case runner.ClassWarning:
 		ginkgo.Skip(fmt.Sprintf("%s case %s, not required for %s: %s", c.Tier, c.Outcome(), g.opts.RequireLevel.Title(), c.Message))
 	case runner.ClassNotRun:
-		ginkgo.Fail(describe(c)) // after an infrastructure error: no verdict
+		ginkgo.Fail(g.describe(c)) // after an infrastructure error: no verdict
 	case runner.ClassOK:
 		if c.Status == runner.StatusXFail {
 			ginkgo.Skip("expected failure: " + c.Message)
@@ -156,19 +157,14 @@ func (g *gate) level() {
 	ginkgo.GinkgoWriter.Println(v.Line())
 }
 
-// describe is the failure message of a gated case.
-func describe(c runner.CaseResult) string {
-	msg := c.Message
-	if !strings.HasPrefix(msg, string(c.Status)+":") {
-		msg = string(c.Status) + ": " + msg
+// describe is the failure message of a gated case: its status and the
+// failure detail every report shows (message, diff, inputs, stderr).
+func (g *gate) describe(c runner.CaseResult) string {
+	d := strings.TrimRight(report.FailureDetail(c, g.suite), "\n")
+	if strings.HasPrefix(strings.ToLower(d), string(c.Status)+":") {
+		return d
 	}
-	if len(c.Details) > 0 {
-		msg += "\n" + strings.Join(c.Details, "\n")
-	}
-	if c.Stderr != "" {
-		msg += "\nstderr:\n" + c.Stderr
-	}
-	return msg
+	return string(c.Status) + ": " + d
 }
 
 // shared is the directory where the processes of a parallel Ginkgo run
