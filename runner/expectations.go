@@ -111,25 +111,43 @@ func (e *Expectations) apply(cr *CaseResult) {
 		cr.Message = fmt.Sprintf("expected to %s (%s) but passed: remove it from the expectations", x.Status, x.Reason)
 	case cr.Status == x.Status:
 		cr.Status = StatusXFail
-		cr.Message = xfailPrefix(x) + cr.Message
+		cr.Message = pinned(x, cr.Message)
 	default:
 		cr.Message = fmt.Sprintf("expected %s but got %s: %s", x.Status, cr.Status, cr.Message)
 	}
 }
 
-// xfailPrefix starts the message of a case that failed as x expected.
-func xfailPrefix(x *Expectation) string {
-	return fmt.Sprintf("expected %s (%s): ", x.Status, x.Reason)
+// pinned is an xfail's message: the pinned status, its reason and the
+// case's own message, saying the reason once when the message is the
+// reason (as a pin written by --write-expectations is).
+func pinned(x *Expectation, msg string) string {
+	switch {
+	case x.Reason == "" || strings.TrimSpace(x.Reason) == strings.TrimSpace(msg):
+		if msg == "" {
+			return fmt.Sprintf("expected %s", x.Status)
+		}
+		return fmt.Sprintf("expected %s: %s", x.Status, msg)
+	case msg == "":
+		return fmt.Sprintf("expected %s (%s)", x.Status, x.Reason)
+	}
+	return fmt.Sprintf("expected %s (%s): %s", x.Status, x.Reason, msg)
 }
 
 // Cause returns what the implementation did, whether or not an
 // expectation pinned it: for an xfail, the pinned status and the
-// implementation's own message; otherwise the status and message.
+// implementation's own message (pinned's wording taken off); otherwise the
+// status and message.
 func (c CaseResult) Cause() (Status, string) {
 	if c.Status != StatusXFail || c.Expected == nil {
 		return c.Status, c.Message
 	}
-	return c.Expected.Status, strings.TrimPrefix(c.Message, xfailPrefix(c.Expected))
+	x := c.Expected
+	for _, p := range []string{fmt.Sprintf("expected %s (%s): ", x.Status, x.Reason), fmt.Sprintf("expected %s: ", x.Status)} {
+		if rest, ok := strings.CutPrefix(c.Message, p); ok {
+			return x.Status, rest
+		}
+	}
+	return x.Status, "" // "expected S" or "expected S (reason)": no message of its own
 }
 
 // ExpectationsFromReport builds an expectations file from the current

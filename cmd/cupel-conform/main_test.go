@@ -17,6 +17,10 @@ func TestMain(m *testing.M) {
 		// This binary is a test implementation's process (see implCmd).
 		os.Exit(testimpl.Main(os.Args[1:]))
 	}
+	if os.Getenv("CUPEL_CONFORM_MAIN") != "" {
+		// This binary is cupel-conform itself (see gotestsum_test.go).
+		os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	}
 	testscript.Main(m, map[string]func(){
 		"cupel-conform": func() { os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 		"faultadapter":  func() { os.Exit(faultadapter.Main()) },

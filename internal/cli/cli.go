@@ -345,14 +345,17 @@ type outputs struct {
 	maxFailures                       int
 	quiet, verbose                    bool
 	color                             colorMode
+	// test2json writes the go test -json stream to stdout instead of the
+	// text (run only; see test2json.go).
+	test2json bool
 }
 
 func (o *outputs) register(fs *flag.FlagSet) {
 	fs.StringVar(&o.json, "json", "", "write the JSON report (schema "+runner.ReportSchema+") to `FILE` (- for stdout)")
-	fs.StringVar(&o.junit, "junit", "", "write a JUnit XML report to `FILE`")
-	fs.StringVar(&o.tap, "tap", "", "write a TAP report to `FILE`")
+	fs.StringVar(&o.junit, "junit", "", "write a JUnit XML report to `FILE` (with -i: one testsuite per implementation)")
+	fs.StringVar(&o.tap, "tap", "", "write a TAP report to `FILE` (with -i: FILE is a directory, one NAME.tap per implementation)")
 	fs.StringVar(&o.markdown, "markdown", "", "write a Markdown summary to `FILE`")
-	fs.StringVar(&o.badge, "badge", "", "write a shields.io endpoint badge JSON to `FILE`")
+	fs.StringVar(&o.badge, "badge", "", "write a shields.io endpoint badge JSON to `FILE` (with -i: FILE is a directory, one NAME.json per implementation)")
 	fs.StringVar(&o.saveFailed, "save-failed", "", "write request, response, expected result and stderr of each gated case and warning to `DIR`")
 	fs.IntVar(&o.maxFailures, "max-failures", report.DefaultMaxFailures, "cap every list of the text report at `N` entries: failures in full, unsupported reasons, unexpected ids (0: no cap)")
 	fs.BoolVar(&o.quiet, "quiet", false, "print only the summary (counts, unsupported reasons, unexpected ids, level): no progress, no failure in full")
@@ -385,7 +388,11 @@ func (e *env) emit(rep *runner.Report, suite *runner.Suite, o outputs) error {
 		}
 	}
 	topts := report.TextOptions{Color: o.color.on(textOut), Suite: suite, MaxFailures: o.maxFailures, Summary: o.quiet}
-	if err := report.WriteText(textOut, rep, topts); err != nil {
+	if o.test2json {
+		if err := e.writeTest2JSON(rep, suite); err != nil {
+			return err
+		}
+	} else if err := report.WriteText(textOut, rep, topts); err != nil {
 		return err
 	}
 	writers := []struct {
@@ -506,7 +513,10 @@ func (e *env) run(args []string) (int, error) {
 	rerun := fs.String("rerun-failed", "", "run only the cases the verdict of the JSON report `REPORT.json` gated or warned about (as pytest --lf)")
 	var many manyFlags
 	many.register(fs)
-	if err := parseNoArgs(fs, args); err != nil {
+	var gt goTestFlags
+	gt.register(fs, &o)
+	pos, err := parse(fs, args)
+	if err != nil {
 		return 0, err
 	}
 	if *rerun != "" {
@@ -538,6 +548,12 @@ func (e *env) run(args []string) (int, error) {
 	if err := g.apply(&opts); err != nil {
 		return 0, err
 	}
+	if err := gt.apply(o, pos, suite, &opts); err != nil {
+		return 0, err
+	}
+	if o.test2json {
+		o.quiet, o.verbose = true, false // stderr stays quiet: gotestsum counts what is written there as errors
+	}
 	opts.Timeout, opts.StartupTimeout = *timeout, *startup
 	opts.FailFast, opts.Parallel = *failfast, *parallel
 	opts.Shard = runner.Shard(shard)
@@ -563,6 +579,9 @@ func (e *env) run(args []string) (int, error) {
 	}
 	rep, err := e.runWithProgress(ctx, impl, suite, opts, o)
 	if err != nil {
+		return 0, err
+	}
+	if err := gt.check(rep); err != nil {
 		return 0, err
 	}
 	if err := e.emit(rep, suite, o); err != nil {

@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/cupel-go/go-cupel/internal/matrix"
+	"github.com/cupel-go/go-cupel/internal/report"
 	"github.com/cupel-go/go-cupel/runner"
 )
 
@@ -49,7 +51,7 @@ func parseImpls(flags []string, popts runner.ProcessOptions) ([]runner.Named, er
 // implementations' (3 over 1 over 0), so --require-level applies to each.
 func (e *env) runMany(ctx context.Context, m *manyFlags, suite *runner.Suite, opts runner.Options, o outputs, popts runner.ProcessOptions, writeExp string) (int, error) {
 	for _, f := range []struct{ name, val string }{
-		{"--impl-cmd", popts.Command}, {"--junit", o.junit}, {"--tap", o.tap}, {"--badge", o.badge},
+		{"--impl-cmd", popts.Command},
 		{"--save-failed", o.saveFailed}, {"--write-expectations", writeExp},
 	} {
 		if f.val != "" {
@@ -58,6 +60,9 @@ func (e *env) runMany(ctx context.Context, m *manyFlags, suite *runner.Suite, op
 	}
 	if opts.Expectations != nil {
 		return 0, usagef("--expectations %v", errNotWithImpls)
+	}
+	if o.test2json {
+		return 0, usagef("--test2json %v", errNotWithImpls)
 	}
 	impls, err := parseImpls(m.impls, popts)
 	if err != nil {
@@ -84,7 +89,53 @@ func (e *env) runMany(ctx context.Context, m *manyFlags, suite *runner.Suite, op
 	if err := e.emitMatrix(mx, out); err != nil {
 		return exitInfrastructure, err
 	}
+	if err := e.emitPerImpl(entries, suite, o); err != nil {
+		return exitInfrastructure, err
+	}
 	return code, nil
+}
+
+// emitPerImpl writes the reports of a comparison that render each
+// implementation's own verdict: --junit FILE, one testsuite per
+// implementation; --tap DIR and --badge DIR, a file per implementation
+// (DIR/NAME.tap, DIR/NAME.json).
+func (e *env) emitPerImpl(entries []matrix.Entry, suite *runner.Suite, o outputs) error {
+	named := make([]report.Named, len(entries))
+	files := map[string]string{}
+	for i, en := range entries {
+		named[i] = report.Named{Name: en.Name, Report: en.Report}
+		f := report.FileName(en.Name)
+		if other, ok := files[f]; ok {
+			return usagef("-i: %q and %q would share the file name %s under --tap and --badge", other, en.Name, f)
+		}
+		files[f] = en.Name
+	}
+	if o.junit != "" {
+		if err := writeFile(o.junit, e.stdout, func(w io.Writer) error { return report.WriteJUnitMany(w, named, suite) }); err != nil {
+			return fmt.Errorf("--junit: %w", err)
+		}
+	}
+	for _, d := range []struct {
+		flag, dir, ext string
+		write          func(io.Writer, *runner.Report) error
+	}{
+		{"--tap", o.tap, ".tap", func(w io.Writer, r *runner.Report) error { return report.WriteTAP(w, r, suite) }},
+		{"--badge", o.badge, ".json", report.WriteBadge},
+	} {
+		if d.dir == "" {
+			continue
+		}
+		if d.dir == "-" {
+			return usagef("%s - with -i: give a directory (one file per implementation)", d.flag)
+		}
+		for _, n := range named {
+			path := filepath.Join(d.dir, report.FileName(n.Name)+d.ext)
+			if err := writeFile(path, e.stdout, func(w io.Writer) error { return d.write(w, n.Report) }); err != nil {
+				return fmt.Errorf("%s: %w", d.flag, err)
+			}
+		}
+	}
+	return nil
 }
 
 // worse is the more severe of two exit codes: infrastructure, then fail.

@@ -687,13 +687,20 @@ func WriteMarkdown(w io.Writer, r *runner.Report) error {
 	class := v.Classes()
 	var b strings.Builder
 	fmt.Fprintf(&b, "## Cupel conformance: %s\n\n", r.Implementation.Name)
-	fmt.Fprintf(&b, "**%s** — %s\n\n", v.LevelText, r.LevelReason)
+	if v.LevelClaimed {
+		fmt.Fprintf(&b, "**%s** — %s\n\n", v.LevelText, r.LevelReason)
+	} else {
+		fmt.Fprintf(&b, "**%s**\n\n", v.LevelText) // the text says why
+	}
 	fmt.Fprintf(&b, "Runner %s %s · spec %s · suite `%s` (%d cases)\n\n", r.Runner.Name, r.Runner.Version, r.Suite.SpecVersion, short(r.Suite.Digest), r.Suite.Cases)
 	if caps := describeCapabilities(r.Implementation.Capabilities); caps != "" {
 		fmt.Fprintf(&b, "Implementation %s %s (%s): %s\n\n", r.Implementation.Name, r.Implementation.Version, r.Implementation.Language, caps)
 	}
 	rows := map[string]map[runner.Outcome]int{}
 	for _, c := range r.Cases {
+		if r.Filtered && c.Status == runner.StatusSkip {
+			continue // filtered out: a row of them would say "not run" again and again
+		}
 		g := c.Tier + "/" + c.Stage
 		if rows[g] == nil {
 			rows[g] = map[runner.Outcome]int{}
