@@ -110,8 +110,9 @@
 // [TestScorer], [TestSlicer] and [TestPlacer] prove a component against the
 // contract the pipeline relies on, as testing/fstest.TestFS does for a file
 // system: determinism, no mutation of the input, safety for concurrent use,
-// sane edge cases, and per component finite scores, a budget-fitting subset
-// without duplicates, or a permutation. They also check that an optional
+// sane edge cases, and per component finite scores that do not depend on
+// the items' order, a budget-fitting subset without duplicates (nothing at
+// a target of 0), or a permutation. They also check that an optional
 // fast path ([cupel.BatchScorer], [cupel.PositionSlicer],
 // [cupel.PositionPlacer]) agrees with the per-item path. Inputs are
 // generated from a seed ([WithSeed]), plus the items you pass
