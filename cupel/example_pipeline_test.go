@@ -44,7 +44,8 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	result, report, err := pipeline.DryRun(items, budget)
+	var report cupel.SelectionReport
+	result, err := pipeline.Run(items, budget, cupel.WithReport(&report))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -80,7 +81,7 @@ func ExamplePipeline_Run() {
 	// Output: 4 items, 467 tokens
 }
 
-func ExamplePipeline_RunWithOptions() {
+func ExampleWithTrace() {
 	pipeline, _ := cupel.NewPipeline(cupel.Policy{
 		Scorer:   cupel.NewRecencyScorer(),
 		Slicer:   cupel.NewGreedySlice(),
@@ -89,10 +90,7 @@ func ExamplePipeline_RunWithOptions() {
 	})
 	budget, _ := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 100, TargetTokens: 5})
 	collector := cupel.NewDiagnosticTraceCollector(cupel.DetailStage, nil)
-	_, err := pipeline.RunWithOptions(agentContext(), budget, cupel.RunOptions{
-		Trace:      collector,
-		OnOverflow: func(e cupel.OverflowEvent) { fmt.Println("over budget by", e.TokensOverBudget) },
-	})
+	_, err := pipeline.Run(agentContext(), budget, cupel.WithTrace(collector), cupel.WithOnOverflow(func(e cupel.OverflowEvent) { fmt.Println("over budget by", e.TokensOverBudget) }))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -189,7 +187,7 @@ func ExampleDiagnosticTraceCollector_Report() {
 	}
 	budget, _ := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 600, TargetTokens: 500})
 	collector := cupel.NewDiagnosticTraceCollector(cupel.DetailStage, nil)
-	if _, err := pipeline.RunWithOptions(agentContext(), budget, cupel.RunOptions{Trace: collector}); err != nil {
+	if _, err := pipeline.Run(agentContext(), budget, cupel.WithTrace(collector)); err != nil {
 		log.Fatal(err)
 	}
 	report := collector.Report()

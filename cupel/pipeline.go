@@ -60,15 +60,6 @@ func (p *Pipeline) Config() Policy {
 	return Policy{Scorer: p.scorer, Slicer: p.slicer, Placer: p.placer, DisableDeduplication: !p.dedup, Overflow: p.overflow}
 }
 
-// RunOptions are the per-run options of [Pipeline.RunWithOptions].
-type RunOptions struct {
-	// Trace receives the run's events; nil records nothing and costs nothing.
-	Trace TraceCollector
-	// OnOverflow is called synchronously when the selection exceeds
-	// targetTokens under OverflowProceed.
-	OnOverflow func(OverflowEvent)
-}
-
 // Result is the outcome of a run.
 type Result struct {
 	// Items is the context window in placed order.
@@ -85,54 +76,50 @@ type Result struct {
 	Shortfalls []CountRequirementShortfall
 }
 
-// Run runs the pipeline without tracing. It is RunWithOptions with zero options:
-// the call to use when only the selection matters (see the package
-// documentation, "Which entry point to use").
-func (p *Pipeline) Run(items []*ContextItem, budget ContextBudget) (Result, error) {
-	return p.RunWithOptions(items, budget, RunOptions{})
-}
-
-// DryRun runs the pipeline with a diagnostic collector at item detail and
-// returns the result together with its SelectionReport, whose Events hold
-// every stage and item event. For another detail level or a collector of
-// your own, use RunWithOptions.
-func (p *Pipeline) DryRun(items []*ContextItem, budget ContextBudget) (Result, *SelectionReport, error) {
-	c := NewDiagnosticTraceCollector(DetailItem, nil)
-	res, err := p.RunWithOptions(items, budget, RunOptions{Trace: c})
-	if err != nil {
-		return Result{}, nil, err
-	}
-	return res, c.Report(), nil
-}
-
-// RunWithOptions runs the six stages over items under budget, with a trace
-// collector and an overflow callback from opts. Run and DryRun are this call
-// with zero options and with a DiagnosticTraceCollector at DetailItem.
+// Run runs the six stages over items under budget and returns the
+// selection (see the package documentation, "Which entry point to use").
+// With no options it records nothing and builds no diagnostics: the call
+// to use when only the selection matters. [WithReport] has it return the
+// SelectionReport too, [WithTrace] record into a collector of your own, and
+// [WithOnOverflow] report an overflow under OverflowProceed. It is
+// RunContext under a context that is never done.
 //
 // It fails with an error wrapping ErrInvalidItem when an item is nil,
 // ErrTokenOverflow when the items' tokens do not sum within an int,
 // ErrPinnedExceedsBudget when pinned items need more than
-// maxTokens - outputReserve, ErrOverflow under OverflowThrow, and whatever
-// the slicer returns (ErrTableTooLarge, ErrCountRequirementUnmet). The items
-// slice and the items themselves are never modified.
-func (p *Pipeline) RunWithOptions(items []*ContextItem, budget ContextBudget, opts RunOptions) (Result, error) {
-	r := run{p: p, budget: budget, opts: opts}
-	if opts.Trace != nil && opts.Trace.Enabled() {
-		r.trace = opts.Trace
-		if c, ok := opts.Trace.(*DiagnosticTraceCollector); ok {
-			r.diag = c
-			c.expectItemEvents(len(items))
-		}
+// maxTokens - outputReserve, ErrOverflow under OverflowThrow, ErrInvalidConfig
+// for an option of a streamed run only, and whatever the slicer returns
+// (ErrTableTooLarge, ErrCountRequirementUnmet). The items slice and the
+// items themselves are never modified.
+func (p *Pipeline) Run(items []*ContextItem, budget ContextBudget, opts ...RunOption) (Result, error) {
+	return p.runBatch(nil, items, budget, opts)
+}
+
+// runBatch is Run and RunContext: c is nil when the run cannot be
+// cancelled.
+func (p *Pipeline) runBatch(c *canceller, items []*ContextItem, budget ContextBudget, opts []RunOption) (Result, error) {
+	cfg := newRunConfig(opts)
+	if err := cfg.check(false); err != nil {
+		return Result{}, err
 	}
-	return r.execute(items)
+	if err := c.err(StageClassify); err != nil {
+		return Result{}, err
+	}
+	r := run{p: p, budget: budget, onOverflow: cfg.onOverflow, stop: c}
+	report := r.setTrace(&cfg, len(items))
+	res, err := r.execute(items)
+	if err == nil && report != nil {
+		*cfg.report = *report.Report()
+	}
+	return res, err
 }
 
 // run holds the state of one pipeline execution.
 type run struct {
-	p      *Pipeline
-	budget ContextBudget
-	opts   RunOptions
-	trace  TraceCollector // nil when not tracing
+	p          *Pipeline
+	budget     ContextBudget
+	onOverflow func(OverflowEvent)
+	trace      TraceCollector // nil when not tracing
 	// diag is trace when it is a DiagnosticTraceCollector, which takes item
 	// decisions in compact form.
 	diag  *DiagnosticTraceCollector
@@ -564,8 +551,8 @@ func (r *run) place(pinned []*ContextItem, sliced []ScoredItem) (Result, error) 
 				items[i] = si.Item
 			}
 			overflow = &OverflowEvent{TokensOverBudget: total - target, OverflowingItems: items, Budget: r.budget}
-			if r.opts.OnOverflow != nil {
-				r.opts.OnOverflow(*overflow)
+			if r.onOverflow != nil {
+				r.onOverflow(*overflow)
 			}
 		}
 	}

@@ -2,11 +2,11 @@
 // selection must do, in the 13 named assertion patterns of the Cupel.Testing
 // vocabulary (spec chapter 45), over the [cupel.SelectionReport] of a run.
 //
-//	_, report, err := pipeline.DryRun(items, budget)
-//	if err != nil {
+//	var report cupel.SelectionReport
+//	if _, err := pipeline.Run(items, budget, cupel.WithReport(&report)); err != nil {
 //		t.Fatal(err)
 //	}
-//	cupeltest.Should(t, report).
+//	cupeltest.Should(t, &report).
 //		IncludeItemWithKind(cupel.KindSystemPrompt).
 //		HaveNoExclusionsForKind(cupel.KindSystemPrompt).
 //		ExcludeItemWithReason(cupel.ExclusionBudgetExceeded).

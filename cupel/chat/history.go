@@ -208,7 +208,8 @@ const CutFilterName = "chat.NewestFirstSlice (older than a turn that did not fit
 // (a reason the spec reserves for custom stages, spec chapter 37 (Exclusion
 // Reasons)), in the report's excluded list and its events alike.
 func (h *History) Select(budget cupel.ContextBudget) (Selection, error) {
-	res, rep, err := h.pipeline.DryRun(h.items, budget)
+	rep := new(cupel.SelectionReport)
+	res, err := h.pipeline.Run(h.items, budget, cupel.WithReport(rep))
 	if err != nil {
 		return Selection{}, err
 	}

@@ -55,7 +55,8 @@ func TestSelection(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, report, err := p.DryRun(retrieved(), b)
+	report := new(cupel.SelectionReport)
+	_, err = p.Run(retrieved(), b, cupel.WithReport(report))
 	if err != nil {
 		t.Fatal(err)
 	}
