@@ -105,7 +105,8 @@ func (p *Pipeline) runBatch(c *canceller, items []*ContextItem, budget ContextBu
 	if err := c.err(StageClassify); err != nil {
 		return Result{}, err
 	}
-	r := run{p: p, budget: budget, onOverflow: cfg.onOverflow, stop: c}
+	r := run{p: p, budget: budget, onOverflow: cfg.onOverflow, stop: c, sc: getScratchBuffers()}
+	defer putScratchBuffers(r.sc)
 	report := r.setTrace(&cfg, len(items))
 	res, err := r.execute(items)
 	if err == nil && report != nil {
@@ -125,6 +126,7 @@ type run struct {
 	diag  *DiagnosticTraceCollector
 	start time.Time
 	stop  *canceller // nil when the run cannot be cancelled (context.go)
+	sc    *scratch   // the run's reusable buffers (scratch.go)
 }
 
 func (r *run) beginStage() {
@@ -175,7 +177,7 @@ func (r *run) execute(items []*ContextItem) (Result, error) {
 		return Result{}, err
 	}
 	r.beginStage()
-	scores := make([]float64, len(scoreable))
+	scores := resize(&r.sc.scores, len(scoreable))
 	if len(scoreable) > 0 {
 		ScoreBatch(r.p.scorer, scoreable, scores)
 	}
@@ -196,7 +198,7 @@ func (r *run) execute(items []*ContextItem) (Result, error) {
 	if err := r.checkpoint(stageSort); err != nil {
 		return Result{}, err
 	}
-	sorted, err := sortByScore(scoreable, scores, survivors, r.stop)
+	sorted, err := sortByScore(resize(&r.sc.sorted, len(survivors)), scoreable, scores, survivors, r.stop)
 	if err != nil {
 		return Result{}, err
 	}
@@ -255,8 +257,8 @@ func (r *run) classify(items []*ContextItem) (pinned, scoreable []*ContextItem, 
 		}
 	}
 	// Every sum of non-negative item tokens now fits in an int.
-	pinned = make([]*ContextItem, 0, nPinned)
-	scoreable = make([]*ContextItem, 0, len(items)-nPinned)
+	pinned = resize(&r.sc.pinned, nPinned)[:0]
+	scoreable = resize(&r.sc.scoreable, len(items)-nPinned)[:0]
 	for i, it := range items {
 		if i&(pollEvery-1) == 0 && r.stop != nil {
 			if err := r.stop.err(StageClassify); err != nil {
@@ -292,7 +294,7 @@ func (r *run) classify(items []*ContextItem) (pinned, scoreable []*ContextItem, 
 // comparing the strings themselves within a run, so hash collisions never
 // merge different contents. The survivors are exactly the spec's.
 func (r *run) deduplicate(items []*ContextItem, scores []float64) ([]int, error) {
-	survivors := make([]int, 0, len(items))
+	survivors := resize(&r.sc.survivors, len(items))[:0]
 	if !r.p.dedup || len(items) < 2 {
 		for i := range items {
 			survivors = append(survivors, i)
@@ -314,7 +316,7 @@ func (r *run) deduplicate(items []*ContextItem, scores []float64) ([]int, error)
 		return nil, err
 	}
 	// winner[i] is the index of the item that beats items[i], or -1.
-	winner := make([]int32, len(items))
+	winner := resize(&r.sc.winner, len(items))
 	for i := range winner {
 		winner[i] = -1
 	}
@@ -378,7 +380,7 @@ var dedupHash = func(content string) uint64 { return maphash.String(dedupSeed, c
 // -0.0 equal to +0.0, ruling 6). It sorts (key, position) records,
 // so the order does not rely on sort stability (spec pitfall P1).
 // A non-nil stop is polled between the passes of the sort.
-func sortByScore(items []*ContextItem, scores []float64, survivors []int, stop *canceller) ([]ScoredItem, error) {
+func sortByScore(sorted []ScoredItem, items []*ContextItem, scores []float64, survivors []int, stop *canceller) ([]ScoredItem, error) {
 	kp := getScratch(len(survivors))
 	defer putScratch(kp)
 	keys := (*kp)[:len(survivors)]
@@ -388,7 +390,6 @@ func sortByScore(items []*ContextItem, scores []float64, survivors []int, stop *
 	if err := sortKeyIdxStop(keys, stop, stageSort); err != nil {
 		return nil, err
 	}
-	sorted := make([]ScoredItem, len(keys))
 	for k, ki := range keys {
 		i := survivors[ki.idx]
 		sorted[k] = ScoredItem{Item: items[i], Score: scores[i]}
@@ -401,7 +402,7 @@ func sortByScore(items []*ContextItem, scores []float64, survivors []int, stop *
 // (ruling 13), whatever order the slicer returned them in.
 func (r *run) slice(sorted []ScoredItem, pinned []*ContextItem, pinnedTokens int) ([]ScoredItem, []CountRequirementShortfall, error) {
 	eff := r.budget.Effective(pinnedTokens)
-	chosen, nSelected, res, err := runSlicer(r.slicer(), r.p.slicer, sorted, eff)
+	chosen, nSelected, res, err := runSlicer(resize(&r.sc.chosen, len(sorted)), r.slicer(), r.p.slicer, sorted, eff)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -410,7 +411,7 @@ func (r *run) slice(sorted []ScoredItem, pinned []*ContextItem, pinnedTokens int
 			sr.RecordShortfalls(res.Shortfalls)
 		}
 	}
-	sliced := make([]ScoredItem, 0, nSelected)
+	sliced := resize(&r.sc.sliced, nSelected)[:0]
 	selectedTokens := 0
 	for k, si := range sorted {
 		if chosen[k] {
@@ -425,14 +426,14 @@ func (r *run) slice(sorted []ScoredItem, pinned []*ContextItem, pinnedTokens int
 }
 
 // runSlicer runs sl (the configured slicer named by owner, possibly bound to
-// a run's context) on sorted and marks the positions it selected in chosen,
-// returning their number and the slicer's details. A [DetailedSlicer] is
+// a run's context) on sorted and marks the positions it selected in chosen
+// (len(sorted); cleared first), returning it with their number and the slicer's details. A [DetailedSlicer] is
 // asked for its details first, since the report needs them; a
 // [PositionSlicer] reports positions, which must be distinct and in range;
 // the items any other slicer returns are re-associated by identity (ruling
 // 14), a pointer listed n times being selectable n times, and must come from
 // sorted.
-func runSlicer(sl, owner Slicer, sorted []ScoredItem, b ContextBudget) (chosen []bool, n int, res SliceResult, err error) {
+func runSlicer(chosen []bool, sl, owner Slicer, sorted []ScoredItem, b ContextBudget) (_ []bool, n int, res SliceResult, err error) {
 	var positions []int
 	switch s := sl.(type) {
 	case DetailedSlicer:
@@ -448,7 +449,7 @@ func runSlicer(sl, owner Slicer, sorted []ScoredItem, b ContextBudget) (chosen [
 	if err != nil {
 		return nil, 0, res, err
 	}
-	chosen = make([]bool, len(sorted))
+	clear(chosen)
 	if positions != nil {
 		for _, k := range positions {
 			if k < 0 || k >= len(sorted) {
@@ -527,7 +528,7 @@ func (r *run) excludeUnchosen(sorted []ScoredItem, chosen []bool, capped []CapEx
 // overflow against the original targetTokens and hands the merged list to the
 // placer (spec "Stage 6: Place").
 func (r *run) place(pinned []*ContextItem, sliced []ScoredItem) (Result, error) {
-	merged := make([]ScoredItem, 0, len(pinned)+len(sliced))
+	merged := resize(&r.sc.merged, len(pinned)+len(sliced))[:0]
 	total := 0
 	for _, it := range pinned {
 		merged = append(merged, ScoredItem{Item: it, Score: 1.0})

@@ -286,7 +286,8 @@ func (p *Pipeline) runStream(c *canceller, candidates iter.Seq[*ContextItem], bu
 	case *QuotaSlice, *CountQuotaSlice, *CountConstrainedKnapsackSlice:
 		return Result{}, invalidConfig("Pipeline", "Slicer", typeName(p.slicer), "applies its quotas to the whole candidate set, which RunStream sees one micro-batch at a time")
 	}
-	s := streamRun{run: run{p: p, budget: budget, onOverflow: cfg.onOverflow, stop: c}, tolerance: cfg.fillTolerance}
+	s := streamRun{run: run{p: p, budget: budget, onOverflow: cfg.onOverflow, stop: c, sc: getScratchBuffers()}, tolerance: cfg.fillTolerance}
+	defer putScratchBuffers(s.sc)
 	report := s.setTrace(&cfg, 0)
 	if err := s.stop.err(StageClassify); err != nil {
 		return Result{}, err
@@ -449,7 +450,7 @@ func (s *streamRun) batch(items []*ContextItem) error {
 		return err
 	}
 	t = s.now()
-	sorted, err := sortByScore(scoreable, scores, survivors, s.stop)
+	sorted, err := sortByScore(resize(&s.sc.sorted, len(survivors)), scoreable, scores, survivors, s.stop)
 	if err != nil {
 		return err
 	}
@@ -482,7 +483,7 @@ func (s *streamRun) batch(items []*ContextItem) error {
 // positions it selected, as the batch pipeline's Slice stage does
 // ([runSlicer]).
 func (s *streamRun) sliceBatch(sorted []ScoredItem, b ContextBudget) ([]bool, []CapExclusion, error) {
-	chosen, _, res, err := runSlicer(s.slicer(), s.p.slicer, sorted, b)
+	chosen, _, res, err := runSlicer(resize(&s.sc.chosen, len(sorted)), s.slicer(), s.p.slicer, sorted, b)
 	if err != nil {
 		return nil, nil, err
 	}
