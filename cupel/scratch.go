@@ -15,7 +15,8 @@ type scratch struct {
 	pinned    []*ContextItem
 	scoreable []*ContextItem
 	survivors []int
-	winner    []int32
+	slot      []int32
+	table     []int32
 	sorted    []ScoredItem
 	chosen    []bool
 	sliced    []ScoredItem
