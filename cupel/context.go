@@ -260,8 +260,8 @@ func (c *CountConstrainedKnapsackSlice) SliceContext(ctx context.Context, sorted
 // RunContext is [Pipeline.Run] under ctx, with the same options: the run
 // stops with a [*CanceledError] wrapping ctx.Err() once ctx is done. It
 // checks ctx before each stage and inside the stages: every few thousand
-// items in Classify and Deduplicate, between the passes of the Sort
-// stage's large sort and while a slicer works (the knapsack table, the
+// items in Classify and Deduplicate, between the passes of the large sorts
+// (Deduplicate, Sort) and while a slicer works (the knapsack table, the
 // count-quota phases; see [ContextSlicer]). It does not interrupt a scorer
 // or placer call: a run notices a cancellation during scoring when scoring
 // ends.

@@ -289,12 +289,10 @@ func (r *run) classify(items []*ContextItem) (pinned, scoreable []*ContextItem, 
 // wins, the lowest index on ties. A NaN score loses to any number, as in
 // every other score comparison of the pipeline (ruling 6).
 //
-// Instead of a map from content to best index it keeps an open-addressing
-// table of the best index of each content, in the run's buffers, probed by
-// a hash of the content: equal hashes are confirmed by comparing the
-// strings, so hash collisions never merge different contents. It takes one
-// pass over the items and allocates nothing. The survivors are exactly the
-// spec's.
+// Instead of a map from content to best index it sorts (hash of content,
+// index) records with the radix key sort and walks the runs of equal hashes,
+// comparing the strings themselves within a run, so hash collisions never
+// merge different contents. The survivors are exactly the spec's.
 func (r *run) deduplicate(items []*ContextItem, scores []float64) ([]int, error) {
 	survivors := resize(&r.sc.survivors, len(items))[:0]
 	if !r.p.dedup || len(items) < 2 {
@@ -303,42 +301,66 @@ func (r *run) deduplicate(items []*ContextItem, scores []float64) ([]int, error)
 		}
 		return survivors, nil
 	}
-	size := 4
-	for size < 2*len(items) {
-		size <<= 1
-	}
-	mask := uint64(size - 1)
-	table := resize(&r.sc.table, size) // 1 + the best index of a content, 0 for a free slot
-	clear(table)
-	slot := resize(&r.sc.slot, len(items)) // the table slot of each item's content
+	kp := getScratch(len(items))
+	defer putScratch(kp)
+	keys := (*kp)[:len(items)]
 	for i, it := range items {
 		if i&(pollEvery-1) == 0 && r.stop != nil {
 			if err := r.stop.err(StageDeduplicate); err != nil {
 				return nil, err
 			}
 		}
-		h := dedupHash(it.content) & mask
-		for {
-			b := table[h] - 1
-			if b < 0 {
-				table[h] = int32(i) + 1
-				break
-			}
-			if items[b].content == it.content {
-				if compareScoreDesc(scores[i], scores[b]) < 0 {
-					table[h] = int32(i) + 1
-				}
-				break
-			}
-			h = (h + 1) & mask
+		keys[i] = keyIdx{dedupHash(it.content), i}
+	}
+	if err := sortKeyIdxStop(keys, r.stop, StageDeduplicate); err != nil {
+		return nil, err
+	}
+	// winner[i] is the index of the item that beats items[i], or -1.
+	winner := resize(&r.sc.winner, len(items))
+	for i := range winner {
+		winner[i] = -1
+	}
+	var reps []int // best index of each distinct content in the current run
+	for lo := 0; lo < len(keys); {
+		hi := lo + 1
+		for hi < len(keys) && keys[hi].key == keys[lo].key {
+			hi++
 		}
-		slot[i] = int32(h)
+		if hi-lo > 1 {
+			reps = reps[:0]
+			for _, k := range keys[lo:hi] { // ascending index within the run
+				i := k.idx
+				found := false
+				for ri, b := range reps {
+					if items[b].content != items[i].content {
+						continue
+					}
+					found = true
+					if compareScoreDesc(scores[i], scores[b]) < 0 {
+						reps[ri] = i
+					}
+					break
+				}
+				if !found {
+					reps = append(reps, i)
+				}
+			}
+			for _, k := range keys[lo:hi] {
+				for _, b := range reps {
+					if b != k.idx && items[b].content == items[k.idx].content {
+						winner[k.idx] = int32(b)
+						break
+					}
+				}
+			}
+		}
+		lo = hi
 	}
 	for i, it := range items {
-		if b := int(table[slot[i]] - 1); b == i {
+		if winner[i] < 0 {
 			survivors = append(survivors, i)
 		} else if r.trace != nil {
-			r.exclude(codeDeduplicate, it, scores[i], Deduplicated(items[b].content))
+			r.exclude(codeDeduplicate, it, scores[i], Deduplicated(items[winner[i]].content))
 		}
 	}
 	return survivors, nil
@@ -349,8 +371,8 @@ func (r *run) deduplicate(items []*ContextItem, scores []float64) ([]int, error)
 var dedupSeed = maphash.MakeSeed()
 
 // dedupHash is 32 bits of a content hash (a variable so that a test can
-// force collisions): a collision only lengthens a probe sequence, along
-// which strings are compared.
+// force collisions): the radix sort then skips the four zero bytes, and a
+// collision only lengthens a run, in which strings are compared.
 var dedupHash = func(content string) uint64 { return maphash.String(dedupSeed, content) >> 32 }
 
 // sortByScore orders the survivors by score descending, then by their

@@ -15,8 +15,7 @@ type scratch struct {
 	pinned    []*ContextItem
 	scoreable []*ContextItem
 	survivors []int
-	slot      []int32
-	table     []int32
+	winner    []int32
 	sorted    []ScoredItem
 	chosen    []bool
 	sliced    []ScoredItem
@@ -29,7 +28,7 @@ func getScratchBuffers() *scratch { return scratchBuffers.Get().(*scratch) }
 
 // maxScratchItems bounds the buffers kept between runs: a run over a huge
 // input does not pin its buffers in the pool.
-const maxScratchItems = 1 << 16
+const maxScratchItems = 1 << 20
 
 // putScratchBuffers clears the buffers that hold pointers, so that the pool
 // keeps no item alive, and returns sc to the pool.
