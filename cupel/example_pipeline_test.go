@@ -173,9 +173,9 @@ func ExampleDecodePolicyFile() {
 	// broken.json: cupel: invalid configuration: PolicySpec: scorer.scorers[0].weight: weight must be positive (got -1)
 }
 
-// A report whose event list keeps the stage events only: RunWithOptions with
-// a collector at DetailStage. Its included and excluded lists are as complete
-// as DryRun's.
+// A report whose event list keeps the stage events only: Run WithTrace of a
+// collector at DetailStage. Its included and excluded lists are as complete
+// as those of WithReport's.
 func ExampleDiagnosticTraceCollector_Report() {
 	pipeline, err := cupel.NewPipeline(cupel.Policy{
 		Scorer: cupel.NewRecencyScorer(),
