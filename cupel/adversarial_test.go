@@ -118,7 +118,7 @@ var _ = Describe("adversarial input", func() {
 
 		It("selects one item of math.MaxInt tokens under a math.MaxInt budget", func() {
 			a := tok("a", math.MaxInt, false)
-			res, rep, err := greedyPipe(cupel.OverflowThrow).DryRun([]*cupel.ContextItem{a, tok("z", 0, false)}, huge)
+			res, rep, err := dryRun(greedyPipe(cupel.OverflowThrow), []*cupel.ContextItem{a, tok("z", 0, false)}, huge)
 			Expect(err).NotTo(HaveOccurred())
 			Expect(res.TotalTokens).To(Equal(math.MaxInt))
 			Expect(res.Items).To(ContainElement(a))
@@ -138,7 +138,7 @@ var _ = Describe("adversarial input", func() {
 		})
 		It("excludes a math.MinInt item and sums the considered tokens exactly", func() {
 			items := []*cupel.ContextItem{tok("a", math.MinInt, false), tok("b", math.MaxInt, false)}
-			res, rep, err := greedyPipe(cupel.OverflowThrow).DryRun(items, huge)
+			res, rep, err := dryRun(greedyPipe(cupel.OverflowThrow), items, huge)
 			Expect(err).NotTo(HaveOccurred())
 			Expect(res.Items).To(Equal([]*cupel.ContextItem{items[1]}))
 			Expect(rep.TotalTokensConsidered).To(Equal(-1))
@@ -336,7 +336,7 @@ var _ = Describe("adversarial input", func() {
 					for _, pl := range []cupel.Placer{cupel.NewUShapedPlacer(), cupel.NewChronologicalPlacer()} {
 						p, err := cupel.NewPipeline(cupel.Policy{Scorer: advConst(v), Slicer: sl, Placer: pl, Overflow: cupel.OverflowTruncate})
 						Expect(err).NotTo(HaveOccurred())
-						res, rep, err := p.DryRun(items, b)
+						res, rep, err := dryRun(p, items, b)
 						Expect(err).NotTo(HaveOccurred())
 						Expect(res.TotalTokens).To(BeNumerically("<=", 20))
 						Expect(len(rep.Included) + len(rep.Excluded)).To(Equal(len(items)))
@@ -441,7 +441,7 @@ var _ = Describe("adversarial input", func() {
 			p, err := cupel.NewPipeline(cupel.Policy{Scorer: sc, Slicer: cupel.NewGreedySlice(), Placer: cupel.NewUShapedPlacer()})
 			Expect(err).NotTo(HaveOccurred())
 			b, _ := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 5, TargetTokens: 5})
-			res, rep, err := p.DryRun([]*cupel.ContextItem{other, it}, b)
+			res, rep, err := dryRun(p, []*cupel.ContextItem{other, it}, b)
 			Expect(err).NotTo(HaveOccurred())
 			Expect(res.Items).To(Equal([]*cupel.ContextItem{it}))
 			Expect(res.Scores[0]).To(Equal(0.5*0.9 + 0.5*1.5))

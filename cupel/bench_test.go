@@ -71,11 +71,11 @@ func BenchmarkPipeline(b *testing.B) {
 				b.ReportAllocs()
 				b.ResetTimer()
 				for b.Loop() {
-					var opts cupel.RunOptions
+					var opts []cupel.RunOption
 					if name == "D" {
-						opts.Trace = cupel.NewDiagnosticTraceCollector(cupel.DetailItem, nil)
+						opts = append(opts, cupel.WithTrace(cupel.NewDiagnosticTraceCollector(cupel.DetailItem, nil)))
 					}
-					if _, err := p.RunWithOptions(items, budget, opts); err != nil {
+					if _, err := p.Run(items, budget, opts...); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -117,27 +117,27 @@ func BenchmarkTracePaths(b *testing.B) {
 	var last *cupel.DiagnosticTraceCollector
 	paths := []struct {
 		name   string
-		opts   func() cupel.RunOptions
+		opts   func() []cupel.RunOption
 		report bool
 	}{
-		{"untraced", func() cupel.RunOptions { return cupel.RunOptions{} }, false},
-		{"null", func() cupel.RunOptions { return cupel.RunOptions{Trace: cupel.NullTraceCollector{}} }, false},
-		{"stage", func() cupel.RunOptions {
-			return cupel.RunOptions{Trace: cupel.NewDiagnosticTraceCollector(cupel.DetailStage, nil)}
+		{"untraced", func() []cupel.RunOption { return nil }, false},
+		{"null", func() []cupel.RunOption { return []cupel.RunOption{cupel.WithTrace(cupel.NullTraceCollector{})} }, false},
+		{"stage", func() []cupel.RunOption {
+			return []cupel.RunOption{cupel.WithTrace(cupel.NewDiagnosticTraceCollector(cupel.DetailStage, nil))}
 		}, false},
-		{"item", func() cupel.RunOptions {
-			return cupel.RunOptions{Trace: cupel.NewDiagnosticTraceCollector(cupel.DetailItem, nil)}
+		{"item", func() []cupel.RunOption {
+			return []cupel.RunOption{cupel.WithTrace(cupel.NewDiagnosticTraceCollector(cupel.DetailItem, nil))}
 		}, false},
-		{"item+report", func() cupel.RunOptions {
+		{"item+report", func() []cupel.RunOption {
 			last = cupel.NewDiagnosticTraceCollector(cupel.DetailItem, nil)
-			return cupel.RunOptions{Trace: last}
+			return []cupel.RunOption{cupel.WithTrace(last)}
 		}, true},
 	}
 	for _, path := range paths {
 		b.Run(path.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := p.RunWithOptions(items, budget, path.opts()); err != nil {
+				if _, err := p.Run(items, budget, path.opts()...); err != nil {
 					b.Fatal(err)
 				}
 				if path.report {

@@ -154,8 +154,8 @@ var _ = Describe("DiagnosticTraceCollector", func() {
 			var obsFast, obsSlow []cupel.TraceEvent
 			fast := cupel.NewDiagnosticTraceCollector(level, func(e cupel.TraceEvent) { obsFast = append(obsFast, e) })
 			slow := cupel.NewDiagnosticTraceCollector(level, func(e cupel.TraceEvent) { obsSlow = append(obsSlow, e) })
-			_, err1 := p.RunWithOptions(items, budget, cupel.RunOptions{Trace: fast})
-			_, err2 := p.RunWithOptions(items, budget, cupel.RunOptions{Trace: viaInterface{slow}})
+			_, err1 := p.Run(items, budget, cupel.WithTrace(fast))
+			_, err2 := p.Run(items, budget, cupel.WithTrace(viaInterface{slow}))
 			Expect(fmt.Sprint(err1)).To(Equal(fmt.Sprint(err2)), "trial %d", trial)
 			if err1 != nil {
 				continue

@@ -33,7 +33,7 @@ func ccRun(p *cupel.Pipeline, items []*cupel.ContextItem, b cupel.ContextBudget)
 	for _, s := range res.Scores {
 		o.scores = append(o.scores, fmt.Sprint(s))
 	}
-	_, rep, err := p.DryRun(items, b)
+	_, rep, err := dryRun(p, items, b)
 	if err != nil {
 		o.err = "DryRun: " + err.Error()
 		return o

@@ -257,52 +257,25 @@ func (c *CountConstrainedKnapsackSlice) SliceContext(ctx context.Context, sorted
 	return c.sliceStop(newCanceller(ctx), sorted, budget)
 }
 
-// RunContext is [Pipeline.RunWithOptions] under ctx: the run stops with a
-// [*CanceledError] wrapping ctx.Err() once ctx is done. It checks ctx
-// before each stage and inside the stages: every few thousand items in
-// Classify and Deduplicate, between the passes of the large sorts
+// RunContext is [Pipeline.Run] under ctx, with the same options: the run
+// stops with a [*CanceledError] wrapping ctx.Err() once ctx is done. It
+// checks ctx before each stage and inside the stages: every few thousand
+// items in Classify and Deduplicate, between the passes of the large sorts
 // (Deduplicate, Sort) and while a slicer works (the knapsack table, the
 // count-quota phases; see [ContextSlicer]). It does not interrupt a scorer
 // or placer call: a run notices a cancellation during scoring when scoring
 // ends.
 //
 // A stopped run returns no result. Nothing the caller passed is modified:
-// neither items nor the items themselves; a collector in opts.Trace keeps
-// the events recorded before the stop (opts.OnOverflow is never called by a
-// stopped run, since the Place stage is the last checkpoint before it).
+// neither items nor the items themselves; a collector of [WithTrace] keeps
+// the events recorded before the stop, a [WithReport] destination is left
+// as it was, and the [WithOnOverflow] callback is never called by a
+// stopped run, since the Place stage is the last checkpoint before it.
 //
-// A context that can never be done (context.Background, context.TODO) makes
-// RunContext exactly RunWithOptions, with no extra work or allocation.
-func (p *Pipeline) RunContext(ctx context.Context, items []*ContextItem, budget ContextBudget, opts RunOptions) (Result, error) {
-	c := newCanceller(ctx)
-	if err := c.err(StageClassify); err != nil {
-		return Result{}, err
-	}
-	r := run{p: p, budget: budget, opts: opts, stop: c}
-	r.setTrace(opts.Trace, len(items))
-	return r.execute(items)
-}
-
-// DryRunContext is [Pipeline.DryRun] under ctx (see [Pipeline.RunContext]).
-func (p *Pipeline) DryRunContext(ctx context.Context, items []*ContextItem, budget ContextBudget) (Result, *SelectionReport, error) {
-	col := NewDiagnosticTraceCollector(DetailItem, nil)
-	res, err := p.RunContext(ctx, items, budget, RunOptions{Trace: col})
-	if err != nil {
-		return Result{}, nil, err
-	}
-	return res, col.Report(), nil
-}
-
-// setTrace installs t (when enabled) as the run's collector, telling a
-// DiagnosticTraceCollector to expect about n item decisions.
-func (r *run) setTrace(t TraceCollector, n int) {
-	if t != nil && t.Enabled() {
-		r.trace = t
-		if c, ok := t.(*DiagnosticTraceCollector); ok {
-			r.diag = c
-			c.expectItemEvents(n)
-		}
-	}
+// A context that can never be done (context.Background, context.TODO, a
+// nil ctx) makes RunContext exactly Run, with no extra work or allocation.
+func (p *Pipeline) RunContext(ctx context.Context, items []*ContextItem, budget ContextBudget, opts ...RunOption) (Result, error) {
+	return p.runBatch(newCanceller(ctx), items, budget, opts)
 }
 
 // checkpoint returns a *CanceledError when the run's context is done; stage

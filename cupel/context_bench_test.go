@@ -36,11 +36,11 @@ func TestRunContextAllocatesNothingExtra(t *testing.T) {
 		}
 		run := allocs(func() error { _, err := p.Run(items, budget); return err })
 		bg := allocs(func() error {
-			_, err := p.RunContext(context.Background(), items, budget, cupel.RunOptions{})
+			_, err := p.RunContext(context.Background(), items, budget)
 			return err
 		})
 		ctx, cancel := context.WithCancel(context.Background())
-		live := allocs(func() error { _, err := p.RunContext(ctx, items, budget, cupel.RunOptions{}); return err })
+		live := allocs(func() error { _, err := p.RunContext(ctx, items, budget); return err })
 		cancel()
 		if bg != run {
 			t.Errorf("%s: RunContext(Background) %v allocs per run, Run %v", name, bg, run)
@@ -73,10 +73,10 @@ func BenchmarkRunContext(b *testing.B) {
 		}{
 			{"Run", func() error { _, err := p.Run(items, budget); return err }},
 			{"Background", func() error {
-				_, err := p.RunContext(context.Background(), items, budget, cupel.RunOptions{})
+				_, err := p.RunContext(context.Background(), items, budget)
 				return err
 			}},
-			{"Cancellable", func() error { _, err := p.RunContext(ctx, items, budget, cupel.RunOptions{}); return err }},
+			{"Cancellable", func() error { _, err := p.RunContext(ctx, items, budget); return err }},
 		}
 		for _, v := range variants {
 			b.Run(name+"/"+v.name, func(b *testing.B) {
@@ -120,10 +120,10 @@ func BenchmarkRunContextOverhead(b *testing.B) {
 				run,
 				run,
 				func() error {
-					_, err := p.RunContext(context.Background(), items, budget, cupel.RunOptions{})
+					_, err := p.RunContext(context.Background(), items, budget)
 					return err
 				},
-				func() error { _, err := p.RunContext(ctx, items, budget, cupel.RunOptions{}); return err },
+				func() error { _, err := p.RunContext(ctx, items, budget); return err },
 			}
 			var base []float64
 			var ratios [4][]float64

@@ -101,16 +101,16 @@ var _ = Describe("RunContext", func() {
 		defer cancel()
 		for _, sl := range []cupel.Slicer{cupel.NewGreedySlice(), ks, quota, &ctxSpySlicer{}} {
 			p := pipeline(cupel.NewPriorityScorer(), sl)
-			want, wantRep, err := p.DryRun(items, budget)
+			want, wantRep, err := dryRun(p, items, budget)
 			Expect(err).NotTo(HaveOccurred())
-			got, gotRep, err := p.DryRunContext(ctx, items, budget)
+			got, gotRep, err := dryRunContext(ctx, p, items, budget)
 			Expect(err).NotTo(HaveOccurred())
 			Expect(got).To(Equal(want))
 			Expect(gotRep.Included).To(Equal(wantRep.Included))
 			Expect(gotRep.Excluded).To(Equal(wantRep.Excluded))
 			Expect(gotRep.CountRequirementShortfalls).To(Equal(wantRep.CountRequirementShortfalls))
 
-			plain, err := p.RunContext(context.Background(), items, budget, cupel.RunOptions{})
+			plain, err := p.RunContext(context.Background(), items, budget)
 			Expect(err).NotTo(HaveOccurred())
 			Expect(plain).To(Equal(want))
 		}
@@ -120,7 +120,7 @@ var _ = Describe("RunContext", func() {
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
 		col := cupel.NewDiagnosticTraceCollector(cupel.DetailItem, nil)
-		res, err := pipeline(cupel.NewPriorityScorer(), ks).RunContext(ctx, items, budget, cupel.RunOptions{Trace: col})
+		res, err := pipeline(cupel.NewPriorityScorer(), ks).RunContext(ctx, items, budget, cupel.WithTrace(col))
 		Expect(errors.Is(err, context.Canceled)).To(BeTrue())
 		Expect(ctxCanceledStage(err)).To(Equal(cupel.StageClassify))
 		Expect(res).To(Equal(cupel.Result{}))
@@ -134,8 +134,7 @@ var _ = Describe("RunContext", func() {
 		before, specs := ctxSnapshot(items)
 		col := cupel.NewDiagnosticTraceCollector(cupel.DetailItem, nil)
 		called := false
-		_, err := pipeline(cancelOnScore{cancel, cupel.NewPriorityScorer()}, ks).RunContext(ctx, items, budget,
-			cupel.RunOptions{Trace: col, OnOverflow: func(cupel.OverflowEvent) { called = true }})
+		_, err := pipeline(cancelOnScore{cancel, cupel.NewPriorityScorer()}, ks).RunContext(ctx, items, budget, cupel.WithTrace(col), cupel.WithOnOverflow(func(cupel.OverflowEvent) { called = true }))
 		Expect(errors.Is(err, context.Canceled)).To(BeTrue())
 		Expect(ctxCanceledStage(err)).To(Equal(cupel.StageDeduplicate))
 		Expect(items).To(Equal(before))
@@ -156,14 +155,14 @@ var _ = Describe("RunContext", func() {
 		ctx, cancel := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
 		defer cancel()
 		p := pipeline(cupel.NewPriorityScorer(), cupel.NewGreedySlice())
-		_, err := p.RunContext(ctx, items, budget, cupel.RunOptions{})
+		_, err := p.RunContext(ctx, items, budget)
 		Expect(errors.Is(err, context.DeadlineExceeded)).To(BeTrue())
 		Expect(errors.Is(err, context.Canceled)).To(BeFalse())
 
 		why := errors.New("user left")
 		cctx, ccancel := context.WithCancelCause(context.Background())
 		ccancel(why)
-		_, _, err = p.DryRunContext(cctx, items, budget)
+		_, _, err = dryRunContext(cctx, p, items, budget)
 		Expect(errors.Is(err, context.Canceled)).To(BeTrue())
 		Expect(errors.Is(err, why)).To(BeTrue())
 		Expect(err.Error()).To(ContainSubstring("(cause: user left)"))
@@ -173,7 +172,7 @@ var _ = Describe("RunContext", func() {
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
 		spy := &ctxSpySlicer{cancelNow: cancel}
-		_, err := pipeline(cupel.NewPriorityScorer(), spy).RunContext(ctx, items, budget, cupel.RunOptions{})
+		_, err := pipeline(cupel.NewPriorityScorer(), spy).RunContext(ctx, items, budget)
 		Expect(spy.got).To(BeIdenticalTo(ctx))
 		Expect(spy.viaPlain).To(BeFalse())
 		Expect(errors.Is(err, context.Canceled)).To(BeTrue())
@@ -182,7 +181,7 @@ var _ = Describe("RunContext", func() {
 	It("checks the context after a slicer without SliceContext returns", func() {
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
-		_, err := pipeline(cupel.NewPriorityScorer(), plainCancellingSlicer{cancel}).RunContext(ctx, items, budget, cupel.RunOptions{})
+		_, err := pipeline(cupel.NewPriorityScorer(), plainCancellingSlicer{cancel}).RunContext(ctx, items, budget)
 		Expect(errors.Is(err, context.Canceled)).To(BeTrue())
 		Expect(ctxCanceledStage(err)).To(Equal(cupel.StageSlice))
 	})

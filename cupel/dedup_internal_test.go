@@ -46,7 +46,7 @@ func TestDeduplicateUnderHashCollisions(t *testing.T) {
 					scores[i] = math.NaN()
 				}
 			}
-			ru := &run{p: &Pipeline{dedup: true}}
+			ru := &run{p: &Pipeline{dedup: true}, sc: new(scratch)}
 			got, _ := ru.deduplicate(items, scores)
 			if want := reference(items, scores); !slices.Equal(got, want) {
 				t.Fatalf("%s, trial %d: survivors %v, want %v", name, trial, got, want)

@@ -23,34 +23,51 @@
 //
 // # Which entry point to use
 //
-// Four calls run a pipeline; they differ only in what they record, and all
-// return the same [Result] for the same input:
+// Four methods run a pipeline, in the manner of database/sql's Query and
+// QueryContext: one per source of items (a slice, or an iter.Seq read in
+// micro-batches), each with and without a context. All take the same
+// options ([RunOption]) and return the same [Result] for the same input:
 //
-//   - [Pipeline.Run] selects and records nothing. Use it in production when
+//	                 a slice of items       an iter.Seq of items
+//	no context       [Pipeline.Run]         [Pipeline.RunStream]
+//	context          [Pipeline.RunContext]  [Pipeline.RunStreamContext]
+//
+// The options say what a run records:
+//
+//   - none: the run selects and records nothing. Use it in production when
 //     only the selection matters: it builds no diagnostics at all.
-//   - [Pipeline.DryRun] also returns the [SelectionReport]: why each item
-//     was included or excluded, with every stage event and every item event
-//     in Report.Events. Use it when a person or a test reads the report.
-//   - [Pipeline.RunWithOptions] takes [RunOptions]: a [TraceCollector] of
-//     your own (an OpenTelemetry bridge, a logger), or a
-//     [DiagnosticTraceCollector] at a detail level of your choice, and an
-//     OnOverflow callback. DryRun is RunWithOptions with a collector at
-//     [DetailItem]; for a report whose event list keeps only the five stage
-//     events, pass NewDiagnosticTraceCollector(DetailStage, nil) and call its
-//     Report (the included and excluded lists are complete at either level).
-//   - [DryRunWithPolicy] is DryRun on a pipeline built from a [Policy] for
-//     this one call: for comparing configurations (see also
-//     [PolicySensitivity]), not for serving traffic, since it validates and
-//     builds the pipeline on every call.
+//   - [WithReport] writes the [SelectionReport] into a variable of yours:
+//     why each item was included or excluded, with every stage event and
+//     every item event in Report.Events. Use it when a person or a test
+//     reads the report (the spec's DryRun).
+//   - [WithTrace] hands the events to a [TraceCollector] of your own (an
+//     OpenTelemetry bridge, a logger), or to a [DiagnosticTraceCollector] at
+//     a detail level of your choice: for a report whose event list keeps
+//     only the five stage events, pass NewDiagnosticTraceCollector(
+//     DetailStage, nil) and call its Report (the included and excluded
+//     lists are complete at either level). Given several times, every
+//     collector gets every event.
+//   - [WithOnOverflow] calls you back when the selection exceeds the target
+//     under OverflowProceed.
+//   - [WithBatchSize], [WithFillTolerance] and [WithMaxCandidates] shape a
+//     stream's micro-batches (stream runs only).
 //
-// [Pipeline.RunContext] and [Pipeline.DryRunContext] are Run and DryRun
-// under a context.Context: use them when a deadline or a cancelled request
-// should stop a large run (see "Cancellation, streaming and logs" below).
-// With context.Background they cost the same as Run and DryRun.
-// [Pipeline.RunStream], [Pipeline.RunChan] and [Pipeline.DryRunStream] take
-// candidates from an iterator or a channel instead of a slice.
+// For example:
+//
+//	var report cupel.SelectionReport
+//	res, err := pipeline.RunContext(ctx, items, budget, cupel.WithReport(&report))
+//
+// A channel is a source of RunStream in one line:
+//
+//	seq := func(yield func(*cupel.ContextItem) bool) { for it := range ch { if !yield(it) { return } } }
+//
+// [DryRunWithPolicy] (spec chapter 41 (Policy Sensitivity)) is Run with a
+// report on a pipeline built from a [Policy] for this one call: for
+// comparing configurations (see also [PolicySensitivity]), not for serving
+// traffic, since it validates and builds the pipeline on every call.
 //
 // A built pipeline is reusable and safe for concurrent use, so build it once.
+// With context.Background the context forms cost the same as the others.
 //
 // # Identity, immutability and concurrency
 //
@@ -72,13 +89,13 @@
 //
 // # Cancellation, streaming and logs
 //
-// [Pipeline.RunContext] and [Pipeline.DryRunContext] run under a context:
-// a done context stops the run between stages and inside the long loops
-// (the knapsack table, the count-quota phases, the large sorts) with a
-// [CanceledError] wrapping ctx.Err(). Slicers learn of the context through
-// the optional [ContextSlicer] interface, which the built-in slicers
-// implement. [Pipeline.RunStream] and [Pipeline.RunChan] take candidates
-// from an iter.Seq or a channel in micro-batches and stop pulling once the
+// [Pipeline.RunContext] and [Pipeline.RunStreamContext] run under a
+// context: a done context stops the run between stages and inside the long
+// loops (the knapsack table, the count-quota phases, the large sorts) with
+// a [CanceledError] wrapping ctx.Err(). Slicers learn of the context
+// through the optional [ContextSlicer] interface, which the built-in
+// slicers implement. [Pipeline.RunStream] and [Pipeline.RunStreamContext]
+// take candidates from an iter.Seq in micro-batches and stop pulling once the
 // budget is full; [StreamSlice] is the same online selection as a slicer
 // (spec chapter 25 (Slicers) makes StreamSlice optional). RunStream documents
 // where a streamed result differs from a batch run. [Result.All] and the

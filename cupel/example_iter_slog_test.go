@@ -1,7 +1,6 @@
 package cupel_test
 
 import (
-	"context"
 	"fmt"
 	"log"
 	"log/slog"
@@ -41,7 +40,7 @@ func ExampleNewSlogObserver() {
 		cupel.MustItem(cupel.ItemSpec{Content: "long document", Tokens: 90, Priority: cupel.Ptr(1)}),
 	}
 	collector := cupel.NewDiagnosticTraceCollector(cupel.DetailItem, cupel.NewSlogObserver(logger, slog.LevelInfo))
-	if _, err := pipeline.RunWithOptions(items, budget, cupel.RunOptions{Trace: collector}); err != nil {
+	if _, err := pipeline.Run(items, budget, cupel.WithTrace(collector)); err != nil {
 		log.Fatal(err)
 	}
 	// Output:
@@ -75,7 +74,8 @@ func ExampleResult_All() {
 		cupel.MustItem(cupel.ItemSpec{Content: "long document", Tokens: 90, Priority: cupel.Ptr(1)}),
 		cupel.MustItem(cupel.ItemSpec{Content: "question", Tokens: 20, Priority: cupel.Ptr(2)}),
 	}
-	result, report, err := pipeline.DryRunContext(context.Background(), items, budget)
+	var report cupel.SelectionReport
+	result, err := pipeline.Run(items, budget, cupel.WithReport(&report))
 	if err != nil {
 		log.Fatal(err)
 	}

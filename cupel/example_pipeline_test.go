@@ -46,7 +46,8 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	result, report, err := pipeline.DryRun(items, budget)
+	var report cupel.SelectionReport
+	result, err := pipeline.Run(items, budget, cupel.WithReport(&report))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -82,7 +83,7 @@ func ExamplePipeline_Run() {
 	// Output: 4 items, 467 tokens
 }
 
-func ExamplePipeline_RunWithOptions() {
+func ExampleWithTrace() {
 	pipeline, _ := cupel.NewPipeline(cupel.Policy{
 		Scorer:   cupel.NewRecencyScorer(),
 		Slicer:   cupel.NewGreedySlice(),
@@ -91,10 +92,7 @@ func ExamplePipeline_RunWithOptions() {
 	})
 	budget, _ := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 100, TargetTokens: 5})
 	collector := cupel.NewDiagnosticTraceCollector(cupel.DetailStage, nil)
-	_, err := pipeline.RunWithOptions(agentContext(), budget, cupel.RunOptions{
-		Trace:      collector,
-		OnOverflow: func(e cupel.OverflowEvent) { fmt.Println("over budget by", e.TokensOverBudget) },
-	})
+	_, err := pipeline.Run(agentContext(), budget, cupel.WithTrace(collector), cupel.WithOnOverflow(func(e cupel.OverflowEvent) { fmt.Println("over budget by", e.TokensOverBudget) }))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -180,9 +178,9 @@ func ExampleDecodePolicyFile() {
 	// broken.json: cupel: invalid configuration: PolicySpec: scorers[0].weight: weight must be positive (got -1)
 }
 
-// A report whose event list keeps the stage events only: RunWithOptions with
-// a collector at DetailStage. Its included and excluded lists are as complete
-// as DryRun's.
+// A report whose event list keeps the stage events only: Run WithTrace of a
+// collector at DetailStage. Its included and excluded lists are as complete
+// as those of WithReport's.
 func ExampleDiagnosticTraceCollector_Report() {
 	pipeline, err := cupel.NewPipeline(cupel.Policy{
 		Scorer: cupel.NewRecencyScorer(),
@@ -194,7 +192,7 @@ func ExampleDiagnosticTraceCollector_Report() {
 	}
 	budget, _ := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 600, TargetTokens: 500})
 	collector := cupel.NewDiagnosticTraceCollector(cupel.DetailStage, nil)
-	if _, err := pipeline.RunWithOptions(agentContext(), budget, cupel.RunOptions{Trace: collector}); err != nil {
+	if _, err := pipeline.Run(agentContext(), budget, cupel.WithTrace(collector)); err != nil {
 		log.Fatal(err)
 	}
 	report := collector.Report()

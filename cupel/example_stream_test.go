@@ -29,7 +29,7 @@ func ExamplePipeline_RunContext() {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	result, err := pipeline.RunContext(ctx, items, budget, cupel.RunOptions{})
+	result, err := pipeline.RunContext(ctx, items, budget)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -37,7 +37,7 @@ func ExamplePipeline_RunContext() {
 
 	stopped, stop := context.WithCancel(ctx)
 	stop()
-	_, err = pipeline.RunContext(stopped, items, budget, cupel.RunOptions{})
+	_, err = pipeline.RunContext(stopped, items, budget)
 	fmt.Println(errors.Is(err, context.Canceled), err)
 	// Output:
 	// 4 items, 467 tokens
@@ -69,8 +69,8 @@ func ExamplePipeline_RunStream() {
 			}
 		}
 	}
-	result, report, err := pipeline.DryRunStream(context.Background(), searchHits, budget,
-		cupel.StreamOptions{BatchSize: 8, FillTolerance: 99})
+	var report cupel.SelectionReport
+	result, err := pipeline.RunStream(searchHits, budget, cupel.WithBatchSize(8), cupel.WithFillTolerance(99), cupel.WithReport(&report))
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -610,7 +610,7 @@ func fzCheckRun(t *testing.T, p *cupel.Pipeline, cfg *fzConfig, items []*cupel.C
 	policy := p.Config()
 	res, err := p.Run(items, budget)
 	res2, err2 := p.Run(items, budget)
-	dres, rep, derr := p.DryRun(items, budget)
+	dres, rep, derr := dryRun(p, items, budget)
 	if (err == nil) != (err2 == nil) || (err == nil) != (derr == nil) {
 		t.Fatalf("runs disagree: Run %v, Run again %v, DryRun %v", err, err2, derr)
 	}

@@ -6,7 +6,8 @@ package cupel
 // items, item included; relative scorers compare item with its peers. A
 // scorer must be a pure function of its arguments: the pipeline may call it
 // from several goroutines at once and must get the same result for the same
-// input. Implementations must not modify all.
+// input. Implementations must not modify all, nor keep it after Score
+// returns (the pipeline reuses its buffers from run to run).
 type Scorer interface {
 	Score(item *ContextItem, all []*ContextItem) float64
 }
@@ -16,7 +17,8 @@ type Scorer interface {
 // sorted is in score-descending order (as the Sort stage produces it) and
 // budget is the effective budget, with only maxTokens and targetTokens set.
 // The result must be a subset of the input items (the same pointers), in a
-// deterministic order. Implementations must not modify sorted. A slicer
+// deterministic order. Implementations must not modify sorted, nor keep it
+// after Slice returns (the pipeline reuses its buffers). A slicer
 // returns an error only for conditions its configuration makes fatal (a
 // knapsack table over its limit, a count requirement under ScarcityThrow).
 type Slicer interface {
@@ -27,7 +29,8 @@ type Slicer interface {
 //
 // items is the merged list: pinned items with score 1.0 followed by the
 // sliced items with their scores. The result must hold exactly the same items
-// in a deterministic order. Implementations must not modify items.
+// in a deterministic order. Implementations must not modify items, nor keep
+// it after Place returns (the pipeline reuses its buffers).
 type Placer interface {
 	Place(items []ScoredItem) []*ContextItem
 }

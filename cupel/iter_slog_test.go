@@ -22,7 +22,7 @@ var _ = Describe("iterators", func() {
 		Expect(err).NotTo(HaveOccurred())
 		items := benchItems(300)
 		items = append(items, cupel.MustItem(cupel.ItemSpec{Content: "neg", Tokens: -4}), items[3])
-		res, rep, err = p.DryRun(items, slBudget(20000, 15000))
+		res, rep, err = dryRun(p, items, slBudget(20000, 15000))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(rep.Excluded).NotTo(BeEmpty())
 	})
@@ -75,7 +75,7 @@ var _ = Describe("iterators", func() {
 		for _, level := range []cupel.TraceDetailLevel{cupel.DetailStage, cupel.DetailItem} {
 			col := cupel.NewDiagnosticTraceCollector(level, nil)
 			// A custom event the compact form cannot hold, recorded after the run.
-			_, err := p.RunWithOptions(benchItems(200), slBudget(10000, 8000), cupel.RunOptions{Trace: col})
+			_, err := p.Run(benchItems(200), slBudget(10000, 8000), cupel.WithTrace(col))
 			Expect(err).NotTo(HaveOccurred())
 			col.RecordItemEvent(cupel.TraceEvent{Stage: "Custom", ItemCount: 1, Message: "note", Item: res.Items[0]})
 			Expect(slices.Collect(col.All())).To(Equal(col.Events()))
@@ -121,7 +121,7 @@ var _ = Describe("NewSlogObserver", func() {
 			cupel.MustItem(cupel.ItemSpec{Content: "neg", Tokens: -2}),
 			cupel.MustItem(cupel.ItemSpec{Content: strings.Repeat("é", 40), Tokens: 0, Kind: cupel.KindDocument}),
 		}
-		_, err = p.RunWithOptions(items, slBudget(100, 100), cupel.RunOptions{Trace: col})
+		_, err = p.Run(items, slBudget(100, 100), cupel.WithTrace(col))
 		Expect(err).NotTo(HaveOccurred())
 
 		got := records(&buf)
@@ -177,7 +177,7 @@ var _ = Describe("NewSlogObserver", func() {
 		col := cupel.NewDiagnosticTraceCollector(cupel.DetailItem, cupel.NewSlogObserver(logger(&buf, slog.LevelInfo), slog.LevelInfo))
 		p, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewPriorityScorer(), Slicer: cupel.NewGreedySlice(), Placer: cupel.NewChronologicalPlacer()})
 		Expect(err).NotTo(HaveOccurred())
-		_, err = p.RunWithOptions(benchItems(50), slBudget(3000, 2000), cupel.RunOptions{Trace: col})
+		_, err = p.Run(benchItems(50), slBudget(3000, 2000), cupel.WithTrace(col))
 		Expect(err).NotTo(HaveOccurred())
 		got := records(&buf)
 		Expect(got).To(HaveLen(5))

@@ -22,18 +22,18 @@ func TestNullPathAllocatesNothingExtra(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	run := func(opts cupel.RunOptions) float64 {
+	run := func(opts ...cupel.RunOption) float64 {
 		return testing.AllocsPerRun(20, func() {
-			if _, err := p.RunWithOptions(items, budget, opts); err != nil {
+			if _, err := p.Run(items, budget, opts...); err != nil {
 				t.Fatal(err)
 			}
 		})
 	}
-	untraced := run(cupel.RunOptions{})
-	if null := run(cupel.RunOptions{Trace: cupel.NullTraceCollector{}}); null != untraced {
+	untraced := run()
+	if null := run(cupel.WithTrace(cupel.NullTraceCollector{})); null != untraced {
 		t.Errorf("NullTraceCollector: %v allocs per run, untraced %v", null, untraced)
 	}
-	if off := run(cupel.RunOptions{Trace: &spyCollector{}}); off != untraced {
+	if off := run(cupel.WithTrace(&spyCollector{})); off != untraced {
 		t.Errorf("disabled collector: %v allocs per run, untraced %v", off, untraced)
 	}
 }

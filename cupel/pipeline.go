@@ -60,15 +60,6 @@ func (p *Pipeline) Config() Policy {
 	return Policy{Scorer: p.scorer, Slicer: p.slicer, Placer: p.placer, DisableDeduplication: !p.dedup, Overflow: p.overflow}
 }
 
-// RunOptions are the per-run options of [Pipeline.RunWithOptions].
-type RunOptions struct {
-	// Trace receives the run's events; nil records nothing and costs nothing.
-	Trace TraceCollector
-	// OnOverflow is called synchronously when the selection exceeds
-	// targetTokens under OverflowProceed.
-	OnOverflow func(OverflowEvent)
-}
-
 // Result is the outcome of a run.
 type Result struct {
 	// Items is the context window in placed order.
@@ -85,59 +76,57 @@ type Result struct {
 	Shortfalls []CountRequirementShortfall
 }
 
-// Run runs the pipeline without tracing. It is RunWithOptions with zero options:
-// the call to use when only the selection matters (see the package
-// documentation, "Which entry point to use").
-func (p *Pipeline) Run(items []*ContextItem, budget ContextBudget) (Result, error) {
-	return p.RunWithOptions(items, budget, RunOptions{})
-}
-
-// DryRun runs the pipeline with a diagnostic collector at item detail and
-// returns the result together with its SelectionReport, whose Events hold
-// every stage and item event. For another detail level or a collector of
-// your own, use RunWithOptions.
-func (p *Pipeline) DryRun(items []*ContextItem, budget ContextBudget) (Result, *SelectionReport, error) {
-	c := NewDiagnosticTraceCollector(DetailItem, nil)
-	res, err := p.RunWithOptions(items, budget, RunOptions{Trace: c})
-	if err != nil {
-		return Result{}, nil, err
-	}
-	return res, c.Report(), nil
-}
-
-// RunWithOptions runs the six stages over items under budget, with a trace
-// collector and an overflow callback from opts. Run and DryRun are this call
-// with zero options and with a DiagnosticTraceCollector at DetailItem.
+// Run runs the six stages over items under budget and returns the
+// selection (see the package documentation, "Which entry point to use").
+// With no options it records nothing and builds no diagnostics: the call
+// to use when only the selection matters. [WithReport] has it return the
+// SelectionReport too, [WithTrace] record into a collector of your own, and
+// [WithOnOverflow] report an overflow under OverflowProceed. It is
+// RunContext under a context that is never done.
 //
 // It fails with an error wrapping ErrInvalidItem when an item is nil,
 // ErrTokenOverflow when the items' tokens do not sum within an int,
 // ErrPinnedExceedsBudget when pinned items need more than
-// maxTokens - outputReserve, ErrOverflow under OverflowThrow, and whatever
-// the slicer returns (ErrTableTooLarge, ErrCountRequirementUnmet). The items
-// slice and the items themselves are never modified.
-func (p *Pipeline) RunWithOptions(items []*ContextItem, budget ContextBudget, opts RunOptions) (Result, error) {
-	r := run{p: p, budget: budget, opts: opts}
-	if opts.Trace != nil && opts.Trace.Enabled() {
-		r.trace = opts.Trace
-		if c, ok := opts.Trace.(*DiagnosticTraceCollector); ok {
-			r.diag = c
-			c.expectItemEvents(len(items))
-		}
+// maxTokens - outputReserve, ErrOverflow under OverflowThrow, ErrInvalidConfig
+// for an option of a streamed run only, and whatever the slicer returns
+// (ErrTableTooLarge, ErrCountRequirementUnmet). The items slice and the
+// items themselves are never modified.
+func (p *Pipeline) Run(items []*ContextItem, budget ContextBudget, opts ...RunOption) (Result, error) {
+	return p.runBatch(nil, items, budget, opts)
+}
+
+// runBatch is Run and RunContext: c is nil when the run cannot be
+// cancelled.
+func (p *Pipeline) runBatch(c *canceller, items []*ContextItem, budget ContextBudget, opts []RunOption) (Result, error) {
+	cfg := newRunConfig(opts)
+	if err := cfg.check(false); err != nil {
+		return Result{}, err
 	}
-	return r.execute(items)
+	if err := c.err(StageClassify); err != nil {
+		return Result{}, err
+	}
+	r := run{p: p, budget: budget, onOverflow: cfg.onOverflow, stop: c, sc: getScratchBuffers()}
+	defer putScratchBuffers(r.sc)
+	report := r.setTrace(&cfg, len(items))
+	res, err := r.execute(items)
+	if err == nil && report != nil {
+		*cfg.report = *report.Report()
+	}
+	return res, err
 }
 
 // run holds the state of one pipeline execution.
 type run struct {
-	p      *Pipeline
-	budget ContextBudget
-	opts   RunOptions
-	trace  TraceCollector // nil when not tracing
+	p          *Pipeline
+	budget     ContextBudget
+	onOverflow func(OverflowEvent)
+	trace      TraceCollector // nil when not tracing
 	// diag is trace when it is a DiagnosticTraceCollector, which takes item
 	// decisions in compact form.
 	diag  *DiagnosticTraceCollector
 	start time.Time
 	stop  *canceller // nil when the run cannot be cancelled (context.go)
+	sc    *scratch   // the run's reusable buffers (scratch.go)
 }
 
 func (r *run) beginStage() {
@@ -188,7 +177,7 @@ func (r *run) execute(items []*ContextItem) (Result, error) {
 		return Result{}, err
 	}
 	r.beginStage()
-	scores := make([]float64, len(scoreable))
+	scores := resize(&r.sc.scores, len(scoreable))
 	if len(scoreable) > 0 {
 		ScoreBatch(r.p.scorer, scoreable, scores)
 	}
@@ -209,7 +198,7 @@ func (r *run) execute(items []*ContextItem) (Result, error) {
 	if err := r.checkpoint(stageSort); err != nil {
 		return Result{}, err
 	}
-	sorted, err := sortByScore(scoreable, scores, survivors, r.stop)
+	sorted, err := sortByScore(resize(&r.sc.sorted, len(survivors)), scoreable, scores, survivors, r.stop)
 	if err != nil {
 		return Result{}, err
 	}
@@ -268,8 +257,8 @@ func (r *run) classify(items []*ContextItem) (pinned, scoreable []*ContextItem, 
 		}
 	}
 	// Every sum of non-negative item tokens now fits in an int.
-	pinned = make([]*ContextItem, 0, nPinned)
-	scoreable = make([]*ContextItem, 0, len(items)-nPinned)
+	pinned = resize(&r.sc.pinned, nPinned)[:0]
+	scoreable = resize(&r.sc.scoreable, len(items)-nPinned)[:0]
 	for i, it := range items {
 		if i&(pollEvery-1) == 0 && r.stop != nil {
 			if err := r.stop.err(StageClassify); err != nil {
@@ -305,7 +294,7 @@ func (r *run) classify(items []*ContextItem) (pinned, scoreable []*ContextItem, 
 // comparing the strings themselves within a run, so hash collisions never
 // merge different contents. The survivors are exactly the spec's.
 func (r *run) deduplicate(items []*ContextItem, scores []float64) ([]int, error) {
-	survivors := make([]int, 0, len(items))
+	survivors := resize(&r.sc.survivors, len(items))[:0]
 	if !r.p.dedup || len(items) < 2 {
 		for i := range items {
 			survivors = append(survivors, i)
@@ -327,7 +316,7 @@ func (r *run) deduplicate(items []*ContextItem, scores []float64) ([]int, error)
 		return nil, err
 	}
 	// winner[i] is the index of the item that beats items[i], or -1.
-	winner := make([]int32, len(items))
+	winner := resize(&r.sc.winner, len(items))
 	for i := range winner {
 		winner[i] = -1
 	}
@@ -391,7 +380,7 @@ var dedupHash = func(content string) uint64 { return maphash.String(dedupSeed, c
 // -0.0 equal to +0.0, ruling 6). It sorts (key, position) records,
 // so the order does not rely on sort stability (spec pitfall P1).
 // A non-nil stop is polled between the passes of the sort.
-func sortByScore(items []*ContextItem, scores []float64, survivors []int, stop *canceller) ([]ScoredItem, error) {
+func sortByScore(sorted []ScoredItem, items []*ContextItem, scores []float64, survivors []int, stop *canceller) ([]ScoredItem, error) {
 	kp := getScratch(len(survivors))
 	defer putScratch(kp)
 	keys := (*kp)[:len(survivors)]
@@ -401,7 +390,6 @@ func sortByScore(items []*ContextItem, scores []float64, survivors []int, stop *
 	if err := sortKeyIdxStop(keys, stop, stageSort); err != nil {
 		return nil, err
 	}
-	sorted := make([]ScoredItem, len(keys))
 	for k, ki := range keys {
 		i := survivors[ki.idx]
 		sorted[k] = ScoredItem{Item: items[i], Score: scores[i]}
@@ -414,7 +402,7 @@ func sortByScore(items []*ContextItem, scores []float64, survivors []int, stop *
 // (ruling 13), whatever order the slicer returned them in.
 func (r *run) slice(sorted []ScoredItem, pinned []*ContextItem, pinnedTokens int) ([]ScoredItem, []CountRequirementShortfall, error) {
 	eff := r.budget.Effective(pinnedTokens)
-	chosen, nSelected, res, err := runSlicer(r.slicer(), r.p.slicer, sorted, eff)
+	chosen, nSelected, res, err := runSlicer(resize(&r.sc.chosen, len(sorted)), r.slicer(), r.p.slicer, sorted, eff)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -423,7 +411,7 @@ func (r *run) slice(sorted []ScoredItem, pinned []*ContextItem, pinnedTokens int
 			sr.RecordShortfalls(res.Shortfalls)
 		}
 	}
-	sliced := make([]ScoredItem, 0, nSelected)
+	sliced := resize(&r.sc.sliced, nSelected)[:0]
 	selectedTokens := 0
 	for k, si := range sorted {
 		if chosen[k] {
@@ -438,14 +426,14 @@ func (r *run) slice(sorted []ScoredItem, pinned []*ContextItem, pinnedTokens int
 }
 
 // runSlicer runs sl (the configured slicer named by owner, possibly bound to
-// a run's context) on sorted and marks the positions it selected in chosen,
-// returning their number and the slicer's details. A [DetailedSlicer] is
+// a run's context) on sorted and marks the positions it selected in chosen
+// (len(sorted); cleared first), returning it with their number and the slicer's details. A [DetailedSlicer] is
 // asked for its details first, since the report needs them; a
 // [PositionSlicer] reports positions, which must be distinct and in range;
 // the items any other slicer returns are re-associated by identity (ruling
 // 14), a pointer listed n times being selectable n times, and must come from
 // sorted.
-func runSlicer(sl, owner Slicer, sorted []ScoredItem, b ContextBudget) (chosen []bool, n int, res SliceResult, err error) {
+func runSlicer(chosen []bool, sl, owner Slicer, sorted []ScoredItem, b ContextBudget) (_ []bool, n int, res SliceResult, err error) {
 	var positions []int
 	switch s := sl.(type) {
 	case DetailedSlicer:
@@ -461,7 +449,7 @@ func runSlicer(sl, owner Slicer, sorted []ScoredItem, b ContextBudget) (chosen [
 	if err != nil {
 		return nil, 0, res, err
 	}
-	chosen = make([]bool, len(sorted))
+	clear(chosen)
 	if positions != nil {
 		for _, k := range positions {
 			if k < 0 || k >= len(sorted) {
@@ -540,7 +528,7 @@ func (r *run) excludeUnchosen(sorted []ScoredItem, chosen []bool, capped []CapEx
 // overflow against the original targetTokens and hands the merged list to the
 // placer (spec "Stage 6: Place").
 func (r *run) place(pinned []*ContextItem, sliced []ScoredItem) (Result, error) {
-	merged := make([]ScoredItem, 0, len(pinned)+len(sliced))
+	merged := resize(&r.sc.merged, len(pinned)+len(sliced))[:0]
 	total := 0
 	for _, it := range pinned {
 		merged = append(merged, ScoredItem{Item: it, Score: 1.0})
@@ -564,8 +552,8 @@ func (r *run) place(pinned []*ContextItem, sliced []ScoredItem) (Result, error) 
 				items[i] = si.Item
 			}
 			overflow = &OverflowEvent{TokensOverBudget: total - target, OverflowingItems: items, Budget: r.budget}
-			if r.opts.OnOverflow != nil {
-				r.opts.OnOverflow(*overflow)
+			if r.onOverflow != nil {
+				r.onOverflow(*overflow)
 			}
 		}
 	}

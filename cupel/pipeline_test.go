@@ -150,7 +150,7 @@ var _ = Describe("Pipeline", func() {
 		It("excludes negative-token items before the pinned check and keeps input order", func() {
 			scores["a"], scores["b"], scores["c"] = 0.1, 0.2, 0.3
 			items := []*cupel.ContextItem{item("a", 1), pinnedItem("neg", -1), item("b", 2), pinnedItem("p", 3), item("c", -7), item("d", 0)}
-			res, rep, err := build().DryRun(items, budget(100, 100))
+			res, rep, err := dryRun(build(), items, budget(100, 100))
 			Expect(err).NotTo(HaveOccurred())
 			Expect(contents(res.Items)).To(Equal([]string{"p", "b", "a", "d"}))
 			Expect(rep.TotalCandidates).To(Equal(6))
@@ -187,7 +187,7 @@ var _ = Describe("Pipeline", func() {
 			Expect(err).To(MatchError(cupel.ErrTokenOverflow))
 		})
 		It("handles empty input", func() {
-			res, rep, err := build().DryRun(nil, budget(10, 10))
+			res, rep, err := dryRun(build(), nil, budget(10, 10))
 			Expect(err).NotTo(HaveOccurred())
 			Expect(res.Items).To(BeEmpty())
 			Expect(rep.TotalCandidates).To(BeZero())
@@ -201,7 +201,7 @@ var _ = Describe("Pipeline", func() {
 			b1, b2 := item("Same", 1), item("same ", 1)
 			scorer := &identityScorer{scores: map[*cupel.ContextItem]float64{a1: 0.5, a2: 0.9, a3: 0.9, b1: 0.1, b2: 0.1}}
 			cfg.Scorer = scorer
-			res, rep, err := build().DryRun([]*cupel.ContextItem{a1, a2, a3, b1, b2}, budget(100, 100))
+			res, rep, err := dryRun(build(), []*cupel.ContextItem{a1, a2, a3, b1, b2}, budget(100, 100))
 			Expect(err).NotTo(HaveOccurred())
 			Expect(res.Items).To(Equal([]*cupel.ContextItem{a2, b1, b2}))
 			Expect(excludedOf(rep)).To(Equal([]excl{
@@ -271,7 +271,7 @@ var _ = Describe("Pipeline", func() {
 			items := []*cupel.ContextItem{pinnedItem("sys", 40), pinnedItem("sys2", 10), item("big", 70), item("mid", 45), item("small", 5), item("fit", 20)}
 			// effective target = 100 - 50 = 50; without pinned it would be 100.
 			// Slicer (in order): big 70 > 50 no; mid 45 <= 50 yes (left 5); small 5 yes (left 0); fit 20 no.
-			_, rep, err := build().DryRun(items, budget(200, 100))
+			_, rep, err := dryRun(build(), items, budget(200, 100))
 			Expect(err).NotTo(HaveOccurred())
 			Expect(excludedOf(rep)).To(Equal([]excl{
 				{"big", 0.9, cupel.PinnedOverride("sys")},
@@ -304,7 +304,7 @@ var _ = Describe("Pipeline", func() {
 		})
 		It("truncates from the tail, never dropping pinned items, explaining each drop", func() {
 			cfg.Overflow = cupel.OverflowTruncate
-			res, rep, err := build().DryRun(over(), budget(200, 80))
+			res, rep, err := dryRun(build(), over(), budget(200, 80))
 			Expect(err).NotTo(HaveOccurred())
 			// merged p(60) a(30) b(20) c(10); target 80: a 90 > 80 drop; b 80 keep; c 90 drop.
 			Expect(contents(res.Items)).To(Equal([]string{"p", "b"}))
@@ -319,7 +319,7 @@ var _ = Describe("Pipeline", func() {
 		It("truncation without pinned items reports BudgetExceeded with what is left", func() {
 			cfg.Overflow = cupel.OverflowTruncate
 			scores["a"], scores["b"], scores["c"] = 0.9, 0.5, 0.1
-			res, rep, err := build().DryRun([]*cupel.ContextItem{item("a", 30), item("b", 50), item("c", 15)}, budget(200, 60))
+			res, rep, err := dryRun(build(), []*cupel.ContextItem{item("a", 30), item("b", 50), item("c", 15)}, budget(200, 60))
 			Expect(err).NotTo(HaveOccurred())
 			Expect(contents(res.Items)).To(Equal([]string{"a", "c"}))
 			Expect(excludedOf(rep)).To(Equal([]excl{{"b", 0.5, cupel.BudgetExceeded(50, 15)}}))
@@ -327,7 +327,7 @@ var _ = Describe("Pipeline", func() {
 		It("proceeds, reporting the overflow to the observer", func() {
 			cfg.Overflow = cupel.OverflowProceed
 			var seen []cupel.OverflowEvent
-			res, err := build().RunWithOptions(over(), budget(200, 100), cupel.RunOptions{OnOverflow: func(e cupel.OverflowEvent) { seen = append(seen, e) }})
+			res, err := build().Run(over(), budget(200, 100), cupel.WithOnOverflow(func(e cupel.OverflowEvent) { seen = append(seen, e) }))
 			Expect(err).NotTo(HaveOccurred())
 			Expect(contents(res.Items)).To(Equal([]string{"p", "a", "b", "c"}))
 			Expect(seen).To(HaveLen(1))
@@ -348,7 +348,7 @@ var _ = Describe("Pipeline", func() {
 		It("lists inclusions in placed order with their reasons and scores (ruling 1)", func() {
 			scores["a"], scores["z"] = 0.4, 0.7
 			items := []*cupel.ContextItem{item("a", 5), pinnedItem("p", 0), item("z", 0)}
-			res, rep, err := build().DryRun(items, budget(10, 10))
+			res, rep, err := dryRun(build(), items, budget(10, 10))
 			Expect(err).NotTo(HaveOccurred())
 			Expect(contents(res.Items)).To(Equal([]string{"p", "z", "a"}))
 			Expect(res.Scores).To(Equal([]float64{1, 0.7, 0.4}))
@@ -373,7 +373,7 @@ var _ = Describe("Pipeline", func() {
 			d1, d2 := item("dup", 1), item("dup", 1)
 			cfg.Scorer = &identityScorer{scores: map[*cupel.ContextItem]float64{d1: 0, d2: 0}, byContent: map[string]float64{"sliced-out": 0, "kept": 0.5, "trunc": 0, "nan": math.NaN()}}
 			items := []*cupel.ContextItem{item("nan", 1), item("trunc", 50), item("sliced-out", 1), d1, d2, item("neg", -1), item("kept", 10)}
-			_, rep, err := build().DryRun(items, budget(100, 12))
+			_, rep, err := dryRun(build(), items, budget(100, 12))
 			Expect(err).NotTo(HaveOccurred())
 			var got []string
 			for _, e := range rep.Excluded {
@@ -386,7 +386,7 @@ var _ = Describe("Pipeline", func() {
 		It("emits exactly one stage event per named stage, after its item events", func() {
 			scores["a"] = 0.5
 			c := cupel.NewDiagnosticTraceCollector(cupel.DetailItem, nil)
-			_, err := build().RunWithOptions([]*cupel.ContextItem{item("a", 1), item("n", -1), item("big", 100)}, budget(10, 10), cupel.RunOptions{Trace: c})
+			_, err := build().Run([]*cupel.ContextItem{item("a", 1), item("n", -1), item("big", 100)}, budget(10, 10), cupel.WithTrace(c))
 			Expect(err).NotTo(HaveOccurred())
 			var seq []string
 			for _, e := range c.Events() {
@@ -412,7 +412,7 @@ var _ = Describe("Pipeline", func() {
 			scores["a"] = 0.5
 			var observed int
 			c := cupel.NewDiagnosticTraceCollector(cupel.DetailStage, func(cupel.TraceEvent) { observed++ })
-			_, err := build().RunWithOptions([]*cupel.ContextItem{item("a", 1), item("n", -1)}, budget(10, 10), cupel.RunOptions{Trace: c})
+			_, err := build().Run([]*cupel.ContextItem{item("a", 1), item("n", -1)}, budget(10, 10), cupel.WithTrace(c))
 			Expect(err).NotTo(HaveOccurred())
 			Expect(c.Events()).To(HaveLen(5))
 			Expect(observed).To(Equal(5))
@@ -422,15 +422,15 @@ var _ = Describe("Pipeline", func() {
 		})
 		It("records nothing through a disabled collector", func() {
 			spy := &spyCollector{}
-			_, err := build().RunWithOptions([]*cupel.ContextItem{item("a", 1), item("n", -1)}, budget(10, 10), cupel.RunOptions{Trace: spy})
+			_, err := build().Run([]*cupel.ContextItem{item("a", 1), item("n", -1)}, budget(10, 10), cupel.WithTrace(spy))
 			Expect(err).NotTo(HaveOccurred())
 			Expect(spy.calls).To(BeZero())
-			_, err = build().RunWithOptions([]*cupel.ContextItem{item("a", 1)}, budget(10, 10), cupel.RunOptions{Trace: cupel.NullTraceCollector{}})
+			_, err = build().Run([]*cupel.ContextItem{item("a", 1)}, budget(10, 10), cupel.WithTrace(cupel.NullTraceCollector{}))
 			Expect(err).NotTo(HaveOccurred())
 		})
 		It("round-trips through the spec's JSON wire format", func() {
 			scores["a"], scores["b"] = 0.5, 0.25
-			_, rep, err := build().DryRun([]*cupel.ContextItem{item("a", 1), item("b", 100), item("n", -2), pinnedItem("p", 1)}, budget(10, 10))
+			_, rep, err := dryRun(build(), []*cupel.ContextItem{item("a", 1), item("b", 100), item("n", -2), pinnedItem("p", 1)}, budget(10, 10))
 			Expect(err).NotTo(HaveOccurred())
 			b, err := json.Marshal(rep)
 			Expect(err).NotTo(HaveOccurred())

@@ -21,7 +21,7 @@ var _ = Describe("report goldens", func() {
 		pipeline, err := cupel.NewPipeline(cupel.Policy{Scorer: goldenComposite(), Slicer: cupel.NewGreedySlice(), Placer: cupel.NewUShapedPlacer()})
 		Expect(err).NotTo(HaveOccurred())
 		budget, _ := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 1000, TargetTokens: 800})
-		_, rep, err := pipeline.DryRun(agentContext(), budget)
+		_, rep, err := dryRun(pipeline, agentContext(), budget)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(rep).To(snapshot.MatchGolden("report_agent_turn"))
 	})
@@ -45,7 +45,7 @@ var _ = Describe("report goldens", func() {
 		pipeline, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewRecencyScorer(), Slicer: slicer, Placer: cupel.NewChronologicalPlacer()})
 		Expect(err).NotTo(HaveOccurred())
 		budget, _ := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 200, TargetTokens: 120})
-		_, rep, err := pipeline.DryRun(items, budget)
+		_, rep, err := dryRun(pipeline, items, budget)
 		Expect(err).NotTo(HaveOccurred())
 		reasons := map[cupel.ExclusionVariant]bool{}
 		for _, e := range rep.Excluded {
@@ -73,7 +73,7 @@ var _ = Describe("report goldens", func() {
 		pipeline, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewRecencyScorer(), Slicer: slicer, Placer: cupel.NewChronologicalPlacer(), Overflow: cupel.OverflowTruncate})
 		Expect(err).NotTo(HaveOccurred())
 		budget, _ := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 200, TargetTokens: 100})
-		res, rep, err := pipeline.DryRun(items, budget)
+		res, rep, err := dryRun(pipeline, items, budget)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(contents(res.Items)).To(Equal([]string{"t3", "rules"})) // no timestamp: placed last
 		Expect(rep).To(snapshot.MatchGolden("report_truncate"))

@@ -19,7 +19,7 @@ var _ = Describe("SelectionReport.String", func() {
 			item("user: how do I unlock my account?", 100),
 			cupel.MustItem(cupel.ItemSpec{Content: "kb/billing-faq.md", Tokens: 300, Kind: cupel.KindDocument}),
 		}
-		_, r, err := p.DryRun(items, budget(400, 200))
+		_, r, err := dryRun(p, items, budget(400, 200))
 		Expect(err).NotTo(HaveOccurred())
 		return r
 	}

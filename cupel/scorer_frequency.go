@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/binary"
 	"slices"
+	"sync"
 )
 
 // FrequencyScorer scores an item by the proportion of its peers that share
@@ -107,12 +108,22 @@ func (*FrequencyScorer) ScoreAll(items []*ContextItem, out []float64) {
 
 	// Pass 1: intern the folded tags; itemIDs[itemOff[i]:itemOff[i+1]] are
 	// the tag ids of items[i] (unsorted, possibly repeated).
+	fs := freqScratchPool.Get().(*freqScratch)
+	if fs.tagIDs == nil {
+		fs.tagIDs = make(map[string]int32)
+	}
 	var (
-		tagIDs  = make(map[string]int32)
-		itemOff = make([]int32, len(items)+1)
-		itemIDs = make([]int32, 0, totalTags)
-		fold    []byte
+		tagIDs  = fs.tagIDs
+		itemOff = resize(&fs.itemOff, len(items)+1)
+		itemIDs = resize(&fs.itemIDs, totalTags)[:0]
+		fold    = fs.fold[:0]
 	)
+	itemOff[0] = 0
+	var ids []int32
+	defer func() { // keep the buffers that grew by append
+		fs.fold, fs.ids = fold, ids
+		fs.put()
+	}()
 	for i, it := range items {
 		itemOff[i+1] = itemOff[i]
 		if it == nil || len(it.tags) == 0 {
@@ -120,15 +131,21 @@ func (*FrequencyScorer) ScoreAll(items []*ContextItem, out []float64) {
 		}
 		for _, tag := range it.tags {
 			fold = append(fold[:0], tag...)
+			lowered := false
 			for j, c := range fold {
 				if 'A' <= c && c <= 'Z' {
 					fold[j] = c + 'a' - 'A'
+					lowered = true
 				}
 			}
 			id, ok := tagIDs[string(fold)]
 			if !ok {
 				id = int32(len(tagIDs))
-				tagIDs[string(fold)] = id
+				key := tag // already folded: the item's own string, no copy
+				if lowered {
+					key = string(fold)
+				}
+				tagIDs[key] = id
 			}
 			itemIDs = append(itemIDs, id)
 		}
@@ -145,17 +162,17 @@ func (*FrequencyScorer) ScoreAll(items []*ContextItem, out []float64) {
 		small     = numTags <= 64
 		keyIDs    map[string]int32
 		gMask     []uint64
-		itemGroup = make([]int32, len(items))
-		gOff      = append(make([]int32, 0, withTags+1), 0) // group g's tags are gTags[gOff[g]:gOff[g+1]], ascending
-		gTags     = make([]int32, 0, totalTags)
-		gCount    = make([]int32, 0, withTags) // entries per group
-		ids       []int32
+		itemGroup = resize(&fs.itemGroup, len(items))
+		gOff      = append(resize(&fs.gOff, withTags+1)[:0], 0) // group g's tags are gTags[gOff[g]:gOff[g+1]], ascending
+		gTags     = resize(&fs.gTags, totalTags)[:0]
+		gCount    = resize(&fs.gCount, withTags)[:0] // entries per group
 		key       []byte
 	)
+	ids = fs.ids[:0]
 	if small {
 		// Group by mask with a radix sort of (mask, item) records instead of
 		// a map: O(N), and group numbering does not affect the counts.
-		gMask = make([]uint64, 0, withTags)
+		gMask = resize(&fs.gMask, withTags)[:0]
 		kp := getScratch(withTags)
 		defer putScratch(kp)
 		keys := (*kp)[:0]
@@ -217,8 +234,10 @@ func (*FrequencyScorer) ScoreAll(items []*ContextItem, out []float64) {
 
 	// Inverted index: the groups holding tag t are tGroups[tOff[t]:tOff[t+1]];
 	// withTag[t] is the number of entries holding t.
-	tOff := make([]int32, numTags+1)
-	withTag := make([]int32, numTags)
+	tOff := resize(&fs.tOff, numTags+1)
+	withTag := resize(&fs.withTag, numTags)
+	clear(tOff)
+	clear(withTag)
 	for g := range numGroups {
 		for _, t := range gTags[gOff[g]:gOff[g+1]] {
 			tOff[t+1]++
@@ -228,8 +247,8 @@ func (*FrequencyScorer) ScoreAll(items []*ContextItem, out []float64) {
 	for t := range numTags {
 		tOff[t+1] += tOff[t]
 	}
-	tGroups := make([]int32, len(gTags))
-	fill := make([]int32, numTags)
+	tGroups := resize(&fs.tGroups, len(gTags))
+	fill := resize(&fs.fill, numTags)
 	copy(fill, tOff[:numTags])
 	for g := range numGroups {
 		for _, t := range gTags[gOff[g]:gOff[g+1]] {
@@ -241,7 +260,7 @@ func (*FrequencyScorer) ScoreAll(items []*ContextItem, out []float64) {
 	// Count, for every group S, the entries sharing a tag with S: those
 	// holding S's most frequent tag, then, for each further tag t, the groups
 	// holding t and none of S's tags before t.
-	shared := make([]int32, numGroups)
+	shared := resize(&fs.shared, numGroups)
 	var marked []bool
 	if !small {
 		marked = make([]bool, numTags)
@@ -303,4 +322,27 @@ func (*FrequencyScorer) ScoreAll(items []*ContextItem, out []float64) {
 			out[i] = float64(shared[g]-self) / denom
 		}
 	}
+}
+
+// freqScratch holds the buffers of one FrequencyScorer.ScoreAll call, so
+// that a scorer serving run after run allocates nothing in the common case
+// (at most 64 distinct tags, tags already lower case).
+type freqScratch struct {
+	tagIDs                                    map[string]int32
+	itemOff, itemIDs, itemGroup, gOff, gTags  []int32
+	gCount, tOff, withTag, tGroups, fill, ids []int32
+	shared                                    []int32
+	gMask                                     []uint64
+	fold                                      []byte
+}
+
+var freqScratchPool = sync.Pool{New: func() any { return new(freqScratch) }}
+
+// put drops the tag strings the map holds and returns fs to the pool.
+func (fs *freqScratch) put() {
+	if len(fs.itemOff) > maxScratchItems {
+		return
+	}
+	clear(fs.tagIDs)
+	freqScratchPool.Put(fs)
 }

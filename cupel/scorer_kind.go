@@ -98,9 +98,38 @@ func (s *KindScorer) Score(item *ContextItem, _ []*ContextItem) float64 {
 	return 0.0
 }
 
+// ScoreAll implements [BatchScorer]: Score for each item, remembering the
+// weights of the last few kinds seen, since a list holds few distinct kinds
+// and comparing a kind with one seen (usually the same string constant) is
+// cheaper than folding and hashing it.
 func (s *KindScorer) ScoreAll(items []*ContextItem, out []float64) {
+	var (
+		seen    [8]ContextKind
+		weights [8]float64
+		n       int
+	)
 	for i, it := range items {
-		out[i] = s.Score(it, nil)
+		if it == nil {
+			out[i] = 0.0
+			continue
+		}
+		k := it.kind
+		hit := false
+		for j := range n {
+			if seen[j] == k {
+				out[i], hit = weights[j], true
+				break
+			}
+		}
+		if hit {
+			continue
+		}
+		w := s.Score(it, nil)
+		if n < len(seen) {
+			seen[n], weights[n] = k, w
+			n++
+		}
+		out[i] = w
 	}
 }
 

@@ -4,15 +4,26 @@ import "strconv"
 
 // DryRunWithPolicy runs items under budget with a temporary pipeline built
 // from policy and returns the result and its report (spec chapter 41
-// (Policy Sensitivity)). The budget is always explicit: a Policy carries none.
-// It validates and builds the pipeline on every call: to run one
-// configuration repeatedly, build a [Pipeline] once and call its DryRun.
+// (Policy Sensitivity), which names it). The budget is always explicit: a
+// Policy carries none. It validates and builds the pipeline on every call:
+// to run one configuration repeatedly, build a [Pipeline] once and call its
+// Run with [WithReport].
 func DryRunWithPolicy(items []*ContextItem, budget ContextBudget, policy Policy) (Result, *SelectionReport, error) {
 	p, err := NewPipeline(policy)
 	if err != nil {
 		return Result{}, nil, err
 	}
-	return p.DryRun(items, budget)
+	return p.dryRun(items, budget)
+}
+
+// dryRun is Run with WithReport, returning the report.
+func (p *Pipeline) dryRun(items []*ContextItem, budget ContextBudget) (Result, *SelectionReport, error) {
+	rep := new(SelectionReport)
+	res, err := p.Run(items, budget, WithReport(rep))
+	if err != nil {
+		return Result{}, nil, err
+	}
+	return res, rep, nil
 }
 
 // LabeledPolicy is a policy variant of a sensitivity comparison.
@@ -110,7 +121,7 @@ func PipelineSensitivity(items []*ContextItem, budget ContextBudget, variants ..
 		if v.Pipeline == nil {
 			return nil, &VariantError{Label: v.Label, Err: invalidArgument("PipelineSensitivity", "variants["+strconv.Itoa(i)+"].Pipeline", nil, "must not be nil")}
 		}
-		_, r, err := v.Pipeline.DryRun(items, budget)
+		_, r, err := v.Pipeline.dryRun(items, budget)
 		if err != nil {
 			return nil, &VariantError{Label: v.Label, Err: err}
 		}

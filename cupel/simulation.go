@@ -130,7 +130,7 @@ type includedItems struct {
 
 // includedSet runs the pipeline with a report and returns what it included.
 func (p *Pipeline) includedSet(items []*ContextItem, budget ContextBudget) (includedItems, error) {
-	_, rep, err := p.DryRun(items, budget)
+	_, rep, err := p.dryRun(items, budget)
 	if err != nil {
 		return includedItems{}, err
 	}

@@ -7,7 +7,7 @@ import (
 )
 
 // DefaultStreamBatchSize is the micro-batch size of [StreamSlice] and
-// [Pipeline.RunStream] when none is given.
+// [Pipeline.RunStream] when none is given ([WithBatchSize]).
 const DefaultStreamBatchSize = 64
 
 // StreamSlice is an online slicer (spec chapter "Slicers", StreamSlice,
@@ -43,25 +43,21 @@ type StreamSlice struct {
 	tolerance int
 }
 
-// StreamSliceOption configures a [StreamSlice] built by [NewStreamSlice].
-type StreamSliceOption func(*StreamSlice)
-
-// WithFillTolerance makes a StreamSlice count the budget as full, and stop
-// pulling, once at most tokens (>= 0) are left of targetTokens.
-func WithFillTolerance(tokens int) StreamSliceOption {
-	return func(s *StreamSlice) { s.tolerance = tokens }
-}
-
 // NewStreamSlice returns a StreamSlice reading micro-batches of batchSize
-// items (> 0), or a [*ValidationError] wrapping [ErrInvalidConfig].
-func NewStreamSlice(batchSize int, opts ...StreamSliceOption) (*StreamSlice, error) {
+// items (> 0), or a [*ValidationError] wrapping [ErrInvalidConfig]. The one
+// option that configures it is [WithFillTolerance]; any other is an error.
+func NewStreamSlice(batchSize int, opts ...RunOption) (*StreamSlice, error) {
 	if batchSize <= 0 {
 		return nil, invalidConfig("StreamSlice", "batchSize", batchSize, "must be > 0")
 	}
 	s := &StreamSlice{batch: batchSize}
 	for _, o := range opts {
-		if o != nil {
-			o(s)
+		switch o.kind {
+		case 0:
+		case optFillTolerance:
+			s.tolerance = o.n
+		default:
+			return nil, invalidConfig("StreamSlice", "option", o.kind.name(), "does not configure a StreamSlice: only WithFillTolerance does")
 		}
 	}
 	if s.tolerance < 0 {
@@ -199,34 +195,20 @@ func streamGreedy(batch []ScoredItem, target int) []int {
 	return pos
 }
 
-// StreamOptions are the options of [Pipeline.RunStream] and
-// [Pipeline.RunChan].
-type StreamOptions struct {
-	RunOptions
-	// BatchSize is the number of candidates per micro-batch; 0 means
-	// DefaultStreamBatchSize.
-	BatchSize int
-	// FillTolerance is the number of tokens that may be left of the
-	// effective target when the budget counts as full: after a batch that
-	// leaves at most that many, no further candidate is pulled. 0 means
-	// the budget is full only when nothing is left of it.
-	FillTolerance int
-	// MaxCandidates, when > 0, is the most candidates the run pulls.
-	MaxCandidates int
-}
-
 // RunStream runs the pipeline over candidates as they arrive, in
-// micro-batches of opts.BatchSize, and stops pulling from candidates once
-// the budget is full. It is the streaming counterpart of
-// [Pipeline.RunContext]: each batch goes through Classify, Score,
+// micro-batches ([WithBatchSize], by default [DefaultStreamBatchSize]), and
+// stops pulling from candidates once the budget is full. It is the
+// streaming counterpart of [Pipeline.Run], and takes the same options: each
+// batch goes through Classify, Score,
 // Deduplicate, Sort and Slice, the pipeline's slicer filling what is left of
 // the effective budget, and the Place stage runs once over everything
 // selected. Pinned items are included, deduplication applies across the
-// whole stream, and a collector in opts.Trace gets every decision, so the
-// SelectionReport lists the included and excluded items of the stream.
+// whole stream, and a collector of [WithTrace] gets every decision, so the
+// SelectionReport ([WithReport]) lists the included and excluded items of
+// the stream.
 //
 // When all the candidates fit in one batch, the result and the report's
-// included and excluded lists are those of RunContext on the same items.
+// included and excluded lists are those of Run on the same items.
 // Otherwise a streamed run differs from a batch run in these places:
 //
 //   - Scoring: the scorer sees one batch as "all items", so relative
@@ -239,12 +221,12 @@ type StreamOptions struct {
 //   - Slicing: the slicer sees one batch at a time, under the effective
 //     target minus the tokens already selected; an item of a later batch
 //     cannot displace an earlier selection. After a batch that leaves at
-//     most opts.FillTolerance tokens of the effective target (by default,
-//     nothing), or once opts.MaxCandidates candidates were pulled, no
+//     most [WithFillTolerance] tokens of the effective target (by default,
+//     nothing), or once [WithMaxCandidates] candidates were pulled, no
 //     further candidate is pulled: they are not in the result nor the
 //     report (TotalCandidates counts the candidates pulled), pinned and
 //     zero-token ones included. A source that never ends needs
-//     FillTolerance, MaxCandidates or a context with a deadline, since a
+//     a fill tolerance, a candidate limit or a context with a deadline, since a
 //     greedy selection seldom fills a budget to the last token.
 //   - Pinned items: each one reduces the effective budget of the batches
 //     after it. Pinned tokens are checked against maxTokens - outputReserve
@@ -267,29 +249,46 @@ type StreamOptions struct {
 // ([*ValidationError] wrapping [ErrInvalidConfig]). A nil candidate is an
 // error wrapping [ErrInvalidItem].
 //
-// Cancellation is checked before each candidate is taken and inside the
-// stages, as in RunContext; a cancelled run returns a [*CanceledError]. It
-// cannot interrupt an iterator that blocks: use [Pipeline.RunChan] for a
-// source that can. A nil ctx means context.Background().
-func (p *Pipeline) RunStream(ctx context.Context, candidates iter.Seq[*ContextItem], budget ContextBudget, opts StreamOptions) (Result, error) {
-	size := opts.BatchSize
+// A channel is a source in one line:
+//
+//	seq := func(yield func(*cupel.ContextItem) bool) { for it := range ch { if !yield(it) { return } } }
+//
+// RunStream stops receiving once the budget is full; stop the sender
+// (through a context or your own signal) when it must not block on a full
+// channel after RunStream returns. Such a source blocks while the channel
+// is silent, and a cancelled context cannot interrupt it: to stop on
+// ctx.Done() too, select on it and ch in the loop.
+func (p *Pipeline) RunStream(candidates iter.Seq[*ContextItem], budget ContextBudget, opts ...RunOption) (Result, error) {
+	return p.runStream(nil, candidates, budget, opts)
+}
+
+// RunStreamContext is [Pipeline.RunStream] under ctx, with the same
+// options: cancellation is checked before each candidate is taken and
+// inside the stages, as in [Pipeline.RunContext]; a cancelled run returns a
+// [*CanceledError]. It cannot interrupt an iterator that blocks. A nil ctx
+// means context.Background().
+func (p *Pipeline) RunStreamContext(ctx context.Context, candidates iter.Seq[*ContextItem], budget ContextBudget, opts ...RunOption) (Result, error) {
+	return p.runStream(newCanceller(ctx), candidates, budget, opts)
+}
+
+// runStream is RunStream and RunStreamContext: c is nil when the run
+// cannot be cancelled.
+func (p *Pipeline) runStream(c *canceller, candidates iter.Seq[*ContextItem], budget ContextBudget, opts []RunOption) (Result, error) {
+	cfg := newRunConfig(opts)
+	if err := cfg.check(true); err != nil {
+		return Result{}, err
+	}
+	size := cfg.batchSize
 	if size == 0 {
 		size = DefaultStreamBatchSize
-	}
-	switch {
-	case size < 0:
-		return Result{}, invalidConfig("StreamOptions", "BatchSize", size, "must be >= 0")
-	case opts.FillTolerance < 0:
-		return Result{}, invalidConfig("StreamOptions", "FillTolerance", opts.FillTolerance, "must be >= 0")
-	case opts.MaxCandidates < 0:
-		return Result{}, invalidConfig("StreamOptions", "MaxCandidates", opts.MaxCandidates, "must be >= 0")
 	}
 	switch p.slicer.(type) {
 	case *QuotaSlice, *CountQuotaSlice, *CountConstrainedKnapsackSlice:
 		return Result{}, invalidConfig("Pipeline", "Slicer", typeName(p.slicer), "applies its quotas to the whole candidate set, which RunStream sees one micro-batch at a time")
 	}
-	s := streamRun{run: run{p: p, budget: budget, opts: opts.RunOptions, stop: newCanceller(ctx)}, tolerance: opts.FillTolerance}
-	s.setTrace(opts.Trace, 0)
+	s := streamRun{run: run{p: p, budget: budget, onOverflow: cfg.onOverflow, stop: c, sc: getScratchBuffers()}, tolerance: cfg.fillTolerance}
+	defer putScratchBuffers(s.sc)
+	report := s.setTrace(&cfg, 0)
 	if err := s.stop.err(StageClassify); err != nil {
 		return Result{}, err
 	}
@@ -301,7 +300,7 @@ func (p *Pipeline) RunStream(ctx context.Context, candidates iter.Seq[*ContextIt
 		}
 		batch = append(batch, it)
 		taken++
-		last := taken == opts.MaxCandidates
+		last := taken == cfg.maxCandidates
 		if len(batch) < size && !last {
 			continue
 		}
@@ -321,29 +320,11 @@ func (p *Pipeline) RunStream(ctx context.Context, candidates iter.Seq[*ContextIt
 			return Result{}, err
 		}
 	}
-	return s.finish()
-}
-
-// RunChan is [Pipeline.RunStream] over a channel: it receives until the
-// channel is closed, the budget is full or ctx is done, whichever comes
-// first, and then stops receiving; a run stopped by ctx returns a
-// [*CanceledError]. Stop the sender (through ctx or your own signal) when it
-// must not block on a full channel after RunChan returns.
-func (p *Pipeline) RunChan(ctx context.Context, candidates <-chan *ContextItem, budget ContextBudget, opts StreamOptions) (Result, error) {
-	return p.RunStream(ctx, chanSeq(ctx, candidates), budget, opts)
-}
-
-// DryRunStream is [Pipeline.RunStream] with a diagnostic collector at item
-// detail in place of opts.Trace: it returns the result with its
-// SelectionReport.
-func (p *Pipeline) DryRunStream(ctx context.Context, candidates iter.Seq[*ContextItem], budget ContextBudget, opts StreamOptions) (Result, *SelectionReport, error) {
-	col := NewDiagnosticTraceCollector(DetailItem, nil)
-	opts.Trace = col
-	res, err := p.RunStream(ctx, candidates, budget, opts)
-	if err != nil {
-		return Result{}, nil, err
+	res, err := s.finish()
+	if err == nil && report != nil {
+		*cfg.report = *report.Report()
 	}
-	return res, col.Report(), nil
+	return res, err
 }
 
 // streamRun is the state of one RunStream: a run plus what the batches
@@ -469,7 +450,7 @@ func (s *streamRun) batch(items []*ContextItem) error {
 		return err
 	}
 	t = s.now()
-	sorted, err := sortByScore(scoreable, scores, survivors, s.stop)
+	sorted, err := sortByScore(resize(&s.sc.sorted, len(survivors)), scoreable, scores, survivors, s.stop)
 	if err != nil {
 		return err
 	}
@@ -502,7 +483,7 @@ func (s *streamRun) batch(items []*ContextItem) error {
 // positions it selected, as the batch pipeline's Slice stage does
 // ([runSlicer]).
 func (s *streamRun) sliceBatch(sorted []ScoredItem, b ContextBudget) ([]bool, []CapExclusion, error) {
-	chosen, _, res, err := runSlicer(s.slicer(), s.p.slicer, sorted, b)
+	chosen, _, res, err := runSlicer(resize(&s.sc.chosen, len(sorted)), s.slicer(), s.p.slicer, sorted, b)
 	if err != nil {
 		return nil, nil, err
 	}

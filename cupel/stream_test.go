@@ -244,7 +244,7 @@ var _ = Describe("Pipeline.RunStream", func() {
 	It("stops pulling once the budget is full, and reports only what it pulled", func() {
 		items := stItems(10000, 10)
 		g := &stCounting[*cupel.ContextItem]{items: items}
-		res, rep, err := greedyPipeline(cupel.OverflowThrow).DryRunStream(context.Background(), g.seq(), slBudget(2000, 1000), cupel.StreamOptions{BatchSize: 32})
+		res, rep, err := dryRunStream(context.Background(), greedyPipeline(cupel.OverflowThrow), g.seq(), slBudget(2000, 1000), cupel.WithBatchSize(32))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(g.pulls).To(Equal(128))
 		Expect(g.stopped).To(BeTrue())
@@ -269,23 +269,21 @@ var _ = Describe("Pipeline.RunStream", func() {
 			}
 		}
 		pulls := 0
-		res, err := greedyPipeline(cupel.OverflowThrow).RunStream(context.Background(), endless(&pulls), slBudget(1000, 1000),
-			cupel.StreamOptions{BatchSize: 10, FillTolerance: 29})
+		res, err := greedyPipeline(cupel.OverflowThrow).RunStream(endless(&pulls), slBudget(1000, 1000), cupel.WithBatchSize(10), cupel.WithFillTolerance(29))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(res.TotalTokens).To(BeNumerically(">=", 1000-29))
 		Expect(res.TotalTokens).To(BeNumerically("<=", 1000))
 		Expect(pulls % 10).To(Equal(0))
 
 		pulls = 0
-		res, rep, err := greedyPipeline(cupel.OverflowThrow).DryRunStream(context.Background(), endless(&pulls), slBudget(100000, 100000),
-			cupel.StreamOptions{BatchSize: 10, MaxCandidates: 25})
+		res, rep, err := dryRunStream(context.Background(), greedyPipeline(cupel.OverflowThrow), endless(&pulls), slBudget(100000, 100000), cupel.WithBatchSize(10), cupel.WithMaxCandidates(25))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(pulls).To(Equal(25))
 		Expect(res.Items).To(HaveLen(25))
 		Expect(rep.TotalCandidates).To(Equal(25))
 
-		for _, o := range []cupel.StreamOptions{{FillTolerance: -1}, {MaxCandidates: -1}} {
-			_, err = greedyPipeline(cupel.OverflowThrow).RunStream(context.Background(), endless(&pulls), slBudget(10, 10), o)
+		for _, o := range []cupel.RunOption{cupel.WithFillTolerance(-1), cupel.WithMaxCandidates(-1), cupel.WithBatchSize(-1)} {
+			_, err = greedyPipeline(cupel.OverflowThrow).RunStream(endless(&pulls), slBudget(10, 10), o)
 			Expect(errors.Is(err, cupel.ErrInvalidConfig)).To(BeTrue())
 		}
 	})
@@ -297,7 +295,7 @@ var _ = Describe("Pipeline.RunStream", func() {
 		// Batches of 4: three items and first; four small items; later and pin.
 		items := append(append(stItems(3, 10), first), stItems(7, 1)[3:]...)
 		items = append(items, later, pin)
-		res, rep, err := greedyPipeline(cupel.OverflowThrow).DryRunStream(context.Background(), slices.Values(items), slBudget(1000, 1000), cupel.StreamOptions{BatchSize: 4})
+		res, rep, err := dryRunStream(context.Background(), greedyPipeline(cupel.OverflowThrow), slices.Values(items), slBudget(1000, 1000), cupel.WithBatchSize(4))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(res.Items).To(ContainElements(pin, first))
 		Expect(res.Items).NotTo(ContainElement(later))
@@ -316,10 +314,10 @@ var _ = Describe("Pipeline.RunStream", func() {
 
 	It("handles a pinned item that arrives after the budget was spent with the overflow strategy", func() {
 		items := append(stItems(8, 10), cupel.MustItem(cupel.ItemSpec{Content: "late pin", Tokens: 30, Pinned: true}))
-		_, err := greedyPipeline(cupel.OverflowThrow).RunStream(context.Background(), slices.Values(items), slBudget(200, 100), cupel.StreamOptions{BatchSize: 8})
+		_, err := greedyPipeline(cupel.OverflowThrow).RunStream(slices.Values(items), slBudget(200, 100), cupel.WithBatchSize(8))
 		// 8 x 10 tokens selected, then 30 pinned: 110 > 100.
 		Expect(errors.Is(err, cupel.ErrOverflow)).To(BeTrue())
-		res, err := greedyPipeline(cupel.OverflowTruncate).RunStream(context.Background(), slices.Values(items), slBudget(200, 100), cupel.StreamOptions{BatchSize: 8})
+		res, err := greedyPipeline(cupel.OverflowTruncate).RunStream(slices.Values(items), slBudget(200, 100), cupel.WithBatchSize(8))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(res.TotalTokens).To(Equal(100))
 		Expect(res.Items).To(ContainElement(items[8]))
@@ -330,15 +328,15 @@ var _ = Describe("Pipeline.RunStream", func() {
 		Expect(err).NotTo(HaveOccurred())
 		p, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewPriorityScorer(), Slicer: cq, Placer: cupel.NewChronologicalPlacer()})
 		Expect(err).NotTo(HaveOccurred())
-		_, err = p.RunStream(context.Background(), slices.Values(stItems(3, 1)), slBudget(10, 10), cupel.StreamOptions{})
+		_, err = p.RunStream(slices.Values(stItems(3, 1)), slBudget(10, 10))
 		Expect(errors.Is(err, cupel.ErrInvalidConfig)).To(BeTrue())
 		Expect(err.Error()).To(ContainSubstring("micro-batch"))
 
-		_, err = greedyPipeline(cupel.OverflowThrow).RunStream(context.Background(), slices.Values(stItems(3, 1)), slBudget(10, 10), cupel.StreamOptions{BatchSize: -1})
+		_, err = greedyPipeline(cupel.OverflowThrow).RunStream(slices.Values(stItems(3, 1)), slBudget(10, 10), cupel.WithBatchSize(-1))
 		Expect(errors.Is(err, cupel.ErrInvalidConfig)).To(BeTrue())
 
 		items := append(stItems(5, 1), nil)
-		_, err = greedyPipeline(cupel.OverflowThrow).RunStream(context.Background(), slices.Values(items), slBudget(100, 100), cupel.StreamOptions{BatchSize: 2})
+		_, err = greedyPipeline(cupel.OverflowThrow).RunStream(slices.Values(items), slBudget(100, 100), cupel.WithBatchSize(2))
 		Expect(errors.Is(err, cupel.ErrInvalidItem)).To(BeTrue())
 		Expect(slField(err)).To(Equal("candidates[5]"))
 	})
@@ -352,30 +350,37 @@ var _ = Describe("Pipeline.RunStream", func() {
 				cancel()
 			}
 		}
-		_, err := greedyPipeline(cupel.OverflowThrow).RunStream(ctx, g.seq(), slBudget(100000, 100000), cupel.StreamOptions{BatchSize: 16})
+		_, err := greedyPipeline(cupel.OverflowThrow).RunStreamContext(ctx, g.seq(), slBudget(100000, 100000), cupel.WithBatchSize(16))
 		Expect(errors.Is(err, context.Canceled)).To(BeTrue())
 		Expect(g.pulls).To(Equal(50))
 		Expect(g.stopped).To(BeTrue())
 	})
 
-	It("RunChan returns when its context is cancelled while the sender is silent", func() {
-		ctx, cancel := context.WithCancel(context.Background())
-		ch := make(chan *cupel.ContextItem, 1)
-		ch <- stItems(1, 1)[0]
-		go func() { time.Sleep(20 * time.Millisecond); cancel() }()
-		_, err := greedyPipeline(cupel.OverflowThrow).RunChan(ctx, ch, slBudget(100, 100), cupel.StreamOptions{})
-		Expect(errors.Is(err, context.Canceled)).To(BeTrue())
-	})
-
-	It("RunChan reads until the channel is closed", func() {
+	It("reads a channel through the documented one-line adapter until it is closed, or until the budget is full", func() {
 		ch := make(chan *cupel.ContextItem, 10)
 		for _, it := range stItems(10, 3) {
 			ch <- it
 		}
 		close(ch)
-		res, err := greedyPipeline(cupel.OverflowThrow).RunChan(context.Background(), ch, slBudget(100, 100), cupel.StreamOptions{BatchSize: 4})
+		seq := func(yield func(*cupel.ContextItem) bool) {
+			for it := range ch {
+				if !yield(it) {
+					return
+				}
+			}
+		}
+		res, err := greedyPipeline(cupel.OverflowThrow).RunStream(seq, slBudget(100, 100), cupel.WithBatchSize(4))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(res.Items).To(HaveLen(10))
+
+		ch = make(chan *cupel.ContextItem, 10)
+		for _, it := range stItems(10, 3) {
+			ch <- it
+		}
+		res, err = greedyPipeline(cupel.OverflowThrow).RunStream(seq, slBudget(12, 12), cupel.WithBatchSize(4))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(res.Items).To(HaveLen(4))
+		Expect(ch).To(HaveLen(6)) // not received from after the first batch filled the budget
 	})
 
 	It("equals the batch pipeline when the whole input fits in one micro-batch (property)", func() {
@@ -416,8 +421,8 @@ var _ = Describe("Pipeline.RunStream", func() {
 			ctx, cancel := context.WithCancel(context.Background())
 			desc := func() string { return "trial " + strconv.Itoa(trial) + " n=" + strconv.Itoa(n) }
 
-			want, wantRep, wantErr := p.DryRun(items, budget)
-			got, gotRep, gotErr := p.DryRunStream(ctx, slices.Values(items), budget, cupel.StreamOptions{BatchSize: batch})
+			want, wantRep, wantErr := dryRun(p, items, budget)
+			got, gotRep, gotErr := dryRunStream(ctx, p, slices.Values(items), budget, cupel.WithBatchSize(batch))
 			cancel()
 			if wantErr != nil {
 				Expect(gotErr).To(HaveOccurred(), desc())

@@ -94,7 +94,7 @@ var _ = Describe("Suite strength (issue 16)", func() {
 			items := []*cupel.ContextItem{stItem("a", 10, 0.9), stItem("b", 10, 0.5), stItem("c", -1, 0.1),
 				cupel.MustItem(cupel.ItemSpec{Content: "pin", Tokens: 5, Pinned: true})}
 			var c stStages
-			_, err = p.RunWithOptions(items, stBudget(100, 100), cupel.RunOptions{Trace: &c})
+			_, err = p.Run(items, stBudget(100, 100), cupel.WithTrace(&c))
 			Expect(err).NotTo(HaveOccurred())
 
 			stages := make([]cupel.PipelineStage, len(c.events))
@@ -126,7 +126,7 @@ var _ = Describe("Suite strength (issue 16)", func() {
 		It("are not built when the collector is disabled", func() {
 			p, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewReflexiveScorer(), Slicer: cupel.NewGreedySlice(), Placer: cupel.NewChronologicalPlacer()})
 			Expect(err).NotTo(HaveOccurred())
-			res, err := p.RunWithOptions([]*cupel.ContextItem{stItem("a", 10, 0.5)}, stBudget(100, 100), cupel.RunOptions{Trace: cupel.NullTraceCollector{}})
+			res, err := p.Run([]*cupel.ContextItem{stItem("a", 10, 0.5)}, stBudget(100, 100), cupel.WithTrace(cupel.NullTraceCollector{}))
 			Expect(err).NotTo(HaveOccurred())
 			Expect(res.Items).To(HaveLen(1))
 		})
@@ -332,7 +332,7 @@ var _ = Describe("Suite strength (issue 16)", func() {
 		// (maxTokens = targetTokens = b) at which target is included.
 		bruteMin := func(p *cupel.Pipeline, items []*cupel.ContextItem, target *cupel.ContextItem, ceiling int) (int, bool) {
 			for b := target.Tokens(); b <= ceiling; b++ {
-				_, rep, err := p.DryRun(items, stBudget(b, b))
+				_, rep, err := dryRun(p, items, stBudget(b, b))
 				if err != nil {
 					continue
 				}
@@ -511,7 +511,7 @@ var _ = Describe("Suite strength (issue 16)", func() {
 		}
 		items := []*cupel.ContextItem{mk("m1", "", 0.9, 1), mk("d1", "Document", 0.8, 2), mk("d2", "Document", 0.7, 3),
 			mk("mem", "Memory", 0.6, 4), mk("m2", "", 0.5, 5)}
-		res, rep, err := p.DryRun(items, stBudget(1000, 1000))
+		res, rep, err := dryRun(p, items, stBudget(1000, 1000))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(res.Items).To(Equal(items))
 		want := []cupel.CountRequirementShortfall{{Kind: "ToolOutput", RequiredCount: 2, SatisfiedCount: 0}, {Kind: "Memory", RequiredCount: 2, SatisfiedCount: 1}}
@@ -547,7 +547,7 @@ var _ = Describe("Suite strength (issue 16)", func() {
 				Timestamp: cupel.Ptr(time.Date(2024, 6, day, 0, 0, 0, 0, time.UTC))})
 		}
 		d1, m1, m2, m3 := mk("d1", 100, "Document", 0.9, 3), mk("m1", 100, "", 0.8, 1), mk("m2", 200, "", 0.7, 2), mk("m3", 300, "", 0.6, 4)
-		res, rep, err := p.DryRun([]*cupel.ContextItem{d1, m1, m2, m3}, stBudget(1000, 500))
+		res, rep, err := dryRun(p, []*cupel.ContextItem{d1, m1, m2, m3}, stBudget(1000, 500))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(res.Items).To(Equal([]*cupel.ContextItem{m1, m2, d1}))
 		Expect(rep.CountRequirementShortfalls).To(Equal([]cupel.CountRequirementShortfall{
@@ -618,7 +618,7 @@ var _ = Describe("Suite strength (issue 16)", func() {
 			p := build(pl)
 			pin := cupel.MustItem(cupel.ItemSpec{Content: "pin", Tokens: 5, Pinned: true})
 			a, b, c := stItem("a", 10, 0.3), stItem("b", 10, 0.9), stItem("c", 10, 0.6)
-			res, rep, err := p.DryRun([]*cupel.ContextItem{a, pin, b, c}, stBudget(100, 100))
+			res, rep, err := dryRun(p, []*cupel.ContextItem{a, pin, b, c}, stBudget(100, 100))
 			Expect(err).NotTo(HaveOccurred())
 			// Merged: pinned first, then Sort order (ruling 13).
 			Expect(pl.got).To(Equal([]cupel.ScoredItem{{Item: pin, Score: 1}, {Item: b, Score: 0.9}, {Item: c, Score: 0.6}, {Item: a, Score: 0.3}}))

@@ -45,7 +45,7 @@ func (e TraceEvent) Text() string {
 // TraceCollector receives a pipeline run's events (spec chapter
 // 35 (TraceCollector)). The pipeline asks Enabled once per run and, when it is
 // false, builds no event at all. A collector is handed to one run at a time
-// (RunOptions.Trace); it need not be safe for concurrent use.
+// ([WithTrace]); it need not be safe for concurrent use.
 type TraceCollector interface {
 	// Enabled reports whether the collector records anything.
 	Enabled() bool
@@ -63,7 +63,7 @@ type ShortfallRecorder interface {
 }
 
 // NullTraceCollector records nothing and costs nothing: Enabled is false, so
-// the pipeline builds no events. A nil RunOptions.Trace behaves the same.
+// the pipeline builds no events. A run without [WithTrace] behaves the same.
 type NullTraceCollector struct{}
 
 // Enabled returns false.
@@ -429,7 +429,7 @@ func compareScoreDesc(a, b float64) int {
 }
 
 // OverflowEvent reports an over-budget selection kept under OverflowProceed
-// (spec chapter 36 (Events)). It is delivered to RunOptions.OnOverflow.
+// (spec chapter 36 (Events)). It is delivered to the [WithOnOverflow] callback.
 type OverflowEvent struct {
 	// TokensOverBudget is the merged tokens minus targetTokens.
 	TokensOverBudget int

@@ -39,7 +39,7 @@ var _ = Describe("With the built-in scorers, slicers and placers", func() {
 			h := newHarness(v)
 			p, items, b := builtinRun()
 			diag := cupel.NewDiagnosticTraceCollector(cupel.DetailItem, nil)
-			res, err := h.tracer.Run(background, p, items, b, cupel.RunOptions{Trace: diag})
+			res, err := h.tracer.Run(background, p, items, b, cupel.WithTrace(diag))
 			Expect(err).NotTo(HaveOccurred())
 
 			// The expected stage spans, built from the diagnostic events.

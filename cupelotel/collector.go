@@ -78,8 +78,8 @@ func stageIndex(s cupel.PipelineStage) int {
 }
 
 // Collector records one pipeline run for OpenTelemetry. It implements
-// [cupel.TraceCollector]; get one from [Tracer.Start], pass it as
-// [cupel.RunOptions].Trace, and call [Collector.End] when the run returns.
+// [cupel.TraceCollector]; get one from [Tracer.Start], pass it to the run
+// with [cupel.WithTrace], and call [Collector.End] when the run returns.
 //
 // During the run the collector only notes times and counts (and, from
 // StageAndExclusions on, the per-item facts its events need); the five stage

@@ -110,7 +110,7 @@ var _ = Describe("Collector", func() {
 			It("records a run with zero items as a root span and five empty stage spans", func() {
 				h := newHarness(v)
 				p := pipeline(cupel.Policy{Scorer: tableScorer{}, Slicer: capSlicer{}, Placer: orderPlacer{}})
-				res, err := h.tracer.Run(background, p, nil, budget(4096, 3000), cupel.RunOptions{})
+				res, err := h.tracer.Run(background, p, nil, budget(4096, 3000))
 				Expect(err).NotTo(HaveOccurred())
 				Expect(res.Items).To(BeEmpty())
 				count := 0
@@ -131,7 +131,7 @@ var _ = Describe("Collector", func() {
 			It("puts every Classify, Deduplicate and Slice exclusion on its stage's span", func() {
 				h := newHarness(v)
 				r := newEveryReasonRun()
-				res, err := h.tracer.Run(background, r.p, r.items, r.budget, cupel.RunOptions{})
+				res, err := h.tracer.Run(background, r.p, r.items, r.budget)
 				Expect(err).NotTo(HaveOccurred())
 				Expect(res.Items).To(HaveLen(5))
 				root, children := h.tree()
@@ -142,7 +142,7 @@ var _ = Describe("Collector", func() {
 			It("puts Truncate drops on the place span, before the included items", func() {
 				h := newHarness(v)
 				items, p, b := truncateRun()
-				res, err := h.tracer.Run(background, p, items, b, cupel.RunOptions{})
+				res, err := h.tracer.Run(background, p, items, b)
 				Expect(err).NotTo(HaveOccurred())
 				Expect(res.Items).To(Equal(items[:2]))
 				count := func(n int) int {
@@ -181,7 +181,7 @@ var _ = Describe("Collector", func() {
 		r := newEveryReasonRun()
 		_, c := h.tracer.Start(background, r.budget)
 		Expect(c.Enabled()).To(BeTrue())
-		_, err := r.p.RunWithOptions(r.items, r.budget, cupel.RunOptions{Trace: c})
+		_, err := r.p.Run(r.items, r.budget, cupel.WithTrace(c))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(h.exp.GetSpans()).To(BeEmpty(), "nothing is exported before End")
 		c.End(nil)
@@ -202,7 +202,7 @@ var _ = Describe("Collector", func() {
 		h := newHarness(cupelotel.Full)
 		p := pipeline(cupel.Policy{Scorer: tableScorer{}, Slicer: capSlicer{}, Placer: orderPlacer{}})
 		_, c := h.tracer.Start(background, budget(10, 10))
-		_, err := p.RunWithOptions(nil, budget(10, 10), cupel.RunOptions{Trace: c})
+		_, err := p.Run(nil, budget(10, 10), cupel.WithTrace(c))
 		Expect(err).NotTo(HaveOccurred())
 		c.End(nil)
 		c.RecordItemEvent(cupel.TraceEvent{Stage: cupel.StageSlice, ItemCount: 1, Item: item("x", 1, cupel.KindMessage), Exclusion: cupel.BudgetExceeded(1, 0)})
@@ -213,11 +213,11 @@ var _ = Describe("Collector", func() {
 		Expect(root.Status).To(Equal(codes.Unset))
 	})
 
-	It("feeds a collector already in RunOptions.Trace as well", func() {
+	It("feeds a collector of the caller's WithTrace as well", func() {
 		h := newHarness(cupelotel.StageAndExclusions)
 		r := newEveryReasonRun()
 		diag := cupel.NewDiagnosticTraceCollector(cupel.DetailItem, nil)
-		_, err := h.tracer.Run(background, r.p, r.items, r.budget, cupel.RunOptions{Trace: diag})
+		_, err := h.tracer.Run(background, r.p, r.items, r.budget, cupel.WithTrace(diag))
 		Expect(err).NotTo(HaveOccurred())
 		rep := diag.Report()
 		Expect(rep.Included).To(HaveLen(5))
@@ -227,12 +227,12 @@ var _ = Describe("Collector", func() {
 		Expect(children).To(Equal(everyReasonStages(cupelotel.StageAndExclusions)))
 	})
 
-	It("passes count-requirement shortfalls on to a collector in RunOptions.Trace", func() {
+	It("passes count-requirement shortfalls on to a collector of the caller's WithTrace", func() {
 		h := newHarness(cupelotel.StageOnly)
 		shortfall := cupel.CountRequirementShortfall{Kind: cupel.KindMemory, RequiredCount: 2, SatisfiedCount: 0}
 		p := pipeline(cupel.Policy{Scorer: tableScorer{}, Slicer: shortfallSlicer{shortfall}, Placer: orderPlacer{}})
 		diag := cupel.NewDiagnosticTraceCollector(cupel.DetailStage, nil)
-		_, err := h.tracer.Run(background, p, []*cupel.ContextItem{item("a", 1, cupel.KindMessage)}, budget(10, 10), cupel.RunOptions{Trace: diag})
+		_, err := h.tracer.Run(background, p, []*cupel.ContextItem{item("a", 1, cupel.KindMessage)}, budget(10, 10), cupel.WithTrace(diag))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(diag.Report().CountRequirementShortfalls).To(Equal([]cupel.CountRequirementShortfall{shortfall}))
 		Expect(h.exp.GetSpans()).To(HaveLen(6))
@@ -330,7 +330,7 @@ var _ = Describe("Collector", func() {
 		p := pipeline(cupel.Policy{Scorer: sleepScorer{3 * time.Millisecond}, Slicer: capSlicer{sleep: 5 * time.Millisecond}, Placer: orderPlacer{}})
 		diag := cupel.NewDiagnosticTraceCollector(cupel.DetailStage, nil)
 		items := []*cupel.ContextItem{item("a", 1, cupel.KindMessage), item("b", 1, cupel.KindMessage)}
-		_, err := h.tracer.Run(background, p, items, budget(10, 10), cupel.RunOptions{Trace: diag})
+		_, err := h.tracer.Run(background, p, items, budget(10, 10), cupel.WithTrace(diag))
 		Expect(err).NotTo(HaveOccurred())
 		_, children := h.recorded()
 		events := diag.Events()
@@ -375,7 +375,7 @@ var _ = Describe("A Tracer", func() {
 		done := make(chan error, runs)
 		for range runs {
 			go func() {
-				_, err := h.tracer.Run(background, r.p, r.items, r.budget, cupel.RunOptions{})
+				_, err := h.tracer.Run(background, r.p, r.items, r.budget)
 				done <- err
 			}()
 		}

@@ -13,13 +13,13 @@
 // [Tracer.Run]:
 //
 //	tracer := cupelotel.NewTracer(cupelotel.WithVerbosity(cupelotel.StageOnly))
-//	res, err := tracer.Run(ctx, pipeline, items, budget, cupel.RunOptions{})
+//	res, err := tracer.Run(ctx, pipeline, items, budget)
 //
 // or, to hold the collector yourself, with [Tracer.Start] and
 // [Collector.End]:
 //
 //	ctx, c := tracer.Start(ctx, budget)
-//	res, err := pipeline.RunWithOptions(items, budget, cupel.RunOptions{Trace: c})
+//	res, err := pipeline.Run(items, budget, cupel.WithTrace(c))
 //	c.End(err)
 //
 // The tracer comes from the global TracerProvider (otel.GetTracerProvider)

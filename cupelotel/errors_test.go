@@ -36,7 +36,7 @@ var _ = Describe("A failed run", func() {
 		h := newHarness(cupelotel.StageAndExclusions)
 		p := pipeline(cupel.Policy{Scorer: tableScorer{}, Slicer: capSlicer{}, Placer: orderPlacer{}})
 		items := []*cupel.ContextItem{pinned("sys", 20, cupel.KindSystemPrompt), item("n", -1, cupel.KindMessage), item("m", 1, cupel.KindMessage)}
-		_, err := h.tracer.Run(background, p, items, budget(10, 10), cupel.RunOptions{})
+		_, err := h.tracer.Run(background, p, items, budget(10, 10))
 		Expect(err).To(MatchError(cupel.ErrPinnedExceedsBudget))
 		root, children := h.tree()
 		Expect(root).To(Equal(failedRoot(10, cupelotel.StageAndExclusions, err)))
@@ -50,7 +50,7 @@ var _ = Describe("A failed run", func() {
 		p := pipeline(cupel.Policy{Scorer: tableScorer{}, Slicer: capSlicer{}, Placer: orderPlacer{}})
 		b := budget(10, 10)
 		_, c := h.tracer.Start(background, b)
-		_, err := p.RunWithOptions([]*cupel.ContextItem{pinned("sys", 20, cupel.KindSystemPrompt)}, b, cupel.RunOptions{Trace: c})
+		_, err := p.Run([]*cupel.ContextItem{pinned("sys", 20, cupel.KindSystemPrompt)}, b, cupel.WithTrace(c))
 		Expect(err).To(HaveOccurred())
 		c.End(err)
 		root, children := h.tree()
@@ -63,7 +63,7 @@ var _ = Describe("A failed run", func() {
 		boom := errors.New("slicer broke")
 		p := pipeline(cupel.Policy{Scorer: tableScorer{}, Slicer: capSlicer{err: boom}, Placer: orderPlacer{}})
 		items := []*cupel.ContextItem{pinned("sys", 2, cupel.KindSystemPrompt), item("a", 1, cupel.KindMessage), item("a", 1, cupel.KindMessage)}
-		_, err := h.tracer.Run(background, p, items, budget(10, 10), cupel.RunOptions{})
+		_, err := h.tracer.Run(background, p, items, budget(10, 10))
 		Expect(err).To(MatchError(boom))
 		root, children := h.tree()
 		Expect(root).To(Equal(failedRoot(10, cupelotel.StageAndExclusions, err)))
@@ -79,7 +79,7 @@ var _ = Describe("A failed run", func() {
 		h := newHarness(cupelotel.StageOnly)
 		p := pipeline(cupel.Policy{Scorer: tableScorer{}, Slicer: takeAllSlicer{}, Placer: orderPlacer{}})
 		items := []*cupel.ContextItem{pinned("sys", 20, cupel.KindSystemPrompt), item("a", 20, cupel.KindMessage), item("b", 20, cupel.KindMessage), item("c", 25, cupel.KindMessage)}
-		_, err := h.tracer.Run(background, p, items, budget(100, 50), cupel.RunOptions{})
+		_, err := h.tracer.Run(background, p, items, budget(100, 50))
 		Expect(err).To(MatchError(cupel.ErrOverflow))
 		place := failedStage("place", 4, err)
 		delete(place.Attrs, "cupel.exclusion.count") // StageOnly
@@ -99,7 +99,7 @@ var _ = Describe("A failed run", func() {
 		p := pipeline(cupel.Policy{Scorer: tableScorer{}, Slicer: takeAllSlicer{}, Placer: panicPlacer{}})
 		items := []*cupel.ContextItem{pinned("sys", 1, cupel.KindSystemPrompt), item("a", 1, cupel.KindMessage)}
 		Expect(func() {
-			_, _ = h.tracer.Run(background, p, items, budget(10, 10), cupel.RunOptions{})
+			_, _ = h.tracer.Run(background, p, items, budget(10, 10))
 		}).To(PanicWith("placer exploded"))
 		err := errors.New("cupelotel: pipeline run panicked: placer exploded")
 		root, children := h.tree()
@@ -113,7 +113,7 @@ var _ = Describe("A failed run", func() {
 		p := pipeline(cupel.Policy{Scorer: tableScorer{}, Slicer: capSlicer{}, Placer: orderPlacer{}})
 		b := budget(10, 10)
 		_, c := h.tracer.Start(background, b)
-		_, err := p.RunWithOptions(nil, b, cupel.RunOptions{Trace: c})
+		_, err := p.Run(nil, b, cupel.WithTrace(c))
 		Expect(err).NotTo(HaveOccurred())
 		later := errors.New("the model call failed")
 		c.End(later)

@@ -43,7 +43,7 @@ func Example() {
 		cupel.MustItem(cupel.ItemSpec{Content: "a long document", Tokens: 80, Kind: cupel.KindDocument, Priority: cupel.Ptr(2)}),
 	}
 
-	res, err := tracer.Run(context.Background(), pipeline, items, budget, cupel.RunOptions{})
+	res, err := tracer.Run(context.Background(), pipeline, items, budget)
 	if err != nil {
 		panic(err)
 	}

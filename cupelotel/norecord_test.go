@@ -43,20 +43,20 @@ func newBenchRun(tb interface{ Fatal(...any) }) benchRun {
 }
 
 func (r benchRun) plain() {
-	if _, err := r.p.RunWithOptions(r.items, r.budget, cupel.RunOptions{}); err != nil {
+	if _, err := r.p.Run(r.items, r.budget); err != nil {
 		panic(err)
 	}
 }
 
 func (r benchRun) traced(t *cupelotel.Tracer) {
-	if _, err := t.Run(background, r.p, r.items, r.budget, cupel.RunOptions{}); err != nil {
+	if _, err := t.Run(background, r.p, r.items, r.budget); err != nil {
 		panic(err)
 	}
 }
 
 func (r benchRun) startEnd(t *cupelotel.Tracer) {
 	_, c := t.Start(background, r.budget)
-	_, err := r.p.RunWithOptions(r.items, r.budget, cupel.RunOptions{Trace: c})
+	_, err := r.p.Run(r.items, r.budget, cupel.WithTrace(c))
 	c.End(err)
 	if err != nil {
 		panic(err)
@@ -90,11 +90,11 @@ var _ = Describe("When the tracer does not record", func() {
 		Expect(exp.GetSpans()).To(BeEmpty())
 	})
 
-	It("passes RunOptions to the pipeline unchanged", func() {
+	It("passes the run options to the pipeline unchanged", func() {
 		t, _, _ := neverSampled()
 		r := newBenchRun(GinkgoT())
 		diag := cupel.NewDiagnosticTraceCollector(cupel.DetailStage, nil)
-		_, err := t.Run(background, r.p, r.items, r.budget, cupel.RunOptions{Trace: diag})
+		_, err := t.Run(background, r.p, r.items, r.budget, cupel.WithTrace(diag))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(diag.Events()).To(HaveLen(5))
 	})

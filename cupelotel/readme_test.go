@@ -17,7 +17,7 @@ var _ = []any{traced, startUp, withProvider, ownCollector}
 
 func traced(ctx context.Context, pipeline *cupel.Pipeline, items []*cupel.ContextItem, budget cupel.ContextBudget) (cupel.Result, error) {
 	tracer := cupelotel.NewTracer(cupelotel.WithVerbosity(cupelotel.StageAndExclusions)) // global provider by default
-	res, err := tracer.Run(ctx, pipeline, items, budget, cupel.RunOptions{})
+	res, err := tracer.Run(ctx, pipeline, items, budget)
 	return res, err
 }
 
@@ -33,7 +33,7 @@ func startUp(ctx context.Context, exporter sdktrace.SpanExporter, pipeline *cupe
 
 	// Per request: a traced run. ctx carries the request's span, so the
 	// cupel.pipeline span becomes its child.
-	return tracer.Run(ctx, pipeline, items, budget, cupel.RunOptions{})
+	return tracer.Run(ctx, pipeline, items, budget)
 }
 
 func withProvider(tp *sdktrace.TracerProvider) *cupelotel.Tracer {
@@ -45,7 +45,7 @@ func withProvider(tp *sdktrace.TracerProvider) *cupelotel.Tracer {
 
 func ownCollector(ctx context.Context, tracer *cupelotel.Tracer, pipeline *cupel.Pipeline, items []*cupel.ContextItem, budget cupel.ContextBudget) (cupel.Result, error) {
 	ctx, c := tracer.Start(ctx, budget)
-	res, err := pipeline.RunWithOptions(items, budget, cupel.RunOptions{Trace: c})
+	res, err := pipeline.Run(items, budget, cupel.WithTrace(c))
 	c.End(err) // builds the five stage spans and ends cupel.pipeline
 	_ = ctx    // carries the cupel.pipeline span
 	return res, err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/cupel-go/go-cupel/cupel"
@@ -120,7 +121,7 @@ var disabled = &Collector{}
 
 // Start starts the root span cupel.pipeline of one run, as a child of the
 // span in ctx, and returns the context carrying it with the run's collector.
-// Pass the collector as [cupel.RunOptions].Trace, then call
+// Pass the collector to the run with [cupel.WithTrace], then call
 // [Collector.End] with the run's error when the run returns.
 //
 // When the root span does not record (no SDK installed, the no-op provider,
@@ -170,21 +171,18 @@ func (t *Tracer) Start(ctx context.Context, budget cupel.ContextBudget) (context
 // span with the run's error (a panic in the pipeline's scorer, slicer or
 // placer is recorded as an error, then re-raised).
 //
-// opts is passed to the pipeline; a collector already in opts.Trace (a
-// [cupel.DiagnosticTraceCollector] building a SelectionReport, say) still
-// receives every event, shortfalls included. When the run does not record,
-// opts reaches the pipeline unchanged.
-func (t *Tracer) Run(ctx context.Context, p *cupel.Pipeline, items []*cupel.ContextItem, budget cupel.ContextBudget, opts cupel.RunOptions) (cupel.Result, error) {
+// opts is passed to the pipeline ([cupel.Pipeline.Run]) with the run's
+// collector added; a collector of the caller's ([cupel.WithTrace], a
+// [cupel.WithReport] report) still receives every event, shortfalls
+// included. When the run does not record, opts reaches the pipeline
+// unchanged.
+func (t *Tracer) Run(ctx context.Context, p *cupel.Pipeline, items []*cupel.ContextItem, budget cupel.ContextBudget, opts ...cupel.RunOption) (cupel.Result, error) {
 	_, c := t.Start(ctx, budget)
 	if !c.enabled {
-		return p.RunWithOptions(items, budget, opts)
+		return p.Run(items, budget, opts...)
 	}
 	c.inputCount = len(items)
-	if opts.Trace != nil && opts.Trace.Enabled() {
-		opts.Trace = &tee{c: c, other: opts.Trace}
-	} else {
-		opts.Trace = c
-	}
+	opts = append(slices.Clip(opts), cupel.WithTrace(c))
 	ended := false
 	defer func() {
 		if ended {
@@ -198,33 +196,8 @@ func (t *Tracer) Run(ctx context.Context, p *cupel.Pipeline, items []*cupel.Cont
 		c.End(fmt.Errorf("cupelotel: pipeline run panicked: %v", r))
 		panic(r)
 	}()
-	res, err := p.RunWithOptions(items, budget, opts)
+	res, err := p.Run(items, budget, opts...)
 	ended = true
 	c.End(err)
 	return res, err
-}
-
-// tee hands every event to the bridge's collector and to the caller's own.
-// Both were found enabled before the run.
-type tee struct {
-	c     *Collector
-	other cupel.TraceCollector
-}
-
-func (t *tee) Enabled() bool { return true }
-
-func (t *tee) RecordStageEvent(e cupel.TraceEvent) {
-	t.c.RecordStageEvent(e)
-	t.other.RecordStageEvent(e)
-}
-
-func (t *tee) RecordItemEvent(e cupel.TraceEvent) {
-	t.c.RecordItemEvent(e)
-	t.other.RecordItemEvent(e)
-}
-
-func (t *tee) RecordShortfalls(s []cupel.CountRequirementShortfall) {
-	if sr, ok := t.other.(cupel.ShortfallRecorder); ok {
-		sr.RecordShortfalls(s)
-	}
 }

@@ -42,6 +42,11 @@ const (
 	// [cupel.PositionPlacer]) gives exactly what the per-item or
 	// per-call path gives. It holds trivially for a component without one.
 	PropFastPath Property = "FastPathAgrees"
+	// PropOrderIndependent: a scorer gives an item the same score whatever
+	// its position in allItems (the spec's scorers read the items' fields,
+	// never their order). It is checked on inputs whose items differ in
+	// every field, so that no two tie and no tie-break can depend on order.
+	PropOrderIndependent Property = "OrderIndependent"
 	// PropFiniteScores: a scorer gives finite scores for items whose fields
 	// are finite.
 	PropFiniteScores Property = "FiniteScores"
@@ -174,6 +179,9 @@ type property[In any] struct {
 	// edge: the property is checked on the edge inputs, not the generated
 	// ones.
 	edge bool
+	// ins, when set, are the inputs of this property in place of the
+	// generated ones.
+	ins []In
 	// skip, when set, says why the property holds trivially.
 	skip string
 }
@@ -196,8 +204,11 @@ func (s *suite[In]) run(p property[In]) *ContractViolation {
 		return nil
 	}
 	ins := s.inputs
-	if p.edge {
+	switch {
+	case p.edge:
 		ins = s.edges
+	case p.ins != nil:
+		ins = p.ins
 	}
 	if p.all != nil {
 		if in, got := p.all(ins); got != "" {

@@ -1,10 +1,19 @@
 package cupeltest_test
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"maps"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/chat"
 	"github.com/cupel-go/go-cupel/cupeltest"
 )
 
@@ -62,8 +71,9 @@ func builtinSlicers() map[string]struct {
 		"CountQuota(requires)":           {s: must(cupel.NewCountQuotaSlice(reqs, cupel.NewGreedySlice(), cupel.ScarcityDegrade)), opts: []cupeltest.Option{cupeltest.AllowOverTarget()}},
 		"CountConstrainedKnapsack(caps)": {s: must(cupel.NewCountConstrainedKnapsackSlice(caps, must(cupel.NewKnapsackSlice(10)), cupel.ScarcityDegrade))},
 		"CountConstrainedKnapsack(requires, throw)": {s: must(cupel.NewCountConstrainedKnapsackSlice(reqs, must(cupel.NewKnapsackSlice(10)), cupel.ScarcityThrow)), opts: []cupeltest.Option{cupeltest.AllowOverTarget()}},
-		"Stream(4)":      {s: must(cupel.NewStreamSlice(4))},
-		"Stream(1, tol)": {s: must(cupel.NewStreamSlice(1, cupel.WithFillTolerance(5)))},
+		"Stream(4)":        {s: must(cupel.NewStreamSlice(4))},
+		"Stream(1, tol)":   {s: must(cupel.NewStreamSlice(1, cupel.WithFillTolerance(5)))},
+		"chat.NewestFirst": {s: chat.NewestFirstSlice{}},
 	}
 }
 
@@ -72,7 +82,8 @@ func builtinPlacers() map[string]cupel.Placer {
 }
 
 // TestBuiltinsHonourTheContract runs every contract check, one subtest per
-// property, on every built-in component.
+// property, on every exported component of the module (see
+// TestBuiltinsAreAllChecked).
 func TestBuiltinsHonourTheContract(t *testing.T) {
 	for name, s := range builtinScorers() {
 		t.Run("Scorer/"+name, func(t *testing.T) { cupeltest.RunScorerTests(t, s) })
@@ -82,5 +93,73 @@ func TestBuiltinsHonourTheContract(t *testing.T) {
 	}
 	for name, p := range builtinPlacers() {
 		t.Run("Placer/"+name, func(t *testing.T) { cupeltest.RunPlacerTests(t, p) })
+	}
+}
+
+// exportedComponents lists the exported types of the module's packages
+// that have a Score(item, all), Slice(sorted, budget) or Place(items)
+// method, as "pkg.Type" (the form reflect gives, without the pointer).
+func exportedComponents(t *testing.T, dirs ...string) []string {
+	t.Helper()
+	var out []string
+	for _, dir := range dirs {
+		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, path := range files {
+			if strings.HasSuffix(path, "_test.go") {
+				continue
+			}
+			f, err := parser.ParseFile(token.NewFileSet(), path, nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, d := range f.Decls {
+				fd, ok := d.(*ast.FuncDecl)
+				if !ok || fd.Recv == nil || len(fd.Recv.List) != 1 {
+					continue
+				}
+				params := fd.Type.Params.NumFields()
+				if !(fd.Name.Name == "Score" && params == 2 || fd.Name.Name == "Slice" && params == 2 || fd.Name.Name == "Place" && params == 1) {
+					continue
+				}
+				recv := fd.Recv.List[0].Type
+				if st, ok := recv.(*ast.StarExpr); ok {
+					recv = st.X
+				}
+				if id, ok := recv.(*ast.Ident); ok && id.IsExported() {
+					out = append(out, f.Name.Name+"."+id.Name)
+				}
+			}
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// TestBuiltinsAreAllChecked fails when an exported scorer, slicer or placer
+// of the module is missing from the contract run above.
+func TestBuiltinsAreAllChecked(t *testing.T) {
+	checked := map[string]bool{}
+	name := func(v any) string { return strings.TrimPrefix(reflect.TypeOf(v).String(), "*") }
+	for _, s := range builtinScorers() {
+		checked[name(s)] = true
+	}
+	for _, e := range builtinSlicers() {
+		checked[name(e.s)] = true
+	}
+	for _, p := range builtinPlacers() {
+		checked[name(p)] = true
+	}
+	found := exportedComponents(t, filepath.Join("..", "cupel"), filepath.Join("..", "cupel", "chat"))
+	t.Logf("exported components: %v", found)
+	if len(found) < 10 {
+		t.Fatalf("found only %v: the source scan is broken", found)
+	}
+	for _, c := range found {
+		if !checked[c] {
+			t.Errorf("%s is an exported component the contract run does not check (checked: %v)", c, slices.Sorted(maps.Keys(checked)))
+		}
 	}
 }

@@ -156,3 +156,40 @@ func (g *gen) zeros(n int) []*cupel.ContextItem {
 	}
 	return out
 }
+
+// distinct returns n generated items that differ from one another in every
+// field a scorer may rank or weigh them by: content, tokens, kind,
+// priority, timestamp, future-relevance hint, tags (each item has a tag of
+// its own besides shared ones) and cupel:trust. Among such items no two
+// tie, so a scorer's scores cannot depend on how it breaks ties.
+func (g *gen) distinct(n int) []*cupel.ContextItem {
+	r := g.r
+	prio, hours, hint, trust, tokens := r.Perm(n), r.Perm(4*n), r.Perm(n), r.Perm(n), r.Perm(10*n)
+	out := make([]*cupel.ContextItem, n)
+	for i := range out {
+		g.next++
+		kind := cupel.ContextKind("Kind" + strconv.Itoa(i))
+		if i < len(genKinds) {
+			kind = genKinds[i]
+		}
+		ts := genEpoch.Add(time.Duration(hours[i]) * time.Hour)
+		h := float64(hint[i]+1) / float64(n+1)
+		spec := cupel.ItemSpec{
+			Content:             "u" + strconv.Itoa(g.next),
+			Tokens:              1 + tokens[i],
+			Kind:                kind,
+			Priority:            &prio[i],
+			Timestamp:           &ts,
+			FutureRelevanceHint: &h,
+			Tags:                []string{"own" + strconv.Itoa(i)},
+			Metadata:            map[string]any{"cupel:trust": float64(trust[i]+1) / float64(n+1)},
+		}
+		for _, t := range genTags {
+			if r.IntN(3) == 0 {
+				spec.Tags = append(spec.Tags, t)
+			}
+		}
+		out[i] = cupel.MustItem(spec)
+	}
+	return out
+}

@@ -18,7 +18,8 @@ import (
 //
 // The properties: [PropDeterministic] (Score(item, all) gives the same bits
 // when called again), [PropNoMutation] (all is left as it was),
-// [PropFiniteScores], [PropFastPath] (a [cupel.BatchScorer]'s ScoreAll writes
+// [PropOrderIndependent] (on items that differ in every field, an item's
+// score does not change when all is reordered), [PropFiniteScores], [PropFastPath] (a [cupel.BatchScorer]'s ScoreAll writes
 // exactly Score(items[i], items) into out[i] and nothing past
 // out[len(items)-1]), [PropConcurrentUse] and [PropEdgeCases] (a single item,
 // zero-token items and, for ScoreAll, an empty list).
@@ -62,6 +63,10 @@ func scorerSuite(s cupel.Scorer, opts []Option) (*suite[[]*cupel.ContextItem], e
 		inputs = append(inputs, g.items(g.size()))
 	}
 	edges := [][]*cupel.ContextItem{{}, g.plain(1), g.zeros(1), g.zeros(3), append(g.zeros(2), g.plain(2)...)}
+	distinct := make([][]*cupel.ContextItem, 0, c.inputs)
+	for range c.inputs {
+		distinct = append(distinct, g.distinct(g.size()))
+	}
 
 	// scores scores every item of all with the per-item path.
 	// The component is always handed a copy, so that a mutating one cannot
@@ -113,6 +118,36 @@ func scorerSuite(s cupel.Scorer, opts []Option) (*suite[[]*cupel.ContextItem], e
 					batch.ScoreAll(arg, make([]float64, len(arg)))
 					if !slices.Equal(arg, all) {
 						return "after ScoreAll(all, out), all was " + names(arg)
+					}
+				}
+				return ""
+			},
+		},
+		{
+			name: PropOrderIndependent,
+			rule: "on items that differ in every field, Score(item, all) and ScoreAll must give an item the same score whatever its position in all",
+			ins:  distinct,
+			check: func(all []*cupel.ContextItem) string {
+				want := scores(all)
+				for _, perm := range permutations(len(all)) {
+					reordered := make([]*cupel.ContextItem, len(all))
+					for i, p := range perm {
+						reordered[i] = all[p]
+					}
+					got := scores(reordered)
+					if hasBatch {
+						out := make([]float64, len(all))
+						batch.ScoreAll(slices.Clone(reordered), out)
+						for i, p := range perm {
+							if !closeFloat(out[i], want[p]) {
+								return fmt.Sprintf("ScoreAll gave %q %s with all reordered to %s; Score gives it %s in the order given", all[p].Content(), ftoa(out[i]), names(reordered), ftoa(want[p]))
+							}
+						}
+					}
+					for i, p := range perm {
+						if !closeFloat(got[i], want[p]) {
+							return fmt.Sprintf("Score(%q, all) returned %s with all reordered to %s; %s in the order given", all[p].Content(), ftoa(got[i]), names(reordered), ftoa(want[p]))
+						}
 					}
 				}
 				return ""
@@ -198,4 +233,25 @@ func scorerSuite(s cupel.Scorer, opts []Option) (*suite[[]*cupel.ContextItem], e
 		setSkip(st.props, PropFastPath, "the scorer does not implement cupel.BatchScorer")
 	}
 	return st, nil
+}
+
+// permutations returns the reorderings of n items the OrderIndependent
+// check tries: reversed, and rotated by one.
+func permutations(n int) [][]int {
+	rev, rot := make([]int, n), make([]int, n)
+	for i := range n {
+		rev[i] = n - 1 - i
+		rot[i] = (i + 1) % n
+	}
+	return [][]int{rev, rot}
+}
+
+// closeFloat reports whether a and b are the same score up to the rounding
+// of a sum taken in another order: equal bits, both NaN, or within a
+// relative 1e-12.
+func closeFloat(a, b float64) bool {
+	if sameFloat(a, b) {
+		return true
+	}
+	return math.Abs(a-b) <= 1e-12*math.Max(math.Abs(a), math.Abs(b))
 }

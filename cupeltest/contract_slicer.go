@@ -31,8 +31,9 @@ type sliceInput struct {
 // [PropNoMutation], [PropFastPath] (a [cupel.DetailedSlicer]'s Selected is
 // what Slice returns; a [cupel.PositionSlicer]'s positions are distinct, in
 // range, and point at the items Slice returns), [PropConcurrentUse] and
-// [PropEdgeCases] (an empty input and targetTokens 0 give an empty selection
-// and no error; a single item and zero-token items do not panic). An input
+// [PropEdgeCases] (an empty input and targetTokens 0, zero-token items
+// included, give an empty selection and no error; a single item and
+// zero-token items do not panic). An input
 // on which Slice returns an error counts for Deterministic and FastPath only:
 // a slicer may refuse an input its configuration makes fatal.
 //
@@ -110,6 +111,10 @@ func slicerSuite(s cupel.Slicer, opts []Option) (*suite[sliceInput], error) {
 		{g.sorted(g.zeros(1)), budgetOf(10, 10)},
 		{g.sorted(g.zeros(3)), budgetOf(10, 10)},
 		{g.sorted(append(g.zeros(2), g.plain(3)...)), budgetOf(50, 40)},
+		// Zero-token items at targetTokens 0: they fit "what is left", yet
+		// spec chapter 25 (Slicers), contract 4, wants nothing selected.
+		{g.sorted(g.zeros(2)), budgetOf(100, 0)},
+		{g.sorted(append(g.zeros(2), g.plain(3)...)), budgetOf(0, 0)},
 	}
 
 	call := func(in sliceInput) sliceResult {
@@ -297,7 +302,7 @@ func slicerSuite(s cupel.Slicer, opts []Option) (*suite[sliceInput], error) {
 		},
 		{
 			name: PropEdgeCases,
-			rule: "an empty input and targetTokens 0 must give an empty selection and no error; a single item and zero-token items must not panic",
+			rule: "an empty input and targetTokens <= 0 (zero-token items included) must give an empty selection and no error (spec chapter 25, contract 4); a single item and zero-token items must not panic",
 			edge: true,
 			check: func(in sliceInput) string {
 				r := call(in)

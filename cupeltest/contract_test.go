@@ -102,6 +102,14 @@ func (maxNormScorer) ScoreAll(items []*cupel.ContextItem, out []float64) {
 	}
 }
 
+// positionScorer scores an item by its position in all: a score that
+// depends on the order of the items, not on their fields.
+type positionScorer struct{}
+
+func (positionScorer) Score(it *cupel.ContextItem, all []*cupel.ContextItem) float64 {
+	return float64(slices.Index(all, it)) / float64(len(all))
+}
+
 // greedy is a correct slicer: the sorted items in order while they fit.
 func greedy(sorted []cupel.ScoredItem, b cupel.ContextBudget) []*cupel.ContextItem {
 	out := []*cupel.ContextItem{}
@@ -202,6 +210,21 @@ func (s *sharedStateSlicer) Slice(sorted []cupel.ScoredItem, b cupel.ContextBudg
 	}
 	return out, nil
 }
+
+// zeroAtZeroSlicer takes each item that fits what is left of the target,
+// so it takes zero-token items at targetTokens 0 (the bug
+// chat.NewestFirstSlice had).
+var zeroAtZeroSlicer = slicerFunc(func(sorted []cupel.ScoredItem, b cupel.ContextBudget) ([]*cupel.ContextItem, error) {
+	out := []*cupel.ContextItem{}
+	left := b.TargetTokens()
+	for _, si := range sorted {
+		if t := si.Item.Tokens(); t <= left {
+			out = append(out, si.Item)
+			left -= t
+		}
+	}
+	return out, nil
+})
 
 // headSlicer always takes the top item first: it panics on an empty input.
 var headSlicer = slicerFunc(func(sorted []cupel.ScoredItem, b cupel.ContextBudget) ([]*cupel.ContextItem, error) {
@@ -334,6 +357,7 @@ var _ = Describe("contract checkers", func() {
 		Entry("FastPathAgrees", offByHalfBatch{}, cupeltest.PropFastPath, "ScoreAll wrote"),
 		Entry("ConcurrentUse", &sharedStateScorer{}, cupeltest.PropConcurrentUse, "concurrent calls returned"),
 		Entry("EdgeCases", maxNormScorer{}, cupeltest.PropEdgeCases, "panicked: runtime error: index out of range"),
+		Entry("OrderIndependent", positionScorer{}, cupeltest.PropOrderIndependent, "with all reordered to"),
 	)
 
 	DescribeTable("catch a broken slicer with the property it breaks",
@@ -352,6 +376,7 @@ var _ = Describe("contract checkers", func() {
 		Entry("FastPathAgrees", mirroredPositionsSlicer{}, cupeltest.PropFastPath, "SlicePositions returned"),
 		Entry("ConcurrentUse", &sharedStateSlicer{}, cupeltest.PropConcurrentUse, "concurrent calls returned"),
 		Entry("EdgeCases", headSlicer, cupeltest.PropEdgeCases, "panicked: runtime error: index out of range"),
+		Entry("EdgeCases, zero-token items at target 0", zeroAtZeroSlicer, cupeltest.PropEdgeCases, "1 item"),
 	)
 
 	DescribeTable("catch a broken placer with the property it breaks",
@@ -369,6 +394,20 @@ var _ = Describe("contract checkers", func() {
 		Entry("ConcurrentUse", &sharedStatePlacer{}, cupeltest.PropConcurrentUse, "concurrent calls returned"),
 		Entry("EdgeCases", firstAtEndPlacer, cupeltest.PropEdgeCases, "panicked: runtime error"),
 	)
+
+	It("reports a scorer whose scores depend on the items' order, with the shrunk input and the seed", func() {
+		err := cupeltest.TestScorer(positionScorer{}, cupeltest.WithSeed(3))
+		Expect(violations(err)).To(HaveLen(1))
+		v := violations(err)[cupeltest.PropOrderIndependent]
+		Expect(v.Error()).To(MatchRegexp(`(?s)^Scorer cupeltest_test.positionScorer breaks OrderIndependent: .*\n    input: all \(2 items\): \[\{"u\d+" .*\}\]\n    got:   Score\("u\d+", all\) returned \S+ with all reordered to \["u\d+", "u\d+"\]; \S+ in the order given\n    \(seed 3\)$`))
+	})
+
+	It("reports a slicer that selects zero-token items at targetTokens 0, with the shrunk input and the seed", func() {
+		err := cupeltest.TestSlicer(zeroAtZeroSlicer, cupeltest.WithSeed(5))
+		Expect(violations(err)).To(HaveLen(1))
+		v := violations(err)[cupeltest.PropEdgeCases]
+		Expect(v.Error()).To(MatchRegexp(`(?s)^Slicer cupeltest_test.slicerFunc breaks EdgeCases: .*contract 4.*\n    input: ContextBudget\{MaxTokens: \d+, TargetTokens: 0\}, sorted \(1 item\): \[#0 score=\S+ \{"g\d+" 0 tokens .*\}\]\n    got:   1 item \["g\d+"\]\n    \(seed 5\)$`))
+	})
 
 	It("reports only the broken property when one is broken", func() {
 		err := cupeltest.TestSlicer(overshootingSlicer)

@@ -2,11 +2,11 @@
 // selection must do, in the 13 named assertion patterns of the Cupel.Testing
 // vocabulary (spec chapter 45), over the [cupel.SelectionReport] of a run.
 //
-//	_, report, err := pipeline.DryRun(items, budget)
-//	if err != nil {
+//	var report cupel.SelectionReport
+//	if _, err := pipeline.Run(items, budget, cupel.WithReport(&report)); err != nil {
 //		t.Fatal(err)
 //	}
-//	cupeltest.Should(t, report).
+//	cupeltest.Should(t, &report).
 //		IncludeItemWithKind(cupel.KindSystemPrompt).
 //		HaveNoExclusionsForKind(cupel.KindSystemPrompt).
 //		ExcludeItemWithReason(cupel.ExclusionBudgetExceeded).
@@ -110,8 +110,9 @@
 // [TestScorer], [TestSlicer] and [TestPlacer] prove a component against the
 // contract the pipeline relies on, as testing/fstest.TestFS does for a file
 // system: determinism, no mutation of the input, safety for concurrent use,
-// sane edge cases, and per component finite scores, a budget-fitting subset
-// without duplicates, or a permutation. They also check that an optional
+// sane edge cases, and per component finite scores that do not depend on
+// the items' order, a budget-fitting subset without duplicates (nothing at
+// a target of 0), or a permutation. They also check that an optional
 // fast path ([cupel.BatchScorer], [cupel.PositionSlicer],
 // [cupel.PositionPlacer]) agrees with the per-item path. Inputs are
 // generated from a seed ([WithSeed]), plus the items you pass

@@ -491,7 +491,7 @@ func enginePipeline(in Input) (*Output, error) {
 	}
 	trace := cupel.NewDiagnosticTraceCollector(cupel.DetailItem, nil)
 	var event *cupel.OverflowEvent
-	res, err := p.RunWithOptions(items, budget, cupel.RunOptions{Trace: trace, OnOverflow: func(e cupel.OverflowEvent) { event = &e }})
+	res, err := p.Run(items, budget, cupel.WithTrace(trace), cupel.WithOnOverflow(func(e cupel.OverflowEvent) { event = &e }))
 	if err != nil {
 		return nil, err
 	}

@@ -122,7 +122,8 @@ var _ = Describe("Items", func() {
 		for _, policy := range []cupel.Policy{chat.Policy(), chatPreset} {
 			p, err := cupel.NewPipeline(policy)
 			Expect(err).NotTo(HaveOccurred())
-			res, rep, err := p.DryRun(items, budget(1000))
+			var rep cupel.SelectionReport
+			res, err := p.Run(items, budget(1000), cupel.WithReport(&rep))
 			Expect(err).NotTo(HaveOccurred())
 			Expect(res.Items).To(HaveLen(7))
 			Expect(rep.Excluded).To(BeEmpty())
@@ -132,7 +133,8 @@ var _ = Describe("Items", func() {
 		Expect(err).NotTo(HaveOccurred())
 		Expect(dedup[1].Content()).To(Equal("user: ok"))
 		p, _ := cupel.NewPipeline(chat.Policy())
-		res, rep, err := p.DryRun(dedup, budget(1000))
+		var rep cupel.SelectionReport
+		res, err := p.Run(dedup, budget(1000), cupel.WithReport(&rep))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(res.Items).To(HaveLen(6))
 		Expect(rep.Excluded).To(HaveLen(1))

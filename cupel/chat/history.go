@@ -328,7 +328,8 @@ func (h *History) Select(budget cupel.ContextBudget) (Selection, error) {
 
 // run selects from the conversation under budget and relabels the report.
 func (h *History) run(budget cupel.ContextBudget) (cupel.Result, *cupel.SelectionReport, error) {
-	res, rep, err := h.pipeline.DryRun(h.items, budget)
+	rep := new(cupel.SelectionReport)
+	res, err := h.pipeline.Run(h.items, budget, cupel.WithReport(rep))
 	if err != nil {
 		return cupel.Result{}, nil, err
 	}

@@ -83,7 +83,8 @@ func BenchmarkHistoryNewTurn(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			if _, _, err := p.DryRun(items, budget); err != nil {
+			var rep cupel.SelectionReport
+			if _, err := p.Run(items, budget, cupel.WithReport(&rep)); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -41,6 +41,8 @@ func Policy() cupel.Policy {
 //
 // Items without a timestamp come after every timestamped one, in the order
 // given; items with negative tokens are never taken. Scores are not used.
+// With targetTokens <= 0 it selects nothing, zero-token items included
+// (spec chapter 25 (Slicers), contract 4).
 //
 // It has no state; the zero value is ready and may serve concurrent calls.
 type NewestFirstSlice struct{}
@@ -58,6 +60,9 @@ func (s NewestFirstSlice) Slice(sorted []cupel.ScoredItem, budget cupel.ContextB
 // SlicePositions returns the positions in sorted of the selected items,
 // newest first (the pipeline's [cupel.PositionSlicer] fast path).
 func (NewestFirstSlice) SlicePositions(sorted []cupel.ScoredItem, budget cupel.ContextBudget) ([]int, error) {
+	if budget.TargetTokens() <= 0 {
+		return []int{}, nil
+	}
 	order := make([]int, 0, len(sorted))
 	for i, si := range sorted {
 		if si.Item != nil && si.Item.Tokens() >= 0 {

@@ -40,7 +40,7 @@ func run(w io.Writer) error {
 		tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
 		tracer := cupelotel.NewTracer(cupelotel.WithTracerProvider(tp), cupelotel.WithVerbosity(v))
 
-		res, err := tracer.Run(context.Background(), pipeline, items, budget, cupel.RunOptions{})
+		res, err := tracer.Run(context.Background(), pipeline, items, budget)
 		if err != nil {
 			return err
 		}
@@ -57,7 +57,7 @@ func run(w io.Writer) error {
 	pipeline, items, budget = truncateScenario()
 	exp := tracetest.NewInMemoryExporter()
 	tracer := cupelotel.NewTracer(cupelotel.WithTracerProvider(sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))), cupelotel.WithVerbosity(cupelotel.Full))
-	res, err := tracer.Run(context.Background(), pipeline, items, budget, cupel.RunOptions{})
+	res, err := tracer.Run(context.Background(), pipeline, items, budget)
 	if err != nil {
 		return err
 	}
@@ -71,7 +71,7 @@ func run(w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	_, err = tracer.Run(context.Background(), pipeline, items, small, cupel.RunOptions{})
+	_, err = tracer.Run(context.Background(), pipeline, items, small)
 	fmt.Fprintf(w, "=== Full, failed run: %v\n\n", err)
 	printTrace(w, exp.GetSpans())
 	return nil

@@ -1,9 +1,10 @@
 // Package snapshot compares a [cupel.SelectionReport] with a golden file,
 // backed by github.com/sebdah/goldie/v2.
 //
-//	_, report, _ := pipeline.DryRun(items, budget)
-//	snapshot.Match(t, "agent_turn", report)                // t: *testing.T or GinkgoT()
-//	Expect(report).To(snapshot.MatchGolden("agent_turn")) // the same, as a Gomega matcher
+//	var report cupel.SelectionReport
+//	_, _ = pipeline.Run(items, budget, cupel.WithReport(&report))
+//	snapshot.Match(t, "agent_turn", &report)                // t: *testing.T or GinkgoT()
+//	Expect(&report).To(snapshot.MatchGolden("agent_turn")) // the same, as a Gomega matcher
 //
 // The golden file is testdata/golden/<name>.golden under the directory go
 // test runs the test in (the calling package's directory). It holds the

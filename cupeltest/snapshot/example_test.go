@@ -49,11 +49,11 @@ func ExampleCanonical() {
 // In a test, Match compares with testdata/golden/<name>.golden:
 //
 //	func TestAgentTurn(t *testing.T) {
-//		_, report, err := pipeline.DryRun(items, budget)
-//		if err != nil {
+//		var report cupel.SelectionReport
+//		if _, err := pipeline.Run(items, budget, cupel.WithReport(&report)); err != nil {
 //			t.Fatal(err)
 //		}
-//		snapshot.Match(t, "agent_turn", report)
+//		snapshot.Match(t, "agent_turn", &report)
 //	}
 //
 // and GOLDIE_UPDATE=1 go test ./... writes the file.

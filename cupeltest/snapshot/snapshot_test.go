@@ -202,8 +202,8 @@ func run30(t *testing.T) *cupel.SelectionReport {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, r, err := p.DryRun(items, b)
-	if err != nil {
+	r := new(cupel.SelectionReport)
+	if _, err := p.Run(items, b, cupel.WithReport(r)); err != nil {
 		t.Fatal(err)
 	}
 	return r

@@ -112,5 +112,10 @@ func Pipeline() *cupel.Pipeline {
 
 // Run selects the turn's context and returns the result with its report.
 func Run() (cupel.Result, *cupel.SelectionReport, error) {
-	return Pipeline().DryRun(Items(), Budget())
+	report := new(cupel.SelectionReport)
+	res, err := Pipeline().Run(Items(), Budget(), cupel.WithReport(report))
+	if err != nil {
+		return cupel.Result{}, nil, err
+	}
+	return res, report, nil
 }

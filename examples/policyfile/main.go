@@ -116,7 +116,8 @@ func run(w io.Writer, name string, data []byte, now time.Time) error {
 		return err
 	}
 	budget := agentcontext.Budget()
-	result, report, err := pipeline.DryRun(agentcontext.Items(), budget)
+	var report cupel.SelectionReport
+	result, err := pipeline.Run(agentcontext.Items(), budget, cupel.WithReport(&report))
 	if err != nil {
 		return fmt.Errorf("%s: the run failed: %w", name, err)
 	}

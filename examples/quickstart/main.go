@@ -45,7 +45,8 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	result, report, err := pipeline.DryRun(candidates(), budget)
+	var report cupel.SelectionReport
+	result, err := pipeline.Run(candidates(), budget, cupel.WithReport(&report))
 	if err != nil {
 		log.Fatal(err)
 	}

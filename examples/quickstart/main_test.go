@@ -31,11 +31,11 @@ func TestAgentTurn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, report, err := pipeline.DryRun(candidates(), budget)
-	if err != nil {
+	var report cupel.SelectionReport
+	if _, err := pipeline.Run(candidates(), budget, cupel.WithReport(&report)); err != nil {
 		t.Fatal(err)
 	}
-	cupeltest.Should(t, report).
+	cupeltest.Should(t, &report).
 		IncludeItemWithKind(cupel.KindSystemPrompt).
 		ExcludeItemWithReason(cupel.ExclusionBudgetExceeded).
 		HaveBudgetUtilizationAbove(0.3, budget) // 317 of 1,000 tokens
@@ -82,7 +82,7 @@ func Example_slog() {
 	}
 	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
 	trace := cupel.NewDiagnosticTraceCollector(cupel.DetailStage, cupel.NewSlogObserver(logger, slog.LevelInfo))
-	if _, err := pipeline.RunWithOptions(candidates(), budget, cupel.RunOptions{Trace: trace}); err != nil {
+	if _, err := pipeline.Run(candidates(), budget, cupel.WithTrace(trace)); err != nil {
 		log.Fatal(err)
 	}
 }

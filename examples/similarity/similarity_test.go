@@ -34,8 +34,8 @@ func retrieved() []*cupel.ContextItem {
 
 // TestContract proves the scorer against the Scorer contract, its fast path
 // included, on generated inputs and on the retriever's items: one subtest
-// per property (Deterministic, NoMutation, FiniteScores, FastPathAgrees,
-// ConcurrentUse, EdgeCases).
+// per property (Deterministic, NoMutation, OrderIndependent, FiniteScores,
+// FastPathAgrees, ConcurrentUse, EdgeCases).
 func TestContract(t *testing.T) {
 	cupeltest.RunScorerTests(t, similarity.Scorer{}, cupeltest.WithItems(retrieved()...))
 }
@@ -55,7 +55,8 @@ func TestSelection(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, report, err := p.DryRun(retrieved(), b)
+	report := new(cupel.SelectionReport)
+	_, err = p.Run(retrieved(), b, cupel.WithReport(report))
 	if err != nil {
 		t.Fatal(err)
 	}

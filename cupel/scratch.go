@@ -1,0 +1,55 @@
+package cupel
+
+import "sync"
+
+// scratch holds the buffers one run works in: a run takes one from
+// scratchBuffers and gives it back when it returns, so that a pipeline
+// serving request after request allocates little more than its Result.
+// Nothing in it outlives the run: the Result, the report and the events
+// are built from fresh memory, and a component must not keep a slice it is
+// handed after its call returns (see [Scorer], [Slicer] and [Placer]). The
+// pool makes the reuse safe for concurrent runs: a scratch serves one run
+// at a time.
+type scratch struct {
+	scores    []float64
+	pinned    []*ContextItem
+	scoreable []*ContextItem
+	survivors []int
+	winner    []int32
+	sorted    []ScoredItem
+	chosen    []bool
+	sliced    []ScoredItem
+	merged    []ScoredItem
+}
+
+var scratchBuffers = sync.Pool{New: func() any { return new(scratch) }}
+
+func getScratchBuffers() *scratch { return scratchBuffers.Get().(*scratch) }
+
+// maxScratchItems bounds the buffers kept between runs: a run over a huge
+// input does not pin its buffers in the pool.
+const maxScratchItems = 1 << 20
+
+// putScratchBuffers clears the buffers that hold pointers, so that the pool
+// keeps no item alive, and returns sc to the pool.
+func putScratchBuffers(sc *scratch) {
+	if cap(sc.scoreable) > maxScratchItems || cap(sc.sorted) > maxScratchItems {
+		return
+	}
+	clear(sc.pinned[:cap(sc.pinned)])
+	clear(sc.scoreable[:cap(sc.scoreable)])
+	clear(sc.sorted[:cap(sc.sorted)])
+	clear(sc.sliced[:cap(sc.sliced)])
+	clear(sc.merged[:cap(sc.merged)])
+	scratchBuffers.Put(sc)
+}
+
+// resize returns *buf with length n, reallocating it (and keeping the new
+// one in *buf) when it is too small. The contents are not cleared.
+func resize[T any](buf *[]T, n int) []T {
+	if cap(*buf) < n {
+		*buf = make([]T, n, n+n/4)
+	}
+	*buf = (*buf)[:n]
+	return *buf
+}
