@@ -7,8 +7,8 @@ import (
 	"github.com/cupel-go/go-cupel/runner/conformginkgo"
 )
 
-// The gate: the README shows this declaration (readme_test.go checks that
-// it still does, verbatim).
+// The gate: the READMEs show this declaration (go test ./internal/doccheck
+// checks that they still do, verbatim).
 var _ = Describe("Cupel conformance", func() {
 	conformginkgo.Gate(func() runner.Implementation { return runner.Engine() },
 		runner.Options{RequireLevel: runner.LevelFullyConformant})
