@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // Status is the verdict on one case.
@@ -46,12 +48,12 @@ func (v *Judgement) failf(format string, args ...any) {
 }
 
 // Compare judges an implementation's result for c.
-func Compare(c *Case, r Result) Judgement {
+func Compare(c *vector.Case, r Result) Judgement {
 	v := Judgement{Status: StatusPass}
 	exp := &c.Expect
 	wantKind := exp.Error
 	if exp.ConstructionError {
-		wantKind = KindInvalidConfig
+		wantKind = vector.KindInvalidConfig
 	}
 	switch r.Status {
 	case ResultUnsupported:
@@ -83,7 +85,7 @@ func Compare(c *Case, r Result) Judgement {
 	if wantKind != "" {
 		what := "the run to fail with " + wantKind
 		if exp.ConstructionError {
-			what = "construction to fail (" + KindInvalidConfig + ")"
+			what = "construction to fail (" + vector.KindInvalidConfig + ")"
 		}
 		return Judgement{Status: StatusFail, Message: "expected " + what + ", got ok",
 			Details: []string{"expected: " + what, "actual:   ok"}}
@@ -94,18 +96,18 @@ func Compare(c *Case, r Result) Judgement {
 	}
 	n := len(c.Input.Items)
 	switch c.Stage {
-	case StageScoring:
+	case vector.StageScoring:
 		compareScores(c, out, &v)
-	case StageSlicing:
+	case vector.StageSlicing:
 		if checkIndices("selected", out.Selected, n, &v) {
 			compareMultiset(c, out.Selected, &v)
 		}
 		compareCounts(c, out, out.Shortfalls, &v)
-	case StagePlacing:
+	case vector.StagePlacing:
 		if checkIndices("ordered", out.Ordered, n, &v) {
 			compareOrdered("output", c, exp.Ordered, out.Ordered, &v)
 		}
-	case StagePipeline:
+	case vector.StagePipeline:
 		if checkIndices("ordered", out.Ordered, n, &v) {
 			compareOrdered("output", c, exp.Ordered, out.Ordered, &v)
 		}
@@ -185,7 +187,7 @@ func ScoresMatch(actual, expected, epsilon float64) bool {
 	return math.Abs(actual-expected) < epsilon
 }
 
-func compareScores(c *Case, out *Output, v *Judgement) {
+func compareScores(c *vector.Case, out *Output, v *Judgement) {
 	got := map[int]float64{}
 	for _, s := range out.Scores {
 		if s.Index < 0 || s.Index >= len(c.Input.Items) {
@@ -209,7 +211,7 @@ func compareScores(c *Case, out *Output, v *Judgement) {
 	}
 }
 
-func contentsOf(c *Case, idx []int) []string {
+func contentsOf(c *vector.Case, idx []int) []string {
 	out := make([]string, len(idx))
 	for i, x := range idx {
 		out[i] = c.Input.Items[x].Content
@@ -225,7 +227,7 @@ func quoteList(ss []string) string {
 	return "[" + strings.Join(q, ", ") + "]"
 }
 
-func compareMultiset(c *Case, selected []int, v *Judgement) {
+func compareMultiset(c *vector.Case, selected []int, v *Judgement) {
 	want := map[string]int{}
 	var wantIdx []int
 	for _, r := range c.Expect.Selected {
@@ -284,14 +286,14 @@ func compareMultiset(c *Case, selected []int, v *Judgement) {
 	}
 }
 
-func refMatches(c *Case, r Ref, idx int) bool {
+func refMatches(c *vector.Case, r vector.Ref, idx int) bool {
 	if r.Index != nil {
 		return *r.Index == idx
 	}
 	return c.Input.Items[idx].Content == r.Content
 }
 
-func refName(r Ref) string {
+func refName(r vector.Ref) string {
 	if r.Index != nil {
 		return fmt.Sprintf("#%d %q", *r.Index, r.Content)
 	}
@@ -302,7 +304,7 @@ func refName(r Ref) string {
 // the lists' sizes instead of the lists.
 const longOrder = 12
 
-func compareOrdered(what string, c *Case, want []Ref, got []int, v *Judgement) {
+func compareOrdered(what string, c *vector.Case, want []vector.Ref, got []int, v *Judgement) {
 	ok := len(want) == len(got)
 	first := -1
 	for i := 0; i < len(want) && i < len(got); i++ {
@@ -350,7 +352,7 @@ func compareOrdered(what string, c *Case, want []Ref, got []int, v *Judgement) {
 	}
 }
 
-func compareCounts(c *Case, out *Output, shortfalls []Shortfall, v *Judgement) {
+func compareCounts(c *vector.Case, out *Output, shortfalls []vector.Shortfall, v *Judgement) {
 	exp := &c.Expect
 	if exp.ShortfallCount != nil && len(shortfalls) != *exp.ShortfallCount {
 		v.failf("shortfalls: %d recorded, want %d (%v)", len(shortfalls), *exp.ShortfallCount, shortfalls)
@@ -368,7 +370,7 @@ func compareCounts(c *Case, out *Output, shortfalls []Shortfall, v *Judgement) {
 	}
 }
 
-func compareDiagnostics(c *Case, d *Diagnostics, v *Judgement) {
+func compareDiagnostics(c *vector.Case, d *Diagnostics, v *Judgement) {
 	exp := c.Expect.Diagnostics
 	if d == nil {
 		v.failf("diagnostics: expected a selection report, got none")
@@ -392,7 +394,7 @@ func compareDiagnostics(c *Case, d *Diagnostics, v *Judgement) {
 // names in c ("?" when the index is out of range, since e is an
 // implementation's answer), its score, and its reason with the reason's
 // fields in name order. Diffs and reports show entries this way.
-func (e ReportEntry) Describe(c *Case) string {
+func (e ReportEntry) Describe(c *vector.Case) string {
 	content := "?"
 	if e.Index >= 0 && e.Index < len(c.Input.Items) {
 		content = c.Input.Items[e.Index].Content
@@ -406,7 +408,7 @@ func (e ReportEntry) Describe(c *Case) string {
 	return fmt.Sprintf("#%d %q score=%v %v%s", e.Index, content, e.Score, e.Reason["reason"], fieldList(fields))
 }
 
-func describeExpected(e ExpectedReport) string {
+func describeExpected(e vector.ExpectedReport) string {
 	var fields []string
 	for k, val := range e.Fields {
 		fields = append(fields, fmt.Sprintf("%s=%v", k, val))
@@ -427,7 +429,7 @@ func fieldList(fields []string) string {
 	return " (" + strings.Join(fields, ", ") + ")"
 }
 
-func compareEntries(c *Case, what string, want []ExpectedReport, got []ReportEntry, v *Judgement) {
+func compareEntries(c *vector.Case, what string, want []vector.ExpectedReport, got []ReportEntry, v *Judgement) {
 	var problems []string
 	if len(want) != len(got) {
 		problems = append(problems, fmt.Sprintf("%d entries, want %d", len(got), len(want)))
@@ -478,12 +480,12 @@ func compareEntries(c *Case, what string, want []ExpectedReport, got []ReportEnt
 
 func fieldEqual(actual, want any) bool {
 	switch a := actual.(type) {
-	case Float:
+	case vector.Float:
 		actual = float64(a)
 	case string:
 		// A non-finite float arrives as its string form.
 		if _, isFloat := want.(float64); isFloat {
-			var f Float
+			var f vector.Float
 			if err := f.UnmarshalJSON([]byte(strconv.Quote(a))); err == nil {
 				actual = float64(f)
 			}

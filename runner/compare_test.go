@@ -11,10 +11,11 @@ import (
 
 	"github.com/cupel-go/go-cupel/internal/oracle"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // mutated returns the oracle's passing answer for id, changed by f.
-func mutated(id string, f func(r *runner.Result)) (*runner.Case, runner.Judgement) {
+func mutated(id string, f func(r *runner.Result)) (*vector.Case, runner.Judgement) {
 	GinkgoHelper()
 	c := fixtures().Case(id)
 	Expect(c).NotTo(BeNil(), id)
@@ -27,7 +28,7 @@ func mutated(id string, f func(r *runner.Result)) (*runner.Case, runner.Judgemen
 
 var _ = Describe("Comparator", func() {
 	It("leads a long ordering failure with the position-by-position diff, not the lists in full", func() {
-		s, err := runner.LoadSuite(nil)
+		s, err := vector.LoadSuite(nil)
 		Expect(err).NotTo(HaveOccurred())
 		c := s.Case("required/placing/u-shaped-many-items")
 		Expect(c).NotTo(BeNil())
@@ -153,7 +154,7 @@ var _ = Describe("Comparator", func() {
 			c := fixtures().Case(id)
 			unused := -1
 			for i := range c.Input.Items {
-				if !slices.ContainsFunc(c.Expect.Selected, func(r runner.Ref) bool { return r.Resolved == i }) {
+				if !slices.ContainsFunc(c.Expect.Selected, func(r vector.Ref) bool { return r.Resolved == i }) {
 					unused = i
 				}
 			}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // Expectation pins a known failure of one case to its failure kind.
@@ -81,10 +82,10 @@ func ReadExpectations(path string) (*Expectations, error) {
 
 // Check fails with ErrUsage when an entry names a case the suite does not
 // have.
-func (e *Expectations) Check(s *Suite) error {
+func (e *Expectations) Check(s *vector.Suite) error {
 	var unknown []string
 	for _, x := range e.Entries {
-		if s.Case(x.ID) == nil && !slices.ContainsFunc(s.Errors, func(se *SuiteError) bool { return se.ID() == x.ID }) {
+		if s.Case(x.ID) == nil && !slices.ContainsFunc(s.Errors, func(se *vector.SuiteError) bool { return se.ID() == x.ID }) {
 			unknown = append(unknown, x.ID)
 		}
 	}

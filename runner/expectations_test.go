@@ -5,6 +5,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 const knapsackID = "optional/slicing/knapsack-table-too-large"
@@ -47,7 +48,7 @@ issue = "https://example.com/1"
 
 	It("pins the failure kind: another kind of failure stays unexpected", func() {
 		o := newOracle()
-		o.Mutate = func(c *runner.Case, r *runner.Result) {
+		o.Mutate = func(c *vector.Case, r *runner.Result) {
 			if c.ID == knapsackID {
 				*r = runner.Result{Status: runner.ResultUnsupported}
 			}

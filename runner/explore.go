@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // ExploreOptions configure Explore. The zero value explores 1,000 cases of
@@ -107,7 +109,7 @@ type Divergence struct {
 	// Count is how many generated cases fell in this class.
 	Count int
 	// Case is the shrunk case; its Expect holds the oracle's outputs.
-	Case *Case
+	Case *vector.Case
 	// Verdict is the comparison of the implementation's result on Case.
 	Verdict Judgement
 	// Actual and OracleResult are the two sides' results on Case; Fault
@@ -165,7 +167,7 @@ type explorer struct {
 	// fault: it is run after each fault while shrinking, so that a session
 	// restarted for a crash completes a case, and the restart budget (of
 	// restarts in a row) measures crash loops, not shrinking.
-	lastGood *Case
+	lastGood *vector.Case
 	infra    error
 	start    time.Time
 	// byClass finds a divergence by the class of a case that shows it.
@@ -235,7 +237,7 @@ func Explore(ctx context.Context, impl Implementation, opts ExploreOptions) (*Ex
 // does not start is the report's Infrastructure. The caller closes x.
 func startExplore(ctx context.Context, impl Implementation, opts ExploreOptions) (*explorer, error) {
 	for _, st := range opts.Stages {
-		if !slices.Contains(Stages, st) {
+		if !slices.Contains(vector.Stages, st) {
 			return nil, fmt.Errorf("%w: unknown stage %q (want scoring, slicing, placing or pipeline)", ErrUsage, st)
 		}
 	}
@@ -303,7 +305,7 @@ func (x *explorer) close() {
 // It returns the divergence the case fell in (nil when both sides agree).
 // The error is an unwritable Out; x.infra is set when no verdict can be
 // reached.
-func (x *explorer) runCase(ctx context.Context, c *Case, index int) (*Divergence, error) {
+func (x *explorer) runCase(ctx context.Context, c *vector.Case, index int) (*Divergence, error) {
 	rep := x.rep
 	o := x.check(ctx, c)
 	if x.infra != nil {
@@ -377,7 +379,7 @@ type outcome struct {
 
 // call runs one request with the timeout, turning panics into crashes. It
 // returns the result, or the fault that replaced it.
-func (x *explorer) call(ctx context.Context, impl Implementation, c *Case, seq *int) (Result, *Fault) {
+func (x *explorer) call(ctx context.Context, impl Implementation, c *vector.Case, seq *int) (Result, *Fault) {
 	*seq++
 	req := NewRequest(*seq, c)
 	if _, ok := impl.(engine); ok {
@@ -428,7 +430,7 @@ func faultText(f *Fault) string {
 
 // check runs c on the oracle, makes its outputs c's expectations, runs c
 // on the implementation and compares.
-func (x *explorer) check(ctx context.Context, c *Case) outcome {
+func (x *explorer) check(ctx context.Context, c *vector.Case) outcome {
 	var o outcome
 	or, f := x.call(ctx, x.oracle, c, &x.oracleSeq)
 	if x.infra != nil {
@@ -511,26 +513,26 @@ func diffKind(v Judgement) string {
 }
 
 // component names what a case exercises: its scorer, slicer or placer.
-func component(c *Case) string {
+func component(c *vector.Case) string {
 	switch c.Stage {
-	case StageScoring:
+	case vector.StageScoring:
 		return scorerName(c.Input.Scorer)
-	case StageSlicing:
+	case vector.StageSlicing:
 		return slicerName(c.Input.Slicer)
-	case StagePlacing:
+	case vector.StagePlacing:
 		return c.Input.Placer
 	}
 	return scorerName(c.Input.Scorer) + " + " + slicerName(c.Input.Slicer) + " + " + c.Input.Placer
 }
 
-func scorerName(sc *ScorerConfig) string {
+func scorerName(sc *vector.ScorerConfig) string {
 	if sc == nil {
 		return "-"
 	}
 	return sc.Type
 }
 
-func slicerName(s *SlicerConfig) string {
+func slicerName(s *vector.SlicerConfig) string {
 	if s == nil {
 		return "-"
 	}
@@ -540,13 +542,13 @@ func slicerName(s *SlicerConfig) string {
 	return s.Type
 }
 
-func (x *explorer) class(c *Case, kind string) string {
+func (x *explorer) class(c *vector.Case, kind string) string {
 	return c.Stage + " / " + component(c) + " / " + kind
 }
 
 // found shrinks a new divergence and returns it, or nil when the shrunk
 // case falls in a class already found.
-func (x *explorer) found(ctx context.Context, c *Case, index int, o outcome, byClass map[string]*Divergence) *Divergence {
+func (x *explorer) found(ctx context.Context, c *vector.Case, index int, o outcome, byClass map[string]*Divergence) *Divergence {
 	orig := len(c.Input.Items)
 	class0 := x.class(c, o.kind)
 	x.progress(class0)
@@ -578,7 +580,7 @@ func (x *explorer) write(d *Divergence) error {
 		return nil
 	}
 	name := vectorName(d)
-	rel := filepath.Join(TierOptional, d.Stage, name+".toml")
+	rel := filepath.Join(vector.TierOptional, d.Stage, name+".toml")
 	path := filepath.Join(x.opts.Out, rel)
 	data, err := d.VectorTOML(x.rep)
 	if err != nil {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // This file measures the reach of explore's generator: which parts of the
@@ -87,7 +89,7 @@ func coverageFeatures(c exploreCaps) []string {
 		fs = append(fs, "item metadata key "+k)
 	}
 	fs = append(fs, "zero tokens", "duplicate content", fmt.Sprintf("items beyond the radix threshold (%d)", exploreRadixItems))
-	if has(c.stages, StagePipeline) {
+	if has(c.stages, vector.StagePipeline) {
 		fs = append(fs, "negative tokens", "pinned items", "overflow throw", "overflow truncate", "overflow proceed")
 	}
 	return fs
@@ -100,7 +102,7 @@ func (cv *coverage) mark(f string) {
 }
 
 // count adds the features of c.
-func (cv *coverage) count(c *Case) {
+func (cv *coverage) count(c *vector.Case) {
 	clear(cv.seen)
 	in := &c.Input
 	if in.Scorer != nil {
@@ -164,7 +166,7 @@ func (cv *coverage) count(c *Case) {
 	}
 }
 
-func (cv *coverage) scorer(sc *ScorerConfig, inComposite bool) {
+func (cv *coverage) scorer(sc *vector.ScorerConfig, inComposite bool) {
 	cv.mark("scorer " + sc.Type)
 	switch sc.Type {
 	case "composite":

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/cupel-go/go-cupel/runner/vector"
 	"github.com/onsi/ginkgo/v2"
 	"github.com/onsi/gomega"
 )
@@ -47,17 +48,17 @@ var _ = ginkgo.Describe("explore's generator coverage", func() {
 	})
 
 	ginkgo.It("counts each feature once a case, and lists what no case used", func() {
-		caps := exploreCaps{stages: []string{StagePipeline}, scorers: []string{"composite", "kind"}, slicers: []string{"quota"}, placers: []string{"u-shaped"}}
+		caps := exploreCaps{stages: []string{vector.StagePipeline}, scorers: []string{"composite", "kind"}, slicers: []string{"quota"}, placers: []string{"u-shaped"}}
 		cv := newCoverage(caps)
-		c := &Case{Stage: StagePipeline, Input: Input{
-			Scorer: &ScorerConfig{Type: "composite", Children: []ChildScorer{{Weight: 1, Scorer: ScorerConfig{Type: "composite",
-				Children: []ChildScorer{{Weight: 1, Scorer: ScorerConfig{Type: "kind"}}, {Weight: 1, Scorer: ScorerConfig{Type: "kind"}}}}}}},
-			Slicer: &SlicerConfig{Type: "quota", Quotas: []Quota{{Kind: "a", Require: 10, Cap: 100}, {Kind: "b", Require: 5, Cap: 100}}},
+		c := &vector.Case{Stage: vector.StagePipeline, Input: vector.Input{
+			Scorer: &vector.ScorerConfig{Type: "composite", Children: []vector.ChildScorer{{Weight: 1, Scorer: vector.ScorerConfig{Type: "composite",
+				Children: []vector.ChildScorer{{Weight: 1, Scorer: vector.ScorerConfig{Type: "kind"}}, {Weight: 1, Scorer: vector.ScorerConfig{Type: "kind"}}}}}}},
+			Slicer: &vector.SlicerConfig{Type: "quota", Quotas: []vector.Quota{{Kind: "a", Require: 10, Cap: 100}, {Kind: "b", Require: 5, Cap: 100}}},
 			Placer: "u-shaped", OverflowStrategy: "truncate",
-			Items: []Item{{Content: "x", Tokens: 0}, {Content: "x", Tokens: -1, Pinned: true}, {Content: "y", Tokens: 0, Metadata: map[string]any{"lang": "go"}}},
+			Items: []vector.Item{{Content: "x", Tokens: 0}, {Content: "x", Tokens: -1, Pinned: true}, {Content: "y", Tokens: 0, Metadata: map[string]any{"lang": "go"}}},
 		}}
 		cv.count(c)
-		cv.count(&Case{Stage: StagePipeline, Input: Input{Placer: "u-shaped"}})
+		cv.count(&vector.Case{Stage: vector.StagePipeline, Input: vector.Input{Placer: "u-shaped"}})
 		got := map[string]int{}
 		for _, f := range cv.report() {
 			got[f.Feature] = f.Cases

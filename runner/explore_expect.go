@@ -4,6 +4,8 @@ import (
 	"math"
 	"slices"
 	"strconv"
+
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // exploreEpsilon is the score tolerance of generated cases: the format's
@@ -15,16 +17,16 @@ const exploreEpsilon = 1e-9
 // pipeline outputs name items by index, slicing and placing by content.
 // Diagnostics are expected only when both sides declare the feature. It
 // returns false when r cannot be an expectation.
-func exploreExpect(c *Case, r Result, diagnostics bool) bool {
-	c.Expect = Expect{Epsilon: exploreEpsilon}
+func exploreExpect(c *vector.Case, r Result, diagnostics bool) bool {
+	c.Expect = vector.Expect{Epsilon: exploreEpsilon}
 	switch r.Status {
 	case ResultRejected:
-		if r.Error == nil || !slices.Contains(ErrorKinds, r.Error.Kind) {
+		if r.Error == nil || !slices.Contains(vector.ErrorKinds, r.Error.Kind) {
 			return false
 		}
-		if c.Stage == StageScoring {
+		if c.Stage == vector.StageScoring {
 			// A scoring vector can state a construction error only.
-			c.Expect.ConstructionError = r.Error.Kind == KindInvalidConfig
+			c.Expect.ConstructionError = r.Error.Kind == vector.KindInvalidConfig
 			return c.Expect.ConstructionError
 		}
 		c.Expect.Error = r.Error.Kind
@@ -41,38 +43,38 @@ func exploreExpect(c *Case, r Result, diagnostics bool) bool {
 	n := len(items)
 	valid := func(i int) bool { return i >= 0 && i < n }
 	switch c.Stage {
-	case StageScoring:
-		c.Expect.Scores = make([]ExpectedScore, 0, len(out.Scores))
+	case vector.StageScoring:
+		c.Expect.Scores = make([]vector.ExpectedScore, 0, len(out.Scores))
 		for _, s := range out.Scores {
 			if !valid(s.Index) {
 				return false
 			}
 			i := s.Index
-			c.Expect.Scores = append(c.Expect.Scores, ExpectedScore{Ref: Ref{Content: items[i].Content, Index: &i, Resolved: i}, Score: s.Score})
+			c.Expect.Scores = append(c.Expect.Scores, vector.ExpectedScore{Ref: vector.Ref{Content: items[i].Content, Index: &i, Resolved: i}, Score: s.Score})
 		}
-	case StageSlicing:
-		c.Expect.Selected = make([]Ref, 0, len(out.Selected))
+	case vector.StageSlicing:
+		c.Expect.Selected = make([]vector.Ref, 0, len(out.Selected))
 		for _, i := range out.Selected {
 			if !valid(i) {
 				return false
 			}
-			c.Expect.Selected = append(c.Expect.Selected, Ref{Content: items[i].Content, Resolved: i})
+			c.Expect.Selected = append(c.Expect.Selected, vector.Ref{Content: items[i].Content, Resolved: i})
 		}
 		if out.CapExcludedCount != nil {
 			v := *out.CapExcludedCount
 			c.Expect.CapExcludedCount = &v
 			expectShortfalls(c, out.Shortfalls)
 		}
-	case StagePlacing:
-		c.Expect.Ordered = make([]Ref, 0, len(out.Ordered))
+	case vector.StagePlacing:
+		c.Expect.Ordered = make([]vector.Ref, 0, len(out.Ordered))
 		for _, i := range out.Ordered {
 			if !valid(i) {
 				return false
 			}
-			c.Expect.Ordered = append(c.Expect.Ordered, Ref{Content: items[i].Content, Resolved: i})
+			c.Expect.Ordered = append(c.Expect.Ordered, vector.Ref{Content: items[i].Content, Resolved: i})
 		}
-	case StagePipeline:
-		c.Expect.Ordered = make([]Ref, 0, len(out.Ordered))
+	case vector.StagePipeline:
+		c.Expect.Ordered = make([]vector.Ref, 0, len(out.Ordered))
 		for _, i := range out.Ordered {
 			if !valid(i) {
 				return false
@@ -101,13 +103,13 @@ func exploreExpect(c *Case, r Result, diagnostics bool) bool {
 	return true
 }
 
-func indexRef(items []Item, i int) Ref {
-	return Ref{Content: items[i].Content, Index: &i, Resolved: i}
+func indexRef(items []vector.Item, i int) vector.Ref {
+	return vector.Ref{Content: items[i].Content, Index: &i, Resolved: i}
 }
 
 // expectShortfalls expects sf in full, or a count of zero when it is
 // empty (the format cannot state an empty list).
-func expectShortfalls(c *Case, sf []Shortfall) {
+func expectShortfalls(c *vector.Case, sf []vector.Shortfall) {
 	if len(sf) == 0 {
 		zero := 0
 		c.Expect.ShortfallCount = &zero
@@ -125,19 +127,19 @@ var (
 	exploreReasonFloats  = []string{"score", "threshold"}
 )
 
-func expectDiagnostics(items []Item, d *Diagnostics) (*ExpectedDiagnostics, bool) {
+func expectDiagnostics(items []vector.Item, d *Diagnostics) (*vector.ExpectedDiagnostics, bool) {
 	tc, tt := d.TotalCandidates, d.TotalTokensConsidered
-	out := &ExpectedDiagnostics{TotalCandidates: &tc, TotalTokensConsidered: &tt,
-		Included: make([]ExpectedReport, 0, len(d.Included)), Excluded: make([]ExpectedReport, 0, len(d.Excluded))}
-	conv := func(list []ReportEntry) ([]ExpectedReport, bool) {
-		res := make([]ExpectedReport, 0, len(list))
+	out := &vector.ExpectedDiagnostics{TotalCandidates: &tc, TotalTokensConsidered: &tt,
+		Included: make([]vector.ExpectedReport, 0, len(d.Included)), Excluded: make([]vector.ExpectedReport, 0, len(d.Excluded))}
+	conv := func(list []ReportEntry) ([]vector.ExpectedReport, bool) {
+		res := make([]vector.ExpectedReport, 0, len(list))
 		for _, e := range list {
 			if e.Index < 0 || e.Index >= len(items) {
 				return nil, false
 			}
 			name, _ := e.Reason["reason"].(string)
 			s := e.Score
-			er := ExpectedReport{Ref: indexRef(items, e.Index), Score: &s, Reason: name}
+			er := vector.ExpectedReport{Ref: indexRef(items, e.Index), Score: &s, Reason: name}
 			for k, v := range e.Reason {
 				var fv any
 				switch {
@@ -196,14 +198,14 @@ func reasonNumber(v any) (float64, bool) {
 	switch n := v.(type) {
 	case float64:
 		return n, true
-	case Float:
+	case vector.Float:
 		return float64(n), true
 	case int64:
 		return float64(n), true
 	case int:
 		return float64(n), true
 	case string:
-		var f Float
+		var f vector.Float
 		if err := f.UnmarshalJSON([]byte(strconv.Quote(n))); err == nil {
 			return float64(f), true
 		}

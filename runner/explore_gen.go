@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // This file generates the cases of Explore. Every case is a pure function
@@ -47,13 +48,13 @@ func newExploreCaps(impl Capabilities, oracle Capabilities, stages []string) exp
 		}
 		ok := false
 		switch st {
-		case StageScoring:
+		case vector.StageScoring:
 			ok = c.usableScorers() > 0
-		case StageSlicing:
+		case vector.StageSlicing:
 			ok = len(c.slicers) > 0
-		case StagePlacing:
+		case vector.StagePlacing:
 			ok = len(c.placers) > 0
-		case StagePipeline:
+		case vector.StagePipeline:
 			ok = c.usableScorers() > 0 && len(c.slicers) > 0 && len(c.placers) > 0
 		}
 		if ok {
@@ -61,7 +62,7 @@ func newExploreCaps(impl Capabilities, oracle Capabilities, stages []string) exp
 		}
 	}
 	// Stages in report order, whatever order hello listed them in.
-	slices.SortFunc(c.stages, func(a, b string) int { return slices.Index(Stages, a) - slices.Index(Stages, b) })
+	slices.SortFunc(c.stages, func(a, b string) int { return slices.Index(vector.Stages, a) - slices.Index(vector.Stages, b) })
 	return c
 }
 
@@ -147,7 +148,7 @@ func exploreID(stage string, seed uint64, index int) string {
 
 // generate returns case (seed, index). Its Expect is empty: the oracle's
 // outputs fill it in.
-func (g *exploreGen) generate(seed uint64, index int) *Case {
+func (g *exploreGen) generate(seed uint64, index int) *vector.Case {
 	g.pcg.Seed(seed, uint64(index))
 	c := g.build()
 	c.ID = exploreID(c.Stage, seed, index)
@@ -156,7 +157,7 @@ func (g *exploreGen) generate(seed uint64, index int) *Case {
 
 // generateFrom returns the case whose every choice reads src: the same
 // generator, driven by a fuzzer's bytes instead of (seed, index).
-func (g *exploreGen) generateFrom(src rand.Source) *Case {
+func (g *exploreGen) generateFrom(src rand.Source) *vector.Case {
 	r := g.r
 	g.r = rand.New(src)
 	defer func() { g.r = r }()
@@ -164,25 +165,25 @@ func (g *exploreGen) generateFrom(src rand.Source) *Case {
 }
 
 // build generates a case from g.r. Its ID is the caller's to set.
-func (g *exploreGen) build() *Case {
+func (g *exploreGen) build() *vector.Case {
 	g.refTime = nil
 	stage := g.caps.stages[g.r.IntN(len(g.caps.stages))]
-	c := &Case{Tier: TierOptional, Stage: stage}
+	c := &vector.Case{Tier: vector.TierOptional, Stage: stage}
 	n := g.size()
 	switch stage {
-	case StageScoring:
+	case vector.StageScoring:
 		sc := g.scorer(2)
 		c.Input.Scorer = &sc
 		c.Input.Items = g.items(n, itemGen{})
-	case StageSlicing:
+	case vector.StageSlicing:
 		c.Input.Items = g.items(n, itemGen{score: true})
 		sortByScoreDesc(c.Input.Items)
 		c.Input.Budget = g.budget(c.Input.Items, false)
 		c.Input.Slicer = g.slicer(c.Input.Budget.TargetTokens)
-	case StagePlacing:
+	case vector.StagePlacing:
 		c.Input.Placer = g.pick(g.caps.placers)
 		c.Input.Items = g.items(n, itemGen{score: true, placing: true})
-	case StagePipeline:
+	case vector.StagePipeline:
 		sc := g.scorer(2)
 		c.Input.Scorer = &sc
 		c.Input.Placer = g.pick(g.caps.placers)
@@ -200,8 +201,8 @@ type itemGen struct {
 	score, placing, pipeline bool
 }
 
-func (g *exploreGen) items(n int, how itemGen) []Item {
-	items := make([]Item, n)
+func (g *exploreGen) items(n int, how itemGen) []vector.Item {
+	items := make([]vector.Item, n)
 	// A few shared values make ties likely.
 	tieTokens := int64(1 + g.r.IntN(200))
 	tieScore := float64(g.r.IntN(11)) / 10
@@ -209,9 +210,9 @@ func (g *exploreGen) items(n int, how itemGen) []Item {
 	// One allocation per field for all items: the pointers point into these.
 	prios := make([]int64, n)
 	times := make([]time.Time, n)
-	floats := make([]Float, 2*n)
+	floats := make([]vector.Float, 2*n)
 	for i := range items {
-		it := Item{Index: i, Content: genContent(i), Kind: "Message", Source: "Chat"}
+		it := vector.Item{Index: i, Content: genContent(i), Kind: "Message", Source: "Chat"}
 		if i > 0 && g.chance(8) {
 			it.Content = items[g.r.IntN(i)].Content // duplicate content
 		}
@@ -277,7 +278,7 @@ func (g *exploreGen) items(n int, how itemGen) []Item {
 			if g.chance(50) {
 				h = float64(g.r.IntN(101)) / 100
 			}
-			floats[2*i] = Float(h)
+			floats[2*i] = vector.Float(h)
 			it.FutureRelevanceHint = &floats[2*i]
 		}
 		if g.chance(30) {
@@ -297,7 +298,7 @@ func (g *exploreGen) items(n int, how itemGen) []Item {
 			default:
 				s = float64(g.r.IntN(101)) / 100
 			}
-			floats[2*i+1] = Float(s)
+			floats[2*i+1] = vector.Float(s)
 			it.Score = &floats[2*i+1]
 		}
 		items[i] = it
@@ -323,14 +324,14 @@ func (g *exploreGen) metadata() map[string]any {
 
 // sortByScoreDesc orders slicing items as the Sort stage hands them over:
 // score descending, ties by position; indices are renumbered.
-func sortByScoreDesc(items []Item) {
-	slices.SortStableFunc(items, func(a, b Item) int { return cmp.Compare(float64(*b.Score), float64(*a.Score)) })
+func sortByScoreDesc(items []vector.Item) {
+	slices.SortStableFunc(items, func(a, b vector.Item) int { return cmp.Compare(float64(*b.Score), float64(*a.Score)) })
 	for i := range items {
 		items[i].Index = i
 	}
 }
 
-func (g *exploreGen) budget(items []Item, pipeline bool) *Budget {
+func (g *exploreGen) budget(items []vector.Item, pipeline bool) *vector.Budget {
 	var sum int64
 	for _, it := range items {
 		if it.Tokens > 0 {
@@ -341,7 +342,7 @@ func (g *exploreGen) budget(items []Item, pipeline bool) *Budget {
 	if g.chance(10) {
 		target = int64(g.r.IntN(50))
 	}
-	b := &Budget{TargetTokens: target, MaxTokens: target}
+	b := &vector.Budget{TargetTokens: target, MaxTokens: target}
 	if g.chance(40) {
 		b.MaxTokens = target + int64(g.r.IntN(200))
 	}
@@ -358,7 +359,7 @@ func (g *exploreGen) budget(items []Item, pipeline bool) *Budget {
 		}
 	}
 	if g.chance(20) {
-		b.EstimationSafetyMarginPercent = Float([]float64{5, 10, 12.5, 50, 100}[g.r.IntN(5)])
+		b.EstimationSafetyMarginPercent = vector.Float([]float64{5, 10, 12.5, 50, 100}[g.r.IntN(5)])
 	}
 	if g.chance(3) { // an invalid budget now and then
 		b.TargetTokens = b.MaxTokens + 1
@@ -366,21 +367,21 @@ func (g *exploreGen) budget(items []Item, pipeline bool) *Budget {
 	return b
 }
 
-func (g *exploreGen) weight() Float {
+func (g *exploreGen) weight() vector.Float {
 	if g.chance(5) {
 		return 0
 	}
-	return Float(float64(1+g.r.IntN(20)) / 10)
+	return vector.Float(float64(1+g.r.IntN(20)) / 10)
 }
 
 // scorer returns a scorer configuration; depth bounds composite and scaled
 // nesting.
-func (g *exploreGen) scorer(depth int) ScorerConfig {
+func (g *exploreGen) scorer(depth int) vector.ScorerConfig {
 	typ := g.pick(g.leaves)
 	if depth > 0 && g.chance(30) && len(g.caps.scorers) > len(g.leaves) {
 		typ = g.pick(g.caps.scorers)
 	}
-	sc := ScorerConfig{Type: typ}
+	sc := vector.ScorerConfig{Type: typ}
 	switch typ {
 	case "kind":
 		if g.chance(40) {
@@ -395,9 +396,9 @@ func (g *exploreGen) scorer(depth int) ScorerConfig {
 			sc.TagWeights = append(sc.TagWeights, cupel.TagWeightSpec{Tag: g.pick(genTags), Weight: g.weight()})
 		}
 	case "composite":
-		sc.Children = []ChildScorer{}
+		sc.Children = []vector.ChildScorer{}
 		for k := 1 + g.r.IntN(3); k > 0; k-- {
-			sc.Children = append(sc.Children, ChildScorer{Weight: g.weight(), Scorer: g.scorer(depth - 1)})
+			sc.Children = append(sc.Children, vector.ChildScorer{Weight: g.weight(), Scorer: g.scorer(depth - 1)})
 		}
 	case "scaled":
 		in := g.scorer(depth - 1)
@@ -412,45 +413,45 @@ func (g *exploreGen) scorer(depth int) ScorerConfig {
 		}
 		ref := *g.refTime
 		sc.ReferenceTime = &ref
-		sc.NullTimestampScore = FloatPtr(float64(g.r.IntN(11)) / 10)
+		sc.NullTimestampScore = vector.FloatPtr(float64(g.r.IntN(11)) / 10)
 		switch g.r.IntN(3) {
 		case 0:
-			sc.Curve = &cupel.CurveSpec{Type: "exponential", HalfLifeSecs: FloatPtr(float64(60 * (1 + g.r.IntN(100000))))}
+			sc.Curve = &cupel.CurveSpec{Type: "exponential", HalfLifeSecs: vector.FloatPtr(float64(60 * (1 + g.r.IntN(100000))))}
 		case 1:
-			sc.Curve = &cupel.CurveSpec{Type: "window", MaxAgeSecs: FloatPtr(float64(60 * (1 + g.r.IntN(100000))))}
+			sc.Curve = &cupel.CurveSpec{Type: "window", MaxAgeSecs: vector.FloatPtr(float64(60 * (1 + g.r.IntN(100000))))}
 		default:
 			c := &cupel.CurveSpec{Type: "step"}
 			age := 0.0
 			for k := 1 + g.r.IntN(3); k > 0; k-- {
 				age += float64(3600 * (1 + g.r.IntN(500)))
-				c.Windows = append(c.Windows, cupel.WindowSpec{MaxAgeSecs: Float(age), Score: Float(float64(g.r.IntN(11)) / 10)})
+				c.Windows = append(c.Windows, cupel.WindowSpec{MaxAgeSecs: vector.Float(age), Score: vector.Float(float64(g.r.IntN(11)) / 10)})
 			}
 			sc.Curve = c
 		}
 	case "metadata_trust":
-		sc.DefaultScore = FloatPtr(float64(g.r.IntN(11)) / 10)
+		sc.DefaultScore = vector.FloatPtr(float64(g.r.IntN(11)) / 10)
 	case "metadata_key":
 		k, v := g.pick(genMetaKey), g.pick(genMetaVal)
 		sc.Key, sc.Value = &k, &v
-		sc.Boost = FloatPtr(float64(1+g.r.IntN(30)) / 10)
+		sc.Boost = vector.FloatPtr(float64(1+g.r.IntN(30)) / 10)
 	}
 	return sc
 }
 
-func (g *exploreGen) entries() []CountEntry {
-	es := []CountEntry{}
+func (g *exploreGen) entries() []vector.CountEntry {
+	es := []vector.CountEntry{}
 	for k := 1 + g.r.IntN(3); k > 0; k-- {
 		req := int64(g.r.IntN(4))
-		es = append(es, CountEntry{Kind: g.pick(genKinds), RequireCount: req, CapCount: req + int64(g.r.IntN(4))})
+		es = append(es, vector.CountEntry{Kind: g.pick(genKinds), RequireCount: req, CapCount: req + int64(g.r.IntN(4))})
 	}
 	return es
 }
 
 // slicer returns a slicer configuration of the shape the vector format can
 // state: an inner slicer is named only, and shares the bucket size.
-func (g *exploreGen) slicer(budget int64) *SlicerConfig {
+func (g *exploreGen) slicer(budget int64) *vector.SlicerConfig {
 	typ := g.pick(g.caps.slicers)
-	s := &SlicerConfig{Type: typ}
+	s := &vector.SlicerConfig{Type: typ}
 	bucket := func() *int64 {
 		b := []int64{1, 5, 10, 50, 100, 100}[g.r.IntN(6)]
 		// Keep big tables rare (they cost time, and the table guard is
@@ -470,7 +471,7 @@ func (g *exploreGen) slicer(budget int64) *SlicerConfig {
 		if len(simple) == 0 {
 			simple = []string{"greedy"} // the format's default
 		}
-		s.Inner = &SlicerConfig{Type: g.pick(simple)}
+		s.Inner = &vector.SlicerConfig{Type: g.pick(simple)}
 		if s.Inner.Type == "knapsack" {
 			s.Inner.BucketSize = bucket()
 		}
@@ -486,12 +487,12 @@ func (g *exploreGen) slicer(budget int64) *SlicerConfig {
 		s.BucketSize = bucket()
 	case "quota":
 		inner()
-		s.Quotas = []Quota{}
+		s.Quotas = []vector.Quota{}
 		left := 100.0
 		for k := 1 + g.r.IntN(3); k > 0; k-- {
 			req := math.Min(left, float64(5*g.r.IntN(8)))
 			left -= req
-			s.Quotas = append(s.Quotas, Quota{Kind: g.pick(genKinds), Require: Float(req), Cap: Float(math.Max(req, float64(10*(1+g.r.IntN(10)))))})
+			s.Quotas = append(s.Quotas, vector.Quota{Kind: g.pick(genKinds), Require: vector.Float(req), Cap: vector.Float(math.Max(req, float64(10*(1+g.r.IntN(10)))))})
 		}
 	case "count_quota":
 		inner()

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/runner/vector"
 	"github.com/onsi/ginkgo/v2"
 	"github.com/onsi/gomega"
 )
@@ -60,7 +61,7 @@ var _ = ginkgo.Describe("explore's generator and vector writer", func() {
 			var w tomlWriter
 			gomega.Expect(writeCase(&w, c, "round trip")).To(gomega.Succeed())
 			name := fmt.Sprintf("optional/%s/case-%d.toml", c.Stage, i)
-			loaded, err := LoadCase(name, w.buf.Bytes())
+			loaded, err := vector.LoadCase(name, w.buf.Bytes())
 			gomega.Expect(err).NotTo(gomega.HaveOccurred(), "case %d:\n%s", i, w.buf.String())
 			gomega.Expect(loaded.UnknownKeys).To(gomega.BeEmpty(), "case %d:\n%s", i, w.buf.String())
 			want, _ := json.Marshal(c.Input)
@@ -81,8 +82,8 @@ var _ = ginkgo.Describe("explore's generator and vector writer", func() {
 		for _, p := range cupel.PlacerTypes() {
 			gomega.Expect(seen).To(gomega.HaveKey("placing "+p), "placer %s", p)
 		}
-		gomega.Expect(seen).To(gomega.HaveKey("expect " + KindInvalidBudget))
-		gomega.Expect(seen).To(gomega.HaveKey("expect " + KindOverflow))
+		gomega.Expect(seen).To(gomega.HaveKey("expect " + vector.KindInvalidBudget))
+		gomega.Expect(seen).To(gomega.HaveKey("expect " + vector.KindOverflow))
 	})
 
 	ginkgo.It("generates nothing go-cupel answers unsupported (one reference time a case)", func() {
@@ -96,8 +97,8 @@ var _ = ginkgo.Describe("explore's generator and vector writer", func() {
 			gomega.Expect(r.Status).NotTo(gomega.Equal(ResultUnsupported), "case %d: %s", i, r.Reason)
 			gomega.Expect(exploreExpect(c, r, true)).To(gomega.BeTrue(), "case %d", i)
 			var refs []time.Time
-			var walk func(sc *ScorerConfig)
-			walk = func(sc *ScorerConfig) {
+			var walk func(sc *vector.ScorerConfig)
+			walk = func(sc *vector.ScorerConfig) {
 				if sc.ReferenceTime != nil {
 					refs = append(refs, *sc.ReferenceTime)
 				}
@@ -122,13 +123,13 @@ var _ = ginkgo.Describe("explore's generator and vector writer", func() {
 	})
 
 	ginkgo.It("generates only what hello declares", func() {
-		impl := Capabilities{Stages: []string{StageScoring, StagePlacing, StagePipeline},
+		impl := Capabilities{Stages: []string{vector.StageScoring, vector.StagePlacing, vector.StagePipeline},
 			Scorers: []string{"priority", "composite"}, Slicers: []string{}, Placers: []string{"u-shaped"}}
 		caps := newExploreCaps(impl, engineCaps(), nil)
-		gomega.Expect(caps.stages).To(gomega.Equal([]string{StageScoring, StagePlacing}), "pipeline needs a slicer")
+		gomega.Expect(caps.stages).To(gomega.Equal([]string{vector.StageScoring, vector.StagePlacing}), "pipeline needs a slicer")
 		g := newExploreGen(caps)
-		var walk func(sc *ScorerConfig)
-		walk = func(sc *ScorerConfig) {
+		var walk func(sc *vector.ScorerConfig)
+		walk = func(sc *vector.ScorerConfig) {
 			gomega.Expect([]string{"priority", "composite"}).To(gomega.ContainElement(sc.Type))
 			for i := range sc.Children {
 				walk(&sc.Children[i].Scorer)
@@ -137,9 +138,9 @@ var _ = ginkgo.Describe("explore's generator and vector writer", func() {
 		for i := range 500 {
 			c := g.generate(3, i)
 			switch c.Stage {
-			case StageScoring:
+			case vector.StageScoring:
 				walk(c.Input.Scorer)
-			case StagePlacing:
+			case vector.StagePlacing:
 				gomega.Expect(c.Input.Placer).To(gomega.Equal("u-shaped"))
 			default:
 				ginkgo.Fail("stage " + c.Stage)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/cupel-go/go-cupel/internal/testtool"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // The Python example implementation, relative to this package.
@@ -131,7 +132,7 @@ var _ = Describe("Explore against copies of the Python example with a planted bu
 		rep, err := runner.Explore(ctx(), pythonProcess(py, pythonImpl), runner.ExploreOptions{Seed: 1, Cases: 2000})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(rep.Divergences).To(BeEmpty(), "the unmodified example agrees with go-cupel")
-		Expect(rep.Stages).To(Equal([]string{runner.StageScoring, runner.StagePlacing}), "only what hello declares")
+		Expect(rep.Stages).To(Equal([]string{vector.StageScoring, vector.StagePlacing}), "only what hello declares")
 		Expect(rep.Skipped).To(BeZero(), "no generated case is unsupported")
 	})
 

@@ -7,6 +7,8 @@ import (
 	"hash/fnv"
 	"math/rand/v2"
 	"sync"
+
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // This file runs explore one input at a time, for fuzzing engines (go test
@@ -82,9 +84,9 @@ func (s *ExploreSession) Close() error {
 }
 
 // decodeInput is CheckInput's case of data.
-func (x *explorer) decodeInput(data []byte) *Case {
+func (x *explorer) decodeInput(data []byte) *vector.Case {
 	for _, st := range x.caps.stages {
-		c, err := LoadCase(TierOptional+"/"+st+"/fuzz.toml", data)
+		c, err := vector.LoadCase(vector.TierOptional+"/"+st+"/fuzz.toml", data)
 		if err == nil {
 			c.ID, c.File = "fuzz/"+st, ""
 			return c

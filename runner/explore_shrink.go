@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strconv"
 	"time"
+
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // shrinker reduces a divergent case while the same kind of difference
@@ -17,7 +19,7 @@ type shrinker struct {
 	x        *explorer
 	ctx      context.Context
 	kind     string
-	best     *Case
+	best     *vector.Case
 	out      outcome
 	runs     int
 	deadline time.Time
@@ -29,7 +31,7 @@ func (s *shrinker) exhausted() bool {
 
 // try applies mutate to a copy of the best case and keeps the copy when
 // mutate changed something and the divergence persists.
-func (s *shrinker) try(mutate func(in *Input) bool) bool {
+func (s *shrinker) try(mutate func(in *vector.Input) bool) bool {
 	if s.exhausted() {
 		return false
 	}
@@ -56,7 +58,7 @@ func (s *shrinker) run() {
 		progress = s.config() || progress
 	}
 	// Short contents, in order of first appearance, equal where they were.
-	s.try(func(in *Input) bool {
+	s.try(func(in *vector.Input) bool {
 		names := map[string]string{}
 		changed := false
 		for i := range in.Items {
@@ -87,7 +89,7 @@ func (s *shrinker) items() bool {
 	for chunk := max(1, len(s.best.Input.Items)/2); chunk >= 1; chunk /= 2 {
 		for start := 0; start < len(s.best.Input.Items); {
 			from, to := start, min(start+chunk, len(s.best.Input.Items))
-			if s.try(func(in *Input) bool {
+			if s.try(func(in *vector.Input) bool {
 				in.Items = slices.Delete(in.Items, from, to)
 				return true
 			}) {
@@ -107,20 +109,24 @@ func (s *shrinker) items() bool {
 func (s *shrinker) fields() bool {
 	changed := false
 	for i := 0; i < len(s.best.Input.Items); i++ {
-		at := func(f func(it *Item) bool) bool {
-			return s.try(func(in *Input) bool { return f(&in.Items[i]) })
+		at := func(f func(it *vector.Item) bool) bool {
+			return s.try(func(in *vector.Input) bool { return f(&in.Items[i]) })
 		}
-		muts := []func(it *Item) bool{
-			func(it *Item) bool { ok := it.Priority != nil; it.Priority = nil; return ok },
-			func(it *Item) bool { ok := it.Tags != nil; it.Tags = nil; return ok },
-			func(it *Item) bool { ok := it.Timestamp != nil; it.Timestamp = nil; return ok },
-			func(it *Item) bool { ok := it.FutureRelevanceHint != nil; it.FutureRelevanceHint = nil; return ok },
-			func(it *Item) bool { ok := it.Metadata != nil; it.Metadata = nil; return ok },
-			func(it *Item) bool { ok := it.Pinned; it.Pinned = false; return ok },
-			func(it *Item) bool { ok := it.Kind != "Message"; it.Kind = "Message"; return ok },
-			func(it *Item) bool { ok := it.Source != "Chat"; it.Source = "Chat"; return ok },
-			func(it *Item) bool { ok := it.Tokens != 0 && it.Tokens != 1; it.Tokens /= 2; return ok },
-			func(it *Item) bool {
+		muts := []func(it *vector.Item) bool{
+			func(it *vector.Item) bool { ok := it.Priority != nil; it.Priority = nil; return ok },
+			func(it *vector.Item) bool { ok := it.Tags != nil; it.Tags = nil; return ok },
+			func(it *vector.Item) bool { ok := it.Timestamp != nil; it.Timestamp = nil; return ok },
+			func(it *vector.Item) bool {
+				ok := it.FutureRelevanceHint != nil
+				it.FutureRelevanceHint = nil
+				return ok
+			},
+			func(it *vector.Item) bool { ok := it.Metadata != nil; it.Metadata = nil; return ok },
+			func(it *vector.Item) bool { ok := it.Pinned; it.Pinned = false; return ok },
+			func(it *vector.Item) bool { ok := it.Kind != "Message"; it.Kind = "Message"; return ok },
+			func(it *vector.Item) bool { ok := it.Source != "Chat"; it.Source = "Chat"; return ok },
+			func(it *vector.Item) bool { ok := it.Tokens != 0 && it.Tokens != 1; it.Tokens /= 2; return ok },
+			func(it *vector.Item) bool {
 				if it.Priority == nil || (*it.Priority >= -1 && *it.Priority <= 1) {
 					return false
 				}
@@ -128,7 +134,7 @@ func (s *shrinker) fields() bool {
 				it.Priority = &p
 				return true
 			},
-			func(it *Item) bool {
+			func(it *vector.Item) bool {
 				if it.Timestamp == nil || it.Timestamp.Equal(genBase) {
 					return false
 				}
@@ -145,14 +151,14 @@ func (s *shrinker) fields() bool {
 		if md := s.best.Input.Items[i].Metadata; len(md) > 1 {
 			keys := slices.Sorted(maps.Keys(md))
 			for _, k := range keys {
-				if at(func(it *Item) bool { delete(it.Metadata, k); return true }) {
+				if at(func(it *vector.Item) bool { delete(it.Metadata, k); return true }) {
 					changed = true
 				}
 			}
 		}
 		if len(s.best.Input.Items[i].Tags) > 1 {
 			for j := len(s.best.Input.Items[i].Tags) - 1; j >= 0; j-- {
-				if j < len(s.best.Input.Items[i].Tags) && at(func(it *Item) bool { it.Tags = slices.Delete(it.Tags, j, j+1); return true }) {
+				if j < len(s.best.Input.Items[i].Tags) && at(func(it *vector.Item) bool { it.Tags = slices.Delete(it.Tags, j, j+1); return true }) {
 					changed = true
 				}
 			}
@@ -165,13 +171,13 @@ func (s *shrinker) fields() bool {
 // switches, always to components the implementation declares.
 func (s *shrinker) config() bool {
 	changed := false
-	do := func(m func(in *Input) bool) {
+	do := func(m func(in *vector.Input) bool) {
 		if s.try(m) {
 			changed = true
 		}
 	}
 	// cur is the best case's input now: each kept change replaces it.
-	cur := func() *Input { return &s.best.Input }
+	cur := func() *vector.Input { return &s.best.Input }
 	// Toward the first declared scorer and placer that still show it, so
 	// that a bug in no particular component ends in one class.
 	if cur().Scorer != nil {
@@ -179,18 +185,18 @@ func (s *shrinker) config() bool {
 			if t == cur().Scorer.Type {
 				break
 			}
-			if plain, ok := plainScorer(t); ok && s.try(func(in *Input) bool { in.Scorer = &plain; return true }) {
+			if plain, ok := plainScorer(t); ok && s.try(func(in *vector.Input) bool { in.Scorer = &plain; return true }) {
 				changed = true
 				break
 			}
 		}
-		s.scorer(func(in *Input) *ScorerConfig { return in.Scorer }, &changed)
+		s.scorer(func(in *vector.Input) *vector.ScorerConfig { return in.Scorer }, &changed)
 	}
 	for _, p := range s.x.caps.placers {
 		if cur().Placer == "" || p == cur().Placer {
 			break
 		}
-		if s.try(func(in *Input) bool { in.Placer = p; return true }) {
+		if s.try(func(in *vector.Input) bool { in.Placer = p; return true }) {
 			changed = true
 			break
 		}
@@ -198,19 +204,19 @@ func (s *shrinker) config() bool {
 	if cur().Slicer != nil {
 		declared := func(t string) bool { return slices.Contains(s.x.caps.slicers, t) }
 		if cur().Slicer.Type != "greedy" && declared("greedy") {
-			do(func(in *Input) bool { in.Slicer = &SlicerConfig{Type: "greedy"}; return true })
+			do(func(in *vector.Input) bool { in.Slicer = &vector.SlicerConfig{Type: "greedy"}; return true })
 		}
 		if inner := cur().Slicer.Inner; inner != nil && declared(inner.Type) {
-			do(func(in *Input) bool { in.Slicer = in.Slicer.Inner; return true })
+			do(func(in *vector.Input) bool { in.Slicer = in.Slicer.Inner; return true })
 		}
 		if cur().Slicer.Type == "count_constrained_knapsack" && declared("knapsack") {
-			do(func(in *Input) bool {
-				in.Slicer = &SlicerConfig{Type: "knapsack", BucketSize: in.Slicer.BucketSize}
+			do(func(in *vector.Input) bool {
+				in.Slicer = &vector.SlicerConfig{Type: "knapsack", BucketSize: in.Slicer.BucketSize}
 				return true
 			})
 		}
 		for j := len(cur().Slicer.Quotas) - 1; j >= 0; j-- {
-			do(func(in *Input) bool {
+			do(func(in *vector.Input) bool {
 				if j >= len(in.Slicer.Quotas) {
 					return false
 				}
@@ -219,7 +225,7 @@ func (s *shrinker) config() bool {
 			})
 		}
 		for j := len(cur().Slicer.Entries) - 1; j >= 0; j-- {
-			do(func(in *Input) bool {
+			do(func(in *vector.Input) bool {
 				if j >= len(in.Slicer.Entries) {
 					return false
 				}
@@ -228,7 +234,7 @@ func (s *shrinker) config() bool {
 			})
 		}
 		for j := range cur().Slicer.Entries {
-			do(func(in *Input) bool {
+			do(func(in *vector.Input) bool {
 				if j >= len(in.Slicer.Entries) || in.Slicer.Entries[j].CapCount == 0 {
 					return false
 				}
@@ -237,7 +243,7 @@ func (s *shrinker) config() bool {
 				e.RequireCount = min(e.RequireCount, e.CapCount)
 				return true
 			})
-			do(func(in *Input) bool {
+			do(func(in *vector.Input) bool {
 				if j >= len(in.Slicer.Entries) || in.Slicer.Entries[j].RequireCount == 0 {
 					return false
 				}
@@ -246,24 +252,24 @@ func (s *shrinker) config() bool {
 			})
 		}
 		if cur().Slicer.ScarcityBehavior == "throw" {
-			do(func(in *Input) bool { in.Slicer.ScarcityBehavior = "degrade"; return true })
+			do(func(in *vector.Input) bool { in.Slicer.ScarcityBehavior = "degrade"; return true })
 		}
 	}
 	if cur().Budget != nil {
 		if len(cur().Budget.ReservedSlots) > 0 {
-			do(func(in *Input) bool { in.Budget.ReservedSlots = nil; return true })
+			do(func(in *vector.Input) bool { in.Budget.ReservedSlots = nil; return true })
 		}
 		if cur().Budget.OutputReserve != 0 {
-			do(func(in *Input) bool { in.Budget.OutputReserve = 0; return true })
+			do(func(in *vector.Input) bool { in.Budget.OutputReserve = 0; return true })
 		}
 		if cur().Budget.EstimationSafetyMarginPercent != 0 {
-			do(func(in *Input) bool { in.Budget.EstimationSafetyMarginPercent = 0; return true })
+			do(func(in *vector.Input) bool { in.Budget.EstimationSafetyMarginPercent = 0; return true })
 		}
 		if b := cur().Budget; b.MaxTokens != b.TargetTokens && b.OutputReserve == 0 {
-			do(func(in *Input) bool { in.Budget.MaxTokens = in.Budget.TargetTokens; return true })
+			do(func(in *vector.Input) bool { in.Budget.MaxTokens = in.Budget.TargetTokens; return true })
 		}
 		if cur().Budget.TargetTokens > 1 {
-			do(func(in *Input) bool {
+			do(func(in *vector.Input) bool {
 				b := in.Budget
 				d := b.MaxTokens - b.TargetTokens
 				b.TargetTokens /= 2
@@ -273,18 +279,18 @@ func (s *shrinker) config() bool {
 		}
 	}
 	if cur().Deduplication != nil && !*cur().Deduplication {
-		do(func(in *Input) bool { t := true; in.Deduplication = &t; return true })
+		do(func(in *vector.Input) bool { t := true; in.Deduplication = &t; return true })
 	}
 	if cur().OverflowStrategy != "" && cur().OverflowStrategy != "throw" {
-		do(func(in *Input) bool { in.OverflowStrategy = "throw"; return true })
+		do(func(in *vector.Input) bool { in.OverflowStrategy = "throw"; return true })
 	}
 	return changed
 }
 
 // scorer simplifies the scorer that get returns (and its children).
-func (s *shrinker) scorer(get func(in *Input) *ScorerConfig, changed *bool) {
-	do := func(m func(sc *ScorerConfig) bool) {
-		if s.try(func(in *Input) bool { return m(get(in)) }) {
+func (s *shrinker) scorer(get func(in *vector.Input) *vector.ScorerConfig, changed *bool) {
+	do := func(m func(sc *vector.ScorerConfig) bool) {
+		if s.try(func(in *vector.Input) bool { return m(get(in)) }) {
 			*changed = true
 		}
 	}
@@ -292,7 +298,7 @@ func (s *shrinker) scorer(get func(in *Input) *ScorerConfig, changed *bool) {
 	switch sc.Type {
 	case "composite":
 		for j := range sc.Children {
-			do(func(sc *ScorerConfig) bool {
+			do(func(sc *vector.ScorerConfig) bool {
 				if j >= len(sc.Children) {
 					return false
 				}
@@ -301,7 +307,7 @@ func (s *shrinker) scorer(get func(in *Input) *ScorerConfig, changed *bool) {
 			})
 		}
 		for j := len(sc.Children) - 1; j >= 0 && len(get(&s.best.Input).Children) > 1; j-- {
-			do(func(sc *ScorerConfig) bool {
+			do(func(sc *vector.ScorerConfig) bool {
 				if j >= len(sc.Children) || len(sc.Children) < 2 {
 					return false
 				}
@@ -310,18 +316,18 @@ func (s *shrinker) scorer(get func(in *Input) *ScorerConfig, changed *bool) {
 			})
 		}
 		for j := range get(&s.best.Input).Children {
-			s.scorer(func(in *Input) *ScorerConfig {
+			s.scorer(func(in *vector.Input) *vector.ScorerConfig {
 				if c := get(in); c.Type == "composite" && j < len(c.Children) {
 					return &c.Children[j].Scorer
 				}
-				return &ScorerConfig{} // gone: mutations of it change nothing
+				return &vector.ScorerConfig{} // gone: mutations of it change nothing
 			}, changed)
 		}
 	case "scaled":
-		do(func(sc *ScorerConfig) bool { *sc = *sc.Inner; return true })
+		do(func(sc *vector.ScorerConfig) bool { *sc = *sc.Inner; return true })
 	case "kind":
 		for j := len(sc.Weights) - 1; j >= 0; j-- {
-			do(func(sc *ScorerConfig) bool {
+			do(func(sc *vector.ScorerConfig) bool {
 				if j >= len(sc.Weights) {
 					return false
 				}
@@ -331,7 +337,7 @@ func (s *shrinker) scorer(get func(in *Input) *ScorerConfig, changed *bool) {
 		}
 	case "tag":
 		for j := len(sc.TagWeights) - 1; j >= 0; j-- {
-			do(func(sc *ScorerConfig) bool {
+			do(func(sc *vector.ScorerConfig) bool {
 				if j >= len(sc.TagWeights) {
 					return false
 				}
@@ -342,7 +348,7 @@ func (s *shrinker) scorer(get func(in *Input) *ScorerConfig, changed *bool) {
 	case "decay":
 		if sc.Curve != nil && len(sc.Curve.Windows) > 1 {
 			for j := len(sc.Curve.Windows) - 1; j >= 0; j-- {
-				do(func(sc *ScorerConfig) bool {
+				do(func(sc *vector.ScorerConfig) bool {
 					if sc.Curve == nil || j >= len(sc.Curve.Windows) || len(sc.Curve.Windows) < 2 {
 						return false
 					}
@@ -356,12 +362,12 @@ func (s *shrinker) scorer(get func(in *Input) *ScorerConfig, changed *bool) {
 
 // cloneCase deep-copies c through its JSON form (shrinking is not on the
 // hot path). Expect is left empty: the oracle fills it in.
-func cloneCase(c *Case) *Case {
+func cloneCase(c *vector.Case) *vector.Case {
 	b, err := json.Marshal(c.Input)
 	if err != nil {
 		panic(err) // a generated input always marshals
 	}
-	n := &Case{ID: c.ID, Tier: c.Tier, Stage: c.Stage, Name: c.Name}
+	n := &vector.Case{ID: c.ID, Tier: c.Tier, Stage: c.Stage, Name: c.Name}
 	if err := json.Unmarshal(b, &n.Input); err != nil {
 		panic(err)
 	}
@@ -371,31 +377,31 @@ func cloneCase(c *Case) *Case {
 }
 
 // fixEmpty restores the empty, non-nil lists of from that JSON omitted.
-func fixEmpty(to, from *Input) {
+func fixEmpty(to, from *vector.Input) {
 	if from.Slicer != nil && to.Slicer != nil {
 		if from.Slicer.Quotas != nil && to.Slicer.Quotas == nil {
-			to.Slicer.Quotas = []Quota{}
+			to.Slicer.Quotas = []vector.Quota{}
 		}
 		if from.Slicer.Entries != nil && to.Slicer.Entries == nil {
-			to.Slicer.Entries = []CountEntry{}
+			to.Slicer.Entries = []vector.CountEntry{}
 		}
 	}
 	if to.Items == nil {
-		to.Items = []Item{}
+		to.Items = []vector.Item{}
 	}
 	sort.SliceStable(to.Items, func(i, j int) bool { return to.Items[i].Index < to.Items[j].Index })
 }
 
 // plainScorer is scorer type t with its default configuration, if it has
 // one.
-func plainScorer(t string) (ScorerConfig, bool) {
+func plainScorer(t string) (vector.ScorerConfig, bool) {
 	switch t {
 	case "recency", "priority", "frequency", "reflexive", "tag":
-		return ScorerConfig{Type: t}, true
+		return vector.ScorerConfig{Type: t}, true
 	case "kind":
-		return ScorerConfig{Type: t, UseDefaultWeights: true}, true
+		return vector.ScorerConfig{Type: t, UseDefaultWeights: true}, true
 	case "metadata_trust":
-		return ScorerConfig{Type: t, DefaultScore: FloatPtr(0.5)}, true
+		return vector.ScorerConfig{Type: t, DefaultScore: vector.FloatPtr(0.5)}, true
 	}
-	return ScorerConfig{}, false
+	return vector.ScorerConfig{}, false
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/runner/vector"
 	"github.com/onsi/ginkgo/v2"
 	"github.com/onsi/gomega"
 )
@@ -35,7 +36,7 @@ func (b bugImpl) Run(ctx context.Context, req Request) (Result, error) {
 
 // shrunk shrinks the divergence impl shows on c, as Explore does, and
 // returns it.
-func shrunk(impl Implementation, c *Case) *Divergence {
+func shrunk(impl Implementation, c *vector.Case) *Divergence {
 	ginkgo.GinkgoHelper()
 	info, err := Engine().Hello(context.Background())
 	gomega.Expect(err).NotTo(gomega.HaveOccurred())
@@ -60,13 +61,13 @@ func ptr[T any](v T) *T { return &v }
 
 // richItems are n items with every field set; item urgent (if in range)
 // alone carries the tag "urgent".
-func richItems(n, urgent int) []Item {
-	items := make([]Item, n)
+func richItems(n, urgent int) []vector.Item {
+	items := make([]vector.Item, n)
 	for i := range items {
 		ts := genBase.Add(time.Duration(i*37) * time.Hour)
-		items[i] = Item{Index: i, Content: fmt.Sprintf("item number %d", i), Tokens: int64(20 + 7*i),
+		items[i] = vector.Item{Index: i, Content: fmt.Sprintf("item number %d", i), Tokens: int64(20 + 7*i),
 			Kind: []string{"Document", "ToolOutput", "Memory"}[i%3], Source: "Rag", Priority: ptr(int64(8 + i)),
-			Tags: []string{"a", "b"}, Timestamp: &ts, FutureRelevanceHint: FloatPtr(0.3),
+			Tags: []string{"a", "b"}, Timestamp: &ts, FutureRelevanceHint: vector.FloatPtr(0.3),
 			Metadata: map[string]any{"lang": "go", "team": "x"}, Pinned: i == 4}
 		if i == urgent {
 			items[i].Tags = []string{"a", "urgent", "b"}
@@ -79,68 +80,68 @@ var _ = ginkgo.Describe("explore's shrinker", func() {
 	ginkgo.It("reaches the fewest items, then the simplest pipeline configuration, each field at its simplest value", func() {
 		// The bug: a selected item tagged "urgent" is left out of the output.
 		impl := bugImpl{func(req Request, out *Output) {
-			if req.Stage != StagePipeline {
+			if req.Stage != vector.StagePipeline {
 				return
 			}
 			out.Ordered = slices.DeleteFunc(slices.Clone(out.Ordered), func(i int) bool {
 				return slices.Contains(req.Case.Items[i].Tags, "urgent")
 			})
 		}}
-		c := &Case{ID: "rich", Tier: TierOptional, Stage: StagePipeline, Input: Input{
-			Scorer: &ScorerConfig{Type: "composite", Children: []ChildScorer{
-				{Weight: 1.5, Scorer: ScorerConfig{Type: "kind", Weights: []cupel.KindWeightSpec{{Kind: "Document", Weight: 2}}}},
-				{Weight: 0.5, Scorer: ScorerConfig{Type: "scaled", Inner: &ScorerConfig{Type: "tag", TagWeights: []cupel.TagWeightSpec{{Tag: "urgent", Weight: 1}}}}},
+		c := &vector.Case{ID: "rich", Tier: vector.TierOptional, Stage: vector.StagePipeline, Input: vector.Input{
+			Scorer: &vector.ScorerConfig{Type: "composite", Children: []vector.ChildScorer{
+				{Weight: 1.5, Scorer: vector.ScorerConfig{Type: "kind", Weights: []cupel.KindWeightSpec{{Kind: "Document", Weight: 2}}}},
+				{Weight: 0.5, Scorer: vector.ScorerConfig{Type: "scaled", Inner: &vector.ScorerConfig{Type: "tag", TagWeights: []cupel.TagWeightSpec{{Tag: "urgent", Weight: 1}}}}},
 			}},
-			Slicer: &SlicerConfig{Type: "quota", Inner: &SlicerConfig{Type: "greedy"}, Quotas: []Quota{
+			Slicer: &vector.SlicerConfig{Type: "quota", Inner: &vector.SlicerConfig{Type: "greedy"}, Quotas: []vector.Quota{
 				{Kind: "Document", Require: 10, Cap: 60}, {Kind: "ToolOutput", Require: 0, Cap: 100}}},
 			Placer: "u-shaped", Deduplication: ptr(false), OverflowStrategy: "proceed",
-			Budget: &Budget{TargetTokens: 400, MaxTokens: 500, OutputReserve: 50,
+			Budget: &vector.Budget{TargetTokens: 400, MaxTokens: 500, OutputReserve: 50,
 				ReservedSlots: map[string]int64{"Memory": 10}, EstimationSafetyMarginPercent: 10},
 			Items: richItems(6, 3),
 		}}
 		d := shrunk(impl, c)
-		want := Input{
-			Scorer:        &ScorerConfig{Type: "recency"},
-			Slicer:        &SlicerConfig{Type: "greedy"},
+		want := vector.Input{
+			Scorer:        &vector.ScorerConfig{Type: "recency"},
+			Slicer:        &vector.SlicerConfig{Type: "greedy"},
 			Placer:        "chronological",
 			Deduplication: ptr(true), OverflowStrategy: "throw",
-			Budget: &Budget{TargetTokens: 1, MaxTokens: 1},
-			Items:  []Item{{Index: 0, Content: "a", Tokens: 1, Kind: "Message", Source: "Chat", Tags: []string{"urgent"}}},
+			Budget: &vector.Budget{TargetTokens: 1, MaxTokens: 1},
+			Items:  []vector.Item{{Index: 0, Content: "a", Tokens: 1, Kind: "Message", Source: "Chat", Tags: []string{"urgent"}}},
 		}
 		gomega.Expect(asJSON(d.Case.Input)).To(gomega.Equal(asJSON(want)))
 		gomega.Expect(d.Class).To(gomega.Equal("pipeline / recency + greedy + chronological / " + d.Kind))
 		gomega.Expect(d.OriginalItems).To(gomega.Equal(6))
 		gomega.Expect(d.Index).To(gomega.Equal(7))
-		gomega.Expect(d.Case.ID).To(gomega.Equal(exploreID(StagePipeline, 3, 7)))
+		gomega.Expect(d.Case.ID).To(gomega.Equal(exploreID(vector.StagePipeline, 3, 7)))
 	})
 
 	ginkgo.It("hoists the scorer that shows it out of composites and scaled, and keeps one decay window", func() {
 		// The bug: a decay scorer with a step curve anywhere in the tree
 		// adds 0.01 to the first score.
-		var hasStep func(sc *ScorerConfig) bool
-		hasStep = func(sc *ScorerConfig) bool {
+		var hasStep func(sc *vector.ScorerConfig) bool
+		hasStep = func(sc *vector.ScorerConfig) bool {
 			if sc.Type == "decay" && sc.Curve != nil && sc.Curve.Type == "step" {
 				return true
 			}
 			if sc.Inner != nil && hasStep(sc.Inner) {
 				return true
 			}
-			return slices.ContainsFunc(sc.Children, func(ch ChildScorer) bool { return hasStep(&ch.Scorer) })
+			return slices.ContainsFunc(sc.Children, func(ch vector.ChildScorer) bool { return hasStep(&ch.Scorer) })
 		}
 		impl := bugImpl{func(req Request, out *Output) {
-			if req.Stage == StageScoring && hasStep(req.Case.Scorer) && len(out.Scores) > 0 {
+			if req.Stage == vector.StageScoring && hasStep(req.Case.Scorer) && len(out.Scores) > 0 {
 				out.Scores = slices.Clone(out.Scores)
 				out.Scores[0].Score += 0.01
 			}
 		}}
 		ref := genBase.Add(1000 * time.Hour)
-		decay := ScorerConfig{Type: "decay", ReferenceTime: &ref, NullTimestampScore: FloatPtr(0.4),
+		decay := vector.ScorerConfig{Type: "decay", ReferenceTime: &ref, NullTimestampScore: vector.FloatPtr(0.4),
 			Curve: &cupel.CurveSpec{Type: "step", Windows: []cupel.WindowSpec{{MaxAgeSecs: 3600, Score: 0.9}, {MaxAgeSecs: 7200, Score: 0.5}, {MaxAgeSecs: 90000, Score: 0.2}}}}
-		c := &Case{ID: "tree", Tier: TierOptional, Stage: StageScoring, Input: Input{
-			Scorer: &ScorerConfig{Type: "composite", Children: []ChildScorer{
-				{Weight: 1, Scorer: ScorerConfig{Type: "kind", UseDefaultWeights: true}},
-				{Weight: 2, Scorer: ScorerConfig{Type: "scaled", Inner: &decay}},
-				{Weight: 0.5, Scorer: ScorerConfig{Type: "tag", TagWeights: []cupel.TagWeightSpec{{Tag: "a", Weight: 1}, {Tag: "b", Weight: 0.5}}}},
+		c := &vector.Case{ID: "tree", Tier: vector.TierOptional, Stage: vector.StageScoring, Input: vector.Input{
+			Scorer: &vector.ScorerConfig{Type: "composite", Children: []vector.ChildScorer{
+				{Weight: 1, Scorer: vector.ScorerConfig{Type: "kind", UseDefaultWeights: true}},
+				{Weight: 2, Scorer: vector.ScorerConfig{Type: "scaled", Inner: &decay}},
+				{Weight: 0.5, Scorer: vector.ScorerConfig{Type: "tag", TagWeights: []cupel.TagWeightSpec{{Tag: "a", Weight: 1}, {Tag: "b", Weight: 0.5}}}},
 			}},
 			Items: richItems(5, -1),
 		}}
@@ -148,7 +149,7 @@ var _ = ginkgo.Describe("explore's shrinker", func() {
 		want := decay
 		want.Curve = &cupel.CurveSpec{Type: "step", Windows: []cupel.WindowSpec{{MaxAgeSecs: 3600, Score: 0.9}}}
 		gomega.Expect(asJSON(d.Case.Input.Scorer)).To(gomega.Equal(asJSON(want)))
-		gomega.Expect(asJSON(d.Case.Input.Items)).To(gomega.Equal(asJSON([]Item{
+		gomega.Expect(asJSON(d.Case.Input.Items)).To(gomega.Equal(asJSON([]vector.Item{
 			{Index: 0, Content: "a", Tokens: 1, Kind: "Message", Source: "Chat"}})))
 		gomega.Expect(d.Class).To(gomega.Equal("scoring / decay / scores"))
 	})
@@ -156,29 +157,29 @@ var _ = ginkgo.Describe("explore's shrinker", func() {
 	ginkgo.It("keeps the one count entry that shows it, at its lowest require and cap", func() {
 		// The bug: shortfalls are not reported.
 		impl := bugImpl{func(req Request, out *Output) {
-			if req.Stage == StageSlicing {
+			if req.Stage == vector.StageSlicing {
 				out.Shortfalls = nil
 			}
 		}}
 		items := richItems(4, -1)
 		for i := range items {
-			items[i].Score = FloatPtr(0.9 - float64(i)/10)
+			items[i].Score = vector.FloatPtr(0.9 - float64(i)/10)
 			items[i].Kind = "Document"
 		}
-		c := &Case{ID: "counts", Tier: TierOptional, Stage: StageSlicing, Input: Input{
-			Slicer: &SlicerConfig{Type: "count_quota", Inner: &SlicerConfig{Type: "greedy"}, ScarcityBehavior: "degrade",
-				Entries: []CountEntry{{Kind: "Memory", RequireCount: 2, CapCount: 3}, {Kind: "Document", RequireCount: 1, CapCount: 4}, {Kind: "Note", RequireCount: 3, CapCount: 5}}},
-			Budget: &Budget{TargetTokens: 300, MaxTokens: 350},
+		c := &vector.Case{ID: "counts", Tier: vector.TierOptional, Stage: vector.StageSlicing, Input: vector.Input{
+			Slicer: &vector.SlicerConfig{Type: "count_quota", Inner: &vector.SlicerConfig{Type: "greedy"}, ScarcityBehavior: "degrade",
+				Entries: []vector.CountEntry{{Kind: "Memory", RequireCount: 2, CapCount: 3}, {Kind: "Document", RequireCount: 1, CapCount: 4}, {Kind: "Note", RequireCount: 3, CapCount: 5}}},
+			Budget: &vector.Budget{TargetTokens: 300, MaxTokens: 350},
 			Items:  items,
 		}}
 		d := shrunk(impl, c)
-		want := Input{
-			Slicer: &SlicerConfig{Type: "count_quota", Inner: &SlicerConfig{Type: "greedy"}, ScarcityBehavior: "degrade",
-				Entries: []CountEntry{{Kind: "Memory", RequireCount: 1, CapCount: 1}}},
-			Budget: &Budget{TargetTokens: 1, MaxTokens: 1},
+		want := vector.Input{
+			Slicer: &vector.SlicerConfig{Type: "count_quota", Inner: &vector.SlicerConfig{Type: "greedy"}, ScarcityBehavior: "degrade",
+				Entries: []vector.CountEntry{{Kind: "Memory", RequireCount: 1, CapCount: 1}}},
+			Budget: &vector.Budget{TargetTokens: 1, MaxTokens: 1},
 			// One candidate is needed (the last that ddmin keeps); its
 			// score stays, its other fields go.
-			Items: []Item{{Index: 0, Content: "a", Tokens: 1, Kind: "Message", Source: "Chat", Score: FloatPtr(0.9 - float64(3)/10)}},
+			Items: []vector.Item{{Index: 0, Content: "a", Tokens: 1, Kind: "Message", Source: "Chat", Score: vector.FloatPtr(0.9 - float64(3)/10)}},
 		}
 		gomega.Expect(asJSON(d.Case.Input)).To(gomega.Equal(asJSON(want)), asJSON(d.Case.Input))
 		gomega.Expect(d.Class).To(gomega.Equal("slicing / count_quota(greedy) / shortfalls"))
@@ -187,7 +188,7 @@ var _ = ginkgo.Describe("explore's shrinker", func() {
 	ginkgo.It("halves a priority the bug needs down to 1 and a timestamp to the base time", func() {
 		// The bug: a positive priority and a timestamp add 0.01 to the score.
 		impl := bugImpl{func(req Request, out *Output) {
-			if req.Stage != StageScoring {
+			if req.Stage != vector.StageScoring {
 				return
 			}
 			for _, s := range out.Scores {
@@ -198,10 +199,10 @@ var _ = ginkgo.Describe("explore's shrinker", func() {
 				}
 			}
 		}}
-		d := shrunk(impl, &Case{ID: "prio", Tier: TierOptional, Stage: StageScoring, Input: Input{
-			Scorer: &ScorerConfig{Type: "priority"}, Items: richItems(3, -1)}})
+		d := shrunk(impl, &vector.Case{ID: "prio", Tier: vector.TierOptional, Stage: vector.StageScoring, Input: vector.Input{
+			Scorer: &vector.ScorerConfig{Type: "priority"}, Items: richItems(3, -1)}})
 		base := genBase
-		gomega.Expect(asJSON(d.Case.Input.Items)).To(gomega.Equal(asJSON([]Item{
+		gomega.Expect(asJSON(d.Case.Input.Items)).To(gomega.Equal(asJSON([]vector.Item{
 			{Index: 0, Content: "a", Tokens: 1, Kind: "Message", Source: "Chat", Priority: ptr(int64(1)), Timestamp: &base}})))
 		gomega.Expect(d.Case.Input.Scorer.Type).To(gomega.Equal("recency"))
 	})
@@ -213,7 +214,7 @@ var _ = ginkgo.Describe("explore's shrinker", func() {
 		// Two items with the same content must stay equal: the bug needs
 		// duplicates.
 		impl := bugImpl{func(req Request, out *Output) {
-			if req.Stage != StagePlacing || len(req.Case.Items) < 3 {
+			if req.Stage != vector.StagePlacing || len(req.Case.Items) < 3 {
 				return
 			}
 			seen := map[string]bool{}
@@ -228,10 +229,10 @@ var _ = ginkgo.Describe("explore's shrinker", func() {
 		}}
 		items := richItems(6, -1)
 		for i := range items {
-			items[i].Score = FloatPtr(float64(i) / 10)
+			items[i].Score = vector.FloatPtr(float64(i) / 10)
 		}
 		items[4].Content = items[1].Content
-		d := shrunk(impl, &Case{ID: "dups", Tier: TierOptional, Stage: StagePlacing, Input: Input{Placer: "chronological", Items: items}})
+		d := shrunk(impl, &vector.Case{ID: "dups", Tier: vector.TierOptional, Stage: vector.StagePlacing, Input: vector.Input{Placer: "chronological", Items: items}})
 		var got []string
 		for _, it := range d.Case.Input.Items {
 			got = append(got, it.Content)
@@ -245,7 +246,7 @@ var _ = ginkgo.Describe("explore's vector writer", func() {
 	ginkgo.It("wraps the outputs in its header at the last comma within 100 columns, losing nothing", func() {
 		var scores []IndexScore
 		for i := range 60 {
-			scores = append(scores, IndexScore{Index: i, Score: Float(float64(i) / 7)})
+			scores = append(scores, IndexScore{Index: i, Score: vector.Float(float64(i) / 7)})
 		}
 		r := &Result{Status: ResultOK, Output: &Output{Scores: scores}}
 		var w tomlWriter
@@ -289,7 +290,7 @@ var _ = ginkgo.Describe("explore's vector writer", func() {
 			stderr = append(stderr, fmt.Sprintf("stderr %d", i))
 		}
 		d := &Divergence{Class: "placing / chronological / order", Seed: 4, Index: 9, OriginalItems: 12, ShrinkRuns: 33,
-			Case:    &Case{Stage: StagePlacing, Input: Input{Placer: "chronological", Items: []Item{}}},
+			Case:    &vector.Case{Stage: vector.StagePlacing, Input: vector.Input{Placer: "chronological", Items: []vector.Item{}}},
 			Verdict: Judgement{Status: StatusFail, Message: "m", Details: details}, Stderr: strings.Join(stderr, "\n") + "\n"}
 		data, err := d.VectorTOML(nil)
 		gomega.Expect(err).NotTo(gomega.HaveOccurred())
@@ -312,20 +313,20 @@ var _ = ginkgo.Describe("explore's vector writer", func() {
 
 	ginkgo.It("writes strings, floats and budgets the loader reads back exactly", func() {
 		odd := "q\"b\\s\nn\tt\x01\x1f\x7f é"
-		item := Item{Index: 0, Content: odd, Tokens: -3, Kind: "Mes sage", Source: "", Tags: []string{odd, ""},
-			Metadata: map[string]any{"k y": odd, "": 1.5, "n": -2.5, "b": false}, FutureRelevanceHint: FloatPtr(math.Copysign(0, -1))}
+		item := vector.Item{Index: 0, Content: odd, Tokens: -3, Kind: "Mes sage", Source: "", Tags: []string{odd, ""},
+			Metadata: map[string]any{"k y": odd, "": 1.5, "n": -2.5, "b": false}, FutureRelevanceHint: vector.FloatPtr(math.Copysign(0, -1))}
 		for _, margin := range []float64{0, math.Copysign(0, -1), 12.5} {
-			c := &Case{Stage: StagePipeline, Input: Input{Scorer: &ScorerConfig{Type: "reflexive"},
-				Slicer: &SlicerConfig{Type: "greedy"}, Placer: "chronological", Deduplication: ptr(true), OverflowStrategy: "throw",
-				Budget: &Budget{TargetTokens: 5, MaxTokens: 9, OutputReserve: 2, ReservedSlots: map[string]int64{"a b": 1},
-					EstimationSafetyMarginPercent: Float(margin)},
-				Items: []Item{item}}, Expect: Expect{Error: KindInvalidBudget}}
+			c := &vector.Case{Stage: vector.StagePipeline, Input: vector.Input{Scorer: &vector.ScorerConfig{Type: "reflexive"},
+				Slicer: &vector.SlicerConfig{Type: "greedy"}, Placer: "chronological", Deduplication: ptr(true), OverflowStrategy: "throw",
+				Budget: &vector.Budget{TargetTokens: 5, MaxTokens: 9, OutputReserve: 2, ReservedSlots: map[string]int64{"a b": 1},
+					EstimationSafetyMarginPercent: vector.Float(margin)},
+				Items: []vector.Item{item}}, Expect: vector.Expect{Error: vector.KindInvalidBudget}}
 			var w tomlWriter
 			gomega.Expect(writeCase(&w, c, "odd")).To(gomega.Succeed())
-			loaded, err := LoadCase("optional/pipeline/odd.toml", w.buf.Bytes())
+			loaded, err := vector.LoadCase("optional/pipeline/odd.toml", w.buf.Bytes())
 			gomega.Expect(err).NotTo(gomega.HaveOccurred(), w.buf.String())
 			gomega.Expect(asJSON(loaded.Input)).To(gomega.Equal(asJSON(c.Input)), "%s\n%s\n%s", w.buf.String(), asJSON(loaded.Input), asJSON(c.Input))
-			gomega.Expect(loaded.Expect.Error).To(gomega.Equal(KindInvalidBudget))
+			gomega.Expect(loaded.Expect.Error).To(gomega.Equal(vector.KindInvalidBudget))
 			// JSON does not show the sign of zero.
 			gomega.Expect(math.Signbit(float64(loaded.Input.Budget.EstimationSafetyMarginPercent))).To(gomega.Equal(math.Signbit(margin)))
 			gomega.Expect(math.Signbit(float64(*loaded.Input.Items[0].FutureRelevanceHint))).To(gomega.BeTrue())
@@ -338,16 +339,16 @@ var _ = ginkgo.Describe("explore's vector writer", func() {
 		out := ginkgo.GinkgoT().TempDir()
 		impl := bugImpl{func(req Request, out *Output) {
 			switch req.Stage {
-			case StageScoring:
+			case vector.StageScoring:
 				if len(out.Scores) > 1 {
 					out.Scores = slices.Clone(out.Scores)
 					out.Scores[1].Score += 0.5
 				}
-			case StageSlicing:
+			case vector.StageSlicing:
 				if len(out.Selected) > 1 {
 					out.Selected = out.Selected[1:]
 				}
-			case StagePlacing, StagePipeline:
+			case vector.StagePlacing, vector.StagePipeline:
 				if len(out.Ordered) > 1 {
 					out.Ordered = slices.Clone(out.Ordered)
 					slices.Reverse(out.Ordered)
@@ -357,10 +358,10 @@ var _ = ginkgo.Describe("explore's vector writer", func() {
 		rep, err := Explore(context.Background(), impl, ExploreOptions{Seed: 12, Cases: 400, Out: out})
 		gomega.Expect(err).NotTo(gomega.HaveOccurred())
 		gomega.Expect(len(rep.Divergences)).To(gomega.BeNumerically(">=", 4))
-		suite, err := LoadSuite(os.DirFS(out))
+		suite, err := vector.LoadSuite(os.DirFS(out))
 		gomega.Expect(err).NotTo(gomega.HaveOccurred())
 		gomega.Expect(suite.Errors).To(gomega.BeEmpty())
-		byID := map[string]*Case{}
+		byID := map[string]*vector.Case{}
 		for _, c := range suite.Cases {
 			byID[c.ID] = c
 		}

@@ -13,6 +13,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // plantedImpl is go-cupel with a subtle bug planted in each stage, and a
@@ -32,7 +33,7 @@ func (p plantedImpl) has(bug string) bool { return slices.Contains(p.bugs, bug) 
 
 func (p plantedImpl) Run(ctx context.Context, req runner.Request) (runner.Result, error) {
 	items := req.Case.Items
-	if p.has("crash") && req.Stage == runner.StageScoring && len(items) >= 2 {
+	if p.has("crash") && req.Stage == vector.StageScoring && len(items) >= 2 {
 		for _, it := range items {
 			if slices.Contains(it.Tags, "urgent") {
 				panic("planted: cannot score an urgent item")
@@ -45,7 +46,7 @@ func (p plantedImpl) Run(ctx context.Context, req runner.Request) (runner.Result
 	}
 	out := *r.Output
 	switch {
-	case p.has(req.Stage) && req.Stage == runner.StageScoring && req.Case.Scorer.Type == "priority":
+	case p.has(req.Stage) && req.Stage == vector.StageScoring && req.Case.Scorer.Type == "priority":
 		// Off for negative priorities, when two or more items have one.
 		neg := 0
 		for _, it := range items {
@@ -61,12 +62,12 @@ func (p plantedImpl) Run(ctx context.Context, req runner.Request) (runner.Result
 				}
 			}
 		}
-	case p.has(req.Stage) && req.Stage == runner.StageSlicing && req.Case.Slicer.Type == "knapsack" && len(out.Selected) >= 3:
+	case p.has(req.Stage) && req.Stage == vector.StageSlicing && req.Case.Slicer.Type == "knapsack" && len(out.Selected) >= 3:
 		out.Selected = out.Selected[:len(out.Selected)-1]
-	case p.has(req.Stage) && req.Stage == runner.StagePlacing && req.Case.Placer == "chronological" && len(out.Ordered) >= 4:
+	case p.has(req.Stage) && req.Stage == vector.StagePlacing && req.Case.Placer == "chronological" && len(out.Ordered) >= 4:
 		out.Ordered = slices.Clone(out.Ordered)
 		out.Ordered[0], out.Ordered[1] = out.Ordered[1], out.Ordered[0]
-	case p.has(req.Stage) && req.Stage == runner.StagePipeline && out.Overflow != nil && len(out.Ordered) >= 2:
+	case p.has(req.Stage) && req.Stage == vector.StagePipeline && out.Overflow != nil && len(out.Ordered) >= 2:
 		o := *out.Overflow
 		o.TokensOverBudget++
 		out.Overflow = &o
@@ -76,9 +77,9 @@ func (p plantedImpl) Run(ctx context.Context, req runner.Request) (runner.Result
 }
 
 // loadVectors loads what Explore wrote under dir.
-func loadVectors(dir string) *runner.Suite {
+func loadVectors(dir string) *vector.Suite {
 	GinkgoHelper()
-	s, err := runner.LoadSuite(os.DirFS(dir))
+	s, err := vector.LoadSuite(os.DirFS(dir))
 	Expect(err).NotTo(HaveOccurred())
 	Expect(s.Errors).To(BeEmpty())
 	return s
@@ -91,14 +92,14 @@ var _ = Describe("Explore", func() {
 		Expect(rep.Divergences).To(BeEmpty())
 		Expect(rep.Cases).To(Equal(2000))
 		Expect(rep.Skipped).To(BeZero())
-		Expect(rep.Stages).To(Equal(runner.Stages))
+		Expect(rep.Stages).To(Equal(vector.Stages))
 		Expect(rep.Err()).To(Succeed())
 		Expect(rep.OracleTrusted).To(BeTrue())
 	})
 
 	It("finds, shrinks and writes each planted bug, once, as a vector that reproduces it", func() {
 		out := GinkgoT().TempDir()
-		impl := plantedImpl{bugs: []string{runner.StageScoring, runner.StageSlicing, runner.StagePlacing, runner.StagePipeline, "crash"}}
+		impl := plantedImpl{bugs: []string{vector.StageScoring, vector.StageSlicing, vector.StagePlacing, vector.StagePipeline, "crash"}}
 		var progress []runner.ExploreProgress
 		rep, err := runner.Explore(ctx(), impl, runner.ExploreOptions{Seed: 5, Cases: 4000, Out: out,
 			OnProgress: func(p runner.ExploreProgress) { progress = append(progress, p) }})
@@ -115,7 +116,7 @@ var _ = Describe("Explore", func() {
 			classes[d.Class] = d
 			Expect(d.Index).To(BeNumerically("<", 4000))
 			Expect(d.File).To(BeAnExistingFile())
-			if d.Stage == runner.StagePipeline {
+			if d.Stage == vector.StagePipeline {
 				// An overflow needs more than the slicer chose, and a
 				// count slicer a few items of a kind: allow a few more.
 				Expect(len(d.Case.Input.Items)).To(BeNumerically("<=", 8), d.Class)
@@ -176,7 +177,7 @@ var _ = Describe("Explore", func() {
 	It("shrinks and saves a case that hangs", func() {
 		out := GinkgoT().TempDir()
 		rep, err := runner.Explore(ctx(), hangingImpl{}, runner.ExploreOptions{Seed: 4, Cases: 300, Out: out,
-			Stages: []string{runner.StagePlacing}, Timeout: time.Second}) // generous: only the hanging case times out on a loaded machine
+			Stages: []string{vector.StagePlacing}, Timeout: time.Second}) // generous: only the hanging case times out on a loaded machine
 		Expect(err).NotTo(HaveOccurred())
 		Expect(rep.Divergences).To(HaveLen(1))
 		d := rep.Divergences[0]
@@ -187,8 +188,8 @@ var _ = Describe("Explore", func() {
 	})
 
 	It("reports the same divergences, shrunk the same way, for the same seed", func() {
-		impl := plantedImpl{bugs: []string{runner.StagePlacing}}
-		opts := runner.ExploreOptions{Seed: 9, Cases: 1500, Stages: []string{runner.StagePlacing}}
+		impl := plantedImpl{bugs: []string{vector.StagePlacing}}
+		opts := runner.ExploreOptions{Seed: 9, Cases: 1500, Stages: []string{vector.StagePlacing}}
 		a, err := runner.Explore(ctx(), impl, opts)
 		Expect(err).NotTo(HaveOccurred())
 		b, err := runner.Explore(ctx(), impl, opts)
@@ -198,13 +199,13 @@ var _ = Describe("Explore", func() {
 		Expect(b.Divergences[0].Index).To(Equal(a.Divergences[0].Index))
 		Expect(b.Divergences[0].Count).To(Equal(a.Divergences[0].Count))
 		Expect(b.Divergences[0].Case.Input).To(Equal(a.Divergences[0].Case.Input))
-		Expect(a.Stages).To(Equal([]string{runner.StagePlacing}))
+		Expect(a.Stages).To(Equal([]string{vector.StagePlacing}))
 	})
 
 	It("trusts neither side with another oracle, and says so", func() {
 		out := GinkgoT().TempDir()
 		rep, err := runner.Explore(ctx(), runner.Engine(), runner.ExploreOptions{Seed: 2, Cases: 1500, Out: out,
-			Stages: []string{runner.StagePlacing}, Oracle: plantedImpl{bugs: []string{runner.StagePlacing}}})
+			Stages: []string{vector.StagePlacing}, Oracle: plantedImpl{bugs: []string{vector.StagePlacing}}})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(rep.OracleTrusted).To(BeFalse())
 		Expect(rep.Oracle.Name).To(Equal("planted"))

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // This file writes a case as a vector file in the suite format of
@@ -96,13 +98,13 @@ func infoName(i Info) string {
 }
 
 // writeCase writes c (inputs and expectations) as a vector named name.
-func writeCase(w *tomlWriter, c *Case, name string) error {
+func writeCase(w *tomlWriter, c *vector.Case, name string) error {
 	in := &c.Input
 	w.table("test")
 	w.kv("name", name)
 	w.kv("stage", c.Stage)
 	switch c.Stage {
-	case StageScoring:
+	case vector.StageScoring:
 		if in.Scorer == nil {
 			return fmt.Errorf("explore: scoring case without a scorer")
 		}
@@ -113,7 +115,7 @@ func writeCase(w *tomlWriter, c *Case, name string) error {
 		w.blank()
 		w.table("config")
 		w.scorer("config", in.Scorer, true)
-	case StageSlicing:
+	case vector.StageSlicing:
 		if in.Slicer == nil || in.Budget == nil {
 			return fmt.Errorf("explore: slicing case without a slicer or budget")
 		}
@@ -122,9 +124,9 @@ func writeCase(w *tomlWriter, c *Case, name string) error {
 		w.budget(in.Budget)
 		w.table("config")
 		w.slicer(in.Slicer)
-	case StagePlacing:
+	case vector.StagePlacing:
 		w.kv("placer", in.Placer)
-	case StagePipeline:
+	case vector.StagePipeline:
 		if in.Scorer == nil || in.Slicer == nil || in.Budget == nil {
 			return fmt.Errorf("explore: pipeline case without a scorer, slicer or budget")
 		}
@@ -143,13 +145,13 @@ func writeCase(w *tomlWriter, c *Case, name string) error {
 		// One entry: that scorer alone (a composite keeps its children).
 		w.arrayTable("config.scorers")
 		w.kv("type", in.Scorer.Type)
-		w.kv("weight", Float(1))
+		w.kv("weight", vector.Float(1))
 		w.scorer("config.scorers", in.Scorer, false)
 	default:
 		return fmt.Errorf("explore: unknown stage %q", c.Stage)
 	}
 	itemsKey := "items"
-	if c.Stage == StageSlicing {
+	if c.Stage == vector.StageSlicing {
 		itemsKey = "scored_items"
 	}
 	for i := range in.Items {
@@ -281,7 +283,7 @@ func tomlValue(v any) string {
 		return strconv.FormatInt(x, 10)
 	case float64:
 		return tomlFloat(x)
-	case Float:
+	case vector.Float:
 		return tomlFloat(float64(x))
 	case time.Time:
 		return x.UTC().Format(time.RFC3339Nano)
@@ -311,7 +313,7 @@ func tomlValue(v any) string {
 // scorer writes the keys of sc into the table at path (opened by the
 // caller), then its sub-tables. A composite at the top of a scoring case
 // lists its children under "scorers", elsewhere under "children".
-func (w *tomlWriter) scorer(path string, sc *ScorerConfig, top bool) {
+func (w *tomlWriter) scorer(path string, sc *vector.ScorerConfig, top bool) {
 	switch sc.Type {
 	case "kind":
 		w.kv("use_default_weights", sc.UseDefaultWeights)
@@ -392,7 +394,7 @@ func (w *tomlWriter) scorer(path string, sc *ScorerConfig, top bool) {
 // slicer writes a slicer's keys into [config] (opened by the caller), then
 // its quotas and entries. The format names the inner slicer only; it
 // shares bucket_size.
-func (w *tomlWriter) slicer(s *SlicerConfig) {
+func (w *tomlWriter) slicer(s *vector.SlicerConfig) {
 	bucket := s.BucketSize
 	if s.Inner != nil {
 		w.kv("inner_slicer", s.Inner.Type)
@@ -420,7 +422,7 @@ func (w *tomlWriter) slicer(s *SlicerConfig) {
 	}
 }
 
-func (w *tomlWriter) budget(b *Budget) {
+func (w *tomlWriter) budget(b *vector.Budget) {
 	w.table("budget")
 	w.kv("max_tokens", b.MaxTokens)
 	w.kv("target_tokens", b.TargetTokens)
@@ -436,7 +438,7 @@ func (w *tomlWriter) budget(b *Budget) {
 	w.blank()
 }
 
-func (w *tomlWriter) item(key string, it *Item, stage string) {
+func (w *tomlWriter) item(key string, it *vector.Item, stage string) {
 	w.arrayTable(key)
 	w.kv("content", it.Content)
 	w.kv("tokens", it.Tokens)
@@ -464,12 +466,12 @@ func (w *tomlWriter) item(key string, it *Item, stage string) {
 	if it.Metadata != nil {
 		w.kv("metadata", it.Metadata)
 	}
-	if it.Score != nil && (stage == StageSlicing || stage == StagePlacing) {
+	if it.Score != nil && (stage == vector.StageSlicing || stage == vector.StagePlacing) {
 		w.kv("score", *it.Score)
 	}
 }
 
-func contents(refs []Ref) []string {
+func contents(refs []vector.Ref) []string {
 	out := make([]string, len(refs))
 	for i, r := range refs {
 		out[i] = r.Content
@@ -478,20 +480,20 @@ func contents(refs []Ref) []string {
 }
 
 // expect writes c's expectations.
-func (w *tomlWriter) expect(c *Case) error {
+func (w *tomlWriter) expect(c *vector.Case) error {
 	e := &c.Expect
 	if e.Epsilon != 0 && e.Epsilon != exploreEpsilon {
 		w.blank()
 		w.table("tolerance")
 		w.kv("score_epsilon", e.Epsilon)
 	}
-	if e.ConstructionError && c.Stage == StageScoring {
+	if e.ConstructionError && c.Stage == vector.StageScoring {
 		return nil // stated in [test]
 	}
 	if e.Error != "" || e.ConstructionError {
 		kind := e.Error
 		if kind == "" {
-			kind = KindInvalidConfig
+			kind = vector.KindInvalidConfig
 		}
 		w.blank()
 		w.table("expected")
@@ -499,22 +501,22 @@ func (w *tomlWriter) expect(c *Case) error {
 		return nil
 	}
 	switch c.Stage {
-	case StageScoring:
+	case vector.StageScoring:
 		for _, s := range e.Scores {
 			w.arrayTable("expected")
 			w.ref(s.Ref)
 			w.kv("score_approx", s.Score)
 		}
-	case StageSlicing:
+	case vector.StageSlicing:
 		w.blank()
 		w.table("expected")
 		w.kv("selected_contents", contents(e.Selected))
 		w.counts(e)
-	case StagePlacing:
+	case vector.StagePlacing:
 		w.blank()
 		w.table("expected")
 		w.kv("ordered_contents", contents(e.Ordered))
-	case StagePipeline:
+	case vector.StagePipeline:
 		for _, r := range e.Ordered {
 			w.arrayTable("expected_output")
 			w.ref(r)
@@ -548,7 +550,7 @@ func (w *tomlWriter) expect(c *Case) error {
 }
 
 // counts writes the count-slicer expectations into [expected].
-func (w *tomlWriter) counts(e *Expect) {
+func (w *tomlWriter) counts(e *vector.Expect) {
 	if e.ShortfallCount != nil {
 		w.kv("shortfall_count", *e.ShortfallCount)
 	}
@@ -563,14 +565,14 @@ func (w *tomlWriter) counts(e *Expect) {
 	}
 }
 
-func (w *tomlWriter) ref(r Ref) {
+func (w *tomlWriter) ref(r vector.Ref) {
 	if r.Index != nil {
 		w.kv("index", *r.Index)
 	}
 	w.kv("content", r.Content)
 }
 
-func (w *tomlWriter) entries(path, reasonKey string, list []ExpectedReport) {
+func (w *tomlWriter) entries(path, reasonKey string, list []vector.ExpectedReport) {
 	for _, e := range list {
 		w.arrayTable(path)
 		w.ref(e.Ref)

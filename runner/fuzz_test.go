@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/vector"
 	"github.com/cupel-go/go-cupel/vectors"
 )
 
@@ -37,9 +38,9 @@ func FuzzVectorParse(f *testing.F) {
 	engine := runner.Engine()
 	f.Fuzz(func(t *testing.T, stage string, data []byte) {
 		name := path.Join("optional", stage, "fuzz.toml")
-		c, err := runner.LoadCase(name, data)
+		c, err := vector.LoadCase(name, data)
 		if err != nil {
-			var se *runner.SuiteError
+			var se *vector.SuiteError
 			if !errors.As(err, &se) {
 				t.Fatalf("error is %T, not a *runner.SuiteError: %v", err, err)
 			}
@@ -102,7 +103,7 @@ func FuzzProtocol(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	c, err := runner.LoadCase("required/scoring/recency-basic.toml", data)
+	c, err := vector.LoadCase("required/scoring/recency-basic.toml", data)
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // Implementation is an implementation of the Cupel specification under
@@ -68,14 +70,14 @@ func (c Capabilities) Lists() []CapabilityList {
 // Request is one case as an implementation receives it: the body of a
 // protocol "run" message.
 type Request struct {
-	Seq   int    `json:"seq"`
-	ID    string `json:"id"`
-	Stage string `json:"stage"`
-	Case  Input  `json:"case"`
+	Seq   int          `json:"seq"`
+	ID    string       `json:"id"`
+	Stage string       `json:"stage"`
+	Case  vector.Input `json:"case"`
 }
 
 // NewRequest builds the request for c.
-func NewRequest(seq int, c *Case) Request {
+func NewRequest(seq int, c *vector.Case) Request {
 	return Request{Seq: seq, ID: c.ID, Stage: c.Stage, Case: c.Input}
 }
 
@@ -115,36 +117,36 @@ type Output struct {
 	// Ordered: placing and pipeline, the output in order.
 	Ordered []int `json:"ordered,omitempty"`
 	// Shortfalls: count-slicer shortfalls (slicing and pipeline).
-	Shortfalls []Shortfall `json:"shortfalls,omitempty"`
+	Shortfalls []vector.Shortfall `json:"shortfalls,omitempty"`
 	// CapExcludedCount: slicing, items a count slicer dropped at a cap.
 	CapExcludedCount *int `json:"cap_excluded_count,omitempty"`
 	// Overflow: pipeline under Proceed, the OverflowEvent if one fired.
-	Overflow *Overflow `json:"overflow,omitempty"`
+	Overflow *vector.Overflow `json:"overflow,omitempty"`
 	// Diagnostics: pipeline, the selection report.
 	Diagnostics *Diagnostics `json:"diagnostics,omitempty"`
 }
 
 // IndexScore is the score of the item at Index.
 type IndexScore struct {
-	Index int   `json:"index"`
-	Score Float `json:"score"`
+	Index int          `json:"index"`
+	Score vector.Float `json:"score"`
 }
 
 // Diagnostics is a SelectionReport in the spec's wire format, with each
 // item replaced by its index.
 type Diagnostics struct {
-	Included              []ReportEntry `json:"included"`
-	Excluded              []ReportEntry `json:"excluded"`
-	TotalCandidates       int64         `json:"total_candidates"`
-	TotalTokensConsidered int64         `json:"total_tokens_considered"`
-	Shortfalls            []Shortfall   `json:"count_requirement_shortfalls,omitempty"`
+	Included              []ReportEntry      `json:"included"`
+	Excluded              []ReportEntry      `json:"excluded"`
+	TotalCandidates       int64              `json:"total_candidates"`
+	TotalTokensConsidered int64              `json:"total_tokens_considered"`
+	Shortfalls            []vector.Shortfall `json:"count_requirement_shortfalls,omitempty"`
 }
 
 // ReportEntry is an included or excluded item of a report. Reason is the
 // spec's reason envelope: {"reason": "<Variant>", ...fields}.
 type ReportEntry struct {
 	Index  int            `json:"index"`
-	Score  Float          `json:"score"`
+	Score  vector.Float   `json:"score"`
 	Reason map[string]any `json:"reason"`
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/cupel-go/go-cupel/internal/oracle"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 func runWith(o *oracle.Oracle, opts runner.Options) *runner.Report {
@@ -20,8 +21,8 @@ func runWith(o *oracle.Oracle, opts runner.Options) *runner.Report {
 	return rep
 }
 
-func breakCase(id string) func(*runner.Case, *runner.Result) {
-	return func(c *runner.Case, r *runner.Result) {
+func breakCase(id string) func(*vector.Case, *runner.Result) {
+	return func(c *vector.Case, r *runner.Result) {
 		if c.ID == id {
 			*r = runner.Result{Status: runner.ResultOK, Output: &runner.Output{}}
 		}
@@ -52,7 +53,7 @@ var _ = Describe("Levels and exit codes", func() {
 
 	It("is not conformant when a required case fails, and unsupported never counts as a pass", func() {
 		o := newOracle()
-		o.Mutate = func(c *runner.Case, r *runner.Result) {
+		o.Mutate = func(c *vector.Case, r *runner.Result) {
 			if c.ID == "required/placing/u-shaped-seven-items" {
 				*r = runner.Result{Status: runner.ResultUnsupported, Reason: "no placers"}
 			}
@@ -83,7 +84,7 @@ var _ = Describe("Levels and exit codes", func() {
 	})
 
 	It("turns suite errors into error cases and exit code 3, while the rest runs", func() {
-		s, err := runner.LoadSuite(os.DirFS("testdata/broken"))
+		s, err := vector.LoadSuite(os.DirFS("testdata/broken"))
 		Expect(err).NotTo(HaveOccurred())
 		rep, err := runner.RunSuite(context.Background(), oracle.New(s), s, runner.Options{})
 		Expect(err).NotTo(HaveOccurred())
@@ -109,7 +110,7 @@ var _ = Describe("Levels and exit codes", func() {
 		Expect(statusOf(rep, "required/scoring/recency-basic")).To(Equal(runner.StatusTimeout))
 		Expect(rep.Counts["all"][runner.StatusPass]).To(Equal(13))
 
-		o.Mutate = func(c *runner.Case, r *runner.Result) {
+		o.Mutate = func(c *vector.Case, r *runner.Result) {
 			if c.ID == "required/slicing/greedy-density-order" {
 				panic("boom")
 			}
@@ -146,7 +147,7 @@ var _ = Describe("An Execution stepped by hand", func() {
 		Expect(err).NotTo(HaveOccurred())
 		entries := x.Entries()
 		Expect(entries).To(HaveLen(len(fixtures().Cases)))
-		Expect(entries[0].Tier).To(Equal(runner.TierRequired))
+		Expect(entries[0].Tier).To(Equal(vector.TierRequired))
 		cr := x.RunEntry(ctx(), entries[0])
 		Expect(cr.Status).To(Equal(runner.StatusPass))
 
@@ -177,7 +178,7 @@ var _ = Describe("An Execution stepped by hand", func() {
 
 	It("refuses a required level together with filters, and nil arguments, as usage errors", func() {
 		opts := fixtureOptions()
-		opts.RequireLevel, opts.Tiers = runner.LevelConformant, []string{runner.TierRequired}
+		opts.RequireLevel, opts.Tiers = runner.LevelConformant, []string{vector.TierRequired}
 		_, err := runner.Start(ctx(), newOracle(), fixtures(), opts)
 		Expect(err).To(MatchError(runner.ErrUsage))
 		Expect(err).To(MatchError(ContainSubstring("a filtered run claims no level")))

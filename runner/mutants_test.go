@@ -9,6 +9,7 @@ import (
 
 	"github.com/cupel-go/go-cupel/internal/oracle"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // mutant is go-cupel with a deliberate bug, injected by rewriting the
@@ -79,7 +80,7 @@ func failures(m mutant) []string {
 
 var _ = Describe("The embedded suite against deliberately broken engines", func() {
 	BeforeEach(func() {
-		s, err := runner.LoadSuite(nil)
+		s, err := vector.LoadSuite(nil)
 		Expect(err).NotTo(HaveOccurred())
 		// No silent guard: a suite shrunk below 100 cases would make
 		// every mutant below easy to miss, so it is a failure, not a skip.
@@ -121,7 +122,7 @@ var _ = Describe("The embedded suite against deliberately broken engines", func(
 
 	It("catches an engine whose effective target is one token short", func() {
 		Expect(failures(mutant{req: func(r *runner.Request) func(*runner.Result) {
-			if r.Stage == runner.StagePipeline && r.Case.Budget.TargetTokens > 0 {
+			if r.Stage == vector.StagePipeline && r.Case.Budget.TargetTokens > 0 {
 				r.Case.Budget.TargetTokens--
 			}
 			return nil

@@ -11,6 +11,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // workedExchange returns the run (">") and result ("<") lines of the worked
@@ -58,7 +59,7 @@ var _ = Describe("PROTOCOL.md", func() {
 		runs, results := workedExchange()
 		Expect(runs).To(HaveLen(3))
 		Expect(results).To(HaveLen(3))
-		suite, err := runner.LoadSuite(nil)
+		suite, err := vector.LoadSuite(nil)
 		Expect(err).NotTo(HaveOccurred())
 		var in bytes.Buffer
 		in.WriteString(`{"type":"hello","protocol":["cupel-conform/1"]}` + "\n")

@@ -7,6 +7,8 @@ import (
 	"io"
 	"strings"
 	"time"
+
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // ReportSchema is the version of the JSON report format.
@@ -108,12 +110,12 @@ type CaseResult struct {
 	// Expected is the expectation entry that applied to the case.
 	Expected *Expectation `json:"expected_failure,omitempty"`
 	// SuiteError is set when the vector could not be loaded.
-	SuiteError *SuiteError `json:"suite_error,omitempty"`
+	SuiteError *vector.SuiteError `json:"suite_error,omitempty"`
 
 	infra error
 }
 
-func newReport(s *Suite, opts Options) *Report {
+func newReport(s *vector.Suite, opts Options) *Report {
 	src := opts.SuiteName
 	if src == "" {
 		src = "embedded"
@@ -139,7 +141,7 @@ func (r *Report) Recount() { r.finish() }
 
 // finish computes the counts and the level.
 func (r *Report) finish() {
-	r.Counts = map[string]map[Status]int{"all": {}, TierRequired: {}, TierOptional: {}}
+	r.Counts = map[string]map[Status]int{"all": {}, vector.TierRequired: {}, vector.TierOptional: {}}
 	r.StageCounts = map[string]map[Status]int{}
 	r.SuiteErrors, r.Filtered = 0, false
 	for i := range r.Cases {
@@ -197,8 +199,8 @@ func (r *Report) computeLevel() (Level, string) {
 	if r.Filtered {
 		return LevelNone, "a filtered run claims no level"
 	}
-	rp, rt := r.tierPasses(TierRequired)
-	op, ot := r.tierPasses(TierOptional)
+	rp, rt := r.tierPasses(vector.TierRequired)
+	op, ot := r.tierPasses(vector.TierOptional)
 	var lvl Level
 	var why string
 	switch {

@@ -13,11 +13,12 @@ import (
 
 	"github.com/cupel-go/go-cupel/internal/report"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 func failingReport() *runner.Report {
 	o := newOracle()
-	o.Mutate = func(c *runner.Case, r *runner.Result) {
+	o.Mutate = func(c *vector.Case, r *runner.Result) {
 		switch c.ID {
 		case "required/placing/u-shaped-seven-items":
 			o := r.Output.Ordered

@@ -13,7 +13,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/cupel-go/go-cupel/vectors"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // Version is the runner's version, recorded in every report: the version of
@@ -154,12 +154,12 @@ func (o *Options) selector() (*selector, error) {
 		}
 	}
 	for _, t := range o.Tiers {
-		if !slices.Contains(Tiers, t) {
+		if !slices.Contains(vector.Tiers, t) {
 			return nil, fmt.Errorf("%w: unknown tier %q (want required or optional)", ErrUsage, t)
 		}
 	}
 	for _, st := range o.Stages {
-		if !slices.Contains(Stages, st) {
+		if !slices.Contains(vector.Stages, st) {
 			return nil, fmt.Errorf("%w: unknown stage %q (want scoring, slicing, placing or pipeline)", ErrUsage, st)
 		}
 	}
@@ -189,9 +189,9 @@ type Entry struct {
 	// path).
 	ID, Tier, Stage string
 	// Case is the loaded case; nil for a suite error.
-	Case *Case
+	Case *vector.Case
 	// SuiteError is the file's load error; nil for a case.
-	SuiteError *SuiteError
+	SuiteError *vector.SuiteError
 	// Selected is false when the options' filters leave the entry out.
 	Selected bool
 
@@ -202,7 +202,7 @@ type Entry struct {
 // optional, each by id) with the options' selection. It is the one place
 // that applies filters: it fails with ErrUsage for an invalid filter or one
 // that selects nothing.
-func plan(suite *Suite, opts Options) ([]Entry, error) {
+func plan(suite *vector.Suite, opts Options) ([]Entry, error) {
 	sel, err := opts.selector()
 	if err != nil {
 		return nil, err
@@ -232,12 +232,12 @@ func plan(suite *Suite, opts Options) ([]Entry, error) {
 // Select returns the loaded cases of suite that opts' filters select, in
 // run order. It fails with ErrUsage for an invalid filter or one that
 // selects nothing.
-func Select(suite *Suite, opts Options) ([]*Case, error) {
+func Select(suite *vector.Suite, opts Options) ([]*vector.Case, error) {
 	entries, err := plan(suite, opts)
 	if err != nil {
 		return nil, err
 	}
-	var out []*Case
+	var out []*vector.Case
 	for _, e := range entries {
 		if e.Selected && e.Case != nil {
 			out = append(out, e.Case)
@@ -246,23 +246,12 @@ func Select(suite *Suite, opts Options) ([]*Case, error) {
 	return out, nil
 }
 
-// LoadSuite loads every .toml file of fsys (walked from its root); nil
-// means the embedded suite. Files that cannot be loaded become
-// Suite.Errors; the error return is only for a file system that cannot be
-// walked or read.
-func LoadSuite(fsys fs.FS) (*Suite, error) {
-	if fsys == nil {
-		fsys = vectors.FS
-	}
-	return loadSuite(fsys)
-}
-
 // Run runs the suite of opts against impl and returns the report. The
 // error is for usage errors (ErrUsage) and an unreadable suite; an
 // implementation that cannot be run gives a report whose Infrastructure
 // field says why. [Report.Err] is the verdict.
 func Run(ctx context.Context, impl Implementation, opts Options) (*Report, error) {
-	suite, err := LoadSuite(opts.Suite)
+	suite, err := vector.LoadSuite(opts.Suite)
 	if err != nil {
 		return nil, err
 	}
@@ -271,7 +260,7 @@ func Run(ctx context.Context, impl Implementation, opts Options) (*Report, error
 
 // RunSuite is Run over an already loaded suite (opts.Suite is then only
 // used to name the suite in the report).
-func RunSuite(ctx context.Context, impl Implementation, suite *Suite, opts Options) (*Report, error) {
+func RunSuite(ctx context.Context, impl Implementation, suite *vector.Suite, opts Options) (*Report, error) {
 	x, err := Start(ctx, impl, suite, opts)
 	if err != nil {
 		return nil, err
@@ -374,7 +363,7 @@ func (x *Execution) setInfrastructure(why string) {
 // expectations naming unknown cases. An implementation that fails to start
 // is not an error: every case is then "not run" and the report's
 // Infrastructure says why.
-func Start(ctx context.Context, impl Implementation, suite *Suite, opts Options) (*Execution, error) {
+func Start(ctx context.Context, impl Implementation, suite *vector.Suite, opts Options) (*Execution, error) {
 	if impl == nil {
 		return nil, fmt.Errorf("%w: the Implementation is nil", ErrUsage)
 	}
@@ -565,15 +554,15 @@ func (x *Execution) Finish() *Report {
 
 func tierRank(t string) int {
 	switch t {
-	case TierRequired:
+	case vector.TierRequired:
 		return 0
-	case TierOptional:
+	case vector.TierOptional:
 		return 1
 	}
 	return 2
 }
 
-func newCaseResult(c *Case) CaseResult {
+func newCaseResult(c *vector.Case) CaseResult {
 	return CaseResult{ID: c.ID, Tier: c.Tier, Stage: c.Stage, Name: c.Name, File: c.File}
 }
 
@@ -630,7 +619,7 @@ func call(ctx context.Context, impl Implementation, req Request, timeout time.Du
 	return a.r, a.err
 }
 
-func runCase(ctx context.Context, impl Implementation, c *Case, seq int, timeout time.Duration) (cr CaseResult) {
+func runCase(ctx context.Context, impl Implementation, c *vector.Case, seq int, timeout time.Duration) (cr CaseResult) {
 	cr = newCaseResult(c)
 	start := time.Now()
 	r, err := call(ctx, impl, NewRequest(seq, c), timeout)

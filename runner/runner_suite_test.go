@@ -10,6 +10,7 @@ import (
 
 	"github.com/cupel-go/go-cupel/internal/oracle"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 func TestRunner(t *testing.T) {
@@ -18,9 +19,9 @@ func TestRunner(t *testing.T) {
 }
 
 // fixtures loads runner/testdata/suite.
-func fixtures() *runner.Suite {
+func fixtures() *vector.Suite {
 	GinkgoHelper()
-	s, err := runner.LoadSuite(os.DirFS("testdata/suite"))
+	s, err := vector.LoadSuite(os.DirFS("testdata/suite"))
 	Expect(err).NotTo(HaveOccurred())
 	Expect(s.Errors).To(BeEmpty())
 	return s

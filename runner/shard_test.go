@@ -9,6 +9,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // caseLines are a report's cases as id, status and message.
@@ -53,7 +54,7 @@ var _ = Describe("shards", func() {
 	})
 
 	It("N shards of a run merge into the report of the unsharded run", func() {
-		impl := plantedImpl{bugs: []string{runner.StagePlacing, runner.StageSlicing}}
+		impl := plantedImpl{bugs: []string{vector.StagePlacing, vector.StageSlicing}}
 		whole, err := runner.Run(ctx(), impl, runner.Options{})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(whole.Level).To(Equal(runner.LevelNone), "the planted bugs fail required cases")
@@ -97,7 +98,7 @@ var _ = Describe("shards", func() {
 	})
 
 	It("N shards of an exploration merge into the report of the unsharded exploration", func() {
-		impl := plantedImpl{bugs: []string{runner.StageScoring, runner.StageSlicing, runner.StagePlacing, runner.StagePipeline, "crash"}}
+		impl := plantedImpl{bugs: []string{vector.StageScoring, vector.StageSlicing, vector.StagePlacing, vector.StagePipeline, "crash"}}
 		opts := runner.ExploreOptions{Seed: 5, Cases: 3000, Coverage: true}
 		whole, err := runner.Explore(ctx(), impl, opts)
 		Expect(err).NotTo(HaveOccurred())

@@ -3,6 +3,8 @@ package runner
 import (
 	"fmt"
 	"strings"
+
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // Outcome is what a case came to, for the verdict: the statuses of a
@@ -80,7 +82,7 @@ func Classify(c CaseResult, target Level) Class {
 	// fail, unsupported, xfail
 	switch target {
 	case LevelConformant:
-		if c.Tier == TierRequired {
+		if c.Tier == vector.TierRequired {
 			return ClassGated
 		}
 		return ClassWarning

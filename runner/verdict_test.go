@@ -15,6 +15,7 @@ import (
 
 	"github.com/cupel-go/go-cupel/internal/oracle"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // forking is the oracle as a Forker: every fork shares the oracle and the
@@ -202,7 +203,7 @@ var _ = Describe("Classify", func() {
 		target runner.Level
 		want   runner.Class
 	}
-	const req, opt = runner.TierRequired, runner.TierOptional
+	const req, opt = vector.TierRequired, vector.TierOptional
 	none, conf, full := runner.Level(""), runner.LevelConformant, runner.LevelFullyConformant
 	rows := []row{
 		{runner.StatusPass, req, none, runner.ClassOK}, {runner.StatusPass, opt, full, runner.ClassOK},
@@ -238,7 +239,7 @@ var _ = Describe("Report.Verdict", func() {
 	}
 
 	It("passes an optional failure under conformant, with a warning, and keeps the level", func() {
-		v := report(runner.LevelConformant, c("r", runner.TierRequired, runner.StatusPass), c("o", runner.TierOptional, runner.StatusFail)).Verdict()
+		v := report(runner.LevelConformant, c("r", vector.TierRequired, runner.StatusPass), c("o", vector.TierOptional, runner.StatusFail)).Verdict()
 		Expect(v.Passed).To(BeTrue())
 		Expect(v.Warnings).To(Equal(1))
 		Expect(v.Level).To(Equal(runner.LevelConformant))
@@ -246,31 +247,31 @@ var _ = Describe("Report.Verdict", func() {
 	})
 
 	It("fails a target the level misses even with nothing gated", func() {
-		v := report(runner.LevelConformant, c("o", runner.TierOptional, runner.StatusPass)).Verdict()
+		v := report(runner.LevelConformant, c("o", vector.TierOptional, runner.StatusPass)).Verdict()
 		Expect(v.Passed).To(BeFalse())
 		Expect(v.Gated).To(BeZero())
 		Expect(v.Reason).To(HavePrefix("level not conformant misses the target Cupel Conformant"))
 	})
 
 	It("counts fail and unsupported apart", func() {
-		v := report("", c("a", runner.TierRequired, runner.StatusCrash), c("b", runner.TierRequired, runner.StatusUnsupported),
-			c("d", runner.TierOptional, runner.StatusUnsupported)).Verdict()
+		v := report("", c("a", vector.TierRequired, runner.StatusCrash), c("b", vector.TierRequired, runner.StatusUnsupported),
+			c("d", vector.TierOptional, runner.StatusUnsupported)).Verdict()
 		Expect(v.Counts).To(Equal(map[runner.Outcome]int{runner.OutcomeFail: 1, runner.OutcomeUnsupported: 2}))
 		Expect(v.Reason).To(Equal("3 gated (1 fail, 2 unsupported)"))
 	})
 
 	It("labels a filtered run 'no level claimed' and judges it strictly", func() {
-		r := report("", c("a", runner.TierRequired, runner.StatusPass), c("b", runner.TierRequired, runner.StatusSkip))
+		r := report("", c("a", vector.TierRequired, runner.StatusPass), c("b", vector.TierRequired, runner.StatusSkip))
 		v := r.Verdict()
 		Expect(v.Passed).To(BeTrue())
 		Expect(v.LevelClaimed).To(BeFalse())
 		Expect(v.LevelText).To(Equal("no level claimed (filtered run)"))
-		r = report("", c("a", runner.TierOptional, runner.StatusUnsupported), c("b", runner.TierRequired, runner.StatusSkip))
+		r = report("", c("a", vector.TierOptional, runner.StatusUnsupported), c("b", vector.TierRequired, runner.StatusSkip))
 		Expect(r.Verdict().Passed).To(BeFalse())
 	})
 
 	It("fails a run that stopped early, claiming no level", func() {
-		r := report(runner.LevelConformant, c("a", runner.TierRequired, runner.StatusPass), c("b", runner.TierRequired, runner.StatusSkip))
+		r := report(runner.LevelConformant, c("a", vector.TierRequired, runner.StatusPass), c("b", vector.TierRequired, runner.StatusSkip))
 		r.StoppedEarly = true
 		r.Recount()
 		v := r.Verdict()
@@ -280,7 +281,7 @@ var _ = Describe("Report.Verdict", func() {
 	})
 
 	It("has no verdict after an infrastructure error", func() {
-		r := report("", c("a", runner.TierRequired, runner.StatusNotRun))
+		r := report("", c("a", vector.TierRequired, runner.StatusNotRun))
 		r.Infrastructure = "implementation failed to start"
 		r.Recount()
 		v := r.Verdict()
@@ -290,7 +291,7 @@ var _ = Describe("Report.Verdict", func() {
 	})
 
 	It("is in the JSON report as the verdict object", func() {
-		r := report(runner.LevelConformant, c("r", runner.TierRequired, runner.StatusPass), c("o", runner.TierOptional, runner.StatusUnsupported))
+		r := report(runner.LevelConformant, c("r", vector.TierRequired, runner.StatusPass), c("o", vector.TierOptional, runner.StatusUnsupported))
 		var b bytes.Buffer
 		Expect(r.WriteJSON(&b)).To(Succeed())
 		var doc struct {

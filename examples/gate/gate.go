@@ -26,6 +26,7 @@ import (
 	"slices"
 
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // Full returns go-cupel's engine under this example's name.
@@ -79,7 +80,7 @@ func (c core) Run(ctx context.Context, req runner.Request) (runner.Result, error
 
 // laterFeature names the first later scorer or slicer that in needs, or
 // returns "".
-func laterFeature(in runner.Input) string {
+func laterFeature(in vector.Input) string {
 	if in.Scorer != nil {
 		if s := laterScorer(in.Scorer); s != "" {
 			return "scorer " + s
@@ -95,7 +96,7 @@ func laterFeature(in runner.Input) string {
 
 // laterScorer walks a scorer configuration, composite children and scaled
 // inner scorers included.
-func laterScorer(sc *runner.ScorerConfig) string {
+func laterScorer(sc *vector.ScorerConfig) string {
 	if slices.Contains(laterScorers, sc.Type) {
 		return sc.Type
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/cupel-go/go-cupel/internal/offline"
 	"github.com/cupel-go/go-cupel/internal/testtool"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // script is the Python program, relative to this directory (go test runs
@@ -40,11 +41,11 @@ func python3(t *testing.T) string {
 }
 
 // supported reports whether cupel_impl.py implements what c needs.
-func supported(c *runner.Case) bool {
+func supported(c *vector.Case) bool {
 	switch c.Stage {
-	case runner.StageScoring:
+	case vector.StageScoring:
 		return c.Input.Scorer != nil && slices.Contains(supportedScorers, c.Input.Scorer.Type)
-	case runner.StagePlacing:
+	case vector.StagePlacing:
 		return slices.Contains(supportedPlacers, c.Input.Placer)
 	}
 	return false
@@ -53,7 +54,7 @@ func supported(c *runner.Case) bool {
 // wantStatus is the status each case of the suite must get.
 func wantStatus(t *testing.T) map[string]runner.Status {
 	t.Helper()
-	suite, err := runner.LoadSuite(nil)
+	suite, err := vector.LoadSuite(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,14 +115,14 @@ func TestPythonImplementation(t *testing.T) {
 		if c.Status == runner.StatusUnsupported && (c.Actual == nil || c.Actual.Reason == "") {
 			t.Errorf("%s: unsupported without a reason", c.ID)
 		}
-		if c.Status == runner.StatusPass && c.Tier == runner.TierRequired && c.Actual != nil {
+		if c.Status == runner.StatusPass && c.Tier == vector.TierRequired && c.Actual != nil {
 			implemented[c.Stage] = true
 		}
 	}
 	for id := range want {
 		t.Errorf("%s: not in the report", id)
 	}
-	for _, stage := range []string{runner.StageScoring, runner.StagePlacing} {
+	for _, stage := range []string{vector.StageScoring, vector.StagePlacing} {
 		if !implemented[stage] {
 			t.Errorf("no required %s case passed", stage)
 		}
@@ -129,8 +130,8 @@ func TestPythonImplementation(t *testing.T) {
 
 	// Per stage: scoring is split, placing passes in full, slicing and
 	// pipeline are unsupported in full.
-	for _, tier := range runner.Tiers {
-		for _, stage := range runner.Stages {
+	for _, tier := range vector.Tiers {
+		for _, stage := range vector.Stages {
 			counts := rep.StageCounts[tier+"/"+stage]
 			pass, unsupported := counts[runner.StatusPass], counts[runner.StatusUnsupported]
 			t.Logf("%-8s %-8s %3d pass, %3d unsupported", tier, stage, pass, unsupported)
@@ -138,11 +139,11 @@ func TestPythonImplementation(t *testing.T) {
 				t.Errorf("%s/%s: no case", tier, stage)
 			}
 			switch stage {
-			case runner.StageScoring:
+			case vector.StageScoring:
 				if pass == 0 || unsupported == 0 {
 					t.Errorf("%s/scoring: %d pass, %d unsupported; want some of each", tier, pass, unsupported)
 				}
-			case runner.StagePlacing:
+			case vector.StagePlacing:
 				if unsupported != 0 {
 					t.Errorf("%s/placing: %d unsupported, want 0", tier, unsupported)
 				}
@@ -179,8 +180,8 @@ func TestPythonImplementationExecPerCase(t *testing.T) {
 	})
 	rep, err := runner.Run(context.Background(), impl, runner.Options{
 		Run:    "/u-shaped-",
-		Tiers:  []string{runner.TierRequired},
-		Stages: []string{runner.StagePlacing},
+		Tiers:  []string{vector.TierRequired},
+		Stages: []string{vector.StagePlacing},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -278,7 +279,7 @@ func TestOffline(t *testing.T) {
 // verdict of wantStatus gives.
 func stageLines(t *testing.T) []string {
 	t.Helper()
-	suite, err := runner.LoadSuite(nil)
+	suite, err := vector.LoadSuite(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -291,8 +292,8 @@ func stageLines(t *testing.T) []string {
 		}
 	}
 	var lines []string
-	for _, tier := range runner.Tiers {
-		for _, stage := range runner.Stages {
+	for _, tier := range vector.Tiers {
+		for _, stage := range vector.Stages {
 			var parts []string
 			if n := pass[tier+"/"+stage]; n > 0 {
 				parts = append(parts, fmt.Sprintf("%d pass", n))

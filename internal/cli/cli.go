@@ -20,6 +20,7 @@ import (
 	"github.com/cupel-go/go-cupel/internal/offline"
 	"github.com/cupel-go/go-cupel/internal/report"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 const usage = `usage: cupel-conform <command> [flags]
@@ -231,7 +232,7 @@ func (c *common) options() runner.Options {
 	return o
 }
 
-func (c *common) load() (*runner.Suite, runner.Options, error) {
+func (c *common) load() (*vector.Suite, runner.Options, error) {
 	o := c.options()
 	if c.suite != "" {
 		st, err := os.Stat(c.suite)
@@ -242,7 +243,7 @@ func (c *common) load() (*runner.Suite, runner.Options, error) {
 			return nil, o, usagef("--suite: %s is not a directory", c.suite)
 		}
 	}
-	s, err := runner.LoadSuite(o.Suite)
+	s, err := vector.LoadSuite(o.Suite)
 	return s, o, err
 }
 
@@ -377,7 +378,7 @@ func writeFile(path string, stdout io.Writer, write func(io.Writer) error) error
 	return os.WriteFile(path, buf.Bytes(), 0o644)
 }
 
-func (e *env) emit(rep *runner.Report, suite *runner.Suite, o outputs) error {
+func (e *env) emit(rep *runner.Report, suite *vector.Suite, o outputs) error {
 	textOut := e.stdout
 	for _, p := range []string{o.json, o.junit, o.tap, o.markdown, o.badge} {
 		if p == "-" {
@@ -423,7 +424,7 @@ func writeJSON(path string, v any) error {
 	return os.WriteFile(path, append(b, '\n'), 0o644)
 }
 
-func saveFailed(dir string, rep *runner.Report, suite *runner.Suite) error {
+func saveFailed(dir string, rep *runner.Report, suite *vector.Suite) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -590,7 +591,7 @@ func (e *env) run(args []string) (int, error) {
 }
 
 // runWithProgress runs the suite with progress on stderr (see progress).
-func (e *env) runWithProgress(ctx context.Context, impl runner.Implementation, suite *runner.Suite, opts runner.Options, o outputs) (*runner.Report, error) {
+func (e *env) runWithProgress(ctx context.Context, impl runner.Implementation, suite *vector.Suite, opts runner.Options, o outputs) (*runner.Report, error) {
 	total := 0
 	if cases, err := runner.Select(suite, opts); err == nil {
 		total = len(cases)
@@ -609,7 +610,7 @@ func (e *env) runWithProgress(ctx context.Context, impl runner.Implementation, s
 // the loader ignored: a misspelled key leaves a case testing something
 // else than its author meant. Only for --suite: the embedded suite is
 // linted by its own tests.
-func (e *env) warnKeys(suite *runner.Suite, opts runner.Options) {
+func (e *env) warnKeys(suite *vector.Suite, opts runner.Options) {
 	if opts.Suite == nil {
 		return
 	}
@@ -886,11 +887,11 @@ func (e *env) version(args []string) (int, error) {
 	if err := parseNoArgs(fs, args); err != nil {
 		return 0, err
 	}
-	suite, err := runner.LoadSuite(nil)
+	suite, err := vector.LoadSuite(nil)
 	if err != nil {
 		return exitInfrastructure, err
 	}
 	fmt.Fprintf(e.stdout, "%s %s\nprotocol %s\nspec %s\nembedded suite %d cases, sha256 %s\n",
-		runner.Name, runner.Version, runner.Protocol, runner.SpecVersion, len(suite.Cases)+len(suite.Errors), suite.Digest)
+		runner.Name, runner.Version, runner.Protocol, vector.SpecVersion, len(suite.Cases)+len(suite.Errors), suite.Digest)
 	return 0, nil
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 const exploreUsage = `usage: cupel-conform explore --impl-cmd CMD [--against CMD2] [--seed N]
@@ -96,7 +97,7 @@ func (e *env) explore(args []string) (int, error) {
 	}
 	process := func(cmd string) *runner.Process {
 		return runner.NewProcess(runner.ProcessOptions{Command: cmd, Restarts: restartsOpt(*restarts), StartupTimeout: *startup,
-			Suite: runner.HelloSuite{SpecVersion: runner.SpecVersion}})
+			Suite: runner.HelloSuite{SpecVersion: vector.SpecVersion}})
 	}
 	opts := runner.ExploreOptions{Seed: *seed, Cases: *cases, Duration: *duration, Stages: stages, Out: *out,
 		Timeout: *timeout, StartupTimeout: *startup, ShrinkRuns: *shrinkRuns, Coverage: *coverage, Shard: runner.Shard(shard)}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/cupel-go/go-cupel/internal/matrix"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // builtinName is the -i name of the in-process engine.
@@ -47,7 +48,7 @@ func parseImpls(flags []string, popts runner.ProcessOptions) ([]runner.Named, er
 // runMany is run with -i: the suite against every implementation in
 // parallel, reported side by side. The exit code is the worst of the
 // implementations' (3 over 1 over 0), so --require-level applies to each.
-func (e *env) runMany(ctx context.Context, m *manyFlags, suite *runner.Suite, opts runner.Options, o outputs, popts runner.ProcessOptions, writeExp string) (int, error) {
+func (e *env) runMany(ctx context.Context, m *manyFlags, suite *vector.Suite, opts runner.Options, o outputs, popts runner.ProcessOptions, writeExp string) (int, error) {
 	for _, f := range []struct{ name, val string }{
 		{"--impl-cmd", popts.Command}, {"--junit", o.junit}, {"--tap", o.tap}, {"--badge", o.badge},
 		{"--save-failed", o.saveFailed}, {"--write-expectations", writeExp},
@@ -108,7 +109,7 @@ func worse(a, b int) int {
 
 // writeHTML writes the HTML page of a run of one implementation, when
 // --html is set.
-func (m *manyFlags) writeHTML(e *env, rep *runner.Report, suite *runner.Suite) error {
+func (m *manyFlags) writeHTML(e *env, rep *runner.Report, suite *vector.Suite) error {
 	if m.html == "" {
 		return nil
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // smoke checks an adapter's framing: hello, one case per stage over one
@@ -44,10 +45,10 @@ func (e *env) smoke(args []string) (int, error) {
 	}
 	fmt.Fprintf(e.stdout, "ok   hello: %s %s (%s), protocol %s\n", info.Name, info.Version, info.Language, runner.Protocol)
 	seq := 0
-	for _, stage := range runner.Stages {
-		var cs *runner.Case
+	for _, stage := range vector.Stages {
+		var cs *vector.Case
 		for _, x := range suite.Cases {
-			if x.Stage == stage && (cs == nil || (x.Tier == runner.TierRequired && cs.Tier != runner.TierRequired)) {
+			if x.Stage == stage && (cs == nil || (x.Tier == vector.TierRequired && cs.Tier != vector.TierRequired)) {
 				cs = x
 			}
 		}

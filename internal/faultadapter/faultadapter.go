@@ -23,6 +23,7 @@ import (
 
 	"github.com/cupel-go/go-cupel/internal/oracle"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // Main runs the adapter on stdin/stdout and returns the exit code.
@@ -55,7 +56,7 @@ func Main() int {
 	}
 	var o runner.Implementation = runner.Engine()
 	if dir := os.Getenv("FAULT_SUITE"); dir != "" {
-		suite, err := runner.LoadSuite(os.DirFS(dir))
+		suite, err := vector.LoadSuite(os.DirFS(dir))
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 1

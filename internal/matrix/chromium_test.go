@@ -19,6 +19,7 @@ import (
 	"github.com/cupel-go/go-cupel/internal/matrix"
 	"github.com/cupel-go/go-cupel/internal/testtool"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // chromium returns the path of Debian's chromium. Without it the spec
@@ -57,11 +58,11 @@ func synthetic(n int) (*matrix.Matrix, []string) {
 			Suite:  runner.SuiteInfo{Source: "synthetic", SpecVersion: "1.3", Digest: "feedfacefeedface", Cases: n}}
 	}
 	for i := range n {
-		tier := runner.TierRequired
+		tier := vector.TierRequired
 		if i >= n*2/5 {
-			tier = runner.TierOptional
+			tier = vector.TierOptional
 		}
-		stage := runner.Stages[i%len(runner.Stages)]
+		stage := vector.Stages[i%len(vector.Stages)]
 		id := fmt.Sprintf("%s/%s/case-%04d", tier, stage, i)
 		for _, name := range names {
 			cr := runner.CaseResult{ID: id, Tier: tier, Stage: stage, Name: fmt.Sprintf("synthetic case %d", i), Status: runner.StatusPass}

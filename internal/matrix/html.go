@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 //go:embed report.html.tmpl
@@ -173,8 +174,8 @@ func buildPage(m *Matrix, o HTMLOptions) htmlPage {
 	for _, im := range m.Implementations {
 		h := htmlImpl{Name: im.Name, Describe: describe(im.Info), Level: im.Verdict.LevelText, Reason: im.LevelReason,
 			LevelClass: "lvl-none", Met: im.Met(), VerdictLine: im.Verdict.Line(), Infrastructure: im.Infrastructure, Caps: capabilities(im.Info.Capabilities),
-			Required: bar(tally(im.Counts[runner.TierRequired]), runner.TierRequired, ""),
-			Optional: bar(tally(im.Counts[runner.TierOptional]), runner.TierOptional, "")}
+			Required: bar(tally(im.Counts[vector.TierRequired]), vector.TierRequired, ""),
+			Optional: bar(tally(im.Counts[vector.TierOptional]), vector.TierOptional, "")}
 		switch im.Level {
 		case runner.LevelFullyConformant:
 			h.LevelClass = "lvl-full"
@@ -267,7 +268,7 @@ func buildPage(m *Matrix, o HTMLOptions) htmlPage {
 		p.Statuses = append(p.Statuses, StatusAbsent)
 	}
 	p.Legend = p.Statuses
-	for _, st := range runner.Stages {
+	for _, st := range vector.Stages {
 		if stages[st] {
 			p.Stages = append(p.Stages, st)
 			delete(stages, st)

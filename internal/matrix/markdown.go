@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // mdFoldAfter is how many disagreements where nobody fails are shown
@@ -28,8 +29,8 @@ func WriteMarkdown(w io.Writer, m *Matrix) error {
 	b.WriteString("| implementation | level | required | optional |\n|---|---|---:|---:|\n")
 	for _, im := range m.Implementations {
 		fmt.Fprintf(&b, "| **%s** <br>%s | %s %s | %s | %s |\n", mdEscape(im.Name), mdEscape(describe(im.Info)),
-			levelMark(im.Level), mdEscape(levelText(im)), fraction(tally(im.Counts[runner.TierRequired])),
-			fraction(tally(im.Counts[runner.TierOptional])))
+			levelMark(im.Level), mdEscape(levelText(im)), fraction(tally(im.Counts[vector.TierRequired])),
+			fraction(tally(im.Counts[vector.TierOptional])))
 	}
 	b.WriteString("\n| tier | stage |")
 	for _, n := range names {

@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // ErrInvalid is matched (errors.Is) by every error New returns for entries
@@ -202,7 +203,7 @@ func New(entries []Entry, opts Options) (*Matrix, error) {
 		im := Implementation{
 			Name: e.Name, Info: r.Implementation, Level: r.Level, LevelReason: r.LevelReason,
 			RequireLevel: r.RequireLevel, Infrastructure: r.Infrastructure, Report: r, Verdict: r.Verdict(),
-			Counts:      map[string]map[runner.Status]int{"all": {}, runner.TierRequired: {}, runner.TierOptional: {}},
+			Counts:      map[string]map[runner.Status]int{"all": {}, vector.TierRequired: {}, vector.TierOptional: {}},
 			StageCounts: map[string]map[runner.Status]int{},
 		}
 		if r.Suite.Digest != first.Suite.Digest {
@@ -288,10 +289,10 @@ func orderGroups(set map[string]bool) []string {
 	sort.Slice(keys, func(i, j int) bool {
 		ti, si := splitGroup(keys[i])
 		tj, sj := splitGroup(keys[j])
-		if a, b := rank(runner.Tiers, ti), rank(runner.Tiers, tj); a != b {
+		if a, b := rank(vector.Tiers, ti), rank(vector.Tiers, tj); a != b {
 			return a < b
 		}
-		if a, b := rank(runner.Stages, si), rank(runner.Stages, sj); a != b {
+		if a, b := rank(vector.Stages, si), rank(vector.Stages, sj); a != b {
 			return a < b
 		}
 		return keys[i] < keys[j]

@@ -11,6 +11,7 @@ import (
 
 	"github.com/cupel-go/go-cupel/internal/matrix"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 func golden(name string, got []byte) {
@@ -26,7 +27,7 @@ var _ = Describe("New", func() {
 		py := m.Implementations[1]
 		Expect(py.Name).To(Equal("python"))
 		Expect(py.Level).To(Equal(runner.LevelNone))
-		Expect(py.Counts[runner.TierRequired]).To(Equal(map[runner.Status]int{runner.StatusPass: 3, runner.StatusUnsupported: 2}))
+		Expect(py.Counts[vector.TierRequired]).To(Equal(map[runner.Status]int{runner.StatusPass: 3, runner.StatusUnsupported: 2}))
 		Expect(py.StageCounts["required/scoring"]).To(Equal(map[runner.Status]int{runner.StatusPass: 1, runner.StatusUnsupported: 1}))
 		Expect(m.Groups).To(Equal([]string{"required/scoring", "required/slicing", "required/placing", "optional/scoring", "optional/pipeline"}))
 

@@ -10,21 +10,22 @@ import (
 	"slices"
 
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // Oracle answers from the suite's expectations.
 type Oracle struct {
-	Suite *runner.Suite
+	Suite *vector.Suite
 	// Mutate, when set, may change a result before it is returned.
-	Mutate func(c *runner.Case, r *runner.Result)
+	Mutate func(c *vector.Case, r *runner.Result)
 	// Info is returned by Hello.
 	Info runner.Info
 }
 
 // New returns an oracle over suite.
-func New(suite *runner.Suite) *Oracle {
+func New(suite *vector.Suite) *Oracle {
 	return &Oracle{Suite: suite, Info: runner.Info{Name: "oracle", Version: "1", Language: "go",
-		Capabilities: runner.Capabilities{Stages: runner.Stages, Features: []string{"diagnostics"}}}}
+		Capabilities: runner.Capabilities{Stages: vector.Stages, Features: []string{"diagnostics"}}}}
 }
 
 // Hello returns o.Info.
@@ -44,25 +45,25 @@ func (o *Oracle) Run(_ context.Context, req runner.Request) (runner.Result, erro
 }
 
 // Answer is the result that passes c.
-func Answer(c *runner.Case) runner.Result {
+func Answer(c *vector.Case) runner.Result {
 	e := &c.Expect
 	if e.ConstructionError {
-		return runner.Result{Status: runner.ResultRejected, Error: &runner.ErrorInfo{Kind: runner.KindInvalidConfig, Message: "oracle"}}
+		return runner.Result{Status: runner.ResultRejected, Error: &runner.ErrorInfo{Kind: vector.KindInvalidConfig, Message: "oracle"}}
 	}
 	if e.Error != "" {
 		return runner.Result{Status: runner.ResultRejected, Error: &runner.ErrorInfo{Kind: e.Error, Message: "oracle"}}
 	}
 	out := &runner.Output{}
 	switch c.Stage {
-	case runner.StageScoring:
+	case vector.StageScoring:
 		for _, s := range e.Scores {
 			out.Scores = append(out.Scores, runner.IndexScore{Index: s.Resolved, Score: s.Score})
 		}
-	case runner.StageSlicing:
+	case vector.StageSlicing:
 		for _, r := range e.Selected {
 			out.Selected = append(out.Selected, r.Resolved)
 		}
-	case runner.StagePlacing, runner.StagePipeline:
+	case vector.StagePlacing, vector.StagePipeline:
 		for _, r := range e.Ordered {
 			out.Ordered = append(out.Ordered, r.Resolved)
 		}
@@ -70,7 +71,7 @@ func Answer(c *runner.Case) runner.Result {
 	out.Shortfalls = slices.Clone(e.Shortfalls)
 	if out.Shortfalls == nil && e.ShortfallCount != nil {
 		for i := 0; i < *e.ShortfallCount; i++ {
-			out.Shortfalls = append(out.Shortfalls, runner.Shortfall{Kind: fmt.Sprint("k", i)})
+			out.Shortfalls = append(out.Shortfalls, vector.Shortfall{Kind: fmt.Sprint("k", i)})
 		}
 	}
 	if e.CapExcludedCount != nil {
@@ -102,7 +103,7 @@ func Answer(c *runner.Case) runner.Result {
 	return runner.Result{Status: runner.ResultOK, Output: out}
 }
 
-func entries(list []runner.ExpectedReport) []runner.ReportEntry {
+func entries(list []vector.ExpectedReport) []runner.ReportEntry {
 	out := []runner.ReportEntry{}
 	for _, e := range list {
 		re := runner.ReportEntry{Index: e.Resolved, Reason: map[string]any{"reason": e.Reason}}

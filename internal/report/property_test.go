@@ -15,6 +15,7 @@ import (
 	"github.com/cupel-go/go-cupel/internal/cli"
 	"github.com/cupel-go/go-cupel/internal/report"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // junitModel is what a JUnit consumer reads: per test case, a failure, an
@@ -103,12 +104,12 @@ func randomReport(rnd *rand.Rand) *runner.Report {
 		Suite: runner.SuiteInfo{Source: "random", SpecVersion: "1.3"}, Implementation: runner.Info{Name: "random"}}
 	n := 1 + rnd.IntN(10)
 	for i := range n {
-		tier := runner.Tiers[rnd.IntN(2)]
+		tier := vector.Tiers[rnd.IntN(2)]
 		st := statuses[rnd.IntN(len(statuses))]
 		if rnd.IntN(3) == 0 {
 			st = runner.StatusPass
 		}
-		c := runner.CaseResult{ID: fmt.Sprintf("%s/scoring/c%d", tier, i), Tier: tier, Stage: runner.StageScoring,
+		c := runner.CaseResult{ID: fmt.Sprintf("%s/scoring/c%d", tier, i), Tier: tier, Stage: vector.StageScoring,
 			Status: st, Message: "m#" + string(st)}
 		if st == runner.StatusXFail || st == runner.StatusUnexpectedPass {
 			c.Expected = &runner.Expectation{ID: c.ID, Status: runner.StatusFail, Reason: "pinned"}

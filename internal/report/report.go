@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // TextOptions configure the human-readable report.
@@ -23,7 +24,7 @@ type TextOptions struct {
 	// NO_COLOR).
 	Color bool
 	// Suite, when set, lets failures show their inputs.
-	Suite *runner.Suite
+	Suite *vector.Suite
 	// MaxFailures caps every list of the report: the failures shown in
 	// full, the unsupported reasons and the failing ids of the summary (0:
 	// no cap). Negative shows no failure in full and caps the summary's
@@ -176,7 +177,7 @@ func WriteText(w io.Writer, r *runner.Report, o TextOptions) error {
 				reasons = append(reasons, why)
 			}
 			unsupported[why] = append(unsupported[why], c.ID)
-			if c.Tier == runner.TierRequired {
+			if c.Tier == vector.TierRequired {
 				requiredUnsupported[why]++
 			}
 		case c.Status == runner.StatusNotRun && r.Infrastructure != "":
@@ -194,9 +195,9 @@ func WriteText(w io.Writer, r *runner.Report, o TextOptions) error {
 			writeFailure(&b, p, c, o.Suite)
 		}
 	}
-	for _, tier := range runner.Tiers {
+	for _, tier := range vector.Tiers {
 		fmt.Fprintf(&b, "%-9s %s\n", tier+":", countLine(r.Counts[tier]))
-		for _, st := range runner.Stages {
+		for _, st := range vector.Stages {
 			if m := r.StageCounts[tier+"/"+st]; m != nil {
 				fmt.Fprintf(&b, "  %-9s %s\n", st+":", countLine(m))
 			}
@@ -311,7 +312,7 @@ func indent(s, prefix string) string {
 	return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix)
 }
 
-func writeFailure(b *strings.Builder, p painter, c runner.CaseResult, suite *runner.Suite) {
+func writeFailure(b *strings.Builder, p painter, c runner.CaseResult, suite *vector.Suite) {
 	fmt.Fprintf(b, "%s %s", p.c(statusColor(c.Status)+";1", strings.ToUpper(string(c.Status))), c.ID)
 	if c.Name != "" {
 		fmt.Fprintf(b, " — %s", c.Name)
@@ -324,7 +325,7 @@ func writeFailure(b *strings.Builder, p painter, c runner.CaseResult, suite *run
 // FailureDetail is what the text report says of a case under its header
 // line, without colour: the message, the details (the diff), the inputs
 // and the stderr tail. The JUnit and TAP reports carry it too.
-func FailureDetail(c runner.CaseResult, suite *runner.Suite) string {
+func FailureDetail(c runner.CaseResult, suite *vector.Suite) string {
 	var b strings.Builder
 	writeDetail(&b, c, suite)
 	lines := strings.Split(b.String(), "\n")
@@ -334,7 +335,7 @@ func FailureDetail(c runner.CaseResult, suite *runner.Suite) string {
 	return strings.Join(lines, "\n")
 }
 
-func writeDetail(b *strings.Builder, c runner.CaseResult, suite *runner.Suite) {
+func writeDetail(b *strings.Builder, c runner.CaseResult, suite *vector.Suite) {
 	if c.Message != "" {
 		fmt.Fprintf(b, "  %s\n", c.Message)
 	}
@@ -366,7 +367,7 @@ func writeDetail(b *strings.Builder, c runner.CaseResult, suite *runner.Suite) {
 	}
 }
 
-func writeInputs(b *strings.Builder, c *runner.Case) {
+func writeInputs(b *strings.Builder, c *vector.Case) {
 	in := c.Input
 	cfg := map[string]any{}
 	if in.Scorer != nil {
@@ -474,7 +475,7 @@ const LevelTestName = "conformance level"
 // message "… not required for …"; an expected failure that does not count
 // and a case not run are skipped; a case not run after an infrastructure
 // error is an error. suite, when set, lets failures show their inputs.
-func WriteJUnit(w io.Writer, r *runner.Report, suite *runner.Suite) error {
+func WriteJUnit(w io.Writer, r *runner.Report, suite *vector.Suite) error {
 	v := r.Verdict()
 	class := v.Classes()
 	out := junitSuites{Name: "cupel-conform " + r.Implementation.Name, Time: seconds(r.Duration)}
@@ -589,7 +590,7 @@ func oneLineMsg(s string) string { return strings.ReplaceAll(s, "\n", " ") }
 // not counted), as is an expected failure that does not count; a case not
 // run is "ok # SKIP", or "not ok" after an infrastructure error. suite,
 // when set, lets failures show their inputs.
-func WriteTAP(w io.Writer, r *runner.Report, suite *runner.Suite) error {
+func WriteTAP(w io.Writer, r *runner.Report, suite *vector.Suite) error {
 	v := r.Verdict()
 	class := v.Classes()
 	exists, levelOK, why := levelTest(v)
@@ -705,8 +706,8 @@ func WriteMarkdown(w io.Writer, r *runner.Report) error {
 		fmt.Fprintf(&b, " %s |", o)
 	}
 	b.WriteString("\n|---|---|" + strings.Repeat("---:|", len(runner.Outcomes)) + "\n")
-	for _, tier := range runner.Tiers {
-		for _, st := range runner.Stages {
+	for _, tier := range vector.Tiers {
+		for _, st := range vector.Stages {
 			if x := rows[tier+"/"+st]; x != nil {
 				fmt.Fprintf(&b, "| %s | %s |", tier, st)
 				for _, o := range runner.Outcomes {
@@ -752,7 +753,7 @@ func WriteMarkdown(w io.Writer, r *runner.Report) error {
 	if len(reasons) > 0 {
 		b.WriteString("\n### Unsupported, by reason\n\n| reason | required | optional |\n|---|---:|---:|\n")
 		for _, why := range reasons {
-			fmt.Fprintf(&b, "| %s | %d | %d |\n", mdEscape(why), unsupported[why][runner.TierRequired], unsupported[why][runner.TierOptional])
+			fmt.Fprintf(&b, "| %s | %d | %d |\n", mdEscape(why), unsupported[why][vector.TierRequired], unsupported[why][vector.TierOptional])
 		}
 	}
 	if r.Infrastructure != "" {
@@ -797,7 +798,7 @@ func NewBadge(r *runner.Report) Badge {
 	default:
 		pass, total := 0, 0
 		for _, c := range r.Cases {
-			if c.Tier == runner.TierRequired && c.SuiteError == nil {
+			if c.Tier == vector.TierRequired && c.SuiteError == nil {
 				total++
 				if c.Passed() {
 					pass++

@@ -17,6 +17,7 @@ import (
 	"github.com/cupel-go/go-cupel/internal/report/reportcheck"
 	"github.com/cupel-go/go-cupel/internal/testtool"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // textSeeds are implementation text that once broke, or could break, a
@@ -43,9 +44,9 @@ var textSeeds = []string{
 
 // fixtureSuite is the runner's fixture suite, whose cases the fuzzed
 // report answers.
-func fixtureSuite(t testing.TB) *runner.Suite {
+func fixtureSuite(t testing.TB) *vector.Suite {
 	t.Helper()
-	s, err := runner.LoadSuite(os.DirFS("../../runner/testdata/suite"))
+	s, err := vector.LoadSuite(os.DirFS("../../runner/testdata/suite"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +58,7 @@ func fixtureSuite(t testing.TB) *runner.Suite {
 // case's message, details, stderr and raw answer (unsupported reason,
 // error kind and message, shortfall kind, selection report reason), and,
 // when infra is set, an infrastructure error and its stderr.
-func textReport(suite *runner.Suite, s string, infra bool) *runner.Report {
+func textReport(suite *vector.Suite, s string, infra bool) *runner.Report {
 	statuses := []runner.Status{runner.StatusFail, runner.StatusError, runner.StatusCrash, runner.StatusTimeout,
 		runner.StatusUnsupported, runner.StatusXFail, runner.StatusSkip, runner.StatusUnexpectedPass,
 		runner.StatusPass, runner.StatusNotRun}
@@ -72,7 +73,7 @@ func textReport(suite *runner.Suite, s string, infra bool) *runner.Report {
 		r.Cases = append(r.Cases, runner.CaseResult{ID: c.ID, Tier: c.Tier, Stage: c.Stage, Name: c.Name, Status: st,
 			Message: s, Details: []string{s, "then " + s}, Stderr: s,
 			Actual: &runner.Result{Status: "ok", Reason: s, Error: &runner.ErrorInfo{Kind: s, Message: s},
-				Output: &runner.Output{Selected: []int{0}, Shortfalls: []runner.Shortfall{{Kind: s}},
+				Output: &runner.Output{Selected: []int{0}, Shortfalls: []vector.Shortfall{{Kind: s}},
 					Diagnostics: &runner.Diagnostics{Excluded: []runner.ReportEntry{{Index: 0, Reason: map[string]any{"reason": s}}}}}}})
 	}
 	return r
@@ -80,7 +81,7 @@ func textReport(suite *runner.Suite, s string, infra bool) *runner.Report {
 
 // checkTextReport writes the report of s in every format and reads each
 // back as its consumer does; it returns the JUnit file.
-func checkTextReport(t *testing.T, suite *runner.Suite, s string, infra bool) []byte {
+func checkTextReport(t *testing.T, suite *vector.Suite, s string, infra bool) []byte {
 	t.Helper()
 	r := textReport(suite, s, infra)
 

@@ -19,6 +19,7 @@ import (
 
 	"github.com/cupel-go/go-cupel/internal/oracle"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // The names of the implementations.
@@ -49,25 +50,25 @@ const SlowFor = time.Minute
 
 // New returns the implementation called name over suite, or nil for an
 // unknown name.
-func New(name string, suite *runner.Suite) runner.Implementation {
+func New(name string, suite *vector.Suite) runner.Implementation {
 	o := oracle.New(suite)
 	o.Info.Name = "testimpl-" + name
 	switch name {
 	case Conformant:
 		return o
 	case OptionalFailures, FailingRequired:
-		tier := runner.TierOptional
+		tier := vector.TierOptional
 		if name == FailingRequired {
-			tier = runner.TierRequired
+			tier = vector.TierRequired
 		}
-		o.Mutate = func(c *runner.Case, r *runner.Result) {
+		o.Mutate = func(c *vector.Case, r *runner.Result) {
 			if c.Tier == tier {
 				Break(r)
 			}
 		}
 		return o
 	case Partial:
-		o.Info.Capabilities.Stages = []string{runner.StageScoring, runner.StagePlacing}
+		o.Info.Capabilities.Stages = []string{vector.StageScoring, vector.StagePlacing}
 		return partial{o}
 	case Crashing:
 		return crashing{o}
@@ -124,7 +125,7 @@ func Break(r *runner.Result) {
 // checks keeps its order and gets the bad indexes in the report instead
 // (included 99, excluded -1); one whose report the case does not check
 // gets both a bad order and such a report, which the text report shows.
-func OutOfRangeIndex(c *runner.Case, r *runner.Result) {
+func OutOfRangeIndex(c *vector.Case, r *runner.Result) {
 	if r.Status != runner.ResultOK || r.Output == nil {
 		return
 	}
@@ -147,10 +148,10 @@ func OutOfRangeIndex(c *runner.Case, r *runner.Result) {
 		}
 	}
 	switch {
-	case c.Stage == runner.StagePipeline && c.Expect.Diagnostics != nil && out.Diagnostics != nil:
+	case c.Stage == vector.StagePipeline && c.Expect.Diagnostics != nil && out.Diagnostics != nil:
 		badReport(out.Diagnostics)
 		return
-	case c.Stage == runner.StagePipeline:
+	case c.Stage == vector.StagePipeline:
 		out.Diagnostics = &runner.Diagnostics{}
 		badReport(out.Diagnostics)
 	}
@@ -166,7 +167,7 @@ func OutOfRangeIndex(c *runner.Case, r *runner.Result) {
 type partial struct{ *oracle.Oracle }
 
 func (p partial) Run(ctx context.Context, req runner.Request) (runner.Result, error) {
-	if req.Stage == runner.StageSlicing || req.Stage == runner.StagePipeline {
+	if req.Stage == vector.StageSlicing || req.Stage == vector.StagePipeline {
 		return runner.Result{Status: runner.ResultUnsupported, Reason: req.Stage + " is not implemented yet"}, nil
 	}
 	return p.Oracle.Run(ctx, req)
@@ -204,7 +205,7 @@ func (s slow) Run(ctx context.Context, req runner.Request) (runner.Result, error
 // case without a result; each case gets 200ms). It returns the exit code.
 func Main(args []string) int {
 	name := os.Getenv("TESTIMPL")
-	suite, err := runner.LoadSuite(os.DirFS(os.Getenv("TESTIMPL_SUITE")))
+	suite, err := vector.LoadSuite(os.DirFS(os.Getenv("TESTIMPL_SUITE")))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "testimpl:", err)
 		return 1
@@ -315,13 +316,13 @@ func writeLine(w io.Writer, v any) error {
 
 // Want is the status the implementation called name earns on c, live
 // (in process or as a process).
-func Want(name string, c *runner.Case) runner.Status {
+func Want(name string, c *vector.Case) runner.Status {
 	expectsRejection := c.Expect.Error != "" || c.Expect.ConstructionError
 	switch {
-	case name == OptionalFailures && c.Tier == runner.TierOptional,
-		name == FailingRequired && c.Tier == runner.TierRequired:
+	case name == OptionalFailures && c.Tier == vector.TierOptional,
+		name == FailingRequired && c.Tier == vector.TierRequired:
 		return runner.StatusFail
-	case name == Partial && (c.Stage == runner.StageSlicing || c.Stage == runner.StagePipeline):
+	case name == Partial && (c.Stage == vector.StageSlicing || c.Stage == vector.StagePipeline):
 		return runner.StatusUnsupported
 	case name == Crashing && c.ID == CrashID:
 		return runner.StatusCrash
@@ -337,7 +338,7 @@ func Want(name string, c *runner.Case) runner.Status {
 // offline exchange, where nothing times out: the slow implementation's
 // answer is its error (it ran out of its 200ms). A crash leaves no result,
 // which verify refuses as a whole (see Main).
-func WantOffline(name string, c *runner.Case) runner.Status {
+func WantOffline(name string, c *vector.Case) runner.Status {
 	if name == Slow && c.ID == SlowID {
 		return runner.StatusError
 	}

@@ -20,6 +20,7 @@ import (
 	"testing"
 
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // Test runs the suite of opts against impl and renders the run's
@@ -37,7 +38,7 @@ func Test(t *testing.T, impl runner.Implementation, opts runner.Options) *runner
 		ctx, cancel = context.WithDeadline(ctx, dl)
 		defer cancel()
 	}
-	suite, err := runner.LoadSuite(opts.Suite)
+	suite, err := vector.LoadSuite(opts.Suite)
 	if err != nil {
 		t.Fatalf("conformtest: %v", err)
 		return nil

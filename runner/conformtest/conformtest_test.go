@@ -7,6 +7,7 @@ import (
 	"github.com/cupel-go/go-cupel/internal/oracle"
 	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/conformtest"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 func fixtures(t *testing.T) runner.Options {
@@ -16,7 +17,7 @@ func fixtures(t *testing.T) runner.Options {
 // TestGate shows the go test gate: one call, one subtest per case.
 func TestGate(t *testing.T) {
 	opts := fixtures(t)
-	s, err := runner.LoadSuite(opts.Suite)
+	s, err := vector.LoadSuite(opts.Suite)
 	if err != nil {
 		t.Fatal(err)
 	}

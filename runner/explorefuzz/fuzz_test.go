@@ -11,6 +11,7 @@ import (
 
 	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/explorefuzz"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // FuzzGoCupel explores go-cupel, served over the protocol in process,
@@ -29,7 +30,7 @@ func (planted) Hello(ctx context.Context) (runner.Info, error) { return runner.E
 
 func (planted) Run(ctx context.Context, req runner.Request) (runner.Result, error) {
 	r, err := runner.Engine().Run(ctx, req)
-	if err == nil && r.Output != nil && req.Stage == runner.StagePlacing && req.Case.Placer == "u-shaped" && len(r.Output.Ordered) >= 3 {
+	if err == nil && r.Output != nil && req.Stage == vector.StagePlacing && req.Case.Placer == "u-shaped" && len(r.Output.Ordered) >= 3 {
 		o := *r.Output
 		o.Ordered = slices.Clone(o.Ordered)
 		o.Ordered[0], o.Ordered[1] = o.Ordered[1], o.Ordered[0]

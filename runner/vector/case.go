@@ -1,12 +1,13 @@
-package runner
+package vector
 
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/cupel-go/go-cupel/cupel"
 	"math"
 	"strconv"
 	"time"
+
+	"github.com/cupel-go/go-cupel/cupel"
 )
 
 // Tiers and stages of the suite.

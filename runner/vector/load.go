@@ -1,4 +1,4 @@
-package runner
+package vector
 
 import (
 	"crypto/sha256"
@@ -12,6 +12,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/vectors"
 )
 
 // SpecVersion is the version of the Cupel specification the runner and its
@@ -87,6 +88,17 @@ func (s *Suite) Case(id string) *Case {
 		return nil
 	}
 	return s.Cases[i]
+}
+
+// LoadSuite loads every .toml file of fsys (walked from its root); nil
+// means the embedded suite. Files that cannot be loaded become
+// Suite.Errors; the error return is only for a file system that cannot be
+// walked or read.
+func LoadSuite(fsys fs.FS) (*Suite, error) {
+	if fsys == nil {
+		fsys = vectors.FS
+	}
+	return loadSuite(fsys)
 }
 
 func loadSuite(fsys fs.FS) (*Suite, error) {

@@ -1,4 +1,4 @@
-package runner
+package vector
 
 import (
 	"bufio"
