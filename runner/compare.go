@@ -9,33 +9,13 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
-// Status is the verdict on one case.
-type Status string
-
-// Case statuses.
-const (
-	StatusPass           Status = "pass"
-	StatusFail           Status = "fail"
-	StatusError          Status = "error"
-	StatusCrash          Status = "crash"
-	StatusTimeout        Status = "timeout"
-	StatusUnsupported    Status = "unsupported"
-	StatusNotRun         Status = "not-run"
-	StatusXFail          Status = "xfail"
-	StatusSkip           Status = "skip"
-	StatusUnexpectedPass Status = "unexpected-pass"
-)
-
-// Statuses lists every status in report order.
-var Statuses = []Status{StatusPass, StatusFail, StatusError, StatusCrash, StatusTimeout,
-	StatusUnsupported, StatusNotRun, StatusXFail, StatusSkip, StatusUnexpectedPass}
-
 // Judgement is the comparator's judgement of one result.
 type Judgement struct {
-	Status Status
+	Status protocol.Status
 	// Message is a one-line summary (empty on pass).
 	Message string
 	// Details are the lines of a diff: expected vs actual, per item.
@@ -43,56 +23,56 @@ type Judgement struct {
 }
 
 func (v *Judgement) failf(format string, args ...any) {
-	v.Status = StatusFail
+	v.Status = protocol.StatusFail
 	v.Details = append(v.Details, fmt.Sprintf(format, args...))
 }
 
 // Compare judges an implementation's result for c.
-func Compare(c *vector.Case, r Result) Judgement {
-	v := Judgement{Status: StatusPass}
+func Compare(c *vector.Case, r protocol.Result) Judgement {
+	v := Judgement{Status: protocol.StatusPass}
 	exp := &c.Expect
 	wantKind := exp.Error
 	if exp.ConstructionError {
 		wantKind = vector.KindInvalidConfig
 	}
 	switch r.Status {
-	case ResultUnsupported:
+	case protocol.ResultUnsupported:
 		reason := r.Reason
 		if reason == "" {
 			reason = "(no reason given)"
 		}
-		return Judgement{Status: StatusUnsupported, Message: reason}
-	case ResultError:
-		return Judgement{Status: StatusError, Message: "implementation error: " + errText(r.Error)}
-	case ResultRejected:
+		return Judgement{Status: protocol.StatusUnsupported, Message: reason}
+	case protocol.ResultError:
+		return Judgement{Status: protocol.StatusError, Message: "implementation error: " + errText(r.Error)}
+	case protocol.ResultRejected:
 		got := ""
 		if r.Error != nil {
 			got = r.Error.Kind
 		}
 		if wantKind == "" {
-			return Judgement{Status: StatusFail, Message: "rejected unexpectedly: " + errText(r.Error),
+			return Judgement{Status: protocol.StatusFail, Message: "rejected unexpectedly: " + errText(r.Error),
 				Details: []string{"expected: a successful run", "actual:   rejected with " + errText(r.Error)}}
 		}
 		if got != wantKind {
-			return Judgement{Status: StatusFail, Message: fmt.Sprintf("rejected with %s, want %s", got, wantKind),
+			return Judgement{Status: protocol.StatusFail, Message: fmt.Sprintf("rejected with %s, want %s", got, wantKind),
 				Details: []string{"expected: rejected with " + wantKind, "actual:   rejected with " + errText(r.Error)}}
 		}
 		return v
-	case ResultOK:
+	case protocol.ResultOK:
 	default:
-		return Judgement{Status: StatusError, Message: fmt.Sprintf("invalid result status %q", r.Status)}
+		return Judgement{Status: protocol.StatusError, Message: fmt.Sprintf("invalid result status %q", r.Status)}
 	}
 	if wantKind != "" {
 		what := "the run to fail with " + wantKind
 		if exp.ConstructionError {
 			what = "construction to fail (" + vector.KindInvalidConfig + ")"
 		}
-		return Judgement{Status: StatusFail, Message: "expected " + what + ", got ok",
+		return Judgement{Status: protocol.StatusFail, Message: "expected " + what + ", got ok",
 			Details: []string{"expected: " + what, "actual:   ok"}}
 	}
 	out := r.Output
 	if out == nil {
-		out = &Output{}
+		out = &protocol.Output{}
 	}
 	n := len(c.Input.Items)
 	switch c.Stage {
@@ -136,7 +116,7 @@ func Compare(c *vector.Case, r Result) Judgement {
 			}
 		}
 	}
-	if v.Status == StatusFail && v.Message == "" {
+	if v.Status == protocol.StatusFail && v.Message == "" {
 		// Details hold problems, each followed by indented lines of diff.
 		problems := 0
 		for _, d := range v.Details {
@@ -152,7 +132,7 @@ func Compare(c *vector.Case, r Result) Judgement {
 	return v
 }
 
-func errText(e *ErrorInfo) string {
+func errText(e *protocol.ErrorInfo) string {
 	if e == nil {
 		return "(no error object)"
 	}
@@ -187,7 +167,7 @@ func ScoresMatch(actual, expected, epsilon float64) bool {
 	return math.Abs(actual-expected) < epsilon
 }
 
-func compareScores(c *vector.Case, out *Output, v *Judgement) {
+func compareScores(c *vector.Case, out *protocol.Output, v *Judgement) {
 	got := map[int]float64{}
 	for _, s := range out.Scores {
 		if s.Index < 0 || s.Index >= len(c.Input.Items) {
@@ -352,7 +332,7 @@ func compareOrdered(what string, c *vector.Case, want []vector.Ref, got []int, v
 	}
 }
 
-func compareCounts(c *vector.Case, out *Output, shortfalls []vector.Shortfall, v *Judgement) {
+func compareCounts(c *vector.Case, out *protocol.Output, shortfalls []vector.Shortfall, v *Judgement) {
 	exp := &c.Expect
 	if exp.ShortfallCount != nil && len(shortfalls) != *exp.ShortfallCount {
 		v.failf("shortfalls: %d recorded, want %d (%v)", len(shortfalls), *exp.ShortfallCount, shortfalls)
@@ -370,7 +350,7 @@ func compareCounts(c *vector.Case, out *Output, shortfalls []vector.Shortfall, v
 	}
 }
 
-func compareDiagnostics(c *vector.Case, d *Diagnostics, v *Judgement) {
+func compareDiagnostics(c *vector.Case, d *protocol.Diagnostics, v *Judgement) {
 	exp := c.Expect.Diagnostics
 	if d == nil {
 		v.failf("diagnostics: expected a selection report, got none")
@@ -390,11 +370,11 @@ func compareDiagnostics(c *vector.Case, d *Diagnostics, v *Judgement) {
 	}
 }
 
-// Describe renders e for people: its index, the content of the item it
+// DescribeEntry renders e for people: its index, the content of the item it
 // names in c ("?" when the index is out of range, since e is an
 // implementation's answer), its score, and its reason with the reason's
 // fields in name order. Diffs and reports show entries this way.
-func (e ReportEntry) Describe(c *vector.Case) string {
+func DescribeEntry(e protocol.ReportEntry, c *vector.Case) string {
 	content := "?"
 	if e.Index >= 0 && e.Index < len(c.Input.Items) {
 		content = c.Input.Items[e.Index].Content
@@ -429,7 +409,7 @@ func fieldList(fields []string) string {
 	return " (" + strings.Join(fields, ", ") + ")"
 }
 
-func compareEntries(c *vector.Case, what string, want []vector.ExpectedReport, got []ReportEntry, v *Judgement) {
+func compareEntries(c *vector.Case, what string, want []vector.ExpectedReport, got []protocol.ReportEntry, v *Judgement) {
 	var problems []string
 	if len(want) != len(got) {
 		problems = append(problems, fmt.Sprintf("%d entries, want %d", len(got), len(want)))
@@ -456,7 +436,7 @@ func compareEntries(c *vector.Case, what string, want []vector.ExpectedReport, g
 			}
 		}
 		if len(diffs) > 0 {
-			problems = append(problems, fmt.Sprintf("[%d] %s differ: expected %s, actual %s", i, strings.Join(diffs, ", "), describeExpected(e), a.Describe(c)))
+			problems = append(problems, fmt.Sprintf("[%d] %s differ: expected %s, actual %s", i, strings.Join(diffs, ", "), describeExpected(e), DescribeEntry(a, c)))
 		}
 	}
 	if len(problems) == 0 {
@@ -472,7 +452,7 @@ func compareEntries(c *vector.Case, what string, want []vector.ExpectedReport, g
 			e = describeExpected(want[i])
 		}
 		if i < len(got) {
-			a = got[i].Describe(c)
+			a = DescribeEntry(got[i], c)
 		}
 		v.Details = append(v.Details, fmt.Sprintf("  %2d  expected %s\n      actual   %s", i, e, a))
 	}

@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
@@ -21,15 +22,15 @@ type engine struct{}
 // Engine returns go-cupel (package github.com/cupel-go/go-cupel/cupel) as
 // an in-process Implementation. `cupel-conform run` uses it by default and
 // `cupel-conform adapter` serves it over the protocol.
-func Engine() Implementation { return engine{} }
+func Engine() protocol.Implementation { return engine{} }
 
 // Fork implements [Forker]: the engine keeps no state between cases.
-func (engine) Fork() Implementation { return engine{} }
+func (engine) Fork() protocol.Implementation { return engine{} }
 
 // Hello identifies go-cupel.
-func (engine) Hello(context.Context) (Info, error) {
-	return Info{Name: "go-cupel", Version: Version, Language: "go", Homepage: "https://github.com/cupel-go/go-cupel",
-		Capabilities: Capabilities{Stages: vector.Stages, Scorers: cupel.ScorerTypes(), Slicers: cupel.SlicerTypes(),
+func (engine) Hello(context.Context) (protocol.Info, error) {
+	return protocol.Info{Name: "go-cupel", Version: protocol.Version, Language: "go", Homepage: "https://github.com/cupel-go/go-cupel",
+		Capabilities: protocol.Capabilities{Stages: vector.Stages, Scorers: cupel.ScorerTypes(), Slicers: cupel.SlicerTypes(),
 			Placers: cupel.PlacerTypes(), Features: []string{"diagnostics", "overflow", "shortfalls"}}}, nil
 }
 
@@ -40,8 +41,8 @@ type unsupportedError struct{ what string }
 func (e unsupportedError) Error() string { return e.what }
 
 // Run runs one case with the engine.
-func (engine) Run(_ context.Context, req Request) (Result, error) {
-	var out *Output
+func (engine) Run(_ context.Context, req protocol.Request) (protocol.Result, error) {
+	var out *protocol.Output
 	var err error
 	switch req.Stage {
 	case vector.StageScoring:
@@ -53,19 +54,19 @@ func (engine) Run(_ context.Context, req Request) (Result, error) {
 	case vector.StagePipeline:
 		out, err = enginePipeline(req.Case)
 	default:
-		return Result{Status: ResultUnsupported, Reason: "unknown stage " + req.Stage}, nil
+		return protocol.Result{Status: protocol.ResultUnsupported, Reason: "unknown stage " + req.Stage}, nil
 	}
 	if err != nil {
 		return engineError(err), nil
 	}
-	return Result{Status: ResultOK, Output: out}, nil
+	return protocol.Result{Status: protocol.ResultOK, Output: out}, nil
 }
 
 // engineError maps an engine error to a rejected (or error) result.
-func engineError(err error) Result {
+func engineError(err error) protocol.Result {
 	var u unsupportedError
 	if errors.As(err, &u) {
-		return Result{Status: ResultUnsupported, Reason: u.what}
+		return protocol.Result{Status: protocol.ResultUnsupported, Reason: u.what}
 	}
 	kinds := []struct {
 		sentinel error
@@ -82,10 +83,10 @@ func engineError(err error) Result {
 	}
 	for _, k := range kinds {
 		if errors.Is(err, k.sentinel) {
-			return Result{Status: ResultRejected, Error: &ErrorInfo{Kind: k.kind, Message: err.Error()}}
+			return protocol.Result{Status: protocol.ResultRejected, Error: &protocol.ErrorInfo{Kind: k.kind, Message: err.Error()}}
 		}
 	}
-	return Result{Status: ResultError, Error: &ErrorInfo{Kind: "internal", Message: err.Error()}}
+	return protocol.Result{Status: protocol.ResultError, Error: &protocol.ErrorInfo{Kind: "internal", Message: err.Error()}}
 }
 
 func engineItems(in []vector.Item) ([]*cupel.ContextItem, error) {
@@ -365,7 +366,7 @@ func build(in vector.Input) (cupel.Policy, error) {
 	return spec.Build()
 }
 
-func engineScore(in vector.Input) (*Output, error) {
+func engineScore(in vector.Input) (*protocol.Output, error) {
 	policy, err := build(vector.Input{Scorer: in.Scorer})
 	if err != nil {
 		return nil, err
@@ -378,22 +379,22 @@ func engineScore(in vector.Input) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Output{Scores: scores}, nil
+	return &protocol.Output{Scores: scores}, nil
 }
 
 // scoreBoth scores items along both of the engine's paths, the per-item
 // Score of the spec's pseudocode and the batch path the pipeline uses
 // (cupel.ScoreBatch), and fails when they disagree on any item.
-func scoreBoth(scorer cupel.Scorer, items []*cupel.ContextItem) ([]IndexScore, error) {
+func scoreBoth(scorer cupel.Scorer, items []*cupel.ContextItem) ([]protocol.IndexScore, error) {
 	batch := cupel.ScoreBatch(scorer, items, nil)
-	out := make([]IndexScore, len(items))
+	out := make([]protocol.IndexScore, len(items))
 	for i, it := range items {
 		s := scorer.Score(it, items)
 		if !sameScore(s, batch[i]) {
 			return nil, fmt.Errorf("%w: item %d: Score gives %v but the batch path (cupel.ScoreBatch, which the pipeline uses) gives %v",
 				errPathsDisagree, i, s, batch[i])
 		}
-		out[i] = IndexScore{Index: i, Score: vector.Float(s)}
+		out[i] = protocol.IndexScore{Index: i, Score: vector.Float(s)}
 	}
 	return out, nil
 }
@@ -413,7 +414,7 @@ func sameScore(a, b float64) bool {
 	return a == b
 }
 
-func engineSlice(in vector.Input) (*Output, error) {
+func engineSlice(in vector.Input) (*protocol.Output, error) {
 	policy, err := build(vector.Input{Slicer: in.Slicer})
 	if err != nil {
 		return nil, err
@@ -428,7 +429,7 @@ func engineSlice(in vector.Input) (*Output, error) {
 		return nil, err
 	}
 	scored := engineScored(in.Items, items)
-	out := &Output{}
+	out := &protocol.Output{}
 	var selected []*cupel.ContextItem
 	if ds, ok := slicer.(cupel.DetailedSlicer); ok {
 		res, err := ds.SliceDetailed(scored, budget)
@@ -456,7 +457,7 @@ func engineShortfalls(s []cupel.CountRequirementShortfall) []vector.Shortfall {
 	return out
 }
 
-func enginePlace(in vector.Input) (*Output, error) {
+func enginePlace(in vector.Input) (*protocol.Output, error) {
 	policy, err := build(vector.Input{Placer: in.Placer})
 	if err != nil {
 		return nil, err
@@ -470,10 +471,10 @@ func enginePlace(in vector.Input) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Output{Ordered: ordered}, nil
+	return &protocol.Output{Ordered: ordered}, nil
 }
 
-func enginePipeline(in vector.Input) (*Output, error) {
+func enginePipeline(in vector.Input) (*protocol.Output, error) {
 	policy, err := build(in)
 	if err != nil {
 		return nil, err
@@ -497,7 +498,7 @@ func enginePipeline(in vector.Input) (*Output, error) {
 		return nil, err
 	}
 	ix := newIndexer(items)
-	out := &Output{Shortfalls: engineShortfalls(res.Shortfalls)}
+	out := &protocol.Output{Shortfalls: engineShortfalls(res.Shortfalls)}
 	if out.Ordered, err = ix.of(res.Items); err != nil {
 		return nil, err
 	}
@@ -508,7 +509,7 @@ func enginePipeline(in vector.Input) (*Output, error) {
 		out.Overflow = &vector.Overflow{TokensOverBudget: int64(event.TokensOverBudget)}
 	}
 	rep := trace.Report()
-	d := &Diagnostics{Included: []ReportEntry{}, Excluded: []ReportEntry{},
+	d := &protocol.Diagnostics{Included: []protocol.ReportEntry{}, Excluded: []protocol.ReportEntry{},
 		TotalCandidates: int64(rep.TotalCandidates), TotalTokensConsidered: int64(rep.TotalTokensConsidered),
 		Shortfalls: engineShortfalls(rep.CountRequirementShortfalls)}
 	for _, inc := range rep.Included {
@@ -516,14 +517,14 @@ func enginePipeline(in vector.Input) (*Output, error) {
 		if !ok {
 			return nil, errors.New("report names an item that is not an input")
 		}
-		d.Included = append(d.Included, ReportEntry{Index: i, Score: vector.Float(inc.Score), Reason: map[string]any{"reason": string(inc.Reason)}})
+		d.Included = append(d.Included, protocol.ReportEntry{Index: i, Score: vector.Float(inc.Score), Reason: map[string]any{"reason": string(inc.Reason)}})
 	}
 	for _, exc := range rep.Excluded {
 		i, ok := ix[exc.Item]
 		if !ok {
 			return nil, errors.New("report names an item that is not an input")
 		}
-		d.Excluded = append(d.Excluded, ReportEntry{Index: i, Score: vector.Float(exc.Score), Reason: exclusionReason(exc.Reason)})
+		d.Excluded = append(d.Excluded, protocol.ReportEntry{Index: i, Score: vector.Float(exc.Score), Reason: exclusionReason(exc.Reason)})
 	}
 	out.Diagnostics = d
 	return out, nil

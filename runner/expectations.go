@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
@@ -18,7 +19,7 @@ type Expectation struct {
 	ID string `toml:"id" json:"id"`
 	// Status is the failure kind: fail, error, crash, timeout or
 	// unsupported.
-	Status Status `toml:"status" json:"status"`
+	Status protocol.Status `toml:"status" json:"status"`
 	// Reason says why the case fails.
 	Reason string `toml:"reason" json:"reason"`
 	// Issue links the issue that tracks it.
@@ -34,7 +35,7 @@ type Expectations struct {
 	byID    map[string]*Expectation
 }
 
-var expectableStatuses = []Status{StatusFail, StatusError, StatusCrash, StatusTimeout, StatusUnsupported}
+var expectableStatuses = []protocol.Status{protocol.StatusFail, protocol.StatusError, protocol.StatusCrash, protocol.StatusTimeout, protocol.StatusUnsupported}
 
 // ParseExpectations parses an expectations file (TOML):
 //
@@ -107,11 +108,11 @@ func (e *Expectations) apply(cr *CaseResult) {
 	}
 	cr.Expected = x
 	switch {
-	case cr.Status == StatusPass:
-		cr.Status = StatusUnexpectedPass
+	case cr.Status == protocol.StatusPass:
+		cr.Status = protocol.StatusUnexpectedPass
 		cr.Message = fmt.Sprintf("expected to %s (%s) but passed: remove it from the expectations", x.Status, x.Reason)
 	case cr.Status == x.Status:
-		cr.Status = StatusXFail
+		cr.Status = protocol.StatusXFail
 		cr.Message = xfailPrefix(x) + cr.Message
 	default:
 		cr.Message = fmt.Sprintf("expected %s but got %s: %s", x.Status, cr.Status, cr.Message)
@@ -126,8 +127,8 @@ func xfailPrefix(x *Expectation) string {
 // Cause returns what the implementation did, whether or not an
 // expectation pinned it: for an xfail, the pinned status and the
 // implementation's own message; otherwise the status and message.
-func (c CaseResult) Cause() (Status, string) {
-	if c.Status != StatusXFail || c.Expected == nil {
+func (c CaseResult) Cause() (protocol.Status, string) {
+	if c.Status != protocol.StatusXFail || c.Expected == nil {
 		return c.Status, c.Message
 	}
 	return c.Expected.Status, strings.TrimPrefix(c.Message, xfailPrefix(c.Expected))
@@ -140,7 +141,7 @@ func ExpectationsFromReport(r *Report, old *Expectations) *Expectations {
 	e := &Expectations{byID: map[string]*Expectation{}}
 	for _, c := range r.Cases {
 		status := c.Status
-		if status == StatusXFail && c.Expected != nil {
+		if status == protocol.StatusXFail && c.Expected != nil {
 			status = c.Expected.Status
 		}
 		if !slices.Contains(expectableStatuses, status) || c.SuiteError != nil {

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
@@ -31,7 +32,7 @@ type ExploreOptions struct {
 	// Oracle produces the expected values. Nil means go-cupel in process
 	// (Engine), which is trusted; any other oracle is not, and reports
 	// name both outputs without taking sides.
-	Oracle Implementation
+	Oracle protocol.Implementation
 	// Timeout bounds each run of a case (default 10s); StartupTimeout
 	// bounds each Hello (default 30s).
 	Timeout, StartupTimeout time.Duration
@@ -68,8 +69,8 @@ type ExploreProgress struct {
 type ExploreReport struct {
 	// Schema is ExploreReportSchema in the JSON form.
 	Schema         string `json:"schema"`
-	Implementation Info
-	Oracle         Info
+	Implementation protocol.Info
+	Oracle         protocol.Info
 	// OracleTrusted is true when the oracle is go-cupel in process: its
 	// outputs are the expected values. With another oracle a divergence
 	// says only that the two disagree.
@@ -115,7 +116,7 @@ type Divergence struct {
 	// Actual and OracleResult are the two sides' results on Case; Fault
 	// describes a crash, hang or protocol error of the implementation (or,
 	// with OracleFault, of the oracle), and Stderr its stderr tail.
-	Actual, OracleResult *Result
+	Actual, OracleResult *protocol.Result
 	Fault, Stderr        string
 	OracleFault          bool
 	// ShrinkRuns counts the runs spent shrinking.
@@ -133,9 +134,9 @@ type Divergence struct {
 func (r *ExploreReport) Err() error {
 	switch {
 	case r.Infrastructure != "":
-		return fmt.Errorf("%w: %s", ErrInfrastructure, r.Infrastructure)
+		return fmt.Errorf("%w: %s", protocol.ErrInfrastructure, r.Infrastructure)
 	case r.Interrupted && len(r.Divergences) == 0:
-		return fmt.Errorf("%w: interrupted after %d cases, before any divergence", ErrInfrastructure, r.Cases)
+		return fmt.Errorf("%w: interrupted after %d cases, before any divergence", protocol.ErrInfrastructure, r.Cases)
 	case len(r.Divergences) > 0:
 		classes := make([]string, len(r.Divergences))
 		for i, d := range r.Divergences {
@@ -156,7 +157,7 @@ func (r *ExploreReport) CasesPerSecond() float64 {
 
 // explorer holds one exploration's state.
 type explorer struct {
-	impl, oracle Implementation
+	impl, oracle protocol.Implementation
 	opts         ExploreOptions
 	caps         exploreCaps
 	gen          *exploreGen
@@ -182,7 +183,7 @@ type explorer struct {
 // (ErrUsage) and an unwritable Out; faults of the implementation are in
 // the report. Like Run, Explore closes impl and the oracle when they have
 // a Close method (a Process ends its session).
-func Explore(ctx context.Context, impl Implementation, opts ExploreOptions) (*ExploreReport, error) {
+func Explore(ctx context.Context, impl protocol.Implementation, opts ExploreOptions) (*ExploreReport, error) {
 	x, err := startExplore(ctx, impl, opts)
 	if err != nil {
 		return nil, err
@@ -235,7 +236,7 @@ func Explore(ctx context.Context, impl Implementation, opts ExploreOptions) (*Ex
 // startExplore checks opts, fills in their defaults, and says hello to
 // both sides. A usage error is returned (both sides closed); a side that
 // does not start is the report's Infrastructure. The caller closes x.
-func startExplore(ctx context.Context, impl Implementation, opts ExploreOptions) (*explorer, error) {
+func startExplore(ctx context.Context, impl protocol.Implementation, opts ExploreOptions) (*explorer, error) {
 	for _, st := range opts.Stages {
 		if !slices.Contains(vector.Stages, st) {
 			return nil, fmt.Errorf("%w: unknown stage %q (want scoring, slicing, placing or pipeline)", ErrUsage, st)
@@ -292,7 +293,7 @@ func startExplore(ctx context.Context, impl Implementation, opts ExploreOptions)
 // close closes both sides (when they have a Close method) and records the
 // duration.
 func (x *explorer) close() {
-	for _, im := range []Implementation{x.impl, x.oracle} {
+	for _, im := range []protocol.Implementation{x.impl, x.oracle} {
 		if c, ok := im.(interface{ Close() error }); ok {
 			_ = c.Close()
 		}
@@ -344,12 +345,12 @@ func stageList(stages []string) string {
 	return " among " + strings.Join(stages, ", ")
 }
 
-func (x *explorer) hello(ctx context.Context, impl Implementation) (Info, error) {
+func (x *explorer) hello(ctx context.Context, impl protocol.Implementation) (protocol.Info, error) {
 	hctx, cancel := context.WithTimeout(ctx, x.opts.StartupTimeout)
 	defer cancel()
 	info, err := impl.Hello(hctx)
 	if err != nil {
-		var f *Fault
+		var f *protocol.Fault
 		if errors.As(err, &f) && f.Stderr != "" {
 			return info, fmt.Errorf("%s\nstderr:\n%s", f.Message, f.Stderr)
 		}
@@ -371,7 +372,7 @@ type outcome struct {
 	kind string
 	skip bool
 	// oracle and actual are the two results (nil after a fault).
-	oracle, actual *Result
+	oracle, actual *protocol.Result
 	verdict        Judgement
 	fault, stderr  string
 	oracleFault    bool
@@ -379,9 +380,9 @@ type outcome struct {
 
 // call runs one request with the timeout, turning panics into crashes. It
 // returns the result, or the fault that replaced it.
-func (x *explorer) call(ctx context.Context, impl Implementation, c *vector.Case, seq *int) (Result, *Fault) {
+func (x *explorer) call(ctx context.Context, impl protocol.Implementation, c *vector.Case, seq *int) (protocol.Result, *protocol.Fault) {
 	*seq++
-	req := NewRequest(*seq, c)
+	req := protocol.NewRequest(*seq, c)
 	if _, ok := impl.(engine); ok {
 		return x.callEngine(ctx, req)
 	}
@@ -389,39 +390,39 @@ func (x *explorer) call(ctx context.Context, impl Implementation, c *vector.Case
 	if err == nil {
 		return r, nil
 	}
-	var f *Fault
+	var f *protocol.Fault
 	switch {
-	case errors.Is(err, ErrInfrastructure):
+	case errors.Is(err, protocol.ErrInfrastructure):
 		x.infra = err
 		if ctx.Err() != nil {
 			x.infra = fmt.Errorf("interrupted: %w", ctx.Err())
 		}
-		return Result{}, &Fault{Status: StatusNotRun, Message: err.Error()}
+		return protocol.Result{}, &protocol.Fault{Status: protocol.StatusNotRun, Message: err.Error()}
 	case errors.As(err, &f):
-		return Result{}, f
+		return protocol.Result{}, f
 	case errors.Is(err, context.DeadlineExceeded):
-		return Result{}, &Fault{Status: StatusTimeout, Message: timeoutMessage(x.opts.Timeout)}
+		return protocol.Result{}, &protocol.Fault{Status: protocol.StatusTimeout, Message: timeoutMessage(x.opts.Timeout)}
 	}
-	return Result{}, &Fault{Status: StatusError, Message: err.Error()}
+	return protocol.Result{}, &protocol.Fault{Status: protocol.StatusError, Message: err.Error()}
 }
 
 // callEngine runs go-cupel in process: it cannot hang or be killed, so it
 // runs without the timeout's goroutine, which dominates the cost of small
 // cases; a panic is still a crash.
-func (x *explorer) callEngine(ctx context.Context, req Request) (r Result, f *Fault) {
+func (x *explorer) callEngine(ctx context.Context, req protocol.Request) (r protocol.Result, f *protocol.Fault) {
 	defer func() {
 		if p := recover(); p != nil {
-			r, f = Result{}, &Fault{Status: StatusCrash, Message: fmt.Sprintf("panic: %v\n%s", p, debug.Stack())}
+			r, f = protocol.Result{}, &protocol.Fault{Status: protocol.StatusCrash, Message: fmt.Sprintf("panic: %v\n%s", p, debug.Stack())}
 		}
 	}()
 	r, err := engine{}.Run(ctx, req)
 	if err != nil {
-		return Result{}, &Fault{Status: StatusError, Message: err.Error()}
+		return protocol.Result{}, &protocol.Fault{Status: protocol.StatusError, Message: err.Error()}
 	}
 	return r, nil
 }
 
-func faultText(f *Fault) string {
+func faultText(f *protocol.Fault) string {
 	if f.Err != nil && !strings.Contains(f.Message, f.Err.Error()) {
 		return f.Message + ": " + f.Err.Error()
 	}
@@ -442,10 +443,10 @@ func (x *explorer) check(ctx context.Context, c *vector.Case) outcome {
 	}
 	o.oracle = &or
 	switch or.Status {
-	case ResultUnsupported:
+	case protocol.ResultUnsupported:
 		o.skip = true
 		return o
-	case ResultError:
+	case protocol.ResultError:
 		o.kind = "oracle error"
 		o.oracleFault = true
 		o.fault = "the oracle failed: " + errText(or.Error)
@@ -472,8 +473,8 @@ func (x *explorer) check(ctx context.Context, c *vector.Case) outcome {
 	o.actual = &ar
 	o.verdict = Compare(c, ar)
 	switch o.verdict.Status {
-	case StatusPass:
-	case StatusUnsupported:
+	case protocol.StatusPass:
+	case protocol.StatusUnsupported:
 		o.skip = true
 	default:
 		o.kind = diffKind(o.verdict)
@@ -484,7 +485,7 @@ func (x *explorer) check(ctx context.Context, c *vector.Case) outcome {
 // diffKind classifies a verdict by the first problem the comparator
 // names: the kind of difference that makes a divergence distinct.
 func diffKind(v Judgement) string {
-	if v.Status != StatusFail {
+	if v.Status != protocol.StatusFail {
 		return string(v.Status)
 	}
 	m := v.Message

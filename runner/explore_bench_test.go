@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/protocol"
 )
 
 // The targets: at least 20,000 generated cases a second against
@@ -34,7 +35,7 @@ func BenchmarkExploreAdapter(b *testing.B) {
 	if out, err := exec.Command("go", "build", "-o", bin, "../cmd/cupel-conform").CombinedOutput(); err != nil {
 		b.Fatalf("go build: %v\n%s", err, out)
 	}
-	impl := runner.NewProcess(runner.ProcessOptions{Argv: []string{bin, "adapter"}, Env: os.Environ()})
+	impl := protocol.NewProcess(protocol.ProcessOptions{Argv: []string{bin, "adapter"}, Env: os.Environ()})
 	b.ReportAllocs()
 	b.ResetTimer()
 	rep, err := runner.Explore(context.Background(), impl, runner.ExploreOptions{Seed: 1, Cases: b.N})

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
@@ -17,10 +18,10 @@ const exploreEpsilon = 1e-9
 // pipeline outputs name items by index, slicing and placing by content.
 // Diagnostics are expected only when both sides declare the feature. It
 // returns false when r cannot be an expectation.
-func exploreExpect(c *vector.Case, r Result, diagnostics bool) bool {
+func exploreExpect(c *vector.Case, r protocol.Result, diagnostics bool) bool {
 	c.Expect = vector.Expect{Epsilon: exploreEpsilon}
 	switch r.Status {
-	case ResultRejected:
+	case protocol.ResultRejected:
 		if r.Error == nil || !slices.Contains(vector.ErrorKinds, r.Error.Kind) {
 			return false
 		}
@@ -31,13 +32,13 @@ func exploreExpect(c *vector.Case, r Result, diagnostics bool) bool {
 		}
 		c.Expect.Error = r.Error.Kind
 		return true
-	case ResultOK:
+	case protocol.ResultOK:
 	default:
 		return false
 	}
 	out := r.Output
 	if out == nil {
-		out = &Output{}
+		out = &protocol.Output{}
 	}
 	items := c.Input.Items
 	n := len(items)
@@ -127,11 +128,11 @@ var (
 	exploreReasonFloats  = []string{"score", "threshold"}
 )
 
-func expectDiagnostics(items []vector.Item, d *Diagnostics) (*vector.ExpectedDiagnostics, bool) {
+func expectDiagnostics(items []vector.Item, d *protocol.Diagnostics) (*vector.ExpectedDiagnostics, bool) {
 	tc, tt := d.TotalCandidates, d.TotalTokensConsidered
 	out := &vector.ExpectedDiagnostics{TotalCandidates: &tc, TotalTokensConsidered: &tt,
 		Included: make([]vector.ExpectedReport, 0, len(d.Included)), Excluded: make([]vector.ExpectedReport, 0, len(d.Excluded))}
-	conv := func(list []ReportEntry) ([]vector.ExpectedReport, bool) {
+	conv := func(list []protocol.ReportEntry) ([]vector.ExpectedReport, bool) {
 		res := make([]vector.ExpectedReport, 0, len(list))
 		for _, e := range list {
 			if e.Index < 0 || e.Index >= len(items) {

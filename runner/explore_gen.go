@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
@@ -25,7 +26,7 @@ type exploreCaps struct {
 	diagnostics                       bool
 }
 
-func newExploreCaps(impl Capabilities, oracle Capabilities, stages []string) exploreCaps {
+func newExploreCaps(impl protocol.Capabilities, oracle protocol.Capabilities, stages []string) exploreCaps {
 	both := func(a, b []string) []string {
 		var out []string
 		for _, x := range a {

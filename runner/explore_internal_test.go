@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/vector"
 	"github.com/onsi/ginkgo/v2"
 	"github.com/onsi/gomega"
@@ -18,7 +19,7 @@ import (
 // loaded back, and must come back with the same inputs and a verdict that
 // go-cupel passes.
 var _ = ginkgo.Describe("explore's generator and vector writer", func() {
-	engineCaps := func() Capabilities {
+	engineCaps := func() protocol.Capabilities {
 		info, err := Engine().Hello(context.Background())
 		gomega.Expect(err).NotTo(gomega.HaveOccurred())
 		return info.Capabilities
@@ -51,7 +52,7 @@ var _ = ginkgo.Describe("explore's generator and vector writer", func() {
 		seen := map[string]bool{}
 		for i := range 3000 {
 			c := g.generate(11, i)
-			r, err := Engine().Run(context.Background(), NewRequest(1, c))
+			r, err := Engine().Run(context.Background(), protocol.NewRequest(1, c))
 			gomega.Expect(err).NotTo(gomega.HaveOccurred())
 			if !exploreExpect(c, r, true) {
 				continue
@@ -68,8 +69,8 @@ var _ = ginkgo.Describe("explore's generator and vector writer", func() {
 			got, _ := json.Marshal(loaded.Input)
 			gomega.Expect(string(got)).To(gomega.Equal(string(want)), "case %d:\n%s", i, w.buf.String())
 			v := Compare(loaded, r)
-			gomega.Expect(v.Status).To(gomega.Equal(StatusPass), "case %d: %s\n%s", i, v.Message, w.buf.String())
-			gomega.Expect(Compare(c, r).Status).To(gomega.Equal(StatusPass))
+			gomega.Expect(v.Status).To(gomega.Equal(protocol.StatusPass), "case %d: %s\n%s", i, v.Message, w.buf.String())
+			gomega.Expect(Compare(c, r).Status).To(gomega.Equal(protocol.StatusPass))
 		}
 		// Every component go-cupel declares was generated in its stage, and
 		// some cases expect errors.
@@ -92,9 +93,9 @@ var _ = ginkgo.Describe("explore's generator and vector writer", func() {
 		decays := 0
 		for i := range 20000 {
 			c := g.generate(1, i)
-			r, err := Engine().Run(context.Background(), NewRequest(1, c))
+			r, err := Engine().Run(context.Background(), protocol.NewRequest(1, c))
 			gomega.Expect(err).NotTo(gomega.HaveOccurred())
-			gomega.Expect(r.Status).NotTo(gomega.Equal(ResultUnsupported), "case %d: %s", i, r.Reason)
+			gomega.Expect(r.Status).NotTo(gomega.Equal(protocol.ResultUnsupported), "case %d: %s", i, r.Reason)
 			gomega.Expect(exploreExpect(c, r, true)).To(gomega.BeTrue(), "case %d", i)
 			var refs []time.Time
 			var walk func(sc *vector.ScorerConfig)
@@ -123,7 +124,7 @@ var _ = ginkgo.Describe("explore's generator and vector writer", func() {
 	})
 
 	ginkgo.It("generates only what hello declares", func() {
-		impl := Capabilities{Stages: []string{vector.StageScoring, vector.StagePlacing, vector.StagePipeline},
+		impl := protocol.Capabilities{Stages: []string{vector.StageScoring, vector.StagePlacing, vector.StagePipeline},
 			Scorers: []string{"priority", "composite"}, Slicers: []string{}, Placers: []string{"u-shaped"}}
 		caps := newExploreCaps(impl, engineCaps(), nil)
 		gomega.Expect(caps.stages).To(gomega.Equal([]string{vector.StageScoring, vector.StagePlacing}), "pipeline needs a slicer")

@@ -6,13 +6,14 @@ import (
 	"testing"
 
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/protocol"
 )
 
 // The Go of EXPLORE.md: the block there is a copy of this function,
 // checked by go test ./internal/doccheck, and compiled here.
 var _ = testExplore
 
-func testExplore(t *testing.T, impl runner.Implementation) {
+func testExplore(t *testing.T, impl protocol.Implementation) {
 	rep, err := runner.Explore(context.Background(), impl, runner.ExploreOptions{
 		Seed: 1, Cases: 20000, Out: t.TempDir(),
 	})
@@ -22,7 +23,7 @@ func testExplore(t *testing.T, impl runner.Implementation) {
 	for _, d := range rep.Divergences {
 		t.Errorf("%s (seed %d, index %d): %s\n%s", d.Class, d.Seed, d.Index, d.Verdict.Message, d.File)
 	}
-	if err := rep.Err(); errors.Is(err, runner.ErrInfrastructure) {
+	if err := rep.Err(); errors.Is(err, protocol.ErrInfrastructure) {
 		t.Fatal(err) // no verdict: it would not start, or crashed in a loop
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"sync"
 
+	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
@@ -28,7 +29,7 @@ type ExploreSession struct {
 // opts.Oracle) as Explore does; Cases, Duration, Shard and OnProgress are
 // not used. The error is a usage error (ErrUsage) or, wrapping
 // ErrInfrastructure, a side that would not start. Close ends it.
-func NewExploreSession(ctx context.Context, impl Implementation, opts ExploreOptions) (*ExploreSession, error) {
+func NewExploreSession(ctx context.Context, impl protocol.Implementation, opts ExploreOptions) (*ExploreSession, error) {
 	opts.Cases, opts.Duration, opts.Shard = 0, 0, Shard{}
 	x, err := startExplore(ctx, impl, opts)
 	if err != nil {
@@ -36,7 +37,7 @@ func NewExploreSession(ctx context.Context, impl Implementation, opts ExploreOpt
 	}
 	if x.rep.Infrastructure != "" {
 		x.close()
-		return nil, fmt.Errorf("%w: %s", ErrInfrastructure, x.rep.Infrastructure)
+		return nil, fmt.Errorf("%w: %s", protocol.ErrInfrastructure, x.rep.Infrastructure)
 	}
 	return &ExploreSession{x: x}, nil
 }
@@ -62,7 +63,7 @@ func (s *ExploreSession) CheckInput(ctx context.Context, data []byte) (*Divergen
 	}
 	if x.infra != nil {
 		err, x.infra = x.infra, nil
-		return nil, fmt.Errorf("%w: %v", ErrInfrastructure, err)
+		return nil, fmt.Errorf("%w: %v", protocol.ErrInfrastructure, err)
 	}
 	return d, nil
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/vector"
 	"github.com/onsi/ginkgo/v2"
 	"github.com/onsi/gomega"
@@ -18,14 +19,14 @@ import (
 
 // bugImpl is go-cupel with the output of each run passed through bug.
 type bugImpl struct {
-	bug func(req Request, out *Output)
+	bug func(req protocol.Request, out *protocol.Output)
 }
 
-func (b bugImpl) Hello(ctx context.Context) (Info, error) { return Engine().Hello(ctx) }
+func (b bugImpl) Hello(ctx context.Context) (protocol.Info, error) { return Engine().Hello(ctx) }
 
-func (b bugImpl) Run(ctx context.Context, req Request) (Result, error) {
+func (b bugImpl) Run(ctx context.Context, req protocol.Request) (protocol.Result, error) {
 	r, err := engine{}.Run(ctx, req)
-	if err != nil || r.Status != ResultOK {
+	if err != nil || r.Status != protocol.ResultOK {
 		return r, err
 	}
 	out := *r.Output
@@ -36,7 +37,7 @@ func (b bugImpl) Run(ctx context.Context, req Request) (Result, error) {
 
 // shrunk shrinks the divergence impl shows on c, as Explore does, and
 // returns it.
-func shrunk(impl Implementation, c *vector.Case) *Divergence {
+func shrunk(impl protocol.Implementation, c *vector.Case) *Divergence {
 	ginkgo.GinkgoHelper()
 	info, err := Engine().Hello(context.Background())
 	gomega.Expect(err).NotTo(gomega.HaveOccurred())
@@ -79,7 +80,7 @@ func richItems(n, urgent int) []vector.Item {
 var _ = ginkgo.Describe("explore's shrinker", func() {
 	ginkgo.It("reaches the fewest items, then the simplest pipeline configuration, each field at its simplest value", func() {
 		// The bug: a selected item tagged "urgent" is left out of the output.
-		impl := bugImpl{func(req Request, out *Output) {
+		impl := bugImpl{func(req protocol.Request, out *protocol.Output) {
 			if req.Stage != vector.StagePipeline {
 				return
 			}
@@ -128,7 +129,7 @@ var _ = ginkgo.Describe("explore's shrinker", func() {
 			}
 			return slices.ContainsFunc(sc.Children, func(ch vector.ChildScorer) bool { return hasStep(&ch.Scorer) })
 		}
-		impl := bugImpl{func(req Request, out *Output) {
+		impl := bugImpl{func(req protocol.Request, out *protocol.Output) {
 			if req.Stage == vector.StageScoring && hasStep(req.Case.Scorer) && len(out.Scores) > 0 {
 				out.Scores = slices.Clone(out.Scores)
 				out.Scores[0].Score += 0.01
@@ -156,7 +157,7 @@ var _ = ginkgo.Describe("explore's shrinker", func() {
 
 	ginkgo.It("keeps the one count entry that shows it, at its lowest require and cap", func() {
 		// The bug: shortfalls are not reported.
-		impl := bugImpl{func(req Request, out *Output) {
+		impl := bugImpl{func(req protocol.Request, out *protocol.Output) {
 			if req.Stage == vector.StageSlicing {
 				out.Shortfalls = nil
 			}
@@ -187,7 +188,7 @@ var _ = ginkgo.Describe("explore's shrinker", func() {
 
 	ginkgo.It("halves a priority the bug needs down to 1 and a timestamp to the base time", func() {
 		// The bug: a positive priority and a timestamp add 0.01 to the score.
-		impl := bugImpl{func(req Request, out *Output) {
+		impl := bugImpl{func(req protocol.Request, out *protocol.Output) {
 			if req.Stage != vector.StageScoring {
 				return
 			}
@@ -213,7 +214,7 @@ var _ = ginkgo.Describe("explore's shrinker", func() {
 		gomega.Expect(shortName(26)).To(gomega.Equal("x26"))
 		// Two items with the same content must stay equal: the bug needs
 		// duplicates.
-		impl := bugImpl{func(req Request, out *Output) {
+		impl := bugImpl{func(req protocol.Request, out *protocol.Output) {
 			if req.Stage != vector.StagePlacing || len(req.Case.Items) < 3 {
 				return
 			}
@@ -244,11 +245,11 @@ var _ = ginkgo.Describe("explore's shrinker", func() {
 
 var _ = ginkgo.Describe("explore's vector writer", func() {
 	ginkgo.It("wraps the outputs in its header at the last comma within 100 columns, losing nothing", func() {
-		var scores []IndexScore
+		var scores []protocol.IndexScore
 		for i := range 60 {
-			scores = append(scores, IndexScore{Index: i, Score: vector.Float(float64(i) / 7)})
+			scores = append(scores, protocol.IndexScore{Index: i, Score: vector.Float(float64(i) / 7)})
 		}
-		r := &Result{Status: ResultOK, Output: &Output{Scores: scores}}
+		r := &protocol.Result{Status: protocol.ResultOK, Output: &protocol.Output{Scores: scores}}
 		var w tomlWriter
 		w.commentResult(r, "")
 		lines := strings.Split(strings.TrimSuffix(w.buf.String(), "\n"), "\n")
@@ -268,7 +269,7 @@ var _ = ginkgo.Describe("explore's vector writer", func() {
 		}
 		// A line without a comma in its first 100 columns is cut at 100.
 		w = tomlWriter{}
-		w.commentResult(&Result{Status: ResultError, Error: &ErrorInfo{Kind: "x", Message: strings.Repeat("m", 250)}}, "")
+		w.commentResult(&protocol.Result{Status: protocol.ResultError, Error: &protocol.ErrorInfo{Kind: "x", Message: strings.Repeat("m", 250)}}, "")
 		lines = strings.Split(strings.TrimSuffix(w.buf.String(), "\n"), "\n")
 		gomega.Expect(lines).To(gomega.HaveLen(4))
 		gomega.Expect(lines[2]).To(gomega.Equal("#   " + strings.Repeat("m", 100)))
@@ -291,7 +292,7 @@ var _ = ginkgo.Describe("explore's vector writer", func() {
 		}
 		d := &Divergence{Class: "placing / chronological / order", Seed: 4, Index: 9, OriginalItems: 12, ShrinkRuns: 33,
 			Case:    &vector.Case{Stage: vector.StagePlacing, Input: vector.Input{Placer: "chronological", Items: []vector.Item{}}},
-			Verdict: Judgement{Status: StatusFail, Message: "m", Details: details}, Stderr: strings.Join(stderr, "\n") + "\n"}
+			Verdict: Judgement{Status: protocol.StatusFail, Message: "m", Details: details}, Stderr: strings.Join(stderr, "\n") + "\n"}
 		data, err := d.VectorTOML(nil)
 		gomega.Expect(err).NotTo(gomega.HaveOccurred())
 		text := string(data)
@@ -304,7 +305,7 @@ var _ = ginkgo.Describe("explore's vector writer", func() {
 		gomega.Expect(text).NotTo(gomega.ContainSubstring("Neither side is trusted"))
 		gomega.Expect(text).To(gomega.ContainSubstring("outputs of go-cupel (in process)"))
 		d.Verdict.Details = nil
-		data, err = d.VectorTOML(&ExploreReport{Implementation: Info{Name: "impl", Version: "1", Language: "rust"}, Oracle: Info{Name: "other"}})
+		data, err = d.VectorTOML(&ExploreReport{Implementation: protocol.Info{Name: "impl", Version: "1", Language: "rust"}, Oracle: protocol.Info{Name: "other"}})
 		gomega.Expect(err).NotTo(gomega.HaveOccurred())
 		gomega.Expect(string(data)).To(gomega.ContainSubstring("# Verdict: fail\n# m\n"))
 		gomega.Expect(string(data)).To(gomega.ContainSubstring("Neither side is trusted"))
@@ -337,7 +338,7 @@ var _ = ginkgo.Describe("explore's vector writer", func() {
 
 	ginkgo.It("writes vectors that load back as the same case and reproduce the divergence", func() {
 		out := ginkgo.GinkgoT().TempDir()
-		impl := bugImpl{func(req Request, out *Output) {
+		impl := bugImpl{func(req protocol.Request, out *protocol.Output) {
 			switch req.Stage {
 			case vector.StageScoring:
 				if len(out.Scores) > 1 {
@@ -371,14 +372,14 @@ var _ = ginkgo.Describe("explore's vector writer", func() {
 			gomega.Expect(loaded.Stage).To(gomega.Equal(d.Stage))
 			gomega.Expect(asJSON(loaded.Input)).To(gomega.Equal(asJSON(d.Case.Input)), d.File)
 			// The same divergence, of the same kind, from the file.
-			r, err := impl.Run(context.Background(), NewRequest(1, loaded))
+			r, err := impl.Run(context.Background(), protocol.NewRequest(1, loaded))
 			gomega.Expect(err).NotTo(gomega.HaveOccurred())
 			v := Compare(loaded, r)
-			gomega.Expect(v.Status).To(gomega.Equal(StatusFail), d.File)
+			gomega.Expect(v.Status).To(gomega.Equal(protocol.StatusFail), d.File)
 			gomega.Expect(diffKind(v)).To(gomega.Equal(d.Kind), d.File)
-			gr, err := Engine().Run(context.Background(), NewRequest(1, loaded))
+			gr, err := Engine().Run(context.Background(), protocol.NewRequest(1, loaded))
 			gomega.Expect(err).NotTo(gomega.HaveOccurred())
-			gomega.Expect(Compare(loaded, gr).Status).To(gomega.Equal(StatusPass), d.File)
+			gomega.Expect(Compare(loaded, gr).Status).To(gomega.Equal(protocol.StatusPass), d.File)
 		}
 	})
 })

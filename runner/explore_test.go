@@ -13,6 +13,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
@@ -23,7 +24,7 @@ type plantedImpl struct {
 	bugs []string
 }
 
-func (p plantedImpl) Hello(ctx context.Context) (runner.Info, error) {
+func (p plantedImpl) Hello(ctx context.Context) (protocol.Info, error) {
 	info, err := runner.Engine().Hello(ctx)
 	info.Name, info.Version = "planted", "0.0.1"
 	return info, err
@@ -31,7 +32,7 @@ func (p plantedImpl) Hello(ctx context.Context) (runner.Info, error) {
 
 func (p plantedImpl) has(bug string) bool { return slices.Contains(p.bugs, bug) }
 
-func (p plantedImpl) Run(ctx context.Context, req runner.Request) (runner.Result, error) {
+func (p plantedImpl) Run(ctx context.Context, req protocol.Request) (protocol.Result, error) {
 	items := req.Case.Items
 	if p.has("crash") && req.Stage == vector.StageScoring && len(items) >= 2 {
 		for _, it := range items {
@@ -41,7 +42,7 @@ func (p plantedImpl) Run(ctx context.Context, req runner.Request) (runner.Result
 		}
 	}
 	r, err := runner.Engine().Run(ctx, req)
-	if err != nil || r.Status != runner.ResultOK {
+	if err != nil || r.Status != protocol.ResultOK {
 		return r, err
 	}
 	out := *r.Output
@@ -105,7 +106,7 @@ var _ = Describe("Explore", func() {
 			OnProgress: func(p runner.ExploreProgress) { progress = append(progress, p) }})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(rep.Err()).To(MatchError(runner.ErrFailed))
-		Expect(errors.Is(rep.Err(), runner.ErrInfrastructure)).To(BeFalse())
+		Expect(errors.Is(rep.Err(), protocol.ErrInfrastructure)).To(BeFalse())
 		Expect(rep.Err().Error()).To(ContainSubstring(rep.Divergences[0].Class))
 		Expect(progress).NotTo(BeEmpty())
 
@@ -165,12 +166,12 @@ var _ = Describe("Explore", func() {
 		bad, err := runner.Run(ctx(), impl, runner.Options{Suite: os.DirFS(out)})
 		Expect(err).NotTo(HaveOccurred())
 		for _, c := range bad.Cases {
-			Expect(c.Status).To(BeElementOf(runner.StatusFail, runner.StatusCrash), c.ID)
+			Expect(c.Status).To(BeElementOf(protocol.StatusFail, protocol.StatusCrash), c.ID)
 		}
 		good, err := runner.Run(ctx(), runner.Engine(), runner.Options{Suite: os.DirFS(out)})
 		Expect(err).NotTo(HaveOccurred())
 		for _, c := range good.Cases {
-			Expect(c.Status).To(Equal(runner.StatusPass), c.ID+": "+c.Message)
+			Expect(c.Status).To(Equal(protocol.StatusPass), c.ID+": "+c.Message)
 		}
 	})
 
@@ -223,7 +224,7 @@ var _ = Describe("Explore", func() {
 		rep, err := runner.Explore(ctx(), failingHello{}, runner.ExploreOptions{Cases: 10})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(rep.Infrastructure).To(ContainSubstring("implementation failed to start: no runtime"))
-		Expect(rep.Err()).To(MatchError(runner.ErrInfrastructure))
+		Expect(rep.Err()).To(MatchError(protocol.ErrInfrastructure))
 		Expect(rep.Err().Error()).To(ContainSubstring("implementation failed to start: no runtime"))
 	})
 
@@ -239,7 +240,7 @@ var _ = Describe("Explore", func() {
 		Expect(err).NotTo(HaveOccurred())
 		Expect(rep.Interrupted).To(BeTrue())
 		Expect(rep.Cases).To(BeNumerically("<", 100000))
-		Expect(rep.Err()).To(MatchError(runner.ErrInfrastructure))
+		Expect(rep.Err()).To(MatchError(protocol.ErrInfrastructure))
 		Expect(rep.Err().Error()).To(ContainSubstring("interrupted after"))
 
 		rep.Divergences = []*runner.Divergence{{Class: "scoring / priority / scores"}}
@@ -257,8 +258,8 @@ var _ = Describe("Explore", func() {
 	})
 
 	Context("over the protocol", func() {
-		process := func(env ...string) *runner.Process {
-			return runner.NewProcess(runner.ProcessOptions{Argv: []string{faultAdapter},
+		process := func(env ...string) *protocol.Process {
+			return protocol.NewProcess(protocol.ProcessOptions{Argv: []string{faultAdapter},
 				Env: append(os.Environ(), env...), StartupTimeout: 10 * time.Second})
 		}
 
@@ -292,28 +293,30 @@ var _ = Describe("Explore", func() {
 			rep, err := runner.Explore(ctx(), process("FAULT=start"), runner.ExploreOptions{Cases: 10})
 			Expect(err).NotTo(HaveOccurred())
 			Expect(rep.Infrastructure).NotTo(BeEmpty())
-			Expect(rep.Err()).To(MatchError(runner.ErrInfrastructure))
+			Expect(rep.Err()).To(MatchError(protocol.ErrInfrastructure))
 		})
 	})
 })
 
 type failingHello struct{ myImpl }
 
-func (failingHello) Hello(context.Context) (runner.Info, error) {
-	return runner.Info{}, errors.New("no runtime")
+func (failingHello) Hello(context.Context) (protocol.Info, error) {
+	return protocol.Info{}, errors.New("no runtime")
 }
 
 // hangingImpl is go-cupel, except that it never answers a case with an
 // item tagged "urgent".
 type hangingImpl struct{}
 
-func (hangingImpl) Hello(ctx context.Context) (runner.Info, error) { return runner.Engine().Hello(ctx) }
+func (hangingImpl) Hello(ctx context.Context) (protocol.Info, error) {
+	return runner.Engine().Hello(ctx)
+}
 
-func (hangingImpl) Run(ctx context.Context, req runner.Request) (runner.Result, error) {
+func (hangingImpl) Run(ctx context.Context, req protocol.Request) (protocol.Result, error) {
 	for _, it := range req.Case.Items {
 		if slices.Contains(it.Tags, "urgent") {
 			<-ctx.Done()
-			return runner.Result{}, ctx.Err()
+			return protocol.Result{}, ctx.Err()
 		}
 	}
 	return runner.Engine().Run(ctx, req)

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
@@ -86,7 +87,7 @@ func (d *Divergence) VectorTOML(rep *ExploreReport) ([]byte, error) {
 	return w.buf.Bytes(), nil
 }
 
-func infoName(i Info) string {
+func infoName(i protocol.Info) string {
 	s := i.Name
 	if i.Version != "" {
 		s += " " + i.Version
@@ -176,7 +177,7 @@ func (w *tomlWriter) comment(format string, args ...any) {
 	}
 }
 
-func (w *tomlWriter) commentResult(r *Result, fault string) {
+func (w *tomlWriter) commentResult(r *protocol.Result, fault string) {
 	if fault != "" {
 		w.comment("  %s", fault)
 		return

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/vector"
 	"github.com/cupel-go/go-cupel/vectors"
 )
@@ -49,7 +50,7 @@ func FuzzVectorParse(f *testing.F) {
 			}
 			return
 		}
-		req := runner.NewRequest(1, c)
+		req := protocol.NewRequest(1, c)
 		if _, err := jsonMarshal(req); err != nil {
 			t.Fatalf("a loaded case does not encode: %v", err)
 		}
@@ -116,7 +117,7 @@ func FuzzProtocol(f *testing.F) {
 		if err := os.WriteFile(out, answer, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		p := runner.NewProcess(runner.ProcessOptions{
+		p := protocol.NewProcess(protocol.ProcessOptions{
 			Argv:           []string{exe, "-test.run=^$"},
 			Env:            append(os.Environ(), "CUPEL_FUZZ_OUTPUT="+out),
 			StartupTimeout: time.Minute, // generous: a loaded machine starts a race-built binary slowly
@@ -129,11 +130,11 @@ func FuzzProtocol(f *testing.F) {
 			t.Fatalf("hello: %v", err)
 		}
 		done := make(chan struct{})
-		var res runner.Result
+		var res protocol.Result
 		var runErr error
 		go func() {
 			defer close(done)
-			res, runErr = p.Run(ctx, runner.NewRequest(1, c))
+			res, runErr = p.Run(ctx, protocol.NewRequest(1, c))
 		}()
 		select {
 		case <-done:
@@ -141,7 +142,7 @@ func FuzzProtocol(f *testing.F) {
 			t.Fatal("Run did not return: the runner hung")
 		}
 		if runErr != nil {
-			var fault *runner.Fault
+			var fault *protocol.Fault
 			if !errors.As(runErr, &fault) {
 				t.Fatalf("error is %T, not a *runner.Fault: %v", runErr, runErr)
 			}

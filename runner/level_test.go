@@ -11,6 +11,7 @@ import (
 
 	"github.com/cupel-go/go-cupel/internal/oracle"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
@@ -21,10 +22,10 @@ func runWith(o *oracle.Oracle, opts runner.Options) *runner.Report {
 	return rep
 }
 
-func breakCase(id string) func(*vector.Case, *runner.Result) {
-	return func(c *vector.Case, r *runner.Result) {
+func breakCase(id string) func(*vector.Case, *protocol.Result) {
+	return func(c *vector.Case, r *protocol.Result) {
 		if c.ID == id {
-			*r = runner.Result{Status: runner.ResultOK, Output: &runner.Output{}}
+			*r = protocol.Result{Status: protocol.ResultOK, Output: &protocol.Output{}}
 		}
 	}
 }
@@ -34,8 +35,8 @@ var _ = Describe("Levels and exit codes", func() {
 		rep := runWith(newOracle(), fixtureOptions())
 		Expect(rep.Level).To(Equal(runner.LevelFullyConformant))
 		Expect(rep.Err()).To(Succeed())
-		Expect(rep.Counts["required"][runner.StatusPass]).To(Equal(8))
-		Expect(rep.Counts["optional"][runner.StatusPass]).To(Equal(6))
+		Expect(rep.Counts["required"][protocol.StatusPass]).To(Equal(8))
+		Expect(rep.Counts["optional"][protocol.StatusPass]).To(Equal(6))
 		Expect(rep.Cases[0].Tier).To(Equal("required"), "required cases run first")
 	})
 
@@ -53,9 +54,9 @@ var _ = Describe("Levels and exit codes", func() {
 
 	It("is not conformant when a required case fails, and unsupported never counts as a pass", func() {
 		o := newOracle()
-		o.Mutate = func(c *vector.Case, r *runner.Result) {
+		o.Mutate = func(c *vector.Case, r *protocol.Result) {
 			if c.ID == "required/placing/u-shaped-seven-items" {
-				*r = runner.Result{Status: runner.ResultUnsupported, Reason: "no placers"}
+				*r = protocol.Result{Status: protocol.ResultUnsupported, Reason: "no placers"}
 			}
 		}
 		rep := runWith(o, fixtureOptions())
@@ -68,13 +69,13 @@ var _ = Describe("Levels and exit codes", func() {
 		rep := runWith(newOracle(), runner.Options{Suite: os.DirFS("testdata/suite"), Tiers: []string{"required"}})
 		Expect(rep.Level).To(Equal(runner.LevelNone))
 		Expect(rep.LevelReason).To(ContainSubstring("filtered"))
-		Expect(rep.Counts["optional"][runner.StatusSkip]).To(Equal(6))
+		Expect(rep.Counts["optional"][protocol.StatusSkip]).To(Equal(6))
 		Expect(rep.Err()).To(Succeed())
 	})
 
 	It("filters by --run, --skip and --stage, and a filter that selects nothing is a usage error", func() {
 		rep := runWith(newOracle(), runner.Options{Suite: os.DirFS("testdata/suite"), Run: "pipeline", Skip: "proceed", Stages: []string{"pipeline"}})
-		Expect(rep.Counts["all"][runner.StatusPass]).To(Equal(3))
+		Expect(rep.Counts["all"][protocol.StatusPass]).To(Equal(3))
 		_, err := runner.Run(context.Background(), newOracle(), runner.Options{Suite: os.DirFS("testdata/suite"), Run: "nothing-matches"})
 		Expect(err).To(MatchError(runner.ErrUsage))
 		_, err = runner.Run(context.Background(), newOracle(), runner.Options{Suite: os.DirFS("testdata/suite"), Run: "("})
@@ -89,8 +90,8 @@ var _ = Describe("Levels and exit codes", func() {
 		rep, err := runner.RunSuite(context.Background(), oracle.New(s), s, runner.Options{})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(rep.SuiteErrors).To(Equal(5))
-		Expect(rep.Counts["required"][runner.StatusPass]).To(Equal(1))
-		Expect(rep.Err()).To(MatchError(runner.ErrInfrastructure))
+		Expect(rep.Counts["required"][protocol.StatusPass]).To(Equal(1))
+		Expect(rep.Err()).To(MatchError(protocol.ErrInfrastructure))
 		var msgs []string
 		for _, c := range rep.Cases {
 			msgs = append(msgs, c.Message)
@@ -107,16 +108,16 @@ var _ = Describe("Levels and exit codes", func() {
 		opts.Timeout = 2 * time.Second
 		rep, err := runner.Run(context.Background(), h, opts)
 		Expect(err).NotTo(HaveOccurred())
-		Expect(statusOf(rep, "required/scoring/recency-basic")).To(Equal(runner.StatusTimeout))
-		Expect(rep.Counts["all"][runner.StatusPass]).To(Equal(13))
+		Expect(statusOf(rep, "required/scoring/recency-basic")).To(Equal(protocol.StatusTimeout))
+		Expect(rep.Counts["all"][protocol.StatusPass]).To(Equal(13))
 
-		o.Mutate = func(c *vector.Case, r *runner.Result) {
+		o.Mutate = func(c *vector.Case, r *protocol.Result) {
 			if c.ID == "required/slicing/greedy-density-order" {
 				panic("boom")
 			}
 		}
 		rep = runWith(o, fixtureOptions())
-		Expect(statusOf(rep, "required/slicing/greedy-density-order")).To(Equal(runner.StatusCrash))
+		Expect(statusOf(rep, "required/slicing/greedy-density-order")).To(Equal(protocol.StatusCrash))
 	})
 })
 
@@ -125,14 +126,14 @@ type hanging struct {
 	id string
 }
 
-func (h *hanging) Run(ctx context.Context, req runner.Request) (runner.Result, error) {
+func (h *hanging) Run(ctx context.Context, req protocol.Request) (protocol.Result, error) {
 	if req.ID == h.id {
 		select {} // ignores ctx on purpose
 	}
 	return h.Oracle.Run(ctx, req)
 }
 
-func statusOf(rep *runner.Report, id string) runner.Status {
+func statusOf(rep *runner.Report, id string) protocol.Status {
 	for _, c := range rep.Cases {
 		if c.ID == id {
 			return c.Status
@@ -149,17 +150,17 @@ var _ = Describe("An Execution stepped by hand", func() {
 		Expect(entries).To(HaveLen(len(fixtures().Cases)))
 		Expect(entries[0].Tier).To(Equal(vector.TierRequired))
 		cr := x.RunEntry(ctx(), entries[0])
-		Expect(cr.Status).To(Equal(runner.StatusPass))
+		Expect(cr.Status).To(Equal(protocol.StatusPass))
 
 		foreign := entries[1]
 		foreign.ID = "required/scoring/elsewhere"
-		Expect(x.RunEntry(ctx(), foreign).Status).To(Equal(runner.StatusError))
+		Expect(x.RunEntry(ctx(), foreign).Status).To(Equal(protocol.StatusError))
 		Expect(x.Skip(runner.Entry{ID: "x"}, "why").Message).To(ContainSubstring("not an entry of this Execution"))
 
 		rep := x.Finish()
 		Expect(rep.Cases).To(HaveLen(len(entries)))
-		Expect(rep.Counts["all"][runner.StatusPass]).To(Equal(1))
-		Expect(rep.Counts["all"][runner.StatusSkip]).To(Equal(len(entries) - 1))
+		Expect(rep.Counts["all"][protocol.StatusPass]).To(Equal(1))
+		Expect(rep.Counts["all"][protocol.StatusSkip]).To(Equal(len(entries) - 1))
 		Expect(rep.Filtered).To(BeTrue())
 		Expect(rep.Level).To(Equal(runner.LevelNone))
 		Expect(rep.LevelReason).To(Equal("a filtered run claims no level"))

@@ -13,6 +13,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/vector"
 	"github.com/cupel-go/go-cupel/vectors"
 )
@@ -276,28 +277,28 @@ satisfied_count = 0
 				{Kind: "Memory", RequiredCount: 2, SatisfiedCount: 1},
 				{Kind: "ToolOutput", RequiredCount: 1, SatisfiedCount: 0},
 			}))
-			r, err := runner.Engine().Run(ctx(), runner.NewRequest(1, c))
+			r, err := runner.Engine().Run(ctx(), protocol.NewRequest(1, c))
 			Expect(err).NotTo(HaveOccurred())
-			Expect(runner.Compare(c, r).Status).To(Equal(runner.StatusPass))
+			Expect(runner.Compare(c, r).Status).To(Equal(protocol.StatusPass))
 		})
 
 		It("compares in full and in order against the report's shortfalls", func() {
 			c, err := load("optional/pipeline/x.toml", src(both))
 			Expect(err).NotTo(HaveOccurred())
-			r, err := runner.Engine().Run(ctx(), runner.NewRequest(1, c))
+			r, err := runner.Engine().Run(ctx(), protocol.NewRequest(1, c))
 			Expect(err).NotTo(HaveOccurred())
 			sf := r.Output.Diagnostics.Shortfalls
 			sf[0], sf[1] = sf[1], sf[0]
 			v := runner.Compare(c, r)
-			Expect(v.Status).To(Equal(runner.StatusFail))
+			Expect(v.Status).To(Equal(protocol.StatusFail))
 			Expect(v.Message).To(ContainSubstring("count_requirement_shortfalls differ (in order)"))
 
 			r.Output.Diagnostics.Shortfalls = sf[:1]
-			Expect(runner.Compare(c, r).Status).To(Equal(runner.StatusFail))
+			Expect(runner.Compare(c, r).Status).To(Equal(protocol.StatusFail))
 
 			r.Output.Diagnostics = nil
 			v = runner.Compare(c, r)
-			Expect(v.Status).To(Equal(runner.StatusFail))
+			Expect(v.Status).To(Equal(protocol.StatusFail))
 			Expect(v.Message).To(ContainSubstring("no selection report"))
 		})
 

@@ -4,13 +4,15 @@ import (
 	"context"
 	"fmt"
 	"sync"
+
+	"github.com/cupel-go/go-cupel/runner/protocol"
 )
 
 // Named is an implementation under the name that reports comparing
 // several implementations show it by.
 type Named struct {
 	Name string
-	Impl Implementation
+	Impl protocol.Implementation
 }
 
 // RunMany runs the suite of opts against every implementation at once,

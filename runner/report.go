@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
@@ -16,10 +17,10 @@ const ReportSchema = "cupel-conform/report/1"
 
 // Report is the outcome of a run. Its JSON form is the --json report.
 type Report struct {
-	Schema         string     `json:"schema"`
-	Runner         RunnerInfo `json:"runner"`
-	Suite          SuiteInfo  `json:"suite"`
-	Implementation Info       `json:"implementation"`
+	Schema         string              `json:"schema"`
+	Runner         protocol.RunnerInfo `json:"runner"`
+	Suite          SuiteInfo           `json:"suite"`
+	Implementation protocol.Info       `json:"implementation"`
 	// Filtered is true when cases were left out (skipped) by the run's
 	// filters or by go test -run; such a run claims no level.
 	Filtered bool `json:"filtered"`
@@ -35,9 +36,9 @@ type Report struct {
 	// RequireLevel is the target level, "" when none.
 	RequireLevel Level `json:"require_level,omitempty"`
 	// Counts are per tier ("required", "optional", "all") and status.
-	Counts map[string]map[Status]int `json:"counts"`
+	Counts map[string]map[protocol.Status]int `json:"counts"`
 	// StageCounts are per "tier/stage" and status.
-	StageCounts map[string]map[Status]int `json:"stage_counts"`
+	StageCounts map[string]map[protocol.Status]int `json:"stage_counts"`
 	// Infrastructure, when set, says why the run stopped without a verdict.
 	Infrastructure       string `json:"infrastructure_error,omitempty"`
 	InfrastructureStderr string `json:"infrastructure_stderr,omitempty"`
@@ -69,12 +70,6 @@ func (d *Seconds) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// RunnerInfo identifies the runner.
-type RunnerInfo struct {
-	Name    string `json:"name"`
-	Version string `json:"version"`
-}
-
 // SuiteInfo identifies the suite.
 type SuiteInfo struct {
 	Source      string `json:"source"`
@@ -93,20 +88,20 @@ type Filters struct {
 
 // CaseResult is the verdict on one case.
 type CaseResult struct {
-	ID      string   `json:"id"`
-	Tier    string   `json:"tier"`
-	Stage   string   `json:"stage"`
-	Name    string   `json:"name,omitempty"`
-	File    string   `json:"file,omitempty"`
-	Status  Status   `json:"status"`
-	Message string   `json:"message,omitempty"`
-	Details []string `json:"details,omitempty"`
+	ID      string          `json:"id"`
+	Tier    string          `json:"tier"`
+	Stage   string          `json:"stage"`
+	Name    string          `json:"name,omitempty"`
+	File    string          `json:"file,omitempty"`
+	Status  protocol.Status `json:"status"`
+	Message string          `json:"message,omitempty"`
+	Details []string        `json:"details,omitempty"`
 	// Duration is how long the implementation took (0 for cases not run).
 	Duration Seconds `json:"seconds,omitempty"`
 	// Stderr is the implementation's stderr tail for a faulty case.
 	Stderr string `json:"stderr,omitempty"`
 	// Actual is the raw result the implementation returned.
-	Actual *Result `json:"actual,omitempty"`
+	Actual *protocol.Result `json:"actual,omitempty"`
 	// Expected is the expectation entry that applied to the case.
 	Expected *Expectation `json:"expected_failure,omitempty"`
 	// SuiteError is set when the vector could not be loaded.
@@ -125,7 +120,7 @@ func newReport(s *vector.Suite, opts Options) *Report {
 	}
 	return &Report{
 		Schema:       ReportSchema,
-		Runner:       RunnerInfo{Name: Name, Version: Version},
+		Runner:       protocol.RunnerInfo{Name: protocol.Name, Version: protocol.Version},
 		Suite:        SuiteInfo{Source: src, SpecVersion: s.SpecVersion, Digest: s.Digest, Cases: len(s.Cases) + len(s.Errors)},
 		Filters:      Filters{Run: opts.Run, Skip: opts.Skip, Tiers: opts.Tiers, Stages: opts.Stages},
 		RequireLevel: opts.RequireLevel,
@@ -141,8 +136,8 @@ func (r *Report) Recount() { r.finish() }
 
 // finish computes the counts and the level.
 func (r *Report) finish() {
-	r.Counts = map[string]map[Status]int{"all": {}, vector.TierRequired: {}, vector.TierOptional: {}}
-	r.StageCounts = map[string]map[Status]int{}
+	r.Counts = map[string]map[protocol.Status]int{"all": {}, vector.TierRequired: {}, vector.TierOptional: {}}
+	r.StageCounts = map[string]map[protocol.Status]int{}
 	r.SuiteErrors, r.Filtered = 0, false
 	for i := range r.Cases {
 		c := &r.Cases[i]
@@ -152,10 +147,10 @@ func (r *Report) finish() {
 		}
 		g := c.Tier + "/" + c.Stage
 		if r.StageCounts[g] == nil {
-			r.StageCounts[g] = map[Status]int{}
+			r.StageCounts[g] = map[protocol.Status]int{}
 		}
 		r.StageCounts[g][c.Status]++
-		if c.Status == StatusSkip {
+		if c.Status == protocol.StatusSkip {
 			r.Filtered = true
 		}
 		if c.SuiteError != nil {
@@ -186,7 +181,7 @@ func (r *Report) tierPasses(tier string) (pass, total int) {
 // Passed reports whether the implementation's answer was right: a pass,
 // or an unexpected pass (a pinned failure that passes).
 func (c CaseResult) Passed() bool {
-	return c.Status == StatusPass || c.Status == StatusUnexpectedPass
+	return c.Status == protocol.StatusPass || c.Status == protocol.StatusUnexpectedPass
 }
 
 func (r *Report) computeLevel() (Level, string) {
@@ -235,15 +230,15 @@ func (r *Report) Err() error {
 	}
 	if v.Infrastructure {
 		if r.Infrastructure != "" {
-			return fmt.Errorf("%w: %s", ErrInfrastructure, r.Infrastructure)
+			return fmt.Errorf("%w: %s", protocol.ErrInfrastructure, r.Infrastructure)
 		}
 		var suiteErrs []string
 		for _, c := range r.Cases {
-			if c.SuiteError != nil && c.Status != StatusSkip {
+			if c.SuiteError != nil && c.Status != protocol.StatusSkip {
 				suiteErrs = append(suiteErrs, c.SuiteError.Error())
 			}
 		}
-		return fmt.Errorf("%w: %d vector files could not be loaded: %s", ErrInfrastructure, len(suiteErrs), strings.Join(suiteErrs, "; "))
+		return fmt.Errorf("%w: %d vector files could not be loaded: %s", protocol.ErrInfrastructure, len(suiteErrs), strings.Join(suiteErrs, "; "))
 	}
 	var failing []string
 	for i, c := range r.Cases {

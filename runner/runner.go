@@ -13,31 +13,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/vector"
 )
-
-// Version is the runner's version, recorded in every report: the version of
-// the go-cupel module it was built from, or "devel".
-var Version = moduleVersion()
-
-const modulePath = "github.com/cupel-go/go-cupel"
-
-func moduleVersion() string {
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		if bi.Main.Path == modulePath && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-			return bi.Main.Version
-		}
-		for _, d := range bi.Deps {
-			if d.Path == modulePath {
-				return d.Version
-			}
-		}
-	}
-	return "devel"
-}
-
-// Name is the runner's name in reports and hello messages.
-const Name = "cupel-conform"
 
 // ErrUsage is matched by errors in how the runner was asked to run: bad
 // filters, a filter that selects nothing, unknown expectation ids.
@@ -250,7 +228,7 @@ func Select(suite *vector.Suite, opts Options) ([]*vector.Case, error) {
 // error is for usage errors (ErrUsage) and an unreadable suite; an
 // implementation that cannot be run gives a report whose Infrastructure
 // field says why. [Report.Err] is the verdict.
-func Run(ctx context.Context, impl Implementation, opts Options) (*Report, error) {
+func Run(ctx context.Context, impl protocol.Implementation, opts Options) (*Report, error) {
 	suite, err := vector.LoadSuite(opts.Suite)
 	if err != nil {
 		return nil, err
@@ -260,12 +238,12 @@ func Run(ctx context.Context, impl Implementation, opts Options) (*Report, error
 
 // RunSuite is Run over an already loaded suite (opts.Suite is then only
 // used to name the suite in the report).
-func RunSuite(ctx context.Context, impl Implementation, suite *vector.Suite, opts Options) (*Report, error) {
+func RunSuite(ctx context.Context, impl protocol.Implementation, suite *vector.Suite, opts Options) (*Report, error) {
 	x, err := Start(ctx, impl, suite, opts)
 	if err != nil {
 		return nil, err
 	}
-	forker, ok := impl.(Forker)
+	forker, ok := impl.(protocol.Forker)
 	if opts.Parallel <= 1 || !ok || x.Infrastructure() != "" {
 		for _, e := range x.Entries() {
 			x.RunEntry(ctx, e)
@@ -278,10 +256,10 @@ func RunSuite(ctx context.Context, impl Implementation, suite *vector.Suite, opt
 
 // runParallel runs the entries on n workers: the implementation itself and
 // n-1 forks of it, each started with its own Hello.
-func (x *Execution) runParallel(ctx context.Context, forker Forker, n int) {
-	impls := []Implementation{x.impl}
+func (x *Execution) runParallel(ctx context.Context, forker protocol.Forker, n int) {
+	impls := []protocol.Implementation{x.impl}
 	var wg sync.WaitGroup
-	forks := make([]Implementation, n-1)
+	forks := make([]protocol.Implementation, n-1)
 	errs := make([]error, n-1)
 	for i := range forks {
 		forks[i] = forker.Fork()
@@ -322,7 +300,7 @@ func (x *Execution) runParallel(ctx context.Context, forker Forker, n int) {
 // Check runs the suite of opts against impl, in the manner of
 // testing/fstest.TestFS, and returns nil when the run meets its target
 // (see [Report.Err]), or an error that lists what went wrong.
-func Check(impl Implementation, opts Options) error {
+func Check(impl protocol.Implementation, opts Options) error {
 	rep, err := Run(context.Background(), impl, opts)
 	if err != nil {
 		return err
@@ -335,8 +313,8 @@ func Check(impl Implementation, opts Options) error {
 // subtest with it. Run and RunSuite are Start, RunEntry for every entry,
 // then Finish. An Execution is not safe for concurrent use.
 type Execution struct {
-	impl    Implementation
-	extra   []Implementation // the forks of a parallel run
+	impl    protocol.Implementation
+	extra   []protocol.Implementation // the forks of a parallel run
 	opts    Options
 	rep     *Report
 	entries []Entry
@@ -363,7 +341,7 @@ func (x *Execution) setInfrastructure(why string) {
 // expectations naming unknown cases. An implementation that fails to start
 // is not an error: every case is then "not run" and the report's
 // Infrastructure says why.
-func Start(ctx context.Context, impl Implementation, suite *vector.Suite, opts Options) (*Execution, error) {
+func Start(ctx context.Context, impl protocol.Implementation, suite *vector.Suite, opts Options) (*Execution, error) {
 	if impl == nil {
 		return nil, fmt.Errorf("%w: the Implementation is nil", ErrUsage)
 	}
@@ -402,7 +380,7 @@ func Start(ctx context.Context, impl Implementation, suite *vector.Suite, opts O
 	x.rep.Implementation = info
 	if herr != nil {
 		x.rep.Infrastructure = "implementation failed to start: " + herr.Error()
-		var f *Fault
+		var f *protocol.Fault
 		if errors.As(herr, &f) {
 			x.rep.Infrastructure = "implementation failed to start: " + f.Message
 			x.rep.InfrastructureStderr = f.Stderr
@@ -432,7 +410,7 @@ func (x *Execution) RunEntry(ctx context.Context, e Entry) CaseResult {
 
 // runEntry is RunEntry on impl (the implementation or one of its forks),
 // whose sequence numbers are counted in seq.
-func (x *Execution) runEntry(ctx context.Context, impl Implementation, seq *int, e Entry) CaseResult {
+func (x *Execution) runEntry(ctx context.Context, impl protocol.Implementation, seq *int, e Entry) CaseResult {
 	x.mu.Lock()
 	var cr CaseResult
 	run := false
@@ -451,14 +429,14 @@ func (x *Execution) runEntry(ctx context.Context, impl Implementation, seq *int,
 		return x.Skip(e, "not run: the run stopped at its first gated outcome (fail fast)")
 	case e.SuiteError != nil:
 		cr = CaseResult{ID: e.ID, Tier: e.Tier, Stage: e.Stage, File: e.SuiteError.File,
-			Status: StatusError, Message: "suite error: " + e.SuiteError.Error(), SuiteError: e.SuiteError}
+			Status: protocol.StatusError, Message: "suite error: " + e.SuiteError.Error(), SuiteError: e.SuiteError}
 	case x.rep.Infrastructure == "" && ctx.Err() != nil:
 		x.rep.Infrastructure = "interrupted: " + ctx.Err().Error()
 		cr = newCaseResult(e.Case)
-		cr.Status, cr.Message = StatusNotRun, "not run: "+x.rep.Infrastructure
+		cr.Status, cr.Message = protocol.StatusNotRun, "not run: "+x.rep.Infrastructure
 	case x.rep.Infrastructure != "":
 		cr = newCaseResult(e.Case)
-		cr.Status, cr.Message = StatusNotRun, "not run: "+x.rep.Infrastructure
+		cr.Status, cr.Message = protocol.StatusNotRun, "not run: "+x.rep.Infrastructure
 	default:
 		run = true
 	}
@@ -497,10 +475,10 @@ func (x *Execution) Skip(e Entry, why string) CaseResult {
 }
 
 func (x *Execution) skip(e Entry, why string) CaseResult {
-	cr := CaseResult{ID: e.ID, Tier: e.Tier, Stage: e.Stage, Status: StatusSkip, Message: why}
+	cr := CaseResult{ID: e.ID, Tier: e.Tier, Stage: e.Stage, Status: protocol.StatusSkip, Message: why}
 	if e.Case != nil {
 		cr = newCaseResult(e.Case)
-		cr.Status, cr.Message = StatusSkip, why
+		cr.Status, cr.Message = protocol.StatusSkip, why
 	} else if e.SuiteError != nil {
 		cr.File, cr.SuiteError = e.SuiteError.File, e.SuiteError
 	}
@@ -516,7 +494,7 @@ func (x *Execution) owns(e Entry) bool {
 // foreign is the result of an entry that is not one of the Execution's:
 // an error, recorded nowhere.
 func foreign(e Entry) CaseResult {
-	return CaseResult{ID: e.ID, Tier: e.Tier, Stage: e.Stage, Status: StatusError,
+	return CaseResult{ID: e.ID, Tier: e.Tier, Stage: e.Stage, Status: protocol.StatusError,
 		Message: fmt.Sprintf("runner: %q is not an entry of this Execution (take entries from its Entries)", e.ID)}
 }
 
@@ -529,8 +507,8 @@ func (x *Execution) Finish() *Report {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	x.rep.Restarts = 0
-	for _, impl := range append([]Implementation{x.impl}, x.extra...) {
-		if r, ok := impl.(RestartCounter); ok {
+	for _, impl := range append([]protocol.Implementation{x.impl}, x.extra...) {
+		if r, ok := impl.(protocol.RestartCounter); ok {
 			x.rep.Restarts += r.Restarts()
 		}
 		if closer, ok := impl.(io.Closer); ok {
@@ -576,18 +554,18 @@ func timeoutMessage(timeout time.Duration) string {
 // ([TimeoutGracer], one second by default) to report the timeout itself,
 // with its stderr, and one that ignores ctx is abandoned with a timeout
 // Fault. Every front end that runs a case (a run, explore) calls it.
-func call(ctx context.Context, impl Implementation, req Request, timeout time.Duration) (Result, error) {
+func call(ctx context.Context, impl protocol.Implementation, req protocol.Request, timeout time.Duration) (protocol.Result, error) {
 	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	type answer struct {
-		r   Result
+		r   protocol.Result
 		err error
 	}
 	ch := make(chan answer, 1)
 	go func() {
 		defer func() {
 			if p := recover(); p != nil {
-				ch <- answer{err: &Fault{Status: StatusCrash, Message: fmt.Sprintf("panic: %v\n%s", p, debug.Stack())}}
+				ch <- answer{err: &protocol.Fault{Status: protocol.StatusCrash, Message: fmt.Sprintf("panic: %v\n%s", p, debug.Stack())}}
 			}
 		}()
 		r, err := impl.Run(cctx, req)
@@ -598,20 +576,20 @@ func call(ctx context.Context, impl Implementation, req Request, timeout time.Du
 	case a = <-ch:
 	case <-cctx.Done():
 		grace := time.Second
-		if g, ok := impl.(TimeoutGracer); ok {
+		if g, ok := impl.(protocol.TimeoutGracer); ok {
 			grace = g.TimeoutGrace()
 		}
 		select {
 		case a = <-ch:
 		case <-time.After(grace):
-			return Result{}, &Fault{Status: StatusTimeout, Message: timeoutMessage(timeout)}
+			return protocol.Result{}, &protocol.Fault{Status: protocol.StatusTimeout, Message: timeoutMessage(timeout)}
 		}
 	}
 	// An implementation that reported the timeout itself keeps its fault
 	// (and stderr), with the limit stated; the fault is copied, not changed.
-	var f *Fault
-	if a.err != nil && errors.Is(cctx.Err(), context.DeadlineExceeded) && !errors.Is(a.err, ErrInfrastructure) &&
-		errors.As(a.err, &f) && f.Status == StatusTimeout {
+	var f *protocol.Fault
+	if a.err != nil && errors.Is(cctx.Err(), context.DeadlineExceeded) && !errors.Is(a.err, protocol.ErrInfrastructure) &&
+		errors.As(a.err, &f) && f.Status == protocol.StatusTimeout {
 		g := *f
 		g.Message, g.Err = timeoutMessage(timeout), nil
 		return a.r, &g
@@ -619,16 +597,16 @@ func call(ctx context.Context, impl Implementation, req Request, timeout time.Du
 	return a.r, a.err
 }
 
-func runCase(ctx context.Context, impl Implementation, c *vector.Case, seq int, timeout time.Duration) (cr CaseResult) {
+func runCase(ctx context.Context, impl protocol.Implementation, c *vector.Case, seq int, timeout time.Duration) (cr CaseResult) {
 	cr = newCaseResult(c)
 	start := time.Now()
-	r, err := call(ctx, impl, NewRequest(seq, c), timeout)
+	r, err := call(ctx, impl, protocol.NewRequest(seq, c), timeout)
 	cr.Duration = Seconds(time.Since(start))
 	if err != nil {
-		var f *Fault
+		var f *protocol.Fault
 		switch {
-		case errors.Is(err, ErrInfrastructure):
-			cr.Status, cr.Message = StatusNotRun, err.Error()
+		case errors.Is(err, protocol.ErrInfrastructure):
+			cr.Status, cr.Message = protocol.StatusNotRun, err.Error()
 			if errors.As(err, &f) {
 				cr.Message, cr.Stderr = f.Message, f.Stderr
 			}
@@ -639,16 +617,16 @@ func runCase(ctx context.Context, impl Implementation, c *vector.Case, seq int, 
 				cr.Message += ": " + f.Err.Error()
 			}
 		case errors.Is(err, context.DeadlineExceeded):
-			cr.Status, cr.Message = StatusTimeout, timeoutMessage(timeout)
+			cr.Status, cr.Message = protocol.StatusTimeout, timeoutMessage(timeout)
 		default:
-			cr.Status, cr.Message = StatusError, err.Error()
+			cr.Status, cr.Message = protocol.StatusError, err.Error()
 		}
 		return cr
 	}
 	v := Compare(c, r)
 	cr.Status, cr.Message, cr.Details = v.Status, v.Message, v.Details
-	if cr.Status != StatusPass {
-		if s, ok := impl.(StderrReporter); ok {
+	if cr.Status != protocol.StatusPass {
+		if s, ok := impl.(protocol.StderrReporter); ok {
 			cr.Stderr = s.CaseStderr()
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
@@ -36,15 +37,15 @@ var Outcomes = []Outcome{OutcomePass, OutcomeFail, OutcomeUnsupported, OutcomeXF
 // Outcome folds the case's status into its outcome.
 func (c CaseResult) Outcome() Outcome {
 	switch c.Status {
-	case StatusPass:
+	case protocol.StatusPass:
 		return OutcomePass
-	case StatusUnsupported:
+	case protocol.StatusUnsupported:
 		return OutcomeUnsupported
-	case StatusXFail:
+	case protocol.StatusXFail:
 		return OutcomeXFail
-	case StatusUnexpectedPass:
+	case protocol.StatusUnexpectedPass:
 		return OutcomeXPass
-	case StatusSkip, StatusNotRun:
+	case protocol.StatusSkip, protocol.StatusNotRun:
 		return OutcomeNotRun
 	}
 	return OutcomeFail
@@ -167,7 +168,7 @@ func (r *Report) Verdict() Verdict {
 	v.Target = target
 	suiteErrors := 0
 	for _, c := range r.Cases {
-		if c.SuiteError != nil && c.Status != StatusSkip {
+		if c.SuiteError != nil && c.Status != protocol.StatusSkip {
 			suiteErrors++ // the suite's fault: gated, and no verdict
 		}
 		cv := CaseVerdict{ID: c.ID, Tier: c.Tier, Outcome: c.Outcome(), Class: Classify(c, target)}

@@ -26,23 +26,24 @@ import (
 	"slices"
 
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // Full returns go-cupel's engine under this example's name.
-func Full() runner.Implementation { return full{runner.Engine()} }
+func Full() protocol.Implementation { return full{runner.Engine()} }
 
-type full struct{ engine runner.Implementation }
+type full struct{ engine protocol.Implementation }
 
 // Hello identifies the implementation, keeping the engine's capabilities.
-func (f full) Hello(ctx context.Context) (runner.Info, error) {
+func (f full) Hello(ctx context.Context) (protocol.Info, error) {
 	info, err := f.engine.Hello(ctx)
 	info.Name, info.Version = "gate-example", "0.1.0"
 	return info, err
 }
 
 // Run runs one case with the engine.
-func (f full) Run(ctx context.Context, req runner.Request) (runner.Result, error) {
+func (f full) Run(ctx context.Context, req protocol.Request) (protocol.Result, error) {
 	return f.engine.Run(ctx, req)
 }
 
@@ -54,12 +55,12 @@ var (
 
 // Core returns a deliberately partial implementation: go-cupel's engine
 // without the scorers and slicers added after spec 1.0.
-func Core() runner.Implementation { return core{runner.Engine()} }
+func Core() protocol.Implementation { return core{runner.Engine()} }
 
-type core struct{ engine runner.Implementation }
+type core struct{ engine protocol.Implementation }
 
 // Hello identifies the implementation and lists only what it supports.
-func (c core) Hello(ctx context.Context) (runner.Info, error) {
+func (c core) Hello(ctx context.Context) (protocol.Info, error) {
 	info, err := c.engine.Hello(ctx)
 	info.Name, info.Version = "gate-example-core", "0.1.0"
 	caps := &info.Capabilities
@@ -71,9 +72,9 @@ func (c core) Hello(ctx context.Context) (runner.Info, error) {
 // Run answers unsupported, with the reason, for a case that needs a later
 // scorer or slicer anywhere in its configuration, and runs every other
 // case with the engine.
-func (c core) Run(ctx context.Context, req runner.Request) (runner.Result, error) {
+func (c core) Run(ctx context.Context, req protocol.Request) (protocol.Result, error) {
 	if what := laterFeature(req.Case); what != "" {
-		return runner.Result{Status: runner.ResultUnsupported, Reason: what + " is not implemented (added after spec 1.0)"}, nil
+		return protocol.Result{Status: protocol.ResultUnsupported, Reason: what + " is not implemented (added after spec 1.0)"}, nil
 	}
 	return c.engine.Run(ctx, req)
 }

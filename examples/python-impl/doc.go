@@ -1,7 +1,7 @@
 // Package pythonimpl holds the end-to-end test of cupel_impl.py, a partial
 // implementation of the Cupel specification in Python 3 that speaks the
 // cupel-conform/1 protocol (see README.md in this directory and
-// runner/PROTOCOL.md).
+// runner/protocol/PROTOCOL.md).
 //
 // The test runs the embedded conformance suite against the Python program
 // through the runner package's session implementation (runner.NewProcess),

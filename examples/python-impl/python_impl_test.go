@@ -17,6 +17,7 @@ import (
 	"github.com/cupel-go/go-cupel/internal/offline"
 	"github.com/cupel-go/go-cupel/internal/testtool"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
@@ -52,7 +53,7 @@ func supported(c *vector.Case) bool {
 }
 
 // wantStatus is the status each case of the suite must get.
-func wantStatus(t *testing.T) map[string]runner.Status {
+func wantStatus(t *testing.T) map[string]protocol.Status {
 	t.Helper()
 	suite, err := vector.LoadSuite(nil)
 	if err != nil {
@@ -61,11 +62,11 @@ func wantStatus(t *testing.T) map[string]runner.Status {
 	if len(suite.Errors) > 0 {
 		t.Fatalf("the embedded suite has %d load errors, first: %v", len(suite.Errors), suite.Errors[0])
 	}
-	want := map[string]runner.Status{}
+	want := map[string]protocol.Status{}
 	for _, c := range suite.Cases {
-		want[c.ID] = runner.StatusUnsupported
+		want[c.ID] = protocol.StatusUnsupported
 		if supported(c) {
-			want[c.ID] = runner.StatusPass
+			want[c.ID] = protocol.StatusPass
 		}
 	}
 	return want
@@ -78,7 +79,7 @@ func TestPythonImplementation(t *testing.T) {
 	py := python3(t)
 	want := wantStatus(t)
 
-	impl := runner.NewProcess(runner.ProcessOptions{
+	impl := protocol.NewProcess(protocol.ProcessOptions{
 		Argv:           []string{py, script},
 		StartupTimeout: 10 * time.Second,
 	})
@@ -112,10 +113,10 @@ func TestPythonImplementation(t *testing.T) {
 			t.Errorf("%s: %s (%s), want %s", c.ID, c.Status, c.Message, w)
 			continue
 		}
-		if c.Status == runner.StatusUnsupported && (c.Actual == nil || c.Actual.Reason == "") {
+		if c.Status == protocol.StatusUnsupported && (c.Actual == nil || c.Actual.Reason == "") {
 			t.Errorf("%s: unsupported without a reason", c.ID)
 		}
-		if c.Status == runner.StatusPass && c.Tier == vector.TierRequired && c.Actual != nil {
+		if c.Status == protocol.StatusPass && c.Tier == vector.TierRequired && c.Actual != nil {
 			implemented[c.Stage] = true
 		}
 	}
@@ -133,7 +134,7 @@ func TestPythonImplementation(t *testing.T) {
 	for _, tier := range vector.Tiers {
 		for _, stage := range vector.Stages {
 			counts := rep.StageCounts[tier+"/"+stage]
-			pass, unsupported := counts[runner.StatusPass], counts[runner.StatusUnsupported]
+			pass, unsupported := counts[protocol.StatusPass], counts[protocol.StatusUnsupported]
 			t.Logf("%-8s %-8s %3d pass, %3d unsupported", tier, stage, pass, unsupported)
 			if pass+unsupported == 0 {
 				t.Errorf("%s/%s: no case", tier, stage)
@@ -173,7 +174,7 @@ func TestPythonImplementation(t *testing.T) {
 // suffice: each costs an interpreter start.
 func TestPythonImplementationExecPerCase(t *testing.T) {
 	py := python3(t)
-	impl := runner.NewProcess(runner.ProcessOptions{
+	impl := protocol.NewProcess(protocol.ProcessOptions{
 		Argv:           []string{py, script},
 		ExecPerCase:    true,
 		StartupTimeout: 10 * time.Second,
@@ -191,11 +192,11 @@ func TestPythonImplementationExecPerCase(t *testing.T) {
 	}
 	ran := 0
 	for _, c := range rep.Cases {
-		if c.Status == runner.StatusSkip {
+		if c.Status == protocol.StatusSkip {
 			continue
 		}
 		ran++
-		if c.Status != runner.StatusPass {
+		if c.Status != protocol.StatusPass {
 			t.Errorf("%s: %s (%s)", c.ID, c.Status, c.Message)
 		}
 	}

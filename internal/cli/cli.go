@@ -20,6 +20,7 @@ import (
 	"github.com/cupel-go/go-cupel/internal/offline"
 	"github.com/cupel-go/go-cupel/internal/report"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
@@ -98,7 +99,7 @@ func verdictCode(err error) int {
 	switch {
 	case err == nil:
 		return exitOK
-	case errors.Is(err, runner.ErrInfrastructure):
+	case errors.Is(err, protocol.ErrInfrastructure):
 		return exitInfrastructure
 	}
 	return exitFail
@@ -435,7 +436,7 @@ func saveFailed(dir string, rep *runner.Report, suite *vector.Suite) error {
 		}
 		base := filepath.Join(dir, strings.ReplaceAll(c.ID, "/", "__"))
 		if cs := suite.Case(c.ID); cs != nil {
-			if err := writeJSON(base+".request.json", runner.RunMessage{Type: runner.TypeRun, Request: runner.NewRequest(1, cs)}); err != nil {
+			if err := writeJSON(base+".request.json", protocol.RunMessage{Type: protocol.TypeRun, Request: protocol.NewRequest(1, cs)}); err != nil {
 				return err
 			}
 			if err := writeJSON(base+".expected.json", cs.Expect); err != nil {
@@ -443,10 +444,10 @@ func saveFailed(dir string, rep *runner.Report, suite *vector.Suite) error {
 			}
 		}
 		resp := struct {
-			Status  runner.Status  `json:"status"`
-			Message string         `json:"message,omitempty"`
-			Details []string       `json:"details,omitempty"`
-			Actual  *runner.Result `json:"actual,omitempty"`
+			Status  protocol.Status  `json:"status"`
+			Message string           `json:"message,omitempty"`
+			Details []string         `json:"details,omitempty"`
+			Actual  *protocol.Result `json:"actual,omitempty"`
 		}{c.Status, c.Message, c.Details, c.Actual}
 		if err := writeJSON(base+".response.json", resp); err != nil {
 			return err
@@ -499,7 +500,7 @@ func (e *env) run(args []string) (int, error) {
 	timeout := fs.Duration("timeout", 10*time.Second, "per-case timeout")
 	startup := fs.Duration("startup-timeout", 30*time.Second, "timeout for the implementation's hello")
 	restarts := fs.Int("restarts", 3, "restarts in a row (without a case completing) allowed after crashes, hangs and protocol errors")
-	maxStderr := fs.Int64("max-stderr", runner.MaxLine, "`BYTES` of stderr one case may write before it is a fault (-1: no limit)")
+	maxStderr := fs.Int64("max-stderr", protocol.MaxLine, "`BYTES` of stderr one case may write before it is a fault (-1: no limit)")
 	parallel := fs.Int("parallel", 0, "run `N` cases at once: N sessions, or N processes with --exec-per-case (default: the number of CPUs with --exec-per-case, else 1)")
 	failfast := fs.Bool("failfast", false, "stop at the first gated outcome (the run then claims no level, and fails)")
 	var shard shardFlag
@@ -549,13 +550,13 @@ func (e *env) run(args []string) (int, error) {
 		}
 	}
 	e.warnKeys(suite, opts)
-	popts := runner.ProcessOptions{
+	popts := protocol.ProcessOptions{
 		Command: *implCmd, ExecPerCase: *execPerCase, Restarts: restartsOpt(*restarts), MaxStderr: *maxStderr,
-		StartupTimeout: *startup, Suite: runner.HelloSuite{SpecVersion: suite.SpecVersion, Digest: suite.Digest},
+		StartupTimeout: *startup, Suite: protocol.HelloSuite{SpecVersion: suite.SpecVersion, Digest: suite.Digest},
 	}
-	var impl runner.Implementation = runner.Engine()
+	var impl protocol.Implementation = runner.Engine()
 	if *implCmd != "" {
-		impl = runner.NewProcess(popts)
+		impl = protocol.NewProcess(popts)
 	}
 	ctx, cancel := signalContext()
 	defer cancel()
@@ -591,7 +592,7 @@ func (e *env) run(args []string) (int, error) {
 }
 
 // runWithProgress runs the suite with progress on stderr (see progress).
-func (e *env) runWithProgress(ctx context.Context, impl runner.Implementation, suite *vector.Suite, opts runner.Options, o outputs) (*runner.Report, error) {
+func (e *env) runWithProgress(ctx context.Context, impl protocol.Implementation, suite *vector.Suite, opts runner.Options, o outputs) (*runner.Report, error) {
 	total := 0
 	if cases, err := runner.Select(suite, opts); err == nil {
 		total = len(cases)
@@ -639,7 +640,7 @@ func (e *env) adapter(args []string) (int, error) {
 	}
 	ctx, cancel := signalContext()
 	defer cancel()
-	if err := runner.Serve(ctx, runner.Engine(), e.stdin, e.stdout); err != nil {
+	if err := protocol.Serve(ctx, runner.Engine(), e.stdin, e.stdout); err != nil {
 		return exitInfrastructure, err
 	}
 	return 0, nil
@@ -795,7 +796,7 @@ func (e *env) show(args []string) (int, error) {
 		return 0, usagef("no case %q (see cupel-conform list)", id)
 	}
 	fmt.Fprintf(e.stdout, "# %s — %s\n# tier %s, stage %s, file %s\n\n## sent to the implementation\n", cs.ID, cs.Name, cs.Tier, cs.Stage, cs.File)
-	req, err := json.MarshalIndent(runner.RunMessage{Type: runner.TypeRun, Request: runner.NewRequest(1, cs)}, "", "  ")
+	req, err := json.MarshalIndent(protocol.RunMessage{Type: protocol.TypeRun, Request: protocol.NewRequest(1, cs)}, "", "  ")
 	if err != nil {
 		return exitInfrastructure, fmt.Errorf("%s: %w", cs.ID, err)
 	}
@@ -892,6 +893,6 @@ func (e *env) version(args []string) (int, error) {
 		return exitInfrastructure, err
 	}
 	fmt.Fprintf(e.stdout, "%s %s\nprotocol %s\nspec %s\nembedded suite %d cases, sha256 %s\n",
-		runner.Name, runner.Version, runner.Protocol, vector.SpecVersion, len(suite.Cases)+len(suite.Errors), suite.Digest)
+		protocol.Name, protocol.Version, protocol.Protocol, vector.SpecVersion, len(suite.Cases)+len(suite.Errors), suite.Digest)
 	return 0, nil
 }

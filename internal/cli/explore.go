@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
@@ -95,9 +96,9 @@ func (e *env) explore(args []string) (int, error) {
 	if *cases == 0 && *duration == 0 {
 		*cases = 10000
 	}
-	process := func(cmd string) *runner.Process {
-		return runner.NewProcess(runner.ProcessOptions{Command: cmd, Restarts: restartsOpt(*restarts), StartupTimeout: *startup,
-			Suite: runner.HelloSuite{SpecVersion: vector.SpecVersion}})
+	process := func(cmd string) *protocol.Process {
+		return protocol.NewProcess(protocol.ProcessOptions{Command: cmd, Restarts: restartsOpt(*restarts), StartupTimeout: *startup,
+			Suite: protocol.HelloSuite{SpecVersion: vector.SpecVersion}})
 	}
 	opts := runner.ExploreOptions{Seed: *seed, Cases: *cases, Duration: *duration, Stages: stages, Out: *out,
 		Timeout: *timeout, StartupTimeout: *startup, ShrinkRuns: *shrinkRuns, Coverage: *coverage, Shard: runner.Shard(shard)}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/cupel-go/go-cupel/internal/matrix"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
@@ -17,7 +18,7 @@ const builtinName = "go-cupel"
 // parseImpls turns the -i flags into named implementations: "go-cupel" is
 // the built-in engine, NAME=CMD a process started with the options of
 // popts and the command CMD.
-func parseImpls(flags []string, popts runner.ProcessOptions) ([]runner.Named, error) {
+func parseImpls(flags []string, popts protocol.ProcessOptions) ([]runner.Named, error) {
 	var out []runner.Named
 	seen := map[string]bool{}
 	for _, f := range flags {
@@ -34,7 +35,7 @@ func parseImpls(flags []string, popts runner.ProcessOptions) ([]runner.Named, er
 		default:
 			po := popts
 			po.Command = cmd
-			n = runner.Named{Name: name, Impl: runner.NewProcess(po)}
+			n = runner.Named{Name: name, Impl: protocol.NewProcess(po)}
 		}
 		if seen[n.Name] {
 			return nil, usagef("-i: two implementations are named %q", n.Name)
@@ -48,7 +49,7 @@ func parseImpls(flags []string, popts runner.ProcessOptions) ([]runner.Named, er
 // runMany is run with -i: the suite against every implementation in
 // parallel, reported side by side. The exit code is the worst of the
 // implementations' (3 over 1 over 0), so --require-level applies to each.
-func (e *env) runMany(ctx context.Context, m *manyFlags, suite *vector.Suite, opts runner.Options, o outputs, popts runner.ProcessOptions, writeExp string) (int, error) {
+func (e *env) runMany(ctx context.Context, m *manyFlags, suite *vector.Suite, opts runner.Options, o outputs, popts protocol.ProcessOptions, writeExp string) (int, error) {
 	for _, f := range []struct{ name, val string }{
 		{"--impl-cmd", popts.Command}, {"--junit", o.junit}, {"--tap", o.tap}, {"--badge", o.badge},
 		{"--save-failed", o.saveFailed}, {"--write-expectations", writeExp},

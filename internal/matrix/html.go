@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
@@ -55,12 +56,12 @@ type htmlPage struct {
 	NDisagree     int
 	NFailing      int
 	Cases         []htmlCase
-	Statuses      []runner.Status
+	Statuses      []protocol.Status
 	Stages        []string
 	TierNames     []string
 	Warnings      []string
 	Columns       template.CSS
-	Legend        []runner.Status
+	Legend        []protocol.Status
 	InputsMissing bool
 }
 
@@ -88,7 +89,7 @@ type htmlBar struct {
 }
 
 type htmlSeg struct {
-	Status runner.Status
+	Status protocol.Status
 	Style  template.CSS
 }
 
@@ -110,7 +111,7 @@ type htmlGroup struct {
 }
 
 type htmlSig struct {
-	Status runner.Status
+	Status protocol.Status
 	Who    string
 }
 
@@ -132,14 +133,14 @@ type htmlCase struct {
 }
 
 type htmlChip struct {
-	Status runner.Status
+	Status protocol.Status
 	Label  string
 	Title  string
 }
 
 type htmlProblem struct {
 	Impl    string
-	Status  runner.Status
+	Status  protocol.Status
 	Message string
 	Diff    []diffLine
 	Actual  string
@@ -209,7 +210,7 @@ func buildPage(m *Matrix, o HTMLOptions) htmlPage {
 		p.TierNames = append(p.TierNames, tier)
 	}
 
-	statuses := map[runner.Status]bool{}
+	statuses := map[protocol.Status]bool{}
 	stages := map[string]bool{}
 	for _, c := range m.Cases {
 		hc := htmlCase{ID: c.ID, Name: c.Name, Tier: c.Tier, Stage: c.Stage, Anchor: anchor(c.ID)}
@@ -232,10 +233,10 @@ func buildPage(m *Matrix, o HTMLOptions) htmlPage {
 				text = append(text, r.Message)
 			}
 			hc.Cells = append(hc.Cells, chip)
-			if r != nil && s != runner.StatusPass && s != runner.StatusSkip {
+			if r != nil && s != protocol.StatusPass && s != protocol.StatusSkip {
 				hc.Problems = append(hc.Problems, problem(m.Implementations[i].Name, r))
 			}
-			if failing(s) || s == runner.StatusXFail {
+			if failing(s) || s == protocol.StatusXFail {
 				hc.Open = true
 			}
 		}
@@ -259,7 +260,7 @@ func buildPage(m *Matrix, o HTMLOptions) htmlPage {
 		}
 		p.Cases = append(p.Cases, hc)
 	}
-	for _, s := range runner.Statuses {
+	for _, s := range protocol.Statuses {
 		if statuses[s] {
 			p.Statuses = append(p.Statuses, s)
 		}
@@ -280,7 +281,7 @@ func buildPage(m *Matrix, o HTMLOptions) htmlPage {
 	for _, g := range groupDisagreements(m) {
 		hg := htmlGroup{Failing: g.failing}
 		d0 := g.cases[0]
-		for _, s := range append(append([]runner.Status{}, runner.Statuses...), StatusAbsent) {
+		for _, s := range append(append([]protocol.Status{}, protocol.Statuses...), StatusAbsent) {
 			var who []string
 			for _, im := range m.Implementations {
 				if d0.Statuses[im.Name] == s {
@@ -323,7 +324,7 @@ func bar(t Tally, tier, stage string) htmlBar {
 	}
 	parts := []string{fmt.Sprintf("%d pass", t.Pass)}
 	if t.Pass > 0 {
-		b.Segs = append(b.Segs, seg(runner.StatusPass, t.Pass, t.Total))
+		b.Segs = append(b.Segs, seg(protocol.StatusPass, t.Pass, t.Total))
 	}
 	var rest []string
 	for _, o := range t.Other {
@@ -335,11 +336,11 @@ func bar(t Tally, tier, stage string) htmlBar {
 	return b
 }
 
-func seg(s runner.Status, n, total int) htmlSeg {
+func seg(s protocol.Status, n, total int) htmlSeg {
 	return htmlSeg{Status: s, Style: template.CSS(fmt.Sprintf("width:%.2f%%", 100*float64(n)/float64(total)))}
 }
 
-func capabilities(c runner.Capabilities) string {
+func capabilities(c protocol.Capabilities) string {
 	var parts []string
 	for _, l := range c.Lists() {
 		parts = append(parts, l.Name+": "+strings.Join(l.Values, ", "))

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
@@ -72,7 +73,7 @@ func writeMDDisagreements(b *strings.Builder, m *Matrix, names []string) {
 			s := d.Statuses[n]
 			if failing(s) {
 				fmt.Fprintf(b, " ❌ **%s** |", s)
-			} else if s == runner.StatusPass {
+			} else if s == protocol.StatusPass {
 				b.WriteString(" ✅ pass |")
 			} else {
 				fmt.Fprintf(b, " %s |", s)

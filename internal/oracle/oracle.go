@@ -9,7 +9,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
@@ -17,25 +17,25 @@ import (
 type Oracle struct {
 	Suite *vector.Suite
 	// Mutate, when set, may change a result before it is returned.
-	Mutate func(c *vector.Case, r *runner.Result)
+	Mutate func(c *vector.Case, r *protocol.Result)
 	// Info is returned by Hello.
-	Info runner.Info
+	Info protocol.Info
 }
 
 // New returns an oracle over suite.
 func New(suite *vector.Suite) *Oracle {
-	return &Oracle{Suite: suite, Info: runner.Info{Name: "oracle", Version: "1", Language: "go",
-		Capabilities: runner.Capabilities{Stages: vector.Stages, Features: []string{"diagnostics"}}}}
+	return &Oracle{Suite: suite, Info: protocol.Info{Name: "oracle", Version: "1", Language: "go",
+		Capabilities: protocol.Capabilities{Stages: vector.Stages, Features: []string{"diagnostics"}}}}
 }
 
 // Hello returns o.Info.
-func (o *Oracle) Hello(context.Context) (runner.Info, error) { return o.Info, nil }
+func (o *Oracle) Hello(context.Context) (protocol.Info, error) { return o.Info, nil }
 
 // Run answers with the expected result of the case.
-func (o *Oracle) Run(_ context.Context, req runner.Request) (runner.Result, error) {
+func (o *Oracle) Run(_ context.Context, req protocol.Request) (protocol.Result, error) {
 	c := o.Suite.Case(req.ID)
 	if c == nil {
-		return runner.Result{Status: runner.ResultError, Error: &runner.ErrorInfo{Kind: "internal", Message: "unknown case " + req.ID}}, nil
+		return protocol.Result{Status: protocol.ResultError, Error: &protocol.ErrorInfo{Kind: "internal", Message: "unknown case " + req.ID}}, nil
 	}
 	r := Answer(c)
 	if o.Mutate != nil {
@@ -45,19 +45,19 @@ func (o *Oracle) Run(_ context.Context, req runner.Request) (runner.Result, erro
 }
 
 // Answer is the result that passes c.
-func Answer(c *vector.Case) runner.Result {
+func Answer(c *vector.Case) protocol.Result {
 	e := &c.Expect
 	if e.ConstructionError {
-		return runner.Result{Status: runner.ResultRejected, Error: &runner.ErrorInfo{Kind: vector.KindInvalidConfig, Message: "oracle"}}
+		return protocol.Result{Status: protocol.ResultRejected, Error: &protocol.ErrorInfo{Kind: vector.KindInvalidConfig, Message: "oracle"}}
 	}
 	if e.Error != "" {
-		return runner.Result{Status: runner.ResultRejected, Error: &runner.ErrorInfo{Kind: e.Error, Message: "oracle"}}
+		return protocol.Result{Status: protocol.ResultRejected, Error: &protocol.ErrorInfo{Kind: e.Error, Message: "oracle"}}
 	}
-	out := &runner.Output{}
+	out := &protocol.Output{}
 	switch c.Stage {
 	case vector.StageScoring:
 		for _, s := range e.Scores {
-			out.Scores = append(out.Scores, runner.IndexScore{Index: s.Resolved, Score: s.Score})
+			out.Scores = append(out.Scores, protocol.IndexScore{Index: s.Resolved, Score: s.Score})
 		}
 	case vector.StageSlicing:
 		for _, r := range e.Selected {
@@ -83,7 +83,7 @@ func Answer(c *vector.Case) runner.Result {
 		out.Overflow = &ov
 	}
 	if d := e.Diagnostics; d != nil {
-		diag := &runner.Diagnostics{}
+		diag := &protocol.Diagnostics{}
 		if d.TotalCandidates != nil {
 			diag.TotalCandidates = *d.TotalCandidates
 		}
@@ -96,17 +96,17 @@ func Answer(c *vector.Case) runner.Result {
 	}
 	if e.ReportShortfalls != nil {
 		if out.Diagnostics == nil {
-			out.Diagnostics = &runner.Diagnostics{Included: []runner.ReportEntry{}, Excluded: []runner.ReportEntry{}}
+			out.Diagnostics = &protocol.Diagnostics{Included: []protocol.ReportEntry{}, Excluded: []protocol.ReportEntry{}}
 		}
 		out.Diagnostics.Shortfalls = slices.Clone(e.ReportShortfalls)
 	}
-	return runner.Result{Status: runner.ResultOK, Output: out}
+	return protocol.Result{Status: protocol.ResultOK, Output: out}
 }
 
-func entries(list []vector.ExpectedReport) []runner.ReportEntry {
-	out := []runner.ReportEntry{}
+func entries(list []vector.ExpectedReport) []protocol.ReportEntry {
+	out := []protocol.ReportEntry{}
 	for _, e := range list {
-		re := runner.ReportEntry{Index: e.Resolved, Reason: map[string]any{"reason": e.Reason}}
+		re := protocol.ReportEntry{Index: e.Resolved, Reason: map[string]any{"reason": e.Reason}}
 		if e.Score != nil {
 			re.Score = *e.Score
 		}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
@@ -40,7 +41,7 @@ const DefaultMaxFailures = 30
 
 // statusMessage is "status: message", saying the status once when the
 // message already starts with it ("unsupported: unsupported: …" never).
-func statusMessage(st runner.Status, msg string) string {
+func statusMessage(st protocol.Status, msg string) string {
 	if msg == "" {
 		return string(st)
 	}
@@ -96,24 +97,24 @@ func (p painter) c(code, s string) string {
 // PaintStatus returns text in the terminal colour of status s when color is
 // true (green for passes, yellow for skips and unsupported cases, red for the
 // rest), and text unchanged when it is false.
-func PaintStatus(s runner.Status, text string, color bool) string {
+func PaintStatus(s protocol.Status, text string, color bool) string {
 	return painter{color}.c(statusColor(s), text)
 }
 
-func statusColor(s runner.Status) string {
+func statusColor(s protocol.Status) string {
 	switch s {
-	case runner.StatusPass, runner.StatusXFail:
+	case protocol.StatusPass, protocol.StatusXFail:
 		return "32"
-	case runner.StatusSkip, runner.StatusUnsupported, runner.StatusNotRun:
+	case protocol.StatusSkip, protocol.StatusUnsupported, protocol.StatusNotRun:
 		return "33"
 	}
 	return "31"
 }
 
 // countLine formats the non-zero counts of a status map.
-func countLine(m map[runner.Status]int) string {
+func countLine(m map[protocol.Status]int) string {
 	var parts []string
-	for _, s := range runner.Statuses {
+	for _, s := range protocol.Statuses {
 		if m[s] > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", m[s], s))
 		}
@@ -171,7 +172,7 @@ func WriteText(w io.Writer, r *runner.Report, o TextOptions) error {
 			warned = append(warned, c)
 		}
 		switch {
-		case c.Status == runner.StatusUnsupported:
+		case c.Status == protocol.StatusUnsupported:
 			why := reasonOf(c)
 			if unsupported[why] == nil {
 				reasons = append(reasons, why)
@@ -180,7 +181,7 @@ func WriteText(w io.Writer, r *runner.Report, o TextOptions) error {
 			if c.Tier == vector.TierRequired {
 				requiredUnsupported[why]++
 			}
-		case c.Status == runner.StatusNotRun && r.Infrastructure != "":
+		case c.Status == protocol.StatusNotRun && r.Infrastructure != "":
 			notRun++ // one infrastructure error, said once below
 		case class[c.ID] == runner.ClassGated || class[c.ID] == runner.ClassWarning:
 			failing = append(failing, c)
@@ -211,7 +212,7 @@ func WriteText(w io.Writer, r *runner.Report, o TextOptions) error {
 	}
 	if len(reasons) > 0 {
 		sort.SliceStable(reasons, func(i, j int) bool { return len(unsupported[reasons[i]]) > len(unsupported[reasons[j]]) })
-		fmt.Fprintf(&b, "\n%s (%d cases), by reason:\n", p.c(statusColor(runner.StatusUnsupported), "unsupported"), r.Counts["all"][runner.StatusUnsupported])
+		fmt.Fprintf(&b, "\n%s (%d cases), by reason:\n", p.c(statusColor(protocol.StatusUnsupported), "unsupported"), r.Counts["all"][protocol.StatusUnsupported])
 		for i, why := range reasons {
 			if limit > 0 && i >= limit {
 				fmt.Fprintf(&b, "  … and %d more reasons (see the JSON report)\n", len(reasons)-limit)
@@ -275,7 +276,7 @@ func exampleIDs(ids []string) string {
 	return fmt.Sprintf("%s and %d more", ids[0], len(ids)-1)
 }
 
-func describeCapabilities(c runner.Capabilities) string {
+func describeCapabilities(c protocol.Capabilities) string {
 	var parts []string
 	for _, l := range c.Lists() {
 		parts = append(parts, l.Name+" "+strings.Join(l.Values, ","))
@@ -347,17 +348,17 @@ func writeDetail(b *strings.Builder, c runner.CaseResult, suite *vector.Suite) {
 		fmt.Fprintf(b, "  %s\n", d)
 	}
 	if suite != nil {
-		if cs := suite.Case(c.ID); cs != nil && c.Status != runner.StatusUnsupported && c.Status != runner.StatusSkip && c.Status != runner.StatusNotRun && c.SuiteError == nil {
+		if cs := suite.Case(c.ID); cs != nil && c.Status != protocol.StatusUnsupported && c.Status != protocol.StatusSkip && c.Status != protocol.StatusNotRun && c.SuiteError == nil {
 			b.WriteString("  inputs:\n")
 			writeInputs(b, cs)
 			if c.Actual != nil && c.Actual.Output != nil && c.Actual.Output.Diagnostics != nil && cs.Expect.Diagnostics == nil {
 				d := c.Actual.Output.Diagnostics
 				b.WriteString("  actual selection report:\n")
 				for _, e := range d.Included {
-					fmt.Fprintf(b, "    included %s\n", e.Describe(cs))
+					fmt.Fprintf(b, "    included %s\n", runner.DescribeEntry(e, cs))
 				}
 				for _, e := range d.Excluded {
-					fmt.Fprintf(b, "    excluded %s\n", e.Describe(cs))
+					fmt.Fprintf(b, "    excluded %s\n", runner.DescribeEntry(e, cs))
 				}
 			}
 		}
@@ -499,11 +500,11 @@ func WriteJUnit(w io.Writer, r *runner.Report, suite *vector.Suite) error {
 		switch class[c.ID] {
 		case runner.ClassGated:
 			switch c.Status {
-			case runner.StatusError, runner.StatusCrash, runner.StatusTimeout:
+			case protocol.StatusError, protocol.StatusCrash, protocol.StatusTimeout:
 				jc.Error = &msg
 				s.Errors++
 			default:
-				if c.Status == runner.StatusUnsupported {
+				if c.Status == protocol.StatusUnsupported {
 					msg.Message = c.Tier + " case unsupported: " + reasonOf(c)
 				}
 				jc.Failure = &msg
@@ -513,14 +514,14 @@ func WriteJUnit(w io.Writer, r *runner.Report, suite *vector.Suite) error {
 			jc.Skipped = &junitSkipped{Message: oneLineMsg(warningMessage(c, v)), Body: msg.Body}
 			s.Skipped++
 		case runner.ClassNotRun:
-			if c.Status == runner.StatusNotRun && v.Infrastructure {
+			if c.Status == protocol.StatusNotRun && v.Infrastructure {
 				jc.Error = &msg
 				s.Errors++
 				break
 			}
 			fallthrough
 		default:
-			if c.Status != runner.StatusPass {
+			if c.Status != protocol.StatusPass {
 				jc.Skipped = &junitSkipped{Body: statusMessage(c.Status, c.Message)}
 				s.Skipped++
 			}
@@ -612,13 +613,13 @@ func WriteTAP(w io.Writer, r *runner.Report, suite *vector.Suite) error {
 			ok = "not ok"
 			directive = " # TODO " + tapEscape(warningMessage(c, v))
 		case runner.ClassNotRun:
-			if c.Status == runner.StatusNotRun && v.Infrastructure {
+			if c.Status == protocol.StatusNotRun && v.Infrastructure {
 				ok, yaml = "not ok", true
 			} else {
 				directive = " # SKIP " + tapEscape(statusMessage(c.Status, c.Message))
 			}
 		default:
-			if c.Status == runner.StatusXFail {
+			if c.Status == protocol.StatusXFail {
 				ok = "not ok"
 				directive = " # TODO " + tapEscape(statusMessage(c.Status, c.Message))
 			}
@@ -628,7 +629,7 @@ func WriteTAP(w io.Writer, r *runner.Report, suite *vector.Suite) error {
 			b.WriteString("  ---\n")
 			fmt.Fprintf(&b, "  status: %s\n", c.Status)
 			fmt.Fprintf(&b, "  tier: %s\n", c.Tier)
-			if c.Status == runner.StatusUnsupported {
+			if c.Status == protocol.StatusUnsupported {
 				fmt.Fprintf(&b, "  message: %s\n", yamlString(c.Tier+" case unsupported: "+reasonOf(c)))
 			} else {
 				msg, _, _ := strings.Cut(c.Message, "\n") // the rest is in the detail
@@ -724,7 +725,7 @@ func WriteMarkdown(w io.Writer, r *runner.Report) error {
 	}{{"Gated results", runner.ClassGated}, {"Warnings (not required for the target)", runner.ClassWarning}} {
 		var list []runner.CaseResult
 		for _, c := range r.Cases {
-			if class[c.ID] == l.class && c.Status != runner.StatusUnsupported {
+			if class[c.ID] == l.class && c.Status != protocol.StatusUnsupported {
 				list = append(list, c)
 			}
 		}
@@ -738,10 +739,10 @@ func WriteMarkdown(w io.Writer, r *runner.Report) error {
 	unsupported := map[string]map[string]int{}
 	var reasons []string
 	for _, c := range r.Cases {
-		if c.Status == runner.StatusNotRun && r.Infrastructure != "" {
+		if c.Status == protocol.StatusNotRun && r.Infrastructure != "" {
 			notRun++ // one infrastructure error, said once below
 		}
-		if c.Status == runner.StatusUnsupported {
+		if c.Status == protocol.StatusUnsupported {
 			why := reasonOf(c)
 			if unsupported[why] == nil {
 				unsupported[why] = map[string]int{}
@@ -836,9 +837,9 @@ type ReportDiff struct {
 
 // StatusChange is a case whose status changed.
 type StatusChange struct {
-	ID  string        `json:"id"`
-	Old runner.Status `json:"old"`
-	New runner.Status `json:"new"`
+	ID  string          `json:"id"`
+	Old protocol.Status `json:"old"`
+	New protocol.Status `json:"new"`
 }
 
 // Diff compares old and new.
@@ -862,9 +863,9 @@ func Diff(old, new *runner.Report) ReportDiff {
 		case !ok:
 			d.Added = append(d.Added, c.ID)
 		case o == c.Status, sameCause(oc, c): // an xfail that is now unpinned, or back, is the same result
-		case o == runner.StatusPass:
+		case o == protocol.StatusPass:
 			d.NewlyFailing = append(d.NewlyFailing, StatusChange{c.ID, o, c.Status})
-		case c.Status == runner.StatusPass:
+		case c.Status == protocol.StatusPass:
 			d.NewlyPassing = append(d.NewlyPassing, StatusChange{c.ID, o, c.Status})
 		default:
 			d.Changed = append(d.Changed, StatusChange{c.ID, o, c.Status})

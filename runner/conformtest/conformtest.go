@@ -20,6 +20,7 @@ import (
 	"testing"
 
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
@@ -30,7 +31,7 @@ import (
 // reason, and t fails with the verdict when the run does not pass, exactly
 // when [runner.Check] returns an error. It returns the report for further
 // checks, or nil when the run could not start (t has then failed).
-func Test(t *testing.T, impl runner.Implementation, opts runner.Options) *runner.Report {
+func Test(t *testing.T, impl protocol.Implementation, opts runner.Options) *runner.Report {
 	t.Helper()
 	ctx := context.Background()
 	if dl, ok := t.Deadline(); ok {
@@ -67,7 +68,7 @@ func Test(t *testing.T, impl runner.Implementation, opts runner.Options) *runner
 			case runner.ClassWarning:
 				t.Skipf("%s case %s, not required for %s: %s", c.Tier, c.Outcome(), opts.RequireLevel.Title(), c.Message)
 			case runner.ClassOK:
-				if c.Status == runner.StatusXFail {
+				if c.Status == protocol.StatusXFail {
 					t.Skipf("expected failure: %s", c.Message)
 				}
 			}

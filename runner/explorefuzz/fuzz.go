@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/vectors"
 )
 
@@ -25,7 +26,7 @@ import (
 //
 // Each fuzzing worker says hello once and keeps its session for the
 // inputs it runs; an implementation that cannot start fails the target.
-func Fuzz(f *testing.F, impl runner.Implementation, opts runner.ExploreOptions) {
+func Fuzz(f *testing.F, impl protocol.Implementation, opts runner.ExploreOptions) {
 	f.Helper()
 	for _, seed := range Seeds() {
 		f.Add(seed)

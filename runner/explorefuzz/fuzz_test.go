@@ -11,6 +11,7 @@ import (
 
 	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/explorefuzz"
+	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
@@ -26,9 +27,9 @@ func FuzzGoCupel(f *testing.F) {
 // items of an output of three or more.
 type planted struct{}
 
-func (planted) Hello(ctx context.Context) (runner.Info, error) { return runner.Engine().Hello(ctx) }
+func (planted) Hello(ctx context.Context) (protocol.Info, error) { return runner.Engine().Hello(ctx) }
 
-func (planted) Run(ctx context.Context, req runner.Request) (runner.Result, error) {
+func (planted) Run(ctx context.Context, req protocol.Request) (protocol.Result, error) {
 	r, err := runner.Engine().Run(ctx, req)
 	if err == nil && r.Output != nil && req.Stage == vector.StagePlacing && req.Case.Placer == "u-shaped" && len(r.Output.Ordered) >= 3 {
 		o := *r.Output

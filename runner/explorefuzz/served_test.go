@@ -8,14 +8,14 @@ import (
 	"io"
 	"sync"
 
-	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/protocol"
 )
 
 // served is impl driven over the cupel-conform/1 protocol in process: each
 // request and result goes through runner.Serve as a JSON line, as it would
 // to and from a process, without the process.
 type served struct {
-	impl runner.Implementation
+	impl protocol.Implementation
 	mu   sync.Mutex
 	w    *io.PipeWriter
 	r    *bufio.Reader
@@ -33,20 +33,20 @@ func (s *served) roundTrip(msg any, into any) error {
 	if err != nil {
 		return fmt.Errorf("served: %w", err)
 	}
-	_, js, err := runner.ParseLine(line)
+	_, js, err := protocol.ParseLine(line)
 	if err != nil {
 		return err
 	}
 	return json.Unmarshal(js, into)
 }
 
-func (s *served) Hello(ctx context.Context) (runner.Info, error) {
+func (s *served) Hello(ctx context.Context) (protocol.Info, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	reqR, reqW := io.Pipe()
 	respR, respW := io.Pipe()
 	go func() {
-		err := runner.Serve(context.Background(), s.impl, reqR, respW)
+		err := protocol.Serve(context.Background(), s.impl, reqR, respW)
 		if err == nil {
 			err = io.EOF
 		}
@@ -55,19 +55,19 @@ func (s *served) Hello(ctx context.Context) (runner.Info, error) {
 		respW.CloseWithError(err)
 	}()
 	s.w, s.r = reqW, bufio.NewReaderSize(respR, 1<<20)
-	var h runner.HelloResponse
-	if err := s.roundTrip(runner.HelloRequest{Type: runner.TypeHello, Protocol: []string{runner.Protocol}}, &h); err != nil {
-		return runner.Info{}, err
+	var h protocol.HelloResponse
+	if err := s.roundTrip(protocol.HelloRequest{Type: protocol.TypeHello, Protocol: []string{protocol.Protocol}}, &h); err != nil {
+		return protocol.Info{}, err
 	}
 	return h.Info(), nil
 }
 
-func (s *served) Run(ctx context.Context, req runner.Request) (runner.Result, error) {
+func (s *served) Run(ctx context.Context, req protocol.Request) (protocol.Result, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var m runner.ResultMessage
-	if err := s.roundTrip(runner.RunMessage{Type: runner.TypeRun, Request: req}, &m); err != nil {
-		return runner.Result{}, err
+	var m protocol.ResultMessage
+	if err := s.roundTrip(protocol.RunMessage{Type: protocol.TypeRun, Request: req}, &m); err != nil {
+		return protocol.Result{}, err
 	}
 	return m.Result, nil
 }
@@ -78,7 +78,7 @@ func (s *served) Close() error {
 	if s.w == nil {
 		return nil
 	}
-	b, _ := json.Marshal(runner.ByeMessage{Type: runner.TypeBye})
+	b, _ := json.Marshal(protocol.ByeMessage{Type: protocol.TypeBye})
 	_, _ = s.w.Write(append(b, '\n'))
 	return s.w.Close()
 }

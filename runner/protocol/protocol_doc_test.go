@@ -1,4 +1,4 @@
-package runner_test
+package protocol_test
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
@@ -64,16 +65,16 @@ var _ = Describe("PROTOCOL.md", func() {
 		var in bytes.Buffer
 		in.WriteString(`{"type":"hello","protocol":["cupel-conform/1"]}` + "\n")
 		for _, line := range runs {
-			var m runner.RunMessage
+			var m protocol.RunMessage
 			Expect(json.Unmarshal([]byte(line), &m)).To(Succeed())
 			c := suite.Case(m.ID)
 			Expect(c).NotTo(BeNil(), "PROTOCOL.md's worked exchange runs %s, which the embedded suite does not have", m.ID)
-			want, _ := json.Marshal(runner.RunMessage{Type: runner.TypeRun, Request: runner.NewRequest(m.Seq, c)})
+			want, _ := json.Marshal(protocol.RunMessage{Type: protocol.TypeRun, Request: protocol.NewRequest(m.Seq, c)})
 			sameJSON(line, string(want))
 			in.WriteString(line + "\n")
 		}
 		var out bytes.Buffer
-		Expect(runner.Serve(context.Background(), runner.Engine(), &in, &out)).To(Succeed())
+		Expect(protocol.Serve(context.Background(), runner.Engine(), &in, &out)).To(Succeed())
 		got := strings.Split(strings.TrimSpace(out.String()), "\n")
 		Expect(got).To(HaveLen(4))
 		for i, want := range results {
