@@ -43,19 +43,19 @@ func Compare(c *vector.Case, r protocol.Result) Judgement {
 		}
 		return Judgement{Status: protocol.StatusUnsupported, Message: reason}
 	case protocol.ResultError:
-		return Judgement{Status: protocol.StatusError, Message: "implementation error: " + errText(r.Error)}
+		return Judgement{Status: protocol.StatusError, Message: "implementation error: " + r.Error.Text()}
 	case protocol.ResultRejected:
 		got := ""
 		if r.Error != nil {
 			got = r.Error.Kind
 		}
 		if wantKind == "" {
-			return Judgement{Status: protocol.StatusFail, Message: "rejected unexpectedly: " + errText(r.Error),
-				Details: []string{"expected: a successful run", "actual:   rejected with " + errText(r.Error)}}
+			return Judgement{Status: protocol.StatusFail, Message: "rejected unexpectedly: " + r.Error.Text(),
+				Details: []string{"expected: a successful run", "actual:   rejected with " + r.Error.Text()}}
 		}
 		if got != wantKind {
 			return Judgement{Status: protocol.StatusFail, Message: fmt.Sprintf("rejected with %s, want %s", got, wantKind),
-				Details: []string{"expected: rejected with " + wantKind, "actual:   rejected with " + errText(r.Error)}}
+				Details: []string{"expected: rejected with " + wantKind, "actual:   rejected with " + r.Error.Text()}}
 		}
 		return v
 	case protocol.ResultOK:
@@ -130,16 +130,6 @@ func Compare(c *vector.Case, r protocol.Result) Judgement {
 		}
 	}
 	return v
-}
-
-func errText(e *protocol.ErrorInfo) string {
-	if e == nil {
-		return "(no error object)"
-	}
-	if e.Message == "" {
-		return e.Kind
-	}
-	return e.Kind + ": " + e.Message
 }
 
 func checkIndices(what string, idx []int, n int, v *Judgement) bool {

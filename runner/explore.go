@@ -386,7 +386,7 @@ func (x *explorer) call(ctx context.Context, impl protocol.Implementation, c *ve
 	if _, ok := impl.(engine); ok {
 		return x.callEngine(ctx, req)
 	}
-	r, err := call(ctx, impl, req, x.opts.Timeout)
+	r, err := protocol.Call(ctx, impl, req, x.opts.Timeout)
 	if err == nil {
 		return r, nil
 	}
@@ -401,7 +401,7 @@ func (x *explorer) call(ctx context.Context, impl protocol.Implementation, c *ve
 	case errors.As(err, &f):
 		return protocol.Result{}, f
 	case errors.Is(err, context.DeadlineExceeded):
-		return protocol.Result{}, &protocol.Fault{Status: protocol.StatusTimeout, Message: timeoutMessage(x.opts.Timeout)}
+		return protocol.Result{}, &protocol.Fault{Status: protocol.StatusTimeout, Message: protocol.TimeoutMessage(x.opts.Timeout)}
 	}
 	return protocol.Result{}, &protocol.Fault{Status: protocol.StatusError, Message: err.Error()}
 }
@@ -449,7 +449,7 @@ func (x *explorer) check(ctx context.Context, c *vector.Case) outcome {
 	case protocol.ResultError:
 		o.kind = "oracle error"
 		o.oracleFault = true
-		o.fault = "the oracle failed: " + errText(or.Error)
+		o.fault = "the oracle failed: " + or.Error.Text()
 		return o
 	}
 	if !exploreExpect(c, or, x.caps.diagnostics) {

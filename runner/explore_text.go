@@ -11,7 +11,7 @@ import (
 // shrunk size, first difference and vector file.
 func (r *ExploreReport) WriteText(w io.Writer) error {
 	var b strings.Builder
-	oracle := infoName(r.Oracle)
+	oracle := r.Oracle.Title()
 	if r.OracleTrusted {
 		oracle += ", in process"
 	}
@@ -22,7 +22,7 @@ func (r *ExploreReport) WriteText(w io.Writer) error {
 		other, trust = "--against implementation", ", though neither side is trusted"
 	}
 	fmt.Fprintf(&b, "cupel-conform explore · seed %d\n", r.Seed)
-	fmt.Fprintf(&b, "implementation: %s\n", infoName(r.Implementation))
+	fmt.Fprintf(&b, "implementation: %s\n", r.Implementation.Title())
 	if r.OracleTrusted {
 		fmt.Fprintf(&b, "oracle:         %s\n", oracle)
 	} else {

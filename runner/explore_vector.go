@@ -29,8 +29,8 @@ func (d *Divergence) VectorTOML(rep *ExploreReport) ([]byte, error) {
 	c := d.Case
 	oracle, impl := "go-cupel (in process)", "the implementation"
 	if rep != nil {
-		impl = infoName(rep.Implementation)
-		oracle = infoName(rep.Oracle)
+		impl = rep.Implementation.Title()
+		oracle = rep.Oracle.Title()
 	}
 	if d.Index < 0 {
 		w.comment("Found by explore's fuzz target under go test -fuzz (the fuzzer saves its input under")
@@ -85,17 +85,6 @@ func (d *Divergence) VectorTOML(rep *ExploreReport) ([]byte, error) {
 		return nil, err
 	}
 	return w.buf.Bytes(), nil
-}
-
-func infoName(i protocol.Info) string {
-	s := i.Name
-	if i.Version != "" {
-		s += " " + i.Version
-	}
-	if i.Language != "" {
-		s += " (" + i.Language + ")"
-	}
-	return s
 }
 
 // writeCase writes c (inputs and expectations) as a vector named name.

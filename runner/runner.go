@@ -7,7 +7,6 @@ import (
 	"io"
 	"io/fs"
 	"regexp"
-	"runtime/debug"
 	"slices"
 	"sort"
 	"sync"
@@ -545,62 +544,11 @@ func newCaseResult(c *vector.Case) CaseResult {
 }
 
 // timeoutMessage is the message of a case that gave no result in time.
-func timeoutMessage(timeout time.Duration) string {
-	return fmt.Sprintf("no result within %s (the per-case timeout)", timeout)
-}
-
-// call runs req on impl within timeout. A panic becomes a crash [Fault];
-// when the timeout expires, the implementation gets its grace period
-// ([TimeoutGracer], one second by default) to report the timeout itself,
-// with its stderr, and one that ignores ctx is abandoned with a timeout
-// Fault. Every front end that runs a case (a run, explore) calls it.
-func call(ctx context.Context, impl protocol.Implementation, req protocol.Request, timeout time.Duration) (protocol.Result, error) {
-	cctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	type answer struct {
-		r   protocol.Result
-		err error
-	}
-	ch := make(chan answer, 1)
-	go func() {
-		defer func() {
-			if p := recover(); p != nil {
-				ch <- answer{err: &protocol.Fault{Status: protocol.StatusCrash, Message: fmt.Sprintf("panic: %v\n%s", p, debug.Stack())}}
-			}
-		}()
-		r, err := impl.Run(cctx, req)
-		ch <- answer{r, err}
-	}()
-	var a answer
-	select {
-	case a = <-ch:
-	case <-cctx.Done():
-		grace := time.Second
-		if g, ok := impl.(protocol.TimeoutGracer); ok {
-			grace = g.TimeoutGrace()
-		}
-		select {
-		case a = <-ch:
-		case <-time.After(grace):
-			return protocol.Result{}, &protocol.Fault{Status: protocol.StatusTimeout, Message: timeoutMessage(timeout)}
-		}
-	}
-	// An implementation that reported the timeout itself keeps its fault
-	// (and stderr), with the limit stated; the fault is copied, not changed.
-	var f *protocol.Fault
-	if a.err != nil && errors.Is(cctx.Err(), context.DeadlineExceeded) && !errors.Is(a.err, protocol.ErrInfrastructure) &&
-		errors.As(a.err, &f) && f.Status == protocol.StatusTimeout {
-		g := *f
-		g.Message, g.Err = timeoutMessage(timeout), nil
-		return a.r, &g
-	}
-	return a.r, a.err
-}
 
 func runCase(ctx context.Context, impl protocol.Implementation, c *vector.Case, seq int, timeout time.Duration) (cr CaseResult) {
 	cr = newCaseResult(c)
 	start := time.Now()
-	r, err := call(ctx, impl, protocol.NewRequest(seq, c), timeout)
+	r, err := protocol.Call(ctx, impl, protocol.NewRequest(seq, c), timeout)
 	cr.Duration = Seconds(time.Since(start))
 	if err != nil {
 		var f *protocol.Fault
@@ -617,7 +565,7 @@ func runCase(ctx context.Context, impl protocol.Implementation, c *vector.Case, 
 				cr.Message += ": " + f.Err.Error()
 			}
 		case errors.Is(err, context.DeadlineExceeded):
-			cr.Status, cr.Message = protocol.StatusTimeout, timeoutMessage(timeout)
+			cr.Status, cr.Message = protocol.StatusTimeout, protocol.TimeoutMessage(timeout)
 		default:
 			cr.Status, cr.Message = protocol.StatusError, err.Error()
 		}
