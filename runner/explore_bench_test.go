@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/explore"
 	"github.com/cupel-go/go-cupel/runner/protocol"
 )
 
@@ -20,7 +21,7 @@ import (
 
 func BenchmarkExploreInProcess(b *testing.B) {
 	b.ReportAllocs()
-	rep, err := runner.Explore(context.Background(), runner.Engine(), runner.ExploreOptions{Seed: 1, Cases: b.N})
+	rep, err := explore.Run(context.Background(), runner.Engine(), explore.Options{Seed: 1, Cases: b.N})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -38,7 +39,7 @@ func BenchmarkExploreAdapter(b *testing.B) {
 	impl := protocol.NewProcess(protocol.ProcessOptions{Argv: []string{bin, "adapter"}, Env: os.Environ()})
 	b.ReportAllocs()
 	b.ResetTimer()
-	rep, err := runner.Explore(context.Background(), impl, runner.ExploreOptions{Seed: 1, Cases: b.N})
+	rep, err := explore.Run(context.Background(), impl, explore.Options{Seed: 1, Cases: b.N})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/cupel-go/go-cupel/internal/testtool"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/explore"
 	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/vector"
 )
@@ -130,7 +131,7 @@ var _ = Describe("Explore against copies of the Python example with a planted bu
 		}
 		py = python3()
 		level, statuses = suiteVerdict(pythonProcess(py, pythonImpl))
-		rep, err := runner.Explore(ctx(), pythonProcess(py, pythonImpl), runner.ExploreOptions{Seed: 1, Cases: 2000})
+		rep, err := explore.Run(ctx(), pythonProcess(py, pythonImpl), explore.Options{Seed: 1, Cases: 2000})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(rep.Divergences).To(BeEmpty(), "the unmodified example agrees with go-cupel")
 		Expect(rep.Stages).To(Equal([]string{vector.StageScoring, vector.StagePlacing}), "only what hello declares")
@@ -149,7 +150,7 @@ var _ = Describe("Explore against copies of the Python example with a planted bu
 			}
 
 			out := GinkgoT().TempDir()
-			rep, err := runner.Explore(ctx(), pythonProcess(py, script), runner.ExploreOptions{Seed: 1, Cases: 10000, Out: out})
+			rep, err := explore.Run(ctx(), pythonProcess(py, script), explore.Options{Seed: 1, Cases: 10000, Out: out})
 			Expect(err).NotTo(HaveOccurred())
 			Expect(rep.Infrastructure).To(BeEmpty())
 			Expect(rep.Err()).To(MatchError(runner.ErrFailed))

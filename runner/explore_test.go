@@ -13,6 +13,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/explore"
 	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/vector"
 )
@@ -88,7 +89,7 @@ func loadVectors(dir string) *vector.Suite {
 
 var _ = Describe("Explore", func() {
 	It("finds no divergence between go-cupel and itself", func() {
-		rep, err := runner.Explore(ctx(), runner.Engine(), runner.ExploreOptions{Seed: 1, Cases: 2000})
+		rep, err := explore.Run(ctx(), runner.Engine(), explore.Options{Seed: 1, Cases: 2000})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(rep.Divergences).To(BeEmpty())
 		Expect(rep.Cases).To(Equal(2000))
@@ -101,16 +102,16 @@ var _ = Describe("Explore", func() {
 	It("finds, shrinks and writes each planted bug, once, as a vector that reproduces it", func() {
 		out := GinkgoT().TempDir()
 		impl := plantedImpl{bugs: []string{vector.StageScoring, vector.StageSlicing, vector.StagePlacing, vector.StagePipeline, "crash"}}
-		var progress []runner.ExploreProgress
-		rep, err := runner.Explore(ctx(), impl, runner.ExploreOptions{Seed: 5, Cases: 4000, Out: out,
-			OnProgress: func(p runner.ExploreProgress) { progress = append(progress, p) }})
+		var progress []explore.Progress
+		rep, err := explore.Run(ctx(), impl, explore.Options{Seed: 5, Cases: 4000, Out: out,
+			OnProgress: func(p explore.Progress) { progress = append(progress, p) }})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(rep.Err()).To(MatchError(runner.ErrFailed))
 		Expect(errors.Is(rep.Err(), protocol.ErrInfrastructure)).To(BeFalse())
 		Expect(rep.Err().Error()).To(ContainSubstring(rep.Divergences[0].Class))
 		Expect(progress).NotTo(BeEmpty())
 
-		classes := map[string]*runner.Divergence{}
+		classes := map[string]*explore.Divergence{}
 		for _, d := range rep.Divergences {
 			GinkgoWriter.Printf("%s: %d cases, %d -> %d items, %s\n", d.Class, d.Count, d.OriginalItems, len(d.Case.Input.Items), d.File)
 			Expect(classes).NotTo(HaveKey(d.Class), "each class once")
@@ -177,7 +178,7 @@ var _ = Describe("Explore", func() {
 
 	It("shrinks and saves a case that hangs", func() {
 		out := GinkgoT().TempDir()
-		rep, err := runner.Explore(ctx(), hangingImpl{}, runner.ExploreOptions{Seed: 4, Cases: 300, Out: out,
+		rep, err := explore.Run(ctx(), hangingImpl{}, explore.Options{Seed: 4, Cases: 300, Out: out,
 			Stages: []string{vector.StagePlacing}, Timeout: time.Second}) // generous: only the hanging case times out on a loaded machine
 		Expect(err).NotTo(HaveOccurred())
 		Expect(rep.Divergences).To(HaveLen(1))
@@ -190,10 +191,10 @@ var _ = Describe("Explore", func() {
 
 	It("reports the same divergences, shrunk the same way, for the same seed", func() {
 		impl := plantedImpl{bugs: []string{vector.StagePlacing}}
-		opts := runner.ExploreOptions{Seed: 9, Cases: 1500, Stages: []string{vector.StagePlacing}}
-		a, err := runner.Explore(ctx(), impl, opts)
+		opts := explore.Options{Seed: 9, Cases: 1500, Stages: []string{vector.StagePlacing}}
+		a, err := explore.Run(ctx(), impl, opts)
 		Expect(err).NotTo(HaveOccurred())
-		b, err := runner.Explore(ctx(), impl, opts)
+		b, err := explore.Run(ctx(), impl, opts)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(a.Divergences).To(HaveLen(1))
 		Expect(b.Divergences).To(HaveLen(1))
@@ -205,7 +206,7 @@ var _ = Describe("Explore", func() {
 
 	It("trusts neither side with another oracle, and says so", func() {
 		out := GinkgoT().TempDir()
-		rep, err := runner.Explore(ctx(), runner.Engine(), runner.ExploreOptions{Seed: 2, Cases: 1500, Out: out,
+		rep, err := explore.Run(ctx(), runner.Engine(), explore.Options{Seed: 2, Cases: 1500, Out: out,
 			Stages: []string{vector.StagePlacing}, Oracle: plantedImpl{bugs: []string{vector.StagePlacing}}})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(rep.OracleTrusted).To(BeFalse())
@@ -221,7 +222,7 @@ var _ = Describe("Explore", func() {
 	})
 
 	It("has no verdict (ErrInfrastructure) when the implementation does not start", func() {
-		rep, err := runner.Explore(ctx(), failingHello{}, runner.ExploreOptions{Cases: 10})
+		rep, err := explore.Run(ctx(), failingHello{}, explore.Options{Cases: 10})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(rep.Infrastructure).To(ContainSubstring("implementation failed to start: no runtime"))
 		Expect(rep.Err()).To(MatchError(protocol.ErrInfrastructure))
@@ -231,8 +232,8 @@ var _ = Describe("Explore", func() {
 	It("has no verdict when interrupted before any divergence, and fails with the divergences found before", func() {
 		c, cancel := context.WithCancel(ctx())
 		n := 0
-		rep, err := runner.Explore(c, runner.Engine(), runner.ExploreOptions{Cases: 100000,
-			OnProgress: func(runner.ExploreProgress) {
+		rep, err := explore.Run(c, runner.Engine(), explore.Options{Cases: 100000,
+			OnProgress: func(explore.Progress) {
 				if n++; n == 2 {
 					cancel()
 				}
@@ -243,16 +244,16 @@ var _ = Describe("Explore", func() {
 		Expect(rep.Err()).To(MatchError(protocol.ErrInfrastructure))
 		Expect(rep.Err().Error()).To(ContainSubstring("interrupted after"))
 
-		rep.Divergences = []*runner.Divergence{{Class: "scoring / priority / scores"}}
+		rep.Divergences = []*explore.Divergence{{Class: "scoring / priority / scores"}}
 		Expect(rep.Err()).To(MatchError(runner.ErrFailed))
 		Expect(rep.Err().Error()).To(ContainSubstring("1 divergences in"))
 		Expect(rep.Err().Error()).To(ContainSubstring("scoring / priority / scores"))
 	})
 
 	It("rejects an unknown stage, and an implementation that declares nothing to generate", func() {
-		_, err := runner.Explore(ctx(), runner.Engine(), runner.ExploreOptions{Stages: []string{"sorting"}})
+		_, err := explore.Run(ctx(), runner.Engine(), explore.Options{Stages: []string{"sorting"}})
 		Expect(errors.Is(err, runner.ErrUsage)).To(BeTrue())
-		_, err = runner.Explore(ctx(), myImpl{}, runner.ExploreOptions{})
+		_, err = explore.Run(ctx(), myImpl{}, explore.Options{})
 		Expect(errors.Is(err, runner.ErrUsage)).To(BeTrue())
 		Expect(err.Error()).To(ContainSubstring("nothing to explore: my-cupel declares stages []"))
 	})
@@ -264,7 +265,7 @@ var _ = Describe("Explore", func() {
 		}
 
 		It("finds no divergence between go-cupel in process and served", func() {
-			rep, err := runner.Explore(ctx(), process(), runner.ExploreOptions{Seed: 3, Cases: 1000})
+			rep, err := explore.Run(ctx(), process(), explore.Options{Seed: 3, Cases: 1000})
 			Expect(err).NotTo(HaveOccurred())
 			Expect(rep.Infrastructure).To(BeEmpty())
 			Expect(rep.Divergences).To(BeEmpty())
@@ -274,7 +275,7 @@ var _ = Describe("Explore", func() {
 
 		It("reports a crash with its case, and goes on after the restart", func() {
 			out := GinkgoT().TempDir()
-			rep, err := runner.Explore(ctx(), process("FAULT=crash", "FAULT_AT=40"), runner.ExploreOptions{Seed: 3, Cases: 300, Out: out})
+			rep, err := explore.Run(ctx(), process("FAULT=crash", "FAULT_AT=40"), explore.Options{Seed: 3, Cases: 300, Out: out})
 			Expect(err).NotTo(HaveOccurred())
 			Expect(rep.Infrastructure).To(BeEmpty())
 			Expect(rep.Cases).To(Equal(300))
@@ -290,7 +291,7 @@ var _ = Describe("Explore", func() {
 		})
 
 		It("stops without a verdict (ErrInfrastructure) on a crash loop", func() {
-			rep, err := runner.Explore(ctx(), process("FAULT=start"), runner.ExploreOptions{Cases: 10})
+			rep, err := explore.Run(ctx(), process("FAULT=start"), explore.Options{Cases: 10})
 			Expect(err).NotTo(HaveOccurred())
 			Expect(rep.Infrastructure).NotTo(BeEmpty())
 			Expect(rep.Err()).To(MatchError(protocol.ErrInfrastructure))

@@ -7,10 +7,10 @@ import (
 )
 
 // This file merges the reports of shards (Options.Shard,
-// ExploreOptions.Shard) into the report of one unsharded run.
+// explore.Options.Shard) into the report of one unsharded run.
 
 // checkShards checks that shards are the N distinct shards of one split.
-func checkShards(shards []Shard) (int, error) {
+func CheckShards(shards []Shard) (int, error) {
 	if len(shards) == 0 {
 		return 0, fmt.Errorf("%w: no report to merge", ErrUsage)
 	}
@@ -54,7 +54,7 @@ func MergeReports(reps []*Report) (*Report, error) {
 	for i, r := range reps {
 		shards[i] = r.Shard
 	}
-	n, err := checkShards(shards)
+	n, err := CheckShards(shards)
 	if err != nil {
 		return nil, err
 	}

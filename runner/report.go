@@ -215,7 +215,7 @@ func (r *Report) computeLevel() (Level, string) {
 }
 
 // ErrFailed is matched by the error of [Report.Err] for a run that ran but
-// missed its target, and by the error of [ExploreReport.Err] for an
+// missed its target, and by the error of [explore.Report.Err] for an
 // exploration that found a divergence.
 var ErrFailed = errors.New("conformance run failed")
 

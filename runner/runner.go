@@ -356,7 +356,7 @@ func Start(ctx context.Context, impl protocol.Implementation, suite *vector.Suit
 	if opts.RequireLevel != "" && opts.RequireLevel != LevelNone && opts.Filtered() {
 		return nil, fmt.Errorf("%w: a filtered run claims no level: RequireLevel cannot be combined with Run, Skip, Tiers or Stages", ErrUsage)
 	}
-	if err := opts.Shard.validate(); err != nil {
+	if err := opts.Shard.Validate(); err != nil {
 		return nil, err
 	}
 	if opts.RequireLevel != "" && opts.RequireLevel != LevelNone && opts.Shard.Count > 1 {

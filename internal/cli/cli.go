@@ -94,7 +94,7 @@ exit codes: 0 the run passed its gate, 1 it failed, 2 usage error,
 `
 
 // verdictCode maps the verdict of a run or an exploration
-// (runner.Report.Err, runner.ExploreReport.Err) to an exit code.
+// (runner.Report.Err, explore.Report.Err) to an exit code.
 func verdictCode(err error) int {
 	switch {
 	case err == nil:

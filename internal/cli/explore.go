@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/explore"
 	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/vector"
 )
@@ -73,7 +74,7 @@ func (e *env) explore(args []string) (int, error) {
 	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
 	var shard shardFlag
 	fs.Var(&shard, "shard", shardHelp)
-	jsonOut := fs.String("json", "", "write the report as JSON (schema "+runner.ExploreReportSchema+") to `FILE` (- for stdout), for \"report merge\"")
+	jsonOut := fs.String("json", "", "write the report as JSON (schema "+explore.ReportSchema+") to `FILE` (- for stdout), for \"report merge\"")
 	coverage := fs.Bool("coverage", false, "print which parts of the configuration space the generated cases used, and how often")
 	args, err := parse(fs, args)
 	if err != nil {
@@ -100,14 +101,14 @@ func (e *env) explore(args []string) (int, error) {
 		return protocol.NewProcess(protocol.ProcessOptions{Command: cmd, Restarts: restartsOpt(*restarts), StartupTimeout: *startup,
 			Suite: protocol.HelloSuite{SpecVersion: vector.SpecVersion}})
 	}
-	opts := runner.ExploreOptions{Seed: *seed, Cases: *cases, Duration: *duration, Stages: stages, Out: *out,
+	opts := explore.Options{Seed: *seed, Cases: *cases, Duration: *duration, Stages: stages, Out: *out,
 		Timeout: *timeout, StartupTimeout: *startup, ShrinkRuns: *shrinkRuns, Coverage: *coverage, Shard: runner.Shard(shard)}
 	if *against != "" {
 		opts.Oracle = process(*against)
 	}
 	if !*quiet {
 		last := time.Now()
-		opts.OnProgress = func(p runner.ExploreProgress) {
+		opts.OnProgress = func(p explore.Progress) {
 			if p.Shrinking != "" {
 				// The generated case's index, numbered from 0 as in the summary's
 				// "(seed S, index I)": the cases so far include this one.
@@ -124,7 +125,7 @@ func (e *env) explore(args []string) (int, error) {
 	}
 	ctx, cancel := signalContext()
 	defer cancel()
-	rep, err := runner.Explore(ctx, process(*implCmd), opts)
+	rep, err := explore.Run(ctx, process(*implCmd), opts)
 	if err != nil {
 		return exitInfrastructure, err
 	}

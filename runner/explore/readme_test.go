@@ -1,11 +1,11 @@
-package runner_test
+package explore_test
 
 import (
 	"context"
 	"errors"
 	"testing"
 
-	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/explore"
 	"github.com/cupel-go/go-cupel/runner/protocol"
 )
 
@@ -14,7 +14,7 @@ import (
 var _ = testExplore
 
 func testExplore(t *testing.T, impl protocol.Implementation) {
-	rep, err := runner.Explore(context.Background(), impl, runner.ExploreOptions{
+	rep, err := explore.Run(context.Background(), impl, explore.Options{
 		Seed: 1, Cases: 20000, Out: t.TempDir(),
 	})
 	if err != nil {

@@ -7,13 +7,13 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/explore"
 	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/vectors"
 )
 
 // Fuzz makes f a fuzz target that explores impl against go-cupel (or
-// opts.Oracle): each input is decoded by [runner.ExploreSession.CheckInput]
+// opts.Oracle): each input is decoded by [explore.Session.CheckInput]
 // into a case, run on both sides and compared; a divergence fails the
 // input, named by its class, verdict and the vector written under
 // opts.Out (when set). The seed corpus is every vector of the embedded
@@ -21,19 +21,19 @@ import (
 // FuzzXxx function:
 //
 //	func FuzzExplore(f *testing.F) {
-//		explorefuzz.Fuzz(f, myImpl{}, runner.ExploreOptions{Out: "testdata/explore-found"})
+//		explorefuzz.Fuzz(f, myImpl{}, explore.Options{Out: "testdata/explore-found"})
 //	}
 //
 // Each fuzzing worker says hello once and keeps its session for the
 // inputs it runs; an implementation that cannot start fails the target.
-func Fuzz(f *testing.F, impl protocol.Implementation, opts runner.ExploreOptions) {
+func Fuzz(f *testing.F, impl protocol.Implementation, opts explore.Options) {
 	f.Helper()
 	for _, seed := range Seeds() {
 		f.Add(seed)
 	}
 	var (
 		once sync.Once
-		sess *runner.ExploreSession
+		sess *explore.Session
 		err  error
 	)
 	f.Cleanup(func() {
@@ -42,7 +42,7 @@ func Fuzz(f *testing.F, impl protocol.Implementation, opts runner.ExploreOptions
 		}
 	})
 	f.Fuzz(func(t *testing.T, data []byte) {
-		once.Do(func() { sess, err = runner.NewExploreSession(context.Background(), impl, opts) })
+		once.Do(func() { sess, err = explore.NewSession(context.Background(), impl, opts) })
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -55,7 +55,7 @@ func Fuzz(f *testing.F, impl protocol.Implementation, opts runner.ExploreOptions
 // Check runs one input in sess and describes the divergence it shows ("":
 // none). It is the body of [Fuzz]'s target, for tests that run it on
 // chosen inputs without the fuzzing engine.
-func Check(sess *runner.ExploreSession, data []byte) string {
+func Check(sess *explore.Session, data []byte) string {
 	d, err := sess.CheckInput(context.Background(), data)
 	if err != nil {
 		return err.Error()

@@ -1,4 +1,4 @@
-package runner
+package explore
 
 import (
 	"context"
@@ -11,13 +11,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
-// ExploreOptions configure Explore. The zero value explores 1,000 cases of
+// Options configure Run. The zero value explores 1,000 cases of
 // seed 0 against go-cupel.
-type ExploreOptions struct {
+type Options struct {
 	// Seed selects the cases: case (Seed, i) is the same on every run.
 	Seed uint64
 	// Cases is how many cases to generate. With Duration set, generation
@@ -46,17 +47,17 @@ type ExploreOptions struct {
 	Out string
 	// OnProgress, when set, is called every few hundred cases and at each
 	// new divergence.
-	OnProgress func(ExploreProgress)
+	OnProgress func(Progress)
 	// Coverage, when set, counts the features of the configuration space
-	// the generated cases use (ExploreReport.Coverage).
+	// the generated cases use (Report.Coverage).
 	Coverage bool
 	// Shard, when set, runs only this shard's share of the indices below
-	// Cases (see Shard); the shards' reports merge with MergeExploreReports.
-	Shard Shard
+	// Cases (see Shard); the shards' reports merge with MergeReports.
+	Shard runner.Shard
 }
 
-// ExploreProgress is a snapshot of an exploration under way.
-type ExploreProgress struct {
+// Progress is a snapshot of an exploration under way.
+type Progress struct {
 	Cases       int
 	Skipped     int
 	Divergences int
@@ -65,9 +66,9 @@ type ExploreProgress struct {
 	Shrinking string
 }
 
-// ExploreReport is the outcome of Explore.
-type ExploreReport struct {
-	// Schema is ExploreReportSchema in the JSON form.
+// Report is the outcome of Run.
+type Report struct {
+	// Schema is ReportSchema in the JSON form.
 	Schema         string `json:"schema"`
 	Implementation protocol.Info
 	Oracle         protocol.Info
@@ -91,10 +92,10 @@ type ExploreReport struct {
 	// Interrupted is set when ctx ended the exploration early.
 	Interrupted bool
 	// Coverage counts, per feature of the configuration space, the
-	// generated cases that use it (with ExploreOptions.Coverage).
+	// generated cases that use it (with Options.Coverage).
 	Coverage []FeatureCount `json:",omitempty"`
 	// Shard is the shard this report covers (zero: every index).
-	Shard Shard `json:",omitzero"`
+	Shard runner.Shard `json:",omitzero"`
 }
 
 // Divergence is one distinct disagreement: a stage, a component and a kind
@@ -112,7 +113,7 @@ type Divergence struct {
 	// Case is the shrunk case; its Expect holds the oracle's outputs.
 	Case *vector.Case
 	// Verdict is the comparison of the implementation's result on Case.
-	Verdict Judgement
+	Verdict runner.Judgement
 	// Actual and OracleResult are the two sides' results on Case; Fault
 	// describes a crash, hang or protocol error of the implementation (or,
 	// with OracleFault, of the oracle), and Stderr its stderr tail.
@@ -121,7 +122,7 @@ type Divergence struct {
 	OracleFault          bool
 	// ShrinkRuns counts the runs spent shrinking.
 	ShrinkRuns int
-	// File is the vector written for it (under ExploreOptions.Out).
+	// File is the vector written for it (under Options.Out).
 	File string
 }
 
@@ -131,7 +132,7 @@ type Divergence struct {
 // implementation that would not start, a crash loop, an interruption
 // before any divergence), or ErrFailed and names the divergences' classes.
 // cupel-conform explore exits 3 for the first, 1 for the second.
-func (r *ExploreReport) Err() error {
+func (r *Report) Err() error {
 	switch {
 	case r.Infrastructure != "":
 		return fmt.Errorf("%w: %s", protocol.ErrInfrastructure, r.Infrastructure)
@@ -142,13 +143,13 @@ func (r *ExploreReport) Err() error {
 		for i, d := range r.Divergences {
 			classes[i] = d.Class
 		}
-		return fmt.Errorf("%w: %d divergences in %d cases: %s", ErrFailed, len(r.Divergences), r.Cases, strings.Join(classes, "; "))
+		return fmt.Errorf("%w: %d divergences in %d cases: %s", runner.ErrFailed, len(r.Divergences), r.Cases, strings.Join(classes, "; "))
 	}
 	return nil
 }
 
 // CasesPerSecond is the generation rate, shrinking included.
-func (r *ExploreReport) CasesPerSecond() float64 {
+func (r *Report) CasesPerSecond() float64 {
 	if r.Duration <= 0 {
 		return 0
 	}
@@ -158,10 +159,10 @@ func (r *ExploreReport) CasesPerSecond() float64 {
 // explorer holds one exploration's state.
 type explorer struct {
 	impl, oracle protocol.Implementation
-	opts         ExploreOptions
+	opts         Options
 	caps         exploreCaps
 	gen          *exploreGen
-	rep          *ExploreReport
+	rep          *Report
 	// implSeq and oracleSeq number each side's requests from 1.
 	implSeq, oracleSeq int
 	// lastGood is a case the implementation last answered without a
@@ -175,15 +176,15 @@ type explorer struct {
 	byClass map[string]*Divergence
 }
 
-// Explore generates cases from the stages and components impl declares in
+// Run generates cases from the stages and components impl declares in
 // hello, runs each on impl and on the oracle (go-cupel unless
 // opts.Oracle), compares them with Compare, and shrinks every distinct
 // divergence to a minimal case, written as a vector when opts.Out is set.
 // Case (seed, i) is the same on every run. The error is for usage errors
 // (ErrUsage) and an unwritable Out; faults of the implementation are in
-// the report. Like Run, Explore closes impl and the oracle when they have
+// the report. Like runner.Run, Run closes impl and the oracle when they have
 // a Close method (a Process ends its session).
-func Explore(ctx context.Context, impl protocol.Implementation, opts ExploreOptions) (*ExploreReport, error) {
+func Run(ctx context.Context, impl protocol.Implementation, opts Options) (*Report, error) {
 	x, err := startExplore(ctx, impl, opts)
 	if err != nil {
 		return nil, err
@@ -203,7 +204,7 @@ func Explore(ctx context.Context, impl protocol.Implementation, opts ExploreOpti
 	if opts.Duration > 0 {
 		deadline = x.start.Add(opts.Duration)
 	}
-	first, step := opts.Shard.span()
+	first, step := opts.Shard.Span()
 	for i := first; opts.Cases == 0 || i < opts.Cases; i += step {
 		if !deadline.IsZero() && (i-first)/step%64 == 0 && time.Now().After(deadline) {
 			break
@@ -236,16 +237,16 @@ func Explore(ctx context.Context, impl protocol.Implementation, opts ExploreOpti
 // startExplore checks opts, fills in their defaults, and says hello to
 // both sides. A usage error is returned (both sides closed); a side that
 // does not start is the report's Infrastructure. The caller closes x.
-func startExplore(ctx context.Context, impl protocol.Implementation, opts ExploreOptions) (*explorer, error) {
+func startExplore(ctx context.Context, impl protocol.Implementation, opts Options) (*explorer, error) {
 	for _, st := range opts.Stages {
 		if !slices.Contains(vector.Stages, st) {
-			return nil, fmt.Errorf("%w: unknown stage %q (want scoring, slicing, placing or pipeline)", ErrUsage, st)
+			return nil, fmt.Errorf("%w: unknown stage %q (want scoring, slicing, placing or pipeline)", runner.ErrUsage, st)
 		}
 	}
 	if opts.Cases < 0 || opts.Duration < 0 {
-		return nil, fmt.Errorf("%w: the case count and duration must not be negative", ErrUsage)
+		return nil, fmt.Errorf("%w: the case count and duration must not be negative", runner.ErrUsage)
 	}
-	if err := opts.Shard.validate(); err != nil {
+	if err := opts.Shard.Validate(); err != nil {
 		return nil, err
 	}
 	if opts.Cases == 0 && opts.Duration == 0 {
@@ -263,10 +264,10 @@ func startExplore(ctx context.Context, impl protocol.Implementation, opts Explor
 	if opts.ShrinkTime <= 0 {
 		opts.ShrinkTime = time.Minute
 	}
-	rep := &ExploreReport{Schema: ExploreReportSchema, Seed: opts.Seed, Shard: opts.Shard}
+	rep := &Report{Schema: ReportSchema, Seed: opts.Seed, Shard: opts.Shard}
 	x := &explorer{impl: impl, oracle: opts.Oracle, opts: opts, rep: rep, start: time.Now(), byClass: map[string]*Divergence{}}
 	if x.oracle == nil {
-		x.oracle = Engine()
+		x.oracle = runner.Engine()
 		rep.OracleTrusted = true
 	}
 	var err error
@@ -282,7 +283,7 @@ func startExplore(ctx context.Context, impl protocol.Implementation, opts Explor
 	if len(x.caps.stages) == 0 {
 		x.close()
 		return nil, fmt.Errorf("%w: nothing to explore: %s declares stages %v, scorers %v, slicers %v, placers %v in hello, and no stage%s can be generated from them",
-			ErrUsage, rep.Implementation.Name, rep.Implementation.Capabilities.Stages, rep.Implementation.Capabilities.Scorers,
+			runner.ErrUsage, rep.Implementation.Name, rep.Implementation.Capabilities.Stages, rep.Implementation.Capabilities.Scorers,
 			rep.Implementation.Capabilities.Slicers, rep.Implementation.Capabilities.Placers, stageList(opts.Stages))
 	}
 	rep.Stages = x.caps.stages
@@ -362,7 +363,7 @@ func (x *explorer) progress(shrinking string) {
 	if x.opts.OnProgress == nil {
 		return
 	}
-	x.opts.OnProgress(ExploreProgress{Cases: x.rep.Cases, Skipped: x.rep.Skipped, Divergences: len(x.rep.Divergences),
+	x.opts.OnProgress(Progress{Cases: x.rep.Cases, Skipped: x.rep.Skipped, Divergences: len(x.rep.Divergences),
 		Elapsed: time.Since(x.start), Shrinking: shrinking})
 }
 
@@ -373,7 +374,7 @@ type outcome struct {
 	skip bool
 	// oracle and actual are the two results (nil after a fault).
 	oracle, actual *protocol.Result
-	verdict        Judgement
+	verdict        runner.Judgement
 	fault, stderr  string
 	oracleFault    bool
 }
@@ -383,7 +384,7 @@ type outcome struct {
 func (x *explorer) call(ctx context.Context, impl protocol.Implementation, c *vector.Case, seq *int) (protocol.Result, *protocol.Fault) {
 	*seq++
 	req := protocol.NewRequest(*seq, c)
-	if _, ok := impl.(engine); ok {
+	if impl == runner.Engine() { // go-cupel in process (engine is comparable)
 		return x.callEngine(ctx, req)
 	}
 	r, err := protocol.Call(ctx, impl, req, x.opts.Timeout)
@@ -415,7 +416,7 @@ func (x *explorer) callEngine(ctx context.Context, req protocol.Request) (r prot
 			r, f = protocol.Result{}, &protocol.Fault{Status: protocol.StatusCrash, Message: fmt.Sprintf("panic: %v\n%s", p, debug.Stack())}
 		}
 	}()
-	r, err := engine{}.Run(ctx, req)
+	r, err := runner.Engine().Run(ctx, req)
 	if err != nil {
 		return protocol.Result{}, &protocol.Fault{Status: protocol.StatusError, Message: err.Error()}
 	}
@@ -462,7 +463,7 @@ func (x *explorer) check(ctx context.Context, c *vector.Case) outcome {
 	}
 	if f != nil {
 		o.kind, o.fault, o.stderr = string(f.Status), faultText(f), f.Stderr
-		o.verdict = Judgement{Status: f.Status, Message: faultText(f)}
+		o.verdict = runner.Judgement{Status: f.Status, Message: faultText(f)}
 		if x.lastGood != nil {
 			// Let a restarted session complete a case (see lastGood).
 			x.call(ctx, x.impl, x.lastGood, &x.implSeq)
@@ -471,7 +472,7 @@ func (x *explorer) check(ctx context.Context, c *vector.Case) outcome {
 	}
 	x.lastGood = c
 	o.actual = &ar
-	o.verdict = Compare(c, ar)
+	o.verdict = runner.Compare(c, ar)
 	switch o.verdict.Status {
 	case protocol.StatusPass:
 	case protocol.StatusUnsupported:
@@ -484,7 +485,7 @@ func (x *explorer) check(ctx context.Context, c *vector.Case) outcome {
 
 // diffKind classifies a verdict by the first problem the comparator
 // names: the kind of difference that makes a divergence distinct.
-func diffKind(v Judgement) string {
+func diffKind(v runner.Judgement) string {
 	if v.Status != protocol.StatusFail {
 		return string(v.Status)
 	}

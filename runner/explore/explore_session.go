@@ -1,4 +1,4 @@
-package runner
+package explore
 
 import (
 	"context"
@@ -8,29 +8,30 @@ import (
 	"math/rand/v2"
 	"sync"
 
+	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // This file runs explore one input at a time, for fuzzing engines (go test
-// -fuzz, ClusterFuzzLite, OSS-Fuzz): package runner/explorefuzz wraps it
+// -fuzz, ClusterFuzzLite, OSS-Fuzz): package runner/explore/explorefuzz wraps it
 // in a testing.F target.
 
-// ExploreSession runs explore's cases one input at a time: the same
-// generator, comparison, shrinking and vector writing as Explore, driven
+// Session runs explore's cases one input at a time: the same
+// generator, comparison, shrinking and vector writing as Run, driven
 // by a fuzzer's bytes. It is safe for concurrent use (inputs are checked
 // one at a time).
-type ExploreSession struct {
+type Session struct {
 	mu sync.Mutex
 	x  *explorer
 }
 
-// NewExploreSession says hello to impl and the oracle (go-cupel unless
-// opts.Oracle) as Explore does; Cases, Duration, Shard and OnProgress are
+// NewSession says hello to impl and the oracle (go-cupel unless
+// opts.Oracle) as Run does; Cases, Duration, Shard and OnProgress are
 // not used. The error is a usage error (ErrUsage) or, wrapping
 // ErrInfrastructure, a side that would not start. Close ends it.
-func NewExploreSession(ctx context.Context, impl protocol.Implementation, opts ExploreOptions) (*ExploreSession, error) {
-	opts.Cases, opts.Duration, opts.Shard = 0, 0, Shard{}
+func NewSession(ctx context.Context, impl protocol.Implementation, opts Options) (*Session, error) {
+	opts.Cases, opts.Duration, opts.Shard = 0, 0, runner.Shard{}
 	x, err := startExplore(ctx, impl, opts)
 	if err != nil {
 		return nil, err
@@ -39,7 +40,7 @@ func NewExploreSession(ctx context.Context, impl protocol.Implementation, opts E
 		x.close()
 		return nil, fmt.Errorf("%w: %s", protocol.ErrInfrastructure, x.rep.Infrastructure)
 	}
-	return &ExploreSession{x: x}, nil
+	return &Session{x: x}, nil
 }
 
 // CheckInput decodes data into a case, runs it on both sides and compares
@@ -48,11 +49,11 @@ func NewExploreSession(ctx context.Context, impl protocol.Implementation, opts E
 // corpus); otherwise every choice of explore's generator reads the next
 // bytes of data (then a stream seeded by data's hash, when data runs
 // out). A divergence of a class not seen before is shrunk and, with
-// ExploreOptions.Out, written as a vector; CheckInput returns the
+// Options.Out, written as a vector; CheckInput returns the
 // divergence the case fell in, or nil when both sides agree or the case is
 // skipped. The error wraps ErrInfrastructure when no verdict can be
 // reached, or is an unwritable Out.
-func (s *ExploreSession) CheckInput(ctx context.Context, data []byte) (*Divergence, error) {
+func (s *Session) CheckInput(ctx context.Context, data []byte) (*Divergence, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	x := s.x
@@ -70,14 +71,14 @@ func (s *ExploreSession) CheckInput(ctx context.Context, data []byte) (*Divergen
 
 // Report is the session's report so far: the cases checked and the
 // distinct divergences.
-func (s *ExploreSession) Report() *ExploreReport {
+func (s *Session) Report() *Report {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.x.rep
 }
 
 // Close ends both sides' sessions (when they have a Close method).
-func (s *ExploreSession) Close() error {
+func (s *Session) Close() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.x.close()

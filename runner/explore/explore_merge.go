@@ -1,4 +1,4 @@
-package runner
+package explore
 
 import (
 	"encoding/json"
@@ -6,23 +6,25 @@ import (
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/cupel-go/go-cupel/runner"
 )
 
-// ExploreReportSchema identifies the JSON form of an ExploreReport.
-const ExploreReportSchema = "cupel-conform-explore/1"
+// ReportSchema identifies the JSON form of a Report.
+const ReportSchema = "cupel-conform-explore/1"
 
-// MergeExploreReports combines the reports of the N shards of one
+// MergeReports combines the reports of the N shards of one
 // exploration (the same seed, case count, stages and sides; every shard
 // once) into the report of the unsharded exploration: the cases, skips and
 // coverage add up, and each class of divergence appears once, as found at
 // its lowest index, with the count of every shard's cases in it. The
 // error (ErrUsage) names what does not fit.
-func MergeExploreReports(reps []*ExploreReport) (*ExploreReport, error) {
-	shards := make([]Shard, len(reps))
+func MergeReports(reps []*Report) (*Report, error) {
+	shards := make([]runner.Shard, len(reps))
 	for i, r := range reps {
 		shards[i] = r.Shard
 	}
-	n, err := checkShards(shards)
+	n, err := runner.CheckShards(shards)
 	if err != nil {
 		return nil, err
 	}
@@ -31,10 +33,10 @@ func MergeExploreReports(reps []*ExploreReport) (*ExploreReport, error) {
 		if r.Seed != first.Seed || !slices.Equal(r.Stages, first.Stages) || r.Implementation.Name != first.Implementation.Name ||
 			r.Oracle.Name != first.Oracle.Name || r.OracleTrusted != first.OracleTrusted {
 			return nil, fmt.Errorf("%w: report %d explored seed %d of %s against %s (stages %v); report 1 seed %d of %s against %s (stages %v)",
-				ErrUsage, i+2, r.Seed, r.Implementation.Name, r.Oracle.Name, r.Stages, first.Seed, first.Implementation.Name, first.Oracle.Name, first.Stages)
+				runner.ErrUsage, i+2, r.Seed, r.Implementation.Name, r.Oracle.Name, r.Stages, first.Seed, first.Implementation.Name, first.Oracle.Name, first.Stages)
 		}
 	}
-	m := &ExploreReport{Schema: ExploreReportSchema, Implementation: first.Implementation, Oracle: first.Oracle,
+	m := &Report{Schema: ReportSchema, Implementation: first.Implementation, Oracle: first.Oracle,
 		OracleTrusted: first.OracleTrusted, Seed: first.Seed, Stages: first.Stages}
 	byClass := map[string]*Divergence{}
 	cov := map[string]int{}
@@ -75,9 +77,9 @@ func MergeExploreReports(reps []*ExploreReport) (*ExploreReport, error) {
 	return m, nil
 }
 
-// WriteJSON writes r as indented JSON (schema ExploreReportSchema), the
+// WriteJSON writes r as indented JSON (schema ReportSchema), the
 // form `cupel-conform report merge` reads.
-func (r *ExploreReport) WriteJSON(w io.Writer) error {
+func (r *Report) WriteJSON(w io.Writer) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(r)

@@ -1,4 +1,4 @@
-package runner
+package explore
 
 import (
 	"cmp"
@@ -13,7 +13,7 @@ import (
 	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
-// This file generates the cases of Explore. Every case is a pure function
+// This file generates the cases of Run. Every case is a pure function
 // of (seed, index) and of the capabilities it may use, so that a case it
 // reports can be regenerated. Generated cases are valid in the vector
 // format: what the loader would produce from the file the vector writer

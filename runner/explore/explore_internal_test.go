@@ -1,4 +1,4 @@
-package runner
+package explore
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/vector"
 	"github.com/onsi/ginkgo/v2"
@@ -20,7 +21,7 @@ import (
 // go-cupel passes.
 var _ = ginkgo.Describe("explore's generator and vector writer", func() {
 	engineCaps := func() protocol.Capabilities {
-		info, err := Engine().Hello(context.Background())
+		info, err := runner.Engine().Hello(context.Background())
 		gomega.Expect(err).NotTo(gomega.HaveOccurred())
 		return info.Capabilities
 	}
@@ -52,7 +53,7 @@ var _ = ginkgo.Describe("explore's generator and vector writer", func() {
 		seen := map[string]bool{}
 		for i := range 3000 {
 			c := g.generate(11, i)
-			r, err := Engine().Run(context.Background(), protocol.NewRequest(1, c))
+			r, err := runner.Engine().Run(context.Background(), protocol.NewRequest(1, c))
 			gomega.Expect(err).NotTo(gomega.HaveOccurred())
 			if !exploreExpect(c, r, true) {
 				continue
@@ -68,9 +69,9 @@ var _ = ginkgo.Describe("explore's generator and vector writer", func() {
 			want, _ := json.Marshal(c.Input)
 			got, _ := json.Marshal(loaded.Input)
 			gomega.Expect(string(got)).To(gomega.Equal(string(want)), "case %d:\n%s", i, w.buf.String())
-			v := Compare(loaded, r)
+			v := runner.Compare(loaded, r)
 			gomega.Expect(v.Status).To(gomega.Equal(protocol.StatusPass), "case %d: %s\n%s", i, v.Message, w.buf.String())
-			gomega.Expect(Compare(c, r).Status).To(gomega.Equal(protocol.StatusPass))
+			gomega.Expect(runner.Compare(c, r).Status).To(gomega.Equal(protocol.StatusPass))
 		}
 		// Every component go-cupel declares was generated in its stage, and
 		// some cases expect errors.
@@ -93,7 +94,7 @@ var _ = ginkgo.Describe("explore's generator and vector writer", func() {
 		decays := 0
 		for i := range 20000 {
 			c := g.generate(1, i)
-			r, err := Engine().Run(context.Background(), protocol.NewRequest(1, c))
+			r, err := runner.Engine().Run(context.Background(), protocol.NewRequest(1, c))
 			gomega.Expect(err).NotTo(gomega.HaveOccurred())
 			gomega.Expect(r.Status).NotTo(gomega.Equal(protocol.ResultUnsupported), "case %d: %s", i, r.Reason)
 			gomega.Expect(exploreExpect(c, r, true)).To(gomega.BeTrue(), "case %d", i)

@@ -1,4 +1,4 @@
-package runner
+package explore
 
 import (
 	"fmt"
@@ -200,10 +200,10 @@ func (cv *coverage) report() []FeatureCount {
 	return out
 }
 
-// WriteCoverage writes the generator's reach (ExploreOptions.Coverage): each
+// WriteCoverage writes the generator's reach (Options.Coverage): each
 // feature with the number and share of generated cases that used it, and
 // the features no case used.
-func (r *ExploreReport) WriteCoverage(w io.Writer) error {
+func (r *Report) WriteCoverage(w io.Writer) error {
 	var b strings.Builder
 	total := r.Cases + r.Skipped
 	fmt.Fprintf(&b, "generator coverage (%d generated cases):\n", total)

@@ -5,12 +5,13 @@ import (
 	"fmt"
 
 	"github.com/cupel-go/go-cupel/runner"
-	"github.com/cupel-go/go-cupel/runner/explorefuzz"
+	"github.com/cupel-go/go-cupel/runner/explore"
+	"github.com/cupel-go/go-cupel/runner/explore/explorefuzz"
 )
 
 // Check is the body of the fuzz target: one input, one case, both sides.
 func ExampleCheck() {
-	sess, err := runner.NewExploreSession(context.Background(), runner.Engine(), runner.ExploreOptions{})
+	sess, err := explore.NewSession(context.Background(), runner.Engine(), explore.Options{})
 	if err != nil {
 		panic(err)
 	}

@@ -1,9 +1,10 @@
-package runner
+package explore
 
 import (
 	"context"
 	"strings"
 
+	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/vector"
 	"github.com/onsi/ginkgo/v2"
 	"github.com/onsi/gomega"
@@ -11,14 +12,14 @@ import (
 
 var _ = ginkgo.Describe("explore's generator coverage", func() {
 	ginkgo.It("generates every component and feature of the configuration space in 20,000 cases", func() {
-		rep, err := Explore(context.Background(), Engine(), ExploreOptions{Seed: 1, Cases: 20000, Coverage: true})
+		rep, err := Run(context.Background(), runner.Engine(), Options{Seed: 1, Cases: 20000, Coverage: true})
 		gomega.Expect(err).NotTo(gomega.HaveOccurred())
 		gomega.Expect(rep.Divergences).To(gomega.BeEmpty())
 		got := map[string]int{}
 		for _, f := range rep.Coverage {
 			got[f.Feature] = f.Cases
 		}
-		info, err := Engine().Hello(context.Background())
+		info, err := runner.Engine().Hello(context.Background())
 		gomega.Expect(err).NotTo(gomega.HaveOccurred())
 		want := []string{"nested composite", "decay exponential", "decay window", "decay step",
 			"quota require", "quota cap", "count require", "count cap", "count scarcity throw",
@@ -70,7 +71,7 @@ var _ = ginkgo.Describe("explore's generator coverage", func() {
 			"items beyond the radix threshold (256)": 0, "negative tokens": 1, "pinned items": 1,
 			"overflow throw": 0, "overflow truncate": 1, "overflow proceed": 0,
 		}))
-		rep := &ExploreReport{Cases: 2, Coverage: cv.report()}
+		rep := &Report{Cases: 2, Coverage: cv.report()}
 		var b strings.Builder
 		gomega.Expect(rep.WriteCoverage(&b)).To(gomega.Succeed())
 		gomega.Expect(b.String()).To(gomega.ContainSubstring("  placer u-shaped                                      2  100.0%\n"))

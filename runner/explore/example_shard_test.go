@@ -1,18 +1,19 @@
-package runner_test
+package explore_test
 
 import (
 	"context"
 	"fmt"
 
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/explore"
 )
 
 // Three shards of one exploration, run apart (here in turn; in CI, on three
 // machines with --shard I/3 --json), merge into the unsharded report.
-func ExampleMergeExploreReports() {
-	var shards []*runner.ExploreReport
+func ExampleMergeReports() {
+	var shards []*explore.Report
 	for i := 1; i <= 3; i++ {
-		rep, err := runner.Explore(context.Background(), runner.Engine(), runner.ExploreOptions{
+		rep, err := explore.Run(context.Background(), runner.Engine(), explore.Options{
 			Seed: 1, Cases: 300, Shard: runner.Shard{Index: i, Count: 3}})
 		if err != nil {
 			panic(err)
@@ -20,7 +21,7 @@ func ExampleMergeExploreReports() {
 		fmt.Printf("shard %s: %d cases\n", rep.Shard, rep.Cases)
 		shards = append(shards, rep)
 	}
-	merged, err := runner.MergeExploreReports(shards)
+	merged, err := explore.MergeReports(shards)
 	if err != nil {
 		panic(err)
 	}

@@ -1,4 +1,4 @@
-package runner
+package explore
 
 import (
 	"fmt"
@@ -9,7 +9,7 @@ import (
 // WriteText writes the report for people: who was compared with whom,
 // the cases run and their rate, and each distinct divergence with its
 // shrunk size, first difference and vector file.
-func (r *ExploreReport) WriteText(w io.Writer) error {
+func (r *Report) WriteText(w io.Writer) error {
 	var b strings.Builder
 	oracle := r.Oracle.Title()
 	if r.OracleTrusted {

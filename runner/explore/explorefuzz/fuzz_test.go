@@ -10,7 +10,8 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/cupel-go/go-cupel/runner"
-	"github.com/cupel-go/go-cupel/runner/explorefuzz"
+	"github.com/cupel-go/go-cupel/runner/explore"
+	"github.com/cupel-go/go-cupel/runner/explore/explorefuzz"
 	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/vector"
 )
@@ -20,7 +21,7 @@ import (
 // embedded vectors and a few generated inputs); scripts/fuzz-explore.sh
 // fuzzes it.
 func FuzzGoCupel(f *testing.F) {
-	explorefuzz.Fuzz(f, &served{impl: runner.Engine()}, runner.ExploreOptions{Out: os.Getenv("EXPLORE_FUZZ_OUT")})
+	explorefuzz.Fuzz(f, &served{impl: runner.Engine()}, explore.Options{Out: os.Getenv("EXPLORE_FUZZ_OUT")})
 }
 
 // planted is go-cupel with a bug: the u-shaped placer swaps the first two
@@ -43,7 +44,7 @@ func (planted) Run(ctx context.Context, req protocol.Request) (protocol.Result, 
 var _ = Describe("the fuzz target's body", func() {
 	It("finds a planted bug from a few inputs, shrinks it and writes its vector", func() {
 		out := GinkgoT().TempDir()
-		sess, err := runner.NewExploreSession(context.Background(), &served{impl: planted{}}, runner.ExploreOptions{Out: out})
+		sess, err := explore.NewSession(context.Background(), &served{impl: planted{}}, explore.Options{Out: out})
 		Expect(err).NotTo(HaveOccurred())
 		defer sess.Close()
 		found := ""
@@ -65,7 +66,7 @@ var _ = Describe("the fuzz target's body", func() {
 	})
 
 	It("finds no divergence on its seed corpus with go-cupel on both sides", func() {
-		sess, err := runner.NewExploreSession(context.Background(), &served{impl: runner.Engine()}, runner.ExploreOptions{})
+		sess, err := explore.NewSession(context.Background(), &served{impl: runner.Engine()}, explore.Options{})
 		Expect(err).NotTo(HaveOccurred())
 		defer sess.Close()
 		seeds := explorefuzz.Seeds()

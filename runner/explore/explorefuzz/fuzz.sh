@@ -5,8 +5,8 @@
 # go-cupel) and leaves the failing input under testdata/fuzz/FuzzGoCupel.
 # Divergences are written as vectors under $EXPLORE_FUZZ_OUT when set.
 #
-#   runner/explorefuzz/fuzz.sh            # 60s
-#   runner/explorefuzz/fuzz.sh 10m -parallel 2
+#   runner/explore/explorefuzz/fuzz.sh            # 60s
+#   runner/explore/explorefuzz/fuzz.sh 10m -parallel 2
 set -eu
 cd "$(dirname "$0")"
 time=${1:-60s}

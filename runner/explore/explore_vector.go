@@ -1,4 +1,4 @@
-package runner
+package explore
 
 import (
 	"bytes"
@@ -24,7 +24,7 @@ import (
 // the warning that the expected values are the oracle's, to be verified
 // against the specification before the vector is adopted. rep names the
 // two sides in the header; it may be nil.
-func (d *Divergence) VectorTOML(rep *ExploreReport) ([]byte, error) {
+func (d *Divergence) VectorTOML(rep *Report) ([]byte, error) {
 	var w tomlWriter
 	c := d.Case
 	oracle, impl := "go-cupel (in process)", "the implementation"

@@ -1,4 +1,4 @@
-package runner
+package explore
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package runner
+package explore
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/vector"
 	"github.com/onsi/ginkgo/v2"
@@ -22,10 +23,10 @@ type bugImpl struct {
 	bug func(req protocol.Request, out *protocol.Output)
 }
 
-func (b bugImpl) Hello(ctx context.Context) (protocol.Info, error) { return Engine().Hello(ctx) }
+func (b bugImpl) Hello(ctx context.Context) (protocol.Info, error) { return runner.Engine().Hello(ctx) }
 
 func (b bugImpl) Run(ctx context.Context, req protocol.Request) (protocol.Result, error) {
-	r, err := engine{}.Run(ctx, req)
+	r, err := runner.Engine().Run(ctx, req)
 	if err != nil || r.Status != protocol.ResultOK {
 		return r, err
 	}
@@ -35,15 +36,15 @@ func (b bugImpl) Run(ctx context.Context, req protocol.Request) (protocol.Result
 	return r, nil
 }
 
-// shrunk shrinks the divergence impl shows on c, as Explore does, and
+// shrunk shrinks the divergence impl shows on c, as Run does, and
 // returns it.
 func shrunk(impl protocol.Implementation, c *vector.Case) *Divergence {
 	ginkgo.GinkgoHelper()
-	info, err := Engine().Hello(context.Background())
+	info, err := runner.Engine().Hello(context.Background())
 	gomega.Expect(err).NotTo(gomega.HaveOccurred())
 	caps := newExploreCaps(info.Capabilities, info.Capabilities, nil)
-	x := &explorer{impl: impl, oracle: Engine(), caps: caps, gen: newExploreGen(caps), rep: &ExploreReport{},
-		opts: ExploreOptions{Seed: 3, Timeout: time.Minute, ShrinkRuns: 5000, ShrinkTime: time.Hour}}
+	x := &explorer{impl: impl, oracle: runner.Engine(), caps: caps, gen: newExploreGen(caps), rep: &Report{},
+		opts: Options{Seed: 3, Timeout: time.Minute, ShrinkRuns: 5000, ShrinkTime: time.Hour}}
 	o := x.check(context.Background(), c)
 	gomega.Expect(o.kind).NotTo(gomega.BeEmpty(), "the case must diverge before shrinking")
 	d := x.found(context.Background(), c, 7, o, map[string]*Divergence{})
@@ -292,7 +293,7 @@ var _ = ginkgo.Describe("explore's vector writer", func() {
 		}
 		d := &Divergence{Class: "placing / chronological / order", Seed: 4, Index: 9, OriginalItems: 12, ShrinkRuns: 33,
 			Case:    &vector.Case{Stage: vector.StagePlacing, Input: vector.Input{Placer: "chronological", Items: []vector.Item{}}},
-			Verdict: Judgement{Status: protocol.StatusFail, Message: "m", Details: details}, Stderr: strings.Join(stderr, "\n") + "\n"}
+			Verdict: runner.Judgement{Status: protocol.StatusFail, Message: "m", Details: details}, Stderr: strings.Join(stderr, "\n") + "\n"}
 		data, err := d.VectorTOML(nil)
 		gomega.Expect(err).NotTo(gomega.HaveOccurred())
 		text := string(data)
@@ -305,7 +306,7 @@ var _ = ginkgo.Describe("explore's vector writer", func() {
 		gomega.Expect(text).NotTo(gomega.ContainSubstring("Neither side is trusted"))
 		gomega.Expect(text).To(gomega.ContainSubstring("outputs of go-cupel (in process)"))
 		d.Verdict.Details = nil
-		data, err = d.VectorTOML(&ExploreReport{Implementation: protocol.Info{Name: "impl", Version: "1", Language: "rust"}, Oracle: protocol.Info{Name: "other"}})
+		data, err = d.VectorTOML(&Report{Implementation: protocol.Info{Name: "impl", Version: "1", Language: "rust"}, Oracle: protocol.Info{Name: "other"}})
 		gomega.Expect(err).NotTo(gomega.HaveOccurred())
 		gomega.Expect(string(data)).To(gomega.ContainSubstring("# Verdict: fail\n# m\n"))
 		gomega.Expect(string(data)).To(gomega.ContainSubstring("Neither side is trusted"))
@@ -356,7 +357,7 @@ var _ = ginkgo.Describe("explore's vector writer", func() {
 				}
 			}
 		}}
-		rep, err := Explore(context.Background(), impl, ExploreOptions{Seed: 12, Cases: 400, Out: out})
+		rep, err := Run(context.Background(), impl, Options{Seed: 12, Cases: 400, Out: out})
 		gomega.Expect(err).NotTo(gomega.HaveOccurred())
 		gomega.Expect(len(rep.Divergences)).To(gomega.BeNumerically(">=", 4))
 		suite, err := vector.LoadSuite(os.DirFS(out))
@@ -374,12 +375,12 @@ var _ = ginkgo.Describe("explore's vector writer", func() {
 			// The same divergence, of the same kind, from the file.
 			r, err := impl.Run(context.Background(), protocol.NewRequest(1, loaded))
 			gomega.Expect(err).NotTo(gomega.HaveOccurred())
-			v := Compare(loaded, r)
+			v := runner.Compare(loaded, r)
 			gomega.Expect(v.Status).To(gomega.Equal(protocol.StatusFail), d.File)
 			gomega.Expect(diffKind(v)).To(gomega.Equal(d.Kind), d.File)
-			gr, err := Engine().Run(context.Background(), protocol.NewRequest(1, loaded))
+			gr, err := runner.Engine().Run(context.Background(), protocol.NewRequest(1, loaded))
 			gomega.Expect(err).NotTo(gomega.HaveOccurred())
-			gomega.Expect(Compare(loaded, gr).Status).To(gomega.Equal(protocol.StatusPass), d.File)
+			gomega.Expect(runner.Compare(loaded, gr).Status).To(gomega.Equal(protocol.StatusPass), d.File)
 		}
 	})
 })

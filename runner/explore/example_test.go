@@ -1,17 +1,18 @@
-package runner_test
+package explore_test
 
 import (
 	"context"
 	"fmt"
 
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/explore"
 )
 
 // A Go implementation explores itself from go test with a fixed seed and
 // count; go-cupel is the oracle. Here go-cupel stands in for the
 // implementation, so nothing diverges.
-func ExampleExplore() {
-	rep, err := runner.Explore(context.Background(), runner.Engine(), runner.ExploreOptions{Seed: 1, Cases: 500})
+func ExampleRun() {
+	rep, err := explore.Run(context.Background(), runner.Engine(), explore.Options{Seed: 1, Cases: 500})
 	if err != nil {
 		fmt.Println(err)
 		return
