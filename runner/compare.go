@@ -360,11 +360,11 @@ func compareDiagnostics(c *vector.Case, d *protocol.Diagnostics, v *Judgement) {
 	}
 }
 
-// DescribeEntry renders e for people: its index, the content of the item it
+// DescribeItem renders e for people: its index, the content of the item it
 // names in c ("?" when the index is out of range, since e is an
 // implementation's answer), its score, and its reason with the reason's
 // fields in name order. Diffs and reports show entries this way.
-func DescribeEntry(e protocol.ReportEntry, c *vector.Case) string {
+func DescribeItem(e protocol.DiagnosticItem, c *vector.Case) string {
 	content := "?"
 	if e.Index >= 0 && e.Index < len(c.Input.Items) {
 		content = c.Input.Items[e.Index].Content
@@ -378,7 +378,7 @@ func DescribeEntry(e protocol.ReportEntry, c *vector.Case) string {
 	return fmt.Sprintf("#%d %q score=%v %v%s", e.Index, content, e.Score, e.Reason["reason"], fieldList(fields))
 }
 
-func describeExpected(e vector.ExpectedReport) string {
+func describeExpected(e vector.ExpectedDiagnosticItem) string {
 	var fields []string
 	for k, val := range e.Fields {
 		fields = append(fields, fmt.Sprintf("%s=%v", k, val))
@@ -399,7 +399,7 @@ func fieldList(fields []string) string {
 	return " (" + strings.Join(fields, ", ") + ")"
 }
 
-func compareEntries(c *vector.Case, what string, want []vector.ExpectedReport, got []protocol.ReportEntry, v *Judgement) {
+func compareEntries(c *vector.Case, what string, want []vector.ExpectedDiagnosticItem, got []protocol.DiagnosticItem, v *Judgement) {
 	var problems []string
 	if len(want) != len(got) {
 		problems = append(problems, fmt.Sprintf("%d entries, want %d", len(got), len(want)))
@@ -426,7 +426,7 @@ func compareEntries(c *vector.Case, what string, want []vector.ExpectedReport, g
 			}
 		}
 		if len(diffs) > 0 {
-			problems = append(problems, fmt.Sprintf("[%d] %s differ: expected %s, actual %s", i, strings.Join(diffs, ", "), describeExpected(e), DescribeEntry(a, c)))
+			problems = append(problems, fmt.Sprintf("[%d] %s differ: expected %s, actual %s", i, strings.Join(diffs, ", "), describeExpected(e), DescribeItem(a, c)))
 		}
 	}
 	if len(problems) == 0 {
@@ -442,7 +442,7 @@ func compareEntries(c *vector.Case, what string, want []vector.ExpectedReport, g
 			e = describeExpected(want[i])
 		}
 		if i < len(got) {
-			a = DescribeEntry(got[i], c)
+			a = DescribeItem(got[i], c)
 		}
 		v.Details = append(v.Details, fmt.Sprintf("  %2d  expected %s\n      actual   %s", i, e, a))
 	}

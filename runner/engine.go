@@ -28,8 +28,8 @@ func Engine() protocol.Implementation { return engine{} }
 func (engine) Fork() protocol.Implementation { return engine{} }
 
 // Hello identifies go-cupel.
-func (engine) Hello(context.Context) (protocol.Info, error) {
-	return protocol.Info{Name: "go-cupel", Version: protocol.Version, Language: "go", Homepage: "https://github.com/cupel-go/go-cupel",
+func (engine) Hello(context.Context) (protocol.Identity, error) {
+	return protocol.Identity{Name: "go-cupel", Version: protocol.Version, Language: "go", Homepage: "https://github.com/cupel-go/go-cupel",
 		Capabilities: protocol.Capabilities{Stages: vector.Stages, Scorers: cupel.ScorerTypes(), Slicers: cupel.SlicerTypes(),
 			Placers: cupel.PlacerTypes(), Features: []string{"diagnostics", "overflow", "shortfalls"}}}, nil
 }
@@ -509,7 +509,7 @@ func enginePipeline(in vector.Input) (*protocol.Output, error) {
 		out.Overflow = &vector.Overflow{TokensOverBudget: int64(event.TokensOverBudget)}
 	}
 	rep := trace.Report()
-	d := &protocol.Diagnostics{Included: []protocol.ReportEntry{}, Excluded: []protocol.ReportEntry{},
+	d := &protocol.Diagnostics{Included: []protocol.DiagnosticItem{}, Excluded: []protocol.DiagnosticItem{},
 		TotalCandidates: int64(rep.TotalCandidates), TotalTokensConsidered: int64(rep.TotalTokensConsidered),
 		Shortfalls: engineShortfalls(rep.CountRequirementShortfalls)}
 	for _, inc := range rep.Included {
@@ -517,14 +517,14 @@ func enginePipeline(in vector.Input) (*protocol.Output, error) {
 		if !ok {
 			return nil, errors.New("report names an item that is not an input")
 		}
-		d.Included = append(d.Included, protocol.ReportEntry{Index: i, Score: vector.Float(inc.Score), Reason: map[string]any{"reason": string(inc.Reason)}})
+		d.Included = append(d.Included, protocol.DiagnosticItem{Index: i, Score: vector.Float(inc.Score), Reason: map[string]any{"reason": string(inc.Reason)}})
 	}
 	for _, exc := range rep.Excluded {
 		i, ok := ix[exc.Item]
 		if !ok {
 			return nil, errors.New("report names an item that is not an input")
 		}
-		d.Excluded = append(d.Excluded, protocol.ReportEntry{Index: i, Score: vector.Float(exc.Score), Reason: exclusionReason(exc.Reason)})
+		d.Excluded = append(d.Excluded, protocol.DiagnosticItem{Index: i, Score: vector.Float(exc.Score), Reason: exclusionReason(exc.Reason)})
 	}
 	out.Diagnostics = d
 	return out, nil

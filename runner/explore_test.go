@@ -25,7 +25,7 @@ type plantedImpl struct {
 	bugs []string
 }
 
-func (p plantedImpl) Hello(ctx context.Context) (protocol.Info, error) {
+func (p plantedImpl) Hello(ctx context.Context) (protocol.Identity, error) {
 	info, err := runner.Engine().Hello(ctx)
 	info.Name, info.Version = "planted", "0.0.1"
 	return info, err
@@ -301,15 +301,15 @@ var _ = Describe("Explore", func() {
 
 type failingHello struct{ myImpl }
 
-func (failingHello) Hello(context.Context) (protocol.Info, error) {
-	return protocol.Info{}, errors.New("no runtime")
+func (failingHello) Hello(context.Context) (protocol.Identity, error) {
+	return protocol.Identity{}, errors.New("no runtime")
 }
 
 // hangingImpl is go-cupel, except that it never answers a case with an
 // item tagged "urgent".
 type hangingImpl struct{}
 
-func (hangingImpl) Hello(ctx context.Context) (protocol.Info, error) {
+func (hangingImpl) Hello(ctx context.Context) (protocol.Identity, error) {
 	return runner.Engine().Hello(ctx)
 }
 

@@ -20,7 +20,7 @@ type rendezvous struct {
 	arrived *sync.WaitGroup
 }
 
-func (r rendezvous) Hello(ctx context.Context) (protocol.Info, error) {
+func (r rendezvous) Hello(ctx context.Context) (protocol.Identity, error) {
 	r.arrived.Done()
 	done := make(chan struct{})
 	go func() { r.arrived.Wait(); close(done) }()
@@ -28,7 +28,7 @@ func (r rendezvous) Hello(ctx context.Context) (protocol.Info, error) {
 	case <-done:
 		return r.Implementation.Hello(ctx)
 	case <-ctx.Done():
-		return protocol.Info{}, ctx.Err()
+		return protocol.Identity{}, ctx.Err()
 	}
 }
 

@@ -7,7 +7,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/cupel-go/go-cupel/internal/oracle"
+	"github.com/cupel-go/go-cupel/internal/platform"
 	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/vector"
@@ -19,7 +19,9 @@ type mutant struct {
 	req func(*protocol.Request) (undo func(*protocol.Result))
 }
 
-func (m mutant) Hello(ctx context.Context) (protocol.Info, error) { return runner.Engine().Hello(ctx) }
+func (m mutant) Hello(ctx context.Context) (protocol.Identity, error) {
+	return runner.Engine().Hello(ctx)
+}
 
 func (m mutant) Run(ctx context.Context, req protocol.Request) (protocol.Result, error) {
 	req.Case.Items = slices.Clone(req.Case.Items)
@@ -92,7 +94,7 @@ var _ = Describe("The embedded suite against deliberately broken engines", func(
 		// On a 32-bit platform, exactly the cases that need 64-bit
 		// integers are unsupported.
 		var want []string
-		if x := oracle.EngineExpectations(); x != nil {
+		if x := platform.EngineExpectations(); x != nil {
 			for _, e := range x.Entries {
 				want = append(want, e.ID)
 			}

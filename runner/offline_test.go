@@ -83,7 +83,7 @@ var _ = Describe("Offline export and verify", func() {
 
 	It("rejects results for another suite when the hello echoes a digest", func() {
 		s := fixtures()
-		h := protocol.NewHelloResponse(protocol.Info{Name: "x"})
+		h := protocol.NewHelloResponse(protocol.Identity{Name: "x"})
 		h.Suite = &protocol.HelloSuite{Digest: "0000"}
 		b, _ := json.Marshal(h)
 		res, err := offline.ReadResults(bytes.NewReader(append(b, '\n')))

@@ -17,10 +17,10 @@ const ReportSchema = "cupel-conform/report/1"
 
 // Report is the outcome of a run. Its JSON form is the --json report.
 type Report struct {
-	Schema         string              `json:"schema"`
-	Runner         protocol.RunnerInfo `json:"runner"`
-	Suite          SuiteInfo           `json:"suite"`
-	Implementation protocol.Info       `json:"implementation"`
+	Schema         string                  `json:"schema"`
+	Runner         protocol.RunnerIdentity `json:"runner"`
+	Suite          SuiteIdentity           `json:"suite"`
+	Implementation protocol.Identity       `json:"implementation"`
 	// Filtered is true when cases were left out (skipped) by the run's
 	// filters or by go test -run; such a run claims no level.
 	Filtered bool `json:"filtered"`
@@ -70,8 +70,8 @@ func (d *Seconds) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// SuiteInfo identifies the suite.
-type SuiteInfo struct {
+// SuiteIdentity identifies the suite a report is of.
+type SuiteIdentity struct {
 	Source      string `json:"source"`
 	SpecVersion string `json:"spec_version"`
 	Digest      string `json:"digest"`
@@ -120,8 +120,8 @@ func newReport(s *vector.Suite, opts Options) *Report {
 	}
 	return &Report{
 		Schema:       ReportSchema,
-		Runner:       protocol.RunnerInfo{Name: protocol.Name, Version: protocol.Version},
-		Suite:        SuiteInfo{Source: src, SpecVersion: s.SpecVersion, Digest: s.Digest, Cases: len(s.Cases) + len(s.Errors)},
+		Runner:       protocol.RunnerIdentity{Name: protocol.Name, Version: protocol.Version},
+		Suite:        SuiteIdentity{Source: src, SpecVersion: s.SpecVersion, Digest: s.Digest, Cases: len(s.Cases) + len(s.Errors)},
 		Filters:      Filters{Run: opts.Run, Skip: opts.Skip, Tiers: opts.Tiers, Stages: opts.Stages},
 		RequireLevel: opts.RequireLevel,
 		Shard:        opts.Shard,

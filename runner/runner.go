@@ -159,9 +159,9 @@ func (s *selector) match(id, tier, stage string) bool {
 	return true
 }
 
-// Entry is one file of a suite as a run sees it: a loaded case or a file
+// SuiteFile is one file of a suite as a run sees it: a loaded case or a file
 // that could not be loaded, and whether the options select it.
-type Entry struct {
+type SuiteFile struct {
 	// ID, Tier and Stage identify the entry (for a suite error, from its
 	// path).
 	ID, Tier, Stage string
@@ -179,17 +179,17 @@ type Entry struct {
 // optional, each by id) with the options' selection. It is the one place
 // that applies filters: it fails with ErrUsage for an invalid filter or one
 // that selects nothing.
-func plan(suite *vector.Suite, opts Options) ([]Entry, error) {
+func plan(suite *vector.Suite, opts Options) ([]SuiteFile, error) {
 	sel, err := opts.selector()
 	if err != nil {
 		return nil, err
 	}
-	var entries []Entry
+	var entries []SuiteFile
 	for _, c := range suite.Cases {
-		entries = append(entries, Entry{ID: c.ID, Tier: c.Tier, Stage: c.Stage, Case: c, Selected: sel.match(c.ID, c.Tier, c.Stage)})
+		entries = append(entries, SuiteFile{ID: c.ID, Tier: c.Tier, Stage: c.Stage, Case: c, Selected: sel.match(c.ID, c.Tier, c.Stage)})
 	}
 	for _, se := range suite.Errors {
-		entries = append(entries, Entry{ID: se.ID(), Tier: se.Tier(), Stage: se.Stage(), SuiteError: se, Selected: sel.match(se.ID(), se.Tier(), se.Stage())})
+		entries = append(entries, SuiteFile{ID: se.ID(), Tier: se.Tier(), Stage: se.Stage(), SuiteError: se, Selected: sel.match(se.ID(), se.Tier(), se.Stage())})
 	}
 	sort.SliceStable(entries, func(i, j int) bool { return tierRank(entries[i].Tier) < tierRank(entries[j].Tier) })
 	selected := 0
@@ -278,7 +278,7 @@ func (x *Execution) runParallel(ctx context.Context, forker protocol.Forker, n i
 		impls = append(impls, f)
 		x.extra = append(x.extra, f)
 	}
-	entries := make(chan Entry)
+	entries := make(chan SuiteFile)
 	for _, impl := range impls {
 		wg.Add(1)
 		go func() {
@@ -316,7 +316,7 @@ type Execution struct {
 	extra   []protocol.Implementation // the forks of a parallel run
 	opts    Options
 	rep     *Report
-	entries []Entry
+	entries []SuiteFile
 	results []*CaseResult
 	seq     int
 	start   time.Time
@@ -398,18 +398,18 @@ func (x *Execution) Infrastructure() string {
 }
 
 // Entries returns the entries of the run, in run order.
-func (x *Execution) Entries() []Entry { return slices.Clone(x.entries) }
+func (x *Execution) Entries() []SuiteFile { return slices.Clone(x.entries) }
 
 // RunEntry runs e (one of Entries) and records its result: a suite error
 // is an error, an entry the filters leave out is skipped, and after an
 // infrastructure error or with ctx done the case is not run.
-func (x *Execution) RunEntry(ctx context.Context, e Entry) CaseResult {
+func (x *Execution) RunEntry(ctx context.Context, e SuiteFile) CaseResult {
 	return x.runEntry(ctx, x.impl, &x.seq, e)
 }
 
 // runEntry is RunEntry on impl (the implementation or one of its forks),
 // whose sequence numbers are counted in seq.
-func (x *Execution) runEntry(ctx context.Context, impl protocol.Implementation, seq *int, e Entry) CaseResult {
+func (x *Execution) runEntry(ctx context.Context, impl protocol.Implementation, seq *int, e SuiteFile) CaseResult {
 	x.mu.Lock()
 	var cr CaseResult
 	run := false
@@ -464,7 +464,7 @@ func (x *Execution) runEntry(ctx context.Context, impl protocol.Implementation, 
 
 // Skip records e as skipped (not run) with the reason why. A run with a
 // skipped entry is filtered and claims no level.
-func (x *Execution) Skip(e Entry, why string) CaseResult {
+func (x *Execution) Skip(e SuiteFile, why string) CaseResult {
 	if !x.owns(e) {
 		return foreign(e)
 	}
@@ -473,7 +473,7 @@ func (x *Execution) Skip(e Entry, why string) CaseResult {
 	return x.skip(e, why)
 }
 
-func (x *Execution) skip(e Entry, why string) CaseResult {
+func (x *Execution) skip(e SuiteFile, why string) CaseResult {
 	cr := CaseResult{ID: e.ID, Tier: e.Tier, Stage: e.Stage, Status: protocol.StatusSkip, Message: why}
 	if e.Case != nil {
 		cr = newCaseResult(e.Case)
@@ -486,18 +486,18 @@ func (x *Execution) skip(e Entry, why string) CaseResult {
 }
 
 // owns reports whether e is one of x's entries.
-func (x *Execution) owns(e Entry) bool {
+func (x *Execution) owns(e SuiteFile) bool {
 	return e.index >= 0 && e.index < len(x.entries) && x.entries[e.index].ID == e.ID
 }
 
 // foreign is the result of an entry that is not one of the Execution's:
 // an error, recorded nowhere.
-func foreign(e Entry) CaseResult {
+func foreign(e SuiteFile) CaseResult {
 	return CaseResult{ID: e.ID, Tier: e.Tier, Stage: e.Stage, Status: protocol.StatusError,
 		Message: fmt.Sprintf("runner: %q is not an entry of this Execution (take entries from its Entries)", e.ID)}
 }
 
-func (x *Execution) record(e Entry, cr CaseResult) { x.results[e.index] = &cr }
+func (x *Execution) record(e SuiteFile, cr CaseResult) { x.results[e.index] = &cr }
 
 // Finish ends the run: it closes the implementation if it is an
 // [io.Closer], records entries never run or skipped as skipped, and

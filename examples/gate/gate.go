@@ -36,7 +36,7 @@ func Full() protocol.Implementation { return full{runner.Engine()} }
 type full struct{ engine protocol.Implementation }
 
 // Hello identifies the implementation, keeping the engine's capabilities.
-func (f full) Hello(ctx context.Context) (protocol.Info, error) {
+func (f full) Hello(ctx context.Context) (protocol.Identity, error) {
 	info, err := f.engine.Hello(ctx)
 	info.Name, info.Version = "gate-example", "0.1.0"
 	return info, err
@@ -60,7 +60,7 @@ func Core() protocol.Implementation { return core{runner.Engine()} }
 type core struct{ engine protocol.Implementation }
 
 // Hello identifies the implementation and lists only what it supports.
-func (c core) Hello(ctx context.Context) (protocol.Info, error) {
+func (c core) Hello(ctx context.Context) (protocol.Identity, error) {
 	info, err := c.engine.Hello(ctx)
 	info.Name, info.Version = "gate-example-core", "0.1.0"
 	caps := &info.Capabilities

@@ -21,7 +21,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cupel-go/go-cupel/internal/oracle"
+	"github.com/cupel-go/go-cupel/internal/answerkey"
 	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/vector"
@@ -62,7 +62,7 @@ func Main() int {
 			fmt.Fprintln(os.Stderr, err)
 			return 1
 		}
-		o = oracle.New(suite)
+		o = answerkey.New(suite)
 	}
 	in := bufio.NewScanner(os.Stdin)
 	in.Buffer(nil, protocol.MaxLine)

@@ -54,9 +54,9 @@ func synthetic(n int) (*matrix.Matrix, []string) {
 	reports := map[string]*runner.Report{}
 	names := []string{"all", "some", "bugs"}
 	for _, name := range names {
-		reports[name] = &runner.Report{Schema: runner.ReportSchema, Implementation: protocol.Info{Name: name, Version: "1.0"},
-			Runner: protocol.RunnerInfo{Name: "cupel-conform", Version: "devel"},
-			Suite:  runner.SuiteInfo{Source: "synthetic", SpecVersion: "1.3", Digest: "feedfacefeedface", Cases: n}}
+		reports[name] = &runner.Report{Schema: runner.ReportSchema, Implementation: protocol.Identity{Name: name, Version: "1.0"},
+			Runner: protocol.RunnerIdentity{Name: "cupel-conform", Version: "devel"},
+			Suite:  runner.SuiteIdentity{Source: "synthetic", SpecVersion: "1.3", Digest: "feedfacefeedface", Cases: n}}
 	}
 	for i := range n {
 		tier := vector.TierRequired

@@ -42,8 +42,8 @@ type Options struct {
 // Matrix is the comparison of one or more reports.
 type Matrix struct {
 	// Runner and Suite are those of the first report.
-	Runner protocol.RunnerInfo `json:"runner"`
-	Suite  runner.SuiteInfo    `json:"suite"`
+	Runner protocol.RunnerIdentity `json:"runner"`
+	Suite  runner.SuiteIdentity    `json:"suite"`
 	// Implementations are in the order of the entries.
 	Implementations []Implementation `json:"implementations"`
 	// Groups are the "tier/stage" keys of the cases, in report order.
@@ -62,11 +62,11 @@ type Matrix struct {
 
 // Implementation is one implementation's summary.
 type Implementation struct {
-	Name         string        `json:"name"`
-	Info         protocol.Info `json:"implementation"`
-	Level        runner.Level  `json:"level"`
-	LevelReason  string        `json:"level_reason"`
-	RequireLevel runner.Level  `json:"require_level,omitempty"`
+	Name         string            `json:"name"`
+	Info         protocol.Identity `json:"implementation"`
+	Level        runner.Level      `json:"level"`
+	LevelReason  string            `json:"level_reason"`
+	RequireLevel runner.Level      `json:"require_level,omitempty"`
 	// Infrastructure, when set, says why the run stopped without a verdict.
 	Infrastructure string `json:"infrastructure_error,omitempty"`
 	// Counts are per tier ("required", "optional", "all") and status.

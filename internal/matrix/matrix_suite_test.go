@@ -31,9 +31,9 @@ type result struct {
 func fixtureReport(name, version string, level runner.Level, reason string, results ...result) *runner.Report {
 	r := &runner.Report{
 		Schema:         runner.ReportSchema,
-		Runner:         protocol.RunnerInfo{Name: "cupel-conform", Version: "v1.2.3"},
-		Suite:          runner.SuiteInfo{Source: "embedded", SpecVersion: "1.3", Digest: "0123456789abcdef0123", Cases: len(results)},
-		Implementation: protocol.Info{Name: name, Version: version, Language: "go"},
+		Runner:         protocol.RunnerIdentity{Name: "cupel-conform", Version: "v1.2.3"},
+		Suite:          runner.SuiteIdentity{Source: "embedded", SpecVersion: "1.3", Digest: "0123456789abcdef0123", Cases: len(results)},
+		Implementation: protocol.Identity{Name: name, Version: version, Language: "go"},
 		Level:          level,
 		LevelReason:    reason,
 		Started:        time.Date(2026, 11, 23, 15, 0, 0, 0, time.UTC),

@@ -78,7 +78,7 @@ func writeHeader(b *strings.Builder, m *Matrix) {
 }
 
 // describe is "name version (language)" of an implementation's hello.
-func describe(in protocol.Info) string {
+func describe(in protocol.Identity) string {
 	s := in.Name
 	if s == "" {
 		s = "(unknown)"

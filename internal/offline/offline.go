@@ -26,10 +26,10 @@ const (
 
 // Manifest describes an exported suite.
 type Manifest struct {
-	Protocol string              `json:"protocol"`
-	Runner   protocol.RunnerInfo `json:"runner"`
-	Suite    protocol.HelloSuite `json:"suite"`
-	Cases    int                 `json:"cases"`
+	Protocol string                  `json:"protocol"`
+	Runner   protocol.RunnerIdentity `json:"runner"`
+	Suite    protocol.HelloSuite     `json:"suite"`
+	Cases    int                     `json:"cases"`
 }
 
 // Export writes the cases of the suite (as run messages, one per line) to
@@ -51,7 +51,7 @@ func Export(suite *vector.Suite, cases []*vector.Case, dir string) error {
 	if err := os.WriteFile(filepath.Join(dir, CasesFile), buf.Bytes(), 0o644); err != nil {
 		return err
 	}
-	m := Manifest{Protocol: protocol.Protocol, Runner: protocol.RunnerInfo{Name: protocol.Name, Version: protocol.Version},
+	m := Manifest{Protocol: protocol.Protocol, Runner: protocol.RunnerIdentity{Name: protocol.Name, Version: protocol.Version},
 		Suite: protocol.HelloSuite{SpecVersion: suite.SpecVersion, Digest: suite.Digest}, Cases: len(cases)}
 	b, _ := json.MarshalIndent(m, "", "  ")
 	return os.WriteFile(filepath.Join(dir, ManifestFile), append(b, '\n'), 0o644)
@@ -151,7 +151,7 @@ func (r *Results) Check(cases []*vector.Case, digest string) error {
 }
 
 // Hello returns the implementation named by the hello line.
-func (r *Results) Hello(context.Context) (protocol.Info, error) { return r.hello.Info(), nil }
+func (r *Results) Hello(context.Context) (protocol.Identity, error) { return r.hello.Info(), nil }
 
 // Run returns the recorded result of the case.
 func (r *Results) Run(_ context.Context, req protocol.Request) (protocol.Result, error) {

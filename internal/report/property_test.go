@@ -101,8 +101,8 @@ func lastLine(s string) string {
 func randomReport(rnd *rand.Rand) *runner.Report {
 	statuses := []protocol.Status{protocol.StatusPass, protocol.StatusFail, protocol.StatusError, protocol.StatusCrash,
 		protocol.StatusTimeout, protocol.StatusUnsupported, protocol.StatusXFail, protocol.StatusUnexpectedPass, protocol.StatusSkip}
-	r := &runner.Report{Schema: runner.ReportSchema, Runner: protocol.RunnerInfo{Name: "cupel-conform", Version: "test"},
-		Suite: runner.SuiteInfo{Source: "random", SpecVersion: "1.3"}, Implementation: protocol.Info{Name: "random"}}
+	r := &runner.Report{Schema: runner.ReportSchema, Runner: protocol.RunnerIdentity{Name: "cupel-conform", Version: "test"},
+		Suite: runner.SuiteIdentity{Source: "random", SpecVersion: "1.3"}, Implementation: protocol.Identity{Name: "random"}}
 	n := 1 + rnd.IntN(10)
 	for i := range n {
 		tier := vector.Tiers[rnd.IntN(2)]

@@ -355,10 +355,10 @@ func writeDetail(b *strings.Builder, c runner.CaseResult, suite *vector.Suite) {
 				d := c.Actual.Output.Diagnostics
 				b.WriteString("  actual selection report:\n")
 				for _, e := range d.Included {
-					fmt.Fprintf(b, "    included %s\n", runner.DescribeEntry(e, cs))
+					fmt.Fprintf(b, "    included %s\n", runner.DescribeItem(e, cs))
 				}
 				for _, e := range d.Excluded {
-					fmt.Fprintf(b, "    excluded %s\n", runner.DescribeEntry(e, cs))
+					fmt.Fprintf(b, "    excluded %s\n", runner.DescribeItem(e, cs))
 				}
 			}
 		}

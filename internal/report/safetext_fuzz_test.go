@@ -63,8 +63,8 @@ func textReport(suite *vector.Suite, s string, infra bool) *runner.Report {
 	statuses := []protocol.Status{protocol.StatusFail, protocol.StatusError, protocol.StatusCrash, protocol.StatusTimeout,
 		protocol.StatusUnsupported, protocol.StatusXFail, protocol.StatusSkip, protocol.StatusUnexpectedPass,
 		protocol.StatusPass, protocol.StatusNotRun}
-	r := &runner.Report{Schema: runner.ReportSchema, Runner: protocol.RunnerInfo{Name: "cupel-conform", Version: "devel"},
-		Implementation: protocol.Info{Name: s, Version: s, Language: s, Homepage: s},
+	r := &runner.Report{Schema: runner.ReportSchema, Runner: protocol.RunnerIdentity{Name: "cupel-conform", Version: "devel"},
+		Implementation: protocol.Identity{Name: s, Version: s, Language: s, Homepage: s},
 		Level:          runner.LevelNone, LevelReason: "fuzzed", Started: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
 	if infra {
 		r.Infrastructure, r.InfrastructureStderr = s, s
@@ -75,7 +75,7 @@ func textReport(suite *vector.Suite, s string, infra bool) *runner.Report {
 			Message: s, Details: []string{s, "then " + s}, Stderr: s,
 			Actual: &protocol.Result{Status: "ok", Reason: s, Error: &protocol.ErrorInfo{Kind: s, Message: s},
 				Output: &protocol.Output{Selected: []int{0}, Shortfalls: []vector.Shortfall{{Kind: s}},
-					Diagnostics: &protocol.Diagnostics{Excluded: []protocol.ReportEntry{{Index: 0, Reason: map[string]any{"reason": s}}}}}}})
+					Diagnostics: &protocol.Diagnostics{Excluded: []protocol.DiagnosticItem{{Index: 0, Reason: map[string]any{"reason": s}}}}}}})
 	}
 	return r
 }

@@ -2,7 +2,7 @@
 // front ends (the CLI, the Go Run and Check API, the go test gate and the
 // offline export and verify) are tested with: one that conforms fully, and
 // each of the ways an implementation can fall short. They answer the
-// cases of a suite from its own expectations (package oracle) and then
+// cases of a suite from its own expectations (package answerkey) and then
 // break their answers as their names say, so every verdict they earn is
 // known in advance: see Impl.Want.
 package testimpl
@@ -17,7 +17,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/cupel-go/go-cupel/internal/oracle"
+	"github.com/cupel-go/go-cupel/internal/answerkey"
 	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/vector"
@@ -52,7 +52,7 @@ const SlowFor = time.Minute
 // New returns the implementation called name over suite, or nil for an
 // unknown name.
 func New(name string, suite *vector.Suite) protocol.Implementation {
-	o := oracle.New(suite)
+	o := answerkey.New(suite)
 	o.Info.Name = "testimpl-" + name
 	switch name {
 	case Conformant:
@@ -139,11 +139,11 @@ func OutOfRangeIndex(c *vector.Case, r *protocol.Result) {
 		out.Selected[0] = bad
 	}
 	badReport := func(d *protocol.Diagnostics) {
-		d.Included = append(d.Included, protocol.ReportEntry{Index: bad, Score: 1, Reason: map[string]any{"reason": "Scored"}})
+		d.Included = append(d.Included, protocol.DiagnosticItem{Index: bad, Score: 1, Reason: map[string]any{"reason": "Scored"}})
 		for i := range d.Included {
 			d.Included[i].Index = bad
 		}
-		d.Excluded = append(d.Excluded, protocol.ReportEntry{Index: -1, Reason: map[string]any{"reason": "BudgetExceeded", "item_tokens": int64(1), "available_tokens": int64(0)}})
+		d.Excluded = append(d.Excluded, protocol.DiagnosticItem{Index: -1, Reason: map[string]any{"reason": "BudgetExceeded", "item_tokens": int64(1), "available_tokens": int64(0)}})
 		for i := range d.Excluded {
 			d.Excluded[i].Index = -1
 		}
@@ -165,27 +165,27 @@ func OutOfRangeIndex(c *vector.Case, r *protocol.Result) {
 }
 
 // partial answers "unsupported" for the slicing and pipeline stages.
-type partial struct{ *oracle.Oracle }
+type partial struct{ *answerkey.AnswerKey }
 
 func (p partial) Run(ctx context.Context, req protocol.Request) (protocol.Result, error) {
 	if req.Stage == vector.StageSlicing || req.Stage == vector.StagePipeline {
 		return protocol.Result{Status: protocol.ResultUnsupported, Reason: req.Stage + " is not implemented yet"}, nil
 	}
-	return p.Oracle.Run(ctx, req)
+	return p.AnswerKey.Run(ctx, req)
 }
 
 // crashing panics on CrashID.
-type crashing struct{ *oracle.Oracle }
+type crashing struct{ *answerkey.AnswerKey }
 
 func (c crashing) Run(ctx context.Context, req protocol.Request) (protocol.Result, error) {
 	if req.ID == CrashID {
 		panic("testimpl: crashing on " + req.ID)
 	}
-	return c.Oracle.Run(ctx, req)
+	return c.AnswerKey.Run(ctx, req)
 }
 
 // slow takes SlowFor over SlowID, or until ctx ends.
-type slow struct{ *oracle.Oracle }
+type slow struct{ *answerkey.AnswerKey }
 
 func (s slow) Run(ctx context.Context, req protocol.Request) (protocol.Result, error) {
 	if req.ID == SlowID {
@@ -195,7 +195,7 @@ func (s slow) Run(ctx context.Context, req protocol.Request) (protocol.Result, e
 		case <-time.After(SlowFor):
 		}
 	}
-	return s.Oracle.Run(ctx, req)
+	return s.AnswerKey.Run(ctx, req)
 }
 
 // Main is the implementation $TESTIMPL over the suite in $TESTIMPL_SUITE

@@ -12,8 +12,8 @@ import (
 // myImpl stands for a Go implementation of the Cupel specification.
 type myImpl struct{}
 
-func (myImpl) Hello(context.Context) (protocol.Info, error) {
-	return protocol.Info{Name: "my-cupel", Version: "0.1.0", Language: "go"}, nil
+func (myImpl) Hello(context.Context) (protocol.Identity, error) {
+	return protocol.Identity{Name: "my-cupel", Version: "0.1.0", Language: "go"}, nil
 }
 
 func (myImpl) Run(_ context.Context, req protocol.Request) (protocol.Result, error) {

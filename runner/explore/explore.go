@@ -70,8 +70,8 @@ type Progress struct {
 type Report struct {
 	// Schema is ReportSchema in the JSON form.
 	Schema         string `json:"schema"`
-	Implementation protocol.Info
-	Oracle         protocol.Info
+	Implementation protocol.Identity
+	Oracle         protocol.Identity
 	// OracleTrusted is true when the oracle is go-cupel in process: its
 	// outputs are the expected values. With another oracle a divergence
 	// says only that the two disagree.
@@ -346,7 +346,7 @@ func stageList(stages []string) string {
 	return " among " + strings.Join(stages, ", ")
 }
 
-func (x *explorer) hello(ctx context.Context, impl protocol.Implementation) (protocol.Info, error) {
+func (x *explorer) hello(ctx context.Context, impl protocol.Implementation) (protocol.Identity, error) {
 	hctx, cancel := context.WithTimeout(ctx, x.opts.StartupTimeout)
 	defer cancel()
 	info, err := impl.Hello(hctx)

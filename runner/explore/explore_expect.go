@@ -131,16 +131,16 @@ var (
 func expectDiagnostics(items []vector.Item, d *protocol.Diagnostics) (*vector.ExpectedDiagnostics, bool) {
 	tc, tt := d.TotalCandidates, d.TotalTokensConsidered
 	out := &vector.ExpectedDiagnostics{TotalCandidates: &tc, TotalTokensConsidered: &tt,
-		Included: make([]vector.ExpectedReport, 0, len(d.Included)), Excluded: make([]vector.ExpectedReport, 0, len(d.Excluded))}
-	conv := func(list []protocol.ReportEntry) ([]vector.ExpectedReport, bool) {
-		res := make([]vector.ExpectedReport, 0, len(list))
+		Included: make([]vector.ExpectedDiagnosticItem, 0, len(d.Included)), Excluded: make([]vector.ExpectedDiagnosticItem, 0, len(d.Excluded))}
+	conv := func(list []protocol.DiagnosticItem) ([]vector.ExpectedDiagnosticItem, bool) {
+		res := make([]vector.ExpectedDiagnosticItem, 0, len(list))
 		for _, e := range list {
 			if e.Index < 0 || e.Index >= len(items) {
 				return nil, false
 			}
 			name, _ := e.Reason["reason"].(string)
 			s := e.Score
-			er := vector.ExpectedReport{Ref: indexRef(items, e.Index), Score: &s, Reason: name}
+			er := vector.ExpectedDiagnosticItem{Ref: indexRef(items, e.Index), Score: &s, Reason: name}
 			for k, v := range e.Reason {
 				var fv any
 				switch {

@@ -23,7 +23,9 @@ type bugImpl struct {
 	bug func(req protocol.Request, out *protocol.Output)
 }
 
-func (b bugImpl) Hello(ctx context.Context) (protocol.Info, error) { return runner.Engine().Hello(ctx) }
+func (b bugImpl) Hello(ctx context.Context) (protocol.Identity, error) {
+	return runner.Engine().Hello(ctx)
+}
 
 func (b bugImpl) Run(ctx context.Context, req protocol.Request) (protocol.Result, error) {
 	r, err := runner.Engine().Run(ctx, req)
@@ -306,7 +308,7 @@ var _ = ginkgo.Describe("explore's vector writer", func() {
 		gomega.Expect(text).NotTo(gomega.ContainSubstring("Neither side is trusted"))
 		gomega.Expect(text).To(gomega.ContainSubstring("outputs of go-cupel (in process)"))
 		d.Verdict.Details = nil
-		data, err = d.VectorTOML(&Report{Implementation: protocol.Info{Name: "impl", Version: "1", Language: "rust"}, Oracle: protocol.Info{Name: "other"}})
+		data, err = d.VectorTOML(&Report{Implementation: protocol.Identity{Name: "impl", Version: "1", Language: "rust"}, Oracle: protocol.Identity{Name: "other"}})
 		gomega.Expect(err).NotTo(gomega.HaveOccurred())
 		gomega.Expect(string(data)).To(gomega.ContainSubstring("# Verdict: fail\n# m\n"))
 		gomega.Expect(string(data)).To(gomega.ContainSubstring("Neither side is trusted"))

@@ -562,7 +562,7 @@ func (w *tomlWriter) ref(r vector.Ref) {
 	w.kv("content", r.Content)
 }
 
-func (w *tomlWriter) entries(path, reasonKey string, list []vector.ExpectedReport) {
+func (w *tomlWriter) entries(path, reasonKey string, list []vector.ExpectedDiagnosticItem) {
 	for _, e := range list {
 		w.arrayTable(path)
 		w.ref(e.Ref)

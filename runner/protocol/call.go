@@ -74,7 +74,7 @@ func (e *ErrorInfo) Text() string {
 }
 
 // Title names the implementation for people: name, version and language.
-func (i Info) Title() string {
+func (i Identity) Title() string {
 	s := i.Name
 	if i.Version != "" {
 		s += " " + i.Version

@@ -25,8 +25,8 @@ func moduleVersion() string {
 // Name is the runner's name in reports and hello messages.
 const Name = "cupel-conform"
 
-// RunnerInfo identifies the runner.
-type RunnerInfo struct {
+// RunnerIdentity identifies the runner (in hello and in reports).
+type RunnerIdentity struct {
 	Name    string `json:"name"`
 	Version string `json:"version"`
 }

@@ -25,14 +25,14 @@ import (
 type Implementation interface {
 	// Hello identifies the implementation and its capabilities. It is
 	// called once before the first Run.
-	Hello(ctx context.Context) (Info, error)
+	Hello(ctx context.Context) (Identity, error)
 	// Run runs one case. ctx carries the per-case timeout.
 	Run(ctx context.Context, req Request) (Result, error)
 }
 
-// Info identifies an implementation. Capabilities shape the report only;
+// Identity identifies an implementation: what its Hello says. Capabilities shape the report only;
 // they never excuse a tier.
-type Info struct {
+type Identity struct {
 	Name         string       `json:"name"`
 	Version      string       `json:"version,omitempty"`
 	Language     string       `json:"language,omitempty"`
@@ -135,16 +135,16 @@ type IndexScore struct {
 // Diagnostics is a SelectionReport in the spec's wire format, with each
 // item replaced by its index.
 type Diagnostics struct {
-	Included              []ReportEntry      `json:"included"`
-	Excluded              []ReportEntry      `json:"excluded"`
+	Included              []DiagnosticItem   `json:"included"`
+	Excluded              []DiagnosticItem   `json:"excluded"`
 	TotalCandidates       int64              `json:"total_candidates"`
 	TotalTokensConsidered int64              `json:"total_tokens_considered"`
 	Shortfalls            []vector.Shortfall `json:"count_requirement_shortfalls,omitempty"`
 }
 
-// ReportEntry is an included or excluded item of a report. Reason is the
+// DiagnosticItem is an included or excluded item of a selection report. Reason is the
 // spec's reason envelope: {"reason": "<Variant>", ...fields}.
-type ReportEntry struct {
+type DiagnosticItem struct {
 	Index  int            `json:"index"`
 	Score  vector.Float   `json:"score"`
 	Reason map[string]any `json:"reason"`

@@ -94,14 +94,14 @@ func (p *Process) Fork() Implementation { return NewProcess(p.orig) }
 
 // Hello starts the implementation and exchanges hello messages. In
 // exec-per-case mode the process is stopped again after the hello.
-func (p *Process) Hello(ctx context.Context) (Info, error) {
+func (p *Process) Hello(ctx context.Context) (Identity, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	ctx, cancel := context.WithTimeout(ctx, p.opts.StartupTimeout)
 	defer cancel()
 	pr, info, err := p.start(ctx)
 	if err != nil {
-		return Info{}, fmt.Errorf("%w: %w", ErrInfrastructure, err)
+		return Identity{}, fmt.Errorf("%w: %w", ErrInfrastructure, err)
 	}
 	if p.opts.ExecPerCase {
 		pr.bye(p.opts.Grace)
@@ -190,7 +190,7 @@ func (p *Process) restart(ctx context.Context) error {
 // startWithin starts a process within the startup timeout. Starting is not
 // the case's work: the case's deadline does not apply to it (its
 // cancellation does).
-func (p *Process) startWithin(ctx context.Context) (*proc, Info, error) {
+func (p *Process) startWithin(ctx context.Context) (*proc, Identity, error) {
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), p.opts.StartupTimeout)
 	defer cancel()
 	stop := context.AfterFunc(ctx, func() {
@@ -248,7 +248,7 @@ func (p *Process) Close() error {
 	return nil
 }
 
-func (p *Process) start(ctx context.Context) (*proc, Info, error) {
+func (p *Process) start(ctx context.Context) (*proc, Identity, error) {
 	var cmd *exec.Cmd
 	switch {
 	case len(p.opts.Argv) > 0:
@@ -264,10 +264,10 @@ func (p *Process) start(ctx context.Context) (*proc, Info, error) {
 		pr.maxStderr = p.opts.MaxStderr
 	}
 	if err != nil {
-		return nil, Info{}, &Fault{Status: StatusCrash, Message: "cannot start implementation", Err: err}
+		return nil, Identity{}, &Fault{Status: StatusCrash, Message: "cannot start implementation", Err: err}
 	}
 	hello := HelloRequest{Type: TypeHello, Protocol: []string{Protocol},
-		Runner: RunnerInfo{Name: Name, Version: Version}, Suite: p.opts.Suite}
+		Runner: RunnerIdentity{Name: Name, Version: Version}, Suite: p.opts.Suite}
 	line, f := pr.roundTrip(ctx, hello)
 	if f != nil {
 		pr.kill()
@@ -277,16 +277,16 @@ func (p *Process) start(ctx context.Context) (*proc, Info, error) {
 		if f.Status == StatusTimeout {
 			f.Message = fmt.Sprintf("during hello: no hello within the startup timeout of %s", p.opts.StartupTimeout)
 		}
-		return nil, Info{}, f
+		return nil, Identity{}, f
 	}
 	var h HelloResponse
 	if jerr := json.Unmarshal(line, &h); jerr != nil || h.Type != TypeHello {
 		pr.kill()
-		return nil, Info{}, &Fault{Status: StatusError, Message: badHello(line), Stderr: pr.stderr.since(0), Err: ErrProtocol}
+		return nil, Identity{}, &Fault{Status: StatusError, Message: badHello(line), Stderr: pr.stderr.since(0), Err: ErrProtocol}
 	}
 	if h.Protocol != Protocol {
 		pr.kill()
-		return nil, Info{}, &Fault{Status: StatusError, Message: fmt.Sprintf("implementation speaks protocol %q, want %q", h.Protocol, Protocol), Err: ErrProtocol}
+		return nil, Identity{}, &Fault{Status: StatusError, Message: fmt.Sprintf("implementation speaks protocol %q, want %q", h.Protocol, Protocol), Err: ErrProtocol}
 	}
 	return pr, h.Info(), nil
 }

@@ -26,10 +26,10 @@ const (
 
 // HelloRequest is the runner's hello.
 type HelloRequest struct {
-	Type     string     `json:"type"`
-	Protocol []string   `json:"protocol"`
-	Runner   RunnerInfo `json:"runner"`
-	Suite    HelloSuite `json:"suite"`
+	Type     string         `json:"type"`
+	Protocol []string       `json:"protocol"`
+	Runner   RunnerIdentity `json:"runner"`
+	Suite    HelloSuite     `json:"suite"`
 }
 
 // HelloSuite identifies the suite in the runner's hello.
@@ -40,32 +40,33 @@ type HelloSuite struct {
 
 // HelloResponse is the implementation's hello.
 type HelloResponse struct {
-	Type           string             `json:"type"`
-	Protocol       string             `json:"protocol"`
-	Implementation ImplementationInfo `json:"implementation"`
-	Capabilities   Capabilities       `json:"capabilities"`
+	Type           string              `json:"type"`
+	Protocol       string              `json:"protocol"`
+	Implementation HelloImplementation `json:"implementation"`
+	Capabilities   Capabilities        `json:"capabilities"`
 	// Suite optionally echoes the suite digest (used by offline results).
 	Suite *HelloSuite `json:"suite,omitempty"`
 }
 
-// ImplementationInfo is the "implementation" object of a hello response.
-type ImplementationInfo struct {
+// HelloImplementation is the "implementation" object of a hello response:
+// the wire form of an Identity without its capabilities.
+type HelloImplementation struct {
 	Name     string `json:"name"`
 	Version  string `json:"version,omitempty"`
 	Language string `json:"language,omitempty"`
 	Homepage string `json:"homepage,omitempty"`
 }
 
-// Info returns the Info the response describes.
-func (h HelloResponse) Info() Info {
-	return Info{Name: h.Implementation.Name, Version: h.Implementation.Version,
+// Info returns the Identity the response describes.
+func (h HelloResponse) Info() Identity {
+	return Identity{Name: h.Implementation.Name, Version: h.Implementation.Version,
 		Language: h.Implementation.Language, Homepage: h.Implementation.Homepage, Capabilities: h.Capabilities}
 }
 
 // NewHelloResponse builds the hello response for info.
-func NewHelloResponse(info Info) HelloResponse {
+func NewHelloResponse(info Identity) HelloResponse {
 	return HelloResponse{Type: TypeHello, Protocol: Protocol,
-		Implementation: ImplementationInfo{Name: info.Name, Version: info.Version, Language: info.Language, Homepage: info.Homepage},
+		Implementation: HelloImplementation{Name: info.Name, Version: info.Version, Language: info.Language, Homepage: info.Homepage},
 		Capabilities:   info.Capabilities}
 }
 

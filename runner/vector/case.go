@@ -372,16 +372,16 @@ type Overflow struct {
 // ExpectedDiagnostics asserts a selection report. A nil list is not
 // compared; a non-nil list is compared in full and in order.
 type ExpectedDiagnostics struct {
-	TotalCandidates       *int64           `json:"total_candidates,omitempty"`
-	TotalTokensConsidered *int64           `json:"total_tokens_considered,omitempty"`
-	Included              []ExpectedReport `json:"included"`
-	Excluded              []ExpectedReport `json:"excluded"`
+	TotalCandidates       *int64                   `json:"total_candidates,omitempty"`
+	TotalTokensConsidered *int64                   `json:"total_tokens_considered,omitempty"`
+	Included              []ExpectedDiagnosticItem `json:"included"`
+	Excluded              []ExpectedDiagnosticItem `json:"excluded"`
 }
 
-// ExpectedReport is one expected included or excluded entry. Fields holds
+// ExpectedDiagnosticItem is one expected included or excluded entry. Fields holds
 // every other key the entry states (reason fields), compared with the
 // actual reason's field of the same name.
-type ExpectedReport struct {
+type ExpectedDiagnosticItem struct {
 	Ref
 	Score  *Float         `json:"score,omitempty"`
 	Reason string         `json:"reason"`

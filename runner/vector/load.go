@@ -689,10 +689,10 @@ var reasonFields = map[string]bool{
 	"displaced_by_kind": false, "filter_name": false,
 }
 
-func loadReportEntries(ts []tbl, reasonKey string, r *resolver) []ExpectedReport {
-	out := []ExpectedReport{}
+func loadReportEntries(ts []tbl, reasonKey string, r *resolver) []ExpectedDiagnosticItem {
+	out := []ExpectedDiagnosticItem{}
 	for _, t := range ts {
-		e := ExpectedReport{Ref: r.ref(t, "content")}
+		e := ExpectedDiagnosticItem{Ref: r.ref(t, "content")}
 		e.Score, _ = t.float("score_approx")
 		e.Reason = t.reqStr(reasonKey)
 		for k, isInt := range reasonFields {

@@ -28,7 +28,9 @@ func FuzzGoCupel(f *testing.F) {
 // items of an output of three or more.
 type planted struct{}
 
-func (planted) Hello(ctx context.Context) (protocol.Info, error) { return runner.Engine().Hello(ctx) }
+func (planted) Hello(ctx context.Context) (protocol.Identity, error) {
+	return runner.Engine().Hello(ctx)
+}
 
 func (planted) Run(ctx context.Context, req protocol.Request) (protocol.Result, error) {
 	r, err := runner.Engine().Run(ctx, req)

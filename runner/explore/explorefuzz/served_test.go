@@ -40,7 +40,7 @@ func (s *served) roundTrip(msg any, into any) error {
 	return json.Unmarshal(js, into)
 }
 
-func (s *served) Hello(ctx context.Context) (protocol.Info, error) {
+func (s *served) Hello(ctx context.Context) (protocol.Identity, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	reqR, reqW := io.Pipe()
@@ -57,7 +57,7 @@ func (s *served) Hello(ctx context.Context) (protocol.Info, error) {
 	s.w, s.r = reqW, bufio.NewReaderSize(respR, 1<<20)
 	var h protocol.HelloResponse
 	if err := s.roundTrip(protocol.HelloRequest{Type: protocol.TypeHello, Protocol: []string{protocol.Protocol}}, &h); err != nil {
-		return protocol.Info{}, err
+		return protocol.Identity{}, err
 	}
 	return h.Info(), nil
 }

@@ -1,4 +1,8 @@
-package oracle
+// Package platform is go-cupel's pin policy by platform: the level the
+// engine reaches on the embedded suite here, and the expectations that pin
+// what it cannot run (the 64-bit cases on GOARCH=386). Tests that gate the
+// engine use both.
+package platform
 
 import (
 	"fmt"

@@ -1,8 +1,8 @@
-// Package oracle is a test implementation that answers every case of a
+// Package answerkey is a test implementation that answers every case of a
 // suite with its expected result, read from the suite itself. It lets the
 // runner's tests drive every path (comparison, protocol, faults) without
 // an engine; a Mutate hook turns it into a deliberately wrong one.
-package oracle
+package answerkey
 
 import (
 	"context"
@@ -13,26 +13,27 @@ import (
 	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
-// Oracle answers from the suite's expectations.
-type Oracle struct {
+// AnswerKey answers from the suite's expectations.
+type AnswerKey struct {
 	Suite *vector.Suite
 	// Mutate, when set, may change a result before it is returned.
 	Mutate func(c *vector.Case, r *protocol.Result)
 	// Info is returned by Hello.
-	Info protocol.Info
+	Info protocol.Identity
 }
 
-// New returns an oracle over suite.
-func New(suite *vector.Suite) *Oracle {
-	return &Oracle{Suite: suite, Info: protocol.Info{Name: "oracle", Version: "1", Language: "go",
+// New returns an answer key over suite (its Hello still names itself
+// "oracle", as the reports of the tests show).
+func New(suite *vector.Suite) *AnswerKey {
+	return &AnswerKey{Suite: suite, Info: protocol.Identity{Name: "oracle", Version: "1", Language: "go",
 		Capabilities: protocol.Capabilities{Stages: vector.Stages, Features: []string{"diagnostics"}}}}
 }
 
 // Hello returns o.Info.
-func (o *Oracle) Hello(context.Context) (protocol.Info, error) { return o.Info, nil }
+func (o *AnswerKey) Hello(context.Context) (protocol.Identity, error) { return o.Info, nil }
 
 // Run answers with the expected result of the case.
-func (o *Oracle) Run(_ context.Context, req protocol.Request) (protocol.Result, error) {
+func (o *AnswerKey) Run(_ context.Context, req protocol.Request) (protocol.Result, error) {
 	c := o.Suite.Case(req.ID)
 	if c == nil {
 		return protocol.Result{Status: protocol.ResultError, Error: &protocol.ErrorInfo{Kind: "internal", Message: "unknown case " + req.ID}}, nil
@@ -96,17 +97,17 @@ func Answer(c *vector.Case) protocol.Result {
 	}
 	if e.ReportShortfalls != nil {
 		if out.Diagnostics == nil {
-			out.Diagnostics = &protocol.Diagnostics{Included: []protocol.ReportEntry{}, Excluded: []protocol.ReportEntry{}}
+			out.Diagnostics = &protocol.Diagnostics{Included: []protocol.DiagnosticItem{}, Excluded: []protocol.DiagnosticItem{}}
 		}
 		out.Diagnostics.Shortfalls = slices.Clone(e.ReportShortfalls)
 	}
 	return protocol.Result{Status: protocol.ResultOK, Output: out}
 }
 
-func entries(list []vector.ExpectedReport) []protocol.ReportEntry {
-	out := []protocol.ReportEntry{}
+func entries(list []vector.ExpectedDiagnosticItem) []protocol.DiagnosticItem {
+	out := []protocol.DiagnosticItem{}
 	for _, e := range list {
-		re := protocol.ReportEntry{Index: e.Resolved, Reason: map[string]any{"reason": e.Reason}}
+		re := protocol.DiagnosticItem{Index: e.Resolved, Reason: map[string]any{"reason": e.Reason}}
 		if e.Score != nil {
 			re.Score = *e.Score
 		}
