@@ -21,7 +21,7 @@ import (
 // a --suite directory would be. Invariants:
 //   - LoadCase never panics (its own recover would report a panic as an
 //     "internal loader error", which fails the target);
-//   - an error is a *runner.SuiteError naming the file;
+//   - an error is a *vector.SuiteError naming the file;
 //   - a case that loads can be sent (its run request encodes as JSON), run
 //     by the in-process engine, and judged by Compare without panicking.
 //
@@ -43,7 +43,7 @@ func FuzzVectorParse(f *testing.F) {
 		if err != nil {
 			var se *vector.SuiteError
 			if !errors.As(err, &se) {
-				t.Fatalf("error is %T, not a *runner.SuiteError: %v", err, err)
+				t.Fatalf("error is %T, not a *vector.SuiteError: %v", err, err)
 			}
 			if !strings.Contains(err.Error(), name) {
 				t.Fatalf("error does not name the file %q: %v", name, err)
@@ -87,7 +87,7 @@ func init() {
 // FuzzProtocol feeds arbitrary bytes from an implementation to the runner's
 // session, through a real process. Invariants: Run never panics and returns
 // within its deadline (no hang); it returns either a result or a
-// *runner.Fault carrying a case status; Compare judges any decoded result
+// *protocol.Fault carrying a case status; Compare judges any decoded result
 // without panicking. Memory stays bounded because lines are capped at
 // 16 MiB by the reader (a property covered by the runner's fault specs).
 func FuzzProtocol(f *testing.F) {
@@ -144,7 +144,7 @@ func FuzzProtocol(f *testing.F) {
 		if runErr != nil {
 			var fault *protocol.Fault
 			if !errors.As(runErr, &fault) {
-				t.Fatalf("error is %T, not a *runner.Fault: %v", runErr, runErr)
+				t.Fatalf("error is %T, not a *protocol.Fault: %v", runErr, runErr)
 			}
 			if fault.Status == "" {
 				t.Fatalf("fault without a status: %v", fault)

@@ -2,7 +2,7 @@
 // specification that gates itself on conformance from go test.
 //
 // An implementation becomes testable by the conformance runner by
-// implementing runner.Implementation: Hello says who it is, Run runs one
+// implementing protocol.Implementation: Hello says who it is, Run runs one
 // case (its inputs only, never its expectations) and returns the raw
 // outputs keyed by item index. gate_test.go then needs one call:
 //

@@ -4,7 +4,7 @@
 // runner/protocol/PROTOCOL.md).
 //
 // The test runs the embedded conformance suite against the Python program
-// through the runner package's session implementation (runner.NewProcess),
+// through the runner/protocol package's session implementation (protocol.NewProcess),
 // through the cupel-conform command line, one process per case, and
 // offline (export, then verify), and checks the verdict case by case: the recency, priority and reflexive
 // scoring cases and every placing case pass, every other case is

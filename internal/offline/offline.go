@@ -1,6 +1,6 @@
 // Package offline is the offline exchange of cupel-conform: export writes
 // the cases for an implementation that cannot be driven live, and a results
-// file written by it is read back as a runner.Implementation for verify.
+// file written by it is read back as a protocol.Implementation for verify.
 package offline
 
 import (

@@ -12,7 +12,7 @@ import (
 )
 
 // served is impl driven over the cupel-conform/1 protocol in process: each
-// request and result goes through runner.Serve as a JSON line, as it would
+// request and result goes through protocol.Serve as a JSON line, as it would
 // to and from a process, without the process.
 type served struct {
 	impl protocol.Implementation
