@@ -11,7 +11,7 @@ import (
 
 // exploreEpsilon is the score tolerance of generated cases: the format's
 // default.
-const exploreEpsilon = 1e-9
+const exploreEpsilon = vector.DefaultEpsilon
 
 // exploreExpect makes the oracle's result r the expectations of c, in the
 // form the vector writer can state and the loader reads back: scores and

@@ -52,7 +52,7 @@ func LoadCase(name string, data []byte) (*Case, error) {
 		return nil, &SuiteError{File: name, Line: test.line("stage"),
 			Reason: fmt.Sprintf("[test] stage = %q disagrees with the path's stage %q", stage, c.Stage)}
 	}
-	c.Expect.Epsilon = 1e-9
+	c.Expect.Epsilon = DefaultEpsilon
 	if tol, ok := root.sub("tolerance"); ok {
 		if e, ok := tol.float("score_epsilon"); ok {
 			c.Expect.Epsilon = float64(*e)

@@ -17,6 +17,10 @@ import (
 // suite follow.
 const SpecVersion = "1.3"
 
+// DefaultEpsilon is the score tolerance of a vector without a
+// [tolerance] table (score_epsilon).
+const DefaultEpsilon = 1e-9
+
 // ErrSuite is matched (errors.Is) by every *SuiteError.
 var ErrSuite = errors.New("suite error")
 
