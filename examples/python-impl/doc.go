@@ -4,8 +4,8 @@
 // runner/protocol/PROTOCOL.md).
 //
 // The test runs the embedded conformance suite against the Python program
-// through the runner/protocol package's session implementation (protocol.NewProcess),
-// through the cupel-conform command line, one process per case, and
+// through package runner/protocol's session implementation
+// (protocol.NewProcess), through the cupel-conform command line, one process per case, and
 // offline (export, then verify), and checks the verdict case by case: the recency, priority and reflexive
 // scoring cases and every placing case pass, every other case is
 // unsupported, and no level is claimed. It is skipped when python3 is not
