@@ -2,10 +2,8 @@ package runner
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/cupel-go/go-cupel/runner/protocol"
@@ -110,25 +108,6 @@ type CaseResult struct {
 	infra error
 }
 
-func newReport(s *vector.Suite, opts Options) *Report {
-	src := opts.SuiteName
-	if src == "" {
-		src = "embedded"
-		if opts.Suite != nil {
-			src = "custom"
-		}
-	}
-	return &Report{
-		Schema:       ReportSchema,
-		Runner:       protocol.RunnerIdentity{Name: protocol.Name, Version: protocol.Version},
-		Suite:        SuiteIdentity{Source: src, SpecVersion: s.SpecVersion, Digest: s.Digest, Cases: len(s.Cases) + len(s.Errors)},
-		Filters:      Filters{Run: opts.Run, Skip: opts.Skip, Tiers: opts.Tiers, Stages: opts.Stages},
-		RequireLevel: opts.RequireLevel,
-		Shard:        opts.Shard,
-		Started:      time.Now().UTC(),
-	}
-}
-
 // Recount computes the counts, Filtered, SuiteErrors and the level from
 // Cases: for a report built or edited by hand (a run's report is counted
 // already).
@@ -212,66 +191,6 @@ func (r *Report) computeLevel() (Level, string) {
 		why += fmt.Sprintf("; %d vector files could not be loaded (a suite error, not counted)", r.SuiteErrors)
 	}
 	return lvl, why
-}
-
-// ErrFailed is matched by the error of [Report.Err] for a run that ran but
-// missed its target, and by the error of [explore.Report.Err] for an
-// exploration that found a divergence.
-var ErrFailed = errors.New("conformance run failed")
-
-// Err is the run's [Verdict] as an error: nil when it passed. Otherwise
-// it wraps ErrInfrastructure (the run stopped without a verdict, or vector
-// files could not be loaded) or ErrFailed, says why and lists the gated
-// cases.
-func (r *Report) Err() error {
-	v := r.Verdict()
-	if v.Passed {
-		return nil
-	}
-	if v.Infrastructure {
-		if r.Infrastructure != "" {
-			return fmt.Errorf("%w: %s", protocol.ErrInfrastructure, r.Infrastructure)
-		}
-		var suiteErrs []string
-		for _, c := range r.Cases {
-			if c.SuiteError != nil && c.Status != protocol.StatusSkip {
-				suiteErrs = append(suiteErrs, c.SuiteError.Error())
-			}
-		}
-		return fmt.Errorf("%w: %d vector files could not be loaded: %s", protocol.ErrInfrastructure, len(suiteErrs), strings.Join(suiteErrs, "; "))
-	}
-	var failing []string
-	for i, c := range r.Cases {
-		if v.Cases[i].Class == ClassGated {
-			failing = append(failing, c.ID+": "+statusMessage(c))
-		}
-	}
-	const max = 10
-	if len(failing) > max {
-		failing = append(failing[:max], fmt.Sprintf("... and %d more", len(failing)-max))
-	}
-	if len(failing) == 0 {
-		return fmt.Errorf("%w: %s", ErrFailed, v.Reason)
-	}
-	return fmt.Errorf("%w: %s\n%s", ErrFailed, v.Reason, strings.Join(failing, "\n"))
-}
-
-// statusMessage is the case's message led by its status, said once.
-func statusMessage(c CaseResult) string {
-	if strings.HasPrefix(c.Message, string(c.Status)+":") {
-		return c.Message
-	}
-	return string(c.Status) + ": " + c.Message
-}
-
-// MarshalJSON writes the report with its [Verdict] as "verdict": the
-// verdict is computed, never read back.
-func (r Report) MarshalJSON() ([]byte, error) {
-	type plain Report // without this method
-	return json.Marshal(struct {
-		plain
-		Verdict Verdict `json:"verdict"`
-	}{plain(r), r.Verdict()})
 }
 
 // WriteJSON writes the report as indented JSON, with its verdict.

@@ -1,13 +1,18 @@
 package vector
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/BurntSushi/toml"
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/vectors"
 )
 
 // LoadCase turns one vector file into a Case. name is the path relative
@@ -588,4 +593,57 @@ func loadReportEntries(ts []tbl, reasonKey string, r *resolver) []ExpectedDiagno
 		out = append(out, e)
 	}
 	return out
+}
+
+// LoadSuite loads every .toml file of fsys (walked from its root); nil
+// means the embedded suite. Files that cannot be loaded become
+// Suite.Errors; the error return is only for a file system that cannot be
+// walked or read.
+func LoadSuite(fsys fs.FS) (*Suite, error) {
+	if fsys == nil {
+		fsys = vectors.FS
+	}
+	return loadSuite(fsys)
+}
+
+func loadSuite(fsys fs.FS) (*Suite, error) {
+	var files []string
+	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && strings.HasSuffix(p, ".toml") {
+			files = append(files, p)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("load suite: %w", err)
+	}
+	sort.Strings(files)
+	s := &Suite{SpecVersion: SpecVersion}
+	digest := sha256.New()
+	for _, f := range files {
+		data, err := fs.ReadFile(fsys, f)
+		if err != nil {
+			return nil, fmt.Errorf("load suite: %w", err)
+		}
+		sum := sha256.Sum256(data)
+		fmt.Fprintf(digest, "%s\x00%s\n", f, hex.EncodeToString(sum[:]))
+		c, err := LoadCase(f, data)
+		if err != nil {
+			var se *SuiteError
+			if !errors.As(err, &se) {
+				se = &SuiteError{File: f, Reason: err.Error()}
+			}
+			s.Errors = append(s.Errors, se)
+			continue
+		}
+		s.Cases = append(s.Cases, c)
+	}
+	// Files were read in path order, but "a-b.toml" sorts before "a.toml"
+	// while "a" sorts before "a-b": sort by id, the order Case searches.
+	slices.SortFunc(s.Cases, func(a, b *Case) int { return strings.Compare(a.ID, b.ID) })
+	s.Digest = hex.EncodeToString(digest.Sum(nil))
+	return s, nil
 }
