@@ -11,17 +11,6 @@ import (
 // This file measures the reach of explore's generator: which parts of the
 // configuration space the generated cases use, and how often.
 
-// FeatureCount is how many generated cases used one feature of the
-// configuration space.
-type FeatureCount struct {
-	// Feature names it: "scorer kind", "slicer quota", "placer u-shaped",
-	// "nested composite", "quota require", "decay step", "pinned items",
-	// "overflow proceed", "items beyond the radix threshold (256)", ...
-	Feature string `json:"feature"`
-	// Cases counts the generated cases that use it.
-	Cases int `json:"cases"`
-}
-
 // exploreRadixItems is the item count from which go-cupel's sorts switch
 // from pdqsort to a radix sort (radixThreshold in cupel/sortkey.go): cases
 // at least this long reach the other sort.

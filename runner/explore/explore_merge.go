@@ -10,9 +10,6 @@ import (
 	"github.com/cupel-go/go-cupel/runner"
 )
 
-// ReportSchema identifies the JSON form of a Report.
-const ReportSchema = "cupel-conform-explore/1"
-
 // MergeReports combines the reports of the N shards of one
 // exploration (the same seed, case count, stages and sides; every shard
 // once) into the report of the unsharded exploration: the cases, skips and
