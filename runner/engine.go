@@ -24,7 +24,7 @@ type engine struct{}
 // `cupel-conform adapter` serves it over the protocol.
 func Engine() protocol.Implementation { return engine{} }
 
-// Fork implements [Forker]: the engine keeps no state between cases.
+// Fork implements [protocol.Forker]: the engine keeps no state between cases.
 func (engine) Fork() protocol.Implementation { return engine{} }
 
 // Hello identifies go-cupel.

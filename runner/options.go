@@ -38,7 +38,7 @@ type Options struct {
 	// progress), never from two goroutines at once.
 	OnResult func(CaseResult)
 	// Parallel is how many cases [Run] and [RunSuite] run at once (0 or 1:
-	// one at a time). Above 1 the implementation must be a [Forker]: each
+	// one at a time). Above 1 the implementation must be a [protocol.Forker]: each
 	// of the Parallel workers runs cases on its own fork (the first on the
 	// implementation itself); one that is not a Forker runs one case at a
 	// time. The report is the same as a serial run's, in the same order.

@@ -205,7 +205,7 @@ type StderrReporter interface {
 }
 
 // Forker is an Implementation that can run cases in parallel through
-// independent copies of itself ([Options.Parallel]): Fork returns a new
+// independent copies of itself (runner.Options.Parallel): Fork returns a new
 // instance, not yet started, that gets its own Hello and runs one case at
 // a time. A Process forks into another session (or, with ExecPerCase,
 // another stream of processes).
