@@ -36,7 +36,7 @@ values are go-cupel's outputs (with --against, the second
 implementation's, and neither side is trusted), not a derivation from the
 spec: verify them against the spec before adopting the vector. Fix your
 implementation, or report the vector to go-cupel if go-cupel is wrong.
-The guide is runner/EXPLORE.md in the go-cupel repository.
+The guide is runner/explore/EXPLORE.md in the go-cupel repository.
 
 exit codes: 0 no divergence, 1 a divergence was found, 2 usage error,
             3 no verdict (the implementation would not start, crashed in a

@@ -23,6 +23,6 @@
 //
 // A vector's expected values are go-cupel's outputs, not a derivation
 // from the spec: verify them against the spec before adopting one.
-// runner/EXPLORE.md in the repository is the guide: what is generated,
-// the report, and what to do with what it finds.
+// EXPLORE.md, in this directory of the repository, is the guide: what is
+// generated, the report, and what to do with what it finds.
 package explore
