@@ -38,7 +38,7 @@ type FatalTB interface {
 // Chain holds a report and the assertions made on it. Every assertion
 // method returns the chain, so assertions chain fluently. Build one with
 // [Should] (failures go to a test), [Require] (the first failure ends the
-// test) or [Check] (failures are only recorded).
+// test) or [Audit] (failures are only recorded).
 type Chain struct {
 	t        TB
 	failNow  func() // set by Require
@@ -67,9 +67,9 @@ func Require(t FatalTB, report *cupel.SelectionReport) *Chain {
 	return &Chain{t: t, failNow: t.FailNow, report: report}
 }
 
-// Check returns a chain of assertions on report for use outside go test:
+// Audit returns a chain of assertions on report for use outside go test:
 // failures are recorded, not reported, and [Chain.Err] returns them.
-func Check(report *cupel.SelectionReport) *Chain {
+func Audit(report *cupel.SelectionReport) *Chain {
 	return &Chain{t: nopTB{}, report: report}
 }
 
@@ -247,7 +247,7 @@ func (c *Chain) PlaceTopNScoredAtEdges(n int) *Chain {
 	return c
 }
 
-// nopTB is the TB of a Check chain: failures are only recorded.
+// nopTB is the TB of an Audit chain: failures are only recorded.
 type nopTB struct{}
 
 func (nopTB) Helper()               {}

@@ -163,7 +163,7 @@ var _ = Describe("a chain", func() {
 		r := testcases.Agent()
 		before, err := r.MarshalJSON()
 		Expect(err).NotTo(HaveOccurred())
-		ch := cupeltest.Check(r)
+		ch := cupeltest.Audit(r)
 		for _, c := range testcases.Cases() {
 			apply(ch, c.Call)
 		}
@@ -180,7 +180,7 @@ var _ = Describe("a chain", func() {
 
 var _ = Describe("Check", func() {
 	It("returns nil from Err when every assertion holds", func() {
-		err := cupeltest.Check(testcases.Agent()).IncludeItemWithKind(cupel.KindMessage).HaveKindCoverageCount(4).Err()
+		err := cupeltest.Audit(testcases.Agent()).IncludeItemWithKind(cupel.KindMessage).HaveKindCoverageCount(4).Err()
 		Expect(err).NotTo(HaveOccurred())
 	})
 
@@ -189,7 +189,7 @@ var _ = Describe("Check", func() {
 			continue
 		}
 		It("returns the failure as an *AssertionError: "+c.ID, func() {
-			err := apply(cupeltest.Check(c.Report()), c.Call).Err()
+			err := apply(cupeltest.Audit(c.Report()), c.Call).Err()
 			Expect(err).To(MatchError(c.Want))
 			var ae *cupeltest.AssertionError
 			Expect(errors.As(err, &ae)).To(BeTrue())
@@ -199,7 +199,7 @@ var _ = Describe("Check", func() {
 	}
 
 	It("collects every failure, in order", func() {
-		ch := cupeltest.Check(testcases.Empty()).
+		ch := cupeltest.Audit(testcases.Empty()).
 			IncludeItemWithKind(cupel.KindMessage).
 			HaveAtLeastNExclusions(0).
 			HaveKindCoverageCount(1)
@@ -217,7 +217,7 @@ var _ = Describe("Check", func() {
 	})
 
 	It("hands out a copy of its failures", func() {
-		ch := cupeltest.Check(testcases.Empty()).HaveAtLeastNExclusions(1)
+		ch := cupeltest.Audit(testcases.Empty()).HaveAtLeastNExclusions(1)
 		ch.Failures()[0] = nil
 		Expect(ch.First()).NotTo(BeNil())
 	})

@@ -31,7 +31,7 @@
 // (see [FatalTB]), so the assertions after it, and the rest of the test, do
 // not run.
 //
-// [Check] is the entry point for code outside go test: it reports to no one,
+// [Audit] is the entry point for code outside go test: it reports to no one,
 // and [Chain.Err] returns what failed. All three return the same
 // [Chain] type, and all record failures, so Err and [Chain.Failures] work
 // on either.

@@ -49,10 +49,10 @@ func ExampleShould() {
 	// FAIL: HaveKindCoverageCount(3) failed: expected at least 3 distinct ContextKind values in Included, but found 2: [SystemPrompt, Message].
 }
 
-func ExampleCheck() {
+func ExampleAudit() {
 	report := exampleReport()
 
-	err := cupeltest.Check(report).
+	err := cupeltest.Audit(report).
 		PlaceItemAtEdge(func(in cupel.IncludedItem) bool { return in.Reason == cupel.InclusionPinned }).
 		ExcludeItemWithReason(cupel.ExclusionDeduplicated).
 		Err()
@@ -68,7 +68,7 @@ func ExampleCheck() {
 }
 
 func ExampleChain_Err() {
-	err := cupeltest.Check(exampleReport()).
+	err := cupeltest.Audit(exampleReport()).
 		HaveAtLeastNExclusions(2).
 		PlaceTopNScoredAtEdges(3).
 		Err()

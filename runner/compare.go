@@ -8,32 +8,14 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/cupel-go/go-cupel/runner/protocol"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
-
-// Status is the verdict on one case.
-type Status string
-
-// Case statuses.
-const (
-	StatusPass           Status = "pass"
-	StatusFail           Status = "fail"
-	StatusError          Status = "error"
-	StatusCrash          Status = "crash"
-	StatusTimeout        Status = "timeout"
-	StatusUnsupported    Status = "unsupported"
-	StatusNotRun         Status = "not-run"
-	StatusXFail          Status = "xfail"
-	StatusSkip           Status = "skip"
-	StatusUnexpectedPass Status = "unexpected-pass"
-)
-
-// Statuses lists every status in report order.
-var Statuses = []Status{StatusPass, StatusFail, StatusError, StatusCrash, StatusTimeout,
-	StatusUnsupported, StatusNotRun, StatusXFail, StatusSkip, StatusUnexpectedPass}
 
 // Judgement is the comparator's judgement of one result.
 type Judgement struct {
-	Status Status
+	Status protocol.Status
 	// Message is a one-line summary (empty on pass).
 	Message string
 	// Details are the lines of a diff: expected vs actual, per item.
@@ -41,71 +23,71 @@ type Judgement struct {
 }
 
 func (v *Judgement) failf(format string, args ...any) {
-	v.Status = StatusFail
+	v.Status = protocol.StatusFail
 	v.Details = append(v.Details, fmt.Sprintf(format, args...))
 }
 
 // Compare judges an implementation's result for c.
-func Compare(c *Case, r Result) Judgement {
-	v := Judgement{Status: StatusPass}
+func Compare(c *vector.Case, r protocol.Result) Judgement {
+	v := Judgement{Status: protocol.StatusPass}
 	exp := &c.Expect
 	wantKind := exp.Error
 	if exp.ConstructionError {
-		wantKind = KindInvalidConfig
+		wantKind = vector.KindInvalidConfig
 	}
 	switch r.Status {
-	case ResultUnsupported:
+	case protocol.ResultUnsupported:
 		reason := r.Reason
 		if reason == "" {
 			reason = "(no reason given)"
 		}
-		return Judgement{Status: StatusUnsupported, Message: reason}
-	case ResultError:
-		return Judgement{Status: StatusError, Message: "implementation error: " + errText(r.Error)}
-	case ResultRejected:
+		return Judgement{Status: protocol.StatusUnsupported, Message: reason}
+	case protocol.ResultError:
+		return Judgement{Status: protocol.StatusError, Message: "implementation error: " + r.Error.Text()}
+	case protocol.ResultRejected:
 		got := ""
 		if r.Error != nil {
 			got = r.Error.Kind
 		}
 		if wantKind == "" {
-			return Judgement{Status: StatusFail, Message: "rejected unexpectedly: " + errText(r.Error),
-				Details: []string{"expected: a successful run", "actual:   rejected with " + errText(r.Error)}}
+			return Judgement{Status: protocol.StatusFail, Message: "rejected unexpectedly: " + r.Error.Text(),
+				Details: []string{"expected: a successful run", "actual:   rejected with " + r.Error.Text()}}
 		}
 		if got != wantKind {
-			return Judgement{Status: StatusFail, Message: fmt.Sprintf("rejected with %s, want %s", got, wantKind),
-				Details: []string{"expected: rejected with " + wantKind, "actual:   rejected with " + errText(r.Error)}}
+			return Judgement{Status: protocol.StatusFail, Message: fmt.Sprintf("rejected with %s, want %s", got, wantKind),
+				Details: []string{"expected: rejected with " + wantKind, "actual:   rejected with " + r.Error.Text()}}
 		}
 		return v
-	case ResultOK:
+	case protocol.ResultOK:
 	default:
-		return Judgement{Status: StatusError, Message: fmt.Sprintf("invalid result status %q", r.Status)}
+		return Judgement{Status: protocol.StatusError, Message: fmt.Sprintf("invalid result status %q", r.Status)}
 	}
 	if wantKind != "" {
 		what := "the run to fail with " + wantKind
 		if exp.ConstructionError {
-			what = "construction to fail (" + KindInvalidConfig + ")"
+			what = "construction to fail (" + vector.KindInvalidConfig + ")"
 		}
-		return Judgement{Status: StatusFail, Message: "expected " + what + ", got ok",
+		return Judgement{Status: protocol.StatusFail, Message: "expected " + what + ", got ok",
 			Details: []string{"expected: " + what, "actual:   ok"}}
 	}
 	out := r.Output
 	if out == nil {
-		out = &Output{}
+		out = &protocol.Output{}
 	}
 	n := len(c.Input.Items)
 	switch c.Stage {
-	case StageScoring:
+	case vector.StageScoring:
 		compareScores(c, out, &v)
-	case StageSlicing:
+	case vector.StageSlicing:
 		if checkIndices("selected", out.Selected, n, &v) {
 			compareMultiset(c, out.Selected, &v)
 		}
 		compareCounts(c, out, out.Shortfalls, &v)
-	case StagePlacing:
+	case vector.StagePlacing:
 		if checkIndices("ordered", out.Ordered, n, &v) {
 			compareOrdered("output", c, exp.Ordered, out.Ordered, &v)
 		}
-	case StagePipeline:
+	case vector.StagePipeline:
 		if checkIndices("ordered", out.Ordered, n, &v) {
 			compareOrdered("output", c, exp.Ordered, out.Ordered, &v)
 		}
@@ -134,7 +116,7 @@ func Compare(c *Case, r Result) Judgement {
 			}
 		}
 	}
-	if v.Status == StatusFail && v.Message == "" {
+	if v.Status == protocol.StatusFail && v.Message == "" {
 		// Details hold problems, each followed by indented lines of diff.
 		problems := 0
 		for _, d := range v.Details {
@@ -148,16 +130,6 @@ func Compare(c *Case, r Result) Judgement {
 		}
 	}
 	return v
-}
-
-func errText(e *ErrorInfo) string {
-	if e == nil {
-		return "(no error object)"
-	}
-	if e.Message == "" {
-		return e.Kind
-	}
-	return e.Kind + ": " + e.Message
 }
 
 func checkIndices(what string, idx []int, n int, v *Judgement) bool {
@@ -185,7 +157,7 @@ func ScoresMatch(actual, expected, epsilon float64) bool {
 	return math.Abs(actual-expected) < epsilon
 }
 
-func compareScores(c *Case, out *Output, v *Judgement) {
+func compareScores(c *vector.Case, out *protocol.Output, v *Judgement) {
 	got := map[int]float64{}
 	for _, s := range out.Scores {
 		if s.Index < 0 || s.Index >= len(c.Input.Items) {
@@ -209,7 +181,7 @@ func compareScores(c *Case, out *Output, v *Judgement) {
 	}
 }
 
-func contentsOf(c *Case, idx []int) []string {
+func contentsOf(c *vector.Case, idx []int) []string {
 	out := make([]string, len(idx))
 	for i, x := range idx {
 		out[i] = c.Input.Items[x].Content
@@ -225,7 +197,7 @@ func quoteList(ss []string) string {
 	return "[" + strings.Join(q, ", ") + "]"
 }
 
-func compareMultiset(c *Case, selected []int, v *Judgement) {
+func compareMultiset(c *vector.Case, selected []int, v *Judgement) {
 	want := map[string]int{}
 	var wantIdx []int
 	for _, r := range c.Expect.Selected {
@@ -284,14 +256,14 @@ func compareMultiset(c *Case, selected []int, v *Judgement) {
 	}
 }
 
-func refMatches(c *Case, r Ref, idx int) bool {
+func refMatches(c *vector.Case, r vector.Ref, idx int) bool {
 	if r.Index != nil {
 		return *r.Index == idx
 	}
 	return c.Input.Items[idx].Content == r.Content
 }
 
-func refName(r Ref) string {
+func refName(r vector.Ref) string {
 	if r.Index != nil {
 		return fmt.Sprintf("#%d %q", *r.Index, r.Content)
 	}
@@ -302,7 +274,7 @@ func refName(r Ref) string {
 // the lists' sizes instead of the lists.
 const longOrder = 12
 
-func compareOrdered(what string, c *Case, want []Ref, got []int, v *Judgement) {
+func compareOrdered(what string, c *vector.Case, want []vector.Ref, got []int, v *Judgement) {
 	ok := len(want) == len(got)
 	first := -1
 	for i := 0; i < len(want) && i < len(got); i++ {
@@ -350,7 +322,7 @@ func compareOrdered(what string, c *Case, want []Ref, got []int, v *Judgement) {
 	}
 }
 
-func compareCounts(c *Case, out *Output, shortfalls []Shortfall, v *Judgement) {
+func compareCounts(c *vector.Case, out *protocol.Output, shortfalls []vector.Shortfall, v *Judgement) {
 	exp := &c.Expect
 	if exp.ShortfallCount != nil && len(shortfalls) != *exp.ShortfallCount {
 		v.failf("shortfalls: %d recorded, want %d (%v)", len(shortfalls), *exp.ShortfallCount, shortfalls)
@@ -368,7 +340,7 @@ func compareCounts(c *Case, out *Output, shortfalls []Shortfall, v *Judgement) {
 	}
 }
 
-func compareDiagnostics(c *Case, d *Diagnostics, v *Judgement) {
+func compareDiagnostics(c *vector.Case, d *protocol.Diagnostics, v *Judgement) {
 	exp := c.Expect.Diagnostics
 	if d == nil {
 		v.failf("diagnostics: expected a selection report, got none")
@@ -388,11 +360,11 @@ func compareDiagnostics(c *Case, d *Diagnostics, v *Judgement) {
 	}
 }
 
-// Describe renders e for people: its index, the content of the item it
+// DescribeItem renders e for people: its index, the content of the item it
 // names in c ("?" when the index is out of range, since e is an
 // implementation's answer), its score, and its reason with the reason's
 // fields in name order. Diffs and reports show entries this way.
-func (e ReportEntry) Describe(c *Case) string {
+func DescribeItem(e protocol.DiagnosticItem, c *vector.Case) string {
 	content := "?"
 	if e.Index >= 0 && e.Index < len(c.Input.Items) {
 		content = c.Input.Items[e.Index].Content
@@ -406,7 +378,7 @@ func (e ReportEntry) Describe(c *Case) string {
 	return fmt.Sprintf("#%d %q score=%v %v%s", e.Index, content, e.Score, e.Reason["reason"], fieldList(fields))
 }
 
-func describeExpected(e ExpectedReport) string {
+func describeExpected(e vector.ExpectedDiagnosticItem) string {
 	var fields []string
 	for k, val := range e.Fields {
 		fields = append(fields, fmt.Sprintf("%s=%v", k, val))
@@ -427,7 +399,7 @@ func fieldList(fields []string) string {
 	return " (" + strings.Join(fields, ", ") + ")"
 }
 
-func compareEntries(c *Case, what string, want []ExpectedReport, got []ReportEntry, v *Judgement) {
+func compareEntries(c *vector.Case, what string, want []vector.ExpectedDiagnosticItem, got []protocol.DiagnosticItem, v *Judgement) {
 	var problems []string
 	if len(want) != len(got) {
 		problems = append(problems, fmt.Sprintf("%d entries, want %d", len(got), len(want)))
@@ -454,7 +426,7 @@ func compareEntries(c *Case, what string, want []ExpectedReport, got []ReportEnt
 			}
 		}
 		if len(diffs) > 0 {
-			problems = append(problems, fmt.Sprintf("[%d] %s differ: expected %s, actual %s", i, strings.Join(diffs, ", "), describeExpected(e), a.Describe(c)))
+			problems = append(problems, fmt.Sprintf("[%d] %s differ: expected %s, actual %s", i, strings.Join(diffs, ", "), describeExpected(e), DescribeItem(a, c)))
 		}
 	}
 	if len(problems) == 0 {
@@ -470,7 +442,7 @@ func compareEntries(c *Case, what string, want []ExpectedReport, got []ReportEnt
 			e = describeExpected(want[i])
 		}
 		if i < len(got) {
-			a = got[i].Describe(c)
+			a = DescribeItem(got[i], c)
 		}
 		v.Details = append(v.Details, fmt.Sprintf("  %2d  expected %s\n      actual   %s", i, e, a))
 	}
@@ -478,12 +450,12 @@ func compareEntries(c *Case, what string, want []ExpectedReport, got []ReportEnt
 
 func fieldEqual(actual, want any) bool {
 	switch a := actual.(type) {
-	case Float:
+	case vector.Float:
 		actual = float64(a)
 	case string:
 		// A non-finite float arrives as its string form.
 		if _, isFloat := want.(float64); isFloat {
-			var f Float
+			var f vector.Float
 			if err := f.UnmarshalJSON([]byte(strconv.Quote(a))); err == nil {
 				actual = float64(f)
 			}

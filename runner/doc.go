@@ -4,32 +4,39 @@
 // cupel-conform command and the go test gate of package
 // runner/conformtest.
 //
+// # The packages
+//
+// The conformance toolkit is four packages; each imports only those
+// below it:
+//
+//   - runner/explore: differential testing (generate, compare, shrink,
+//     save vectors); imports runner.
+//   - runner (this package): run a suite, judge every result, the verdict
+//     and the report; imports protocol and vector.
+//   - runner/protocol: the cupel-conform/1 wire messages (PROTOCOL.md),
+//     [Implementation], Serve and the supervised Process;
+//     imports vector.
+//   - runner/vector: the case model and the loader of vector files.
+//
 // # The API
 //
-//   - [Implementation] is what is tested: [Engine] (go-cupel in process),
-//     [Process] (any program speaking the cupel-conform/1 protocol of
-//     PROTOCOL.md, as one session or one process per case), or any Go
-//     value with the two methods. The optional methods an implementation
-//     may add are the interfaces [RestartCounter], [TimeoutGracer],
-//     [StderrReporter] and [Forker] (copies of itself, for
-//     [Options.Parallel]); one that is an io.Closer is closed after the
-//     run.
-//   - [Run] runs a suite (the embedded one by default) with the filters,
-//     timeouts and [Expectations] of [Options], and returns a [Report]:
-//     per-case [Status], counts, and the [Level] reached. [Report.Err] is
-//     the verdict as an error, and [Check] is Run and Err in one call, in
-//     the manner of testing/fstest.TestFS.
-//   - [LoadSuite] turns vector files (the format of vectors/README.md, TOML
-//     1.1) into [Case] values: canonical, JSON-able inputs ([Input], what
-//     an implementation receives, as a [Request]) and expectations
-//     ([Expect]). A file that cannot be loaded becomes a [SuiteError] with
-//     file, line and reason.
-//   - [Compare] judges one [Result] against a case: scores within epsilon,
+//   - A [Implementation] is what is tested: [Engine] (go-cupel
+//     in process), a protocol.Process (any program speaking
+//     cupel-conform/1, as one session or one process per case), or any Go
+//     value with the two methods. Its optional methods (restarts, timeout
+//     grace, stderr, Fork for [Options.Parallel]) are interfaces of
+//     package protocol; one that is an io.Closer is closed after the run.
+//   - [Run] runs a suite (the embedded one by default, or one loaded with
+//     vector.LoadSuite) with the filters, timeouts and [Expectations] of
+//     [Options], and returns a [Report]: per-case status, counts, and the
+//     [Level] reached. [Report.Err] is the verdict as an error, and
+//     [Check] is Run and Err in one call, in the manner of
+//     testing/fstest.TestFS.
+//   - [Compare] judges one result against a case: scores within epsilon,
 //     selections as multisets, orders in order, expected error kinds,
 //     shortfalls, overflow, diagnostics in full and in order. The runner
 //     does every comparison; an implementation's answer, however wrong,
 //     fails its case and never stops the run.
-//   - [Serve] puts any Implementation behind the protocol.
 //   - [Start] and [Execution] step a run one case at a time, for front ends
 //     that run each case in a context of their own (conformtest runs each
 //     in a subtest).
@@ -45,27 +52,9 @@
 //
 // # Exploring
 //
-// A suite checks only what its authors thought of. [Explore] (the
-// `cupel-conform explore --impl-cmd CMD` command) is differential testing:
-// it generates valid cases from what the implementation declares in
-// hello, runs each on it and on go-cupel in process (or, with
-// [ExploreOptions].Oracle, a second implementation), judges them with
-// [Compare], and shrinks each distinct [Divergence] (by stage, component
-// and kind of difference) to a minimal case, written as a vector file that
-// Run (`cupel-conform run --suite DIR`) reproduces. Case i of a seed is
-// the same on every run. [ExploreReport.Err] is the verdict: nil, or
-// ErrFailed for a divergence, ErrInfrastructure for no verdict. A Go
-// implementation explores itself from go test with a fixed seed and count:
-//
-//	rep, err := runner.Explore(ctx, myImpl{}, runner.ExploreOptions{Seed: 1, Cases: 10000, Out: t.TempDir()})
-//	if err == nil {
-//		err = rep.Err()
-//	}
-//
-// A vector's expected values are go-cupel's outputs, not a derivation
-// from the spec: verify them against the spec before adopting one.
-// runner/EXPLORE.md in the repository is the guide: what is generated,
-// the report, and what to do with what it finds.
+// A suite checks only what its authors thought of; package runner/explore
+// finds the rest by differential testing against go-cupel, and writes
+// what it finds as vector files that Run reproduces.
 //
 // # Levels
 //

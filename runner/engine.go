@@ -9,6 +9,8 @@ import (
 	"strconv"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/runner/protocol"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // This file is the only one that knows the engine's API: a change of the
@@ -22,13 +24,13 @@ type engine struct{}
 // `cupel-conform adapter` serves it over the protocol.
 func Engine() Implementation { return engine{} }
 
-// Fork implements [Forker]: the engine keeps no state between cases.
+// Fork implements [protocol.Forker]: the engine keeps no state between cases.
 func (engine) Fork() Implementation { return engine{} }
 
 // Hello identifies go-cupel.
-func (engine) Hello(context.Context) (Info, error) {
-	return Info{Name: "go-cupel", Version: Version, Language: "go", Homepage: "https://github.com/cupel-go/go-cupel",
-		Capabilities: Capabilities{Stages: Stages, Scorers: cupel.ScorerTypes(), Slicers: cupel.SlicerTypes(),
+func (engine) Hello(context.Context) (protocol.Identity, error) {
+	return protocol.Identity{Name: "go-cupel", Version: protocol.Version, Language: "go", Homepage: "https://github.com/cupel-go/go-cupel",
+		Capabilities: protocol.Capabilities{Stages: vector.Stages, Scorers: cupel.ScorerTypes(), Slicers: cupel.SlicerTypes(),
 			Placers: cupel.PlacerTypes(), Features: []string{"diagnostics", "overflow", "shortfalls"}}}, nil
 }
 
@@ -39,55 +41,55 @@ type unsupportedError struct{ what string }
 func (e unsupportedError) Error() string { return e.what }
 
 // Run runs one case with the engine.
-func (engine) Run(_ context.Context, req Request) (Result, error) {
-	var out *Output
+func (engine) Run(_ context.Context, req protocol.Request) (protocol.Result, error) {
+	var out *protocol.Output
 	var err error
 	switch req.Stage {
-	case StageScoring:
+	case vector.StageScoring:
 		out, err = engineScore(req.Case)
-	case StageSlicing:
+	case vector.StageSlicing:
 		out, err = engineSlice(req.Case)
-	case StagePlacing:
+	case vector.StagePlacing:
 		out, err = enginePlace(req.Case)
-	case StagePipeline:
+	case vector.StagePipeline:
 		out, err = enginePipeline(req.Case)
 	default:
-		return Result{Status: ResultUnsupported, Reason: "unknown stage " + req.Stage}, nil
+		return protocol.Result{Status: protocol.ResultUnsupported, Reason: "unknown stage " + req.Stage}, nil
 	}
 	if err != nil {
 		return engineError(err), nil
 	}
-	return Result{Status: ResultOK, Output: out}, nil
+	return protocol.Result{Status: protocol.ResultOK, Output: out}, nil
 }
 
 // engineError maps an engine error to a rejected (or error) result.
-func engineError(err error) Result {
+func engineError(err error) protocol.Result {
 	var u unsupportedError
 	if errors.As(err, &u) {
-		return Result{Status: ResultUnsupported, Reason: u.what}
+		return protocol.Result{Status: protocol.ResultUnsupported, Reason: u.what}
 	}
 	kinds := []struct {
 		sentinel error
 		kind     string
 	}{
-		{cupel.ErrPinnedExceedsBudget, KindPinnedExceedsBudget},
-		{cupel.ErrOverflow, KindOverflow},
-		{cupel.ErrCountRequirementUnmet, KindCountRequirementUnmet},
-		{cupel.ErrTableTooLarge, KindTableTooLarge},
-		{cupel.ErrInvalidBudget, KindInvalidBudget},
-		{cupel.ErrInvalidConfig, KindInvalidConfig},
-		{cupel.ErrInvalidItem, KindInvalidItem},
-		{cupel.ErrTokenOverflow, KindInvalidItem},
+		{cupel.ErrPinnedExceedsBudget, vector.KindPinnedExceedsBudget},
+		{cupel.ErrOverflow, vector.KindOverflow},
+		{cupel.ErrCountRequirementUnmet, vector.KindCountRequirementUnmet},
+		{cupel.ErrTableTooLarge, vector.KindTableTooLarge},
+		{cupel.ErrInvalidBudget, vector.KindInvalidBudget},
+		{cupel.ErrInvalidConfig, vector.KindInvalidConfig},
+		{cupel.ErrInvalidItem, vector.KindInvalidItem},
+		{cupel.ErrTokenOverflow, vector.KindInvalidItem},
 	}
 	for _, k := range kinds {
 		if errors.Is(err, k.sentinel) {
-			return Result{Status: ResultRejected, Error: &ErrorInfo{Kind: k.kind, Message: err.Error()}}
+			return protocol.Result{Status: protocol.ResultRejected, Error: &protocol.ErrorInfo{Kind: k.kind, Message: err.Error()}}
 		}
 	}
-	return Result{Status: ResultError, Error: &ErrorInfo{Kind: "internal", Message: err.Error()}}
+	return protocol.Result{Status: protocol.ResultError, Error: &protocol.ErrorInfo{Kind: "internal", Message: err.Error()}}
 }
 
-func engineItems(in []Item) ([]*cupel.ContextItem, error) {
+func engineItems(in []vector.Item) ([]*cupel.ContextItem, error) {
 	items := make([]*cupel.ContextItem, len(in))
 	for i, it := range in {
 		tokens, err := itemInt(i, "tokens", it.Tokens)
@@ -119,7 +121,7 @@ func engineItems(in []Item) ([]*cupel.ContextItem, error) {
 	return items, nil
 }
 
-func engineScored(in []Item, items []*cupel.ContextItem) []cupel.ScoredItem {
+func engineScored(in []vector.Item, items []*cupel.ContextItem) []cupel.ScoredItem {
 	scored := make([]cupel.ScoredItem, len(items))
 	for i, it := range items {
 		var s float64
@@ -154,7 +156,7 @@ func (ix indexer) of(list []*cupel.ContextItem) ([]int, error) {
 	return out, nil
 }
 
-func engineBudget(b *Budget) (cupel.ContextBudget, error) {
+func engineBudget(b *vector.Budget) (cupel.ContextBudget, error) {
 	if b == nil {
 		return cupel.ContextBudget{}, fmt.Errorf("%w: no budget", cupel.ErrInvalidBudget)
 	}
@@ -216,7 +218,7 @@ func itemInt(i int, field string, v int64) (int, error) {
 // policySpec translates the configuration of in into a PolicySpec. Stages
 // without a slicer or placer get valid stand-ins (greedy, chronological)
 // that they never use.
-func policySpec(in Input) (cupel.PolicySpec, error) {
+func policySpec(in vector.Input) (cupel.PolicySpec, error) {
 	spec := cupel.PolicySpec{Scorers: []cupel.ScorerSpec{{Type: "reflexive"}}, Slicer: "greedy",
 		Placer: "chronological", Deduplication: in.Deduplication, OverflowStrategy: in.OverflowStrategy}
 	if in.Scorer != nil {
@@ -235,9 +237,9 @@ func policySpec(in Input) (cupel.PolicySpec, error) {
 
 // unsupported names the first component of in that a PolicySpec does not
 // know, or returns "".
-func unsupported(in Input) string {
-	var scorer func(*ScorerConfig) string
-	scorer = func(sc *ScorerConfig) string {
+func unsupported(in vector.Input) string {
+	var scorer func(*vector.ScorerConfig) string
+	scorer = func(sc *vector.ScorerConfig) string {
 		if sc == nil {
 			return ""
 		}
@@ -251,8 +253,8 @@ func unsupported(in Input) string {
 		}
 		return scorer(sc.Inner)
 	}
-	var slicer func(*SlicerConfig) string
-	slicer = func(sc *SlicerConfig) string {
+	var slicer func(*vector.SlicerConfig) string
+	slicer = func(sc *vector.SlicerConfig) string {
 		if sc == nil {
 			return ""
 		}
@@ -274,7 +276,7 @@ func unsupported(in Input) string {
 }
 
 // scorerSpec translates sc.
-func scorerSpec(sc *ScorerConfig) cupel.ScorerSpec {
+func scorerSpec(sc *vector.ScorerConfig) cupel.ScorerSpec {
 	spec := cupel.ScorerSpec{Type: sc.Type, Weights: sc.Weights, TagWeights: sc.TagWeights, Curve: sc.Curve,
 		ReferenceTime: sc.ReferenceTime, NullTimestampScore: sc.NullTimestampScore, DefaultScore: sc.DefaultScore}
 	if sc.Type == "kind" {
@@ -310,7 +312,7 @@ func scorerSpec(sc *ScorerConfig) cupel.ScorerSpec {
 // slicerSpec sets the slicer keys of spec from sc. A policy names its
 // inner slicer, which shares the knapsack keys; an inner slicer with a
 // configuration of its own other than a bucket size cannot be written so.
-func slicerSpec(spec *cupel.PolicySpec, sc *SlicerConfig) error {
+func slicerSpec(spec *cupel.PolicySpec, sc *vector.SlicerConfig) error {
 	spec.Slicer, spec.ScarcityBehavior = sc.Type, sc.ScarcityBehavior
 	bucket := sc.BucketSize
 	if in := sc.Inner; in != nil {
@@ -353,7 +355,7 @@ func slicerSpec(spec *cupel.PolicySpec, sc *SlicerConfig) error {
 }
 
 // build builds the policy of in.
-func build(in Input) (cupel.Policy, error) {
+func build(in vector.Input) (cupel.Policy, error) {
 	if u := unsupported(in); u != "" {
 		return cupel.Policy{}, unsupportedError{u}
 	}
@@ -364,8 +366,8 @@ func build(in Input) (cupel.Policy, error) {
 	return spec.Build()
 }
 
-func engineScore(in Input) (*Output, error) {
-	policy, err := build(Input{Scorer: in.Scorer})
+func engineScore(in vector.Input) (*protocol.Output, error) {
+	policy, err := build(vector.Input{Scorer: in.Scorer})
 	if err != nil {
 		return nil, err
 	}
@@ -377,22 +379,22 @@ func engineScore(in Input) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Output{Scores: scores}, nil
+	return &protocol.Output{Scores: scores}, nil
 }
 
 // scoreBoth scores items along both of the engine's paths, the per-item
 // Score of the spec's pseudocode and the batch path the pipeline uses
 // (cupel.ScoreBatch), and fails when they disagree on any item.
-func scoreBoth(scorer cupel.Scorer, items []*cupel.ContextItem) ([]IndexScore, error) {
+func scoreBoth(scorer cupel.Scorer, items []*cupel.ContextItem) ([]protocol.IndexScore, error) {
 	batch := cupel.ScoreBatch(scorer, items, nil)
-	out := make([]IndexScore, len(items))
+	out := make([]protocol.IndexScore, len(items))
 	for i, it := range items {
 		s := scorer.Score(it, items)
 		if !sameScore(s, batch[i]) {
 			return nil, fmt.Errorf("%w: item %d: Score gives %v but the batch path (cupel.ScoreBatch, which the pipeline uses) gives %v",
 				errPathsDisagree, i, s, batch[i])
 		}
-		out[i] = IndexScore{Index: i, Score: Float(s)}
+		out[i] = protocol.IndexScore{Index: i, Score: vector.Float(s)}
 	}
 	return out, nil
 }
@@ -412,8 +414,8 @@ func sameScore(a, b float64) bool {
 	return a == b
 }
 
-func engineSlice(in Input) (*Output, error) {
-	policy, err := build(Input{Slicer: in.Slicer})
+func engineSlice(in vector.Input) (*protocol.Output, error) {
+	policy, err := build(vector.Input{Slicer: in.Slicer})
 	if err != nil {
 		return nil, err
 	}
@@ -427,7 +429,7 @@ func engineSlice(in Input) (*Output, error) {
 		return nil, err
 	}
 	scored := engineScored(in.Items, items)
-	out := &Output{}
+	out := &protocol.Output{}
 	var selected []*cupel.ContextItem
 	if ds, ok := slicer.(cupel.DetailedSlicer); ok {
 		res, err := ds.SliceDetailed(scored, budget)
@@ -447,16 +449,16 @@ func engineSlice(in Input) (*Output, error) {
 	return out, nil
 }
 
-func engineShortfalls(s []cupel.CountRequirementShortfall) []Shortfall {
-	var out []Shortfall
+func engineShortfalls(s []cupel.CountRequirementShortfall) []vector.Shortfall {
+	var out []vector.Shortfall
 	for _, x := range s {
-		out = append(out, Shortfall{Kind: string(x.Kind), RequiredCount: int64(x.RequiredCount), SatisfiedCount: int64(x.SatisfiedCount)})
+		out = append(out, vector.Shortfall{Kind: string(x.Kind), RequiredCount: int64(x.RequiredCount), SatisfiedCount: int64(x.SatisfiedCount)})
 	}
 	return out
 }
 
-func enginePlace(in Input) (*Output, error) {
-	policy, err := build(Input{Placer: in.Placer})
+func enginePlace(in vector.Input) (*protocol.Output, error) {
+	policy, err := build(vector.Input{Placer: in.Placer})
 	if err != nil {
 		return nil, err
 	}
@@ -469,10 +471,10 @@ func enginePlace(in Input) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Output{Ordered: ordered}, nil
+	return &protocol.Output{Ordered: ordered}, nil
 }
 
-func enginePipeline(in Input) (*Output, error) {
+func enginePipeline(in vector.Input) (*protocol.Output, error) {
 	policy, err := build(in)
 	if err != nil {
 		return nil, err
@@ -496,7 +498,7 @@ func enginePipeline(in Input) (*Output, error) {
 		return nil, err
 	}
 	ix := newIndexer(items)
-	out := &Output{Shortfalls: engineShortfalls(res.Shortfalls)}
+	out := &protocol.Output{Shortfalls: engineShortfalls(res.Shortfalls)}
 	if out.Ordered, err = ix.of(res.Items); err != nil {
 		return nil, err
 	}
@@ -504,10 +506,10 @@ func enginePipeline(in Input) (*Output, error) {
 		event = res.Overflow
 	}
 	if event != nil {
-		out.Overflow = &Overflow{TokensOverBudget: int64(event.TokensOverBudget)}
+		out.Overflow = &vector.Overflow{TokensOverBudget: int64(event.TokensOverBudget)}
 	}
 	rep := trace.Report()
-	d := &Diagnostics{Included: []ReportEntry{}, Excluded: []ReportEntry{},
+	d := &protocol.Diagnostics{Included: []protocol.DiagnosticItem{}, Excluded: []protocol.DiagnosticItem{},
 		TotalCandidates: int64(rep.TotalCandidates), TotalTokensConsidered: int64(rep.TotalTokensConsidered),
 		Shortfalls: engineShortfalls(rep.CountRequirementShortfalls)}
 	for _, inc := range rep.Included {
@@ -515,14 +517,14 @@ func enginePipeline(in Input) (*Output, error) {
 		if !ok {
 			return nil, errors.New("report names an item that is not an input")
 		}
-		d.Included = append(d.Included, ReportEntry{Index: i, Score: Float(inc.Score), Reason: map[string]any{"reason": string(inc.Reason)}})
+		d.Included = append(d.Included, protocol.DiagnosticItem{Index: i, Score: vector.Float(inc.Score), Reason: map[string]any{"reason": string(inc.Reason)}})
 	}
 	for _, exc := range rep.Excluded {
 		i, ok := ix[exc.Item]
 		if !ok {
 			return nil, errors.New("report names an item that is not an input")
 		}
-		d.Excluded = append(d.Excluded, ReportEntry{Index: i, Score: Float(exc.Score), Reason: exclusionReason(exc.Reason)})
+		d.Excluded = append(d.Excluded, protocol.DiagnosticItem{Index: i, Score: vector.Float(exc.Score), Reason: exclusionReason(exc.Reason)})
 	}
 	out.Diagnostics = d
 	return out, nil
@@ -537,7 +539,7 @@ func exclusionReason(r cupel.ExclusionReason) map[string]any {
 	case cupel.ExclusionBudgetExceeded:
 		m["item_tokens"], m["available_tokens"] = int64(r.ItemTokens()), int64(r.AvailableTokens())
 	case cupel.ExclusionScoredTooLow:
-		m["score"], m["threshold"] = Float(r.Score()), Float(r.Threshold())
+		m["score"], m["threshold"] = vector.Float(r.Score()), vector.Float(r.Threshold())
 	case cupel.ExclusionDeduplicated:
 		m["deduplicated_against"] = r.DeduplicatedAgainst()
 	case cupel.ExclusionQuotaCapExceeded:
@@ -555,3 +557,10 @@ func exclusionReason(r cupel.ExclusionReason) map[string]any {
 	}
 	return m
 }
+
+// Implementation is what a run drives: go-cupel in process ([Engine]), a
+// [protocol.Process] speaking cupel-conform/1 to a program in any
+// language, or any Go value with the two methods. It is
+// [protocol.Implementation], named here for the gates that use this
+// package alone.
+type Implementation = protocol.Implementation

@@ -12,6 +12,8 @@ import (
 	"github.com/onsi/gomega"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/runner/protocol"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // splitScorer scores 0.5 per item and something else in its batch path.
@@ -38,7 +40,7 @@ var _ = ginkgo.Describe("The engine adapter", func() {
 		gomega.Expect(err).To(gomega.MatchError(errPathsDisagree))
 		gomega.Expect(err).To(gomega.MatchError(gomega.ContainSubstring("item 0: Score gives 0.5 but the batch path")))
 		r := engineError(err)
-		gomega.Expect(r.Status).To(gomega.Equal(ResultError))
+		gomega.Expect(r.Status).To(gomega.Equal(protocol.ResultError))
 	})
 
 	ginkgo.It("treats the two zeros as one score, and any NaN as any NaN", func() {
@@ -78,13 +80,13 @@ var _ = ginkgo.Describe("The engine adapter", func() {
 	})
 
 	ginkgo.It("answers unsupported for a component no PolicySpec names", func() {
-		for _, in := range []Input{
-			{Scorer: &ScorerConfig{Type: "composite", Children: []ChildScorer{{Weight: 1, Scorer: ScorerConfig{Type: "nonesuch"}}}}},
-			{Slicer: &SlicerConfig{Type: "quota", Inner: &SlicerConfig{Type: "nonesuch"}}},
+		for _, in := range []vector.Input{
+			{Scorer: &vector.ScorerConfig{Type: "composite", Children: []vector.ChildScorer{{Weight: 1, Scorer: vector.ScorerConfig{Type: "nonesuch"}}}}},
+			{Slicer: &vector.SlicerConfig{Type: "quota", Inner: &vector.SlicerConfig{Type: "nonesuch"}}},
 			{Placer: "nonesuch"},
 		} {
 			_, err := build(in)
-			gomega.Expect(engineError(err).Status).To(gomega.Equal(ResultUnsupported))
+			gomega.Expect(engineError(err).Status).To(gomega.Equal(protocol.ResultUnsupported))
 			gomega.Expect(engineError(err).Reason).To(gomega.ContainSubstring("nonesuch"))
 		}
 	})
@@ -110,12 +112,12 @@ var _ = ginkgo.Describe("The engine adapter", func() {
 			return
 		}
 		_, err := platformInt("items[0].priority", math.MaxInt64)
-		gomega.Expect(engineError(err).Status).To(gomega.Equal(ResultUnsupported))
+		gomega.Expect(engineError(err).Status).To(gomega.Equal(protocol.ResultUnsupported))
 		gomega.Expect(engineError(err).Reason).To(gomega.ContainSubstring("items[0].priority = 9223372036854775807 does not fit"))
 	})
 
 	ginkgo.It("builds a kind scorer with an empty weight list that scores every kind 0", func() {
-		in := Input{Scorer: &ScorerConfig{Type: "kind"}, Items: []Item{{Content: "a", Tokens: 1, Kind: "SystemPrompt", Source: "Chat"}, {Content: "b", Tokens: 1, Kind: "Message", Source: "Chat"}}}
+		in := vector.Input{Scorer: &vector.ScorerConfig{Type: "kind"}, Items: []vector.Item{{Content: "a", Tokens: 1, Kind: "SystemPrompt", Source: "Chat"}, {Content: "b", Tokens: 1, Kind: "Message", Source: "Chat"}}}
 		out, err := engineScore(in)
 		gomega.Expect(err).NotTo(gomega.HaveOccurred())
 		gomega.Expect(slices.Collect(func(yield func(float64) bool) {
@@ -132,14 +134,14 @@ var _ = ginkgo.Describe("The engine adapter", func() {
 			v    float64
 			json string
 		}{{math.NaN(), `"NaN"`}, {math.Inf(1), `"Infinity"`}, {math.Inf(-1), `"-Infinity"`}, {math.Copysign(0, -1), `-0.0`}, {0, `0`}, {0.1, `0.1`}, {-2.5e-300, `-2.5e-300`}} {
-			b, err := json.Marshal(Float(c.v))
+			b, err := json.Marshal(vector.Float(c.v))
 			gomega.Expect(err).NotTo(gomega.HaveOccurred())
 			gomega.Expect(string(b)).To(gomega.Equal(c.json))
-			var back Float
+			var back vector.Float
 			gomega.Expect(json.Unmarshal(b, &back)).To(gomega.Succeed())
 			gomega.Expect(math.Float64bits(float64(back)) == math.Float64bits(c.v) || math.IsNaN(c.v)).To(gomega.BeTrue(), c.json)
 		}
-		var f Float
+		var f vector.Float
 		gomega.Expect(json.Unmarshal([]byte(`"+Infinity"`), &f)).To(gomega.Succeed())
 		gomega.Expect(math.IsInf(float64(f), 1)).To(gomega.BeTrue())
 		gomega.Expect(json.Unmarshal([]byte(`null`), &f)).To(gomega.MatchError(gomega.ContainSubstring("null is not a number")))
@@ -156,21 +158,21 @@ var _ = ginkgo.Describe("The engine adapter", func() {
 	})
 
 	ginkgo.It("builds decay scorers with two reference times, each reading its own clock", func() {
-		decay := func(ref time.Time) ScorerConfig {
-			return ScorerConfig{Type: "decay", ReferenceTime: &ref, Curve: &cupel.CurveSpec{Type: "window", MaxAgeSecs: cupel.Ptr(Float(3600))}}
+		decay := func(ref time.Time) vector.ScorerConfig {
+			return vector.ScorerConfig{Type: "decay", ReferenceTime: &ref, Curve: &cupel.CurveSpec{Type: "window", MaxAgeSecs: cupel.Ptr(vector.Float(3600))}}
 		}
 		t0 := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 		ts := t0.Add(-30 * time.Minute)
-		items := []Item{{Content: "a", Tokens: 1, Kind: "Message", Source: "Chat", Timestamp: &ts}}
+		items := []vector.Item{{Content: "a", Tokens: 1, Kind: "Message", Source: "Chat", Timestamp: &ts}}
 		for _, c := range []struct {
 			ref  time.Time
 			want float64
 		}{{t0, 1}, {t0.Add(time.Hour), 0}} {
-			out, err := engineScore(Input{Scorer: &ScorerConfig{Type: "composite", Children: []ChildScorer{{Weight: 1, Scorer: decay(c.ref)}}}, Items: items})
+			out, err := engineScore(vector.Input{Scorer: &vector.ScorerConfig{Type: "composite", Children: []vector.ChildScorer{{Weight: 1, Scorer: decay(c.ref)}}}, Items: items})
 			gomega.Expect(err).NotTo(gomega.HaveOccurred())
 			gomega.Expect(float64(out.Scores[0].Score)).To(gomega.Equal(c.want), "reference time %s", c.ref)
 		}
-		two := Input{Scorer: &ScorerConfig{Type: "composite", Children: []ChildScorer{{Weight: 1, Scorer: decay(t0)}, {Weight: 1, Scorer: decay(t0.Add(time.Hour))}}}, Items: items}
+		two := vector.Input{Scorer: &vector.ScorerConfig{Type: "composite", Children: []vector.ChildScorer{{Weight: 1, Scorer: decay(t0)}, {Weight: 1, Scorer: decay(t0.Add(time.Hour))}}}, Items: items}
 		out, err := engineScore(two)
 		gomega.Expect(err).NotTo(gomega.HaveOccurred())
 		gomega.Expect(float64(out.Scores[0].Score)).To(gomega.Equal(0.5))

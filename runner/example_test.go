@@ -8,17 +8,18 @@ import (
 	"time"
 
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/protocol"
 )
 
 // myImpl stands for a Go implementation of the Cupel spec.
 type myImpl struct{}
 
-func (myImpl) Hello(context.Context) (runner.Info, error) {
-	return runner.Info{Name: "my-cupel", Version: "0.1.0", Language: "go"}, nil
+func (myImpl) Hello(context.Context) (protocol.Identity, error) {
+	return protocol.Identity{Name: "my-cupel", Version: "0.1.0", Language: "go"}, nil
 }
 
-func (myImpl) Run(_ context.Context, req runner.Request) (runner.Result, error) {
-	return runner.Result{Status: runner.ResultUnsupported, Reason: "not yet: " + req.Stage}, nil
+func (myImpl) Run(_ context.Context, req protocol.Request) (protocol.Result, error) {
+	return protocol.Result{Status: protocol.ResultUnsupported, Reason: "not yet: " + req.Stage}, nil
 }
 
 // Run returns a report to inspect or write in any format.
@@ -28,7 +29,7 @@ func ExampleRun() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(rep.Level, rep.Counts["required"][runner.StatusUnsupported], errors.Is(rep.Err(), runner.ErrFailed))
+	fmt.Println(rep.Level, rep.Counts["required"][protocol.StatusUnsupported], errors.Is(rep.Err(), runner.ErrFailed))
 	// Output: none 8 true
 }
 
@@ -61,14 +62,14 @@ func ExampleReport_Verdict() {
 // `cupel-conform adapter` does for go-cupel.
 func ExampleServe() {
 	_ = func() error {
-		return runner.Serve(context.Background(), myImpl{}, os.Stdin, os.Stdout)
+		return protocol.Serve(context.Background(), myImpl{}, os.Stdin, os.Stdout)
 	}
 }
 
 // NewProcess drives an implementation in any language over the protocol;
 // Report.Err is the verdict.
 func ExampleNewProcess() {
-	impl := runner.NewProcess(runner.ProcessOptions{Command: "python3 my_adapter.py", StartupTimeout: 10 * time.Second})
+	impl := protocol.NewProcess(protocol.ProcessOptions{Command: "python3 my_adapter.py", StartupTimeout: 10 * time.Second})
 	_ = func() error {
 		rep, err := runner.Run(context.Background(), impl, runner.Options{Timeout: 2 * time.Second, RequireLevel: runner.LevelConformant})
 		if err != nil {

@@ -5,10 +5,11 @@ import (
 	"fmt"
 	"os"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/BurntSushi/toml"
+	"github.com/cupel-go/go-cupel/runner/protocol"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // Expectation pins a known failure of one case to its failure kind.
@@ -17,7 +18,7 @@ type Expectation struct {
 	ID string `toml:"id" json:"id"`
 	// Status is the failure kind: fail, error, crash, timeout or
 	// unsupported.
-	Status Status `toml:"status" json:"status"`
+	Status protocol.Status `toml:"status" json:"status"`
 	// Reason says why the case fails.
 	Reason string `toml:"reason" json:"reason"`
 	// Issue links the issue that tracks it.
@@ -33,7 +34,7 @@ type Expectations struct {
 	byID    map[string]*Expectation
 }
 
-var expectableStatuses = []Status{StatusFail, StatusError, StatusCrash, StatusTimeout, StatusUnsupported}
+var expectableStatuses = []protocol.Status{protocol.StatusFail, protocol.StatusError, protocol.StatusCrash, protocol.StatusTimeout, protocol.StatusUnsupported}
 
 // ParseExpectations parses an expectations file (TOML):
 //
@@ -81,10 +82,10 @@ func ReadExpectations(path string) (*Expectations, error) {
 
 // Check fails with ErrUsage when an entry names a case the suite does not
 // have.
-func (e *Expectations) Check(s *Suite) error {
+func (e *Expectations) Check(s *vector.Suite) error {
 	var unknown []string
 	for _, x := range e.Entries {
-		if s.Case(x.ID) == nil && !slices.ContainsFunc(s.Errors, func(se *SuiteError) bool { return se.ID() == x.ID }) {
+		if s.Case(x.ID) == nil && !slices.ContainsFunc(s.Errors, func(se *vector.SuiteError) bool { return se.ID() == x.ID }) {
 			unknown = append(unknown, x.ID)
 		}
 	}
@@ -92,93 +93,6 @@ func (e *Expectations) Check(s *Suite) error {
 		return fmt.Errorf("%w: expectations name cases the suite does not have: %s", ErrUsage, strings.Join(unknown, ", "))
 	}
 	return nil
-}
-
-// apply turns a result into xfail or unexpected-pass as the entry for its
-// case says. A nil receiver applies nothing.
-func (e *Expectations) apply(cr *CaseResult) {
-	if e == nil {
-		return
-	}
-	x := e.byID[cr.ID]
-	if x == nil {
-		return
-	}
-	cr.Expected = x
-	switch {
-	case cr.Status == StatusPass:
-		cr.Status = StatusUnexpectedPass
-		cr.Message = fmt.Sprintf("expected to %s (%s) but passed: remove it from the expectations", x.Status, x.Reason)
-	case cr.Status == x.Status:
-		cr.Status = StatusXFail
-		cr.Message = pinned(x, cr.Message)
-	default:
-		cr.Message = fmt.Sprintf("expected %s but got %s: %s", x.Status, cr.Status, cr.Message)
-	}
-}
-
-// pinned is an xfail's message: the pinned status, its reason and the
-// case's own message, saying the reason once when the message is the
-// reason (as a pin written by --write-expectations is).
-func pinned(x *Expectation, msg string) string {
-	switch {
-	case x.Reason == "" || strings.TrimSpace(x.Reason) == strings.TrimSpace(msg):
-		if msg == "" {
-			return fmt.Sprintf("expected %s", x.Status)
-		}
-		return fmt.Sprintf("expected %s: %s", x.Status, msg)
-	case msg == "":
-		return fmt.Sprintf("expected %s (%s)", x.Status, x.Reason)
-	}
-	return fmt.Sprintf("expected %s (%s): %s", x.Status, x.Reason, msg)
-}
-
-// Cause returns what the implementation did, whether or not an
-// expectation pinned it: for an xfail, the pinned status and the
-// implementation's own message (pinned's wording taken off); otherwise the
-// status and message.
-func (c CaseResult) Cause() (Status, string) {
-	if c.Status != StatusXFail || c.Expected == nil {
-		return c.Status, c.Message
-	}
-	x := c.Expected
-	for _, p := range []string{fmt.Sprintf("expected %s (%s): ", x.Status, x.Reason), fmt.Sprintf("expected %s: ", x.Status)} {
-		if rest, ok := strings.CutPrefix(c.Message, p); ok {
-			return x.Status, rest
-		}
-	}
-	return x.Status, "" // "expected S" or "expected S (reason)": no message of its own
-}
-
-// ExpectationsFromReport builds an expectations file from the current
-// failures of a report, keeping the reason and issue of entries of old
-// that still apply.
-func ExpectationsFromReport(r *Report, old *Expectations) *Expectations {
-	e := &Expectations{byID: map[string]*Expectation{}}
-	for _, c := range r.Cases {
-		status := c.Status
-		if status == StatusXFail && c.Expected != nil {
-			status = c.Expected.Status
-		}
-		if !slices.Contains(expectableStatuses, status) || c.SuiteError != nil {
-			continue
-		}
-		x := Expectation{ID: c.ID, Status: status, Reason: c.Message}
-		if old != nil {
-			if prev := old.byID[c.ID]; prev != nil && prev.Status == status {
-				x.Reason, x.Issue = prev.Reason, prev.Issue
-			}
-		}
-		if len(x.Reason) > 200 {
-			x.Reason = x.Reason[:200] + "…"
-		}
-		e.Entries = append(e.Entries, x)
-	}
-	sort.Slice(e.Entries, func(i, j int) bool { return e.Entries[i].ID < e.Entries[j].ID })
-	for i := range e.Entries {
-		e.byID[e.Entries[i].ID] = &e.Entries[i]
-	}
-	return e
 }
 
 // Marshal writes the expectations file.

@@ -5,6 +5,8 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/protocol"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 const knapsackID = "optional/slicing/knapsack-table-too-large"
@@ -30,7 +32,7 @@ issue = "https://example.com/1"
 		opts := fixtureOptions()
 		opts.Expectations = expectations(pinned)
 		rep := runWith(o, opts)
-		Expect(statusOf(rep, knapsackID)).To(Equal(runner.StatusXFail))
+		Expect(statusOf(rep, knapsackID)).To(Equal(protocol.StatusXFail))
 		Expect(rep.Err()).To(Succeed())
 		Expect(rep.Level).To(Equal(runner.LevelConformant), "an expected failure is not a pass")
 	})
@@ -39,7 +41,7 @@ issue = "https://example.com/1"
 		opts := fixtureOptions()
 		opts.Expectations = expectations(pinned)
 		rep := runWith(newOracle(), opts)
-		Expect(statusOf(rep, knapsackID)).To(Equal(runner.StatusUnexpectedPass))
+		Expect(statusOf(rep, knapsackID)).To(Equal(protocol.StatusUnexpectedPass))
 		Expect(rep.Err()).To(MatchError(runner.ErrFailed))
 		rep.RequireLevel = runner.LevelConformant
 		Expect(rep.Err()).To(MatchError(runner.ErrFailed))
@@ -47,15 +49,15 @@ issue = "https://example.com/1"
 
 	It("pins the failure kind: another kind of failure stays unexpected", func() {
 		o := newOracle()
-		o.Mutate = func(c *runner.Case, r *runner.Result) {
+		o.Mutate = func(c *vector.Case, r *protocol.Result) {
 			if c.ID == knapsackID {
-				*r = runner.Result{Status: runner.ResultUnsupported}
+				*r = protocol.Result{Status: protocol.ResultUnsupported}
 			}
 		}
 		opts := fixtureOptions()
 		opts.Expectations = expectations(pinned)
 		rep := runWith(o, opts)
-		Expect(statusOf(rep, knapsackID)).To(Equal(runner.StatusUnsupported))
+		Expect(statusOf(rep, knapsackID)).To(Equal(protocol.StatusUnsupported))
 		Expect(rep.Err()).To(MatchError(runner.ErrFailed))
 	})
 
@@ -83,7 +85,7 @@ issue = "https://example.com/1"
 		x := runner.ExpectationsFromReport(rep, nil)
 		Expect(x.Entries).To(HaveLen(1))
 		Expect(x.Entries[0].ID).To(Equal(knapsackID))
-		Expect(x.Entries[0].Status).To(Equal(runner.StatusFail))
+		Expect(x.Entries[0].Status).To(Equal(protocol.StatusFail))
 		b, err := x.Marshal()
 		Expect(err).NotTo(HaveOccurred())
 		opts := fixtureOptions()

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/explore"
+	"github.com/cupel-go/go-cupel/runner/protocol"
 )
 
 // The targets: at least 20,000 generated cases a second against
@@ -19,7 +21,7 @@ import (
 
 func BenchmarkExploreInProcess(b *testing.B) {
 	b.ReportAllocs()
-	rep, err := runner.Explore(context.Background(), runner.Engine(), runner.ExploreOptions{Seed: 1, Cases: b.N})
+	rep, err := explore.Run(context.Background(), runner.Engine(), explore.Options{Seed: 1, Cases: b.N})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -34,10 +36,10 @@ func BenchmarkExploreAdapter(b *testing.B) {
 	if out, err := exec.Command("go", "build", "-o", bin, "../cmd/cupel-conform").CombinedOutput(); err != nil {
 		b.Fatalf("go build: %v\n%s", err, out)
 	}
-	impl := runner.NewProcess(runner.ProcessOptions{Argv: []string{bin, "adapter"}, Env: os.Environ()})
+	impl := protocol.NewProcess(protocol.ProcessOptions{Argv: []string{bin, "adapter"}, Env: os.Environ()})
 	b.ReportAllocs()
 	b.ResetTimer()
-	rep, err := runner.Explore(context.Background(), impl, runner.ExploreOptions{Seed: 1, Cases: b.N})
+	rep, err := explore.Run(context.Background(), impl, explore.Options{Seed: 1, Cases: b.N})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -12,6 +12,9 @@ import (
 
 	"github.com/cupel-go/go-cupel/internal/testtool"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/explore"
+	"github.com/cupel-go/go-cupel/runner/protocol"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // The Python example implementation, relative to this package.
@@ -100,18 +103,18 @@ func plant(b plantedBug) string {
 	return path
 }
 
-func pythonProcess(py, script string) *runner.Process {
-	return runner.NewProcess(runner.ProcessOptions{Argv: []string{py, script}, StartupTimeout: 20 * time.Second})
+func pythonProcess(py, script string) *protocol.Process {
+	return protocol.NewProcess(protocol.ProcessOptions{Argv: []string{py, script}, StartupTimeout: 20 * time.Second})
 }
 
 // suiteVerdict runs the embedded suite and returns the level and each
 // case's status.
-func suiteVerdict(impl runner.Implementation) (runner.Level, map[string]runner.Status) {
+func suiteVerdict(impl protocol.Implementation) (runner.Level, map[string]protocol.Status) {
 	GinkgoHelper()
 	rep, err := runner.Run(ctx(), impl, runner.Options{})
 	Expect(err).NotTo(HaveOccurred())
 	Expect(rep.Infrastructure).To(BeEmpty())
-	st := map[string]runner.Status{}
+	st := map[string]protocol.Status{}
 	for _, c := range rep.Cases {
 		st[c.ID] = c.Status
 	}
@@ -121,17 +124,17 @@ func suiteVerdict(impl runner.Implementation) (runner.Level, map[string]runner.S
 var _ = Describe("Explore against copies of the Python example with a planted bug", Ordered, func() {
 	var py string
 	var level runner.Level
-	var statuses map[string]runner.Status
+	var statuses map[string]protocol.Status
 	BeforeAll(func() {
 		if raceEnabled {
 			Skip("the race detector is on: explore against copies of the Python example runs only without -race (it tests a Python program, not Go concurrency, and takes about two minutes)")
 		}
 		py = python3()
 		level, statuses = suiteVerdict(pythonProcess(py, pythonImpl))
-		rep, err := runner.Explore(ctx(), pythonProcess(py, pythonImpl), runner.ExploreOptions{Seed: 1, Cases: 2000})
+		rep, err := explore.Run(ctx(), pythonProcess(py, pythonImpl), explore.Options{Seed: 1, Cases: 2000})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(rep.Divergences).To(BeEmpty(), "the unmodified example agrees with go-cupel")
-		Expect(rep.Stages).To(Equal([]string{runner.StageScoring, runner.StagePlacing}), "only what hello declares")
+		Expect(rep.Stages).To(Equal([]string{vector.StageScoring, vector.StagePlacing}), "only what hello declares")
 		Expect(rep.Skipped).To(BeZero(), "no generated case is unsupported")
 	})
 
@@ -147,7 +150,7 @@ var _ = Describe("Explore against copies of the Python example with a planted bu
 			}
 
 			out := GinkgoT().TempDir()
-			rep, err := runner.Explore(ctx(), pythonProcess(py, script), runner.ExploreOptions{Seed: 1, Cases: 10000, Out: out})
+			rep, err := explore.Run(ctx(), pythonProcess(py, script), explore.Options{Seed: 1, Cases: 10000, Out: out})
 			Expect(err).NotTo(HaveOccurred())
 			Expect(rep.Infrastructure).To(BeEmpty())
 			Expect(rep.Err()).To(MatchError(runner.ErrFailed))
@@ -164,18 +167,18 @@ var _ = Describe("Explore against copies of the Python example with a planted bu
 			bad, err := runner.Run(ctx(), pythonProcess(py, script), runner.Options{Suite: os.DirFS(out)})
 			Expect(err).NotTo(HaveOccurred())
 			Expect(bad.Cases).To(HaveLen(1))
-			want := runner.StatusFail
+			want := protocol.StatusFail
 			if d.Kind == "crash" {
-				want = runner.StatusCrash
+				want = protocol.StatusCrash
 			}
 			Expect(bad.Cases[0].Status).To(Equal(want), bad.Cases[0].Message)
 			good, err := runner.Run(ctx(), runner.Engine(), runner.Options{Suite: os.DirFS(out)})
 			Expect(err).NotTo(HaveOccurred())
-			Expect(good.Cases[0].Status).To(Equal(runner.StatusPass), good.Cases[0].Message)
+			Expect(good.Cases[0].Status).To(Equal(protocol.StatusPass), good.Cases[0].Message)
 			// And the unmodified example passes it too.
 			orig, err := runner.Run(ctx(), pythonProcess(py, pythonImpl), runner.Options{Suite: os.DirFS(out)})
 			Expect(err).NotTo(HaveOccurred())
-			Expect(orig.Cases[0].Status).To(Equal(runner.StatusPass), orig.Cases[0].Message)
+			Expect(orig.Cases[0].Status).To(Equal(protocol.StatusPass), orig.Cases[0].Message)
 		})
 	}
 })

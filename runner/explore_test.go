@@ -13,6 +13,9 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/explore"
+	"github.com/cupel-go/go-cupel/runner/protocol"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // plantedImpl is go-cupel with a subtle bug planted in each stage, and a
@@ -22,7 +25,7 @@ type plantedImpl struct {
 	bugs []string
 }
 
-func (p plantedImpl) Hello(ctx context.Context) (runner.Info, error) {
+func (p plantedImpl) Hello(ctx context.Context) (protocol.Identity, error) {
 	info, err := runner.Engine().Hello(ctx)
 	info.Name, info.Version = "planted", "0.0.1"
 	return info, err
@@ -30,9 +33,9 @@ func (p plantedImpl) Hello(ctx context.Context) (runner.Info, error) {
 
 func (p plantedImpl) has(bug string) bool { return slices.Contains(p.bugs, bug) }
 
-func (p plantedImpl) Run(ctx context.Context, req runner.Request) (runner.Result, error) {
+func (p plantedImpl) Run(ctx context.Context, req protocol.Request) (protocol.Result, error) {
 	items := req.Case.Items
-	if p.has("crash") && req.Stage == runner.StageScoring && len(items) >= 2 {
+	if p.has("crash") && req.Stage == vector.StageScoring && len(items) >= 2 {
 		for _, it := range items {
 			if slices.Contains(it.Tags, "urgent") {
 				panic("planted: cannot score an urgent item")
@@ -40,12 +43,12 @@ func (p plantedImpl) Run(ctx context.Context, req runner.Request) (runner.Result
 		}
 	}
 	r, err := runner.Engine().Run(ctx, req)
-	if err != nil || r.Status != runner.ResultOK {
+	if err != nil || r.Status != protocol.ResultOK {
 		return r, err
 	}
 	out := *r.Output
 	switch {
-	case p.has(req.Stage) && req.Stage == runner.StageScoring && req.Case.Scorer.Type == "priority":
+	case p.has(req.Stage) && req.Stage == vector.StageScoring && req.Case.Scorer.Type == "priority":
 		// Off for negative priorities, when two or more items have one.
 		neg := 0
 		for _, it := range items {
@@ -61,12 +64,12 @@ func (p plantedImpl) Run(ctx context.Context, req runner.Request) (runner.Result
 				}
 			}
 		}
-	case p.has(req.Stage) && req.Stage == runner.StageSlicing && req.Case.Slicer.Type == "knapsack" && len(out.Selected) >= 3:
+	case p.has(req.Stage) && req.Stage == vector.StageSlicing && req.Case.Slicer.Type == "knapsack" && len(out.Selected) >= 3:
 		out.Selected = out.Selected[:len(out.Selected)-1]
-	case p.has(req.Stage) && req.Stage == runner.StagePlacing && req.Case.Placer == "chronological" && len(out.Ordered) >= 4:
+	case p.has(req.Stage) && req.Stage == vector.StagePlacing && req.Case.Placer == "chronological" && len(out.Ordered) >= 4:
 		out.Ordered = slices.Clone(out.Ordered)
 		out.Ordered[0], out.Ordered[1] = out.Ordered[1], out.Ordered[0]
-	case p.has(req.Stage) && req.Stage == runner.StagePipeline && out.Overflow != nil && len(out.Ordered) >= 2:
+	case p.has(req.Stage) && req.Stage == vector.StagePipeline && out.Overflow != nil && len(out.Ordered) >= 2:
 		o := *out.Overflow
 		o.TokensOverBudget++
 		out.Overflow = &o
@@ -76,9 +79,9 @@ func (p plantedImpl) Run(ctx context.Context, req runner.Request) (runner.Result
 }
 
 // loadVectors loads what Explore wrote under dir.
-func loadVectors(dir string) *runner.Suite {
+func loadVectors(dir string) *vector.Suite {
 	GinkgoHelper()
-	s, err := runner.LoadSuite(os.DirFS(dir))
+	s, err := vector.LoadSuite(os.DirFS(dir))
 	Expect(err).NotTo(HaveOccurred())
 	Expect(s.Errors).To(BeEmpty())
 	return s
@@ -86,36 +89,36 @@ func loadVectors(dir string) *runner.Suite {
 
 var _ = Describe("Explore", func() {
 	It("finds no divergence between go-cupel and itself", func() {
-		rep, err := runner.Explore(ctx(), runner.Engine(), runner.ExploreOptions{Seed: 1, Cases: 2000})
+		rep, err := explore.Run(ctx(), runner.Engine(), explore.Options{Seed: 1, Cases: 2000})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(rep.Divergences).To(BeEmpty())
 		Expect(rep.Cases).To(Equal(2000))
 		Expect(rep.Skipped).To(BeZero())
-		Expect(rep.Stages).To(Equal(runner.Stages))
+		Expect(rep.Stages).To(Equal(vector.Stages))
 		Expect(rep.Err()).To(Succeed())
 		Expect(rep.OracleTrusted).To(BeTrue())
 	})
 
 	It("finds, shrinks and writes each planted bug, once, as a vector that reproduces it", func() {
 		out := GinkgoT().TempDir()
-		impl := plantedImpl{bugs: []string{runner.StageScoring, runner.StageSlicing, runner.StagePlacing, runner.StagePipeline, "crash"}}
-		var progress []runner.ExploreProgress
-		rep, err := runner.Explore(ctx(), impl, runner.ExploreOptions{Seed: 5, Cases: 4000, Out: out,
-			OnProgress: func(p runner.ExploreProgress) { progress = append(progress, p) }})
+		impl := plantedImpl{bugs: []string{vector.StageScoring, vector.StageSlicing, vector.StagePlacing, vector.StagePipeline, "crash"}}
+		var progress []explore.Progress
+		rep, err := explore.Run(ctx(), impl, explore.Options{Seed: 5, Cases: 4000, Out: out,
+			OnProgress: func(p explore.Progress) { progress = append(progress, p) }})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(rep.Err()).To(MatchError(runner.ErrFailed))
-		Expect(errors.Is(rep.Err(), runner.ErrInfrastructure)).To(BeFalse())
+		Expect(errors.Is(rep.Err(), protocol.ErrInfrastructure)).To(BeFalse())
 		Expect(rep.Err().Error()).To(ContainSubstring(rep.Divergences[0].Class))
 		Expect(progress).NotTo(BeEmpty())
 
-		classes := map[string]*runner.Divergence{}
+		classes := map[string]*explore.Divergence{}
 		for _, d := range rep.Divergences {
 			GinkgoWriter.Printf("%s: %d cases, %d -> %d items, %s\n", d.Class, d.Count, d.OriginalItems, len(d.Case.Input.Items), d.File)
 			Expect(classes).NotTo(HaveKey(d.Class), "each class once")
 			classes[d.Class] = d
 			Expect(d.Index).To(BeNumerically("<", 4000))
 			Expect(d.File).To(BeAnExistingFile())
-			if d.Stage == runner.StagePipeline {
+			if d.Stage == vector.StagePipeline {
 				// An overflow needs more than the slicer chose, and a
 				// count slicer a few items of a kind: allow a few more.
 				Expect(len(d.Case.Input.Items)).To(BeNumerically("<=", 8), d.Class)
@@ -164,19 +167,19 @@ var _ = Describe("Explore", func() {
 		bad, err := runner.Run(ctx(), impl, runner.Options{Suite: os.DirFS(out)})
 		Expect(err).NotTo(HaveOccurred())
 		for _, c := range bad.Cases {
-			Expect(c.Status).To(BeElementOf(runner.StatusFail, runner.StatusCrash), c.ID)
+			Expect(c.Status).To(BeElementOf(protocol.StatusFail, protocol.StatusCrash), c.ID)
 		}
 		good, err := runner.Run(ctx(), runner.Engine(), runner.Options{Suite: os.DirFS(out)})
 		Expect(err).NotTo(HaveOccurred())
 		for _, c := range good.Cases {
-			Expect(c.Status).To(Equal(runner.StatusPass), c.ID+": "+c.Message)
+			Expect(c.Status).To(Equal(protocol.StatusPass), c.ID+": "+c.Message)
 		}
 	})
 
 	It("shrinks and saves a case that hangs", func() {
 		out := GinkgoT().TempDir()
-		rep, err := runner.Explore(ctx(), hangingImpl{}, runner.ExploreOptions{Seed: 4, Cases: 300, Out: out,
-			Stages: []string{runner.StagePlacing}, Timeout: time.Second}) // generous: only the hanging case times out on a loaded machine
+		rep, err := explore.Run(ctx(), hangingImpl{}, explore.Options{Seed: 4, Cases: 300, Out: out,
+			Stages: []string{vector.StagePlacing}, Timeout: time.Second}) // generous: only the hanging case times out on a loaded machine
 		Expect(err).NotTo(HaveOccurred())
 		Expect(rep.Divergences).To(HaveLen(1))
 		d := rep.Divergences[0]
@@ -187,24 +190,24 @@ var _ = Describe("Explore", func() {
 	})
 
 	It("reports the same divergences, shrunk the same way, for the same seed", func() {
-		impl := plantedImpl{bugs: []string{runner.StagePlacing}}
-		opts := runner.ExploreOptions{Seed: 9, Cases: 1500, Stages: []string{runner.StagePlacing}}
-		a, err := runner.Explore(ctx(), impl, opts)
+		impl := plantedImpl{bugs: []string{vector.StagePlacing}}
+		opts := explore.Options{Seed: 9, Cases: 1500, Stages: []string{vector.StagePlacing}}
+		a, err := explore.Run(ctx(), impl, opts)
 		Expect(err).NotTo(HaveOccurred())
-		b, err := runner.Explore(ctx(), impl, opts)
+		b, err := explore.Run(ctx(), impl, opts)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(a.Divergences).To(HaveLen(1))
 		Expect(b.Divergences).To(HaveLen(1))
 		Expect(b.Divergences[0].Index).To(Equal(a.Divergences[0].Index))
 		Expect(b.Divergences[0].Count).To(Equal(a.Divergences[0].Count))
 		Expect(b.Divergences[0].Case.Input).To(Equal(a.Divergences[0].Case.Input))
-		Expect(a.Stages).To(Equal([]string{runner.StagePlacing}))
+		Expect(a.Stages).To(Equal([]string{vector.StagePlacing}))
 	})
 
 	It("trusts neither side with another oracle, and says so", func() {
 		out := GinkgoT().TempDir()
-		rep, err := runner.Explore(ctx(), runner.Engine(), runner.ExploreOptions{Seed: 2, Cases: 1500, Out: out,
-			Stages: []string{runner.StagePlacing}, Oracle: plantedImpl{bugs: []string{runner.StagePlacing}}})
+		rep, err := explore.Run(ctx(), runner.Engine(), explore.Options{Seed: 2, Cases: 1500, Out: out,
+			Stages: []string{vector.StagePlacing}, Oracle: plantedImpl{bugs: []string{vector.StagePlacing}}})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(rep.OracleTrusted).To(BeFalse())
 		Expect(rep.Oracle.Name).To(Equal("planted"))
@@ -219,18 +222,18 @@ var _ = Describe("Explore", func() {
 	})
 
 	It("has no verdict (ErrInfrastructure) when the implementation does not start", func() {
-		rep, err := runner.Explore(ctx(), failingHello{}, runner.ExploreOptions{Cases: 10})
+		rep, err := explore.Run(ctx(), failingHello{}, explore.Options{Cases: 10})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(rep.Infrastructure).To(ContainSubstring("implementation failed to start: no runtime"))
-		Expect(rep.Err()).To(MatchError(runner.ErrInfrastructure))
+		Expect(rep.Err()).To(MatchError(protocol.ErrInfrastructure))
 		Expect(rep.Err().Error()).To(ContainSubstring("implementation failed to start: no runtime"))
 	})
 
 	It("has no verdict when interrupted before any divergence, and fails with the divergences found before", func() {
 		c, cancel := context.WithCancel(ctx())
 		n := 0
-		rep, err := runner.Explore(c, runner.Engine(), runner.ExploreOptions{Cases: 100000,
-			OnProgress: func(runner.ExploreProgress) {
+		rep, err := explore.Run(c, runner.Engine(), explore.Options{Cases: 100000,
+			OnProgress: func(explore.Progress) {
 				if n++; n == 2 {
 					cancel()
 				}
@@ -238,31 +241,31 @@ var _ = Describe("Explore", func() {
 		Expect(err).NotTo(HaveOccurred())
 		Expect(rep.Interrupted).To(BeTrue())
 		Expect(rep.Cases).To(BeNumerically("<", 100000))
-		Expect(rep.Err()).To(MatchError(runner.ErrInfrastructure))
+		Expect(rep.Err()).To(MatchError(protocol.ErrInfrastructure))
 		Expect(rep.Err().Error()).To(ContainSubstring("interrupted after"))
 
-		rep.Divergences = []*runner.Divergence{{Class: "scoring / priority / scores"}}
+		rep.Divergences = []*explore.Divergence{{Class: "scoring / priority / scores"}}
 		Expect(rep.Err()).To(MatchError(runner.ErrFailed))
 		Expect(rep.Err().Error()).To(ContainSubstring("1 divergences in"))
 		Expect(rep.Err().Error()).To(ContainSubstring("scoring / priority / scores"))
 	})
 
 	It("rejects an unknown stage, and an implementation that declares nothing to generate", func() {
-		_, err := runner.Explore(ctx(), runner.Engine(), runner.ExploreOptions{Stages: []string{"sorting"}})
+		_, err := explore.Run(ctx(), runner.Engine(), explore.Options{Stages: []string{"sorting"}})
 		Expect(errors.Is(err, runner.ErrUsage)).To(BeTrue())
-		_, err = runner.Explore(ctx(), myImpl{}, runner.ExploreOptions{})
+		_, err = explore.Run(ctx(), myImpl{}, explore.Options{})
 		Expect(errors.Is(err, runner.ErrUsage)).To(BeTrue())
 		Expect(err.Error()).To(ContainSubstring("nothing to explore: my-cupel declares stages []"))
 	})
 
 	Context("over the protocol", func() {
-		process := func(env ...string) *runner.Process {
-			return runner.NewProcess(runner.ProcessOptions{Argv: []string{faultAdapter},
+		process := func(env ...string) *protocol.Process {
+			return protocol.NewProcess(protocol.ProcessOptions{Argv: []string{faultAdapter},
 				Env: append(os.Environ(), env...), StartupTimeout: 10 * time.Second})
 		}
 
 		It("finds no divergence between go-cupel in process and served", func() {
-			rep, err := runner.Explore(ctx(), process(), runner.ExploreOptions{Seed: 3, Cases: 1000})
+			rep, err := explore.Run(ctx(), process(), explore.Options{Seed: 3, Cases: 1000})
 			Expect(err).NotTo(HaveOccurred())
 			Expect(rep.Infrastructure).To(BeEmpty())
 			Expect(rep.Divergences).To(BeEmpty())
@@ -272,7 +275,7 @@ var _ = Describe("Explore", func() {
 
 		It("reports a crash with its case, and goes on after the restart", func() {
 			out := GinkgoT().TempDir()
-			rep, err := runner.Explore(ctx(), process("FAULT=crash", "FAULT_AT=40"), runner.ExploreOptions{Seed: 3, Cases: 300, Out: out})
+			rep, err := explore.Run(ctx(), process("FAULT=crash", "FAULT_AT=40"), explore.Options{Seed: 3, Cases: 300, Out: out})
 			Expect(err).NotTo(HaveOccurred())
 			Expect(rep.Infrastructure).To(BeEmpty())
 			Expect(rep.Cases).To(Equal(300))
@@ -288,31 +291,33 @@ var _ = Describe("Explore", func() {
 		})
 
 		It("stops without a verdict (ErrInfrastructure) on a crash loop", func() {
-			rep, err := runner.Explore(ctx(), process("FAULT=start"), runner.ExploreOptions{Cases: 10})
+			rep, err := explore.Run(ctx(), process("FAULT=start"), explore.Options{Cases: 10})
 			Expect(err).NotTo(HaveOccurred())
 			Expect(rep.Infrastructure).NotTo(BeEmpty())
-			Expect(rep.Err()).To(MatchError(runner.ErrInfrastructure))
+			Expect(rep.Err()).To(MatchError(protocol.ErrInfrastructure))
 		})
 	})
 })
 
 type failingHello struct{ myImpl }
 
-func (failingHello) Hello(context.Context) (runner.Info, error) {
-	return runner.Info{}, errors.New("no runtime")
+func (failingHello) Hello(context.Context) (protocol.Identity, error) {
+	return protocol.Identity{}, errors.New("no runtime")
 }
 
 // hangingImpl is go-cupel, except that it never answers a case with an
 // item tagged "urgent".
 type hangingImpl struct{}
 
-func (hangingImpl) Hello(ctx context.Context) (runner.Info, error) { return runner.Engine().Hello(ctx) }
+func (hangingImpl) Hello(ctx context.Context) (protocol.Identity, error) {
+	return runner.Engine().Hello(ctx)
+}
 
-func (hangingImpl) Run(ctx context.Context, req runner.Request) (runner.Result, error) {
+func (hangingImpl) Run(ctx context.Context, req protocol.Request) (protocol.Result, error) {
 	for _, it := range req.Case.Items {
 		if slices.Contains(it.Tags, "urgent") {
 			<-ctx.Done()
-			return runner.Result{}, ctx.Err()
+			return protocol.Result{}, ctx.Err()
 		}
 	}
 	return runner.Engine().Run(ctx, req)

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/protocol"
+	"github.com/cupel-go/go-cupel/runner/vector"
 	"github.com/cupel-go/go-cupel/vectors"
 )
 
@@ -19,7 +21,7 @@ import (
 // a --suite directory would be. Invariants:
 //   - LoadCase never panics (its own recover would report a panic as an
 //     "internal loader error", which fails the target);
-//   - an error is a *runner.SuiteError naming the file;
+//   - an error is a *vector.SuiteError naming the file;
 //   - a case that loads can be sent (its run request encodes as JSON), run
 //     by the in-process engine, and judged by Compare without panicking.
 //
@@ -37,18 +39,18 @@ func FuzzVectorParse(f *testing.F) {
 	engine := runner.Engine()
 	f.Fuzz(func(t *testing.T, stage string, data []byte) {
 		name := path.Join("optional", stage, "fuzz.toml")
-		c, err := runner.LoadCase(name, data)
+		c, err := vector.LoadCase(name, data)
 		if err != nil {
-			var se *runner.SuiteError
+			var se *vector.SuiteError
 			if !errors.As(err, &se) {
-				t.Fatalf("error is %T, not a *runner.SuiteError: %v", err, err)
+				t.Fatalf("error is %T, not a *vector.SuiteError: %v", err, err)
 			}
 			if !strings.Contains(err.Error(), name) {
 				t.Fatalf("error does not name the file %q: %v", name, err)
 			}
 			return
 		}
-		req := runner.NewRequest(1, c)
+		req := protocol.NewRequest(1, c)
 		if _, err := jsonMarshal(req); err != nil {
 			t.Fatalf("a loaded case does not encode: %v", err)
 		}
@@ -85,7 +87,7 @@ func init() {
 // FuzzProtocol feeds arbitrary bytes from an implementation to the runner's
 // session, through a real process. Invariants: Run never panics and returns
 // within its deadline (no hang); it returns either a result or a
-// *runner.Fault carrying a case status; Compare judges any decoded result
+// *protocol.Fault carrying a case status; Compare judges any decoded result
 // without panicking. Memory stays bounded because lines are capped at
 // 16 MiB by the reader (a property covered by the runner's fault specs).
 func FuzzProtocol(f *testing.F) {
@@ -102,7 +104,7 @@ func FuzzProtocol(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	c, err := runner.LoadCase("required/scoring/recency-basic.toml", data)
+	c, err := vector.LoadCase("required/scoring/recency-basic.toml", data)
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -115,7 +117,7 @@ func FuzzProtocol(f *testing.F) {
 		if err := os.WriteFile(out, answer, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		p := runner.NewProcess(runner.ProcessOptions{
+		p := protocol.NewProcess(protocol.ProcessOptions{
 			Argv:           []string{exe, "-test.run=^$"},
 			Env:            append(os.Environ(), "CUPEL_FUZZ_OUTPUT="+out),
 			StartupTimeout: time.Minute, // generous: a loaded machine starts a race-built binary slowly
@@ -128,11 +130,11 @@ func FuzzProtocol(f *testing.F) {
 			t.Fatalf("hello: %v", err)
 		}
 		done := make(chan struct{})
-		var res runner.Result
+		var res protocol.Result
 		var runErr error
 		go func() {
 			defer close(done)
-			res, runErr = p.Run(ctx, runner.NewRequest(1, c))
+			res, runErr = p.Run(ctx, protocol.NewRequest(1, c))
 		}()
 		select {
 		case <-done:
@@ -140,9 +142,9 @@ func FuzzProtocol(f *testing.F) {
 			t.Fatal("Run did not return: the runner hung")
 		}
 		if runErr != nil {
-			var fault *runner.Fault
+			var fault *protocol.Fault
 			if !errors.As(runErr, &fault) {
-				t.Fatalf("error is %T, not a *runner.Fault: %v", runErr, runErr)
+				t.Fatalf("error is %T, not a *protocol.Fault: %v", runErr, runErr)
 			}
 			if fault.Status == "" {
 				t.Fatalf("fault without a status: %v", fault)

@@ -12,12 +12,13 @@ import (
 	"github.com/cupel-go/go-cupel/internal/offline"
 	"github.com/cupel-go/go-cupel/internal/testtool"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/protocol"
 )
 
 var _ = Describe("Interoperability", func() {
 	It("drives an adapter written in Python (standard library only)", func() {
 		py := testtool.Python3(GinkgoT(), "the interoperability test with a Python adapter")
-		p := runner.NewProcess(runner.ProcessOptions{Argv: []string{py, "testdata/pyadapter/adapter.py"}, StartupTimeout: 10 * time.Second})
+		p := protocol.NewProcess(protocol.ProcessOptions{Argv: []string{py, "testdata/pyadapter/adapter.py"}, StartupTimeout: 10 * time.Second})
 		rep, err := runner.Run(context.Background(), p, runner.Options{Timeout: 5 * time.Second})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(rep.Implementation.Language).To(Equal("python"))
@@ -25,9 +26,9 @@ var _ = Describe("Interoperability", func() {
 		for _, c := range rep.Cases {
 			switch {
 			case strings.HasPrefix(c.ID, "required/scoring/reflexive"), strings.HasPrefix(c.ID, "required/placing/chronological"):
-				Expect(c.Status).To(Equal(runner.StatusPass), c.ID+": "+c.Message)
-			case c.Status != runner.StatusPass:
-				Expect(c.Status).To(Equal(runner.StatusUnsupported), c.ID+": "+c.Message)
+				Expect(c.Status).To(Equal(protocol.StatusPass), c.ID+": "+c.Message)
+			case c.Status != protocol.StatusPass:
+				Expect(c.Status).To(Equal(protocol.StatusUnsupported), c.ID+": "+c.Message)
 			}
 		}
 		Expect(rep.Level).To(Equal(runner.LevelNone))
@@ -40,7 +41,7 @@ var _ = Describe("Interoperability", func() {
 `
 		res, err := offline.ReadResults(strings.NewReader(results))
 		Expect(err).NotTo(HaveOccurred())
-		r, err := res.Run(context.Background(), runner.Request{ID: "a"})
+		r, err := res.Run(context.Background(), protocol.Request{ID: "a"})
 		Expect(err).NotTo(HaveOccurred())
 		s := r.Output.Scores
 		Expect(math.IsNaN(float64(s[0].Score))).To(BeTrue())

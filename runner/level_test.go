@@ -9,21 +9,23 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/cupel-go/go-cupel/internal/oracle"
+	"github.com/cupel-go/go-cupel/internal/answerkey"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/protocol"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
-func runWith(o *oracle.Oracle, opts runner.Options) *runner.Report {
+func runWith(o *answerkey.AnswerKey, opts runner.Options) *runner.Report {
 	GinkgoHelper()
 	rep, err := runner.Run(context.Background(), o, opts)
 	Expect(err).NotTo(HaveOccurred())
 	return rep
 }
 
-func breakCase(id string) func(*runner.Case, *runner.Result) {
-	return func(c *runner.Case, r *runner.Result) {
+func breakCase(id string) func(*vector.Case, *protocol.Result) {
+	return func(c *vector.Case, r *protocol.Result) {
 		if c.ID == id {
-			*r = runner.Result{Status: runner.ResultOK, Output: &runner.Output{}}
+			*r = protocol.Result{Status: protocol.ResultOK, Output: &protocol.Output{}}
 		}
 	}
 }
@@ -33,8 +35,8 @@ var _ = Describe("Levels and exit codes", func() {
 		rep := runWith(newOracle(), fixtureOptions())
 		Expect(rep.Level).To(Equal(runner.LevelFullyConformant))
 		Expect(rep.Err()).To(Succeed())
-		Expect(rep.Counts["required"][runner.StatusPass]).To(Equal(8))
-		Expect(rep.Counts["optional"][runner.StatusPass]).To(Equal(6))
+		Expect(rep.Counts["required"][protocol.StatusPass]).To(Equal(8))
+		Expect(rep.Counts["optional"][protocol.StatusPass]).To(Equal(6))
 		Expect(rep.Cases[0].Tier).To(Equal("required"), "required cases run first")
 	})
 
@@ -52,9 +54,9 @@ var _ = Describe("Levels and exit codes", func() {
 
 	It("is not conformant when a required case fails, and unsupported never counts as a pass", func() {
 		o := newOracle()
-		o.Mutate = func(c *runner.Case, r *runner.Result) {
+		o.Mutate = func(c *vector.Case, r *protocol.Result) {
 			if c.ID == "required/placing/u-shaped-seven-items" {
-				*r = runner.Result{Status: runner.ResultUnsupported, Reason: "no placers"}
+				*r = protocol.Result{Status: protocol.ResultUnsupported, Reason: "no placers"}
 			}
 		}
 		rep := runWith(o, fixtureOptions())
@@ -67,13 +69,13 @@ var _ = Describe("Levels and exit codes", func() {
 		rep := runWith(newOracle(), runner.Options{Suite: os.DirFS("testdata/suite"), Tiers: []string{"required"}})
 		Expect(rep.Level).To(Equal(runner.LevelNone))
 		Expect(rep.LevelReason).To(ContainSubstring("filtered"))
-		Expect(rep.Counts["optional"][runner.StatusSkip]).To(Equal(6))
+		Expect(rep.Counts["optional"][protocol.StatusSkip]).To(Equal(6))
 		Expect(rep.Err()).To(Succeed())
 	})
 
 	It("filters by --run, --skip and --stage, and a filter that selects nothing is a usage error", func() {
 		rep := runWith(newOracle(), runner.Options{Suite: os.DirFS("testdata/suite"), Run: "pipeline", Skip: "proceed", Stages: []string{"pipeline"}})
-		Expect(rep.Counts["all"][runner.StatusPass]).To(Equal(3))
+		Expect(rep.Counts["all"][protocol.StatusPass]).To(Equal(3))
 		_, err := runner.Run(context.Background(), newOracle(), runner.Options{Suite: os.DirFS("testdata/suite"), Run: "nothing-matches"})
 		Expect(err).To(MatchError(runner.ErrUsage))
 		_, err = runner.Run(context.Background(), newOracle(), runner.Options{Suite: os.DirFS("testdata/suite"), Run: "("})
@@ -83,13 +85,13 @@ var _ = Describe("Levels and exit codes", func() {
 	})
 
 	It("turns suite errors into error cases and exit code 3, while the rest runs", func() {
-		s, err := runner.LoadSuite(os.DirFS("testdata/broken"))
+		s, err := vector.LoadSuite(os.DirFS("testdata/broken"))
 		Expect(err).NotTo(HaveOccurred())
-		rep, err := runner.RunSuite(context.Background(), oracle.New(s), s, runner.Options{})
+		rep, err := runner.RunSuite(context.Background(), answerkey.New(s), s, runner.Options{})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(rep.SuiteErrors).To(Equal(5))
-		Expect(rep.Counts["required"][runner.StatusPass]).To(Equal(1))
-		Expect(rep.Err()).To(MatchError(runner.ErrInfrastructure))
+		Expect(rep.Counts["required"][protocol.StatusPass]).To(Equal(1))
+		Expect(rep.Err()).To(MatchError(protocol.ErrInfrastructure))
 		var msgs []string
 		for _, c := range rep.Cases {
 			msgs = append(msgs, c.Message)
@@ -99,39 +101,39 @@ var _ = Describe("Levels and exit codes", func() {
 
 	It("reports a timeout for an in-process implementation that hangs, and a crash for one that panics", func() {
 		o := newOracle()
-		h := &hanging{Oracle: o, id: "required/scoring/recency-basic"}
+		h := &hanging{AnswerKey: o, id: "required/scoring/recency-basic"}
 		opts := fixtureOptions()
 		// Generous, so that only the hanging case times out on a loaded
 		// machine (it costs this plus the one-second grace).
 		opts.Timeout = 2 * time.Second
 		rep, err := runner.Run(context.Background(), h, opts)
 		Expect(err).NotTo(HaveOccurred())
-		Expect(statusOf(rep, "required/scoring/recency-basic")).To(Equal(runner.StatusTimeout))
-		Expect(rep.Counts["all"][runner.StatusPass]).To(Equal(13))
+		Expect(statusOf(rep, "required/scoring/recency-basic")).To(Equal(protocol.StatusTimeout))
+		Expect(rep.Counts["all"][protocol.StatusPass]).To(Equal(13))
 
-		o.Mutate = func(c *runner.Case, r *runner.Result) {
+		o.Mutate = func(c *vector.Case, r *protocol.Result) {
 			if c.ID == "required/slicing/greedy-density-order" {
 				panic("boom")
 			}
 		}
 		rep = runWith(o, fixtureOptions())
-		Expect(statusOf(rep, "required/slicing/greedy-density-order")).To(Equal(runner.StatusCrash))
+		Expect(statusOf(rep, "required/slicing/greedy-density-order")).To(Equal(protocol.StatusCrash))
 	})
 })
 
 type hanging struct {
-	*oracle.Oracle
+	*answerkey.AnswerKey
 	id string
 }
 
-func (h *hanging) Run(ctx context.Context, req runner.Request) (runner.Result, error) {
+func (h *hanging) Run(ctx context.Context, req protocol.Request) (protocol.Result, error) {
 	if req.ID == h.id {
 		select {} // ignores ctx on purpose
 	}
-	return h.Oracle.Run(ctx, req)
+	return h.AnswerKey.Run(ctx, req)
 }
 
-func statusOf(rep *runner.Report, id string) runner.Status {
+func statusOf(rep *runner.Report, id string) protocol.Status {
 	for _, c := range rep.Cases {
 		if c.ID == id {
 			return c.Status
@@ -146,19 +148,19 @@ var _ = Describe("An Execution stepped by hand", func() {
 		Expect(err).NotTo(HaveOccurred())
 		entries := x.Entries()
 		Expect(entries).To(HaveLen(len(fixtures().Cases)))
-		Expect(entries[0].Tier).To(Equal(runner.TierRequired))
+		Expect(entries[0].Tier).To(Equal(vector.TierRequired))
 		cr := x.RunEntry(ctx(), entries[0])
-		Expect(cr.Status).To(Equal(runner.StatusPass))
+		Expect(cr.Status).To(Equal(protocol.StatusPass))
 
 		foreign := entries[1]
 		foreign.ID = "required/scoring/elsewhere"
-		Expect(x.RunEntry(ctx(), foreign).Status).To(Equal(runner.StatusError))
-		Expect(x.Skip(runner.Entry{ID: "x"}, "why").Message).To(ContainSubstring("not an entry of this Execution"))
+		Expect(x.RunEntry(ctx(), foreign).Status).To(Equal(protocol.StatusError))
+		Expect(x.Skip(runner.SuiteFile{ID: "x"}, "why").Message).To(ContainSubstring("not an entry of this Execution"))
 
 		rep := x.Finish()
 		Expect(rep.Cases).To(HaveLen(len(entries)))
-		Expect(rep.Counts["all"][runner.StatusPass]).To(Equal(1))
-		Expect(rep.Counts["all"][runner.StatusSkip]).To(Equal(len(entries) - 1))
+		Expect(rep.Counts["all"][protocol.StatusPass]).To(Equal(1))
+		Expect(rep.Counts["all"][protocol.StatusSkip]).To(Equal(len(entries) - 1))
 		Expect(rep.Filtered).To(BeTrue())
 		Expect(rep.Level).To(Equal(runner.LevelNone))
 		Expect(rep.LevelReason).To(Equal("a filtered run claims no level"))
@@ -177,7 +179,7 @@ var _ = Describe("An Execution stepped by hand", func() {
 
 	It("refuses a required level together with filters, and nil arguments, as usage errors", func() {
 		opts := fixtureOptions()
-		opts.RequireLevel, opts.Tiers = runner.LevelConformant, []string{runner.TierRequired}
+		opts.RequireLevel, opts.Tiers = runner.LevelConformant, []string{vector.TierRequired}
 		_, err := runner.Start(ctx(), newOracle(), fixtures(), opts)
 		Expect(err).To(MatchError(runner.ErrUsage))
 		Expect(err).To(MatchError(ContainSubstring("a filtered run claims no level")))

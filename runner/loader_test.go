@@ -13,10 +13,12 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/protocol"
+	"github.com/cupel-go/go-cupel/runner/vector"
 	"github.com/cupel-go/go-cupel/vectors"
 )
 
-func load(name, src string) (*runner.Case, error) { return runner.LoadCase(name, []byte(src)) }
+func load(name, src string) (*vector.Case, error) { return vector.LoadCase(name, []byte(src)) }
 
 var _ = Describe("Loader", func() {
 	It("loads every fixture into canonical cases sorted by id, with a digest", func() {
@@ -35,7 +37,7 @@ var _ = Describe("Loader", func() {
 	})
 
 	It("loads the embedded suite without a single error", func() {
-		s, err := runner.LoadSuite(vectors.FS)
+		s, err := vector.LoadSuite(vectors.FS)
 		Expect(err).NotTo(HaveOccurred())
 		for _, e := range s.Errors {
 			Fail("embedded vector does not load: " + e.Error())
@@ -43,20 +45,20 @@ var _ = Describe("Loader", func() {
 	})
 
 	It("computes the digest over sorted path and file hashes", func() {
-		a, _ := runner.LoadSuite(fstest.MapFS{"required/scoring/x.toml": {Data: []byte("x")}})
-		b, _ := runner.LoadSuite(fstest.MapFS{"required/scoring/x.toml": {Data: []byte("y")}})
-		c, _ := runner.LoadSuite(fstest.MapFS{"required/scoring/x.toml": {Data: []byte("x")}, "README.md": {Data: []byte("z")}})
+		a, _ := vector.LoadSuite(fstest.MapFS{"required/scoring/x.toml": {Data: []byte("x")}})
+		b, _ := vector.LoadSuite(fstest.MapFS{"required/scoring/x.toml": {Data: []byte("y")}})
+		c, _ := vector.LoadSuite(fstest.MapFS{"required/scoring/x.toml": {Data: []byte("x")}, "README.md": {Data: []byte("z")}})
 		Expect(a.Digest).NotTo(Equal(b.Digest))
 		Expect(a.Digest).To(Equal(c.Digest), "only .toml files count")
 	})
 
 	It("reports malformed and unknown-schema files with file, line and reason, and loads the rest", func() {
-		s, err := runner.LoadSuite(os.DirFS("testdata/broken"))
+		s, err := vector.LoadSuite(os.DirFS("testdata/broken"))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(s.Cases).To(HaveLen(1))
 		msgs := map[string]string{}
 		for _, e := range s.Errors {
-			Expect(e).To(MatchError(runner.ErrSuite))
+			Expect(e).To(MatchError(vector.ErrSuite))
 			msgs[e.File] = e.Error()
 		}
 		Expect(msgs).To(HaveKeyWithValue("required/scoring/bad-syntax.toml", ContainSubstring(":8: invalid TOML")))
@@ -149,7 +151,7 @@ selected_contents = []
 		Expect(c.Input.Items[0].Source).To(Equal("Chat"))
 		Expect(c.Input.Slicer.Inner.Type).To(Equal("knapsack"))
 		Expect(*c.Input.Slicer.Inner.BucketSize).To(Equal(int64(100)))
-		Expect(c.Input.Slicer.Quotas).To(Equal([]runner.Quota{{Kind: "Document", Require: 0, Cap: 100}}))
+		Expect(c.Input.Slicer.Quotas).To(Equal([]vector.Quota{{Kind: "Document", Require: 0, Cap: 100}}))
 		Expect(c.Expect.Selected).To(BeEmpty())
 		Expect(c.Expect.Selected).NotTo(BeNil())
 		Expect(c.UnknownKeys).To(Equal([]string{"scored_items.extra", "test.mystery"}))
@@ -224,7 +226,7 @@ inner_scorer = "tag"
 		b, err := json.Marshal(c.Input)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(string(b)).To(ContainSubstring(`{"float":"NaN"}`))
-		var back runner.Input
+		var back vector.Input
 		Expect(json.Unmarshal(b, &back)).To(Succeed())
 		for i, it := range c.Input.Items {
 			for k, v := range it.Metadata {
@@ -236,8 +238,8 @@ inner_scorer = "tag"
 			}
 		}
 		for _, f := range []float64{math.NaN(), math.Inf(1), math.Inf(-1), math.Copysign(0, -1), 0.1} {
-			b, _ := json.Marshal(runner.Float(f))
-			var g runner.Float
+			b, _ := json.Marshal(vector.Float(f))
+			var g vector.Float
 			Expect(json.Unmarshal(b, &g)).To(Succeed())
 			if math.IsNaN(f) {
 				Expect(math.IsNaN(float64(g))).To(BeTrue())
@@ -246,7 +248,7 @@ inner_scorer = "tag"
 				Expect(math.Signbit(float64(g))).To(Equal(math.Signbit(f)))
 			}
 		}
-		Expect(strings.Contains(string(must(json.Marshal(runner.Float(math.Copysign(0, -1))))), "-0")).To(BeTrue())
+		Expect(strings.Contains(string(must(json.Marshal(vector.Float(math.Copysign(0, -1))))), "-0")).To(BeTrue())
 	})
 
 	Describe("count_requirement_shortfalls (pipeline)", func() {
@@ -271,32 +273,32 @@ satisfied_count = 0
 			c, err := load("optional/pipeline/x.toml", src(both))
 			Expect(err).NotTo(HaveOccurred())
 			Expect(c.UnknownKeys).To(BeEmpty())
-			Expect(c.Expect.ReportShortfalls).To(Equal([]runner.Shortfall{
+			Expect(c.Expect.ReportShortfalls).To(Equal([]vector.Shortfall{
 				{Kind: "Memory", RequiredCount: 2, SatisfiedCount: 1},
 				{Kind: "ToolOutput", RequiredCount: 1, SatisfiedCount: 0},
 			}))
-			r, err := runner.Engine().Run(ctx(), runner.NewRequest(1, c))
+			r, err := runner.Engine().Run(ctx(), protocol.NewRequest(1, c))
 			Expect(err).NotTo(HaveOccurred())
-			Expect(runner.Compare(c, r).Status).To(Equal(runner.StatusPass))
+			Expect(runner.Compare(c, r).Status).To(Equal(protocol.StatusPass))
 		})
 
 		It("compares in full and in order against the report's shortfalls", func() {
 			c, err := load("optional/pipeline/x.toml", src(both))
 			Expect(err).NotTo(HaveOccurred())
-			r, err := runner.Engine().Run(ctx(), runner.NewRequest(1, c))
+			r, err := runner.Engine().Run(ctx(), protocol.NewRequest(1, c))
 			Expect(err).NotTo(HaveOccurred())
 			sf := r.Output.Diagnostics.Shortfalls
 			sf[0], sf[1] = sf[1], sf[0]
 			v := runner.Compare(c, r)
-			Expect(v.Status).To(Equal(runner.StatusFail))
+			Expect(v.Status).To(Equal(protocol.StatusFail))
 			Expect(v.Message).To(ContainSubstring("count_requirement_shortfalls differ (in order)"))
 
 			r.Output.Diagnostics.Shortfalls = sf[:1]
-			Expect(runner.Compare(c, r).Status).To(Equal(runner.StatusFail))
+			Expect(runner.Compare(c, r).Status).To(Equal(protocol.StatusFail))
 
 			r.Output.Diagnostics = nil
 			v = runner.Compare(c, r)
-			Expect(v.Status).To(Equal(runner.StatusFail))
+			Expect(v.Status).To(Equal(protocol.StatusFail))
 			Expect(v.Message).To(ContainSubstring("no selection report"))
 		})
 
@@ -307,17 +309,17 @@ satisfied_count = 0
 	})
 
 	Describe("a float where an integer belongs", func() {
-		vector := func(tokens string) string {
+		vectorSrc := func(tokens string) string {
 			return "[test]\nname = \"n\"\nstage = \"scoring\"\nscorer = \"reflexive\"\n\n[[items]]\ncontent = \"a\"\ntokens = " + tokens + "\n\n[[expected]]\ncontent = \"a\"\nscore_approx = 0.0\n"
 		}
 		It("is read as the integer when it is integral", func() {
-			c, err := load("required/scoring/x.toml", vector("100.0"))
+			c, err := load("required/scoring/x.toml", vectorSrc("100.0"))
 			Expect(err).NotTo(HaveOccurred())
 			Expect(c.Input.Items[0].Tokens).To(Equal(int64(100)))
 		})
 		It("is a suite error with file and line when it is not", func() {
-			_, err := load("required/scoring/x.toml", vector("2.5"))
-			var se *runner.SuiteError
+			_, err := load("required/scoring/x.toml", vectorSrc("2.5"))
+			var se *vector.SuiteError
 			Expect(errors.As(err, &se)).To(BeTrue())
 			Expect(se.File).To(Equal("required/scoring/x.toml"))
 			Expect(se.Line).To(Equal(8))
@@ -325,8 +327,8 @@ satisfied_count = 0
 			Expect(err.Error()).To(HavePrefix("required/scoring/x.toml:8: "))
 		})
 		It("is a suite error when it is too large to be exact", func() {
-			_, err := load("required/scoring/x.toml", vector("1e300"))
-			Expect(err).To(MatchError(runner.ErrSuite))
+			_, err := load("required/scoring/x.toml", vectorSrc("1e300"))
+			Expect(err).To(MatchError(vector.ErrSuite))
 		})
 	})
 })

@@ -9,17 +9,18 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/protocol"
 )
 
 // rendezvous is an implementation whose Hello returns only once every
 // other rendezvous of its group has been called: run one after the other,
 // the first Hello times out.
 type rendezvous struct {
-	runner.Implementation
+	protocol.Implementation
 	arrived *sync.WaitGroup
 }
 
-func (r rendezvous) Hello(ctx context.Context) (runner.Info, error) {
+func (r rendezvous) Hello(ctx context.Context) (protocol.Identity, error) {
 	r.arrived.Done()
 	done := make(chan struct{})
 	go func() { r.arrived.Wait(); close(done) }()
@@ -27,7 +28,7 @@ func (r rendezvous) Hello(ctx context.Context) (runner.Info, error) {
 	case <-done:
 		return r.Implementation.Hello(ctx)
 	case <-ctx.Done():
-		return runner.Info{}, ctx.Err()
+		return protocol.Identity{}, ctx.Err()
 	}
 }
 
@@ -53,9 +54,9 @@ var _ = Describe("RunMany", func() {
 		Expect(reps[0].Implementation.Name).To(Equal("go-cupel"))
 		Expect(reps[0].Level).To(Equal(runner.LevelFullyConformant))
 		Expect(reps[1].Implementation.Name).To(Equal("my-cupel"))
-		Expect(reps[1].Counts["all"][runner.StatusPass]).To(BeZero())
-		Expect(statusOf(reps[2], "required/placing/u-shaped-seven-items")).To(Equal(runner.StatusFail))
-		Expect(reps[2].Counts["all"][runner.StatusFail]).To(Equal(1))
+		Expect(reps[1].Counts["all"][protocol.StatusPass]).To(BeZero())
+		Expect(statusOf(reps[2], "required/placing/u-shaped-seven-items")).To(Equal(protocol.StatusFail))
+		Expect(reps[2].Counts["all"][protocol.StatusFail]).To(Equal(1))
 	})
 
 	It("returns a run's usage error under the implementation's name", func() {

@@ -1,18 +1,16 @@
 package runner
 
 import (
-	"encoding/json"
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 )
 
 // This file merges the reports of shards (Options.Shard,
-// ExploreOptions.Shard) into the report of one unsharded run.
+// explore.Options.Shard) into the report of one unsharded run.
 
 // checkShards checks that shards are the N distinct shards of one split.
-func checkShards(shards []Shard) (int, error) {
+func CheckShards(shards []Shard) (int, error) {
 	if len(shards) == 0 {
 		return 0, fmt.Errorf("%w: no report to merge", ErrUsage)
 	}
@@ -56,7 +54,7 @@ func MergeReports(reps []*Report) (*Report, error) {
 	for i, r := range reps {
 		shards[i] = r.Shard
 	}
-	n, err := checkShards(shards)
+	n, err := CheckShards(shards)
 	if err != nil {
 		return nil, err
 	}
@@ -68,7 +66,7 @@ func MergeReports(reps []*Report) (*Report, error) {
 		case len(r.Cases) != len(first.Cases):
 			return nil, fmt.Errorf("%w: report %d has %d cases, report 1 %d", ErrUsage, i+2, len(r.Cases), len(first.Cases))
 		case r.Implementation.Name != first.Implementation.Name || r.Implementation.Version != first.Implementation.Version:
-			return nil, fmt.Errorf("%w: report %d is of %s, report 1 of %s", ErrUsage, i+2, infoName(r.Implementation), infoName(first.Implementation))
+			return nil, fmt.Errorf("%w: report %d is of %s, report 1 of %s", ErrUsage, i+2, r.Implementation.Title(), first.Implementation.Title())
 		case r.RequireLevel != first.RequireLevel || !slices.Equal(r.Filters.Tiers, first.Filters.Tiers) ||
 			!slices.Equal(r.Filters.Stages, first.Filters.Stages) || r.Filters.Run != first.Filters.Run || r.Filters.Skip != first.Filters.Skip:
 			return nil, fmt.Errorf("%w: report %d was run with other filters or target level than report 1", ErrUsage, i+2)
@@ -104,79 +102,4 @@ func MergeReports(reps []*Report) (*Report, error) {
 	m.InfrastructureStderr = strings.TrimSpace(strings.Join(stderr, "\n"))
 	m.finish()
 	return &m, nil
-}
-
-// ExploreReportSchema identifies the JSON form of an ExploreReport.
-const ExploreReportSchema = "cupel-conform-explore/1"
-
-// MergeExploreReports combines the reports of the N shards of one
-// exploration (the same seed, case count, stages and sides; every shard
-// once) into the report of the unsharded exploration: the cases, skips and
-// coverage add up, and each class of divergence appears once, as found at
-// its lowest index, with the count of every shard's cases in it. The
-// error (ErrUsage) names what does not fit.
-func MergeExploreReports(reps []*ExploreReport) (*ExploreReport, error) {
-	shards := make([]Shard, len(reps))
-	for i, r := range reps {
-		shards[i] = r.Shard
-	}
-	n, err := checkShards(shards)
-	if err != nil {
-		return nil, err
-	}
-	first := reps[0]
-	for i, r := range reps[1:] {
-		if r.Seed != first.Seed || !slices.Equal(r.Stages, first.Stages) || r.Implementation.Name != first.Implementation.Name ||
-			r.Oracle.Name != first.Oracle.Name || r.OracleTrusted != first.OracleTrusted {
-			return nil, fmt.Errorf("%w: report %d explored seed %d of %s against %s (stages %v); report 1 seed %d of %s against %s (stages %v)",
-				ErrUsage, i+2, r.Seed, r.Implementation.Name, r.Oracle.Name, r.Stages, first.Seed, first.Implementation.Name, first.Oracle.Name, first.Stages)
-		}
-	}
-	m := &ExploreReport{Schema: ExploreReportSchema, Implementation: first.Implementation, Oracle: first.Oracle,
-		OracleTrusted: first.OracleTrusted, Seed: first.Seed, Stages: first.Stages}
-	byClass := map[string]*Divergence{}
-	cov := map[string]int{}
-	for _, f := range first.Coverage {
-		m.Coverage = append(m.Coverage, FeatureCount{Feature: f.Feature})
-	}
-	var infra []string
-	for _, r := range reps {
-		m.Cases += r.Cases
-		m.Skipped += r.Skipped
-		m.Duration = max(m.Duration, r.Duration)
-		m.Interrupted = m.Interrupted || r.Interrupted
-		if r.Infrastructure != "" {
-			infra = append(infra, fmt.Sprintf("shard %d/%d: %s", max(r.Shard.Index, 1), n, r.Infrastructure))
-		}
-		for _, d := range r.Divergences {
-			if old := byClass[d.Class]; old != nil {
-				count := old.Count + d.Count
-				if d.Index < old.Index {
-					*old = *d
-				}
-				old.Count = count
-				continue
-			}
-			c := *d
-			byClass[d.Class] = &c
-			m.Divergences = append(m.Divergences, &c)
-		}
-		for _, f := range r.Coverage {
-			cov[f.Feature] += f.Cases
-		}
-	}
-	for i := range m.Coverage {
-		m.Coverage[i].Cases = cov[m.Coverage[i].Feature]
-	}
-	slices.SortStableFunc(m.Divergences, func(a, b *Divergence) int { return a.Index - b.Index })
-	m.Infrastructure = strings.Join(infra, "; ")
-	return m, nil
-}
-
-// WriteJSON writes r as indented JSON (schema ExploreReportSchema), the
-// form `cupel-conform report merge` reads.
-func (r *ExploreReport) WriteJSON(w io.Writer) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(r)
 }

@@ -7,19 +7,23 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/cupel-go/go-cupel/internal/oracle"
+	"github.com/cupel-go/go-cupel/internal/platform"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/protocol"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // mutant is go-cupel with a deliberate bug, injected by rewriting the
 // request before the engine sees it (and the answer after).
 type mutant struct {
-	req func(*runner.Request) (undo func(*runner.Result))
+	req func(*protocol.Request) (undo func(*protocol.Result))
 }
 
-func (m mutant) Hello(ctx context.Context) (runner.Info, error) { return runner.Engine().Hello(ctx) }
+func (m mutant) Hello(ctx context.Context) (protocol.Identity, error) {
+	return runner.Engine().Hello(ctx)
+}
 
-func (m mutant) Run(ctx context.Context, req runner.Request) (runner.Result, error) {
+func (m mutant) Run(ctx context.Context, req protocol.Request) (protocol.Result, error) {
 	req.Case.Items = slices.Clone(req.Case.Items)
 	if b := req.Case.Budget; b != nil {
 		cp := *b
@@ -36,12 +40,12 @@ func (m mutant) Run(ctx context.Context, req runner.Request) (runner.Result, err
 // reverseItems makes the engine see the items in reverse order and maps
 // its answer back: an implementation whose sorts are not stable, or that
 // breaks ties by the wrong end.
-func reverseItems(req *runner.Request) func(*runner.Result) {
+func reverseItems(req *protocol.Request) func(*protocol.Result) {
 	items := req.Case.Items
 	n := len(items)
 	slices.Reverse(items)
 	back := func(i int) int { return n - 1 - i }
-	return func(r *runner.Result) {
+	return func(r *protocol.Result) {
 		if r.Output == nil {
 			return
 		}
@@ -70,7 +74,7 @@ func failures(m mutant) []string {
 	Expect(err).NotTo(HaveOccurred())
 	var ids []string
 	for _, c := range rep.Cases {
-		if c.Status != runner.StatusPass {
+		if c.Status != protocol.StatusPass {
 			ids = append(ids, c.ID)
 		}
 	}
@@ -79,7 +83,7 @@ func failures(m mutant) []string {
 
 var _ = Describe("The embedded suite against deliberately broken engines", func() {
 	BeforeEach(func() {
-		s, err := runner.LoadSuite(nil)
+		s, err := vector.LoadSuite(nil)
 		Expect(err).NotTo(HaveOccurred())
 		// No silent guard: a suite shrunk below 100 cases would make
 		// every mutant below easy to miss, so it is a failure, not a skip.
@@ -90,16 +94,16 @@ var _ = Describe("The embedded suite against deliberately broken engines", func(
 		// On a 32-bit platform, exactly the cases that need 64-bit
 		// integers are unsupported.
 		var want []string
-		if x := oracle.EngineExpectations(); x != nil {
+		if x := platform.EngineExpectations(); x != nil {
 			for _, e := range x.Entries {
 				want = append(want, e.ID)
 			}
 		}
-		Expect(failures(mutant{req: func(*runner.Request) func(*runner.Result) { return nil }})).To(ConsistOf(want))
+		Expect(failures(mutant{req: func(*protocol.Request) func(*protocol.Result) { return nil }})).To(ConsistOf(want))
 	})
 
 	It("catches an engine that ignores the output reserve", func() {
-		Expect(failures(mutant{req: func(r *runner.Request) func(*runner.Result) {
+		Expect(failures(mutant{req: func(r *protocol.Request) func(*protocol.Result) {
 			if r.Case.Budget != nil {
 				r.Case.Budget.OutputReserve = 0
 			}
@@ -108,7 +112,7 @@ var _ = Describe("The embedded suite against deliberately broken engines", func(
 	})
 
 	It("catches an engine that ignores reserved slots and the safety margin", func() {
-		ids := failures(mutant{req: func(r *runner.Request) func(*runner.Result) {
+		ids := failures(mutant{req: func(r *protocol.Request) func(*protocol.Result) {
 			if r.Case.Budget != nil {
 				r.Case.Budget.ReservedSlots = nil
 				r.Case.Budget.EstimationSafetyMarginPercent = 0
@@ -120,8 +124,8 @@ var _ = Describe("The embedded suite against deliberately broken engines", func(
 	})
 
 	It("catches an engine whose effective target is one token short", func() {
-		Expect(failures(mutant{req: func(r *runner.Request) func(*runner.Result) {
-			if r.Stage == runner.StagePipeline && r.Case.Budget.TargetTokens > 0 {
+		Expect(failures(mutant{req: func(r *protocol.Request) func(*protocol.Result) {
+			if r.Stage == vector.StagePipeline && r.Case.Budget.TargetTokens > 0 {
 				r.Case.Budget.TargetTokens--
 			}
 			return nil
@@ -135,7 +139,7 @@ var _ = Describe("The embedded suite against deliberately broken engines", func(
 	})
 
 	It("catches an engine that never deduplicates", func() {
-		Expect(failures(mutant{req: func(r *runner.Request) func(*runner.Result) {
+		Expect(failures(mutant{req: func(r *protocol.Request) func(*protocol.Result) {
 			if r.Case.Deduplication != nil {
 				f := false
 				r.Case.Deduplication = &f
@@ -145,8 +149,8 @@ var _ = Describe("The embedded suite against deliberately broken engines", func(
 	})
 
 	It("catches an engine off by 1e-6 in every score", func() {
-		Expect(failures(mutant{req: func(*runner.Request) func(*runner.Result) {
-			return func(r *runner.Result) {
+		Expect(failures(mutant{req: func(*protocol.Request) func(*protocol.Result) {
+			return func(r *protocol.Result) {
 				if r.Output != nil {
 					for i := range r.Output.Scores {
 						r.Output.Scores[i].Score += 1e-6

@@ -12,6 +12,7 @@ import (
 
 	"github.com/cupel-go/go-cupel/internal/offline"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/protocol"
 )
 
 // answerOffline plays another implementation: it reads cases.jsonl and
@@ -22,17 +23,17 @@ func answerOffline(dir string, drop int) {
 	Expect(err).NotTo(HaveOccurred())
 	o := newOracle()
 	var out bytes.Buffer
-	hello, _ := json.Marshal(runner.NewHelloResponse(o.Info))
+	hello, _ := json.Marshal(protocol.NewHelloResponse(o.Info))
 	out.Write(append(hello, '\n'))
 	for i, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
 		if i == drop {
 			continue
 		}
-		var m runner.RunMessage
+		var m protocol.RunMessage
 		Expect(json.Unmarshal([]byte(line), &m)).To(Succeed())
 		Expect(line).NotTo(ContainSubstring("expect"), "expectations are never sent")
 		res, _ := o.Run(ctx(), m.Request)
-		b, _ := json.Marshal(runner.ResultMessage{Type: runner.TypeResult, Seq: m.Seq, ID: m.ID, Result: res})
+		b, _ := json.Marshal(protocol.ResultMessage{Type: protocol.TypeResult, Seq: m.Seq, ID: m.ID, Result: res})
 		out.Write(append(b, '\n'))
 	}
 	Expect(os.WriteFile(filepath.Join(dir, offline.ResultsFile), out.Bytes(), 0o644)).To(Succeed())
@@ -68,7 +69,7 @@ var _ = Describe("Offline export and verify", func() {
 		res, err := offline.ReadResults(f)
 		f.Close()
 		Expect(err).NotTo(HaveOccurred())
-		Expect(res.Check(s.Cases, s.Digest)).To(MatchError(runner.ErrInfrastructure))
+		Expect(res.Check(s.Cases, s.Digest)).To(MatchError(protocol.ErrInfrastructure))
 
 		data, _ := os.ReadFile(filepath.Join(dir, offline.ResultsFile))
 		lines := strings.SplitAfter(string(data), "\n")
@@ -77,13 +78,13 @@ var _ = Describe("Offline export and verify", func() {
 		_, err = offline.ReadResults(strings.NewReader(strings.Join(lines[1:], "")))
 		Expect(err).To(MatchError(ContainSubstring("no hello line")))
 		_, err = offline.ReadResults(strings.NewReader(lines[0] + "not json\n"))
-		Expect(err).To(MatchError(runner.ErrProtocol))
+		Expect(err).To(MatchError(protocol.ErrProtocol))
 	})
 
 	It("rejects results for another suite when the hello echoes a digest", func() {
 		s := fixtures()
-		h := runner.NewHelloResponse(runner.Info{Name: "x"})
-		h.Suite = &runner.HelloSuite{Digest: "0000"}
+		h := protocol.NewHelloResponse(protocol.Identity{Name: "x"})
+		h.Suite = &protocol.HelloSuite{Digest: "0000"}
 		b, _ := json.Marshal(h)
 		res, err := offline.ReadResults(bytes.NewReader(append(b, '\n')))
 		Expect(err).NotTo(HaveOccurred())

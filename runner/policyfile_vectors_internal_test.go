@@ -14,6 +14,7 @@ import (
 	"github.com/onsi/gomega"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/runner/vector"
 	"github.com/cupel-go/go-cupel/vectors"
 )
 
@@ -35,16 +36,16 @@ func policyFromVector(data []byte) (map[string]any, error) {
 	}
 	policy := map[string]any{"scorers": []map[string]any{{"type": "reflexive"}}, "slicer": "greedy", "placer": "chronological"}
 	switch test["stage"] {
-	case StagePipeline:
+	case vector.StagePipeline:
 		policy = config
-	case StageScoring:
+	case vector.StageScoring:
 		scorer := maps.Clone(config)
 		scorer["type"] = test["scorer"]
 		policy["scorers"] = []map[string]any{scorer}
-	case StageSlicing:
+	case vector.StageSlicing:
 		maps.Copy(policy, config)
 		policy["slicer"] = test["slicer"]
-	case StagePlacing:
+	case vector.StagePlacing:
 		policy["placer"] = test["placer"]
 	default:
 		return nil, fmt.Errorf("unknown stage %v", test["stage"])
@@ -122,7 +123,7 @@ var _ = ginkgo.Describe("A vector's [config] as a policy file", func() {
 			}
 			data, err := fs.ReadFile(vectors.FS, name)
 			gomega.Expect(err).NotTo(gomega.HaveOccurred())
-			c, err := LoadCase(name, data)
+			c, err := vector.LoadCase(name, data)
 			gomega.Expect(err).NotTo(gomega.HaveOccurred(), name)
 			engine, engineErr := build(c.Input)
 			table, err := policyFromVector(data)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/cupel-go/go-cupel/internal/testtool"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/protocol"
 )
 
 var faultAdapter string
@@ -29,10 +30,10 @@ var _ = BeforeSuite(func() {
 
 // faultRun runs the fixtures against the fault adapter with FAULT=fault at
 // seq 3 (the third required case).
-func faultRun(fault string, mod func(*runner.ProcessOptions)) (*runner.Report, time.Duration) {
+func faultRun(fault string, mod func(*protocol.ProcessOptions)) (*runner.Report, time.Duration) {
 	GinkgoHelper()
 	abs, _ := filepath.Abs("testdata/suite")
-	po := runner.ProcessOptions{
+	po := protocol.ProcessOptions{
 		Argv:           []string{faultAdapter},
 		Env:            append(os.Environ(), "FAULT="+fault, "FAULT_AT=3", "FAULT_SUITE="+abs),
 		StartupTimeout: 10 * time.Second,
@@ -40,7 +41,7 @@ func faultRun(fault string, mod func(*runner.ProcessOptions)) (*runner.Report, t
 	if mod != nil {
 		mod(&po)
 	}
-	p := runner.NewProcess(po)
+	p := protocol.NewProcess(po)
 	opts := fixtureOptions()
 	opts.Timeout = 3 * time.Second
 	opts.StartupTimeout = 10 * time.Second
@@ -62,7 +63,7 @@ var _ = Describe("Process implementations", func() {
 	})
 
 	DescribeTable("reports each fault on the case it hit, restarts, and finishes the rest",
-		func(fault string, status runner.Status, msg string) {
+		func(fault string, status protocol.Status, msg string) {
 			rep, took := faultRun(fault, nil)
 			Expect(took).To(BeNumerically("<", 15*time.Second))
 			for _, c := range rep.Cases {
@@ -73,28 +74,28 @@ var _ = Describe("Process implementations", func() {
 						Expect(c.Stderr).To(ContainSubstring("injecting " + fault))
 					}
 				} else {
-					Expect(c.Status).To(Equal(runner.StatusPass), c.ID+": "+c.Message)
+					Expect(c.Status).To(Equal(protocol.StatusPass), c.ID+": "+c.Message)
 				}
 			}
 			Expect(rep.Infrastructure).To(BeEmpty())
 			Expect(rep.Err()).To(MatchError(runner.ErrFailed))
 		},
-		Entry("crash", "crash", runner.StatusCrash, "exit status 2"),
-		Entry("hang", "hang", runner.StatusTimeout, "no result within 3s (the per-case timeout)"),
-		Entry("garbage line", "garbage", runner.StatusError, "not JSON"),
-		Entry("wrong seq", "seq", runner.StatusError, "seq 103, want 3"),
-		Entry("line over 16 MiB", "longline", runner.StatusError, "exceeds 16777216 bytes"),
-		Entry("50 MB of stderr", "stderr", runner.StatusError, "stderr flood"),
+		Entry("crash", "crash", protocol.StatusCrash, "exit status 2"),
+		Entry("hang", "hang", protocol.StatusTimeout, "no result within 3s (the per-case timeout)"),
+		Entry("garbage line", "garbage", protocol.StatusError, "not JSON"),
+		Entry("wrong seq", "seq", protocol.StatusError, "seq 103, want 3"),
+		Entry("line over 16 MiB", "longline", protocol.StatusError, "exceeds 16777216 bytes"),
+		Entry("50 MB of stderr", "stderr", protocol.StatusError, "stderr flood"),
 	)
 
 	It("survives 50 MB of stderr without a limit, keeping only a tail", func() {
-		rep, took := faultRun("stderr", func(po *runner.ProcessOptions) { po.MaxStderr = -1 })
+		rep, took := faultRun("stderr", func(po *protocol.ProcessOptions) { po.MaxStderr = -1 })
 		Expect(took).To(BeNumerically("<", 15*time.Second))
 		Expect(rep.Level).To(Equal(runner.LevelFullyConformant))
 	})
 
 	It("keeps only a bounded tail of a flood of stderr on a failing case", func() {
-		rep, took := faultRun("stderrcrash", func(po *runner.ProcessOptions) { po.StderrTail, po.MaxStderr = 1024, -1 })
+		rep, took := faultRun("stderrcrash", func(po *protocol.ProcessOptions) { po.StderrTail, po.MaxStderr = 1024, -1 })
 		Expect(took).To(BeNumerically("<", 15*time.Second))
 		var c runner.CaseResult
 		for _, x := range rep.Cases {
@@ -102,11 +103,11 @@ var _ = Describe("Process implementations", func() {
 				c = x
 			}
 		}
-		Expect(c.Status).To(Equal(runner.StatusCrash))
+		Expect(c.Status).To(Equal(protocol.StatusCrash))
 		Expect(c.Stderr).To(HavePrefix("[… "))
 		Expect(c.Stderr).To(HaveSuffix("last words\n"))
 		Expect(len(c.Stderr)).To(BeNumerically("<", 1100))
-		Expect(rep.Counts["all"][runner.StatusPass]).To(Equal(13))
+		Expect(rep.Counts["all"][protocol.StatusPass]).To(Equal(13))
 	})
 
 	It("exits with an infrastructure error when the implementation dies at start", func() {
@@ -115,22 +116,22 @@ var _ = Describe("Process implementations", func() {
 		Expect(rep.Infrastructure).To(ContainSubstring("failed to start"))
 		Expect(rep.InfrastructureStderr).To(ContainSubstring("cannot start"))
 		Expect(rep.Level).To(Equal(runner.LevelNone))
-		Expect(rep.Counts["all"][runner.StatusNotRun]).To(Equal(14))
-		Expect(rep.Err()).To(MatchError(runner.ErrInfrastructure))
+		Expect(rep.Counts["all"][protocol.StatusNotRun]).To(Equal(14))
+		Expect(rep.Err()).To(MatchError(protocol.ErrInfrastructure))
 	})
 
 	It("restarts an implementation that starts slower than a case may take", func() {
-		rep, _ := faultRun("crash", func(po *runner.ProcessOptions) {
+		rep, _ := faultRun("crash", func(po *protocol.ProcessOptions) {
 			po.Env = append(po.Env, "FAULT_SLOW_START=3500ms")
 		})
-		Expect(statusOf(rep, thirdCase)).To(Equal(runner.StatusCrash))
+		Expect(statusOf(rep, thirdCase)).To(Equal(protocol.StatusCrash))
 		Expect(rep.Infrastructure).To(BeEmpty())
-		Expect(rep.Counts["all"][runner.StatusPass]).To(Equal(13))
+		Expect(rep.Counts["all"][protocol.StatusPass]).To(Equal(13))
 	})
 
 	DescribeTable("exits with an infrastructure error when the hello fails",
 		func(fault, msg string, exec bool) {
-			rep, took := faultRun(fault, func(po *runner.ProcessOptions) {
+			rep, took := faultRun(fault, func(po *protocol.ProcessOptions) {
 				po.StartupTimeout = time.Second
 				po.ExecPerCase = exec
 			})
@@ -139,7 +140,7 @@ var _ = Describe("Process implementations", func() {
 			// loaded the machine is.
 			Expect(took).To(BeNumerically("<", 25*time.Second))
 			Expect(rep.Infrastructure).To(ContainSubstring(msg))
-			Expect(rep.Err()).To(MatchError(runner.ErrInfrastructure))
+			Expect(rep.Err()).To(MatchError(protocol.ErrInfrastructure))
 		},
 		Entry("a hello that never comes", "hellohang", "no hello within the startup timeout of 1s", false),
 		Entry("a banner on stdout", "hellogarbage", "not JSON", false),
@@ -152,16 +153,16 @@ var _ = Describe("Process implementations", func() {
 		// use a wrapper that always crashes after the hello.
 		script := filepath.Join(GinkgoT().TempDir(), "crashy.sh")
 		Expect(os.WriteFile(script, []byte("#!/bin/sh\nread hello\necho '{\"type\":\"hello\",\"protocol\":\"cupel-conform/1\",\"implementation\":{\"name\":\"crashy\"},\"capabilities\":{}}'\nread run\necho dying >&2\nexit 9\n"), 0o755)).To(Succeed())
-		p := runner.NewProcess(runner.ProcessOptions{Argv: []string{script}, Restarts: 2, Env: append(os.Environ(), "FAULT_SUITE="+abs)})
+		p := protocol.NewProcess(protocol.ProcessOptions{Argv: []string{script}, Restarts: 2, Env: append(os.Environ(), "FAULT_SUITE="+abs)})
 		opts := fixtureOptions()
 		opts.Timeout = 2 * time.Second
 		rep, err := runner.Run(context.Background(), p, opts)
 		Expect(err).NotTo(HaveOccurred())
-		Expect(rep.Counts["all"][runner.StatusCrash]).To(Equal(3), "the first case and one per restart")
+		Expect(rep.Counts["all"][protocol.StatusCrash]).To(Equal(3), "the first case and one per restart")
 		Expect(rep.Infrastructure).To(ContainSubstring("restart budget of 2 restarts in a row exhausted"))
 		Expect(rep.Restarts).To(Equal(2))
-		Expect(rep.Counts["all"][runner.StatusNotRun]).To(Equal(11))
-		Expect(rep.Err()).To(MatchError(runner.ErrInfrastructure))
+		Expect(rep.Counts["all"][protocol.StatusNotRun]).To(Equal(11))
+		Expect(rep.Err()).To(MatchError(protocol.ErrInfrastructure))
 	})
 
 	It("budgets restarts in a row: faults between completed cases cost only their cases", func() {
@@ -182,32 +183,32 @@ for line in sys.stdin:
         sys.exit(9)
     print(json.dumps({"type": "result", "seq": m["seq"], "id": m["id"], "status": "unsupported", "reason": "flaky"}), flush=True)
 `), 0o644)).To(Succeed())
-		p := runner.NewProcess(runner.ProcessOptions{Argv: []string{testtool.Python3(GinkgoT(), "the restart test with a flaky Python adapter"), script}, Restarts: 2, Env: append(os.Environ(), "FAULT_SUITE="+abs)})
+		p := protocol.NewProcess(protocol.ProcessOptions{Argv: []string{testtool.Python3(GinkgoT(), "the restart test with a flaky Python adapter"), script}, Restarts: 2, Env: append(os.Environ(), "FAULT_SUITE="+abs)})
 		rep, err := runner.Run(context.Background(), p, fixtureOptions())
 		Expect(err).NotTo(HaveOccurred())
 		Expect(rep.Infrastructure).To(BeEmpty())
-		Expect(rep.Counts["all"][runner.StatusNotRun]).To(BeZero())
-		crashes := rep.Counts["all"][runner.StatusCrash]
+		Expect(rep.Counts["all"][protocol.StatusNotRun]).To(BeZero())
+		crashes := rep.Counts["all"][protocol.StatusCrash]
 		Expect(crashes).To(BeNumerically(">", 2), "more faults than the budget, none of them in a row")
 		Expect(rep.Restarts).To(BeNumerically(">=", crashes-1), "a restart after every crash but perhaps the last")
 		Expect(rep.Err()).To(MatchError(runner.ErrFailed))
 	})
 
 	It("runs one process per case in exec mode, where a fault touches one case only", func() {
-		rep, _ := faultRun("none", func(po *runner.ProcessOptions) { po.ExecPerCase = true })
+		rep, _ := faultRun("none", func(po *protocol.ProcessOptions) { po.ExecPerCase = true })
 		Expect(rep.Level).To(Equal(runner.LevelFullyConformant))
 		// In exec mode every case has seq >= 1 in a fresh process; FAULT_AT=3
 		// still hits only the third case.
-		rep, _ = faultRun("crash", func(po *runner.ProcessOptions) { po.ExecPerCase = true })
-		Expect(statusOf(rep, thirdCase)).To(Equal(runner.StatusCrash))
-		Expect(rep.Counts["all"][runner.StatusPass]).To(Equal(13))
+		rep, _ = faultRun("crash", func(po *protocol.ProcessOptions) { po.ExecPerCase = true })
+		Expect(statusOf(rep, thirdCase)).To(Equal(protocol.StatusCrash))
+		Expect(rep.Counts["all"][protocol.StatusPass]).To(Equal(13))
 	})
 
 	It("serves any Implementation over the protocol in process", func() {
 		inR, inW := io.Pipe()
 		outR, outW := io.Pipe()
 		done := make(chan error, 1)
-		go func() { done <- runner.Serve(context.Background(), newOracle(), inR, outW); outW.Close() }()
+		go func() { done <- protocol.Serve(context.Background(), newOracle(), inR, outW); outW.Close() }()
 		go func() {
 			io.WriteString(inW, `{"type":"hello","protocol":["cupel-conform/1"]}`+"\n")
 			io.WriteString(inW, `{"type":"run","seq":7,"id":"required/scoring/recency-basic","stage":"scoring","case":{"items":[]}}`+"\n")

@@ -2,11 +2,12 @@ package runner
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"strings"
 	"time"
+
+	"github.com/cupel-go/go-cupel/runner/protocol"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // ReportSchema is the version of the JSON report format.
@@ -14,10 +15,10 @@ const ReportSchema = "cupel-conform/report/1"
 
 // Report is the outcome of a run. Its JSON form is the --json report.
 type Report struct {
-	Schema         string     `json:"schema"`
-	Runner         RunnerInfo `json:"runner"`
-	Suite          SuiteInfo  `json:"suite"`
-	Implementation Info       `json:"implementation"`
+	Schema         string                  `json:"schema"`
+	Runner         protocol.RunnerIdentity `json:"runner"`
+	Suite          SuiteIdentity           `json:"suite"`
+	Implementation protocol.Identity       `json:"implementation"`
 	// Filtered is true when cases were left out (skipped) by the run's
 	// filters or by go test -run; such a run claims no level.
 	Filtered bool `json:"filtered"`
@@ -33,9 +34,9 @@ type Report struct {
 	// RequireLevel is the target level, "" when none.
 	RequireLevel Level `json:"require_level,omitempty"`
 	// Counts are per tier ("required", "optional", "all") and status.
-	Counts map[string]map[Status]int `json:"counts"`
+	Counts map[string]map[protocol.Status]int `json:"counts"`
 	// StageCounts are per "tier/stage" and status.
-	StageCounts map[string]map[Status]int `json:"stage_counts"`
+	StageCounts map[string]map[protocol.Status]int `json:"stage_counts"`
 	// Infrastructure, when set, says why the run stopped without a verdict.
 	Infrastructure       string `json:"infrastructure_error,omitempty"`
 	InfrastructureStderr string `json:"infrastructure_stderr,omitempty"`
@@ -67,14 +68,8 @@ func (d *Seconds) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// RunnerInfo identifies the runner.
-type RunnerInfo struct {
-	Name    string `json:"name"`
-	Version string `json:"version"`
-}
-
-// SuiteInfo identifies the suite.
-type SuiteInfo struct {
+// SuiteIdentity identifies the suite a report is of.
+type SuiteIdentity struct {
 	Source      string `json:"source"`
 	SpecVersion string `json:"spec_version"`
 	Digest      string `json:"digest"`
@@ -91,45 +86,26 @@ type Filters struct {
 
 // CaseResult is the verdict on one case.
 type CaseResult struct {
-	ID      string   `json:"id"`
-	Tier    string   `json:"tier"`
-	Stage   string   `json:"stage"`
-	Name    string   `json:"name,omitempty"`
-	File    string   `json:"file,omitempty"`
-	Status  Status   `json:"status"`
-	Message string   `json:"message,omitempty"`
-	Details []string `json:"details,omitempty"`
+	ID      string          `json:"id"`
+	Tier    string          `json:"tier"`
+	Stage   string          `json:"stage"`
+	Name    string          `json:"name,omitempty"`
+	File    string          `json:"file,omitempty"`
+	Status  protocol.Status `json:"status"`
+	Message string          `json:"message,omitempty"`
+	Details []string        `json:"details,omitempty"`
 	// Duration is how long the implementation took (0 for cases not run).
 	Duration Seconds `json:"seconds,omitempty"`
 	// Stderr is the implementation's stderr tail for a faulty case.
 	Stderr string `json:"stderr,omitempty"`
 	// Actual is the raw result the implementation returned.
-	Actual *Result `json:"actual,omitempty"`
+	Actual *protocol.Result `json:"actual,omitempty"`
 	// Expected is the expectation entry that applied to the case.
 	Expected *Expectation `json:"expected_failure,omitempty"`
 	// SuiteError is set when the vector could not be loaded.
-	SuiteError *SuiteError `json:"suite_error,omitempty"`
+	SuiteError *vector.SuiteError `json:"suite_error,omitempty"`
 
 	infra error
-}
-
-func newReport(s *Suite, opts Options) *Report {
-	src := opts.SuiteName
-	if src == "" {
-		src = "embedded"
-		if opts.Suite != nil {
-			src = "custom"
-		}
-	}
-	return &Report{
-		Schema:       ReportSchema,
-		Runner:       RunnerInfo{Name: Name, Version: Version},
-		Suite:        SuiteInfo{Source: src, SpecVersion: s.SpecVersion, Digest: s.Digest, Cases: len(s.Cases) + len(s.Errors)},
-		Filters:      Filters{Run: opts.Run, Skip: opts.Skip, Tiers: opts.Tiers, Stages: opts.Stages},
-		RequireLevel: opts.RequireLevel,
-		Shard:        opts.Shard,
-		Started:      time.Now().UTC(),
-	}
 }
 
 // Recount computes the counts, Filtered, SuiteErrors and the level from
@@ -139,8 +115,8 @@ func (r *Report) Recount() { r.finish() }
 
 // finish computes the counts and the level.
 func (r *Report) finish() {
-	r.Counts = map[string]map[Status]int{"all": {}, TierRequired: {}, TierOptional: {}}
-	r.StageCounts = map[string]map[Status]int{}
+	r.Counts = map[string]map[protocol.Status]int{"all": {}, vector.TierRequired: {}, vector.TierOptional: {}}
+	r.StageCounts = map[string]map[protocol.Status]int{}
 	r.SuiteErrors, r.Filtered = 0, false
 	for i := range r.Cases {
 		c := &r.Cases[i]
@@ -150,10 +126,10 @@ func (r *Report) finish() {
 		}
 		g := c.Tier + "/" + c.Stage
 		if r.StageCounts[g] == nil {
-			r.StageCounts[g] = map[Status]int{}
+			r.StageCounts[g] = map[protocol.Status]int{}
 		}
 		r.StageCounts[g][c.Status]++
-		if c.Status == StatusSkip {
+		if c.Status == protocol.StatusSkip {
 			r.Filtered = true
 		}
 		if c.SuiteError != nil {
@@ -184,7 +160,7 @@ func (r *Report) tierPasses(tier string) (pass, total int) {
 // Passed reports whether the implementation's answer was right: a pass,
 // or an unexpected pass (a pinned failure that passes).
 func (c CaseResult) Passed() bool {
-	return c.Status == StatusPass || c.Status == StatusUnexpectedPass
+	return c.Status == protocol.StatusPass || c.Status == protocol.StatusUnexpectedPass
 }
 
 func (r *Report) computeLevel() (Level, string) {
@@ -197,8 +173,8 @@ func (r *Report) computeLevel() (Level, string) {
 	if r.Filtered {
 		return LevelNone, "a filtered run claims no level"
 	}
-	rp, rt := r.tierPasses(TierRequired)
-	op, ot := r.tierPasses(TierOptional)
+	rp, rt := r.tierPasses(vector.TierRequired)
+	op, ot := r.tierPasses(vector.TierOptional)
 	var lvl Level
 	var why string
 	switch {
@@ -215,66 +191,6 @@ func (r *Report) computeLevel() (Level, string) {
 		why += fmt.Sprintf("; %d vector files could not be loaded (a suite error, not counted)", r.SuiteErrors)
 	}
 	return lvl, why
-}
-
-// ErrFailed is matched by the error of [Report.Err] for a run that ran but
-// missed its target, and by the error of [ExploreReport.Err] for an
-// exploration that found a divergence.
-var ErrFailed = errors.New("conformance run failed")
-
-// Err is the run's [Verdict] as an error: nil when it passed. Otherwise
-// it wraps ErrInfrastructure (the run stopped without a verdict, or vector
-// files could not be loaded) or ErrFailed, says why and lists the gated
-// cases.
-func (r *Report) Err() error {
-	v := r.Verdict()
-	if v.Passed {
-		return nil
-	}
-	if v.Infrastructure {
-		if r.Infrastructure != "" {
-			return fmt.Errorf("%w: %s", ErrInfrastructure, r.Infrastructure)
-		}
-		var suiteErrs []string
-		for _, c := range r.Cases {
-			if c.SuiteError != nil && c.Status != StatusSkip {
-				suiteErrs = append(suiteErrs, c.SuiteError.Error())
-			}
-		}
-		return fmt.Errorf("%w: %d vector files could not be loaded: %s", ErrInfrastructure, len(suiteErrs), strings.Join(suiteErrs, "; "))
-	}
-	var failing []string
-	for i, c := range r.Cases {
-		if v.Cases[i].Class == ClassGated {
-			failing = append(failing, c.ID+": "+statusMessage(c))
-		}
-	}
-	const max = 10
-	if len(failing) > max {
-		failing = append(failing[:max], fmt.Sprintf("... and %d more", len(failing)-max))
-	}
-	if len(failing) == 0 {
-		return fmt.Errorf("%w: %s", ErrFailed, v.Reason)
-	}
-	return fmt.Errorf("%w: %s\n%s", ErrFailed, v.Reason, strings.Join(failing, "\n"))
-}
-
-// statusMessage is the case's message led by its status, said once.
-func statusMessage(c CaseResult) string {
-	if strings.HasPrefix(c.Message, string(c.Status)+":") {
-		return c.Message
-	}
-	return string(c.Status) + ": " + c.Message
-}
-
-// MarshalJSON writes the report with its [Verdict] as "verdict": the
-// verdict is computed, never read back.
-func (r Report) MarshalJSON() ([]byte, error) {
-	type plain Report // without this method
-	return json.Marshal(struct {
-		plain
-		Verdict Verdict `json:"verdict"`
-	}{plain(r), r.Verdict()})
 }
 
 // WriteJSON writes the report as indented JSON, with its verdict.

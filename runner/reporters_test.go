@@ -13,17 +13,19 @@ import (
 
 	"github.com/cupel-go/go-cupel/internal/report"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/protocol"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 func failingReport() *runner.Report {
 	o := newOracle()
-	o.Mutate = func(c *runner.Case, r *runner.Result) {
+	o.Mutate = func(c *vector.Case, r *protocol.Result) {
 		switch c.ID {
 		case "required/placing/u-shaped-seven-items":
 			o := r.Output.Ordered
 			o[0], o[1] = o[1], o[0]
 		case knapsackID:
-			*r = runner.Result{Status: runner.ResultUnsupported, Reason: "no guard"}
+			*r = protocol.Result{Status: protocol.ResultUnsupported, Reason: "no guard"}
 		}
 	}
 	return runWith(o, fixtureOptions())
@@ -147,8 +149,8 @@ var _ = Describe("Reporters", func() {
 		bad := failingReport()
 		d := report.Diff(good, bad)
 		Expect(d.NewlyFailing).To(ConsistOf(
-			report.StatusChange{ID: "required/placing/u-shaped-seven-items", Old: runner.StatusPass, New: runner.StatusFail},
-			report.StatusChange{ID: knapsackID, Old: runner.StatusPass, New: runner.StatusUnsupported}))
+			report.StatusChange{ID: "required/placing/u-shaped-seven-items", Old: protocol.StatusPass, New: protocol.StatusFail},
+			report.StatusChange{ID: knapsackID, Old: protocol.StatusPass, New: protocol.StatusUnsupported}))
 		back := report.Diff(bad, good)
 		Expect(back.NewlyPassing).To(HaveLen(2))
 		var buf bytes.Buffer
@@ -162,12 +164,12 @@ var _ = Describe("Reporters", func() {
 
 	It("does not count an xfail that is now unpinned, or pinned again, as a change when the cause is the same", func() {
 		bad := failingReport()
-		x := runner.Expectation{ID: knapsackID, Status: runner.StatusUnsupported, Reason: "no knapsack yet"}
+		x := runner.Expectation{ID: knapsackID, Status: protocol.StatusUnsupported, Reason: "no knapsack yet"}
 		pinned := failingReport()
 		Expect(pinned.Cases).To(ContainElement(HaveField("ID", knapsackID)))
 		for i := range pinned.Cases {
 			if c := &pinned.Cases[i]; c.ID == knapsackID {
-				c.Status, c.Expected, c.Message = runner.StatusXFail, &x, "expected unsupported (no knapsack yet): "+c.Message
+				c.Status, c.Expected, c.Message = protocol.StatusXFail, &x, "expected unsupported (no knapsack yet): "+c.Message
 			}
 		}
 		Expect(report.Diff(bad, pinned)).To(HaveField("Changed", BeEmpty()))
@@ -178,6 +180,6 @@ var _ = Describe("Reporters", func() {
 				c.Message = "expected unsupported (no knapsack yet): something else"
 			}
 		}
-		Expect(report.Diff(bad, pinned).Changed).To(ConsistOf(report.StatusChange{ID: knapsackID, Old: runner.StatusUnsupported, New: runner.StatusXFail}))
+		Expect(report.Diff(bad, pinned).Changed).To(ConsistOf(report.StatusChange{ID: knapsackID, Old: protocol.StatusUnsupported, New: protocol.StatusXFail}))
 	})
 })

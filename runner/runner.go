@@ -5,193 +5,25 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"regexp"
-	"runtime/debug"
 	"slices"
 	"sort"
 	"sync"
 	"time"
 
-	"github.com/cupel-go/go-cupel/vectors"
+	"github.com/cupel-go/go-cupel/runner/protocol"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
-// Version is the runner's version, recorded in every report: the version of
-// the go-cupel module it was built from, or "devel".
-var Version = moduleVersion()
-
-const modulePath = "github.com/cupel-go/go-cupel"
-
-func moduleVersion() string {
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		if bi.Main.Path == modulePath && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-			return bi.Main.Version
-		}
-		for _, d := range bi.Deps {
-			if d.Path == modulePath {
-				return d.Version
-			}
-		}
-	}
-	return "devel"
-}
-
-// Name is the runner's name in reports and hello messages.
-const Name = "cupel-conform"
-
-// ErrUsage is matched by errors in how the runner was asked to run: bad
-// filters, a filter that selects nothing, unknown expectation ids.
-var ErrUsage = errors.New("usage error")
-
-// Level is a conformance level.
-type Level string
-
-// Conformance levels.
-const (
-	LevelNone            Level = "none"
-	LevelConformant      Level = "conformant"
-	LevelFullyConformant Level = "fully-conformant"
-)
-
-func (l Level) rank() int {
-	switch l {
-	case LevelConformant:
-		return 1
-	case LevelFullyConformant:
-		return 2
-	}
-	return 0
-}
-
-// AtLeast reports whether l meets the target level.
-func (l Level) AtLeast(target Level) bool { return l.rank() >= target.rank() }
-
-// Title is the level as the spec names it.
-func (l Level) Title() string {
-	switch l {
-	case LevelConformant:
-		return "Cupel Conformant"
-	case LevelFullyConformant:
-		return "Cupel Fully Conformant"
-	}
-	return "not conformant"
-}
-
-// ParseLevel parses "conformant" or "fully-conformant" (and "none").
-func ParseLevel(s string) (Level, error) {
-	switch l := Level(s); l {
-	case LevelNone, LevelConformant, LevelFullyConformant:
-		return l, nil
-	}
-	return "", fmt.Errorf("%w: unknown level %q (want conformant or fully-conformant)", ErrUsage, s)
-}
-
-// Options configure a run. The zero value runs the embedded suite with
-// the default timeout and no filters.
-type Options struct {
-	// Suite is the suite to run; nil means the embedded suite (vectors.FS).
-	Suite fs.FS
-	// SuiteName describes the suite in reports ("embedded" by default).
-	SuiteName string
-	// Run and Skip are regular expressions matched against case ids: only
-	// cases matching Run (when set) and not matching Skip (when set) run.
-	Run, Skip string
-	// Tiers and Stages restrict the run to these tiers and stages.
-	Tiers, Stages []string
-	// Timeout bounds each case (default 10s).
-	Timeout time.Duration
-	// StartupTimeout bounds Hello (default 30s).
-	StartupTimeout time.Duration
-	// Expectations are the known failures; nil means none.
-	Expectations *Expectations
-	// RequireLevel is the target level of the run's [Verdict] (for
-	// [Report.Err] and [Check]); "" judges strictly: no failure or
-	// unsupported case that the expectations do not pin, and no pinned case
-	// that passes. A filtered run claims no level, so RequireLevel cannot be
-	// combined with filters.
-	RequireLevel Level
-	// OnResult, when set, is called after each case that ran (for
-	// progress), never from two goroutines at once.
-	OnResult func(CaseResult)
-	// Parallel is how many cases [Run] and [RunSuite] run at once (0 or 1:
-	// one at a time). Above 1 the implementation must be a [Forker]: each
-	// of the Parallel workers runs cases on its own fork (the first on the
-	// implementation itself); one that is not a Forker runs one case at a
-	// time. The report is the same as a serial run's, in the same order.
-	Parallel int
-	// FailFast stops the run at the first gated outcome ([Classify] against
-	// RequireLevel): the cases not yet started are skipped, so the run
-	// claims no level, and it fails.
-	FailFast bool
-	// Shard, when set, runs only this shard's share of the cases (by
-	// position in run order; see Shard): the others are skipped, so a
-	// shard claims no level. MergeReports combines the shards' reports
-	// into the report of one unsharded run.
-	Shard Shard
-}
-
-// Filtered reports whether any filter is set.
-func (o *Options) Filtered() bool {
-	return o.Run != "" || o.Skip != "" || len(o.Tiers) > 0 || len(o.Stages) > 0
-}
-
-type selector struct {
-	run, skip     *regexp.Regexp
-	tiers, stages []string
-}
-
-func (o *Options) selector() (*selector, error) {
-	s := &selector{tiers: o.Tiers, stages: o.Stages}
-	var err error
-	if o.Run != "" {
-		if s.run, err = regexp.Compile(o.Run); err != nil {
-			return nil, fmt.Errorf("%w: Options.Run: %v", ErrUsage, err)
-		}
-	}
-	if o.Skip != "" {
-		if s.skip, err = regexp.Compile(o.Skip); err != nil {
-			return nil, fmt.Errorf("%w: Options.Skip: %v", ErrUsage, err)
-		}
-	}
-	for _, t := range o.Tiers {
-		if !slices.Contains(Tiers, t) {
-			return nil, fmt.Errorf("%w: unknown tier %q (want required or optional)", ErrUsage, t)
-		}
-	}
-	for _, st := range o.Stages {
-		if !slices.Contains(Stages, st) {
-			return nil, fmt.Errorf("%w: unknown stage %q (want scoring, slicing, placing or pipeline)", ErrUsage, st)
-		}
-	}
-	return s, nil
-}
-
-func (s *selector) match(id, tier, stage string) bool {
-	if s.run != nil && !s.run.MatchString(id) {
-		return false
-	}
-	if s.skip != nil && s.skip.MatchString(id) {
-		return false
-	}
-	if len(s.tiers) > 0 && !slices.Contains(s.tiers, tier) {
-		return false
-	}
-	if len(s.stages) > 0 && !slices.Contains(s.stages, stage) {
-		return false
-	}
-	return true
-}
-
-// Entry is one file of a suite as a run sees it: a loaded case or a file
+// SuiteFile is one file of a suite as a run sees it: a loaded case or a file
 // that could not be loaded, and whether the options select it.
-type Entry struct {
+type SuiteFile struct {
 	// ID, Tier and Stage identify the entry (for a suite error, from its
 	// path).
 	ID, Tier, Stage string
 	// Case is the loaded case; nil for a suite error.
-	Case *Case
+	Case *vector.Case
 	// SuiteError is the file's load error; nil for a case.
-	SuiteError *SuiteError
+	SuiteError *vector.SuiteError
 	// Selected is false when the options' filters leave the entry out.
 	Selected bool
 
@@ -202,17 +34,17 @@ type Entry struct {
 // optional, each by id) with the options' selection. It is the one place
 // that applies filters: it fails with ErrUsage for an invalid filter or one
 // that selects nothing.
-func plan(suite *Suite, opts Options) ([]Entry, error) {
+func plan(suite *vector.Suite, opts Options) ([]SuiteFile, error) {
 	sel, err := opts.selector()
 	if err != nil {
 		return nil, err
 	}
-	var entries []Entry
+	var entries []SuiteFile
 	for _, c := range suite.Cases {
-		entries = append(entries, Entry{ID: c.ID, Tier: c.Tier, Stage: c.Stage, Case: c, Selected: sel.match(c.ID, c.Tier, c.Stage)})
+		entries = append(entries, SuiteFile{ID: c.ID, Tier: c.Tier, Stage: c.Stage, Case: c, Selected: sel.match(c.ID, c.Tier, c.Stage)})
 	}
 	for _, se := range suite.Errors {
-		entries = append(entries, Entry{ID: se.ID(), Tier: se.Tier(), Stage: se.Stage(), SuiteError: se, Selected: sel.match(se.ID(), se.Tier(), se.Stage())})
+		entries = append(entries, SuiteFile{ID: se.ID(), Tier: se.Tier(), Stage: se.Stage(), SuiteError: se, Selected: sel.match(se.ID(), se.Tier(), se.Stage())})
 	}
 	sort.SliceStable(entries, func(i, j int) bool { return tierRank(entries[i].Tier) < tierRank(entries[j].Tier) })
 	selected := 0
@@ -232,12 +64,12 @@ func plan(suite *Suite, opts Options) ([]Entry, error) {
 // Select returns the loaded cases of suite that opts' filters select, in
 // run order. It fails with ErrUsage for an invalid filter or one that
 // selects nothing.
-func Select(suite *Suite, opts Options) ([]*Case, error) {
+func Select(suite *vector.Suite, opts Options) ([]*vector.Case, error) {
 	entries, err := plan(suite, opts)
 	if err != nil {
 		return nil, err
 	}
-	var out []*Case
+	var out []*vector.Case
 	for _, e := range entries {
 		if e.Selected && e.Case != nil {
 			out = append(out, e.Case)
@@ -246,23 +78,12 @@ func Select(suite *Suite, opts Options) ([]*Case, error) {
 	return out, nil
 }
 
-// LoadSuite loads every .toml file of fsys (walked from its root); nil
-// means the embedded suite. Files that cannot be loaded become
-// Suite.Errors; the error return is only for a file system that cannot be
-// walked or read.
-func LoadSuite(fsys fs.FS) (*Suite, error) {
-	if fsys == nil {
-		fsys = vectors.FS
-	}
-	return loadSuite(fsys)
-}
-
 // Run runs the suite of opts against impl and returns the report. The
 // error is for usage errors (ErrUsage) and an unreadable suite; an
 // implementation that cannot be run gives a report whose Infrastructure
 // field says why. [Report.Err] is the verdict.
 func Run(ctx context.Context, impl Implementation, opts Options) (*Report, error) {
-	suite, err := LoadSuite(opts.Suite)
+	suite, err := vector.LoadSuite(opts.Suite)
 	if err != nil {
 		return nil, err
 	}
@@ -271,12 +92,12 @@ func Run(ctx context.Context, impl Implementation, opts Options) (*Report, error
 
 // RunSuite is Run over an already loaded suite (opts.Suite is then only
 // used to name the suite in the report).
-func RunSuite(ctx context.Context, impl Implementation, suite *Suite, opts Options) (*Report, error) {
+func RunSuite(ctx context.Context, impl Implementation, suite *vector.Suite, opts Options) (*Report, error) {
 	x, err := Start(ctx, impl, suite, opts)
 	if err != nil {
 		return nil, err
 	}
-	forker, ok := impl.(Forker)
+	forker, ok := impl.(protocol.Forker)
 	if opts.Parallel <= 1 || !ok || x.Infrastructure() != "" {
 		for _, e := range x.Entries() {
 			x.RunEntry(ctx, e)
@@ -289,7 +110,7 @@ func RunSuite(ctx context.Context, impl Implementation, suite *Suite, opts Optio
 
 // runParallel runs the entries on n workers: the implementation itself and
 // n-1 forks of it, each started with its own Hello.
-func (x *Execution) runParallel(ctx context.Context, forker Forker, n int) {
+func (x *Execution) runParallel(ctx context.Context, forker protocol.Forker, n int) {
 	impls := []Implementation{x.impl}
 	var wg sync.WaitGroup
 	forks := make([]Implementation, n-1)
@@ -312,7 +133,7 @@ func (x *Execution) runParallel(ctx context.Context, forker Forker, n int) {
 		impls = append(impls, f)
 		x.extra = append(x.extra, f)
 	}
-	entries := make(chan Entry)
+	entries := make(chan SuiteFile)
 	for _, impl := range impls {
 		wg.Add(1)
 		go func() {
@@ -350,7 +171,7 @@ type Execution struct {
 	extra   []Implementation // the forks of a parallel run
 	opts    Options
 	rep     *Report
-	entries []Entry
+	entries []SuiteFile
 	results []*CaseResult
 	seq     int
 	start   time.Time
@@ -374,7 +195,7 @@ func (x *Execution) setInfrastructure(why string) {
 // expectations naming unknown cases. An implementation that fails to start
 // is not an error: every case is then "not run" and the report's
 // Infrastructure says why.
-func Start(ctx context.Context, impl Implementation, suite *Suite, opts Options) (*Execution, error) {
+func Start(ctx context.Context, impl Implementation, suite *vector.Suite, opts Options) (*Execution, error) {
 	if impl == nil {
 		return nil, fmt.Errorf("%w: the Implementation is nil", ErrUsage)
 	}
@@ -390,7 +211,7 @@ func Start(ctx context.Context, impl Implementation, suite *Suite, opts Options)
 	if opts.RequireLevel != "" && opts.RequireLevel != LevelNone && opts.Filtered() {
 		return nil, fmt.Errorf("%w: a filtered run claims no level: RequireLevel cannot be combined with Run, Skip, Tiers or Stages", ErrUsage)
 	}
-	if err := opts.Shard.validate(); err != nil {
+	if err := opts.Shard.Validate(); err != nil {
 		return nil, err
 	}
 	if opts.RequireLevel != "" && opts.RequireLevel != LevelNone && opts.Shard.Count > 1 {
@@ -413,7 +234,7 @@ func Start(ctx context.Context, impl Implementation, suite *Suite, opts Options)
 	x.rep.Implementation = info
 	if herr != nil {
 		x.rep.Infrastructure = "implementation failed to start: " + herr.Error()
-		var f *Fault
+		var f *protocol.Fault
 		if errors.As(herr, &f) {
 			x.rep.Infrastructure = "implementation failed to start: " + f.Message
 			x.rep.InfrastructureStderr = f.Stderr
@@ -432,18 +253,18 @@ func (x *Execution) Infrastructure() string {
 }
 
 // Entries returns the entries of the run, in run order.
-func (x *Execution) Entries() []Entry { return slices.Clone(x.entries) }
+func (x *Execution) Entries() []SuiteFile { return slices.Clone(x.entries) }
 
 // RunEntry runs e (one of Entries) and records its result: a suite error
 // is an error, an entry the filters leave out is skipped, and after an
 // infrastructure error or with ctx done the case is not run.
-func (x *Execution) RunEntry(ctx context.Context, e Entry) CaseResult {
+func (x *Execution) RunEntry(ctx context.Context, e SuiteFile) CaseResult {
 	return x.runEntry(ctx, x.impl, &x.seq, e)
 }
 
 // runEntry is RunEntry on impl (the implementation or one of its forks),
 // whose sequence numbers are counted in seq.
-func (x *Execution) runEntry(ctx context.Context, impl Implementation, seq *int, e Entry) CaseResult {
+func (x *Execution) runEntry(ctx context.Context, impl Implementation, seq *int, e SuiteFile) CaseResult {
 	x.mu.Lock()
 	var cr CaseResult
 	run := false
@@ -462,14 +283,14 @@ func (x *Execution) runEntry(ctx context.Context, impl Implementation, seq *int,
 		return x.Skip(e, "not run: the run stopped at its first gated outcome (fail fast)")
 	case e.SuiteError != nil:
 		cr = CaseResult{ID: e.ID, Tier: e.Tier, Stage: e.Stage, File: e.SuiteError.File,
-			Status: StatusError, Message: "suite error: " + e.SuiteError.Error(), SuiteError: e.SuiteError}
+			Status: protocol.StatusError, Message: "suite error: " + e.SuiteError.Error(), SuiteError: e.SuiteError}
 	case x.rep.Infrastructure == "" && ctx.Err() != nil:
 		x.rep.Infrastructure = "interrupted: " + ctx.Err().Error()
 		cr = newCaseResult(e.Case)
-		cr.Status, cr.Message = StatusNotRun, "not run: "+x.rep.Infrastructure
+		cr.Status, cr.Message = protocol.StatusNotRun, "not run: "+x.rep.Infrastructure
 	case x.rep.Infrastructure != "":
 		cr = newCaseResult(e.Case)
-		cr.Status, cr.Message = StatusNotRun, "not run: "+x.rep.Infrastructure
+		cr.Status, cr.Message = protocol.StatusNotRun, "not run: "+x.rep.Infrastructure
 	default:
 		run = true
 	}
@@ -498,7 +319,7 @@ func (x *Execution) runEntry(ctx context.Context, impl Implementation, seq *int,
 
 // Skip records e as skipped (not run) with the reason why. A run with a
 // skipped entry is filtered and claims no level.
-func (x *Execution) Skip(e Entry, why string) CaseResult {
+func (x *Execution) Skip(e SuiteFile, why string) CaseResult {
 	if !x.owns(e) {
 		return foreign(e)
 	}
@@ -507,11 +328,11 @@ func (x *Execution) Skip(e Entry, why string) CaseResult {
 	return x.skip(e, why)
 }
 
-func (x *Execution) skip(e Entry, why string) CaseResult {
-	cr := CaseResult{ID: e.ID, Tier: e.Tier, Stage: e.Stage, Status: StatusSkip, Message: why}
+func (x *Execution) skip(e SuiteFile, why string) CaseResult {
+	cr := CaseResult{ID: e.ID, Tier: e.Tier, Stage: e.Stage, Status: protocol.StatusSkip, Message: why}
 	if e.Case != nil {
 		cr = newCaseResult(e.Case)
-		cr.Status, cr.Message = StatusSkip, why
+		cr.Status, cr.Message = protocol.StatusSkip, why
 	} else if e.SuiteError != nil {
 		cr.File, cr.SuiteError = e.SuiteError.File, e.SuiteError
 	}
@@ -520,18 +341,18 @@ func (x *Execution) skip(e Entry, why string) CaseResult {
 }
 
 // owns reports whether e is one of x's entries.
-func (x *Execution) owns(e Entry) bool {
+func (x *Execution) owns(e SuiteFile) bool {
 	return e.index >= 0 && e.index < len(x.entries) && x.entries[e.index].ID == e.ID
 }
 
 // foreign is the result of an entry that is not one of the Execution's:
 // an error, recorded nowhere.
-func foreign(e Entry) CaseResult {
-	return CaseResult{ID: e.ID, Tier: e.Tier, Stage: e.Stage, Status: StatusError,
+func foreign(e SuiteFile) CaseResult {
+	return CaseResult{ID: e.ID, Tier: e.Tier, Stage: e.Stage, Status: protocol.StatusError,
 		Message: fmt.Sprintf("runner: %q is not an entry of this Execution (take entries from its Entries)", e.ID)}
 }
 
-func (x *Execution) record(e Entry, cr CaseResult) { x.results[e.index] = &cr }
+func (x *Execution) record(e SuiteFile, cr CaseResult) { x.results[e.index] = &cr }
 
 // Finish ends the run: it closes the implementation if it is an
 // [io.Closer], records entries never run or skipped as skipped, and
@@ -541,7 +362,7 @@ func (x *Execution) Finish() *Report {
 	defer x.mu.Unlock()
 	x.rep.Restarts = 0
 	for _, impl := range append([]Implementation{x.impl}, x.extra...) {
-		if r, ok := impl.(RestartCounter); ok {
+		if r, ok := impl.(protocol.RestartCounter); ok {
 			x.rep.Restarts += r.Restarts()
 		}
 		if closer, ok := impl.(io.Closer); ok {
@@ -565,81 +386,30 @@ func (x *Execution) Finish() *Report {
 
 func tierRank(t string) int {
 	switch t {
-	case TierRequired:
+	case vector.TierRequired:
 		return 0
-	case TierOptional:
+	case vector.TierOptional:
 		return 1
 	}
 	return 2
 }
 
-func newCaseResult(c *Case) CaseResult {
+func newCaseResult(c *vector.Case) CaseResult {
 	return CaseResult{ID: c.ID, Tier: c.Tier, Stage: c.Stage, Name: c.Name, File: c.File}
 }
 
 // timeoutMessage is the message of a case that gave no result in time.
-func timeoutMessage(timeout time.Duration) string {
-	return fmt.Sprintf("no result within %s (the per-case timeout)", timeout)
-}
 
-// call runs req on impl within timeout. A panic becomes a crash [Fault];
-// when the timeout expires, the implementation gets its grace period
-// ([TimeoutGracer], one second by default) to report the timeout itself,
-// with its stderr, and one that ignores ctx is abandoned with a timeout
-// Fault. Every front end that runs a case (a run, explore) calls it.
-func call(ctx context.Context, impl Implementation, req Request, timeout time.Duration) (Result, error) {
-	cctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	type answer struct {
-		r   Result
-		err error
-	}
-	ch := make(chan answer, 1)
-	go func() {
-		defer func() {
-			if p := recover(); p != nil {
-				ch <- answer{err: &Fault{Status: StatusCrash, Message: fmt.Sprintf("panic: %v\n%s", p, debug.Stack())}}
-			}
-		}()
-		r, err := impl.Run(cctx, req)
-		ch <- answer{r, err}
-	}()
-	var a answer
-	select {
-	case a = <-ch:
-	case <-cctx.Done():
-		grace := time.Second
-		if g, ok := impl.(TimeoutGracer); ok {
-			grace = g.TimeoutGrace()
-		}
-		select {
-		case a = <-ch:
-		case <-time.After(grace):
-			return Result{}, &Fault{Status: StatusTimeout, Message: timeoutMessage(timeout)}
-		}
-	}
-	// An implementation that reported the timeout itself keeps its fault
-	// (and stderr), with the limit stated; the fault is copied, not changed.
-	var f *Fault
-	if a.err != nil && errors.Is(cctx.Err(), context.DeadlineExceeded) && !errors.Is(a.err, ErrInfrastructure) &&
-		errors.As(a.err, &f) && f.Status == StatusTimeout {
-		g := *f
-		g.Message, g.Err = timeoutMessage(timeout), nil
-		return a.r, &g
-	}
-	return a.r, a.err
-}
-
-func runCase(ctx context.Context, impl Implementation, c *Case, seq int, timeout time.Duration) (cr CaseResult) {
+func runCase(ctx context.Context, impl Implementation, c *vector.Case, seq int, timeout time.Duration) (cr CaseResult) {
 	cr = newCaseResult(c)
 	start := time.Now()
-	r, err := call(ctx, impl, NewRequest(seq, c), timeout)
+	r, err := protocol.Call(ctx, impl, protocol.NewRequest(seq, c), timeout)
 	cr.Duration = Seconds(time.Since(start))
 	if err != nil {
-		var f *Fault
+		var f *protocol.Fault
 		switch {
-		case errors.Is(err, ErrInfrastructure):
-			cr.Status, cr.Message = StatusNotRun, err.Error()
+		case errors.Is(err, protocol.ErrInfrastructure):
+			cr.Status, cr.Message = protocol.StatusNotRun, err.Error()
 			if errors.As(err, &f) {
 				cr.Message, cr.Stderr = f.Message, f.Stderr
 			}
@@ -650,19 +420,38 @@ func runCase(ctx context.Context, impl Implementation, c *Case, seq int, timeout
 				cr.Message += ": " + f.Err.Error()
 			}
 		case errors.Is(err, context.DeadlineExceeded):
-			cr.Status, cr.Message = StatusTimeout, timeoutMessage(timeout)
+			cr.Status, cr.Message = protocol.StatusTimeout, protocol.TimeoutMessage(timeout)
 		default:
-			cr.Status, cr.Message = StatusError, err.Error()
+			cr.Status, cr.Message = protocol.StatusError, err.Error()
 		}
 		return cr
 	}
 	v := Compare(c, r)
 	cr.Status, cr.Message, cr.Details = v.Status, v.Message, v.Details
-	if cr.Status != StatusPass {
-		if s, ok := impl.(StderrReporter); ok {
+	if cr.Status != protocol.StatusPass {
+		if s, ok := impl.(protocol.StderrReporter); ok {
 			cr.Stderr = s.CaseStderr()
 		}
 	}
 	cr.Actual = &r
 	return cr
+}
+
+func newReport(s *vector.Suite, opts Options) *Report {
+	src := opts.SuiteName
+	if src == "" {
+		src = "embedded"
+		if opts.Suite != nil {
+			src = "custom"
+		}
+	}
+	return &Report{
+		Schema:       ReportSchema,
+		Runner:       protocol.RunnerIdentity{Name: protocol.Name, Version: protocol.Version},
+		Suite:        SuiteIdentity{Source: src, SpecVersion: s.SpecVersion, Digest: s.Digest, Cases: len(s.Cases) + len(s.Errors)},
+		Filters:      Filters{Run: opts.Run, Skip: opts.Skip, Tiers: opts.Tiers, Stages: opts.Stages},
+		RequireLevel: opts.RequireLevel,
+		Shard:        opts.Shard,
+		Started:      time.Now().UTC(),
+	}
 }

@@ -8,8 +8,9 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/cupel-go/go-cupel/internal/oracle"
+	"github.com/cupel-go/go-cupel/internal/answerkey"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 func TestRunner(t *testing.T) {
@@ -18,9 +19,9 @@ func TestRunner(t *testing.T) {
 }
 
 // fixtures loads runner/testdata/suite.
-func fixtures() *runner.Suite {
+func fixtures() *vector.Suite {
 	GinkgoHelper()
-	s, err := runner.LoadSuite(os.DirFS("testdata/suite"))
+	s, err := vector.LoadSuite(os.DirFS("testdata/suite"))
 	Expect(err).NotTo(HaveOccurred())
 	Expect(s.Errors).To(BeEmpty())
 	return s
@@ -30,6 +31,6 @@ func fixtureOptions() runner.Options {
 	return runner.Options{Suite: os.DirFS("testdata/suite"), SuiteName: "fixtures"}
 }
 
-func newOracle() *oracle.Oracle { return oracle.New(fixtures()) }
+func newOracle() *answerkey.AnswerKey { return answerkey.New(fixtures()) }
 
 func ctx() context.Context { return context.Background() }

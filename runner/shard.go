@@ -26,7 +26,7 @@ func ParseShard(s string) (Shard, error) {
 	if !ok || err1 != nil || err2 != nil {
 		return Shard{}, fmt.Errorf("%w: shard %q: want I/N, e.g. 2/8", ErrUsage, s)
 	}
-	return sh, sh.validate()
+	return sh, sh.Validate()
 }
 
 // String is "I/N", or "" for the whole.
@@ -37,7 +37,9 @@ func (s Shard) String() string {
 	return strconv.Itoa(s.Index) + "/" + strconv.Itoa(s.Count)
 }
 
-func (s Shard) validate() error {
+// Validate checks that s is the zero Shard (no sharding) or I/N with
+// 1 ≤ I ≤ N; the error wraps ErrUsage.
+func (s Shard) Validate() error {
 	if s == (Shard{}) {
 		return nil
 	}
@@ -47,9 +49,9 @@ func (s Shard) validate() error {
 	return nil
 }
 
-// span is the first position of the shard and the step between its
+// Span is the first position of the shard and the step between its
 // positions: a loop over them costs nothing per case.
-func (s Shard) span() (first, step int) {
+func (s Shard) Span() (first, step int) {
 	if s.Count <= 1 {
 		return 0, 1
 	}
@@ -58,6 +60,6 @@ func (s Shard) span() (first, step int) {
 
 // Owns reports whether position p belongs to the shard.
 func (s Shard) Owns(p int) bool {
-	first, step := s.span()
+	first, step := s.Span()
 	return p%step == first
 }

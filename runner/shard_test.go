@@ -9,6 +9,8 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/explore"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // caseLines are a report's cases as id, status and message.
@@ -53,7 +55,7 @@ var _ = Describe("shards", func() {
 	})
 
 	It("N shards of a run merge into the report of the unsharded run", func() {
-		impl := plantedImpl{bugs: []string{runner.StagePlacing, runner.StageSlicing}}
+		impl := plantedImpl{bugs: []string{vector.StagePlacing, vector.StageSlicing}}
 		whole, err := runner.Run(ctx(), impl, runner.Options{})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(whole.Level).To(Equal(runner.LevelNone), "the planted bugs fail required cases")
@@ -97,25 +99,25 @@ var _ = Describe("shards", func() {
 	})
 
 	It("N shards of an exploration merge into the report of the unsharded exploration", func() {
-		impl := plantedImpl{bugs: []string{runner.StageScoring, runner.StageSlicing, runner.StagePlacing, runner.StagePipeline, "crash"}}
-		opts := runner.ExploreOptions{Seed: 5, Cases: 3000, Coverage: true}
-		whole, err := runner.Explore(ctx(), impl, opts)
+		impl := plantedImpl{bugs: []string{vector.StageScoring, vector.StageSlicing, vector.StagePlacing, vector.StagePipeline, "crash"}}
+		opts := explore.Options{Seed: 5, Cases: 3000, Coverage: true}
+		whole, err := explore.Run(ctx(), impl, opts)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(len(whole.Divergences)).To(BeNumerically(">=", 4))
-		var parts []*runner.ExploreReport
+		var parts []*explore.Report
 		for i := 1; i <= 4; i++ {
 			o := opts
 			o.Shard = runner.Shard{Index: i, Count: 4}
-			r, err := runner.Explore(ctx(), impl, o)
+			r, err := explore.Run(ctx(), impl, o)
 			Expect(err).NotTo(HaveOccurred())
 			parts = append(parts, throughJSON(r))
 		}
-		merged, err := runner.MergeExploreReports(parts)
+		merged, err := explore.MergeReports(parts)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(merged.Cases).To(Equal(whole.Cases))
 		Expect(merged.Skipped).To(Equal(whole.Skipped))
 		Expect(merged.Coverage).To(Equal(whole.Coverage))
-		classes := func(r *runner.ExploreReport) map[string]int {
+		classes := func(r *explore.Report) map[string]int {
 			m := map[string]int{}
 			for _, d := range r.Divergences {
 				m[d.Class] = d.Index

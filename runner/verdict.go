@@ -1,8 +1,13 @@
 package runner
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/cupel-go/go-cupel/runner/protocol"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // Outcome is what a case came to, for the verdict: the statuses of a
@@ -34,15 +39,15 @@ var Outcomes = []Outcome{OutcomePass, OutcomeFail, OutcomeUnsupported, OutcomeXF
 // Outcome folds the case's status into its outcome.
 func (c CaseResult) Outcome() Outcome {
 	switch c.Status {
-	case StatusPass:
+	case protocol.StatusPass:
 		return OutcomePass
-	case StatusUnsupported:
+	case protocol.StatusUnsupported:
 		return OutcomeUnsupported
-	case StatusXFail:
+	case protocol.StatusXFail:
 		return OutcomeXFail
-	case StatusUnexpectedPass:
+	case protocol.StatusUnexpectedPass:
 		return OutcomeXPass
-	case StatusSkip, StatusNotRun:
+	case protocol.StatusSkip, protocol.StatusNotRun:
 		return OutcomeNotRun
 	}
 	return OutcomeFail
@@ -80,7 +85,7 @@ func Classify(c CaseResult, target Level) Class {
 	// fail, unsupported, xfail
 	switch target {
 	case LevelConformant:
-		if c.Tier == TierRequired {
+		if c.Tier == vector.TierRequired {
 			return ClassGated
 		}
 		return ClassWarning
@@ -165,7 +170,7 @@ func (r *Report) Verdict() Verdict {
 	v.Target = target
 	suiteErrors := 0
 	for _, c := range r.Cases {
-		if c.SuiteError != nil && c.Status != StatusSkip {
+		if c.SuiteError != nil && c.Status != protocol.StatusSkip {
 			suiteErrors++ // the suite's fault: gated, and no verdict
 		}
 		cv := CaseVerdict{ID: c.ID, Tier: c.Tier, Outcome: c.Outcome(), Class: Classify(c, target)}
@@ -278,4 +283,64 @@ func (v Verdict) Classes() map[string]Class {
 		m[c.ID] = c.Class
 	}
 	return m
+}
+
+// ErrFailed is matched by the error of [Report.Err] for a run that ran but
+// missed its target, and by the error of [explore.Report.Err] for an
+// exploration that found a divergence.
+var ErrFailed = errors.New("conformance run failed")
+
+// Err is the run's [Verdict] as an error: nil when it passed. Otherwise
+// it wraps ErrInfrastructure (the run stopped without a verdict, or vector
+// files could not be loaded) or ErrFailed, says why and lists the gated
+// cases.
+func (r *Report) Err() error {
+	v := r.Verdict()
+	if v.Passed {
+		return nil
+	}
+	if v.Infrastructure {
+		if r.Infrastructure != "" {
+			return fmt.Errorf("%w: %s", protocol.ErrInfrastructure, r.Infrastructure)
+		}
+		var suiteErrs []string
+		for _, c := range r.Cases {
+			if c.SuiteError != nil && c.Status != protocol.StatusSkip {
+				suiteErrs = append(suiteErrs, c.SuiteError.Error())
+			}
+		}
+		return fmt.Errorf("%w: %d vector files could not be loaded: %s", protocol.ErrInfrastructure, len(suiteErrs), strings.Join(suiteErrs, "; "))
+	}
+	var failing []string
+	for i, c := range r.Cases {
+		if v.Cases[i].Class == ClassGated {
+			failing = append(failing, c.ID+": "+statusMessage(c))
+		}
+	}
+	const max = 10
+	if len(failing) > max {
+		failing = append(failing[:max], fmt.Sprintf("... and %d more", len(failing)-max))
+	}
+	if len(failing) == 0 {
+		return fmt.Errorf("%w: %s", ErrFailed, v.Reason)
+	}
+	return fmt.Errorf("%w: %s\n%s", ErrFailed, v.Reason, strings.Join(failing, "\n"))
+}
+
+// statusMessage is the case's message led by its status, said once.
+func statusMessage(c CaseResult) string {
+	if strings.HasPrefix(c.Message, string(c.Status)+":") {
+		return c.Message
+	}
+	return string(c.Status) + ": " + c.Message
+}
+
+// MarshalJSON writes the report with its [Verdict] as "verdict": the
+// verdict is computed, never read back.
+func (r Report) MarshalJSON() ([]byte, error) {
+	type plain Report // without this method
+	return json.Marshal(struct {
+		plain
+		Verdict Verdict `json:"verdict"`
+	}{plain(r), r.Verdict()})
 }

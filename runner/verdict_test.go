@@ -13,8 +13,10 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/cupel-go/go-cupel/internal/oracle"
+	"github.com/cupel-go/go-cupel/internal/answerkey"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/protocol"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // forking is the oracle as a Forker: every fork shares the oracle and the
@@ -24,7 +26,7 @@ import (
 // other). A runner that ran one case at a time would leave the first case
 // waiting until its per-case timeout, and fail the test.
 type forking struct {
-	*oracle.Oracle
+	*answerkey.AnswerKey
 	st *forkStats
 }
 
@@ -36,21 +38,21 @@ type forkStats struct {
 
 func newForkStats() *forkStats { return &forkStats{overlap: make(chan struct{})} }
 
-func (f forking) Fork() runner.Implementation {
+func (f forking) Fork() protocol.Implementation {
 	f.st.mu.Lock()
 	f.st.forks++
 	f.st.mu.Unlock()
 	return f
 }
 
-func (f forking) Hello(ctx context.Context) (runner.Info, error) {
+func (f forking) Hello(ctx context.Context) (protocol.Identity, error) {
 	f.st.mu.Lock()
 	f.st.hellos++
 	f.st.mu.Unlock()
-	return f.Oracle.Hello(ctx)
+	return f.AnswerKey.Hello(ctx)
 }
 
-func (f forking) Run(ctx context.Context, req runner.Request) (runner.Result, error) {
+func (f forking) Run(ctx context.Context, req protocol.Request) (protocol.Result, error) {
 	f.st.mu.Lock()
 	f.st.now++
 	if f.st.now == 2 && f.st.maxBusy < 2 {
@@ -66,9 +68,9 @@ func (f forking) Run(ctx context.Context, req runner.Request) (runner.Result, er
 	select {
 	case <-f.st.overlap:
 	case <-ctx.Done():
-		return runner.Result{}, ctx.Err()
+		return protocol.Result{}, ctx.Err()
 	}
-	return f.Oracle.Run(ctx, req)
+	return f.AnswerKey.Run(ctx, req)
 }
 
 // comparable strips what differs between two runs of the same cases: the
@@ -113,7 +115,7 @@ var _ = Describe("The verdict", func() {
 		Expect(rep.SuiteErrors).To(Equal(2))
 		Expect(rep.Level).To(Equal(runner.LevelFullyConformant))
 		Expect(rep.LevelReason).To(ContainSubstring("2 vector files could not be loaded"))
-		Expect(rep.Err()).To(MatchError(runner.ErrInfrastructure))
+		Expect(rep.Err()).To(MatchError(protocol.ErrInfrastructure))
 	})
 
 	It("runs cases in parallel on forks, with the report of a serial run", func() {
@@ -158,7 +160,7 @@ var _ = Describe("The verdict", func() {
 		Expect(rep.LevelReason).To(ContainSubstring("fail fast"))
 		ran := 0
 		for _, c := range rep.Cases {
-			if c.Status != runner.StatusSkip {
+			if c.Status != protocol.StatusSkip {
 				ran++
 			}
 		}
@@ -172,8 +174,8 @@ var _ = Describe("The verdict", func() {
 	})
 
 	It("gives a Process fork its own session", func() {
-		p := runner.NewProcess(runner.ProcessOptions{Command: "true"})
-		f, ok := any(p).(runner.Forker)
+		p := protocol.NewProcess(protocol.ProcessOptions{Command: "true"})
+		f, ok := any(p).(protocol.Forker)
 		Expect(ok).To(BeTrue())
 		Expect(f.Fork()).NotTo(BeIdenticalTo(p))
 	})
@@ -197,28 +199,28 @@ func copyFS(dst fstest.MapFS, src fs.FS) error {
 var _ = Describe("Classify", func() {
 	// The table of docs/verdicts.md, case by case.
 	type row struct {
-		status runner.Status
+		status protocol.Status
 		tier   string
 		target runner.Level
 		want   runner.Class
 	}
-	const req, opt = runner.TierRequired, runner.TierOptional
+	const req, opt = vector.TierRequired, vector.TierOptional
 	none, conf, full := runner.Level(""), runner.LevelConformant, runner.LevelFullyConformant
 	rows := []row{
-		{runner.StatusPass, req, none, runner.ClassOK}, {runner.StatusPass, opt, full, runner.ClassOK},
-		{runner.StatusSkip, req, conf, runner.ClassNotRun}, {runner.StatusNotRun, opt, none, runner.ClassNotRun},
+		{protocol.StatusPass, req, none, runner.ClassOK}, {protocol.StatusPass, opt, full, runner.ClassOK},
+		{protocol.StatusSkip, req, conf, runner.ClassNotRun}, {protocol.StatusNotRun, opt, none, runner.ClassNotRun},
 		// strict: unpinned fail or unsupported in either tier, and xpass
-		{runner.StatusFail, opt, none, runner.ClassGated}, {runner.StatusCrash, req, none, runner.ClassGated},
-		{runner.StatusUnsupported, opt, none, runner.ClassGated}, {runner.StatusXFail, req, none, runner.ClassOK},
-		{runner.StatusUnexpectedPass, opt, none, runner.ClassGated},
+		{protocol.StatusFail, opt, none, runner.ClassGated}, {protocol.StatusCrash, req, none, runner.ClassGated},
+		{protocol.StatusUnsupported, opt, none, runner.ClassGated}, {protocol.StatusXFail, req, none, runner.ClassOK},
+		{protocol.StatusUnexpectedPass, opt, none, runner.ClassGated},
 		// conformant: the required tier, pinned or not; optional warns
-		{runner.StatusFail, req, conf, runner.ClassGated}, {runner.StatusXFail, req, conf, runner.ClassGated},
-		{runner.StatusUnsupported, req, conf, runner.ClassGated}, {runner.StatusTimeout, opt, conf, runner.ClassWarning},
-		{runner.StatusUnsupported, opt, conf, runner.ClassWarning}, {runner.StatusXFail, opt, conf, runner.ClassWarning},
-		{runner.StatusUnexpectedPass, opt, conf, runner.ClassGated},
+		{protocol.StatusFail, req, conf, runner.ClassGated}, {protocol.StatusXFail, req, conf, runner.ClassGated},
+		{protocol.StatusUnsupported, req, conf, runner.ClassGated}, {protocol.StatusTimeout, opt, conf, runner.ClassWarning},
+		{protocol.StatusUnsupported, opt, conf, runner.ClassWarning}, {protocol.StatusXFail, opt, conf, runner.ClassWarning},
+		{protocol.StatusUnexpectedPass, opt, conf, runner.ClassGated},
 		// fully-conformant: both tiers, pinned or not
-		{runner.StatusXFail, opt, full, runner.ClassGated}, {runner.StatusUnsupported, opt, full, runner.ClassGated},
-		{runner.StatusError, req, full, runner.ClassGated}, {runner.StatusUnexpectedPass, req, full, runner.ClassGated},
+		{protocol.StatusXFail, opt, full, runner.ClassGated}, {protocol.StatusUnsupported, opt, full, runner.ClassGated},
+		{protocol.StatusError, req, full, runner.ClassGated}, {protocol.StatusUnexpectedPass, req, full, runner.ClassGated},
 	}
 	for _, r := range rows {
 		It(fmt.Sprintf("counts %s in the %s tier under target %q as %s", r.status, r.tier, r.target, r.want), func() {
@@ -233,12 +235,12 @@ var _ = Describe("Report.Verdict", func() {
 		r.Recount()
 		return r
 	}
-	c := func(id, tier string, st runner.Status) runner.CaseResult {
+	c := func(id, tier string, st protocol.Status) runner.CaseResult {
 		return runner.CaseResult{ID: id, Tier: tier, Status: st}
 	}
 
 	It("passes an optional failure under conformant, with a warning, and keeps the level", func() {
-		v := report(runner.LevelConformant, c("r", runner.TierRequired, runner.StatusPass), c("o", runner.TierOptional, runner.StatusFail)).Verdict()
+		v := report(runner.LevelConformant, c("r", vector.TierRequired, protocol.StatusPass), c("o", vector.TierOptional, protocol.StatusFail)).Verdict()
 		Expect(v.Passed).To(BeTrue())
 		Expect(v.Warnings).To(Equal(1))
 		Expect(v.Level).To(Equal(runner.LevelConformant))
@@ -246,31 +248,31 @@ var _ = Describe("Report.Verdict", func() {
 	})
 
 	It("fails a target the level misses even with nothing gated", func() {
-		v := report(runner.LevelConformant, c("o", runner.TierOptional, runner.StatusPass)).Verdict()
+		v := report(runner.LevelConformant, c("o", vector.TierOptional, protocol.StatusPass)).Verdict()
 		Expect(v.Passed).To(BeFalse())
 		Expect(v.Gated).To(BeZero())
 		Expect(v.Reason).To(HavePrefix("level not conformant misses the target Cupel Conformant"))
 	})
 
 	It("counts fail and unsupported apart", func() {
-		v := report("", c("a", runner.TierRequired, runner.StatusCrash), c("b", runner.TierRequired, runner.StatusUnsupported),
-			c("d", runner.TierOptional, runner.StatusUnsupported)).Verdict()
+		v := report("", c("a", vector.TierRequired, protocol.StatusCrash), c("b", vector.TierRequired, protocol.StatusUnsupported),
+			c("d", vector.TierOptional, protocol.StatusUnsupported)).Verdict()
 		Expect(v.Counts).To(Equal(map[runner.Outcome]int{runner.OutcomeFail: 1, runner.OutcomeUnsupported: 2}))
 		Expect(v.Reason).To(Equal("3 gated (1 fail, 2 unsupported)"))
 	})
 
 	It("labels a filtered run 'no level claimed' and judges it strictly", func() {
-		r := report("", c("a", runner.TierRequired, runner.StatusPass), c("b", runner.TierRequired, runner.StatusSkip))
+		r := report("", c("a", vector.TierRequired, protocol.StatusPass), c("b", vector.TierRequired, protocol.StatusSkip))
 		v := r.Verdict()
 		Expect(v.Passed).To(BeTrue())
 		Expect(v.LevelClaimed).To(BeFalse())
 		Expect(v.LevelText).To(Equal("no level claimed (filtered run)"))
-		r = report("", c("a", runner.TierOptional, runner.StatusUnsupported), c("b", runner.TierRequired, runner.StatusSkip))
+		r = report("", c("a", vector.TierOptional, protocol.StatusUnsupported), c("b", vector.TierRequired, protocol.StatusSkip))
 		Expect(r.Verdict().Passed).To(BeFalse())
 	})
 
 	It("fails a run that stopped early, claiming no level", func() {
-		r := report(runner.LevelConformant, c("a", runner.TierRequired, runner.StatusPass), c("b", runner.TierRequired, runner.StatusSkip))
+		r := report(runner.LevelConformant, c("a", vector.TierRequired, protocol.StatusPass), c("b", vector.TierRequired, protocol.StatusSkip))
 		r.StoppedEarly = true
 		r.Recount()
 		v := r.Verdict()
@@ -280,17 +282,17 @@ var _ = Describe("Report.Verdict", func() {
 	})
 
 	It("has no verdict after an infrastructure error", func() {
-		r := report("", c("a", runner.TierRequired, runner.StatusNotRun))
+		r := report("", c("a", vector.TierRequired, protocol.StatusNotRun))
 		r.Infrastructure = "implementation failed to start"
 		r.Recount()
 		v := r.Verdict()
 		Expect(v.Passed).To(BeFalse())
 		Expect(v.Infrastructure).To(BeTrue())
-		Expect(r.Err()).To(MatchError(runner.ErrInfrastructure))
+		Expect(r.Err()).To(MatchError(protocol.ErrInfrastructure))
 	})
 
 	It("is in the JSON report as the verdict object", func() {
-		r := report(runner.LevelConformant, c("r", runner.TierRequired, runner.StatusPass), c("o", runner.TierOptional, runner.StatusUnsupported))
+		r := report(runner.LevelConformant, c("r", vector.TierRequired, protocol.StatusPass), c("o", vector.TierOptional, protocol.StatusUnsupported))
 		var b bytes.Buffer
 		Expect(r.WriteJSON(&b)).To(Succeed())
 		var doc struct {

@@ -15,6 +15,8 @@ import (
 	"github.com/cupel-go/go-cupel/internal/report"
 	"github.com/cupel-go/go-cupel/internal/testimpl"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/protocol"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // implCmd is the shell command that starts the test implementation called
@@ -37,9 +39,9 @@ func cupelConform(args ...string) (code int, stdout, stderr string) {
 // checkReports asserts what every report format written to dir says about
 // the run: the JSON report's statuses and level, and every case in the
 // JUnit, TAP and Markdown outputs and the badge's verdict.
-func checkReports(t *testing.T, dir string, want func(*runner.Case) runner.Status, level runner.Level) {
+func checkReports(t *testing.T, dir string, want func(*vector.Case) protocol.Status, level runner.Level) {
 	t.Helper()
-	suite, err := runner.LoadSuite(os.DirFS("../../runner/testdata/suite"))
+	suite, err := vector.LoadSuite(os.DirFS("../../runner/testdata/suite"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +74,7 @@ func checkReports(t *testing.T, dir string, want func(*runner.Case) runner.Statu
 		}
 		// Unsupported cases are grouped by reason in the Markdown summary;
 		// every other unexpected result is listed.
-		if c.Status == runner.StatusUnsupported {
+		if c.Status == protocol.StatusUnsupported {
 			if !strings.Contains(md, "| "+c.Message+" |") {
 				t.Errorf("%s: the reason %q is missing from the Markdown summary", c.ID, c.Message)
 			}
@@ -146,7 +148,7 @@ func TestCLIFrontEnd(t *testing.T) {
 				if !strings.Contains(stdout, "level: "+testimpl.Level(name).Title()) {
 					t.Errorf("the text report does not give the level %s:\n%s", testimpl.Level(name).Title(), stdout)
 				}
-				checkReports(t, dir, func(c *runner.Case) runner.Status { return testimpl.Want(name, c) }, testimpl.Level(name))
+				checkReports(t, dir, func(c *vector.Case) protocol.Status { return testimpl.Want(name, c) }, testimpl.Level(name))
 				if name == testimpl.Crashing && !strings.Contains(stdout, "testimpl: segmentation violation on "+testimpl.CrashID) {
 					t.Errorf("the crash's stderr is not in the text report:\n%s", stdout)
 				}
@@ -181,7 +183,7 @@ func TestOfflineFrontEnd(t *testing.T) {
 			if code != want {
 				t.Errorf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, want, stdout, stderr)
 			}
-			checkReports(t, dir, func(c *runner.Case) runner.Status { return testimpl.WantOffline(name, c) }, testimpl.Level(name))
+			checkReports(t, dir, func(c *vector.Case) protocol.Status { return testimpl.WantOffline(name, c) }, testimpl.Level(name))
 		})
 	}
 }

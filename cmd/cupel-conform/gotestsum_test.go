@@ -16,6 +16,7 @@ import (
 	"github.com/cupel-go/go-cupel/internal/testimpl"
 	"github.com/cupel-go/go-cupel/internal/testtool"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/protocol"
 )
 
 // gotestsumVersion is the gotestsum the --test2json stream is tested with.
@@ -51,7 +52,7 @@ func streamCounts(rep *runner.Report) (tests, skipped, failures int) {
 	v := rep.Verdict()
 	failingTier := map[string]bool{}
 	for _, c := range rep.Cases {
-		if c.Status == runner.StatusSkip {
+		if c.Status == protocol.StatusSkip {
 			continue
 		}
 		if _, ok := failingTier[c.Tier]; !ok {
@@ -60,7 +61,7 @@ func streamCounts(rep *runner.Report) (tests, skipped, failures int) {
 		}
 		tests++
 		switch class, _ := v.ClassOf(c.ID); {
-		case class == runner.ClassGated, c.Status == runner.StatusNotRun && v.Infrastructure:
+		case class == runner.ClassGated, c.Status == protocol.StatusNotRun && v.Infrastructure:
 			failures++
 			failingTier[c.Tier] = true
 		case class == runner.ClassWarning, class == runner.ClassNotRun:

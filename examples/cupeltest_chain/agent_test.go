@@ -84,7 +84,7 @@ func TestReportSnapshot(t *testing.T) {
 // Outside go test, Check returns the failures as an error instead.
 func TestCheckOutsideTests(t *testing.T) {
 	report := selectTurn(t)
-	err := cupeltest.Check(report).
+	err := cupeltest.Audit(report).
 		IncludeItemWithKind(cupel.KindSystemPrompt).
 		HaveNoExclusionsForKind(cupel.KindToolOutput).
 		Err()

@@ -26,6 +26,8 @@ import (
 	"slices"
 
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/protocol"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // Full returns go-cupel's engine under this example's name.
@@ -34,14 +36,14 @@ func Full() runner.Implementation { return full{runner.Engine()} }
 type full struct{ engine runner.Implementation }
 
 // Hello identifies the implementation, keeping the engine's capabilities.
-func (f full) Hello(ctx context.Context) (runner.Info, error) {
+func (f full) Hello(ctx context.Context) (protocol.Identity, error) {
 	info, err := f.engine.Hello(ctx)
 	info.Name, info.Version = "gate-example", "0.1.0"
 	return info, err
 }
 
 // Run runs one case with the engine.
-func (f full) Run(ctx context.Context, req runner.Request) (runner.Result, error) {
+func (f full) Run(ctx context.Context, req protocol.Request) (protocol.Result, error) {
 	return f.engine.Run(ctx, req)
 }
 
@@ -58,7 +60,7 @@ func Core() runner.Implementation { return core{runner.Engine()} }
 type core struct{ engine runner.Implementation }
 
 // Hello identifies the implementation and lists only what it supports.
-func (c core) Hello(ctx context.Context) (runner.Info, error) {
+func (c core) Hello(ctx context.Context) (protocol.Identity, error) {
 	info, err := c.engine.Hello(ctx)
 	info.Name, info.Version = "gate-example-core", "0.1.0"
 	caps := &info.Capabilities
@@ -70,16 +72,16 @@ func (c core) Hello(ctx context.Context) (runner.Info, error) {
 // Run answers unsupported, with the reason, for a case that needs a later
 // scorer or slicer anywhere in its configuration, and runs every other
 // case with the engine.
-func (c core) Run(ctx context.Context, req runner.Request) (runner.Result, error) {
+func (c core) Run(ctx context.Context, req protocol.Request) (protocol.Result, error) {
 	if what := laterFeature(req.Case); what != "" {
-		return runner.Result{Status: runner.ResultUnsupported, Reason: what + " is not implemented (added after spec 1.0)"}, nil
+		return protocol.Result{Status: protocol.ResultUnsupported, Reason: what + " is not implemented (added after spec 1.0)"}, nil
 	}
 	return c.engine.Run(ctx, req)
 }
 
 // laterFeature names the first later scorer or slicer that in needs, or
 // returns "".
-func laterFeature(in runner.Input) string {
+func laterFeature(in vector.Input) string {
 	if in.Scorer != nil {
 		if s := laterScorer(in.Scorer); s != "" {
 			return "scorer " + s
@@ -95,7 +97,7 @@ func laterFeature(in runner.Input) string {
 
 // laterScorer walks a scorer configuration, composite children and scaled
 // inner scorers included.
-func laterScorer(sc *runner.ScorerConfig) string {
+func laterScorer(sc *vector.ScorerConfig) string {
 	if slices.Contains(laterScorers, sc.Type) {
 		return sc.Type
 	}

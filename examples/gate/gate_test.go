@@ -10,6 +10,8 @@ import (
 	"github.com/cupel-go/go-cupel/examples/gate"
 	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/conformtest"
+	"github.com/cupel-go/go-cupel/runner/protocol"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // update regenerates the expectations file of Core:
@@ -70,10 +72,10 @@ func TestCoreIsNotFullyConformant(t *testing.T) {
 	if err := rep.Err(); !errors.Is(err, runner.ErrFailed) {
 		t.Errorf("Err() = %v, want a runner.ErrFailed", err)
 	}
-	if n := rep.Counts[runner.TierOptional][runner.StatusUnsupported]; n == 0 {
+	if n := rep.Counts[vector.TierOptional][protocol.StatusUnsupported]; n == 0 {
 		t.Errorf("no optional case is unsupported")
 	}
-	if n := rep.Counts[runner.TierRequired][runner.StatusUnsupported]; n != 0 {
+	if n := rep.Counts[vector.TierRequired][protocol.StatusUnsupported]; n != 0 {
 		t.Errorf("%d required cases are unsupported", n)
 	}
 }

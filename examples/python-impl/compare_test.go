@@ -14,7 +14,7 @@ import (
 	"github.com/cupel-go/go-cupel/internal/cli"
 	"github.com/cupel-go/go-cupel/internal/matrix"
 	"github.com/cupel-go/go-cupel/internal/testtool"
-	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/protocol"
 )
 
 // breakages are the two bugs of the deliberately broken copy: u-shaped
@@ -85,7 +85,7 @@ func TestCompareImplementations(t *testing.T) {
 	for _, d := range m.Disagreements {
 		if d.Failing {
 			failing = append(failing, d.ID)
-			if d.Statuses["broken"] != runner.StatusFail || strings.Join(d.Passed, ",") != "go-cupel,python" {
+			if d.Statuses["broken"] != protocol.StatusFail || strings.Join(d.Passed, ",") != "go-cupel,python" {
 				t.Errorf("%s: statuses %v, passed %v; want only broken to fail", d.ID, d.Statuses, d.Passed)
 			}
 		}

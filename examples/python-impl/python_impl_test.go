@@ -17,6 +17,8 @@ import (
 	"github.com/cupel-go/go-cupel/internal/offline"
 	"github.com/cupel-go/go-cupel/internal/testtool"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/protocol"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // script is the Python program, relative to this directory (go test runs
@@ -40,31 +42,31 @@ func python3(t *testing.T) string {
 }
 
 // supported reports whether cupel_impl.py implements what c needs.
-func supported(c *runner.Case) bool {
+func supported(c *vector.Case) bool {
 	switch c.Stage {
-	case runner.StageScoring:
+	case vector.StageScoring:
 		return c.Input.Scorer != nil && slices.Contains(supportedScorers, c.Input.Scorer.Type)
-	case runner.StagePlacing:
+	case vector.StagePlacing:
 		return slices.Contains(supportedPlacers, c.Input.Placer)
 	}
 	return false
 }
 
 // wantStatus is the status each case of the suite must get.
-func wantStatus(t *testing.T) map[string]runner.Status {
+func wantStatus(t *testing.T) map[string]protocol.Status {
 	t.Helper()
-	suite, err := runner.LoadSuite(nil)
+	suite, err := vector.LoadSuite(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(suite.Errors) > 0 {
 		t.Fatalf("the embedded suite has %d load errors, first: %v", len(suite.Errors), suite.Errors[0])
 	}
-	want := map[string]runner.Status{}
+	want := map[string]protocol.Status{}
 	for _, c := range suite.Cases {
-		want[c.ID] = runner.StatusUnsupported
+		want[c.ID] = protocol.StatusUnsupported
 		if supported(c) {
-			want[c.ID] = runner.StatusPass
+			want[c.ID] = protocol.StatusPass
 		}
 	}
 	return want
@@ -77,7 +79,7 @@ func TestPythonImplementation(t *testing.T) {
 	py := python3(t)
 	want := wantStatus(t)
 
-	impl := runner.NewProcess(runner.ProcessOptions{
+	impl := protocol.NewProcess(protocol.ProcessOptions{
 		Argv:           []string{py, script},
 		StartupTimeout: 10 * time.Second,
 	})
@@ -111,17 +113,17 @@ func TestPythonImplementation(t *testing.T) {
 			t.Errorf("%s: %s (%s), want %s", c.ID, c.Status, c.Message, w)
 			continue
 		}
-		if c.Status == runner.StatusUnsupported && (c.Actual == nil || c.Actual.Reason == "") {
+		if c.Status == protocol.StatusUnsupported && (c.Actual == nil || c.Actual.Reason == "") {
 			t.Errorf("%s: unsupported without a reason", c.ID)
 		}
-		if c.Status == runner.StatusPass && c.Tier == runner.TierRequired && c.Actual != nil {
+		if c.Status == protocol.StatusPass && c.Tier == vector.TierRequired && c.Actual != nil {
 			implemented[c.Stage] = true
 		}
 	}
 	for id := range want {
 		t.Errorf("%s: not in the report", id)
 	}
-	for _, stage := range []string{runner.StageScoring, runner.StagePlacing} {
+	for _, stage := range []string{vector.StageScoring, vector.StagePlacing} {
 		if !implemented[stage] {
 			t.Errorf("no required %s case passed", stage)
 		}
@@ -129,20 +131,20 @@ func TestPythonImplementation(t *testing.T) {
 
 	// Per stage: scoring is split, placing passes in full, slicing and
 	// pipeline are unsupported in full.
-	for _, tier := range runner.Tiers {
-		for _, stage := range runner.Stages {
+	for _, tier := range vector.Tiers {
+		for _, stage := range vector.Stages {
 			counts := rep.StageCounts[tier+"/"+stage]
-			pass, unsupported := counts[runner.StatusPass], counts[runner.StatusUnsupported]
+			pass, unsupported := counts[protocol.StatusPass], counts[protocol.StatusUnsupported]
 			t.Logf("%-8s %-8s %3d pass, %3d unsupported", tier, stage, pass, unsupported)
 			if pass+unsupported == 0 {
 				t.Errorf("%s/%s: no case", tier, stage)
 			}
 			switch stage {
-			case runner.StageScoring:
+			case vector.StageScoring:
 				if pass == 0 || unsupported == 0 {
 					t.Errorf("%s/scoring: %d pass, %d unsupported; want some of each", tier, pass, unsupported)
 				}
-			case runner.StagePlacing:
+			case vector.StagePlacing:
 				if unsupported != 0 {
 					t.Errorf("%s/placing: %d unsupported, want 0", tier, unsupported)
 				}
@@ -172,15 +174,15 @@ func TestPythonImplementation(t *testing.T) {
 // suffice: each costs an interpreter start.
 func TestPythonImplementationExecPerCase(t *testing.T) {
 	py := python3(t)
-	impl := runner.NewProcess(runner.ProcessOptions{
+	impl := protocol.NewProcess(protocol.ProcessOptions{
 		Argv:           []string{py, script},
 		ExecPerCase:    true,
 		StartupTimeout: 10 * time.Second,
 	})
 	rep, err := runner.Run(context.Background(), impl, runner.Options{
 		Run:    "/u-shaped-",
-		Tiers:  []string{runner.TierRequired},
-		Stages: []string{runner.StagePlacing},
+		Tiers:  []string{vector.TierRequired},
+		Stages: []string{vector.StagePlacing},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -190,11 +192,11 @@ func TestPythonImplementationExecPerCase(t *testing.T) {
 	}
 	ran := 0
 	for _, c := range rep.Cases {
-		if c.Status == runner.StatusSkip {
+		if c.Status == protocol.StatusSkip {
 			continue
 		}
 		ran++
-		if c.Status != runner.StatusPass {
+		if c.Status != protocol.StatusPass {
 			t.Errorf("%s: %s (%s)", c.ID, c.Status, c.Message)
 		}
 	}
@@ -278,7 +280,7 @@ func TestOffline(t *testing.T) {
 // verdict of wantStatus gives.
 func stageLines(t *testing.T) []string {
 	t.Helper()
-	suite, err := runner.LoadSuite(nil)
+	suite, err := vector.LoadSuite(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -291,8 +293,8 @@ func stageLines(t *testing.T) []string {
 		}
 	}
 	var lines []string
-	for _, tier := range runner.Tiers {
-		for _, stage := range runner.Stages {
+	for _, tier := range vector.Tiers {
+		for _, stage := range vector.Stages {
 			var parts []string
 			if n := pass[tier+"/"+stage]; n > 0 {
 				parts = append(parts, fmt.Sprintf("%d pass", n))

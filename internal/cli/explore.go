@@ -9,6 +9,9 @@ import (
 	"time"
 
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/explore"
+	"github.com/cupel-go/go-cupel/runner/protocol"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 const exploreUsage = `usage: cupel-conform explore --impl-cmd CMD [--against CMD2] [--seed N]
@@ -33,7 +36,7 @@ values are go-cupel's outputs (with --against, the second
 implementation's, and neither side is trusted), not a derivation from the
 spec: verify them against the spec before adopting the vector. Fix your
 implementation, or report the vector to go-cupel if go-cupel is wrong.
-The guide is runner/EXPLORE.md in the go-cupel repository.
+The guide is runner/explore/EXPLORE.md in the go-cupel repository.
 
 exit codes: 0 no divergence, 1 a divergence was found, 2 usage error,
             3 no verdict (the implementation would not start, crashed in a
@@ -71,7 +74,7 @@ func (e *env) explore(args []string) (int, error) {
 	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
 	var shard shardFlag
 	fs.Var(&shard, "shard", shardHelp)
-	jsonOut := fs.String("json", "", "write the report as JSON (schema "+runner.ExploreReportSchema+") to `FILE` (- for stdout), for \"report merge\"")
+	jsonOut := fs.String("json", "", "write the report as JSON (schema "+explore.ReportSchema+") to `FILE` (- for stdout), for \"report merge\"")
 	coverage := fs.Bool("coverage", false, "print which parts of the configuration space the generated cases used, and how often")
 	args, err := parse(fs, args)
 	if err != nil {
@@ -94,18 +97,18 @@ func (e *env) explore(args []string) (int, error) {
 	if *cases == 0 && *duration == 0 {
 		*cases = 10000
 	}
-	process := func(cmd string) *runner.Process {
-		return runner.NewProcess(runner.ProcessOptions{Command: cmd, Restarts: restartsOpt(*restarts), StartupTimeout: *startup,
-			Suite: runner.HelloSuite{SpecVersion: runner.SpecVersion}})
+	process := func(cmd string) *protocol.Process {
+		return protocol.NewProcess(protocol.ProcessOptions{Command: cmd, Restarts: restartsOpt(*restarts), StartupTimeout: *startup,
+			Suite: protocol.HelloSuite{SpecVersion: vector.SpecVersion}})
 	}
-	opts := runner.ExploreOptions{Seed: *seed, Cases: *cases, Duration: *duration, Stages: stages, Out: *out,
+	opts := explore.Options{Seed: *seed, Cases: *cases, Duration: *duration, Stages: stages, Out: *out,
 		Timeout: *timeout, StartupTimeout: *startup, ShrinkRuns: *shrinkRuns, Coverage: *coverage, Shard: runner.Shard(shard)}
 	if *against != "" {
 		opts.Oracle = process(*against)
 	}
 	if !*quiet {
 		last := time.Now()
-		opts.OnProgress = func(p runner.ExploreProgress) {
+		opts.OnProgress = func(p explore.Progress) {
 			if p.Shrinking != "" {
 				// The generated case's index, numbered from 0 as in the summary's
 				// "(seed S, index I)": the cases so far include this one.
@@ -122,7 +125,7 @@ func (e *env) explore(args []string) (int, error) {
 	}
 	ctx, cancel := signalContext()
 	defer cancel()
-	rep, err := runner.Explore(ctx, process(*implCmd), opts)
+	rep, err := explore.Run(ctx, process(*implCmd), opts)
 	if err != nil {
 		return exitInfrastructure, err
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/cupel-go/go-cupel/internal/report"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/explore"
 )
 
 // shardFlag is --shard I/N of run and explore.
@@ -39,7 +40,7 @@ func (e *env) reportMerge(args []string) (int, error) {
 		return 0, usagef("report merge needs the JSON reports of the shards (run --shard I/N --json FILE, or explore --shard I/N --json FILE)")
 	}
 	var runs []*runner.Report
-	var explores []*runner.ExploreReport
+	var explores []*explore.Report
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {
@@ -58,14 +59,14 @@ func (e *env) reportMerge(args []string) (int, error) {
 				return 0, usagef("report merge: %s: %v", f, err)
 			}
 			runs = append(runs, &r)
-		case runner.ExploreReportSchema:
-			var r runner.ExploreReport
+		case explore.ReportSchema:
+			var r explore.Report
 			if err := json.Unmarshal(data, &r); err != nil {
 				return 0, usagef("report merge: %s: %v", f, err)
 			}
 			explores = append(explores, &r)
 		default:
-			return 0, usagef("report merge: %s has schema %q (want %s or %s)", f, head.Schema, runner.ReportSchema, runner.ExploreReportSchema)
+			return 0, usagef("report merge: %s has schema %q (want %s or %s)", f, head.Schema, runner.ReportSchema, explore.ReportSchema)
 		}
 	}
 	if len(runs) > 0 && len(explores) > 0 {
@@ -90,7 +91,7 @@ func (e *env) reportMerge(args []string) (int, error) {
 		}
 		return verdictCode(m.Err()), nil
 	}
-	m, err := runner.MergeExploreReports(explores)
+	m, err := explore.MergeReports(explores)
 	if err != nil {
 		return 0, usagef("report merge: %v", err)
 	}

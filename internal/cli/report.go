@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/cupel-go/go-cupel/internal/matrix"
-	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // matrixOutputs are the destinations of a comparison of implementations
@@ -138,7 +138,7 @@ func suiteLookup(dir string, entries []matrix.Entry, stderr io.Writer) (func(str
 }
 
 // caseData looks up the inputs and the expectation of a case of suite.
-func caseData(suite *runner.Suite) func(string) (matrix.CaseData, bool) {
+func caseData(suite *vector.Suite) func(string) (matrix.CaseData, bool) {
 	return func(id string) (matrix.CaseData, bool) {
 		c := suite.Case(id)
 		if c == nil {

@@ -10,6 +10,8 @@ import (
 	"github.com/cupel-go/go-cupel/internal/matrix"
 	"github.com/cupel-go/go-cupel/internal/report"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/protocol"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // builtinName is the -i name of the in-process engine.
@@ -18,7 +20,7 @@ const builtinName = "go-cupel"
 // parseImpls turns the -i flags into named implementations: "go-cupel" is
 // the built-in engine, NAME=CMD a process started with the options of
 // popts and the command CMD.
-func parseImpls(flags []string, popts runner.ProcessOptions) ([]runner.Named, error) {
+func parseImpls(flags []string, popts protocol.ProcessOptions) ([]runner.Named, error) {
 	var out []runner.Named
 	seen := map[string]bool{}
 	for _, f := range flags {
@@ -35,7 +37,7 @@ func parseImpls(flags []string, popts runner.ProcessOptions) ([]runner.Named, er
 		default:
 			po := popts
 			po.Command = cmd
-			n = runner.Named{Name: name, Impl: runner.NewProcess(po)}
+			n = runner.Named{Name: name, Impl: protocol.NewProcess(po)}
 		}
 		if seen[n.Name] {
 			return nil, usagef("-i: two implementations are named %q", n.Name)
@@ -49,7 +51,7 @@ func parseImpls(flags []string, popts runner.ProcessOptions) ([]runner.Named, er
 // runMany is run with -i: the suite against every implementation in
 // parallel, reported side by side. The exit code is the worst of the
 // implementations' (3 over 1 over 0), so --require-level applies to each.
-func (e *env) runMany(ctx context.Context, m *manyFlags, suite *runner.Suite, opts runner.Options, o outputs, popts runner.ProcessOptions, writeExp string) (int, error) {
+func (e *env) runMany(ctx context.Context, m *manyFlags, suite *vector.Suite, opts runner.Options, o outputs, popts protocol.ProcessOptions, writeExp string) (int, error) {
 	for _, f := range []struct{ name, val string }{
 		{"--impl-cmd", popts.Command},
 		{"--save-failed", o.saveFailed}, {"--write-expectations", writeExp},
@@ -99,7 +101,7 @@ func (e *env) runMany(ctx context.Context, m *manyFlags, suite *runner.Suite, op
 // implementation's own verdict: --junit FILE, one testsuite per
 // implementation; --tap DIR and --badge DIR, a file per implementation
 // (DIR/NAME.tap, DIR/NAME.json).
-func (e *env) emitPerImpl(entries []matrix.Entry, suite *runner.Suite, o outputs) error {
+func (e *env) emitPerImpl(entries []matrix.Entry, suite *vector.Suite, o outputs) error {
 	named := make([]report.Named, len(entries))
 	files := map[string]string{}
 	for i, en := range entries {
@@ -159,7 +161,7 @@ func worse(a, b int) int {
 
 // writeHTML writes the HTML page of a run of one implementation, when
 // --html is set.
-func (m *manyFlags) writeHTML(e *env, rep *runner.Report, suite *runner.Suite) error {
+func (m *manyFlags) writeHTML(e *env, rep *runner.Report, suite *vector.Suite) error {
 	if m.html == "" {
 		return nil
 	}

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/protocol"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // smoke checks an adapter's framing: hello, one case per stage over one
@@ -28,26 +30,26 @@ func (e *env) smoke(args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	p := runner.NewProcess(runner.ProcessOptions{Command: *implCmd, Restarts: -1, StartupTimeout: *startup,
-		Suite: runner.HelloSuite{SpecVersion: suite.SpecVersion, Digest: suite.Digest}})
+	p := protocol.NewProcess(protocol.ProcessOptions{Command: *implCmd, Restarts: -1, StartupTimeout: *startup,
+		Suite: protocol.HelloSuite{SpecVersion: suite.SpecVersion, Digest: suite.Digest}})
 	defer p.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), *startup)
 	info, err := p.Hello(ctx)
 	cancel()
 	if err != nil {
 		fmt.Fprintf(e.stdout, "FAIL hello: %v\n", err)
-		var f *runner.Fault
+		var f *protocol.Fault
 		if errors.As(err, &f) && f.Stderr != "" {
 			fmt.Fprintf(e.stdout, "stderr:\n%s\n", f.Stderr)
 		}
 		return exitInfrastructure, nil
 	}
-	fmt.Fprintf(e.stdout, "ok   hello: %s %s (%s), protocol %s\n", info.Name, info.Version, info.Language, runner.Protocol)
+	fmt.Fprintf(e.stdout, "ok   hello: %s %s (%s), protocol %s\n", info.Name, info.Version, info.Language, protocol.Protocol)
 	seq := 0
-	for _, stage := range runner.Stages {
-		var cs *runner.Case
+	for _, stage := range vector.Stages {
+		var cs *vector.Case
 		for _, x := range suite.Cases {
-			if x.Stage == stage && (cs == nil || (x.Tier == runner.TierRequired && cs.Tier != runner.TierRequired)) {
+			if x.Stage == stage && (cs == nil || (x.Tier == vector.TierRequired && cs.Tier != vector.TierRequired)) {
 				cs = x
 			}
 		}
@@ -56,7 +58,7 @@ func (e *env) smoke(args []string) (int, error) {
 		}
 		seq++
 		ctx, cancel := context.WithTimeout(context.Background(), *timeout)
-		res, err := p.Run(ctx, runner.NewRequest(seq, cs))
+		res, err := p.Run(ctx, protocol.NewRequest(seq, cs))
 		cancel()
 		if err != nil {
 			fmt.Fprintf(e.stdout, "FAIL run %s (seq %d): %v\n", cs.ID, seq, err)
@@ -66,7 +68,7 @@ func (e *env) smoke(args []string) (int, error) {
 			return exitInfrastructure, nil
 		}
 		switch res.Status {
-		case runner.ResultOK, runner.ResultRejected, runner.ResultUnsupported, runner.ResultError:
+		case protocol.ResultOK, protocol.ResultRejected, protocol.ResultUnsupported, protocol.ResultError:
 		default:
 			fmt.Fprintf(e.stdout, "FAIL run %s: status %q is not ok, rejected, unsupported or error\n", cs.ID, res.Status)
 			return exitInfrastructure, nil

@@ -21,8 +21,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cupel-go/go-cupel/internal/oracle"
+	"github.com/cupel-go/go-cupel/internal/answerkey"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/protocol"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // Main runs the adapter on stdin/stdout and returns the exit code.
@@ -53,17 +55,17 @@ func Main() int {
 			os.Exit(7)
 		}
 	}
-	var o runner.Implementation = runner.Engine()
+	var o protocol.Implementation = runner.Engine()
 	if dir := os.Getenv("FAULT_SUITE"); dir != "" {
-		suite, err := runner.LoadSuite(os.DirFS(dir))
+		suite, err := vector.LoadSuite(os.DirFS(dir))
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 1
 		}
-		o = oracle.New(suite)
+		o = answerkey.New(suite)
 	}
 	in := bufio.NewScanner(os.Stdin)
-	in.Buffer(nil, runner.MaxLine)
+	in.Buffer(nil, protocol.MaxLine)
 	out := bufio.NewWriter(os.Stdout)
 	send := func(v any) {
 		b, _ := json.Marshal(v)
@@ -86,11 +88,11 @@ func Main() int {
 				out.Flush()
 			}
 			info, _ := o.Hello(context.Background())
-			send(runner.NewHelloResponse(info))
+			send(protocol.NewHelloResponse(info))
 		case "bye":
 			return 0
 		case "run":
-			var m runner.RunMessage
+			var m protocol.RunMessage
 			if err := json.Unmarshal(in.Bytes(), &m); err != nil {
 				fmt.Fprintln(os.Stderr, err)
 				return 1
@@ -125,7 +127,7 @@ func Main() int {
 					continue
 				}
 			}
-			send(runner.ResultMessage{Type: "result", Seq: seq, ID: m.ID, Result: res})
+			send(protocol.ResultMessage{Type: "result", Seq: seq, ID: m.ID, Result: res})
 		}
 	}
 	return 0

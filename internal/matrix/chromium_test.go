@@ -19,6 +19,8 @@ import (
 	"github.com/cupel-go/go-cupel/internal/matrix"
 	"github.com/cupel-go/go-cupel/internal/testtool"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/protocol"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // chromium returns the path of Debian's chromium. Without it the spec
@@ -52,31 +54,31 @@ func synthetic(n int) (*matrix.Matrix, []string) {
 	reports := map[string]*runner.Report{}
 	names := []string{"all", "some", "bugs"}
 	for _, name := range names {
-		reports[name] = &runner.Report{Schema: runner.ReportSchema, Implementation: runner.Info{Name: name, Version: "1.0"},
-			Runner: runner.RunnerInfo{Name: "cupel-conform", Version: "devel"},
-			Suite:  runner.SuiteInfo{Source: "synthetic", SpecVersion: "1.3", Digest: "feedfacefeedface", Cases: n}}
+		reports[name] = &runner.Report{Schema: runner.ReportSchema, Implementation: protocol.Identity{Name: name, Version: "1.0"},
+			Runner: protocol.RunnerIdentity{Name: "cupel-conform", Version: "devel"},
+			Suite:  runner.SuiteIdentity{Source: "synthetic", SpecVersion: "1.3", Digest: "feedfacefeedface", Cases: n}}
 	}
 	for i := range n {
-		tier := runner.TierRequired
+		tier := vector.TierRequired
 		if i >= n*2/5 {
-			tier = runner.TierOptional
+			tier = vector.TierOptional
 		}
-		stage := runner.Stages[i%len(runner.Stages)]
+		stage := vector.Stages[i%len(vector.Stages)]
 		id := fmt.Sprintf("%s/%s/case-%04d", tier, stage, i)
 		for _, name := range names {
-			cr := runner.CaseResult{ID: id, Tier: tier, Stage: stage, Name: fmt.Sprintf("synthetic case %d", i), Status: runner.StatusPass}
+			cr := runner.CaseResult{ID: id, Tier: tier, Stage: stage, Name: fmt.Sprintf("synthetic case %d", i), Status: protocol.StatusPass}
 			switch {
 			case name == "all":
 			case i%7 == 3:
-				cr.Status, cr.Message = runner.StatusUnsupported, "unsupported: not implemented"
+				cr.Status, cr.Message = protocol.StatusUnsupported, "unsupported: not implemented"
 			case name == "bugs" && i%50 == 0:
-				cr.Status = runner.StatusFail
+				cr.Status = protocol.StatusFail
 				cr.Details = []string{fmt.Sprintf("output differs (in order): expected [\"x%d\", \"y\"], got [\"y\", \"x%d\"]", i, i),
 					"  first difference at position 0",
 					fmt.Sprintf("  !  0  expected \"x%d\"  actual #1 \"y\"", i),
 					fmt.Sprintf("  !  1  expected \"y\"  actual #0 \"x%d\"", i)}
 				cr.Message = cr.Details[0]
-				cr.Actual = &runner.Result{Status: runner.ResultOK, Output: &runner.Output{Ordered: []int{1, 0}}}
+				cr.Actual = &protocol.Result{Status: protocol.ResultOK, Output: &protocol.Output{Ordered: []int{1, 0}}}
 				failing = append(failing, id)
 			}
 			reports[name].Cases = append(reports[name].Cases, cr)

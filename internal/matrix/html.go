@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/protocol"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 //go:embed report.html.tmpl
@@ -54,12 +56,12 @@ type htmlPage struct {
 	NDisagree     int
 	NFailing      int
 	Cases         []htmlCase
-	Statuses      []runner.Status
+	Statuses      []protocol.Status
 	Stages        []string
 	TierNames     []string
 	Warnings      []string
 	Columns       template.CSS
-	Legend        []runner.Status
+	Legend        []protocol.Status
 	InputsMissing bool
 }
 
@@ -87,7 +89,7 @@ type htmlBar struct {
 }
 
 type htmlSeg struct {
-	Status runner.Status
+	Status protocol.Status
 	Style  template.CSS
 }
 
@@ -109,7 +111,7 @@ type htmlGroup struct {
 }
 
 type htmlSig struct {
-	Status runner.Status
+	Status protocol.Status
 	Who    string
 }
 
@@ -131,14 +133,14 @@ type htmlCase struct {
 }
 
 type htmlChip struct {
-	Status runner.Status
+	Status protocol.Status
 	Label  string
 	Title  string
 }
 
 type htmlProblem struct {
 	Impl    string
-	Status  runner.Status
+	Status  protocol.Status
 	Message string
 	Diff    []diffLine
 	Actual  string
@@ -173,8 +175,8 @@ func buildPage(m *Matrix, o HTMLOptions) htmlPage {
 	for _, im := range m.Implementations {
 		h := htmlImpl{Name: im.Name, Describe: describe(im.Info), Level: im.Verdict.LevelText, Reason: im.LevelReason,
 			LevelClass: "lvl-none", Met: im.Met(), VerdictLine: im.Verdict.Line(), Infrastructure: im.Infrastructure, Caps: capabilities(im.Info.Capabilities),
-			Required: bar(tally(im.Counts[runner.TierRequired]), runner.TierRequired, ""),
-			Optional: bar(tally(im.Counts[runner.TierOptional]), runner.TierOptional, "")}
+			Required: bar(tally(im.Counts[vector.TierRequired]), vector.TierRequired, ""),
+			Optional: bar(tally(im.Counts[vector.TierOptional]), vector.TierOptional, "")}
 		switch im.Level {
 		case runner.LevelFullyConformant:
 			h.LevelClass = "lvl-full"
@@ -208,7 +210,7 @@ func buildPage(m *Matrix, o HTMLOptions) htmlPage {
 		p.TierNames = append(p.TierNames, tier)
 	}
 
-	statuses := map[runner.Status]bool{}
+	statuses := map[protocol.Status]bool{}
 	stages := map[string]bool{}
 	for _, c := range m.Cases {
 		hc := htmlCase{ID: c.ID, Name: c.Name, Tier: c.Tier, Stage: c.Stage, Anchor: anchor(c.ID)}
@@ -231,10 +233,10 @@ func buildPage(m *Matrix, o HTMLOptions) htmlPage {
 				text = append(text, r.Message)
 			}
 			hc.Cells = append(hc.Cells, chip)
-			if r != nil && s != runner.StatusPass && s != runner.StatusSkip {
+			if r != nil && s != protocol.StatusPass && s != protocol.StatusSkip {
 				hc.Problems = append(hc.Problems, problem(m.Implementations[i].Name, r))
 			}
-			if failing(s) || s == runner.StatusXFail {
+			if failing(s) || s == protocol.StatusXFail {
 				hc.Open = true
 			}
 		}
@@ -258,7 +260,7 @@ func buildPage(m *Matrix, o HTMLOptions) htmlPage {
 		}
 		p.Cases = append(p.Cases, hc)
 	}
-	for _, s := range runner.Statuses {
+	for _, s := range protocol.Statuses {
 		if statuses[s] {
 			p.Statuses = append(p.Statuses, s)
 		}
@@ -267,7 +269,7 @@ func buildPage(m *Matrix, o HTMLOptions) htmlPage {
 		p.Statuses = append(p.Statuses, StatusAbsent)
 	}
 	p.Legend = p.Statuses
-	for _, st := range runner.Stages {
+	for _, st := range vector.Stages {
 		if stages[st] {
 			p.Stages = append(p.Stages, st)
 			delete(stages, st)
@@ -279,7 +281,7 @@ func buildPage(m *Matrix, o HTMLOptions) htmlPage {
 	for _, g := range groupDisagreements(m) {
 		hg := htmlGroup{Failing: g.failing}
 		d0 := g.cases[0]
-		for _, s := range append(append([]runner.Status{}, runner.Statuses...), StatusAbsent) {
+		for _, s := range append(append([]protocol.Status{}, protocol.Statuses...), StatusAbsent) {
 			var who []string
 			for _, im := range m.Implementations {
 				if d0.Statuses[im.Name] == s {
@@ -322,7 +324,7 @@ func bar(t Tally, tier, stage string) htmlBar {
 	}
 	parts := []string{fmt.Sprintf("%d pass", t.Pass)}
 	if t.Pass > 0 {
-		b.Segs = append(b.Segs, seg(runner.StatusPass, t.Pass, t.Total))
+		b.Segs = append(b.Segs, seg(protocol.StatusPass, t.Pass, t.Total))
 	}
 	var rest []string
 	for _, o := range t.Other {
@@ -334,11 +336,11 @@ func bar(t Tally, tier, stage string) htmlBar {
 	return b
 }
 
-func seg(s runner.Status, n, total int) htmlSeg {
+func seg(s protocol.Status, n, total int) htmlSeg {
 	return htmlSeg{Status: s, Style: template.CSS(fmt.Sprintf("width:%.2f%%", 100*float64(n)/float64(total)))}
 }
 
-func capabilities(c runner.Capabilities) string {
+func capabilities(c protocol.Capabilities) string {
 	var parts []string
 	for _, l := range c.Lists() {
 		parts = append(parts, l.Name+": "+strings.Join(l.Values, ", "))

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/protocol"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // mdFoldAfter is how many disagreements where nobody fails are shown
@@ -28,8 +30,8 @@ func WriteMarkdown(w io.Writer, m *Matrix) error {
 	b.WriteString("| implementation | level | required | optional |\n|---|---|---:|---:|\n")
 	for _, im := range m.Implementations {
 		fmt.Fprintf(&b, "| **%s** <br>%s | %s %s | %s | %s |\n", mdEscape(im.Name), mdEscape(describe(im.Info)),
-			levelMark(im.Level), mdEscape(levelText(im)), fraction(tally(im.Counts[runner.TierRequired])),
-			fraction(tally(im.Counts[runner.TierOptional])))
+			levelMark(im.Level), mdEscape(levelText(im)), fraction(tally(im.Counts[vector.TierRequired])),
+			fraction(tally(im.Counts[vector.TierOptional])))
 	}
 	b.WriteString("\n| tier | stage |")
 	for _, n := range names {
@@ -71,7 +73,7 @@ func writeMDDisagreements(b *strings.Builder, m *Matrix, names []string) {
 			s := d.Statuses[n]
 			if failing(s) {
 				fmt.Fprintf(b, " ❌ **%s** |", s)
-			} else if s == runner.StatusPass {
+			} else if s == protocol.StatusPass {
 				b.WriteString(" ✅ pass |")
 			} else {
 				fmt.Fprintf(b, " %s |", s)

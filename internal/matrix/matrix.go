@@ -7,6 +7,8 @@ import (
 	"sort"
 
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/protocol"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // ErrInvalid is matched (errors.Is) by every error New returns for entries
@@ -40,8 +42,8 @@ type Options struct {
 // Matrix is the comparison of one or more reports.
 type Matrix struct {
 	// Runner and Suite are those of the first report.
-	Runner runner.RunnerInfo `json:"runner"`
-	Suite  runner.SuiteInfo  `json:"suite"`
+	Runner protocol.RunnerIdentity `json:"runner"`
+	Suite  runner.SuiteIdentity    `json:"suite"`
 	// Implementations are in the order of the entries.
 	Implementations []Implementation `json:"implementations"`
 	// Groups are the "tier/stage" keys of the cases, in report order.
@@ -60,17 +62,17 @@ type Matrix struct {
 
 // Implementation is one implementation's summary.
 type Implementation struct {
-	Name         string       `json:"name"`
-	Info         runner.Info  `json:"implementation"`
-	Level        runner.Level `json:"level"`
-	LevelReason  string       `json:"level_reason"`
-	RequireLevel runner.Level `json:"require_level,omitempty"`
+	Name         string            `json:"name"`
+	Info         protocol.Identity `json:"implementation"`
+	Level        runner.Level      `json:"level"`
+	LevelReason  string            `json:"level_reason"`
+	RequireLevel runner.Level      `json:"require_level,omitempty"`
 	// Infrastructure, when set, says why the run stopped without a verdict.
 	Infrastructure string `json:"infrastructure_error,omitempty"`
 	// Counts are per tier ("required", "optional", "all") and status.
-	Counts map[string]map[runner.Status]int `json:"counts"`
+	Counts map[string]map[protocol.Status]int `json:"counts"`
 	// StageCounts are per "tier/stage" and status.
-	StageCounts map[string]map[runner.Status]int `json:"stage_counts"`
+	StageCounts map[string]map[protocol.Status]int `json:"stage_counts"`
 	// Verdict is the verdict of the implementation's run.
 	Verdict runner.Verdict `json:"verdict"`
 	// Report is the report the summary was made from.
@@ -93,7 +95,7 @@ type Case struct {
 
 // Status is the case's status for implementation i, or "" when its report
 // lacks the case.
-func (c *Case) Status(i int) runner.Status {
+func (c *Case) Status(i int) protocol.Status {
 	if r := c.Results[i]; r != nil {
 		return r.Status
 	}
@@ -104,7 +106,7 @@ func (c *Case) Status(i int) runner.Status {
 // the case differ: a case one of them did not run (filtered out, or
 // skipped after --failfast stopped its run) is no disagreement.
 func (c *Case) Disagree() bool {
-	first := runner.Status("")
+	first := protocol.Status("")
 	for i, r := range c.Results {
 		if r != nil && r.Outcome() == runner.OutcomeNotRun {
 			continue
@@ -137,16 +139,16 @@ func (c *Case) Failing() bool {
 // AllPass reports whether every implementation passed the case.
 func (c *Case) AllPass() bool {
 	for i := range c.Results {
-		if c.Status(i) != runner.StatusPass {
+		if c.Status(i) != protocol.StatusPass {
 			return false
 		}
 	}
 	return true
 }
 
-func failing(s runner.Status) bool {
+func failing(s protocol.Status) bool {
 	switch s {
-	case runner.StatusPass, runner.StatusSkip, runner.StatusXFail, runner.StatusUnsupported, "":
+	case protocol.StatusPass, protocol.StatusSkip, protocol.StatusXFail, protocol.StatusUnsupported, "":
 		return false
 	}
 	return true
@@ -160,7 +162,7 @@ type Disagreement struct {
 	Name  string `json:"name,omitempty"`
 	// Statuses are per implementation name; "absent" where its report
 	// lacks the case.
-	Statuses map[string]runner.Status `json:"statuses"`
+	Statuses map[string]protocol.Status `json:"statuses"`
 	// Passed names the implementations that passed, in matrix order.
 	Passed []string `json:"passed"`
 	// Failing is true when some implementation failed, errored, crashed,
@@ -172,7 +174,7 @@ type Disagreement struct {
 }
 
 // StatusAbsent stands for a case that an implementation's report lacks.
-const StatusAbsent runner.Status = "absent"
+const StatusAbsent protocol.Status = "absent"
 
 // New compares the reports of entries. It never modifies them.
 func New(entries []Entry, opts Options) (*Matrix, error) {
@@ -202,8 +204,8 @@ func New(entries []Entry, opts Options) (*Matrix, error) {
 		im := Implementation{
 			Name: e.Name, Info: r.Implementation, Level: r.Level, LevelReason: r.LevelReason,
 			RequireLevel: r.RequireLevel, Infrastructure: r.Infrastructure, Report: r, Verdict: r.Verdict(),
-			Counts:      map[string]map[runner.Status]int{"all": {}, runner.TierRequired: {}, runner.TierOptional: {}},
-			StageCounts: map[string]map[runner.Status]int{},
+			Counts:      map[string]map[protocol.Status]int{"all": {}, vector.TierRequired: {}, vector.TierOptional: {}},
+			StageCounts: map[string]map[protocol.Status]int{},
 		}
 		if r.Suite.Digest != first.Suite.Digest {
 			m.Warnings = append(m.Warnings, fmt.Sprintf("%s ran suite %s, %s ran suite %s: the cases may differ",
@@ -223,7 +225,7 @@ func New(entries []Entry, opts Options) (*Matrix, error) {
 			}
 			g := cr.Tier + "/" + cr.Stage
 			if im.StageCounts[g] == nil {
-				im.StageCounts[g] = map[runner.Status]int{}
+				im.StageCounts[g] = map[protocol.Status]int{}
 			}
 			im.StageCounts[g][cr.Status]++
 			groups[g] = true
@@ -252,7 +254,7 @@ func New(entries []Entry, opts Options) (*Matrix, error) {
 		if !c.Disagree() {
 			continue
 		}
-		d := Disagreement{ID: c.ID, Tier: c.Tier, Stage: c.Stage, Name: c.Name, Statuses: map[string]runner.Status{},
+		d := Disagreement{ID: c.ID, Tier: c.Tier, Stage: c.Stage, Name: c.Name, Statuses: map[string]protocol.Status{},
 			Passed: []string{}, Failing: c.Failing(), Case: c}
 		for i, im := range m.Implementations {
 			s := c.Status(i)
@@ -260,7 +262,7 @@ func New(entries []Entry, opts Options) (*Matrix, error) {
 				s = StatusAbsent
 			}
 			d.Statuses[im.Name] = s
-			if s == runner.StatusPass {
+			if s == protocol.StatusPass {
 				d.Passed = append(d.Passed, im.Name)
 			}
 		}
@@ -288,10 +290,10 @@ func orderGroups(set map[string]bool) []string {
 	sort.Slice(keys, func(i, j int) bool {
 		ti, si := splitGroup(keys[i])
 		tj, sj := splitGroup(keys[j])
-		if a, b := rank(runner.Tiers, ti), rank(runner.Tiers, tj); a != b {
+		if a, b := rank(vector.Tiers, ti), rank(vector.Tiers, tj); a != b {
 			return a < b
 		}
-		if a, b := rank(runner.Stages, si), rank(runner.Stages, sj); a != b {
+		if a, b := rank(vector.Stages, si), rank(vector.Stages, sj); a != b {
 			return a < b
 		}
 		return keys[i] < keys[j]
@@ -324,17 +326,17 @@ type Tally struct {
 
 // StatusCount is a status with a count.
 type StatusCount struct {
-	Status runner.Status
+	Status protocol.Status
 	N      int
 }
 
 // tally summarises a status map.
-func tally(m map[runner.Status]int) Tally {
+func tally(m map[protocol.Status]int) Tally {
 	var t Tally
-	for _, s := range runner.Statuses {
+	for _, s := range protocol.Statuses {
 		n := m[s]
 		t.Total += n
-		if s == runner.StatusPass {
+		if s == protocol.StatusPass {
 			t.Pass = n
 		} else if n > 0 {
 			t.Other = append(t.Other, StatusCount{s, n})

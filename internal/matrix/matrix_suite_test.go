@@ -10,6 +10,7 @@ import (
 
 	"github.com/cupel-go/go-cupel/internal/matrix"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/protocol"
 )
 
 func TestMatrix(t *testing.T) {
@@ -20,7 +21,7 @@ func TestMatrix(t *testing.T) {
 // result is one case of a fixture report.
 type result struct {
 	id      string
-	status  runner.Status
+	status  protocol.Status
 	message string
 	details []string
 }
@@ -30,9 +31,9 @@ type result struct {
 func fixtureReport(name, version string, level runner.Level, reason string, results ...result) *runner.Report {
 	r := &runner.Report{
 		Schema:         runner.ReportSchema,
-		Runner:         runner.RunnerInfo{Name: "cupel-conform", Version: "v1.2.3"},
-		Suite:          runner.SuiteInfo{Source: "embedded", SpecVersion: "1.3", Digest: "0123456789abcdef0123", Cases: len(results)},
-		Implementation: runner.Info{Name: name, Version: version, Language: "go"},
+		Runner:         protocol.RunnerIdentity{Name: "cupel-conform", Version: "v1.2.3"},
+		Suite:          runner.SuiteIdentity{Source: "embedded", SpecVersion: "1.3", Digest: "0123456789abcdef0123", Cases: len(results)},
+		Implementation: protocol.Identity{Name: name, Version: version, Language: "go"},
 		Level:          level,
 		LevelReason:    reason,
 		Started:        time.Date(2026, 11, 23, 15, 0, 0, 0, time.UTC),
@@ -41,12 +42,12 @@ func fixtureReport(name, version string, level runner.Level, reason string, resu
 		tier, stage := split(res.id)
 		cr := runner.CaseResult{ID: res.id, Tier: tier, Stage: stage, Name: "name of " + res.id,
 			Status: res.status, Message: res.message, Details: res.details}
-		if res.status == runner.StatusFail {
-			cr.Actual = &runner.Result{Status: runner.ResultOK, Output: &runner.Output{Ordered: []int{1, 0}}}
+		if res.status == protocol.StatusFail {
+			cr.Actual = &protocol.Result{Status: protocol.ResultOK, Output: &protocol.Output{Ordered: []int{1, 0}}}
 			cr.Stderr = "debug: placing 2 items\n"
 		}
-		if res.status == runner.StatusUnsupported {
-			cr.Actual = &runner.Result{Status: runner.ResultUnsupported, Reason: "not implemented"}
+		if res.status == protocol.StatusUnsupported {
+			cr.Actual = &protocol.Result{Status: protocol.ResultUnsupported, Reason: "not implemented"}
 		}
 		r.Cases = append(r.Cases, cr)
 	}
@@ -79,9 +80,9 @@ var tiesDiff = []string{
 // implements) and broken (python with a bug in u-shaped ties).
 func threeImpls() []matrix.Entry {
 	unsup := func(id string) result {
-		return result{id: id, status: runner.StatusUnsupported, message: "unsupported: not implemented"}
+		return result{id: id, status: protocol.StatusUnsupported, message: "unsupported: not implemented"}
 	}
-	pass := func(id string) result { return result{id: id, status: runner.StatusPass} }
+	pass := func(id string) result { return result{id: id, status: protocol.StatusPass} }
 	all := []string{scoreRec, scoreKind, sliceGreed, placeBasic, placeTies, scoreDecay, pipeBasic}
 	var goResults []result
 	for _, id := range all {
@@ -92,7 +93,7 @@ func threeImpls() []matrix.Entry {
 		pass(scoreRec), unsup(scoreKind), unsup(sliceGreed), pass(placeBasic), pass(placeTies), unsup(scoreDecay), unsup(pipeBasic))
 	brRep := fixtureReport("cupel-python-example", "0.1.0", runner.LevelNone, "2 of 5 required cases pass",
 		pass(scoreRec), unsup(scoreKind), unsup(sliceGreed), pass(placeBasic),
-		result{id: placeTies, status: runner.StatusFail, message: tiesDiff[0], details: tiesDiff},
+		result{id: placeTies, status: protocol.StatusFail, message: tiesDiff[0], details: tiesDiff},
 		unsup(scoreDecay), unsup(pipeBasic))
 	return []matrix.Entry{{Name: "go-cupel", Report: goRep}, {Name: "python", Report: pyRep}, {Name: "broken", Report: brRep}}
 }

@@ -11,6 +11,8 @@ import (
 
 	"github.com/cupel-go/go-cupel/internal/matrix"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/protocol"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 func golden(name string, got []byte) {
@@ -26,8 +28,8 @@ var _ = Describe("New", func() {
 		py := m.Implementations[1]
 		Expect(py.Name).To(Equal("python"))
 		Expect(py.Level).To(Equal(runner.LevelNone))
-		Expect(py.Counts[runner.TierRequired]).To(Equal(map[runner.Status]int{runner.StatusPass: 3, runner.StatusUnsupported: 2}))
-		Expect(py.StageCounts["required/scoring"]).To(Equal(map[runner.Status]int{runner.StatusPass: 1, runner.StatusUnsupported: 1}))
+		Expect(py.Counts[vector.TierRequired]).To(Equal(map[protocol.Status]int{protocol.StatusPass: 3, protocol.StatusUnsupported: 2}))
+		Expect(py.StageCounts["required/scoring"]).To(Equal(map[protocol.Status]int{protocol.StatusPass: 1, protocol.StatusUnsupported: 1}))
 		Expect(m.Groups).To(Equal([]string{"required/scoring", "required/slicing", "required/placing", "optional/scoring", "optional/pipeline"}))
 
 		ids := []string{}
@@ -38,7 +40,7 @@ var _ = Describe("New", func() {
 		first := m.Disagreements[0]
 		Expect(first.Failing).To(BeTrue())
 		Expect(first.Passed).To(Equal([]string{"go-cupel", "python"}))
-		Expect(first.Statuses).To(Equal(map[string]runner.Status{"go-cupel": runner.StatusPass, "python": runner.StatusPass, "broken": runner.StatusFail}))
+		Expect(first.Statuses).To(Equal(map[string]protocol.Status{"go-cupel": protocol.StatusPass, "python": protocol.StatusPass, "broken": protocol.StatusFail}))
 		Expect(m.Disagreements[1].Failing).To(BeFalse())
 		Expect(m.Disagreements[1].Passed).To(Equal([]string{"go-cupel"}))
 		Expect(m.Warnings).To(BeEmpty())
@@ -149,9 +151,9 @@ var _ = Describe("text and Markdown", func() {
 		es := threeImpls()
 		for i := range 30 {
 			id := "optional/scoring/extra-" + string(rune('a'+i%26)) + strings.Repeat("x", i/26)
-			es[0].Report.Cases = append(es[0].Report.Cases, runner.CaseResult{ID: id, Tier: "optional", Stage: "scoring", Status: runner.StatusPass})
-			es[1].Report.Cases = append(es[1].Report.Cases, runner.CaseResult{ID: id, Tier: "optional", Stage: "scoring", Status: runner.StatusUnsupported})
-			es[2].Report.Cases = append(es[2].Report.Cases, runner.CaseResult{ID: id, Tier: "optional", Stage: "scoring", Status: runner.StatusUnsupported})
+			es[0].Report.Cases = append(es[0].Report.Cases, runner.CaseResult{ID: id, Tier: "optional", Stage: "scoring", Status: protocol.StatusPass})
+			es[1].Report.Cases = append(es[1].Report.Cases, runner.CaseResult{ID: id, Tier: "optional", Stage: "scoring", Status: protocol.StatusUnsupported})
+			es[2].Report.Cases = append(es[2].Report.Cases, runner.CaseResult{ID: id, Tier: "optional", Stage: "scoring", Status: protocol.StatusUnsupported})
 		}
 		var b bytes.Buffer
 		Expect(matrix.WriteMarkdown(&b, mustNew(es))).To(Succeed())
@@ -177,7 +179,7 @@ var _ = Describe("JSON", func() {
 		Expect(err).NotTo(HaveOccurred())
 		Expect(es).To(HaveLen(3))
 		Expect(es[2].Name).To(Equal("broken"))
-		Expect(es[2].Report.Cases[4].Status).To(Equal(runner.StatusFail))
+		Expect(es[2].Report.Cases[4].Status).To(Equal(protocol.StatusFail))
 		Expect(es[2].Report.Cases[4].Details).To(Equal(tiesDiff))
 		again, err := matrix.New(es, matrix.Options{})
 		Expect(err).NotTo(HaveOccurred())

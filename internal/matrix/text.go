@@ -6,7 +6,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/protocol"
 )
 
 // TextOptions configure WriteText.
@@ -78,7 +78,7 @@ func writeHeader(b *strings.Builder, m *Matrix) {
 }
 
 // describe is "name version (language)" of an implementation's hello.
-func describe(in runner.Info) string {
+func describe(in protocol.Identity) string {
 	s := in.Name
 	if s == "" {
 		s = "(unknown)"
@@ -149,7 +149,7 @@ func groupDisagreements(m *Matrix) []*group {
 // signature lists, per status in report order, who got it.
 func signature(m *Matrix, d Disagreement) string {
 	var parts []string
-	for _, s := range append(append([]runner.Status{}, runner.Statuses...), StatusAbsent) {
+	for _, s := range append(append([]protocol.Status{}, protocol.Statuses...), StatusAbsent) {
 		var who []string
 		for _, im := range m.Implementations {
 			if d.Statuses[im.Name] == s {

@@ -1,6 +1,6 @@
 // Package offline is the offline exchange of cupel-conform: export writes
 // the cases for an implementation that cannot be driven live, and a results
-// file written by it is read back as a runner.Implementation for verify.
+// file written by it is read back as a protocol.Implementation for verify.
 package offline
 
 import (
@@ -9,10 +9,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/cupel-go/go-cupel/runner"
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/cupel-go/go-cupel/runner/protocol"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // Files of an offline exchange directory.
@@ -24,22 +26,22 @@ const (
 
 // Manifest describes an exported suite.
 type Manifest struct {
-	Protocol string            `json:"protocol"`
-	Runner   runner.RunnerInfo `json:"runner"`
-	Suite    runner.HelloSuite `json:"suite"`
-	Cases    int               `json:"cases"`
+	Protocol string                  `json:"protocol"`
+	Runner   protocol.RunnerIdentity `json:"runner"`
+	Suite    protocol.HelloSuite     `json:"suite"`
+	Cases    int                     `json:"cases"`
 }
 
 // Export writes the cases of the suite (as run messages, one per line) to
 // dir/cases.jsonl and a manifest with the suite digest to
 // dir/manifest.json. The seq of each case is its 1-based line number.
-func Export(suite *runner.Suite, cases []*runner.Case, dir string) error {
+func Export(suite *vector.Suite, cases []*vector.Case, dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
 	var buf bytes.Buffer
 	for i, c := range cases {
-		b, err := json.Marshal(runner.RunMessage{Type: runner.TypeRun, Request: runner.NewRequest(i+1, c)})
+		b, err := json.Marshal(protocol.RunMessage{Type: protocol.TypeRun, Request: protocol.NewRequest(i+1, c)})
 		if err != nil {
 			return fmt.Errorf("export %s: %w", c.ID, err)
 		}
@@ -49,8 +51,8 @@ func Export(suite *runner.Suite, cases []*runner.Case, dir string) error {
 	if err := os.WriteFile(filepath.Join(dir, CasesFile), buf.Bytes(), 0o644); err != nil {
 		return err
 	}
-	m := Manifest{Protocol: runner.Protocol, Runner: runner.RunnerInfo{Name: runner.Name, Version: runner.Version},
-		Suite: runner.HelloSuite{SpecVersion: suite.SpecVersion, Digest: suite.Digest}, Cases: len(cases)}
+	m := Manifest{Protocol: protocol.Protocol, Runner: protocol.RunnerIdentity{Name: protocol.Name, Version: protocol.Version},
+		Suite: protocol.HelloSuite{SpecVersion: suite.SpecVersion, Digest: suite.Digest}, Cases: len(cases)}
 	b, _ := json.MarshalIndent(m, "", "  ")
 	return os.WriteFile(filepath.Join(dir, ManifestFile), append(b, '\n'), 0o644)
 }
@@ -71,16 +73,16 @@ func ReadManifest(dir string) (*Manifest, error) {
 // Results is an Implementation read from a results file (a hello line,
 // then one result line per case), for offline verification.
 type Results struct {
-	hello runner.HelloResponse
-	byID  map[string]runner.Result
+	hello protocol.HelloResponse
+	byID  map[string]protocol.Result
 }
 
 // ReadResults parses a results file. Every line must be valid; a case
 // answered twice is an error.
 func ReadResults(r io.Reader) (*Results, error) {
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), runner.MaxLine)
-	res := &Results{byID: map[string]runner.Result{}}
+	sc.Buffer(make([]byte, 0, 64<<10), protocol.MaxLine)
+	res := &Results{byID: map[string]protocol.Result{}}
 	n := 0
 	for sc.Scan() {
 		n++
@@ -88,42 +90,42 @@ func ReadResults(r io.Reader) (*Results, error) {
 		if len(line) == 0 {
 			continue
 		}
-		typ, line, err := runner.ParseLine(line)
+		typ, line, err := protocol.ParseLine(line)
 		if err != nil {
-			return nil, fmt.Errorf("%w: line %d: %w", runner.ErrInfrastructure, n, err)
+			return nil, fmt.Errorf("%w: line %d: %w", protocol.ErrInfrastructure, n, err)
 		}
 		switch typ {
-		case runner.TypeHello:
+		case protocol.TypeHello:
 			if err := json.Unmarshal(line, &res.hello); err != nil {
-				return nil, fmt.Errorf("%w: line %d: %v", runner.ErrInfrastructure, n, err)
+				return nil, fmt.Errorf("%w: line %d: %v", protocol.ErrInfrastructure, n, err)
 			}
-		case runner.TypeResult:
-			var m runner.ResultMessage
+		case protocol.TypeResult:
+			var m protocol.ResultMessage
 			if err := json.Unmarshal(line, &m); err != nil {
-				return nil, fmt.Errorf("%w: line %d: %v", runner.ErrInfrastructure, n, err)
+				return nil, fmt.Errorf("%w: line %d: %v", protocol.ErrInfrastructure, n, err)
 			}
 			if _, dup := res.byID[m.ID]; dup {
-				return nil, fmt.Errorf("%w: line %d: case %s has more than one result", runner.ErrInfrastructure, n, m.ID)
+				return nil, fmt.Errorf("%w: line %d: case %s has more than one result", protocol.ErrInfrastructure, n, m.ID)
 			}
 			res.byID[m.ID] = m.Result
 		default:
-			return nil, fmt.Errorf("%w: line %d: unexpected message type %q", runner.ErrInfrastructure, n, typ)
+			return nil, fmt.Errorf("%w: line %d: unexpected message type %q", protocol.ErrInfrastructure, n, typ)
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%w: %v", runner.ErrInfrastructure, err)
+		return nil, fmt.Errorf("%w: %v", protocol.ErrInfrastructure, err)
 	}
-	if res.hello.Type != runner.TypeHello {
-		return nil, fmt.Errorf("%w: the results file has no hello line", runner.ErrInfrastructure)
+	if res.hello.Type != protocol.TypeHello {
+		return nil, fmt.Errorf("%w: the results file has no hello line", protocol.ErrInfrastructure)
 	}
 	return res, nil
 }
 
 // Check verifies that the results answer exactly the given cases and, when
 // the hello echoes a suite digest, that it is digest.
-func (r *Results) Check(cases []*runner.Case, digest string) error {
+func (r *Results) Check(cases []*vector.Case, digest string) error {
 	if r.hello.Suite != nil && r.hello.Suite.Digest != "" && r.hello.Suite.Digest != digest {
-		return fmt.Errorf("%w: results are for suite %s, not %s", runner.ErrInfrastructure, r.hello.Suite.Digest, digest)
+		return fmt.Errorf("%w: results are for suite %s, not %s", protocol.ErrInfrastructure, r.hello.Suite.Digest, digest)
 	}
 	want := map[string]bool{}
 	var missing []string
@@ -140,22 +142,22 @@ func (r *Results) Check(cases []*runner.Case, digest string) error {
 		}
 	}
 	if len(missing) > 0 {
-		return fmt.Errorf("%w: %d cases have no result (first: %s)", runner.ErrInfrastructure, len(missing), missing[0])
+		return fmt.Errorf("%w: %d cases have no result (first: %s)", protocol.ErrInfrastructure, len(missing), missing[0])
 	}
 	if len(extra) > 0 {
-		return fmt.Errorf("%w: %d results are for unknown cases (first: %s)", runner.ErrInfrastructure, len(extra), extra[0])
+		return fmt.Errorf("%w: %d results are for unknown cases (first: %s)", protocol.ErrInfrastructure, len(extra), extra[0])
 	}
 	return nil
 }
 
 // Hello returns the implementation named by the hello line.
-func (r *Results) Hello(context.Context) (runner.Info, error) { return r.hello.Info(), nil }
+func (r *Results) Hello(context.Context) (protocol.Identity, error) { return r.hello.Info(), nil }
 
 // Run returns the recorded result of the case.
-func (r *Results) Run(_ context.Context, req runner.Request) (runner.Result, error) {
+func (r *Results) Run(_ context.Context, req protocol.Request) (protocol.Result, error) {
 	res, ok := r.byID[req.ID]
 	if !ok {
-		return runner.Result{}, &runner.Fault{Status: runner.StatusError, Message: "no result recorded for " + req.ID}
+		return protocol.Result{}, &protocol.Fault{Status: protocol.StatusError, Message: "no result recorded for " + req.ID}
 	}
 	return res, nil
 }

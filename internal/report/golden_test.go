@@ -14,14 +14,15 @@ import (
 	"github.com/cupel-go/go-cupel/internal/report"
 	"github.com/cupel-go/go-cupel/internal/testimpl"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // fixtureRun runs the implementation called name over the fixture suite
 // and makes the report reproducible: no clock, no durations.
-func fixtureRun(name string, opts runner.Options) (*runner.Report, *runner.Suite) {
+func fixtureRun(name string, opts runner.Options) (*runner.Report, *vector.Suite) {
 	opts.Suite, opts.SuiteName = os.DirFS("../../runner/testdata/suite"), "fixtures"
 	opts.Timeout = 2 * time.Second // generous: only the slow case times out, however loaded the machine
-	suite, err := runner.LoadSuite(opts.Suite)
+	suite, err := vector.LoadSuite(opts.Suite)
 	Expect(err).NotTo(HaveOccurred())
 	rep, err := runner.RunSuite(context.Background(), testimpl.New(name, suite), suite, opts)
 	Expect(err).NotTo(HaveOccurred())
@@ -36,14 +37,14 @@ func fixtureRun(name string, opts runner.Options) (*runner.Report, *runner.Suite
 var _ = Describe("The reports of implementations that fall short", func() {
 	formats := []struct {
 		name  string
-		write func(w io.Writer, r *runner.Report, s *runner.Suite) error
+		write func(w io.Writer, r *runner.Report, s *vector.Suite) error
 	}{
-		{"txt", func(w io.Writer, r *runner.Report, s *runner.Suite) error {
+		{"txt", func(w io.Writer, r *runner.Report, s *vector.Suite) error {
 			return report.WriteText(w, r, report.TextOptions{Suite: s})
 		}},
-		{"xml", func(w io.Writer, r *runner.Report, s *runner.Suite) error { return report.WriteJUnit(w, r, s) }},
-		{"tap", func(w io.Writer, r *runner.Report, s *runner.Suite) error { return report.WriteTAP(w, r, s) }},
-		{"md", func(w io.Writer, r *runner.Report, _ *runner.Suite) error { return report.WriteMarkdown(w, r) }},
+		{"xml", func(w io.Writer, r *runner.Report, s *vector.Suite) error { return report.WriteJUnit(w, r, s) }},
+		{"tap", func(w io.Writer, r *runner.Report, s *vector.Suite) error { return report.WriteTAP(w, r, s) }},
+		{"md", func(w io.Writer, r *runner.Report, _ *vector.Suite) error { return report.WriteMarkdown(w, r) }},
 	}
 	for _, name := range []string{testimpl.FailingRequired, testimpl.OptionalFailures, testimpl.Partial, testimpl.OutOfRange} {
 		for _, f := range formats {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // Named is the report of one implementation of a comparison run, under
@@ -24,7 +25,7 @@ type Named struct {
 // its own [runner.Verdict]: its test cases (the "conformance level" case
 // included, when the run has a target), with the implementation's name
 // before each classname.
-func WriteJUnitMany(w io.Writer, reports []Named, suite *runner.Suite) error {
+func WriteJUnitMany(w io.Writer, reports []Named, suite *vector.Suite) error {
 	out := junitSuites{Name: "cupel-conform"}
 	var total time.Duration
 	for _, n := range reports {

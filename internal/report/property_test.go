@@ -15,6 +15,8 @@ import (
 	"github.com/cupel-go/go-cupel/internal/cli"
 	"github.com/cupel-go/go-cupel/internal/report"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/protocol"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // junitModel is what a JUnit consumer reads: per test case, a failure, an
@@ -97,21 +99,21 @@ func lastLine(s string) string {
 // randomReport is a report of random outcomes in random tiers, with a
 // random target (none for a filtered run, which accepts none).
 func randomReport(rnd *rand.Rand) *runner.Report {
-	statuses := []runner.Status{runner.StatusPass, runner.StatusFail, runner.StatusError, runner.StatusCrash,
-		runner.StatusTimeout, runner.StatusUnsupported, runner.StatusXFail, runner.StatusUnexpectedPass, runner.StatusSkip}
-	r := &runner.Report{Schema: runner.ReportSchema, Runner: runner.RunnerInfo{Name: "cupel-conform", Version: "test"},
-		Suite: runner.SuiteInfo{Source: "random", SpecVersion: "1.3"}, Implementation: runner.Info{Name: "random"}}
+	statuses := []protocol.Status{protocol.StatusPass, protocol.StatusFail, protocol.StatusError, protocol.StatusCrash,
+		protocol.StatusTimeout, protocol.StatusUnsupported, protocol.StatusXFail, protocol.StatusUnexpectedPass, protocol.StatusSkip}
+	r := &runner.Report{Schema: runner.ReportSchema, Runner: protocol.RunnerIdentity{Name: "cupel-conform", Version: "test"},
+		Suite: runner.SuiteIdentity{Source: "random", SpecVersion: "1.3"}, Implementation: protocol.Identity{Name: "random"}}
 	n := 1 + rnd.IntN(10)
 	for i := range n {
-		tier := runner.Tiers[rnd.IntN(2)]
+		tier := vector.Tiers[rnd.IntN(2)]
 		st := statuses[rnd.IntN(len(statuses))]
 		if rnd.IntN(3) == 0 {
-			st = runner.StatusPass
+			st = protocol.StatusPass
 		}
-		c := runner.CaseResult{ID: fmt.Sprintf("%s/scoring/c%d", tier, i), Tier: tier, Stage: runner.StageScoring,
+		c := runner.CaseResult{ID: fmt.Sprintf("%s/scoring/c%d", tier, i), Tier: tier, Stage: vector.StageScoring,
 			Status: st, Message: "m#" + string(st)}
-		if st == runner.StatusXFail || st == runner.StatusUnexpectedPass {
-			c.Expected = &runner.Expectation{ID: c.ID, Status: runner.StatusFail, Reason: "pinned"}
+		if st == protocol.StatusXFail || st == protocol.StatusUnexpectedPass {
+			c.Expected = &runner.Expectation{ID: c.ID, Status: protocol.StatusFail, Reason: "pinned"}
 		}
 		r.Cases = append(r.Cases, c)
 	}

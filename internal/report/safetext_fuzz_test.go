@@ -17,6 +17,8 @@ import (
 	"github.com/cupel-go/go-cupel/internal/report/reportcheck"
 	"github.com/cupel-go/go-cupel/internal/testtool"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/protocol"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // textSeeds are implementation text that once broke, or could break, a
@@ -43,9 +45,9 @@ var textSeeds = []string{
 
 // fixtureSuite is the runner's fixture suite, whose cases the fuzzed
 // report answers.
-func fixtureSuite(t testing.TB) *runner.Suite {
+func fixtureSuite(t testing.TB) *vector.Suite {
 	t.Helper()
-	s, err := runner.LoadSuite(os.DirFS("../../runner/testdata/suite"))
+	s, err := vector.LoadSuite(os.DirFS("../../runner/testdata/suite"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,12 +59,12 @@ func fixtureSuite(t testing.TB) *runner.Suite {
 // case's message, details, stderr and raw answer (unsupported reason,
 // error kind and message, shortfall kind, selection report reason), and,
 // when infra is set, an infrastructure error and its stderr.
-func textReport(suite *runner.Suite, s string, infra bool) *runner.Report {
-	statuses := []runner.Status{runner.StatusFail, runner.StatusError, runner.StatusCrash, runner.StatusTimeout,
-		runner.StatusUnsupported, runner.StatusXFail, runner.StatusSkip, runner.StatusUnexpectedPass,
-		runner.StatusPass, runner.StatusNotRun}
-	r := &runner.Report{Schema: runner.ReportSchema, Runner: runner.RunnerInfo{Name: "cupel-conform", Version: "devel"},
-		Implementation: runner.Info{Name: s, Version: s, Language: s, Homepage: s},
+func textReport(suite *vector.Suite, s string, infra bool) *runner.Report {
+	statuses := []protocol.Status{protocol.StatusFail, protocol.StatusError, protocol.StatusCrash, protocol.StatusTimeout,
+		protocol.StatusUnsupported, protocol.StatusXFail, protocol.StatusSkip, protocol.StatusUnexpectedPass,
+		protocol.StatusPass, protocol.StatusNotRun}
+	r := &runner.Report{Schema: runner.ReportSchema, Runner: protocol.RunnerIdentity{Name: "cupel-conform", Version: "devel"},
+		Implementation: protocol.Identity{Name: s, Version: s, Language: s, Homepage: s},
 		Level:          runner.LevelNone, LevelReason: "fuzzed", Started: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
 	if infra {
 		r.Infrastructure, r.InfrastructureStderr = s, s
@@ -71,16 +73,16 @@ func textReport(suite *runner.Suite, s string, infra bool) *runner.Report {
 		st := statuses[i]
 		r.Cases = append(r.Cases, runner.CaseResult{ID: c.ID, Tier: c.Tier, Stage: c.Stage, Name: c.Name, Status: st,
 			Message: s, Details: []string{s, "then " + s}, Stderr: s,
-			Actual: &runner.Result{Status: "ok", Reason: s, Error: &runner.ErrorInfo{Kind: s, Message: s},
-				Output: &runner.Output{Selected: []int{0}, Shortfalls: []runner.Shortfall{{Kind: s}},
-					Diagnostics: &runner.Diagnostics{Excluded: []runner.ReportEntry{{Index: 0, Reason: map[string]any{"reason": s}}}}}}})
+			Actual: &protocol.Result{Status: "ok", Reason: s, Error: &protocol.ErrorInfo{Kind: s, Message: s},
+				Output: &protocol.Output{Selected: []int{0}, Shortfalls: []vector.Shortfall{{Kind: s}},
+					Diagnostics: &protocol.Diagnostics{Excluded: []protocol.DiagnosticItem{{Index: 0, Reason: map[string]any{"reason": s}}}}}}})
 	}
 	return r
 }
 
 // checkTextReport writes the report of s in every format and reads each
 // back as its consumer does; it returns the JUnit file.
-func checkTextReport(t *testing.T, suite *runner.Suite, s string, infra bool) []byte {
+func checkTextReport(t *testing.T, suite *vector.Suite, s string, infra bool) []byte {
 	t.Helper()
 	r := textReport(suite, s, infra)
 

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/protocol"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // TestEvent is one event of the stream `go test -json` writes (the
@@ -42,7 +44,7 @@ func Test2JSONPackage(r *runner.Report) string {
 // "conformance level", fails exactly when the level misses it. The
 // package passes exactly when the verdict does, and its output ends with
 // the verdict line. suite, when set, lets failures show their inputs.
-func WriteTest2JSON(w io.Writer, r *runner.Report, suite *runner.Suite) error {
+func WriteTest2JSON(w io.Writer, r *runner.Report, suite *vector.Suite) error {
 	v := r.Verdict()
 	class := v.Classes()
 	pkg := Test2JSONPackage(r)
@@ -83,10 +85,10 @@ func WriteTest2JSON(w io.Writer, r *runner.Report, suite *runner.Suite) error {
 	// Each case is a subtest of its tier, as t.Run makes them: Go tools
 	// read a test name's first "/" as the step from a test to its subtest,
 	// and a subtest without its parent test is none of theirs.
-	for _, tier := range runner.Tiers {
+	for _, tier := range vector.Tiers {
 		var cases []runner.CaseResult
 		for _, c := range r.Cases {
-			if c.Tier == tier && c.Status != runner.StatusSkip {
+			if c.Tier == tier && c.Status != protocol.StatusSkip {
 				cases = append(cases, c)
 			}
 		}
@@ -149,7 +151,7 @@ func WriteTest2JSON(w io.Writer, r *runner.Report, suite *runner.Suite) error {
 }
 
 // detailLines is a gated case's failure detail, one line a slice entry.
-func detailLines(c runner.CaseResult, suite *runner.Suite) []string {
+func detailLines(c runner.CaseResult, suite *vector.Suite) []string {
 	d := strings.TrimRight(tapSafe(FailureDetail(c, suite)), "\n")
 	if d == "" {
 		return []string{string(c.Status)}
@@ -165,19 +167,19 @@ func detailLines(c runner.CaseResult, suite *runner.Suite) []string {
 // lines: a gated case fails with its failure detail; a warning is skipped
 // with the reason; a case not run is skipped, or fails after an
 // infrastructure error; any other case passes.
-func caseTest(c runner.CaseResult, class runner.Class, v runner.Verdict, suite *runner.Suite) (string, []string) {
+func caseTest(c runner.CaseResult, class runner.Class, v runner.Verdict, suite *vector.Suite) (string, []string) {
 	switch class {
 	case runner.ClassGated:
 		return "fail", detailLines(c, suite)
 	case runner.ClassWarning:
 		return "skip", []string{tapSafe(warningMessage(c, v))}
 	case runner.ClassNotRun:
-		if c.Status == runner.StatusNotRun && v.Infrastructure {
+		if c.Status == protocol.StatusNotRun && v.Infrastructure {
 			return "fail", []string{tapSafe(statusMessage(c.Status, c.Message))}
 		}
 		return "skip", []string{tapSafe(statusMessage(c.Status, c.Message))}
 	}
-	if c.Status == runner.StatusXFail {
+	if c.Status == protocol.StatusXFail {
 		return "pass", []string{tapSafe(statusMessage(c.Status, c.Message))}
 	}
 	return "pass", nil

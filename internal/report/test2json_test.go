@@ -11,11 +11,13 @@ import (
 	"github.com/cupel-go/go-cupel/internal/report"
 	"github.com/cupel-go/go-cupel/internal/testimpl"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/protocol"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // test2jsonOf decodes the stream of rep: every event, and the last action
 // of each test ("" for the package).
-func test2jsonOf(rep *runner.Report, suite *runner.Suite) ([]report.TestEvent, map[string]string) {
+func test2jsonOf(rep *runner.Report, suite *vector.Suite) ([]report.TestEvent, map[string]string) {
 	var b bytes.Buffer
 	Expect(report.WriteTest2JSON(&b, rep, suite)).To(Succeed())
 	var events []report.TestEvent
@@ -54,7 +56,7 @@ var _ = Describe("The go test -json stream", func() {
 			n := 0
 			for _, c := range rep.Cases {
 				class, _ := v.ClassOf(c.ID)
-				if c.Status == runner.StatusSkip {
+				if c.Status == protocol.StatusSkip {
 					Expect(actions).NotTo(HaveKey(c.ID), "a filtered-out case is no test")
 					continue
 				}
@@ -77,7 +79,7 @@ var _ = Describe("The go test -json stream", func() {
 		Entry("a failing implementation", testimpl.FailingRequired, runner.Options{RequireLevel: runner.LevelConformant}),
 		Entry("warnings", testimpl.OptionalFailures, runner.Options{RequireLevel: runner.LevelConformant}),
 		Entry("strict", testimpl.OptionalFailures, runner.Options{}),
-		Entry("a filtered run", testimpl.FailingRequired, runner.Options{Stages: []string{runner.StageScoring}}),
+		Entry("a filtered run", testimpl.FailingRequired, runner.Options{Stages: []string{vector.StageScoring}}),
 		Entry("a crash", testimpl.Crashing, runner.Options{}),
 	)
 
@@ -105,7 +107,7 @@ var _ = Describe("The go test -json stream", func() {
 			out[e.Test] += e.Output
 		}
 		for _, c := range strict.Cases {
-			if c.Status == runner.StatusFail {
+			if c.Status == protocol.StatusFail {
 				Expect(out[c.ID]).To(ContainSubstring("    fail: "), c.ID)
 				Expect(out[c.ID]).To(ContainSubstring("    inputs:"), c.ID)
 				Expect(out[c.ID]).To(ContainSubstring("--- FAIL: "+c.ID), c.ID)

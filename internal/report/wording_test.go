@@ -11,6 +11,8 @@ import (
 	"github.com/cupel-go/go-cupel/internal/report"
 	"github.com/cupel-go/go-cupel/internal/testimpl"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/protocol"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // junitMessage is the message attribute of a <skipped> or <failure>.
@@ -26,7 +28,7 @@ var _ = Describe("The wording of the reports", func() {
 		tap := tapOf(rep, suite)
 		n := 0
 		for _, c := range rep.Cases {
-			if c.Status != runner.StatusXFail || c.Expected == nil || c.Expected.Reason == "" {
+			if c.Status != protocol.StatusXFail || c.Expected == nil || c.Expected.Reason == "" {
 				continue
 			}
 			n++
@@ -46,14 +48,14 @@ var _ = Describe("The wording of the reports", func() {
 	})
 
 	It("does not repeat itself in a filtered run's Markdown", func() {
-		rep, _ := fixtureRun(testimpl.FailingRequired, runner.Options{Stages: []string{runner.StageScoring}})
+		rep, _ := fixtureRun(testimpl.FailingRequired, runner.Options{Stages: []string{vector.StageScoring}})
 		Expect(rep.Filtered).To(BeTrue())
 		var b bytes.Buffer
 		Expect(report.WriteMarkdown(&b, rep)).To(Succeed())
 		md := b.String()
 		Expect(strings.Count(md, "filtered run")).To(Equal(1), md)
 		Expect(md).To(ContainSubstring("| required | scoring |"))
-		for _, st := range []string{runner.StageSlicing, runner.StagePlacing, runner.StagePipeline} {
+		for _, st := range []string{vector.StageSlicing, vector.StagePlacing, vector.StagePipeline} {
 			Expect(md).NotTo(ContainSubstring("| "+st+" |"), "a row of filtered-out cases")
 		}
 	})

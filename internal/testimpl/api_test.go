@@ -13,6 +13,8 @@ import (
 	"github.com/cupel-go/go-cupel/internal/report"
 	"github.com/cupel-go/go-cupel/internal/testimpl"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/protocol"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 var fixtures = os.DirFS("../../runner/testdata/suite")
@@ -24,7 +26,7 @@ func options(require runner.Level) runner.Options {
 // The Go API front end: Run and Check, with and without a required level,
 // for every implementation of the table.
 var _ = Describe("The Run and Check API with each test implementation", func() {
-	suite, err := runner.LoadSuite(fixtures)
+	suite, err := vector.LoadSuite(fixtures)
 	if err != nil {
 		panic(err)
 	}
@@ -95,7 +97,7 @@ var _ = Describe("The Run and Check API with each test implementation", func() {
 				for _, c := range rep.Cases {
 					Expect(junit.String()).To(ContainSubstring(`name="` + c.ID + `"`))
 					Expect(tap.String()).To(ContainSubstring(c.ID))
-					if runner.Classify(c, "") == runner.ClassGated && c.Status != runner.StatusUnsupported {
+					if runner.Classify(c, "") == runner.ClassGated && c.Status != protocol.StatusUnsupported {
 						Expect(text.String()).To(ContainSubstring(c.ID))
 					}
 				}
@@ -115,7 +117,7 @@ var _ = Describe("The Run and Check API with each test implementation", func() {
 
 	It("breaks every answer of the broken implementations (the table is not vacuous)", func() {
 		for _, c := range suite.Cases {
-			Expect(testimpl.Want(testimpl.OptionalFailures, c) == runner.StatusFail).To(Equal(c.Tier == runner.TierOptional))
+			Expect(testimpl.Want(testimpl.OptionalFailures, c) == protocol.StatusFail).To(Equal(c.Tier == vector.TierOptional))
 		}
 		Expect(runner.Check(testimpl.New("nonesuch", suite), options(""))).To(MatchError(runner.ErrUsage), "a nil Implementation")
 	})

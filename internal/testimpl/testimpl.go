@@ -2,7 +2,7 @@
 // front ends (the CLI, the Go Run and Check API, the go test gate and the
 // offline export and verify) are tested with: one that conforms fully, and
 // each of the ways an implementation can fall short. They answer the
-// cases of a suite from its own expectations (package oracle) and then
+// cases of a suite from its own expectations (package answerkey) and then
 // break their answers as their names say, so every verdict they earn is
 // known in advance: see Impl.Want.
 package testimpl
@@ -17,8 +17,10 @@ import (
 	"slices"
 	"time"
 
-	"github.com/cupel-go/go-cupel/internal/oracle"
+	"github.com/cupel-go/go-cupel/internal/answerkey"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/protocol"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // The names of the implementations.
@@ -49,25 +51,25 @@ const SlowFor = time.Minute
 
 // New returns the implementation called name over suite, or nil for an
 // unknown name.
-func New(name string, suite *runner.Suite) runner.Implementation {
-	o := oracle.New(suite)
+func New(name string, suite *vector.Suite) protocol.Implementation {
+	o := answerkey.New(suite)
 	o.Info.Name = "testimpl-" + name
 	switch name {
 	case Conformant:
 		return o
 	case OptionalFailures, FailingRequired:
-		tier := runner.TierOptional
+		tier := vector.TierOptional
 		if name == FailingRequired {
-			tier = runner.TierRequired
+			tier = vector.TierRequired
 		}
-		o.Mutate = func(c *runner.Case, r *runner.Result) {
+		o.Mutate = func(c *vector.Case, r *protocol.Result) {
 			if c.Tier == tier {
 				Break(r)
 			}
 		}
 		return o
 	case Partial:
-		o.Info.Capabilities.Stages = []string{runner.StageScoring, runner.StagePlacing}
+		o.Info.Capabilities.Stages = []string{vector.StageScoring, vector.StagePlacing}
 		return partial{o}
 	case Crashing:
 		return crashing{o}
@@ -85,9 +87,9 @@ func New(name string, suite *runner.Suite) runner.Implementation {
 // selection report's first exclusion by 1, a selection loses its last
 // item (or gains item 0), an order is reversed (or emptied, or given item
 // 0).
-func Break(r *runner.Result) {
-	if r.Status != runner.ResultOK {
-		*r = runner.Result{Status: runner.ResultOK, Output: &runner.Output{}}
+func Break(r *protocol.Result) {
+	if r.Status != protocol.ResultOK {
+		*r = protocol.Result{Status: protocol.ResultOK, Output: &protocol.Output{}}
 		return
 	}
 	out := r.Output
@@ -124,8 +126,8 @@ func Break(r *runner.Result) {
 // checks keeps its order and gets the bad indexes in the report instead
 // (included 99, excluded -1); one whose report the case does not check
 // gets both a bad order and such a report, which the text report shows.
-func OutOfRangeIndex(c *runner.Case, r *runner.Result) {
-	if r.Status != runner.ResultOK || r.Output == nil {
+func OutOfRangeIndex(c *vector.Case, r *protocol.Result) {
+	if r.Status != protocol.ResultOK || r.Output == nil {
 		return
 	}
 	out := r.Output
@@ -136,22 +138,22 @@ func OutOfRangeIndex(c *runner.Case, r *runner.Result) {
 	if len(out.Selected) > 0 {
 		out.Selected[0] = bad
 	}
-	badReport := func(d *runner.Diagnostics) {
-		d.Included = append(d.Included, runner.ReportEntry{Index: bad, Score: 1, Reason: map[string]any{"reason": "Scored"}})
+	badReport := func(d *protocol.Diagnostics) {
+		d.Included = append(d.Included, protocol.DiagnosticItem{Index: bad, Score: 1, Reason: map[string]any{"reason": "Scored"}})
 		for i := range d.Included {
 			d.Included[i].Index = bad
 		}
-		d.Excluded = append(d.Excluded, runner.ReportEntry{Index: -1, Reason: map[string]any{"reason": "BudgetExceeded", "item_tokens": int64(1), "available_tokens": int64(0)}})
+		d.Excluded = append(d.Excluded, protocol.DiagnosticItem{Index: -1, Reason: map[string]any{"reason": "BudgetExceeded", "item_tokens": int64(1), "available_tokens": int64(0)}})
 		for i := range d.Excluded {
 			d.Excluded[i].Index = -1
 		}
 	}
 	switch {
-	case c.Stage == runner.StagePipeline && c.Expect.Diagnostics != nil && out.Diagnostics != nil:
+	case c.Stage == vector.StagePipeline && c.Expect.Diagnostics != nil && out.Diagnostics != nil:
 		badReport(out.Diagnostics)
 		return
-	case c.Stage == runner.StagePipeline:
-		out.Diagnostics = &runner.Diagnostics{}
+	case c.Stage == vector.StagePipeline:
+		out.Diagnostics = &protocol.Diagnostics{}
 		badReport(out.Diagnostics)
 	}
 	if len(out.Ordered) > 0 {
@@ -163,37 +165,37 @@ func OutOfRangeIndex(c *runner.Case, r *runner.Result) {
 }
 
 // partial answers "unsupported" for the slicing and pipeline stages.
-type partial struct{ *oracle.Oracle }
+type partial struct{ *answerkey.AnswerKey }
 
-func (p partial) Run(ctx context.Context, req runner.Request) (runner.Result, error) {
-	if req.Stage == runner.StageSlicing || req.Stage == runner.StagePipeline {
-		return runner.Result{Status: runner.ResultUnsupported, Reason: req.Stage + " is not implemented yet"}, nil
+func (p partial) Run(ctx context.Context, req protocol.Request) (protocol.Result, error) {
+	if req.Stage == vector.StageSlicing || req.Stage == vector.StagePipeline {
+		return protocol.Result{Status: protocol.ResultUnsupported, Reason: req.Stage + " is not implemented yet"}, nil
 	}
-	return p.Oracle.Run(ctx, req)
+	return p.AnswerKey.Run(ctx, req)
 }
 
 // crashing panics on CrashID.
-type crashing struct{ *oracle.Oracle }
+type crashing struct{ *answerkey.AnswerKey }
 
-func (c crashing) Run(ctx context.Context, req runner.Request) (runner.Result, error) {
+func (c crashing) Run(ctx context.Context, req protocol.Request) (protocol.Result, error) {
 	if req.ID == CrashID {
 		panic("testimpl: crashing on " + req.ID)
 	}
-	return c.Oracle.Run(ctx, req)
+	return c.AnswerKey.Run(ctx, req)
 }
 
 // slow takes SlowFor over SlowID, or until ctx ends.
-type slow struct{ *oracle.Oracle }
+type slow struct{ *answerkey.AnswerKey }
 
-func (s slow) Run(ctx context.Context, req runner.Request) (runner.Result, error) {
+func (s slow) Run(ctx context.Context, req protocol.Request) (protocol.Result, error) {
 	if req.ID == SlowID {
 		select {
 		case <-ctx.Done():
-			return runner.Result{}, ctx.Err()
+			return protocol.Result{}, ctx.Err()
 		case <-time.After(SlowFor):
 		}
 	}
-	return s.Oracle.Run(ctx, req)
+	return s.AnswerKey.Run(ctx, req)
 }
 
 // Main is the implementation $TESTIMPL over the suite in $TESTIMPL_SUITE
@@ -204,7 +206,7 @@ func (s slow) Run(ctx context.Context, req runner.Request) (runner.Result, error
 // case without a result; each case gets 200ms). It returns the exit code.
 func Main(args []string) int {
 	name := os.Getenv("TESTIMPL")
-	suite, err := runner.LoadSuite(os.DirFS(os.Getenv("TESTIMPL_SUITE")))
+	suite, err := vector.LoadSuite(os.DirFS(os.Getenv("TESTIMPL_SUITE")))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "testimpl:", err)
 		return 1
@@ -224,7 +226,7 @@ func Main(args []string) int {
 	if name == Crashing {
 		impl = exitOnCrash{impl}
 	}
-	if err := runner.Serve(context.Background(), impl, os.Stdin, os.Stdout); err != nil {
+	if err := protocol.Serve(context.Background(), impl, os.Stdin, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "testimpl:", err)
 		return 1
 	}
@@ -233,9 +235,9 @@ func Main(args []string) int {
 
 // exitOnCrash turns the crashing implementation's panic into what a
 // crashing process does: a line on stderr and an exit.
-type exitOnCrash struct{ runner.Implementation }
+type exitOnCrash struct{ protocol.Implementation }
 
-func (e exitOnCrash) Run(ctx context.Context, req runner.Request) (runner.Result, error) {
+func (e exitOnCrash) Run(ctx context.Context, req protocol.Request) (protocol.Result, error) {
 	if req.ID == CrashID {
 		fmt.Fprintln(os.Stderr, "testimpl: segmentation violation on "+req.ID)
 		os.Exit(2)
@@ -244,7 +246,7 @@ func (e exitOnCrash) Run(ctx context.Context, req runner.Request) (runner.Result
 }
 
 // answer runs impl over the cases file and writes the results file.
-func answer(impl runner.Implementation, casesPath, resultsPath string) (err error) {
+func answer(impl protocol.Implementation, casesPath, resultsPath string) (err error) {
 	in, err := os.Open(casesPath)
 	if err != nil {
 		return err
@@ -264,13 +266,13 @@ func answer(impl runner.Implementation, casesPath, resultsPath string) (err erro
 		}
 	}()
 	w := bufio.NewWriter(out)
-	if err := writeLine(w, runner.NewHelloResponse(info)); err != nil {
+	if err := writeLine(w, protocol.NewHelloResponse(info)); err != nil {
 		return err
 	}
 	sc := bufio.NewScanner(in)
-	sc.Buffer(nil, runner.MaxLine)
+	sc.Buffer(nil, protocol.MaxLine)
 	for sc.Scan() {
-		var m runner.RunMessage
+		var m protocol.RunMessage
 		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
 			return err
 		}
@@ -278,7 +280,7 @@ func answer(impl runner.Implementation, casesPath, resultsPath string) (err erro
 		if !ok {
 			continue
 		}
-		if err := writeLine(w, runner.ResultMessage{Type: runner.TypeResult, Seq: m.Seq, ID: m.ID, Result: res}); err != nil {
+		if err := writeLine(w, protocol.ResultMessage{Type: protocol.TypeResult, Seq: m.Seq, ID: m.ID, Result: res}); err != nil {
 			return err
 		}
 	}
@@ -289,7 +291,7 @@ func answer(impl runner.Implementation, casesPath, resultsPath string) (err erro
 }
 
 // answerOne runs one case; ok is false when the implementation crashed.
-func answerOne(impl runner.Implementation, req runner.Request) (res runner.Result, ok bool) {
+func answerOne(impl protocol.Implementation, req protocol.Request) (res protocol.Result, ok bool) {
 	defer func() {
 		if p := recover(); p != nil {
 			ok = false
@@ -299,7 +301,7 @@ func answerOne(impl runner.Implementation, req runner.Request) (res runner.Resul
 	defer cancel()
 	res, err := impl.Run(ctx, req)
 	if err != nil {
-		return runner.Result{Status: runner.ResultError, Error: &runner.ErrorInfo{Kind: "internal", Message: err.Error()}}, true
+		return protocol.Result{Status: protocol.ResultError, Error: &protocol.ErrorInfo{Kind: "internal", Message: err.Error()}}, true
 	}
 	return res, true
 }
@@ -315,31 +317,31 @@ func writeLine(w io.Writer, v any) error {
 
 // Want is the status the implementation called name earns on c, live
 // (in process or as a process).
-func Want(name string, c *runner.Case) runner.Status {
+func Want(name string, c *vector.Case) protocol.Status {
 	expectsRejection := c.Expect.Error != "" || c.Expect.ConstructionError
 	switch {
-	case name == OptionalFailures && c.Tier == runner.TierOptional,
-		name == FailingRequired && c.Tier == runner.TierRequired:
-		return runner.StatusFail
-	case name == Partial && (c.Stage == runner.StageSlicing || c.Stage == runner.StagePipeline):
-		return runner.StatusUnsupported
+	case name == OptionalFailures && c.Tier == vector.TierOptional,
+		name == FailingRequired && c.Tier == vector.TierRequired:
+		return protocol.StatusFail
+	case name == Partial && (c.Stage == vector.StageSlicing || c.Stage == vector.StagePipeline):
+		return protocol.StatusUnsupported
 	case name == Crashing && c.ID == CrashID:
-		return runner.StatusCrash
+		return protocol.StatusCrash
 	case name == Slow && c.ID == SlowID:
-		return runner.StatusTimeout
+		return protocol.StatusTimeout
 	case name == OutOfRange && !expectsRejection:
-		return runner.StatusFail
+		return protocol.StatusFail
 	}
-	return runner.StatusPass
+	return protocol.StatusPass
 }
 
 // WantOffline is the status the implementation earns on c through an
 // offline exchange, where nothing times out: the slow implementation's
 // answer is its error (it ran out of its 200ms). A crash leaves no result,
 // which verify refuses as a whole (see Main).
-func WantOffline(name string, c *runner.Case) runner.Status {
+func WantOffline(name string, c *vector.Case) protocol.Status {
 	if name == Slow && c.ID == SlowID {
-		return runner.StatusError
+		return protocol.StatusError
 	}
 	return Want(name, c)
 }

@@ -16,6 +16,8 @@ import (
 
 	"github.com/cupel-go/go-cupel/internal/report"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/protocol"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // LevelSpec is the name of the spec that judges the run's level, declared
@@ -26,11 +28,11 @@ const LevelSpec = "conformance level"
 type gate struct {
 	newImpl func() runner.Implementation
 	opts    runner.Options
-	suite   *runner.Suite
+	suite   *vector.Suite
 
 	once    sync.Once
 	x       *runner.Execution
-	entries map[string]runner.Entry
+	entries map[string]runner.SuiteFile
 	err     error
 	mu      sync.Mutex // serialises cases: one session per process
 }
@@ -42,7 +44,7 @@ type gate struct {
 // when Gate is called; a suite that does not load fails a spec of its own.
 func Gate(newImpl func() runner.Implementation, opts runner.Options) {
 	g := &gate{newImpl: newImpl, opts: opts}
-	suite, err := runner.LoadSuite(opts.Suite)
+	suite, err := vector.LoadSuite(opts.Suite)
 	if err != nil {
 		ginkgo.It("loads the conformance suite", func() { ginkgo.Fail("conformginkgo: " + err.Error()) })
 		return
@@ -75,7 +77,7 @@ func (g *gate) start() error {
 		opts.RequireLevel = "" // judged by the level spec, and a narrowed run takes none
 		g.x, g.err = runner.Start(context.Background(), g.newImpl(), g.suite, opts)
 		if g.err == nil {
-			g.entries = map[string]runner.Entry{}
+			g.entries = map[string]runner.SuiteFile{}
 			for _, e := range g.x.Entries() {
 				g.entries[e.ID] = e
 			}
@@ -126,7 +128,7 @@ func (g *gate) runCase(ctx ginkgo.SpecContext, id string) {
 	case runner.ClassNotRun:
 		ginkgo.Fail(g.describe(c)) // after an infrastructure error: no verdict
 	case runner.ClassOK:
-		if c.Status == runner.StatusXFail {
+		if c.Status == protocol.StatusXFail {
 			ginkgo.Skip("expected failure: " + c.Message)
 		}
 	}
@@ -237,7 +239,7 @@ func gather(rep *runner.Report) error {
 				f.Close()
 				return fmt.Errorf("%s: %w", path, err)
 			}
-			if i, ok := index[c.ID]; ok && rep.Cases[i].Status == runner.StatusSkip {
+			if i, ok := index[c.ID]; ok && rep.Cases[i].Status == protocol.StatusSkip {
 				rep.Cases[i] = c
 			}
 		}

@@ -16,6 +16,8 @@ import (
 	"github.com/cupel-go/go-cupel/internal/testimpl"
 	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/conformginkgo"
+	"github.com/cupel-go/go-cupel/runner/protocol"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // ginkgoJUnit is what the tests read of the JUnit report Ginkgo writes.
@@ -89,13 +91,13 @@ func (r childRun) run(ginkgoBin string) (int, map[string]string) {
 // on the same implementation and options: runner.Check for the exit
 // code, runner.Classify for each case.
 func (r childRun) want() (code int, status map[string]string) {
-	suite, err := runner.LoadSuite(os.DirFS("../testdata/suite"))
+	suite, err := vector.LoadSuite(os.DirFS("../testdata/suite"))
 	Expect(err).NotTo(HaveOccurred())
 	opts := runner.Options{Suite: os.DirFS("../testdata/suite"), RequireLevel: r.require}
 	if r.filter != "" {
 		// the filter "required && scoring": a narrowed run takes no target
 		opts.RequireLevel = ""
-		opts.Tiers, opts.Stages = []string{runner.TierRequired}, []string{runner.StageScoring}
+		opts.Tiers, opts.Stages = []string{vector.TierRequired}, []string{vector.StageScoring}
 	}
 	if runner.Check(testimpl.New(r.impl, suite), opts) != nil {
 		code = 1
@@ -106,11 +108,11 @@ func (r childRun) want() (code int, status map[string]string) {
 	status = map[string]string{}
 	for _, c := range rep.Cases {
 		switch k, _ := v.ClassOf(c.ID); {
-		case c.Status == runner.StatusSkip:
+		case c.Status == protocol.StatusSkip:
 			status[c.ID] = "skipped" // Ginkgo lists a spec its filter leaves out as skipped
 		case k == runner.ClassGated:
 			status[c.ID] = "failed"
-		case k == runner.ClassWarning, c.Status == runner.StatusXFail:
+		case k == runner.ClassWarning, c.Status == protocol.StatusXFail:
 			status[c.ID] = "skipped"
 		default:
 			status[c.ID] = "passed"

@@ -20,6 +20,8 @@ import (
 	"testing"
 
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/protocol"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // Test runs the suite of opts against impl and renders the run's
@@ -37,7 +39,7 @@ func Test(t *testing.T, impl runner.Implementation, opts runner.Options) *runner
 		ctx, cancel = context.WithDeadline(ctx, dl)
 		defer cancel()
 	}
-	suite, err := runner.LoadSuite(opts.Suite)
+	suite, err := vector.LoadSuite(opts.Suite)
 	if err != nil {
 		t.Fatalf("conformtest: %v", err)
 		return nil
@@ -66,7 +68,7 @@ func Test(t *testing.T, impl runner.Implementation, opts runner.Options) *runner
 			case runner.ClassWarning:
 				t.Skipf("%s case %s, not required for %s: %s", c.Tier, c.Outcome(), opts.RequireLevel.Title(), c.Message)
 			case runner.ClassOK:
-				if c.Status == runner.StatusXFail {
+				if c.Status == protocol.StatusXFail {
 					t.Skipf("expected failure: %s", c.Message)
 				}
 			}

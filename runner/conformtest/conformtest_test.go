@@ -4,9 +4,11 @@ import (
 	"os"
 	"testing"
 
-	"github.com/cupel-go/go-cupel/internal/oracle"
+	"github.com/cupel-go/go-cupel/internal/answerkey"
+	"github.com/cupel-go/go-cupel/internal/platform"
 	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/conformtest"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 func fixtures(t *testing.T) runner.Options {
@@ -16,12 +18,12 @@ func fixtures(t *testing.T) runner.Options {
 // TestGate shows the go test gate: one call, one subtest per case.
 func TestGate(t *testing.T) {
 	opts := fixtures(t)
-	s, err := runner.LoadSuite(opts.Suite)
+	s, err := vector.LoadSuite(opts.Suite)
 	if err != nil {
 		t.Fatal(err)
 	}
 	opts.RequireLevel = runner.LevelFullyConformant
-	rep := conformtest.Test(t, oracle.New(s), opts)
+	rep := conformtest.Test(t, answerkey.New(s), opts)
 	if rep.Level != runner.LevelFullyConformant && !rep.Filtered {
 		t.Fatalf("level %s", rep.Level)
 	}
@@ -33,8 +35,8 @@ func TestEngineConformance(t *testing.T) {
 	// On a 32-bit platform the cases that need 64-bit integers are pinned
 	// as unsupported (one is required, so no level is claimed there), and
 	// every other case must pass.
-	rep := conformtest.Test(t, runner.Engine(), runner.Options{RequireLevel: oracle.EngineLevel(), Expectations: oracle.EngineExpectations()})
-	if rep != nil && !rep.Filtered && rep.Level != oracle.EngineLevel() {
-		t.Errorf("level %s, want exactly %s", rep.Level, oracle.EngineLevel())
+	rep := conformtest.Test(t, runner.Engine(), runner.Options{RequireLevel: platform.EngineLevel(), Expectations: platform.EngineExpectations()})
+	if rep != nil && !rep.Filtered && rep.Level != platform.EngineLevel() {
+		t.Errorf("level %s, want exactly %s", rep.Level, platform.EngineLevel())
 	}
 }

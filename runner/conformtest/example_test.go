@@ -6,17 +6,18 @@ import (
 
 	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/conformtest"
+	"github.com/cupel-go/go-cupel/runner/protocol"
 )
 
 // myImpl stands for a Go implementation of the Cupel specification.
 type myImpl struct{}
 
-func (myImpl) Hello(context.Context) (runner.Info, error) {
-	return runner.Info{Name: "my-cupel", Version: "0.1.0", Language: "go"}, nil
+func (myImpl) Hello(context.Context) (protocol.Identity, error) {
+	return protocol.Identity{Name: "my-cupel", Version: "0.1.0", Language: "go"}, nil
 }
 
-func (myImpl) Run(_ context.Context, req runner.Request) (runner.Result, error) {
-	return runner.Result{Status: runner.ResultUnsupported, Reason: "not yet: " + req.Stage}, nil
+func (myImpl) Run(_ context.Context, req protocol.Request) (protocol.Result, error) {
+	return protocol.Result{Status: protocol.ResultUnsupported, Reason: "not yet: " + req.Stage}, nil
 }
 
 // A Go implementation gates itself from go test with one call, in a

@@ -13,6 +13,7 @@ import (
 	"github.com/cupel-go/go-cupel/internal/testimpl"
 	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/conformtest"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // TestGateChild is the gate as a user writes it, over the implementation
@@ -27,7 +28,7 @@ func TestGateChild(t *testing.T) {
 	opts := fixtures(t)
 	opts.Timeout = 2 * time.Second // generous: only the slow case times out, however loaded the machine
 	opts.RequireLevel = runner.Level(os.Getenv("CONFORMTEST_LEVEL"))
-	suite, err := runner.LoadSuite(opts.Suite)
+	suite, err := vector.LoadSuite(opts.Suite)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +67,7 @@ func TestGateVerdicts(t *testing.T) {
 	}
 	opts := fixtures(t)
 	opts.Timeout = 300 * time.Millisecond
-	suite, err := runner.LoadSuite(opts.Suite)
+	suite, err := vector.LoadSuite(opts.Suite)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,109 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/protocol"
+)
+
+// ReportDiff compares two reports case by case.
+type ReportDiff struct {
+	NewlyFailing []StatusChange `json:"newly_failing"`
+	NewlyPassing []StatusChange `json:"newly_passing"`
+	Changed      []StatusChange `json:"changed"`
+	Added        []string       `json:"added"`
+	Removed      []string       `json:"removed"`
+	OldLevel     runner.Level   `json:"old_level"`
+	NewLevel     runner.Level   `json:"new_level"`
+}
+
+// StatusChange is a case whose status changed.
+type StatusChange struct {
+	ID  string          `json:"id"`
+	Old protocol.Status `json:"old"`
+	New protocol.Status `json:"new"`
+}
+
+// Diff compares old and new.
+func Diff(old, new *runner.Report) ReportDiff {
+	d := ReportDiff{OldLevel: old.Level, NewLevel: new.Level}
+	prev := map[string]runner.CaseResult{}
+	for _, c := range old.Cases {
+		prev[c.ID] = c
+	}
+	sameCause := func(a, b runner.CaseResult) bool {
+		as, am := a.Cause()
+		bs, bm := b.Cause()
+		return as == bs && am == bm
+	}
+	seen := map[string]bool{}
+	for _, c := range new.Cases {
+		seen[c.ID] = true
+		oc, ok := prev[c.ID]
+		o := oc.Status
+		switch {
+		case !ok:
+			d.Added = append(d.Added, c.ID)
+		case o == c.Status, sameCause(oc, c): // an xfail that is now unpinned, or back, is the same result
+		case o == protocol.StatusPass:
+			d.NewlyFailing = append(d.NewlyFailing, StatusChange{c.ID, o, c.Status})
+		case c.Status == protocol.StatusPass:
+			d.NewlyPassing = append(d.NewlyPassing, StatusChange{c.ID, o, c.Status})
+		default:
+			d.Changed = append(d.Changed, StatusChange{c.ID, o, c.Status})
+		}
+	}
+	for _, c := range old.Cases {
+		if !seen[c.ID] {
+			d.Removed = append(d.Removed, c.ID)
+		}
+	}
+	return d
+}
+
+// WriteDiff writes a diff for humans, each list capped at limit entries
+// (0: no cap).
+func WriteDiff(w io.Writer, d ReportDiff, limit int) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "level: %s -> %s\n", d.OldLevel, d.NewLevel)
+	section := func(title string, list []StatusChange) {
+		if len(list) == 0 {
+			return
+		}
+		fmt.Fprintf(&b, "\n%s (%d):\n", title, len(list))
+		for i, c := range list {
+			if limit > 0 && i == limit {
+				fmt.Fprintf(&b, "  … and %d more (--max-failures)\n", len(list)-limit)
+				break
+			}
+			fmt.Fprintf(&b, "  %s: %s -> %s\n", c.ID, c.Old, c.New)
+		}
+	}
+	section("newly failing", d.NewlyFailing)
+	section("newly passing", d.NewlyPassing)
+	section("changed", d.Changed)
+	for _, l := range []struct {
+		t    string
+		list []string
+	}{{"added", d.Added}, {"removed", d.Removed}} {
+		if len(l.list) > 0 {
+			fmt.Fprintf(&b, "\n%s (%d):\n", l.t, len(l.list))
+			for i, id := range slices.Sorted(slices.Values(l.list)) {
+				if limit > 0 && i == limit {
+					fmt.Fprintf(&b, "  … and %d more (--max-failures)\n", len(l.list)-limit)
+					break
+				}
+				fmt.Fprintf(&b, "  %s\n", id)
+			}
+		}
+	}
+	if len(d.NewlyFailing)+len(d.NewlyPassing)+len(d.Changed)+len(d.Added)+len(d.Removed) == 0 {
+		b.WriteString("no change\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}

@@ -1,0 +1,115 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/protocol"
+	"github.com/cupel-go/go-cupel/runner/vector"
+)
+
+// WriteMarkdown writes a Markdown summary rendering the run's
+// [runner.Verdict]: the level, a table of outcomes per tier and stage, the
+// gated results and warnings, the unsupported reasons and, last, the
+// verdict line ([runner.Verdict.Line]).
+func WriteMarkdown(w io.Writer, r *runner.Report) error {
+	v := r.Verdict()
+	class := v.Classes()
+	var b strings.Builder
+	fmt.Fprintf(&b, "## Cupel conformance: %s\n\n", r.Implementation.Name)
+	if v.LevelClaimed {
+		fmt.Fprintf(&b, "**%s** — %s\n\n", v.LevelText, r.LevelReason)
+	} else {
+		fmt.Fprintf(&b, "**%s**\n\n", v.LevelText) // the text says why
+	}
+	fmt.Fprintf(&b, "Runner %s %s · spec %s · suite `%s` (%d cases)\n\n", r.Runner.Name, r.Runner.Version, r.Suite.SpecVersion, short(r.Suite.Digest), r.Suite.Cases)
+	if caps := describeCapabilities(r.Implementation.Capabilities); caps != "" {
+		fmt.Fprintf(&b, "Implementation %s %s (%s): %s\n\n", r.Implementation.Name, r.Implementation.Version, r.Implementation.Language, caps)
+	}
+	rows := map[string]map[runner.Outcome]int{}
+	for _, c := range r.Cases {
+		if r.Filtered && c.Status == protocol.StatusSkip {
+			continue // filtered out: a row of them would say "not run" again and again
+		}
+		g := c.Tier + "/" + c.Stage
+		if rows[g] == nil {
+			rows[g] = map[runner.Outcome]int{}
+		}
+		rows[g][c.Outcome()]++
+	}
+	b.WriteString("| tier | stage |")
+	for _, o := range runner.Outcomes {
+		fmt.Fprintf(&b, " %s |", o)
+	}
+	b.WriteString("\n|---|---|" + strings.Repeat("---:|", len(runner.Outcomes)) + "\n")
+	for _, tier := range vector.Tiers {
+		for _, st := range vector.Stages {
+			if x := rows[tier+"/"+st]; x != nil {
+				fmt.Fprintf(&b, "| %s | %s |", tier, st)
+				for _, o := range runner.Outcomes {
+					fmt.Fprintf(&b, " %d |", x[o])
+				}
+				b.WriteString("\n")
+			}
+		}
+	}
+	notRun := 0
+	for _, l := range []struct {
+		title string
+		class runner.Class
+	}{{"Gated results", runner.ClassGated}, {"Warnings (not required for the target)", runner.ClassWarning}} {
+		var list []runner.CaseResult
+		for _, c := range r.Cases {
+			if class[c.ID] == l.class && c.Status != protocol.StatusUnsupported {
+				list = append(list, c)
+			}
+		}
+		if len(list) > 0 {
+			fmt.Fprintf(&b, "\n### %s\n\n| case | status | message |\n|---|---|---|\n", l.title)
+			for _, c := range list {
+				fmt.Fprintf(&b, "| `%s` | %s | %s |\n", c.ID, c.Status, mdEscape(c.Message))
+			}
+		}
+	}
+	unsupported := map[string]map[string]int{}
+	var reasons []string
+	for _, c := range r.Cases {
+		if c.Status == protocol.StatusNotRun && r.Infrastructure != "" {
+			notRun++ // one infrastructure error, said once below
+		}
+		if c.Status == protocol.StatusUnsupported {
+			why := reasonOf(c)
+			if unsupported[why] == nil {
+				unsupported[why] = map[string]int{}
+				reasons = append(reasons, why)
+			}
+			unsupported[why][c.Tier]++
+		}
+	}
+	if len(reasons) > 0 {
+		b.WriteString("\n### Unsupported, by reason\n\n| reason | required | optional |\n|---|---:|---:|\n")
+		for _, why := range reasons {
+			fmt.Fprintf(&b, "| %s | %d | %d |\n", mdEscape(why), unsupported[why][vector.TierRequired], unsupported[why][vector.TierOptional])
+		}
+	}
+	if r.Infrastructure != "" {
+		fmt.Fprintf(&b, "\n**Infrastructure error:** %s\n", mdEscape(r.Infrastructure))
+		if notRun > 0 {
+			fmt.Fprintf(&b, "\n%d cases not run: the run stopped without a verdict.\n", notRun)
+		}
+	}
+	fmt.Fprintf(&b, "\n%s\n", mdEscape(v.Line()))
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func mdEscape(s string) string {
+	s = strings.ReplaceAll(s, "|", "\\|")
+	s = strings.ReplaceAll(s, "\n", " ")
+	if len(s) > 300 && !strings.HasPrefix(s, "verdict: ") {
+		s = s[:300] + "…"
+	}
+	return s
+}

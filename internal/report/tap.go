@@ -1,0 +1,110 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/protocol"
+	"github.com/cupel-go/go-cupel/runner/vector"
+)
+
+// WriteTAP writes the report as TAP version 14, rendering the run's
+// [runner.Verdict]: one test point per case and, when the run has a target
+// level, a last one, "conformance level", that fails exactly when the level
+// misses the target. A gated case is "not ok", with a YAML block holding
+// the message, the inputs and the diff; a warning is "not ok # TODO" (known,
+// not counted), as is an expected failure that does not count; a case not
+// run is "ok # SKIP", or "not ok" after an infrastructure error. suite,
+// when set, lets failures show their inputs.
+func WriteTAP(w io.Writer, r *runner.Report, suite *vector.Suite) error {
+	v := r.Verdict()
+	class := v.Classes()
+	exists, levelOK, why := levelTest(v)
+	n := len(r.Cases)
+	if exists {
+		n++
+	}
+	var b strings.Builder
+	b.WriteString("TAP version 14\n")
+	fmt.Fprintf(&b, "1..%d\n", n)
+	for i, c := range r.Cases {
+		ok := "ok"
+		directive := ""
+		yaml := false
+		switch class[c.ID] {
+		case runner.ClassGated:
+			ok, yaml = "not ok", true
+		case runner.ClassWarning:
+			ok = "not ok"
+			directive = " # TODO " + tapEscape(warningMessage(c, v))
+		case runner.ClassNotRun:
+			if c.Status == protocol.StatusNotRun && v.Infrastructure {
+				ok, yaml = "not ok", true
+			} else {
+				directive = " # SKIP " + tapEscape(statusMessage(c.Status, c.Message))
+			}
+		default:
+			if c.Status == protocol.StatusXFail {
+				ok = "not ok"
+				directive = " # TODO " + tapEscape(statusMessage(c.Status, c.Message))
+			}
+		}
+		fmt.Fprintf(&b, "%s %d - %s%s\n", ok, i+1, tapEscape(c.ID), directive)
+		if yaml {
+			b.WriteString("  ---\n")
+			fmt.Fprintf(&b, "  status: %s\n", c.Status)
+			fmt.Fprintf(&b, "  tier: %s\n", c.Tier)
+			if c.Status == protocol.StatusUnsupported {
+				fmt.Fprintf(&b, "  message: %s\n", yamlString(c.Tier+" case unsupported: "+reasonOf(c)))
+			} else {
+				msg, _, _ := strings.Cut(c.Message, "\n") // the rest is in the detail
+				fmt.Fprintf(&b, "  message: %s\n", yamlString(msg))
+			}
+			fmt.Fprintf(&b, "  duration_ms: %.3f\n", float64(time.Duration(c.Duration).Microseconds())/1000)
+			if d := tapSafe(FailureDetail(c, suite)); d != "" {
+				lines := strings.Split(strings.TrimRight(d, "\n"), "\n")
+				fmt.Fprintf(&b, "  detail: %s\n", yamlBlockHeader(lines))
+				for _, l := range lines {
+					fmt.Fprintf(&b, "    %s\n", l)
+				}
+			}
+			b.WriteString("  ...\n")
+		}
+	}
+	switch {
+	case !exists:
+	case levelOK:
+		fmt.Fprintf(&b, "ok %d - %s\n", n, LevelTestName)
+	default:
+		fmt.Fprintf(&b, "not ok %d - %s\n", n, LevelTestName)
+		b.WriteString("  ---\n")
+		fmt.Fprintf(&b, "  message: %s\n", yamlString(why))
+		fmt.Fprintf(&b, "  level: %s\n", v.Level)
+		fmt.Fprintf(&b, "  target: %s\n", v.Target)
+		if r.Infrastructure != "" {
+			fmt.Fprintf(&b, "  infrastructure_error: %s\n", yamlString(r.Infrastructure))
+		}
+		b.WriteString("  ...\n")
+	}
+	fmt.Fprintf(&b, "# level: %s (%s)\n", v.LevelText, r.LevelReason)
+	fmt.Fprintf(&b, "# %s\n", tapEscape(v.Line()))
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// tapEscape keeps a description or directive on one line and escapes the
+// characters TAP gives a meaning: # and the backslash.
+func tapEscape(s string) string {
+	s = strings.ReplaceAll(tapSafe(s), "\n", " ")
+	s = strings.ReplaceAll(s, "\\", "\\\\")
+	return strings.ReplaceAll(s, "#", "\\#")
+}
+
+func yamlString(s string) string {
+	b, _ := json.Marshal(tapSafe(s))
+	return string(b)
+}

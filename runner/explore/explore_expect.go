@@ -1,0 +1,215 @@
+package explore
+
+import (
+	"math"
+	"slices"
+	"strconv"
+
+	"github.com/cupel-go/go-cupel/runner/protocol"
+	"github.com/cupel-go/go-cupel/runner/vector"
+)
+
+// exploreEpsilon is the score tolerance of generated cases: the format's
+// default.
+const exploreEpsilon = vector.DefaultEpsilon
+
+// exploreExpect makes the oracle's result r the expectations of c, in the
+// form the vector writer can state and the loader reads back: scores and
+// pipeline outputs name items by index, slicing and placing by content.
+// Diagnostics are expected only when both sides declare the feature. It
+// returns false when r cannot be an expectation.
+func exploreExpect(c *vector.Case, r protocol.Result, diagnostics bool) bool {
+	c.Expect = vector.Expect{Epsilon: exploreEpsilon}
+	switch r.Status {
+	case protocol.ResultRejected:
+		if r.Error == nil || !slices.Contains(vector.ErrorKinds, r.Error.Kind) {
+			return false
+		}
+		if c.Stage == vector.StageScoring {
+			// A scoring vector can state a construction error only.
+			c.Expect.ConstructionError = r.Error.Kind == vector.KindInvalidConfig
+			return c.Expect.ConstructionError
+		}
+		c.Expect.Error = r.Error.Kind
+		return true
+	case protocol.ResultOK:
+	default:
+		return false
+	}
+	out := r.Output
+	if out == nil {
+		out = &protocol.Output{}
+	}
+	items := c.Input.Items
+	n := len(items)
+	valid := func(i int) bool { return i >= 0 && i < n }
+	switch c.Stage {
+	case vector.StageScoring:
+		c.Expect.Scores = make([]vector.ExpectedScore, 0, len(out.Scores))
+		for _, s := range out.Scores {
+			if !valid(s.Index) {
+				return false
+			}
+			i := s.Index
+			c.Expect.Scores = append(c.Expect.Scores, vector.ExpectedScore{Ref: vector.Ref{Content: items[i].Content, Index: &i, Resolved: i}, Score: s.Score})
+		}
+	case vector.StageSlicing:
+		c.Expect.Selected = make([]vector.Ref, 0, len(out.Selected))
+		for _, i := range out.Selected {
+			if !valid(i) {
+				return false
+			}
+			c.Expect.Selected = append(c.Expect.Selected, vector.Ref{Content: items[i].Content, Resolved: i})
+		}
+		if out.CapExcludedCount != nil {
+			v := *out.CapExcludedCount
+			c.Expect.CapExcludedCount = &v
+			expectShortfalls(c, out.Shortfalls)
+		}
+	case vector.StagePlacing:
+		c.Expect.Ordered = make([]vector.Ref, 0, len(out.Ordered))
+		for _, i := range out.Ordered {
+			if !valid(i) {
+				return false
+			}
+			c.Expect.Ordered = append(c.Expect.Ordered, vector.Ref{Content: items[i].Content, Resolved: i})
+		}
+	case vector.StagePipeline:
+		c.Expect.Ordered = make([]vector.Ref, 0, len(out.Ordered))
+		for _, i := range out.Ordered {
+			if !valid(i) {
+				return false
+			}
+			c.Expect.Ordered = append(c.Expect.Ordered, indexRef(items, i))
+		}
+		if out.Overflow != nil {
+			v := *out.Overflow
+			c.Expect.Overflow = &v
+		}
+		if s := c.Input.Slicer; s != nil && (s.Type == "count_quota" || s.Type == "count_constrained_knapsack") {
+			sf := out.Shortfalls
+			if sf == nil && out.Diagnostics != nil {
+				sf = out.Diagnostics.Shortfalls
+			}
+			expectShortfalls(c, sf)
+		}
+		if diagnostics && out.Diagnostics != nil {
+			d, ok := expectDiagnostics(items, out.Diagnostics)
+			if !ok {
+				return false
+			}
+			c.Expect.Diagnostics = d
+		}
+	}
+	return true
+}
+
+func indexRef(items []vector.Item, i int) vector.Ref {
+	return vector.Ref{Content: items[i].Content, Index: &i, Resolved: i}
+}
+
+// expectShortfalls expects sf in full, or a count of zero when it is
+// empty (the format cannot state an empty list).
+func expectShortfalls(c *vector.Case, sf []vector.Shortfall) {
+	if len(sf) == 0 {
+		zero := 0
+		c.Expect.ShortfallCount = &zero
+		return
+	}
+	c.Expect.Shortfalls = slices.Clone(sf)
+}
+
+// exploreReasonInts and exploreReasonStrings are the reason fields the
+// vector format states (vectors/README.md, Diagnostics), by type;
+// exploreReasonFloats are compared as floats.
+var (
+	exploreReasonInts    = []string{"item_tokens", "available_tokens", "tokens", "cap", "count", "actual"}
+	exploreReasonStrings = []string{"deduplicated_against", "displaced_by", "kind", "displaced_by_kind", "filter_name"}
+	exploreReasonFloats  = []string{"score", "threshold"}
+)
+
+func expectDiagnostics(items []vector.Item, d *protocol.Diagnostics) (*vector.ExpectedDiagnostics, bool) {
+	tc, tt := d.TotalCandidates, d.TotalTokensConsidered
+	out := &vector.ExpectedDiagnostics{TotalCandidates: &tc, TotalTokensConsidered: &tt,
+		Included: make([]vector.ExpectedDiagnosticItem, 0, len(d.Included)), Excluded: make([]vector.ExpectedDiagnosticItem, 0, len(d.Excluded))}
+	conv := func(list []protocol.DiagnosticItem) ([]vector.ExpectedDiagnosticItem, bool) {
+		res := make([]vector.ExpectedDiagnosticItem, 0, len(list))
+		for _, e := range list {
+			if e.Index < 0 || e.Index >= len(items) {
+				return nil, false
+			}
+			name, _ := e.Reason["reason"].(string)
+			s := e.Score
+			er := vector.ExpectedDiagnosticItem{Ref: indexRef(items, e.Index), Score: &s, Reason: name}
+			for k, v := range e.Reason {
+				var fv any
+				switch {
+				case slices.Contains(exploreReasonInts, k):
+					f, ok := reasonNumber(v)
+					if !ok || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
+						return nil, false
+					}
+					fv = int64(f)
+				case slices.Contains(exploreReasonStrings, k):
+					str, ok := v.(string)
+					if !ok {
+						return nil, false
+					}
+					fv = str
+				case slices.Contains(exploreReasonFloats, k):
+					f, ok := reasonNumber(v)
+					if !ok {
+						return nil, false
+					}
+					fv = f
+				default:
+					continue // not a field the format states
+				}
+				if er.Fields == nil {
+					er.Fields = map[string]any{}
+				}
+				er.Fields[k] = fv
+			}
+			res = append(res, er)
+		}
+		return res, true
+	}
+	var ok bool
+	if out.Included, ok = conv(d.Included); !ok {
+		return nil, false
+	}
+	if out.Excluded, ok = conv(d.Excluded); !ok {
+		return nil, false
+	}
+	// The format cannot state an empty list (an absent one is not
+	// compared): expect none rather than an empty one.
+	if len(out.Included) == 0 {
+		out.Included = nil
+	}
+	if len(out.Excluded) == 0 {
+		out.Excluded = nil
+	}
+	return out, true
+}
+
+// reasonNumber is the number of a reason field as either side hands it
+// over: go-cupel in process gives int64 and Float, a protocol answer
+// float64, with a non-finite float as its string form ("NaN").
+func reasonNumber(v any) (float64, bool) {
+	switch n := v.(type) {
+	case float64:
+		return n, true
+	case vector.Float:
+		return float64(n), true
+	case int64:
+		return float64(n), true
+	case int:
+		return float64(n), true
+	case string:
+		var f vector.Float
+		if err := f.UnmarshalJSON([]byte(strconv.Quote(n))); err == nil {
+			return float64(f), true
+		}
+	}
+	return 0, false
+}

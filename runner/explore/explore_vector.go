@@ -1,0 +1,141 @@
+package explore
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/cupel-go/go-cupel/runner/protocol"
+	"github.com/cupel-go/go-cupel/runner/vector"
+)
+
+// This file writes a case as a vector file in the suite format of
+// vectors/README.md: what the loader reads back into the same inputs and
+// expectations.
+
+// VectorTOML returns d's case as a vector file. Its header comment gives
+// the seed and index, both sides' outputs, the comparator's verdict, and
+// the warning that the expected values are the oracle's, to be verified
+// against the specification before the vector is adopted. rep names the
+// two sides in the header; it may be nil.
+func (d *Divergence) VectorTOML(rep *Report) ([]byte, error) {
+	var w tomlWriter
+	c := d.Case
+	oracle, impl := "go-cupel (in process)", "the implementation"
+	if rep != nil {
+		impl = rep.Implementation.Title()
+		oracle = rep.Oracle.Title()
+	}
+	if d.Index < 0 {
+		w.comment("Found by explore's fuzz target under go test -fuzz (the fuzzer saves its input under")
+		w.comment("testdata/fuzz; the case had %d items before shrinking, %d runs shrank it to %d).", d.OriginalItems, d.ShrinkRuns, len(c.Input.Items))
+	} else {
+		w.comment("Found by cupel-conform explore: seed %d, index %d (regenerate with --seed %d; the case", d.Seed, d.Index, d.Seed)
+		w.comment("had %d items before shrinking, %d runs shrank it to %d).", d.OriginalItems, d.ShrinkRuns, len(c.Input.Items))
+	}
+	w.comment("")
+	w.comment("VERIFY AGAINST THE SPEC BEFORE ADOPTING. The expected values below are the")
+	w.comment("outputs of %s, not a derivation from the specification.", oracle)
+	if rep != nil && !rep.OracleTrusted {
+		w.comment("Neither side is trusted: either may be wrong, or both.")
+	}
+	w.comment("")
+	w.comment("Divergence: %s", d.Class)
+	w.comment("Implementation: %s", impl)
+	w.comment("Oracle:         %s", oracle)
+	w.comment("")
+	w.comment("Implementation output:")
+	w.commentResult(d.Actual, d.Fault)
+	w.comment("Oracle output (the expected values):")
+	w.commentResult(d.OracleResult, "")
+	w.comment("")
+	w.comment("Verdict: %s", d.Verdict.Status)
+	if len(d.Verdict.Details) == 0 && d.Verdict.Message != "" {
+		w.comment("%s", d.Verdict.Message)
+	}
+	for i, l := range d.Verdict.Details {
+		if i == 30 {
+			w.comment("  ... (%d more lines)", len(d.Verdict.Details)-i)
+			break
+		}
+		for _, part := range strings.Split(l, "\n") {
+			w.comment("%s", part)
+		}
+	}
+	if d.Stderr != "" {
+		w.comment("")
+		w.comment("Implementation stderr (tail):")
+		lines := strings.Split(strings.TrimRight(d.Stderr, "\n"), "\n")
+		for _, l := range lines[max(0, len(lines)-15):] {
+			w.comment("  %s", l)
+		}
+	}
+	w.blank()
+	name := fmt.Sprintf("explore: %s (seed %d, index %d)", d.Class, d.Seed, d.Index)
+	if d.Index < 0 {
+		name = "explore fuzz: " + d.Class
+	}
+	if err := writeCase(&w, c, name); err != nil {
+		return nil, err
+	}
+	return w.buf.Bytes(), nil
+}
+
+// writeCase writes c (inputs and expectations) as a vector named name:
+// vector.Marshal's file, after the header.
+func writeCase(w *tomlWriter, c *vector.Case, name string) error {
+	b, err := vector.Marshal(c, name)
+	if err != nil {
+		return err
+	}
+	w.buf.Write(b)
+	return nil
+}
+
+// tomlWriter writes TOML. Keys of a table come before its sub-tables.
+type tomlWriter struct {
+	buf bytes.Buffer
+}
+
+func (w *tomlWriter) comment(format string, args ...any) {
+	s := fmt.Sprintf(format, args...)
+	if s == "" {
+		w.buf.WriteString("#\n")
+		return
+	}
+	for _, l := range strings.Split(s, "\n") {
+		w.buf.WriteString("# " + l + "\n")
+	}
+}
+
+func (w *tomlWriter) commentResult(r *protocol.Result, fault string) {
+	if fault != "" {
+		w.comment("  %s", fault)
+		return
+	}
+	if r == nil {
+		w.comment("  (none)")
+		return
+	}
+	b, err := json.Marshal(r)
+	if err != nil {
+		w.comment("  (unprintable: %v)", err)
+		return
+	}
+	// Wrap long JSON at commas, about 100 columns a line.
+	s := string(b)
+	for len(s) > 100 {
+		cut := strings.LastIndexByte(s[:100], ',')
+		if cut < 20 {
+			cut = 100
+		} else {
+			cut++
+		}
+		w.comment("  %s", s[:cut])
+		s = s[cut:]
+	}
+	w.comment("  %s", s)
+}
+
+func (w *tomlWriter) blank() { w.buf.WriteByte('\n') }

@@ -1,0 +1,169 @@
+package protocol
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// Protocol is the name of the protocol between the runner and an
+// implementation's process; see PROTOCOL.md.
+const Protocol = "cupel-conform/1"
+
+// MaxLine is the longest protocol line accepted, in bytes (16 MiB).
+const MaxLine = 16 << 20
+
+// Message types.
+const (
+	TypeHello  = "hello"
+	TypeRun    = "run"
+	TypeResult = "result"
+	TypeBye    = "bye"
+)
+
+// HelloRequest is the runner's hello.
+type HelloRequest struct {
+	Type     string         `json:"type"`
+	Protocol []string       `json:"protocol"`
+	Runner   RunnerIdentity `json:"runner"`
+	Suite    HelloSuite     `json:"suite"`
+}
+
+// HelloSuite identifies the suite in the runner's hello.
+type HelloSuite struct {
+	SpecVersion string `json:"spec_version"`
+	Digest      string `json:"digest"`
+}
+
+// HelloResponse is the implementation's hello.
+type HelloResponse struct {
+	Type           string              `json:"type"`
+	Protocol       string              `json:"protocol"`
+	Implementation HelloImplementation `json:"implementation"`
+	Capabilities   Capabilities        `json:"capabilities"`
+	// Suite optionally echoes the suite digest (used by offline results).
+	Suite *HelloSuite `json:"suite,omitempty"`
+}
+
+// HelloImplementation is the "implementation" object of a hello response:
+// the wire form of an Identity without its capabilities.
+type HelloImplementation struct {
+	Name     string `json:"name"`
+	Version  string `json:"version,omitempty"`
+	Language string `json:"language,omitempty"`
+	Homepage string `json:"homepage,omitempty"`
+}
+
+// Info returns the Identity the response describes.
+func (h HelloResponse) Info() Identity {
+	return Identity{Name: h.Implementation.Name, Version: h.Implementation.Version,
+		Language: h.Implementation.Language, Homepage: h.Implementation.Homepage, Capabilities: h.Capabilities}
+}
+
+// NewHelloResponse builds the hello response for info.
+func NewHelloResponse(info Identity) HelloResponse {
+	return HelloResponse{Type: TypeHello, Protocol: Protocol,
+		Implementation: HelloImplementation{Name: info.Name, Version: info.Version, Language: info.Language, Homepage: info.Homepage},
+		Capabilities:   info.Capabilities}
+}
+
+// RunMessage is the runner's request to run one case.
+type RunMessage struct {
+	Type string `json:"type"`
+	Request
+}
+
+// ResultMessage is the implementation's answer to a RunMessage.
+type ResultMessage struct {
+	Type string `json:"type"`
+	Seq  int    `json:"seq"`
+	ID   string `json:"id"`
+	Result
+}
+
+// ByeMessage ends a session.
+type ByeMessage struct {
+	Type string `json:"type"`
+}
+
+// envelope reads the type of any message.
+type envelope struct {
+	Type string `json:"type"`
+}
+
+// ErrProtocol is matched by violations of the protocol.
+var ErrProtocol = errors.New("protocol error")
+
+// Serve serves impl over the protocol: it reads messages from r and writes
+// one line per answer to w until a bye message or the end of r. It is the
+// body of `cupel-conform adapter` and of any Go implementation that wants
+// to be driven as a process.
+func Serve(ctx context.Context, impl Implementation, r io.Reader, w io.Writer) error {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), MaxLine)
+	bw := bufio.NewWriter(w)
+	send := func(v any) error {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return err
+		}
+		b = append(b, '\n')
+		if _, err := bw.Write(b); err != nil {
+			return err
+		}
+		return bw.Flush()
+	}
+	for sc.Scan() {
+		line := sc.Bytes()
+		if len(line) == 0 {
+			continue
+		}
+		var env envelope
+		if err := json.Unmarshal(line, &env); err != nil {
+			return fmt.Errorf("%w: invalid JSON line: %v", ErrProtocol, err)
+		}
+		switch env.Type {
+		case TypeHello:
+			info, err := impl.Hello(ctx)
+			if err != nil {
+				return err
+			}
+			if err := send(NewHelloResponse(info)); err != nil {
+				return err
+			}
+		case TypeRun:
+			var m RunMessage
+			if err := json.Unmarshal(line, &m); err != nil {
+				return fmt.Errorf("%w: invalid run message: %v", ErrProtocol, err)
+			}
+			res, err := impl.Run(ctx, m.Request)
+			if err != nil {
+				res = Result{Status: ResultError, Error: &ErrorInfo{Kind: "internal", Message: err.Error()}}
+			}
+			if err := send(ResultMessage{Type: TypeResult, Seq: m.Seq, ID: m.ID, Result: res}); err != nil {
+				return err
+			}
+		case TypeBye:
+			return nil
+		default:
+			return fmt.Errorf("%w: unknown message type %q", ErrProtocol, env.Type)
+		}
+	}
+	return sc.Err()
+}
+
+// ParseLine reads one line of a protocol stream or of an offline results
+// file: it returns the message's type and the line as JSON to unmarshal
+// into the message of that type, with the bare NaN, Infinity and -Infinity
+// tokens some encoders write quoted into the protocol's strings.
+func ParseLine(line []byte) (typ string, msg []byte, err error) {
+	msg = relaxJSON(line)
+	var env envelope
+	if err := json.Unmarshal(msg, &env); err != nil {
+		return "", nil, fmt.Errorf("%w: the line is not JSON: %v", ErrProtocol, err)
+	}
+	return env.Type, msg, nil
+}

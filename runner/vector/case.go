@@ -1,0 +1,389 @@
+package vector
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+	"time"
+
+	"github.com/cupel-go/go-cupel/cupel"
+)
+
+// Tiers and stages of the suite.
+const (
+	TierRequired = "required"
+	TierOptional = "optional"
+
+	StageScoring  = "scoring"
+	StageSlicing  = "slicing"
+	StagePlacing  = "placing"
+	StagePipeline = "pipeline"
+)
+
+// Tiers lists the tiers in report order.
+var Tiers = []string{TierRequired, TierOptional}
+
+// Stages lists the stages in report order.
+var Stages = []string{StageScoring, StageSlicing, StagePlacing, StagePipeline}
+
+// Error kinds that a vector may expect and that an implementation reports
+// in a rejected result.
+const (
+	KindPinnedExceedsBudget   = "pinned_exceeds_budget"
+	KindOverflow              = "overflow"
+	KindCountRequirementUnmet = "count_requirement_unmet"
+	KindTableTooLarge         = "table_too_large"
+	KindInvalidBudget         = "invalid_budget"
+	KindInvalidConfig         = "invalid_config"
+	KindInvalidItem           = "invalid_item"
+)
+
+// ErrorKinds lists every error kind of the protocol.
+var ErrorKinds = []string{
+	KindPinnedExceedsBudget, KindOverflow, KindCountRequirementUnmet,
+	KindTableTooLarge, KindInvalidBudget, KindInvalidConfig, KindInvalidItem,
+}
+
+// Float is a float64 whose JSON form keeps non-finite values: it is the
+// engine's codec, [cupel.Float] (finite values are JSON numbers, NaN and the
+// infinities the strings "NaN", "Infinity" and "-Infinity"; null is
+// refused), so the protocol and the engine's JSON forms cannot disagree.
+type Float = cupel.Float
+
+func parseNonFinite(s string) (float64, error) {
+	var f Float
+	if err := f.UnmarshalJSON([]byte(strconv.Quote(s))); err != nil {
+		return 0, err
+	}
+	return float64(f), nil
+}
+
+// FloatPtr returns a pointer to Float(v).
+func FloatPtr(v float64) *Float { f := Float(v); return &f }
+
+// Case is one conformance case in canonical form. Input is what an
+// implementation receives; Expect is what the runner compares against and
+// is never sent.
+type Case struct {
+	// ID is the vector path relative to the suite root without ".toml".
+	ID string `json:"id"`
+	// Tier is "required" or "optional" (the first path element).
+	Tier string `json:"tier"`
+	// Stage is the stage from the path and [test].stage.
+	Stage string `json:"stage"`
+	// Name is [test].name.
+	Name string `json:"name"`
+	// File is the vector path relative to the suite root.
+	File string `json:"file"`
+	// Input is the canonical input sent to implementations.
+	Input Input `json:"input"`
+	// Expect is the expected outcome.
+	Expect Expect `json:"expect"`
+	// UnknownKeys lists the keys of the file that the loader ignored.
+	UnknownKeys []string `json:"unknown_keys,omitempty"`
+	// Warnings are the unknown keys with their lines and, for a likely
+	// misspelling, the key the loader would have read.
+	Warnings []KeyWarning `json:"-"`
+}
+
+// KeyWarning is a key of a vector file that the loader ignored: often a
+// misspelling (priorty for priority), which leaves the case testing
+// something else than its author meant.
+type KeyWarning struct {
+	// File is the path relative to the suite root; Line is 1-based, 0
+	// when unknown.
+	File string
+	Line int
+	// Key is the dotted key path (items.priorty).
+	Key string
+	// Suggestion is the known key it most likely misspells, "" if none.
+	Suggestion string
+}
+
+// String formats the warning as "file:line: unknown key K (did you mean S?)".
+func (w KeyWarning) String() string {
+	loc := w.File
+	if w.Line > 0 {
+		loc = fmt.Sprintf("%s:%d", w.File, w.Line)
+	}
+	s := fmt.Sprintf("%s: unknown key %s, ignored", loc, w.Key)
+	if w.Suggestion != "" {
+		s += fmt.Sprintf(" (did you mean %s?)", w.Suggestion)
+	}
+	return s
+}
+
+// Input is the canonical, JSON-able input of a case: the "case" object of
+// a run message. Which fields are set depends on the stage.
+type Input struct {
+	// Scorer is the scorer of scoring and pipeline cases.
+	Scorer *ScorerConfig `json:"scorer,omitempty"`
+	// Slicer is the slicer of slicing and pipeline cases.
+	Slicer *SlicerConfig `json:"slicer,omitempty"`
+	// Placer is the placer id ("chronological" or "u-shaped") of placing and
+	// pipeline cases.
+	Placer string `json:"placer,omitempty"`
+	// Budget is the budget of slicing and pipeline cases.
+	Budget *Budget `json:"budget,omitempty"`
+	// Deduplication is the pipeline's deduplication switch.
+	Deduplication *bool `json:"deduplication,omitempty"`
+	// OverflowStrategy is the pipeline's overflow strategy: "throw",
+	// "truncate" or "proceed".
+	OverflowStrategy string `json:"overflow_strategy,omitempty"`
+	// Items are the input items in file order; Index is their position.
+	Items []Item `json:"items"`
+}
+
+// Item is an input item. Kind and Source always carry a value (the defaults
+// "Message" and "Chat" filled in); absent optional fields are omitted.
+type Item struct {
+	Index               int            `json:"index"`
+	Content             string         `json:"content"`
+	Tokens              int64          `json:"tokens"`
+	Kind                string         `json:"kind"`
+	Source              string         `json:"source"`
+	Priority            *int64         `json:"priority,omitempty"`
+	Tags                []string       `json:"tags,omitempty"`
+	Metadata            map[string]any `json:"metadata,omitempty"`
+	Timestamp           *time.Time     `json:"timestamp,omitempty"`
+	FutureRelevanceHint *Float         `json:"futureRelevanceHint,omitempty"`
+	Pinned              bool           `json:"pinned,omitempty"`
+	// Score is the pre-computed score of slicing and placing items.
+	Score *Float `json:"score,omitempty"`
+}
+
+// MarshalJSON writes the timestamp as RFC 3339 UTC with nanoseconds as
+// needed and non-finite metadata floats in their tagged form.
+func (it Item) MarshalJSON() ([]byte, error) {
+	type plain Item
+	p := plain(it)
+	var ts *string
+	if it.Timestamp != nil {
+		s := it.Timestamp.UTC().Format(time.RFC3339Nano)
+		ts = &s
+	}
+	p.Timestamp = nil
+	p.Metadata = nil
+	md := encodeMetadata(it.Metadata)
+	return json.Marshal(struct {
+		plain
+		Timestamp *string        `json:"timestamp,omitempty"`
+		Metadata  map[string]any `json:"metadata,omitempty"`
+	}{p, ts, md})
+}
+
+// UnmarshalJSON reads the form MarshalJSON writes.
+func (it *Item) UnmarshalJSON(b []byte) error {
+	type plain Item
+	var aux struct {
+		plain
+		Metadata map[string]json.RawMessage `json:"metadata,omitempty"`
+	}
+	if err := json.Unmarshal(b, &aux); err != nil {
+		return err
+	}
+	*it = Item(aux.plain)
+	if aux.Metadata != nil {
+		it.Metadata = map[string]any{}
+		for k, raw := range aux.Metadata {
+			v, err := decodeMetadataValue(raw)
+			if err != nil {
+				return fmt.Errorf("metadata %q: %w", k, err)
+			}
+			it.Metadata[k] = v
+		}
+	}
+	return nil
+}
+
+// MetadataFloat is the JSON form of a non-finite float metadata value:
+// {"float":"NaN"}. Finite floats are plain JSON numbers and strings are
+// JSON strings.
+type MetadataFloat struct {
+	Float string `json:"float"`
+}
+
+func encodeMetadata(m map[string]any) map[string]any {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		if f, ok := v.(float64); ok && (math.IsNaN(f) || math.IsInf(f, 0)) {
+			s, _ := Float(f).MarshalJSON()
+			var str string
+			_ = json.Unmarshal(s, &str)
+			out[k] = MetadataFloat{Float: str}
+			continue
+		}
+		out[k] = v
+	}
+	return out
+}
+
+func decodeMetadataValue(raw json.RawMessage) (any, error) {
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return nil, err
+	}
+	if m, ok := v.(map[string]any); ok {
+		s, ok := m["float"].(string)
+		if !ok || len(m) != 1 {
+			return nil, fmt.Errorf("object metadata values must be {\"float\": \"NaN\"|\"Infinity\"|\"-Infinity\"}")
+		}
+		return parseNonFinite(s)
+	}
+	return v, nil
+}
+
+// Budget is a ContextBudget in the data model's camelCase names, defaults
+// filled in.
+type Budget struct {
+	MaxTokens                     int64            `json:"maxTokens"`
+	TargetTokens                  int64            `json:"targetTokens"`
+	OutputReserve                 int64            `json:"outputReserve"`
+	ReservedSlots                 map[string]int64 `json:"reservedSlots,omitempty"`
+	EstimationSafetyMarginPercent Float            `json:"estimationSafetyMarginPercent"`
+}
+
+// ScorerConfig configures a scorer in the protocol's canonical form (see
+// PROTOCOL.md): a composite's children are {weight, scorer} objects and the
+// kind scorer's default weights a flag. Type selects the scorer; the other
+// fields apply to the types named in their comments. Defaults are filled in
+// by the loader. The weight lists and the decay curve are the engine's own
+// policy-file types, which read and write the same JSON; the engine
+// translates the rest into a [cupel.PolicySpec] (engine.go).
+type ScorerConfig struct {
+	// Type: recency, priority, kind, tag, frequency, reflexive, composite,
+	// scaled, decay, metadata_trust, metadata_key (or an unknown id,
+	// passed through verbatim).
+	Type string `json:"type"`
+	// Kind: UseDefaultWeights, or Weights in declaration order.
+	UseDefaultWeights bool                   `json:"use_default_weights,omitempty"`
+	Weights           []cupel.KindWeightSpec `json:"weights,omitempty"`
+	TagWeights        []cupel.TagWeightSpec  `json:"tag_weights,omitempty"`
+	Children          []ChildScorer          `json:"children,omitempty"`
+	// Scaled: the inner scorer.
+	Inner *ScorerConfig `json:"inner,omitempty"`
+	// Decay.
+	ReferenceTime      *time.Time       `json:"reference_time,omitempty"`
+	NullTimestampScore *Float           `json:"null_timestamp_score,omitempty"`
+	Curve              *cupel.CurveSpec `json:"curve,omitempty"`
+	DefaultScore       *Float           `json:"default_score,omitempty"`
+	Key                *string          `json:"key,omitempty"`
+	Value              *string          `json:"value,omitempty"`
+	Boost              *Float           `json:"boost,omitempty"`
+}
+
+// ChildScorer is one weighted entry of a CompositeScorer.
+type ChildScorer struct {
+	Weight Float        `json:"weight"`
+	Scorer ScorerConfig `json:"scorer"`
+}
+
+// SlicerConfig configures a slicer.
+type SlicerConfig struct {
+	// Type: greedy, knapsack, quota, count_quota,
+	// count_constrained_knapsack (or an unknown id, passed through).
+	Type string `json:"type"`
+	// BucketSize: knapsack, count_constrained_knapsack (default 100).
+	BucketSize *int64 `json:"bucket_size,omitempty"`
+	// Inner: quota and count_quota (default greedy).
+	Inner *SlicerConfig `json:"inner,omitempty"`
+	// Quotas: quota, in declaration order.
+	Quotas []Quota `json:"quotas,omitempty"`
+	// Entries: count slicers, in declaration order.
+	Entries []CountEntry `json:"entries,omitempty"`
+	// ScarcityBehavior: count slicers, "degrade" (default) or "throw".
+	ScarcityBehavior string `json:"scarcity_behavior,omitempty"`
+}
+
+// Quota is one QuotaSlice entry in percent.
+type Quota struct {
+	Kind    string `json:"kind"`
+	Require Float  `json:"require"`
+	Cap     Float  `json:"cap"`
+}
+
+// CountEntry is one count-quota entry.
+type CountEntry struct {
+	Kind         string `json:"kind"`
+	RequireCount int64  `json:"require_count"`
+	CapCount     int64  `json:"cap_count"`
+}
+
+// Ref names an input item in an expectation: by Index when set, otherwise
+// by Content. Resolved is the index the loader matched it to.
+type Ref struct {
+	Content  string `json:"content"`
+	Index    *int   `json:"index,omitempty"`
+	Resolved int    `json:"resolved"`
+}
+
+// Expect is the expected outcome of a case.
+type Expect struct {
+	// ConstructionError: building the scorer (or slicer) must fail.
+	ConstructionError bool `json:"construction_error,omitempty"`
+	// Error: the run must fail with this error kind.
+	Error string `json:"error,omitempty"`
+	// Scores: expected scores (scoring).
+	Scores []ExpectedScore `json:"scores,omitempty"`
+	// Epsilon is the score tolerance.
+	Epsilon float64 `json:"epsilon"`
+	// Selected: the expected selection (slicing), a multiset.
+	Selected []Ref `json:"selected,omitempty"`
+	// Ordered: the expected order (placing, pipeline output).
+	Ordered []Ref `json:"ordered,omitempty"`
+	// ShortfallCount and CapExcludedCount: count-slicer assertions.
+	ShortfallCount   *int `json:"shortfall_count,omitempty"`
+	CapExcludedCount *int `json:"cap_excluded_count,omitempty"`
+	// Shortfalls, when non-nil, are compared in full and in order with the
+	// run's shortfalls (the slicer's, or the pipeline result's).
+	Shortfalls []Shortfall `json:"shortfalls,omitempty"`
+	// ReportShortfalls (pipeline, the vector key
+	// count_requirement_shortfalls), when non-nil, are compared in full
+	// and in order with the selection report's shortfalls.
+	ReportShortfalls []Shortfall `json:"count_requirement_shortfalls,omitempty"`
+	// Overflow asserts the Proceed OverflowEvent.
+	Overflow *Overflow `json:"overflow,omitempty"`
+	// Diagnostics asserts the selection report.
+	Diagnostics *ExpectedDiagnostics `json:"diagnostics,omitempty"`
+}
+
+// ExpectedScore is one expected score.
+type ExpectedScore struct {
+	Ref
+	Score Float `json:"score"`
+}
+
+// Shortfall is a count-requirement shortfall.
+type Shortfall struct {
+	Kind           string `json:"kind"`
+	RequiredCount  int64  `json:"required_count"`
+	SatisfiedCount int64  `json:"satisfied_count"`
+}
+
+// Overflow is the Proceed strategy's OverflowEvent.
+type Overflow struct {
+	TokensOverBudget int64 `json:"tokens_over_budget"`
+}
+
+// ExpectedDiagnostics asserts a selection report. A nil list is not
+// compared; a non-nil list is compared in full and in order.
+type ExpectedDiagnostics struct {
+	TotalCandidates       *int64                   `json:"total_candidates,omitempty"`
+	TotalTokensConsidered *int64                   `json:"total_tokens_considered,omitempty"`
+	Included              []ExpectedDiagnosticItem `json:"included"`
+	Excluded              []ExpectedDiagnosticItem `json:"excluded"`
+}
+
+// ExpectedDiagnosticItem is one expected included or excluded entry. Fields holds
+// every other key the entry states (reason fields), compared with the
+// actual reason's field of the same name.
+type ExpectedDiagnosticItem struct {
+	Ref
+	Score  *Float         `json:"score,omitempty"`
+	Reason string         `json:"reason"`
+	Fields map[string]any `json:"fields,omitempty"`
+}
