@@ -13,6 +13,7 @@ import (
 	"github.com/cupel-go/go-cupel/internal/testimpl"
 	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/conformginkgo"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 func TestGate(t *testing.T) {
@@ -22,7 +23,7 @@ func TestGate(t *testing.T) {
 
 var _ = Describe("Cupel conformance", func() {
 	fsys := os.DirFS(os.Getenv("TESTIMPL_SUITE"))
-	suite, err := runner.LoadSuite(fsys)
+	suite, err := vector.LoadSuite(fsys)
 	if err != nil {
 		panic(err)
 	}
