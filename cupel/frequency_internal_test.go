@@ -69,3 +69,51 @@ func TestFrequencyBitsetsAgreeWithSpec(t *testing.T) {
 		})
 	}
 }
+
+// TestPointerMultiplicityAgreesWithMap: pointerMultiplicity, with its
+// repeat-detecting table up to repeatTableMaxItems and its sort above,
+// gives the multiplicities a map counts (nil when no pointer repeats), for
+// inputs with and without repeats and with nil entries.
+func TestPointerMultiplicityAgreesWithMap(t *testing.T) {
+	r := rand.New(rand.NewPCG(25, 3))
+	for _, n := range []int{0, 1, 2, 17, 100, repeatTableMaxItems, repeatTableMaxItems + 1, 6000} {
+		for _, repeats := range []int{0, 1, 5} {
+			items := make([]*ContextItem, n)
+			for i := range items {
+				if r.IntN(10) > 0 {
+					items[i] = MustItem(ItemSpec{Content: "x", Tokens: 1})
+				}
+			}
+			for range repeats {
+				if n > 1 {
+					items[r.IntN(n)] = items[r.IntN(n)]
+				}
+			}
+			count := map[*ContextItem]int32{}
+			for _, it := range items {
+				if it != nil {
+					count[it]++
+				}
+			}
+			repeated := false
+			for _, c := range count {
+				repeated = repeated || c > 1
+			}
+			got := pointerMultiplicity(items)
+			if !repeated {
+				if got != nil {
+					t.Fatalf("n=%d: no pointer repeats, got %v", n, got)
+				}
+				continue
+			}
+			if len(got) != n {
+				t.Fatalf("n=%d, %d repeats: got %d multiplicities", n, repeats, len(got))
+			}
+			for i, it := range items {
+				if it != nil && got[i] != count[it] {
+					t.Fatalf("n=%d: item %d multiplicity %d, want %d", n, i, got[i], count[it])
+				}
+			}
+		}
+	}
+}
