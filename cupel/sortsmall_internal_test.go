@@ -10,7 +10,9 @@ import (
 // radixThreshold gives exactly the (key, idx) order of slices.SortFunc with
 // cmpKeyIdx, and so of the radix sort above it, on random keys with and
 // without ties, on adversarial shapes, and with the heapsort fallback
-// forced; sortKeyIdx agrees on both sides of the threshold.
+// forced; sortKeyIdx agrees on both sides of the threshold, and below it
+// whether fewRadixPasses picks the radix sort (keys differing in few
+// bytes) or the introsort.
 func TestIntroSortKeyIdxAgreesWithReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(25, 1))
 	sizes := []int{0, 1, 2, 3, 16, 17, 100, radixThreshold - 1, radixThreshold, radixThreshold + 1, 3000}
@@ -22,6 +24,8 @@ func TestIntroSortKeyIdxAgreesWithReference(t *testing.T) {
 		"descending": func(i, n int) uint64 { return uint64(n - i) },
 		"organ pipe": func(i, n int) uint64 { return uint64(min(i, n-i)) },
 		"float keys": func(int, int) uint64 { return descKey(float64(r.IntN(50)) / 7) },
+		"priorities": func(int, int) uint64 { return signedKey(int64(r.IntN(11))) }, // one radix pass
+		"timestamps": func(int, int) uint64 { return signedKey(1_767_225_600e9 + r.Int64N(30*24*3600e9)) },
 	}
 	for name, gen := range shapes {
 		for _, n := range sizes {
