@@ -54,12 +54,11 @@ func sortKeyIdxStop(k []keyIdx, c *canceller, stage PipelineStage) error {
 		introSortKeyIdx(k)
 		return nil
 	}
-	diff := varyingBits(k)
-	if len(k) < radixThreshold && !fewRadixPasses(len(k), diff) {
+	if len(k) < radixThreshold && !fewRadixPasses(len(k), varyingBits(k)) {
 		introSortKeyIdx(k)
 		return nil
 	}
-	return radixSortKeyIdx(k, diff, c, stage)
+	return radixSortKeyIdx(k, c, stage)
 }
 
 func cmpKeyIdx(a, b keyIdx) int {
@@ -137,9 +136,8 @@ func varyingBits(k []keyIdx) uint64 {
 // records and 256 buckets per varying byte of diff, beats the introsort's
 // n log2 n comparisons for n below radixThreshold. The weights are the
 // per-record costs measured on random keys (a radix pass record about 1.5
-// introsort comparisons). Keys with few distinct high bytes (priorities,
-// timestamps within days, 32-bit hashes) take the radix sort even when
-// short.
+// introsort comparisons). Keys that differ in few bytes (priorities, small
+// counts, 32-bit hashes) take the radix sort even when short.
 func fewRadixPasses(n int, diff uint64) bool {
 	passes := 0
 	for ; diff != 0; diff >>= 8 {
@@ -151,25 +149,15 @@ func fewRadixPasses(n int, diff uint64) bool {
 }
 
 // radixSortKeyIdx is a stable LSD radix sort on key, 8 bits per pass,
-// counting and passing over only the bytes in which keys differ (diff is
-// varyingBits(k)). It takes one scratch slice of len(k) from the pool. A
-// non-nil c is polled before each pass.
-func radixSortKeyIdx(k []keyIdx, diff uint64, c *canceller, stage PipelineStage) error {
-	var (
-		counts [8][256]int
-		ps     [8]uint
-		np     int
-	)
-	for p := range uint(8) {
-		if byte(diff>>(8*p)) != 0 {
-			ps[np] = p
-			np++
-		}
-	}
-	passes := ps[:np]
+// skipping passes in which every key has the same byte. It takes one
+// scratch slice of len(k) from the pool. A non-nil c is polled before each
+// pass. (Counting only the varying bytes, with a loop over a list of them,
+// measured about 15 % slower at 100,000 float keys than this fixed loop.)
+func radixSortKeyIdx(k []keyIdx, c *canceller, stage PipelineStage) error {
+	var counts [8][256]int
 	for i := range k {
 		v := k[i].key
-		for _, p := range passes {
+		for p := 0; p < 8; p++ {
 			counts[p][byte(v>>(8*p))]++
 		}
 	}
@@ -177,8 +165,11 @@ func radixSortKeyIdx(k []keyIdx, diff uint64, c *canceller, stage PipelineStage)
 	scratch := getScratch(n)
 	defer putScratch(scratch)
 	src, dst := k, (*scratch)[:n]
-	for _, p := range passes {
+	for p := 0; p < 8; p++ {
 		cnt := &counts[p]
+		if cnt[byte(src[0].key>>(8*p))] == n {
+			continue // all keys share this byte
+		}
 		if err := c.err(stage); err != nil {
 			return err
 		}
