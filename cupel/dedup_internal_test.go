@@ -9,7 +9,7 @@ import (
 )
 
 // TestDeduplicateUnderHashCollisions forces every content hash to collide
-// (and, separately, to be a tiny range) and checks the survivors against the
+// (and, separately, to be a tiny range, or leaves it real) and checks the survivors against the
 // spec's DEDUPLICATE with a map from content to best index.
 func TestDeduplicateUnderHashCollisions(t *testing.T) {
 	defer func(h func(string) uint64) { dedupHash = h }(dedupHash)
@@ -32,11 +32,18 @@ func TestDeduplicateUnderHashCollisions(t *testing.T) {
 	hashes := map[string]func(string) uint64{
 		"all collide": func(string) uint64 { return 42 },
 		"two buckets": func(s string) uint64 { return uint64(len(s) % 2) },
+		"real hash":   dedupHash,
 	}
+	// Small inputs use the hash table, those above dedupTableMaxItems the
+	// sort of content hashes: both sides of the threshold are checked.
+	sizes := []int{dedupTableMaxItems - 1, dedupTableMaxItems, dedupTableMaxItems + 1, dedupTableMaxItems + 300}
 	for name, h := range hashes {
 		dedupHash = h
-		for trial := range 200 {
+		for trial := range 200 + len(sizes) {
 			n := 1 + r.IntN(60)
+			if trial >= 200 {
+				n = sizes[trial-200]
+			}
 			items := make([]*ContextItem, n)
 			scores := make([]float64, n)
 			for i := range items {

@@ -301,6 +301,17 @@ func (r *run) deduplicate(items []*ContextItem, scores []float64) ([]int, error)
 		}
 		return survivors, nil
 	}
+	// winner[i] is the index of the item that beats items[i], or -1.
+	winner := resize(&r.sc.winner, len(items))
+	for i := range winner {
+		winner[i] = -1
+	}
+	if len(items) <= dedupTableMaxItems {
+		if err := r.dedupByTable(items, scores, winner); err != nil {
+			return nil, err
+		}
+		return r.survivors(items, scores, winner, survivors), nil
+	}
 	kp := getScratch(len(items))
 	defer putScratch(kp)
 	keys := (*kp)[:len(items)]
@@ -314,11 +325,6 @@ func (r *run) deduplicate(items []*ContextItem, scores []float64) ([]int, error)
 	}
 	if err := sortKeyIdxStop(keys, r.stop, StageDeduplicate); err != nil {
 		return nil, err
-	}
-	// winner[i] is the index of the item that beats items[i], or -1.
-	winner := resize(&r.sc.winner, len(items))
-	for i := range winner {
-		winner[i] = -1
 	}
 	var reps []int // best index of each distinct content in the current run
 	for lo := 0; lo < len(keys); {
@@ -356,14 +362,20 @@ func (r *run) deduplicate(items []*ContextItem, scores []float64) ([]int, error)
 		}
 		lo = hi
 	}
+	return r.survivors(items, scores, winner, survivors), nil
+}
+
+// survivors appends to dst the indexes of the items no other item beats
+// (winner[i] < 0) and records the others as deduplicated.
+func (r *run) survivors(items []*ContextItem, scores []float64, winner []int32, dst []int) []int {
 	for i, it := range items {
 		if winner[i] < 0 {
-			survivors = append(survivors, i)
+			dst = append(dst, i)
 		} else if r.trace != nil {
 			r.exclude(codeDeduplicate, it, scores[i], Deduplicated(items[winner[i]].content))
 		}
 	}
-	return survivors, nil
+	return dst
 }
 
 // dedupSeed seeds the content hashes of deduplicate. Results never depend on

@@ -3,6 +3,7 @@ package cupel
 import (
 	"cmp"
 	"encoding/binary"
+	"math/bits"
 	"slices"
 	"sync"
 )
@@ -153,6 +154,11 @@ func (*FrequencyScorer) ScoreAll(items []*ContextItem, out []float64) {
 	}
 	numTags := len(tagIDs)
 	if numTags == 0 {
+		return
+	}
+	words := (len(items) + 63) / 64
+	if len(items) <= freqBitsetMaxItems && numTags*words <= freqBitsetMaxWords {
+		fs.bits = frequencyByBitsets(items, itemOff, itemIDs, numTags, words, n, fs.bits, out)
 		return
 	}
 
@@ -332,7 +338,7 @@ type freqScratch struct {
 	itemOff, itemIDs, itemGroup, gOff, gTags  []int32
 	gCount, tOff, withTag, tGroups, fill, ids []int32
 	shared                                    []int32
-	gMask                                     []uint64
+	gMask, bits                               []uint64
 	fold                                      []byte
 }
 
@@ -345,4 +351,57 @@ func (fs *freqScratch) put() {
 	}
 	clear(fs.tagIDs)
 	freqScratchPool.Put(fs)
+}
+
+// Below these sizes ScoreAll counts with bitsets: for every tag, the set of
+// items holding it, N/64 words; an item's matching count is the population
+// count of the union of its tags' sets. That costs N x tags x N/64 word
+// operations, sequential and branch-free, which at a few thousand items is
+// well under the grouped walk; above, N^2/64 grows and the walk wins.
+const (
+	freqBitsetMaxItems = 4096
+	freqBitsetMaxWords = 1 << 16 // tags x words: at most 512 KiB of bitsets
+)
+
+// frequencyByBitsets writes the FrequencyScorer scores of items to out from
+// the interned tag ids (itemIDs[itemOff[i]:itemOff[i+1]] for items[i]), n
+// being the number of non-nil items. It counts exactly what the grouped
+// walk counts: the entries holding some tag of item i, less the
+// occurrences of item i's own pointer (all of which hold the same tags).
+// It returns the bitset buffer for reuse.
+func frequencyByBitsets(items []*ContextItem, itemOff, itemIDs []int32, numTags, words, n int, buf []uint64, out []float64) []uint64 {
+	sets := resize(&buf, (numTags+1)*words)
+	clear(sets)
+	for i := range items {
+		w, b := i/64, uint64(1)<<uint(i%64)
+		for _, t := range itemIDs[itemOff[i]:itemOff[i+1]] {
+			sets[int(t)*words+w] |= b
+		}
+	}
+	acc := sets[numTags*words:]
+	mult := pointerMultiplicity(items)
+	denom := float64(n - 1)
+	for i := range items {
+		tags := itemIDs[itemOff[i]:itemOff[i+1]]
+		if len(tags) == 0 {
+			continue
+		}
+		copy(acc, sets[int(tags[0])*words:int(tags[0]+1)*words])
+		for _, t := range tags[1:] {
+			row := sets[int(t)*words : int(t+1)*words]
+			for w, x := range row {
+				acc[w] |= x
+			}
+		}
+		count := 0
+		for _, x := range acc {
+			count += bits.OnesCount64(x)
+		}
+		self := 1
+		if mult != nil {
+			self = int(mult[i])
+		}
+		out[i] = float64(count-self) / denom
+	}
+	return buf
 }

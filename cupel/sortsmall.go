@@ -1,0 +1,115 @@
+package cupel
+
+import "math/bits"
+
+// Below radixThreshold, sortKeyIdx uses this introsort specialised to
+// keyIdx: quicksort with a median-of-three pivot, insertion sort for short
+// ranges and heapsort when the recursion gets too deep. Unlike
+// slices.SortFunc it calls no comparator through a function value, which at
+// a few hundred keys is most of the cost. Records are distinct under
+// lessKeyIdx (idx differs), so the order is fully determined and equals the
+// radix sort's.
+
+func lessKeyIdx(a, b keyIdx) bool {
+	return a.key < b.key || (a.key == b.key && a.idx < b.idx)
+}
+
+func introSortKeyIdx(k []keyIdx) {
+	introSortKeyIdxDepth(k, 2*bits.Len(uint(len(k))))
+}
+
+func introSortKeyIdxDepth(k []keyIdx, depth int) {
+	for len(k) > 16 {
+		if depth == 0 {
+			heapSortKeyIdx(k)
+			return
+		}
+		depth--
+		p := partitionKeyIdx(k)
+		// Recurse into the shorter side, loop on the longer.
+		if p < len(k)-p-1 {
+			introSortKeyIdxDepth(k[:p], depth)
+			k = k[p+1:]
+		} else {
+			introSortKeyIdxDepth(k[p+1:], depth)
+			k = k[:p]
+		}
+	}
+	insertionSortKeyIdx(k)
+}
+
+// partitionKeyIdx moves the median of k's first, middle and last records to
+// its place and returns that place: records before it are less, after it
+// greater.
+func partitionKeyIdx(k []keyIdx) int {
+	n := len(k)
+	a, b, c := 0, n/2, n-1
+	if lessKeyIdx(k[b], k[a]) {
+		a, b = b, a
+	}
+	if lessKeyIdx(k[c], k[b]) {
+		b = c
+		if lessKeyIdx(k[b], k[a]) {
+			b = a
+		}
+	}
+	k[0], k[b] = k[b], k[0]
+	pivot := k[0]
+	i, j := 1, n-1
+	for {
+		for i <= j && lessKeyIdx(k[i], pivot) {
+			i++
+		}
+		for i <= j && lessKeyIdx(pivot, k[j]) {
+			j--
+		}
+		if i > j {
+			break
+		}
+		k[i], k[j] = k[j], k[i]
+		i++
+		j--
+	}
+	k[0], k[j] = k[j], k[0]
+	return j
+}
+
+func insertionSortKeyIdx(k []keyIdx) {
+	for i := 1; i < len(k); i++ {
+		x := k[i]
+		j := i
+		for j > 0 && lessKeyIdx(x, k[j-1]) {
+			k[j] = k[j-1]
+			j--
+		}
+		k[j] = x
+	}
+}
+
+func heapSortKeyIdx(k []keyIdx) {
+	n := len(k)
+	for i := n/2 - 1; i >= 0; i-- {
+		siftDownKeyIdx(k, i, n)
+	}
+	for end := n - 1; end > 0; end-- {
+		k[0], k[end] = k[end], k[0]
+		siftDownKeyIdx(k, 0, end)
+	}
+}
+
+func siftDownKeyIdx(k []keyIdx, root, n int) {
+	for {
+		child := 2*root + 1
+		if child >= n {
+			return
+		}
+		if child+1 < n && lessKeyIdx(k[child], k[child+1]) {
+			child++
+		}
+		if !lessKeyIdx(k[root], k[child]) {
+			return
+		}
+		k[root], k[child] = k[child], k[root]
+		root = child
+	}
+}

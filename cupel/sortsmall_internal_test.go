@@ -1,0 +1,59 @@
+package cupel
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// TestIntroSortKeyIdxAgreesWithReference: the keyIdx introsort used below
+// radixThreshold gives exactly the (key, idx) order of slices.SortFunc with
+// cmpKeyIdx, and so of the radix sort above it, on random keys with and
+// without ties, on adversarial shapes, and with the heapsort fallback
+// forced; sortKeyIdx agrees on both sides of the threshold, and below it
+// whether fewRadixPasses picks the radix sort (keys differing in few
+// bytes) or the introsort.
+func TestIntroSortKeyIdxAgreesWithReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(25, 1))
+	sizes := []int{0, 1, 2, 3, 16, 17, 100, radixThreshold - 1, radixThreshold, radixThreshold + 1, 3000}
+	shapes := map[string]func(i, n int) uint64{
+		"random":     func(int, int) uint64 { return r.Uint64() },
+		"few values": func(int, int) uint64 { return uint64(r.IntN(4)) },
+		"all equal":  func(int, int) uint64 { return 7 },
+		"ascending":  func(i, _ int) uint64 { return uint64(i) },
+		"descending": func(i, n int) uint64 { return uint64(n - i) },
+		"organ pipe": func(i, n int) uint64 { return uint64(min(i, n-i)) },
+		"float keys": func(int, int) uint64 { return descKey(float64(r.IntN(50)) / 7) },
+		"priorities": func(int, int) uint64 { return signedKey(int64(r.IntN(11))) }, // one radix pass
+		"timestamps": func(int, int) uint64 { return signedKey(1_767_225_600e9 + r.Int64N(30*24*3600e9)) },
+	}
+	for name, gen := range shapes {
+		for _, n := range sizes {
+			for _, shuffledIdx := range []bool{false, true} {
+				k := make([]keyIdx, n)
+				for i := range k {
+					k[i] = keyIdx{gen(i, n), i}
+				}
+				if shuffledIdx {
+					r.Shuffle(n, func(i, j int) { k[i], k[j] = k[j], k[i] })
+				}
+				want := slices.Clone(k)
+				slices.SortFunc(want, cmpKeyIdx)
+				for _, sorter := range []struct {
+					name string
+					sort func([]keyIdx)
+				}{
+					{"introsort", introSortKeyIdx},
+					{"heapsort fallback", func(k []keyIdx) { introSortKeyIdxDepth(k, 0) }},
+					{"sortKeyIdx", sortKeyIdx},
+				} {
+					got := slices.Clone(k)
+					sorter.sort(got)
+					if !slices.Equal(got, want) {
+						t.Fatalf("%s, %s, n=%d, shuffled idx %v: order differs from the reference", sorter.name, name, n, shuffledIdx)
+					}
+				}
+			}
+		}
+	}
+}
