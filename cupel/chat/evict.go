@@ -3,7 +3,6 @@ package chat
 import (
 	"fmt"
 	"math"
-	"slices"
 
 	"github.com/cupel-go/go-cupel/cupel"
 )
@@ -94,26 +93,8 @@ func (p *planner) Slice(sorted []cupel.ScoredItem, budget cupel.ContextBudget) (
 
 // SlicePositions implements [cupel.PositionSlicer].
 func (p *planner) SlicePositions(sorted []cupel.ScoredItem, budget cupel.ContextBudget) ([]int, error) {
-	// The candidates in conversation order, as NewestFirstSlice orders them.
-	order := make([]int, 0, len(sorted))
-	for i, si := range sorted {
-		if si.Item != nil && si.Item.Tokens() >= 0 {
-			order = append(order, i)
-		}
-	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		ta, oka := sorted[a].Item.Timestamp()
-		tb, okb := sorted[b].Item.Timestamp()
-		switch {
-		case oka && okb:
-			return ta.Compare(tb)
-		case oka:
-			return -1
-		case okb:
-			return 1
-		}
-		return 0
-	})
+	// The candidates in conversation order, oldest first.
+	order := conversationOrder(sorted, false)
 	tokens := make([]int, len(order))
 	users := make([]bool, len(order))
 	opens := make([]bool, len(order))

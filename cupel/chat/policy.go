@@ -63,25 +63,7 @@ func (NewestFirstSlice) SlicePositions(sorted []cupel.ScoredItem, budget cupel.C
 	if budget.TargetTokens() <= 0 {
 		return []int{}, nil
 	}
-	order := make([]int, 0, len(sorted))
-	for i, si := range sorted {
-		if si.Item != nil && si.Item.Tokens() >= 0 {
-			order = append(order, i)
-		}
-	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		ta, oka := sorted[a].Item.Timestamp()
-		tb, okb := sorted[b].Item.Timestamp()
-		switch {
-		case oka && okb:
-			return tb.Compare(ta) // newest first
-		case oka:
-			return -1
-		case okb:
-			return 1
-		}
-		return 0
-	})
+	order := conversationOrder(sorted, true)
 	remaining := budget.TargetTokens()
 	out := make([]int, 0, len(order))
 	for _, i := range order {
@@ -93,4 +75,35 @@ func (NewestFirstSlice) SlicePositions(sorted []cupel.ScoredItem, budget cupel.C
 		remaining -= t
 	}
 	return out, nil
+}
+
+// conversationOrder returns the positions in sorted of the items a chat
+// slicer considers (those with a non-negative token count), in
+// conversation order: by timestamp, oldest first, or newest first when
+// newestFirst is set, and items without a timestamp last; ties keep their
+// order in sorted.
+func conversationOrder(sorted []cupel.ScoredItem, newestFirst bool) []int {
+	order := make([]int, 0, len(sorted))
+	for i, si := range sorted {
+		if si.Item != nil && si.Item.Tokens() >= 0 {
+			order = append(order, i)
+		}
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		ta, oka := sorted[a].Item.Timestamp()
+		tb, okb := sorted[b].Item.Timestamp()
+		switch {
+		case oka && okb:
+			if newestFirst {
+				return tb.Compare(ta)
+			}
+			return ta.Compare(tb)
+		case oka:
+			return -1
+		case okb:
+			return 1
+		}
+		return 0
+	})
+	return order
 }
