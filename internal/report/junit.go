@@ -171,10 +171,16 @@ func WriteJUnit(w io.Writer, r *runner.Report, suite *vector.Suite) error {
 		out.Failures += s.Failures
 		out.Errors += s.Errors
 	}
+	return encodeJUnit(w, &out)
+}
+
+// encodeJUnit writes out as an XML document, every string first made safe
+// for XML (implementation text is data: see safetext.go).
+func encodeJUnit(w io.Writer, out *junitSuites) error {
 	if _, err := io.WriteString(w, xml.Header); err != nil {
 		return err
 	}
-	junitSafe(&out) // implementation text is data: see safetext.go
+	junitSafe(out)
 	enc := xml.NewEncoder(w)
 	enc.Indent("", "  ")
 	if err := enc.Encode(out); err != nil {

@@ -62,17 +62,7 @@ func WriteJUnitMany(w io.Writer, reports []Named, suite *vector.Suite) error {
 		out.Suites = append(out.Suites, s)
 	}
 	out.Time = seconds(runner.Seconds(total))
-	if _, err := io.WriteString(w, xml.Header); err != nil {
-		return err
-	}
-	junitSafe(&out) // the names -i gave are data too
-	enc := xml.NewEncoder(w)
-	enc.Indent("", "  ")
-	if err := enc.Encode(out); err != nil {
-		return err
-	}
-	_, err := io.WriteString(w, "\n")
-	return err
+	return encodeJUnit(w, &out) // the names -i gave are data too
 }
 
 // FileName is an implementation's name as a file name in the directory
