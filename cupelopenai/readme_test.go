@@ -16,12 +16,13 @@ import (
 var _ = trimAndSend
 
 func trimAndSend(ctx context.Context, client openai.Client, messages []openai.ChatCompletionMessageParamUnion, tools []openai.ChatCompletionToolUnionParam) (*openai.ChatCompletion, *cupel.SelectionReport, error) {
-	counter, _ := cupeltiktoken.ForModel("gpt-4o")
+	model := openai.ChatModelGPT5_5
+	counter, _ := cupeltiktoken.ForModel(string(model))
 	budget, _ := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 128000, TargetTokens: 120000, OutputReserve: 8000})
 	kept, report, err := cupelopenai.Trim(messages, counter, budget, cupelopenai.TrimOptions{Tools: tools, ReplyReserve: 4096})
 	if err != nil {
 		return nil, nil, err
 	}
-	resp, err := client.Chat.Completions.New(ctx, openai.ChatCompletionNewParams{Model: openai.ChatModelGPT4o, Messages: kept, Tools: tools, MaxCompletionTokens: openai.Int(4096)})
+	resp, err := client.Chat.Completions.New(ctx, openai.ChatCompletionNewParams{Model: model, Messages: kept, Tools: tools, MaxCompletionTokens: openai.Int(4096)})
 	return resp, report, err
 }
