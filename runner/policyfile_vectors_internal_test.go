@@ -3,10 +3,12 @@ package runner
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/BurntSushi/toml"
@@ -151,6 +153,10 @@ var _ = ginkgo.Describe("A vector's [config] as a policy file", func() {
 				// The clocks are not in a spec: the scores of the case's
 				// items tell them apart.
 				items, err := engineItems(c.Input.Items)
+				var wide unsupportedError
+				if strconv.IntSize < 64 && errors.As(err, &wide) {
+					continue // a 64-bit case on a 32-bit platform: the engine answers it unsupported
+				}
 				gomega.Expect(err).NotTo(gomega.HaveOccurred(), name)
 				for i, it := range items {
 					a, b := engine.Scorer.Score(it, items), policy.Scorer.Score(it, items)
