@@ -64,14 +64,15 @@ type wireQuota struct {
 	Cap     Float             `json:"cap"`
 }
 
-// MarshalJSON writes the protocol's form of in. It fails for a
+// MarshalJSON writes the protocol's form of in. It fails, with an error
+// matching [cupel.ErrInvalidConfig] that names the key, for a
 // configuration that form cannot state: a table limit, a composite's child
 // without a weight, an inner scorer with a weight or given twice.
 func (in Input) MarshalJSON() ([]byte, error) {
 	w := wireInput{Placer: in.Placer, Budget: in.Budget, Deduplication: in.Deduplication,
 		OverflowStrategy: in.OverflowStrategy, Items: in.Items}
 	if in.TableLimit != 0 {
-		return nil, fmt.Errorf("table_limit: the protocol has no key for it")
+		return nil, fmt.Errorf("%w: table_limit: the protocol has no key for it", cupel.ErrInvalidConfig)
 	}
 	switch n := len(in.Scorers); {
 	case n == 1:
@@ -96,7 +97,8 @@ func (in Input) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON reads the protocol's form. An inner slicer may state its
 // type and bucket size only (a policy names its inner slicer, and the
 // bucket size is one for both): an inner slicer with quotas, entries, a
-// scarcity behaviour or an inner slicer of its own is an error.
+// scarcity behaviour or an inner slicer of its own is an error matching
+// [cupel.ErrInvalidConfig].
 func (in *Input) UnmarshalJSON(b []byte) error {
 	var w wireInput
 	if err := json.Unmarshal(b, &w); err != nil {
@@ -152,7 +154,7 @@ func toWire(path string, sc cupel.ScorerSpec) (*wireScorer, error) {
 	for i, ch := range childrenOf(&sc) {
 		p := fmt.Sprintf("%s.children[%d]", path, i)
 		if ch.Weight == nil {
-			return nil, fmt.Errorf("%s.weight: a composite's child needs a weight", p)
+			return nil, fmt.Errorf("%w: %s.weight: a composite's child needs a weight", cupel.ErrInvalidConfig, p)
 		}
 		cw, err := toWire(p, ch)
 		if err != nil {
@@ -161,11 +163,11 @@ func toWire(path string, sc cupel.ScorerSpec) (*wireScorer, error) {
 		w.Children = append(w.Children, wireChild{Weight: *ch.Weight, Scorer: *cw})
 	}
 	if sc.Inner != nil && sc.InnerScorer != "" {
-		return nil, fmt.Errorf("%s: inner and inner_scorer are two inner scorers", path)
+		return nil, fmt.Errorf("%w: %s: inner and inner_scorer are two inner scorers", cupel.ErrInvalidConfig, path)
 	}
 	if inner := innerScorer(&sc); inner != nil {
 		if inner.Weight != nil {
-			return nil, fmt.Errorf("%s.inner.weight: only a composite's children have a weight", path)
+			return nil, fmt.Errorf("%w: %s.inner.weight: only a composite's children have a weight", cupel.ErrInvalidConfig, path)
 		}
 		iw, err := toWire(path+".inner", *inner)
 		if err != nil {
@@ -259,7 +261,7 @@ func slicerFromWire(s *cupel.PolicySpec, w *wireSlicer) error {
 	}
 	if in := w.Inner; in != nil {
 		if in.Inner != nil || in.Quotas != nil || in.Entries != nil || in.ScarcityBehavior != "" {
-			return fmt.Errorf("slicer.inner: an inner slicer %s with a configuration of its own: a policy names its inner slicer, which shares the bucket size", in.Type)
+			return fmt.Errorf("%w: slicer.inner: an inner slicer %s with a configuration of its own: a policy names its inner slicer, which shares the bucket size", cupel.ErrInvalidConfig, in.Type)
 		}
 		s.InnerSlicer = in.Type
 		if s.BucketSize == nil {

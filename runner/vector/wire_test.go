@@ -83,6 +83,7 @@ var _ = ginkgo.Describe("a case's protocol form", func() {
 			"scorer.children[1].inner.weight": {Scorers: []cupel.ScorerSpec{{Type: "recency", Weight: cupel.Ptr[Float](1)}, {Type: "scaled", Weight: cupel.Ptr[Float](1), Inner: &cupel.ScorerSpec{Type: "recency", Weight: cupel.Ptr[Float](1)}}}},
 		} {
 			_, err := json.Marshal(Input{PolicySpec: spec})
+			gomega.Expect(err).To(gomega.MatchError(cupel.ErrInvalidConfig))
 			gomega.Expect(err).To(gomega.MatchError(gomega.ContainSubstring(what)))
 		}
 	})
@@ -108,6 +109,7 @@ var _ = ginkgo.Describe("a case's protocol form", func() {
 		}))
 		gomega.Expect(in.Items).To(gomega.BeEmpty())
 		err := json.Unmarshal([]byte(`{"slicer":{"type":"quota","inner":{"type":"count_quota","entries":[]}},"items":[]}`), &in)
+		gomega.Expect(err).To(gomega.MatchError(cupel.ErrInvalidConfig))
 		gomega.Expect(err).To(gomega.MatchError(gomega.ContainSubstring("slicer.inner: an inner slicer count_quota with a configuration of its own")))
 	})
 })
