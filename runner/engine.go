@@ -206,168 +206,71 @@ func itemInt(i int, field string, v int64) (int, error) {
 	return platformInt(fmt.Sprintf("items[%d].%s", i, field), v)
 }
 
-// This is the one mapping from a case's configuration to engine
-// components: the configuration is translated into a cupel.PolicySpec,
-// whose keys are the vector's own [config] keys, and which builds the
-// components (the same path as policy files); the capabilities of Hello
-// are cupel's lists of the types a PolicySpec accepts. What remains to
-// translate is the protocol's canonical form: a composite's children are
-// {weight, scorer} objects, the kind scorer's default weights a flag, and
-// an inner slicer an object.
+// A case's configuration is a cupel.PolicySpec (vector.Input holds one,
+// with the vector's own [config] keys), which builds the components: the
+// same path as policy files. The capabilities of Hello are cupel's lists of
+// the types a PolicySpec accepts.
 
-// policySpec translates the configuration of in into a PolicySpec. Stages
-// without a slicer or placer get valid stand-ins (greedy, chronological)
-// that they never use.
-func policySpec(in vector.Input) (cupel.PolicySpec, error) {
-	spec := cupel.PolicySpec{Scorers: []cupel.ScorerSpec{{Type: "reflexive"}}, Slicer: "greedy",
-		Placer: "chronological", Deduplication: in.Deduplication, OverflowStrategy: in.OverflowStrategy}
-	if in.Scorer != nil {
-		spec.Scorers = []cupel.ScorerSpec{scorerSpec(in.Scorer)}
+// build builds the policy of spec. Stages without a scorer, slicer or
+// placer get valid stand-ins (reflexive, greedy, chronological) that they
+// never use.
+func build(spec cupel.PolicySpec) (cupel.Policy, error) {
+	if u := unsupported(spec); u != "" {
+		return cupel.Policy{}, unsupportedError{u}
 	}
-	if in.Slicer != nil {
-		if err := slicerSpec(&spec, in.Slicer); err != nil {
-			return spec, err
-		}
+	if len(spec.Scorers) == 0 {
+		spec.Scorers = []cupel.ScorerSpec{{Type: "reflexive"}}
 	}
-	if in.Placer != "" {
-		spec.Placer = in.Placer
+	if spec.Slicer == "" {
+		spec.Slicer = "greedy"
 	}
-	return spec, nil
+	if spec.Placer == "" {
+		spec.Placer = "chronological"
+	}
+	return spec.Build()
 }
 
-// unsupported names the first component of in that a PolicySpec does not
+// unsupported names the first component of spec that a PolicySpec does not
 // know, or returns "".
-func unsupported(in vector.Input) string {
-	var scorer func(*vector.ScorerConfig) string
-	scorer = func(sc *vector.ScorerConfig) string {
+func unsupported(spec cupel.PolicySpec) string {
+	var scorer func(sc *cupel.ScorerSpec) string
+	scorer = func(sc *cupel.ScorerSpec) string {
 		if sc == nil {
 			return ""
 		}
 		if !slices.Contains(cupel.ScorerTypes(), sc.Type) {
 			return "unknown scorer " + sc.Type
 		}
-		for i := range sc.Children {
-			if u := scorer(&sc.Children[i].Scorer); u != "" {
-				return u
+		if sc.InnerScorer != "" && !slices.Contains(cupel.ScorerTypes(), sc.InnerScorer) {
+			return "unknown scorer " + sc.InnerScorer
+		}
+		for _, list := range [][]cupel.ScorerSpec{sc.Scorers, sc.Children} {
+			for i := range list {
+				if u := scorer(&list[i]); u != "" {
+					return u
+				}
 			}
 		}
 		return scorer(sc.Inner)
 	}
-	var slicer func(*vector.SlicerConfig) string
-	slicer = func(sc *vector.SlicerConfig) string {
-		if sc == nil {
-			return ""
+	for i := range spec.Scorers {
+		if u := scorer(&spec.Scorers[i]); u != "" {
+			return u
 		}
-		if !slices.Contains(cupel.SlicerTypes(), sc.Type) {
-			return "unknown slicer " + sc.Type
+	}
+	for _, s := range []string{spec.Slicer, spec.InnerSlicer} {
+		if s != "" && !slices.Contains(cupel.SlicerTypes(), s) {
+			return "unknown slicer " + s
 		}
-		return slicer(sc.Inner)
 	}
-	if u := scorer(in.Scorer); u != "" {
-		return u
-	}
-	if u := slicer(in.Slicer); u != "" {
-		return u
-	}
-	if in.Placer != "" && !slices.Contains(cupel.PlacerTypes(), in.Placer) {
-		return "unknown placer " + in.Placer
+	if spec.Placer != "" && !slices.Contains(cupel.PlacerTypes(), spec.Placer) {
+		return "unknown placer " + spec.Placer
 	}
 	return ""
 }
 
-// scorerSpec translates sc.
-func scorerSpec(sc *vector.ScorerConfig) cupel.ScorerSpec {
-	spec := cupel.ScorerSpec{Type: sc.Type, Weights: sc.Weights, TagWeights: sc.TagWeights, Curve: sc.Curve,
-		ReferenceTime: sc.ReferenceTime, NullTimestampScore: sc.NullTimestampScore, DefaultScore: sc.DefaultScore}
-	if sc.Type == "kind" {
-		spec.UseDefaultWeights = cupel.Ptr(sc.UseDefaultWeights)
-		if sc.UseDefaultWeights {
-			spec.Weights = nil
-		}
-	}
-	if sc.Children != nil {
-		spec.Children = []cupel.ScorerSpec{}
-	}
-	for i := range sc.Children {
-		child := scorerSpec(&sc.Children[i].Scorer)
-		child.Weight = cupel.Ptr(sc.Children[i].Weight)
-		spec.Children = append(spec.Children, child)
-	}
-	if sc.Inner != nil {
-		inner := scorerSpec(sc.Inner)
-		spec.Inner = &inner
-	}
-	if sc.Key != nil {
-		spec.Key = *sc.Key
-	}
-	if sc.Value != nil {
-		spec.Value = *sc.Value
-	}
-	if sc.Boost != nil {
-		spec.Boost = *sc.Boost
-	}
-	return spec
-}
-
-// slicerSpec sets the slicer keys of spec from sc. A policy names its
-// inner slicer, which shares the knapsack keys; an inner slicer with a
-// configuration of its own other than a bucket size cannot be written so.
-func slicerSpec(spec *cupel.PolicySpec, sc *vector.SlicerConfig) error {
-	spec.Slicer, spec.ScarcityBehavior = sc.Type, sc.ScarcityBehavior
-	bucket := sc.BucketSize
-	if in := sc.Inner; in != nil {
-		if in.Inner != nil || in.Quotas != nil || in.Entries != nil || in.ScarcityBehavior != "" {
-			return unsupportedError{"an inner slicer " + in.Type + " with a configuration of its own"}
-		}
-		spec.InnerSlicer = in.Type
-		if bucket == nil {
-			bucket = in.BucketSize
-		}
-	}
-	if bucket != nil {
-		b, err := platformInt("bucket_size", *bucket)
-		if err != nil {
-			return err
-		}
-		spec.BucketSize = &b
-	}
-	for _, q := range sc.Quotas {
-		spec.Quotas = append(spec.Quotas, cupel.QuotaSpec{Kind: cupel.ContextKind(q.Kind), Require: cupel.Ptr(q.Require), Cap: cupel.Ptr(q.Cap)})
-	}
-	if sc.Quotas != nil && spec.Quotas == nil {
-		spec.Quotas = []cupel.QuotaSpec{}
-	}
-	for i, e := range sc.Entries {
-		req, err := platformInt(fmt.Sprintf("entries[%d].require_count", i), e.RequireCount)
-		if err != nil {
-			return err
-		}
-		capc, err := platformInt(fmt.Sprintf("entries[%d].cap_count", i), e.CapCount)
-		if err != nil {
-			return err
-		}
-		spec.Entries = append(spec.Entries, cupel.CountEntrySpec{Kind: cupel.ContextKind(e.Kind), RequireCount: req, CapCount: capc})
-	}
-	if sc.Entries != nil && spec.Entries == nil {
-		spec.Entries = []cupel.CountEntrySpec{}
-	}
-	return nil
-}
-
-// build builds the policy of in.
-func build(in vector.Input) (cupel.Policy, error) {
-	if u := unsupported(in); u != "" {
-		return cupel.Policy{}, unsupportedError{u}
-	}
-	spec, err := policySpec(in)
-	if err != nil {
-		return cupel.Policy{}, err
-	}
-	return spec.Build()
-}
-
 func engineScore(in vector.Input) (*protocol.Output, error) {
-	policy, err := build(vector.Input{Scorer: in.Scorer})
+	policy, err := build(cupel.PolicySpec{Scorers: in.Scorers})
 	if err != nil {
 		return nil, err
 	}
@@ -415,7 +318,8 @@ func sameScore(a, b float64) bool {
 }
 
 func engineSlice(in vector.Input) (*protocol.Output, error) {
-	policy, err := build(vector.Input{Slicer: in.Slicer})
+	policy, err := build(cupel.PolicySpec{Slicer: in.Slicer, BucketSize: in.BucketSize, TableLimit: in.TableLimit,
+		InnerSlicer: in.InnerSlicer, Quotas: in.Quotas, Entries: in.Entries, ScarcityBehavior: in.ScarcityBehavior})
 	if err != nil {
 		return nil, err
 	}
@@ -458,7 +362,7 @@ func engineShortfalls(s []cupel.CountRequirementShortfall) []vector.Shortfall {
 }
 
 func enginePlace(in vector.Input) (*protocol.Output, error) {
-	policy, err := build(vector.Input{Placer: in.Placer})
+	policy, err := build(cupel.PolicySpec{Placer: in.Placer})
 	if err != nil {
 		return nil, err
 	}
@@ -475,7 +379,7 @@ func enginePlace(in vector.Input) (*protocol.Output, error) {
 }
 
 func enginePipeline(in vector.Input) (*protocol.Output, error) {
-	policy, err := build(in)
+	policy, err := build(in.PolicySpec)
 	if err != nil {
 		return nil, err
 	}

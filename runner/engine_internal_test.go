@@ -80,9 +80,9 @@ var _ = ginkgo.Describe("The engine adapter", func() {
 	})
 
 	ginkgo.It("answers unsupported for a component no PolicySpec names", func() {
-		for _, in := range []vector.Input{
-			{Scorer: &vector.ScorerConfig{Type: "composite", Children: []vector.ChildScorer{{Weight: 1, Scorer: vector.ScorerConfig{Type: "nonesuch"}}}}},
-			{Slicer: &vector.SlicerConfig{Type: "quota", Inner: &vector.SlicerConfig{Type: "nonesuch"}}},
+		for _, in := range []cupel.PolicySpec{
+			{Scorers: []cupel.ScorerSpec{{Type: "composite", Children: []cupel.ScorerSpec{{Weight: cupel.Ptr[vector.Float](1), Type: "nonesuch"}}}}},
+			{Slicer: "quota", InnerSlicer: "nonesuch"},
 			{Placer: "nonesuch"},
 		} {
 			_, err := build(in)
@@ -117,7 +117,7 @@ var _ = ginkgo.Describe("The engine adapter", func() {
 	})
 
 	ginkgo.It("builds a kind scorer with an empty weight list that scores every kind 0", func() {
-		in := vector.Input{Scorer: &vector.ScorerConfig{Type: "kind"}, Items: []vector.Item{{Content: "a", Tokens: 1, Kind: "SystemPrompt", Source: "Chat"}, {Content: "b", Tokens: 1, Kind: "Message", Source: "Chat"}}}
+		in := vector.Input{PolicySpec: cupel.PolicySpec{Scorers: []cupel.ScorerSpec{{Type: "kind", UseDefaultWeights: cupel.Ptr(false)}}}, Items: []vector.Item{{Content: "a", Tokens: 1, Kind: "SystemPrompt", Source: "Chat"}, {Content: "b", Tokens: 1, Kind: "Message", Source: "Chat"}}}
 		out, err := engineScore(in)
 		gomega.Expect(err).NotTo(gomega.HaveOccurred())
 		gomega.Expect(slices.Collect(func(yield func(float64) bool) {
@@ -158,8 +158,11 @@ var _ = ginkgo.Describe("The engine adapter", func() {
 	})
 
 	ginkgo.It("builds decay scorers with two reference times, each reading its own clock", func() {
-		decay := func(ref time.Time) vector.ScorerConfig {
-			return vector.ScorerConfig{Type: "decay", ReferenceTime: &ref, Curve: &cupel.CurveSpec{Type: "window", MaxAgeSecs: cupel.Ptr(vector.Float(3600))}}
+		decay := func(ref time.Time) cupel.ScorerSpec {
+			return cupel.ScorerSpec{Weight: cupel.Ptr[vector.Float](1), Type: "decay", ReferenceTime: &ref, Curve: &cupel.CurveSpec{Type: "window", MaxAgeSecs: cupel.Ptr(vector.Float(3600))}}
+		}
+		composite := func(children ...cupel.ScorerSpec) cupel.PolicySpec {
+			return cupel.PolicySpec{Scorers: []cupel.ScorerSpec{{Type: "composite", Children: children}}}
 		}
 		t0 := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 		ts := t0.Add(-30 * time.Minute)
@@ -168,11 +171,11 @@ var _ = ginkgo.Describe("The engine adapter", func() {
 			ref  time.Time
 			want float64
 		}{{t0, 1}, {t0.Add(time.Hour), 0}} {
-			out, err := engineScore(vector.Input{Scorer: &vector.ScorerConfig{Type: "composite", Children: []vector.ChildScorer{{Weight: 1, Scorer: decay(c.ref)}}}, Items: items})
+			out, err := engineScore(vector.Input{PolicySpec: composite(decay(c.ref)), Items: items})
 			gomega.Expect(err).NotTo(gomega.HaveOccurred())
 			gomega.Expect(float64(out.Scores[0].Score)).To(gomega.Equal(c.want), "reference time %s", c.ref)
 		}
-		two := vector.Input{Scorer: &vector.ScorerConfig{Type: "composite", Children: []vector.ChildScorer{{Weight: 1, Scorer: decay(t0)}, {Weight: 1, Scorer: decay(t0.Add(time.Hour))}}}, Items: items}
+		two := vector.Input{PolicySpec: composite(decay(t0), decay(t0.Add(time.Hour))), Items: items}
 		out, err := engineScore(two)
 		gomega.Expect(err).NotTo(gomega.HaveOccurred())
 		gomega.Expect(float64(out.Scores[0].Score)).To(gomega.Equal(0.5))

@@ -48,7 +48,7 @@ func (p plantedImpl) Run(ctx context.Context, req protocol.Request) (protocol.Re
 	}
 	out := *r.Output
 	switch {
-	case p.has(req.Stage) && req.Stage == vector.StageScoring && req.Case.Scorer.Type == "priority":
+	case p.has(req.Stage) && req.Stage == vector.StageScoring && req.Case.Scorers[0].Type == "priority":
 		// Off for negative priorities, when two or more items have one.
 		neg := 0
 		for _, it := range items {
@@ -64,7 +64,7 @@ func (p plantedImpl) Run(ctx context.Context, req protocol.Request) (protocol.Re
 				}
 			}
 		}
-	case p.has(req.Stage) && req.Stage == vector.StageSlicing && req.Case.Slicer.Type == "knapsack" && len(out.Selected) >= 3:
+	case p.has(req.Stage) && req.Stage == vector.StageSlicing && req.Case.Slicer == "knapsack" && len(out.Selected) >= 3:
 		out.Selected = out.Selected[:len(out.Selected)-1]
 	case p.has(req.Stage) && req.Stage == vector.StagePlacing && req.Case.Placer == "chronological" && len(out.Ordered) >= 4:
 		out.Ordered = slices.Clone(out.Ordered)

@@ -12,6 +12,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/vector"
@@ -32,7 +33,7 @@ var _ = Describe("Loader", func() {
 		Expect(c).NotTo(BeNil())
 		Expect(c.Tier).To(Equal("required"))
 		Expect(c.Stage).To(Equal("scoring"))
-		Expect(c.Input.Scorer.Type).To(Equal("recency"))
+		Expect(c.Input.Scorers[0].Type).To(Equal("recency"))
 		Expect(c.Expect.Epsilon).To(Equal(1e-9))
 	})
 
@@ -112,8 +113,8 @@ timestamp = "2024-01-01T00:00:00.5Z"
 		Expect(err).NotTo(HaveOccurred())
 		Expect(c.Input.Budget.ReservedSlots).To(Equal(map[string]int64{"Document": 3}))
 		Expect(c.Input.Items[0].Timestamp.Nanosecond()).To(Equal(500000000))
-		Expect(c.Input.Scorer.Type).To(Equal("composite"))
-		Expect(c.Input.Scorer.Children).To(BeEmpty())
+		Expect(c.Input.Scorers[0].Type).To(Equal("composite"))
+		Expect(c.Input.Scorers[0].Children).To(BeEmpty())
 
 		p, err := load("optional/placing/x.toml", "[test]\nstage = \"placing\"\nplacer = \"chronological\"\n[[items]]\ncontent = \"a\"\n")
 		Expect(err).NotTo(HaveOccurred())
@@ -149,9 +150,9 @@ selected_contents = []
 		Expect(c.Input.Budget.MaxTokens).To(Equal(int64(300)))
 		Expect(c.Input.Items[0].Kind).To(Equal("Message"))
 		Expect(c.Input.Items[0].Source).To(Equal("Chat"))
-		Expect(c.Input.Slicer.Inner.Type).To(Equal("knapsack"))
-		Expect(*c.Input.Slicer.Inner.BucketSize).To(Equal(int64(100)))
-		Expect(c.Input.Slicer.Quotas).To(Equal([]vector.Quota{{Kind: "Document", Require: 0, Cap: 100}}))
+		Expect(c.Input.InnerSlicer).To(Equal("knapsack"))
+		Expect(*c.Input.BucketSize).To(Equal(100))
+		Expect(c.Input.Quotas).To(Equal([]cupel.QuotaSpec{{Kind: "Document", Require: cupel.Ptr[vector.Float](0), Cap: cupel.Ptr[vector.Float](100)}}))
 		Expect(c.Expect.Selected).To(BeEmpty())
 		Expect(c.Expect.Selected).NotTo(BeNil())
 		Expect(c.UnknownKeys).To(Equal([]string{"scored_items.extra", "test.mystery"}))
@@ -210,12 +211,12 @@ weight = 1.0
 inner_scorer = "tag"
 `)
 		Expect(err).NotTo(HaveOccurred())
-		sc := c.Input.Scorer
+		sc := c.Input.Scorers[0]
 		Expect(sc.Type).To(Equal("composite"))
 		Expect(sc.Children).To(HaveLen(2))
-		Expect(sc.Children[0].Scorer.UseDefaultWeights).To(BeTrue())
-		Expect(sc.Children[1].Scorer.Children[0].Scorer.Inner.Type).To(Equal("tag"))
-		Expect(*c.Input.Slicer.BucketSize).To(Equal(int64(5)))
+		Expect(*sc.Children[0].UseDefaultWeights).To(BeTrue())
+		Expect(sc.Children[1].Children[0].Inner.Type).To(Equal("tag"))
+		Expect(*c.Input.BucketSize).To(Equal(5))
 		Expect(*c.Input.Deduplication).To(BeTrue())
 		Expect(c.Input.OverflowStrategy).To(Equal("throw"))
 		Expect(c.Expect.Ordered).To(BeEmpty(), "a missing [[expected_output]] means empty output")

@@ -127,7 +127,7 @@ var _ = ginkgo.Describe("A vector's [config] as a policy file", func() {
 			gomega.Expect(err).NotTo(gomega.HaveOccurred())
 			c, err := vector.LoadCase(name, data)
 			gomega.Expect(err).NotTo(gomega.HaveOccurred(), name)
-			engine, engineErr := build(c.Input)
+			engine, engineErr := build(c.Input.PolicySpec)
 			table, err := policyFromVector(data)
 			gomega.Expect(err).NotTo(gomega.HaveOccurred(), name)
 

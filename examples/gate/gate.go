@@ -25,6 +25,7 @@ import (
 	"context"
 	"slices"
 
+	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/vector"
@@ -82,14 +83,14 @@ func (c core) Run(ctx context.Context, req protocol.Request) (protocol.Result, e
 // laterFeature names the first later scorer or slicer that in needs, or
 // returns "".
 func laterFeature(in vector.Input) string {
-	if in.Scorer != nil {
-		if s := laterScorer(in.Scorer); s != "" {
+	for i := range in.Scorers {
+		if s := laterScorer(&in.Scorers[i]); s != "" {
 			return "scorer " + s
 		}
 	}
-	for sc := in.Slicer; sc != nil; sc = sc.Inner {
-		if slices.Contains(laterSlicers, sc.Type) {
-			return "slicer " + sc.Type
+	for _, sl := range []string{in.Slicer, in.InnerSlicer} {
+		if slices.Contains(laterSlicers, sl) {
+			return "slicer " + sl
 		}
 	}
 	return ""
@@ -97,12 +98,12 @@ func laterFeature(in vector.Input) string {
 
 // laterScorer walks a scorer configuration, composite children and scaled
 // inner scorers included.
-func laterScorer(sc *vector.ScorerConfig) string {
+func laterScorer(sc *cupel.ScorerSpec) string {
 	if slices.Contains(laterScorers, sc.Type) {
 		return sc.Type
 	}
 	for i := range sc.Children {
-		if s := laterScorer(&sc.Children[i].Scorer); s != "" {
+		if s := laterScorer(&sc.Children[i]); s != "" {
 			return s
 		}
 	}

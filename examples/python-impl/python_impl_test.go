@@ -45,7 +45,7 @@ func python3(t *testing.T) string {
 func supported(c *vector.Case) bool {
 	switch c.Stage {
 	case vector.StageScoring:
-		return c.Input.Scorer != nil && slices.Contains(supportedScorers, c.Input.Scorer.Type)
+		return len(c.Input.Scorers) == 1 && slices.Contains(supportedScorers, c.Input.Scorers[0].Type)
 	case vector.StagePlacing:
 		return slices.Contains(supportedPlacers, c.Input.Placer)
 	}

@@ -107,27 +107,13 @@ func writeDetail(b *strings.Builder, c runner.CaseResult, suite *vector.Suite) {
 
 func writeInputs(b *strings.Builder, c *vector.Case) {
 	in := c.Input
-	cfg := map[string]any{}
-	if in.Scorer != nil {
-		cfg["scorer"] = in.Scorer
-	}
-	if in.Slicer != nil {
-		cfg["slicer"] = in.Slicer
-	}
-	if in.Placer != "" {
-		cfg["placer"] = in.Placer
-	}
-	if in.Budget != nil {
-		cfg["budget"] = in.Budget
-	}
-	if in.Deduplication != nil {
-		cfg["deduplication"] = *in.Deduplication
-	}
-	if in.OverflowStrategy != "" {
-		cfg["overflow_strategy"] = in.OverflowStrategy
-	}
-	if j, err := json.Marshal(cfg); err == nil {
-		fmt.Fprintf(b, "    config: %s\n", j)
+	// The case's protocol form without its items, keys sorted.
+	var cfg map[string]json.RawMessage
+	if j, err := json.Marshal(vector.Input{PolicySpec: in.PolicySpec, Budget: in.Budget}); err == nil && json.Unmarshal(j, &cfg) == nil {
+		delete(cfg, "items")
+		if j, err := json.Marshal(cfg); err == nil {
+			fmt.Fprintf(b, "    config: %s\n", j)
+		}
 	}
 	const maxItems = 20
 	for i, it := range in.Items {

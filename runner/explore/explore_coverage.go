@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
@@ -97,16 +98,16 @@ func (cv *coverage) mark(f string) {
 func (cv *coverage) count(c *vector.Case) {
 	clear(cv.seen)
 	in := &c.Input
-	if in.Scorer != nil {
-		cv.scorer(in.Scorer, false)
+	for i := range in.Scorers {
+		cv.scorer(&in.Scorers[i], false)
 	}
-	if s := in.Slicer; s != nil {
-		cv.mark("slicer " + s.Type)
+	if s := &in.PolicySpec; s.Slicer != "" {
+		cv.mark("slicer " + s.Slicer)
 		for _, q := range s.Quotas {
-			if q.Require > 0 {
+			if q.Require != nil && *q.Require > 0 {
 				cv.mark("quota require")
 			}
-			if q.Cap < 100 {
+			if q.Cap != nil && *q.Cap < 100 {
 				cv.mark("quota cap")
 			}
 		}
@@ -158,7 +159,7 @@ func (cv *coverage) count(c *vector.Case) {
 	}
 }
 
-func (cv *coverage) scorer(sc *vector.ScorerConfig, inComposite bool) {
+func (cv *coverage) scorer(sc *cupel.ScorerSpec, inComposite bool) {
 	cv.mark("scorer " + sc.Type)
 	switch sc.Type {
 	case "composite":
@@ -166,7 +167,7 @@ func (cv *coverage) scorer(sc *vector.ScorerConfig, inComposite bool) {
 			cv.mark("nested composite")
 		}
 		for i := range sc.Children {
-			cv.scorer(&sc.Children[i].Scorer, true)
+			cv.scorer(&sc.Children[i], true)
 		}
 	case "scaled":
 		if sc.Inner != nil {
@@ -177,9 +178,7 @@ func (cv *coverage) scorer(sc *vector.ScorerConfig, inComposite bool) {
 			cv.mark("decay " + sc.Curve.Type)
 		}
 	case "metadata_key":
-		if sc.Key != nil {
-			cv.mark("metadata_key scorer key " + *sc.Key)
-		}
+		cv.mark("metadata_key scorer key " + sc.Key)
 	}
 }
 

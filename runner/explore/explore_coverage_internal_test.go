@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/vector"
 	"github.com/onsi/ginkgo/v2"
@@ -52,14 +53,14 @@ var _ = ginkgo.Describe("explore's generator coverage", func() {
 		caps := exploreCaps{stages: []string{vector.StagePipeline}, scorers: []string{"composite", "kind"}, slicers: []string{"quota"}, placers: []string{"u-shaped"}}
 		cv := newCoverage(caps)
 		c := &vector.Case{Stage: vector.StagePipeline, Input: vector.Input{
-			Scorer: &vector.ScorerConfig{Type: "composite", Children: []vector.ChildScorer{{Weight: 1, Scorer: vector.ScorerConfig{Type: "composite",
-				Children: []vector.ChildScorer{{Weight: 1, Scorer: vector.ScorerConfig{Type: "kind"}}, {Weight: 1, Scorer: vector.ScorerConfig{Type: "kind"}}}}}}},
-			Slicer: &vector.SlicerConfig{Type: "quota", Quotas: []vector.Quota{{Kind: "a", Require: 10, Cap: 100}, {Kind: "b", Require: 5, Cap: 100}}},
-			Placer: "u-shaped", OverflowStrategy: "truncate",
+			PolicySpec: cupel.PolicySpec{Scorers: []cupel.ScorerSpec{{Type: "composite", Children: []cupel.ScorerSpec{{Weight: ptr[vector.Float](1), Type: "composite",
+				Children: []cupel.ScorerSpec{{Weight: ptr[vector.Float](1), Type: "kind"}, {Weight: ptr[vector.Float](1), Type: "kind"}}}}}},
+				Slicer: "quota", Quotas: []cupel.QuotaSpec{{Kind: "a", Require: ptr[vector.Float](10), Cap: ptr[vector.Float](100)}, {Kind: "b", Require: ptr[vector.Float](5), Cap: ptr[vector.Float](100)}},
+				Placer: "u-shaped", OverflowStrategy: "truncate"},
 			Items: []vector.Item{{Content: "x", Tokens: 0}, {Content: "x", Tokens: -1, Pinned: true}, {Content: "y", Tokens: 0, Metadata: map[string]any{"lang": "go"}}},
 		}}
 		cv.count(c)
-		cv.count(&vector.Case{Stage: vector.StagePipeline, Input: vector.Input{Placer: "u-shaped"}})
+		cv.count(&vector.Case{Stage: vector.StagePipeline, Input: vector.Input{PolicySpec: cupel.PolicySpec{Placer: "u-shaped"}}})
 		got := map[string]int{}
 		for _, f := range cv.report() {
 			got[f.Feature] = f.Cases

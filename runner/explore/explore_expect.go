@@ -86,7 +86,7 @@ func exploreExpect(c *vector.Case, r protocol.Result, diagnostics bool) bool {
 			v := *out.Overflow
 			c.Expect.Overflow = &v
 		}
-		if s := c.Input.Slicer; s != nil && (s.Type == "count_quota" || s.Type == "count_constrained_knapsack") {
+		if s := c.Input.Slicer; s == "count_quota" || s == "count_constrained_knapsack" {
 			sf := out.Shortfalls
 			if sf == nil && out.Diagnostics != nil {
 				sf = out.Diagnostics.Shortfalls

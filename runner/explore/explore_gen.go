@@ -173,27 +173,25 @@ func (g *exploreGen) build() *vector.Case {
 	n := g.size()
 	switch stage {
 	case vector.StageScoring:
-		sc := g.scorer(2)
-		c.Input.Scorer = &sc
+		c.Input.Scorers = []cupel.ScorerSpec{g.scorer(2)}
 		c.Input.Items = g.items(n, itemGen{})
 	case vector.StageSlicing:
 		c.Input.Items = g.items(n, itemGen{score: true})
 		sortByScoreDesc(c.Input.Items)
 		c.Input.Budget = g.budget(c.Input.Items, false)
-		c.Input.Slicer = g.slicer(c.Input.Budget.TargetTokens)
+		g.slicer(&c.Input.PolicySpec, c.Input.Budget.TargetTokens)
 	case vector.StagePlacing:
 		c.Input.Placer = g.pick(g.caps.placers)
 		c.Input.Items = g.items(n, itemGen{score: true, placing: true})
 	case vector.StagePipeline:
-		sc := g.scorer(2)
-		c.Input.Scorer = &sc
+		c.Input.Scorers = []cupel.ScorerSpec{g.scorer(2)}
 		c.Input.Placer = g.pick(g.caps.placers)
 		dedup := !g.chance(25)
 		c.Input.Deduplication = &dedup
 		c.Input.OverflowStrategy = []string{"throw", "truncate", "proceed"}[g.r.IntN(3)]
 		c.Input.Items = g.items(n, itemGen{pipeline: true})
 		c.Input.Budget = g.budget(c.Input.Items, true)
-		c.Input.Slicer = g.slicer(c.Input.Budget.TargetTokens)
+		g.slicer(&c.Input.PolicySpec, c.Input.Budget.TargetTokens)
 	}
 	return c
 }
@@ -377,16 +375,16 @@ func (g *exploreGen) weight() vector.Float {
 
 // scorer returns a scorer configuration; depth bounds composite and scaled
 // nesting.
-func (g *exploreGen) scorer(depth int) vector.ScorerConfig {
+func (g *exploreGen) scorer(depth int) cupel.ScorerSpec {
 	typ := g.pick(g.leaves)
 	if depth > 0 && g.chance(30) && len(g.caps.scorers) > len(g.leaves) {
 		typ = g.pick(g.caps.scorers)
 	}
-	sc := vector.ScorerConfig{Type: typ}
+	sc := cupel.ScorerSpec{Type: typ}
 	switch typ {
 	case "kind":
-		if g.chance(40) {
-			sc.UseDefaultWeights = true
+		sc.UseDefaultWeights = cupel.Ptr(g.chance(40))
+		if *sc.UseDefaultWeights {
 			break
 		}
 		for k := 1 + g.r.IntN(3); k > 0; k-- {
@@ -397,9 +395,12 @@ func (g *exploreGen) scorer(depth int) vector.ScorerConfig {
 			sc.TagWeights = append(sc.TagWeights, cupel.TagWeightSpec{Tag: g.pick(genTags), Weight: g.weight()})
 		}
 	case "composite":
-		sc.Children = []vector.ChildScorer{}
+		sc.Children = []cupel.ScorerSpec{}
 		for k := 1 + g.r.IntN(3); k > 0; k-- {
-			sc.Children = append(sc.Children, vector.ChildScorer{Weight: g.weight(), Scorer: g.scorer(depth - 1)})
+			w := g.weight()
+			ch := g.scorer(depth - 1)
+			ch.Weight = &w
+			sc.Children = append(sc.Children, ch)
 		}
 	case "scaled":
 		in := g.scorer(depth - 1)
@@ -432,35 +433,34 @@ func (g *exploreGen) scorer(depth int) vector.ScorerConfig {
 	case "metadata_trust":
 		sc.DefaultScore = vector.FloatPtr(float64(g.r.IntN(11)) / 10)
 	case "metadata_key":
-		k, v := g.pick(genMetaKey), g.pick(genMetaVal)
-		sc.Key, sc.Value = &k, &v
-		sc.Boost = vector.FloatPtr(float64(1+g.r.IntN(30)) / 10)
+		sc.Key, sc.Value = g.pick(genMetaKey), g.pick(genMetaVal)
+		sc.Boost = vector.Float(float64(1+g.r.IntN(30)) / 10)
 	}
 	return sc
 }
 
-func (g *exploreGen) entries() []vector.CountEntry {
-	es := []vector.CountEntry{}
+func (g *exploreGen) entries() []cupel.CountEntrySpec {
+	es := []cupel.CountEntrySpec{}
 	for k := 1 + g.r.IntN(3); k > 0; k-- {
-		req := int64(g.r.IntN(4))
-		es = append(es, vector.CountEntry{Kind: g.pick(genKinds), RequireCount: req, CapCount: req + int64(g.r.IntN(4))})
+		req := g.r.IntN(4)
+		es = append(es, cupel.CountEntrySpec{Kind: cupel.ContextKind(g.pick(genKinds)), RequireCount: req, CapCount: req + g.r.IntN(4)})
 	}
 	return es
 }
 
-// slicer returns a slicer configuration of the shape the vector format can
-// state: an inner slicer is named only, and shares the bucket size.
-func (g *exploreGen) slicer(budget int64) *vector.SlicerConfig {
+// slicer sets the slicer keys of s: an inner slicer is named only, and
+// shares the bucket size.
+func (g *exploreGen) slicer(s *cupel.PolicySpec, budget int64) {
 	typ := g.pick(g.caps.slicers)
-	s := &vector.SlicerConfig{Type: typ}
-	bucket := func() *int64 {
+	s.Slicer = typ
+	bucket := func() *int {
 		b := []int64{1, 5, 10, 50, 100, 100}[g.r.IntN(6)]
 		// Keep big tables rare (they cost time, and the table guard is
 		// an edge worth only a few cases): about 1,000 buckets at most.
 		if budget/b > 1000 && !g.chance(3) {
 			b = budget/1000 + 1
 		}
-		return &b
+		return cupel.Ptr(int(b))
 	}
 	inner := func() {
 		var simple []string
@@ -472,9 +472,9 @@ func (g *exploreGen) slicer(budget int64) *vector.SlicerConfig {
 		if len(simple) == 0 {
 			simple = []string{"greedy"} // the format's default
 		}
-		s.Inner = &vector.SlicerConfig{Type: g.pick(simple)}
-		if s.Inner.Type == "knapsack" {
-			s.Inner.BucketSize = bucket()
+		s.InnerSlicer = g.pick(simple)
+		if s.InnerSlicer == "knapsack" {
+			s.BucketSize = bucket()
 		}
 	}
 	scarcity := func() string {
@@ -488,12 +488,12 @@ func (g *exploreGen) slicer(budget int64) *vector.SlicerConfig {
 		s.BucketSize = bucket()
 	case "quota":
 		inner()
-		s.Quotas = []vector.Quota{}
+		s.Quotas = []cupel.QuotaSpec{}
 		left := 100.0
 		for k := 1 + g.r.IntN(3); k > 0; k-- {
 			req := math.Min(left, float64(5*g.r.IntN(8)))
 			left -= req
-			s.Quotas = append(s.Quotas, vector.Quota{Kind: g.pick(genKinds), Require: vector.Float(req), Cap: vector.Float(math.Max(req, float64(10*(1+g.r.IntN(10)))))})
+			s.Quotas = append(s.Quotas, cupel.QuotaSpec{Kind: cupel.ContextKind(g.pick(genKinds)), Require: vector.FloatPtr(req), Cap: vector.FloatPtr(math.Max(req, float64(10*(1+g.r.IntN(10)))))})
 		}
 	case "count_quota":
 		inner()
@@ -504,7 +504,6 @@ func (g *exploreGen) slicer(budget int64) *vector.SlicerConfig {
 		s.Entries = g.entries()
 		s.ScarcityBehavior = scarcity()
 	}
-	return s
 }
 
 // genContents are the contents of generated items, made once.

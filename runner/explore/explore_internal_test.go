@@ -99,20 +99,20 @@ var _ = ginkgo.Describe("explore's generator and vector writer", func() {
 			gomega.Expect(r.Status).NotTo(gomega.Equal(protocol.ResultUnsupported), "case %d: %s", i, r.Reason)
 			gomega.Expect(exploreExpect(c, r, true)).To(gomega.BeTrue(), "case %d", i)
 			var refs []time.Time
-			var walk func(sc *vector.ScorerConfig)
-			walk = func(sc *vector.ScorerConfig) {
+			var walk func(sc *cupel.ScorerSpec)
+			walk = func(sc *cupel.ScorerSpec) {
 				if sc.ReferenceTime != nil {
 					refs = append(refs, *sc.ReferenceTime)
 				}
 				for j := range sc.Children {
-					walk(&sc.Children[j].Scorer)
+					walk(&sc.Children[j])
 				}
 				if sc.Inner != nil {
 					walk(sc.Inner)
 				}
 			}
-			if c.Input.Scorer != nil {
-				walk(c.Input.Scorer)
+			for j := range c.Input.Scorers {
+				walk(&c.Input.Scorers[j])
 			}
 			if len(refs) > 1 {
 				decays++
@@ -130,18 +130,18 @@ var _ = ginkgo.Describe("explore's generator and vector writer", func() {
 		caps := newExploreCaps(impl, engineCaps(), nil)
 		gomega.Expect(caps.stages).To(gomega.Equal([]string{vector.StageScoring, vector.StagePlacing}), "pipeline needs a slicer")
 		g := newExploreGen(caps)
-		var walk func(sc *vector.ScorerConfig)
-		walk = func(sc *vector.ScorerConfig) {
+		var walk func(sc *cupel.ScorerSpec)
+		walk = func(sc *cupel.ScorerSpec) {
 			gomega.Expect([]string{"priority", "composite"}).To(gomega.ContainElement(sc.Type))
 			for i := range sc.Children {
-				walk(&sc.Children[i].Scorer)
+				walk(&sc.Children[i])
 			}
 		}
 		for i := range 500 {
 			c := g.generate(3, i)
 			switch c.Stage {
 			case vector.StageScoring:
-				walk(c.Input.Scorer)
+				walk(&c.Input.Scorers[0])
 			case vector.StagePlacing:
 				gomega.Expect(c.Input.Placer).To(gomega.Equal("u-shaped"))
 			default:

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
@@ -180,17 +181,17 @@ func (s *shrinker) config() bool {
 	cur := func() *vector.Input { return &s.best.Input }
 	// Toward the first declared scorer and placer that still show it, so
 	// that a bug in no particular component ends in one class.
-	if cur().Scorer != nil {
+	if len(cur().Scorers) > 0 {
 		for _, t := range s.x.gen.leaves {
-			if t == cur().Scorer.Type {
+			if t == cur().Scorers[0].Type {
 				break
 			}
-			if plain, ok := plainScorer(t); ok && s.try(func(in *vector.Input) bool { in.Scorer = &plain; return true }) {
+			if plain, ok := plainScorer(t); ok && s.try(func(in *vector.Input) bool { in.Scorers = []cupel.ScorerSpec{plain}; return true }) {
 				changed = true
 				break
 			}
 		}
-		s.scorer(func(in *vector.Input) *vector.ScorerConfig { return in.Scorer }, &changed)
+		s.scorer(func(in *vector.Input) *cupel.ScorerSpec { return &in.Scorers[0] }, &changed)
 	}
 	for _, p := range s.x.caps.placers {
 		if cur().Placer == "" || p == cur().Placer {
@@ -201,58 +202,56 @@ func (s *shrinker) config() bool {
 			break
 		}
 	}
-	if cur().Slicer != nil {
+	if cur().Slicer != "" {
 		declared := func(t string) bool { return slices.Contains(s.x.caps.slicers, t) }
-		if cur().Slicer.Type != "greedy" && declared("greedy") {
-			do(func(in *vector.Input) bool { in.Slicer = &vector.SlicerConfig{Type: "greedy"}; return true })
+		if cur().Slicer != "greedy" && declared("greedy") {
+			do(func(in *vector.Input) bool { setSlicer(in, "greedy", nil); return true })
 		}
-		if inner := cur().Slicer.Inner; inner != nil && declared(inner.Type) {
-			do(func(in *vector.Input) bool { in.Slicer = in.Slicer.Inner; return true })
+		if inner := cur().InnerSlicer; inner != "" && declared(inner) {
+			// An inner knapsack's bucket size is the policy's.
+			do(func(in *vector.Input) bool { setSlicer(in, in.InnerSlicer, in.BucketSize); return true })
 		}
-		if cur().Slicer.Type == "count_constrained_knapsack" && declared("knapsack") {
+		if cur().Slicer == "count_constrained_knapsack" && declared("knapsack") {
+			do(func(in *vector.Input) bool { setSlicer(in, "knapsack", in.BucketSize); return true })
+		}
+		for j := len(cur().Quotas) - 1; j >= 0; j-- {
 			do(func(in *vector.Input) bool {
-				in.Slicer = &vector.SlicerConfig{Type: "knapsack", BucketSize: in.Slicer.BucketSize}
+				if j >= len(in.Quotas) {
+					return false
+				}
+				in.Quotas = slices.Delete(in.Quotas, j, j+1)
 				return true
 			})
 		}
-		for j := len(cur().Slicer.Quotas) - 1; j >= 0; j-- {
+		for j := len(cur().Entries) - 1; j >= 0; j-- {
 			do(func(in *vector.Input) bool {
-				if j >= len(in.Slicer.Quotas) {
+				if j >= len(in.Entries) {
 					return false
 				}
-				in.Slicer.Quotas = slices.Delete(in.Slicer.Quotas, j, j+1)
+				in.Entries = slices.Delete(in.Entries, j, j+1)
 				return true
 			})
 		}
-		for j := len(cur().Slicer.Entries) - 1; j >= 0; j-- {
+		for j := range cur().Entries {
 			do(func(in *vector.Input) bool {
-				if j >= len(in.Slicer.Entries) {
+				if j >= len(in.Entries) || in.Entries[j].CapCount == 0 {
 					return false
 				}
-				in.Slicer.Entries = slices.Delete(in.Slicer.Entries, j, j+1)
-				return true
-			})
-		}
-		for j := range cur().Slicer.Entries {
-			do(func(in *vector.Input) bool {
-				if j >= len(in.Slicer.Entries) || in.Slicer.Entries[j].CapCount == 0 {
-					return false
-				}
-				e := &in.Slicer.Entries[j]
+				e := &in.Entries[j]
 				e.CapCount--
 				e.RequireCount = min(e.RequireCount, e.CapCount)
 				return true
 			})
 			do(func(in *vector.Input) bool {
-				if j >= len(in.Slicer.Entries) || in.Slicer.Entries[j].RequireCount == 0 {
+				if j >= len(in.Entries) || in.Entries[j].RequireCount == 0 {
 					return false
 				}
-				in.Slicer.Entries[j].RequireCount--
+				in.Entries[j].RequireCount--
 				return true
 			})
 		}
-		if cur().Slicer.ScarcityBehavior == "throw" {
-			do(func(in *vector.Input) bool { in.Slicer.ScarcityBehavior = "degrade"; return true })
+		if cur().ScarcityBehavior == "throw" {
+			do(func(in *vector.Input) bool { in.ScarcityBehavior = "degrade"; return true })
 		}
 	}
 	if cur().Budget != nil {
@@ -288,8 +287,8 @@ func (s *shrinker) config() bool {
 }
 
 // scorer simplifies the scorer that get returns (and its children).
-func (s *shrinker) scorer(get func(in *vector.Input) *vector.ScorerConfig, changed *bool) {
-	do := func(m func(sc *vector.ScorerConfig) bool) {
+func (s *shrinker) scorer(get func(in *vector.Input) *cupel.ScorerSpec, changed *bool) {
+	do := func(m func(sc *cupel.ScorerSpec) bool) {
 		if s.try(func(in *vector.Input) bool { return m(get(in)) }) {
 			*changed = true
 		}
@@ -298,16 +297,16 @@ func (s *shrinker) scorer(get func(in *vector.Input) *vector.ScorerConfig, chang
 	switch sc.Type {
 	case "composite":
 		for j := range sc.Children {
-			do(func(sc *vector.ScorerConfig) bool {
+			do(func(sc *cupel.ScorerSpec) bool {
 				if j >= len(sc.Children) {
 					return false
 				}
-				*sc = sc.Children[j].Scorer
+				replace(sc, sc.Children[j])
 				return true
 			})
 		}
 		for j := len(sc.Children) - 1; j >= 0 && len(get(&s.best.Input).Children) > 1; j-- {
-			do(func(sc *vector.ScorerConfig) bool {
+			do(func(sc *cupel.ScorerSpec) bool {
 				if j >= len(sc.Children) || len(sc.Children) < 2 {
 					return false
 				}
@@ -316,28 +315,28 @@ func (s *shrinker) scorer(get func(in *vector.Input) *vector.ScorerConfig, chang
 			})
 		}
 		for j := range get(&s.best.Input).Children {
-			s.scorer(func(in *vector.Input) *vector.ScorerConfig {
+			s.scorer(func(in *vector.Input) *cupel.ScorerSpec {
 				if c := get(in); c.Type == "composite" && j < len(c.Children) {
-					return &c.Children[j].Scorer
+					return &c.Children[j]
 				}
-				return &vector.ScorerConfig{} // gone: mutations of it change nothing
+				return &cupel.ScorerSpec{} // gone: mutations of it change nothing
 			}, changed)
 		}
 	case "scaled":
-		do(func(sc *vector.ScorerConfig) bool { *sc = *sc.Inner; return true })
+		do(func(sc *cupel.ScorerSpec) bool { replace(sc, *sc.Inner); return true })
 	case "kind":
 		for j := len(sc.Weights) - 1; j >= 0; j-- {
-			do(func(sc *vector.ScorerConfig) bool {
+			do(func(sc *cupel.ScorerSpec) bool {
 				if j >= len(sc.Weights) {
 					return false
 				}
 				sc.Weights = slices.Delete(sc.Weights, j, j+1)
-				return len(sc.Weights) > 0 || sc.UseDefaultWeights
+				return len(sc.Weights) > 0 || sc.UseDefaultWeights != nil && *sc.UseDefaultWeights
 			})
 		}
 	case "tag":
 		for j := len(sc.TagWeights) - 1; j >= 0; j-- {
-			do(func(sc *vector.ScorerConfig) bool {
+			do(func(sc *cupel.ScorerSpec) bool {
 				if j >= len(sc.TagWeights) {
 					return false
 				}
@@ -348,7 +347,7 @@ func (s *shrinker) scorer(get func(in *vector.Input) *vector.ScorerConfig, chang
 	case "decay":
 		if sc.Curve != nil && len(sc.Curve.Windows) > 1 {
 			for j := len(sc.Curve.Windows) - 1; j >= 0; j-- {
-				do(func(sc *vector.ScorerConfig) bool {
+				do(func(sc *cupel.ScorerSpec) bool {
 					if sc.Curve == nil || j >= len(sc.Curve.Windows) || len(sc.Curve.Windows) < 2 {
 						return false
 					}
@@ -378,13 +377,11 @@ func cloneCase(c *vector.Case) *vector.Case {
 
 // fixEmpty restores the empty, non-nil lists of from that JSON omitted.
 func fixEmpty(to, from *vector.Input) {
-	if from.Slicer != nil && to.Slicer != nil {
-		if from.Slicer.Quotas != nil && to.Slicer.Quotas == nil {
-			to.Slicer.Quotas = []vector.Quota{}
-		}
-		if from.Slicer.Entries != nil && to.Slicer.Entries == nil {
-			to.Slicer.Entries = []vector.CountEntry{}
-		}
+	if from.Quotas != nil && to.Quotas == nil {
+		to.Quotas = []cupel.QuotaSpec{}
+	}
+	if from.Entries != nil && to.Entries == nil {
+		to.Entries = []cupel.CountEntrySpec{}
 	}
 	if to.Items == nil {
 		to.Items = []vector.Item{}
@@ -394,14 +391,26 @@ func fixEmpty(to, from *vector.Input) {
 
 // plainScorer is scorer type t with its default configuration, if it has
 // one.
-func plainScorer(t string) (vector.ScorerConfig, bool) {
+func plainScorer(t string) (cupel.ScorerSpec, bool) {
 	switch t {
 	case "recency", "priority", "frequency", "reflexive", "tag":
-		return vector.ScorerConfig{Type: t}, true
+		return cupel.ScorerSpec{Type: t}, true
 	case "kind":
-		return vector.ScorerConfig{Type: t, UseDefaultWeights: true}, true
+		return cupel.ScorerSpec{Type: t, UseDefaultWeights: cupel.Ptr(true)}, true
 	case "metadata_trust":
-		return vector.ScorerConfig{Type: t, DefaultScore: vector.FloatPtr(0.5)}, true
+		return cupel.ScorerSpec{Type: t, DefaultScore: vector.FloatPtr(0.5)}, true
 	}
-	return vector.ScorerConfig{}, false
+	return cupel.ScorerSpec{}, false
+}
+
+// replace puts by in the place of sc, which keeps its weight in a
+// composite.
+func replace(sc *cupel.ScorerSpec, by cupel.ScorerSpec) {
+	by.Weight = sc.Weight
+	*sc = by
+}
+
+// setSlicer makes typ, with the bucket size bucket, the slicer of in.
+func setSlicer(in *vector.Input, typ string, bucket *int) {
+	in.Slicer, in.BucketSize, in.InnerSlicer, in.Quotas, in.Entries, in.ScarcityBehavior = typ, bucket, "", nil, nil, ""
 }

@@ -92,23 +92,21 @@ var _ = ginkgo.Describe("explore's shrinker", func() {
 			})
 		}}
 		c := &vector.Case{ID: "rich", Tier: vector.TierOptional, Stage: vector.StagePipeline, Input: vector.Input{
-			Scorer: &vector.ScorerConfig{Type: "composite", Children: []vector.ChildScorer{
-				{Weight: 1.5, Scorer: vector.ScorerConfig{Type: "kind", Weights: []cupel.KindWeightSpec{{Kind: "Document", Weight: 2}}}},
-				{Weight: 0.5, Scorer: vector.ScorerConfig{Type: "scaled", Inner: &vector.ScorerConfig{Type: "tag", TagWeights: []cupel.TagWeightSpec{{Tag: "urgent", Weight: 1}}}}},
-			}},
-			Slicer: &vector.SlicerConfig{Type: "quota", Inner: &vector.SlicerConfig{Type: "greedy"}, Quotas: []vector.Quota{
-				{Kind: "Document", Require: 10, Cap: 60}, {Kind: "ToolOutput", Require: 0, Cap: 100}}},
-			Placer: "u-shaped", Deduplication: ptr(false), OverflowStrategy: "proceed",
+			PolicySpec: cupel.PolicySpec{Scorers: []cupel.ScorerSpec{{Type: "composite", Children: []cupel.ScorerSpec{
+				{Weight: ptr[vector.Float](1.5), Type: "kind", Weights: []cupel.KindWeightSpec{{Kind: "Document", Weight: 2}}},
+				{Weight: ptr[vector.Float](0.5), Type: "scaled", Inner: &cupel.ScorerSpec{Type: "tag", TagWeights: []cupel.TagWeightSpec{{Tag: "urgent", Weight: 1}}}},
+			}}},
+				Slicer: "quota", InnerSlicer: "greedy", Quotas: []cupel.QuotaSpec{
+					{Kind: "Document", Require: ptr[vector.Float](10), Cap: ptr[vector.Float](60)}, {Kind: "ToolOutput", Require: ptr[vector.Float](0), Cap: ptr[vector.Float](100)}},
+				Placer: "u-shaped", Deduplication: ptr(false), OverflowStrategy: "proceed"},
 			Budget: &vector.Budget{TargetTokens: 400, MaxTokens: 500, OutputReserve: 50,
 				ReservedSlots: map[string]int64{"Memory": 10}, EstimationSafetyMarginPercent: 10},
 			Items: richItems(6, 3),
 		}}
 		d := shrunk(impl, c)
 		want := vector.Input{
-			Scorer:        &vector.ScorerConfig{Type: "recency"},
-			Slicer:        &vector.SlicerConfig{Type: "greedy"},
-			Placer:        "chronological",
-			Deduplication: ptr(true), OverflowStrategy: "throw",
+			PolicySpec: cupel.PolicySpec{Scorers: []cupel.ScorerSpec{{Type: "recency"}}, Slicer: "greedy", Placer: "chronological",
+				Deduplication: ptr(true), OverflowStrategy: "throw"},
 			Budget: &vector.Budget{TargetTokens: 1, MaxTokens: 1},
 			Items:  []vector.Item{{Index: 0, Content: "a", Tokens: 1, Kind: "Message", Source: "Chat", Tags: []string{"urgent"}}},
 		}
@@ -122,37 +120,37 @@ var _ = ginkgo.Describe("explore's shrinker", func() {
 	ginkgo.It("hoists the scorer that shows it out of composites and scaled, and keeps one decay window", func() {
 		// The bug: a decay scorer with a step curve anywhere in the tree
 		// adds 0.01 to the first score.
-		var hasStep func(sc *vector.ScorerConfig) bool
-		hasStep = func(sc *vector.ScorerConfig) bool {
+		var hasStep func(sc *cupel.ScorerSpec) bool
+		hasStep = func(sc *cupel.ScorerSpec) bool {
 			if sc.Type == "decay" && sc.Curve != nil && sc.Curve.Type == "step" {
 				return true
 			}
 			if sc.Inner != nil && hasStep(sc.Inner) {
 				return true
 			}
-			return slices.ContainsFunc(sc.Children, func(ch vector.ChildScorer) bool { return hasStep(&ch.Scorer) })
+			return slices.ContainsFunc(sc.Children, func(ch cupel.ScorerSpec) bool { return hasStep(&ch) })
 		}
 		impl := bugImpl{func(req protocol.Request, out *protocol.Output) {
-			if req.Stage == vector.StageScoring && hasStep(req.Case.Scorer) && len(out.Scores) > 0 {
+			if req.Stage == vector.StageScoring && hasStep(&req.Case.Scorers[0]) && len(out.Scores) > 0 {
 				out.Scores = slices.Clone(out.Scores)
 				out.Scores[0].Score += 0.01
 			}
 		}}
 		ref := genBase.Add(1000 * time.Hour)
-		decay := vector.ScorerConfig{Type: "decay", ReferenceTime: &ref, NullTimestampScore: vector.FloatPtr(0.4),
+		decay := cupel.ScorerSpec{Type: "decay", ReferenceTime: &ref, NullTimestampScore: vector.FloatPtr(0.4),
 			Curve: &cupel.CurveSpec{Type: "step", Windows: []cupel.WindowSpec{{MaxAgeSecs: 3600, Score: 0.9}, {MaxAgeSecs: 7200, Score: 0.5}, {MaxAgeSecs: 90000, Score: 0.2}}}}
 		c := &vector.Case{ID: "tree", Tier: vector.TierOptional, Stage: vector.StageScoring, Input: vector.Input{
-			Scorer: &vector.ScorerConfig{Type: "composite", Children: []vector.ChildScorer{
-				{Weight: 1, Scorer: vector.ScorerConfig{Type: "kind", UseDefaultWeights: true}},
-				{Weight: 2, Scorer: vector.ScorerConfig{Type: "scaled", Inner: &decay}},
-				{Weight: 0.5, Scorer: vector.ScorerConfig{Type: "tag", TagWeights: []cupel.TagWeightSpec{{Tag: "a", Weight: 1}, {Tag: "b", Weight: 0.5}}}},
-			}},
+			PolicySpec: cupel.PolicySpec{Scorers: []cupel.ScorerSpec{{Type: "composite", Children: []cupel.ScorerSpec{
+				{Weight: ptr[vector.Float](1), Type: "kind", UseDefaultWeights: ptr(true)},
+				{Weight: ptr[vector.Float](2), Type: "scaled", Inner: &decay},
+				{Weight: ptr[vector.Float](0.5), Type: "tag", TagWeights: []cupel.TagWeightSpec{{Tag: "a", Weight: 1}, {Tag: "b", Weight: 0.5}}},
+			}}}},
 			Items: richItems(5, -1),
 		}}
 		d := shrunk(impl, c)
 		want := decay
 		want.Curve = &cupel.CurveSpec{Type: "step", Windows: []cupel.WindowSpec{{MaxAgeSecs: 3600, Score: 0.9}}}
-		gomega.Expect(asJSON(d.Case.Input.Scorer)).To(gomega.Equal(asJSON(want)))
+		gomega.Expect(asJSON(d.Case.Input.Scorers[0])).To(gomega.Equal(asJSON(want)))
 		gomega.Expect(asJSON(d.Case.Input.Items)).To(gomega.Equal(asJSON([]vector.Item{
 			{Index: 0, Content: "a", Tokens: 1, Kind: "Message", Source: "Chat"}})))
 		gomega.Expect(d.Class).To(gomega.Equal("scoring / decay / scores"))
@@ -171,15 +169,15 @@ var _ = ginkgo.Describe("explore's shrinker", func() {
 			items[i].Kind = "Document"
 		}
 		c := &vector.Case{ID: "counts", Tier: vector.TierOptional, Stage: vector.StageSlicing, Input: vector.Input{
-			Slicer: &vector.SlicerConfig{Type: "count_quota", Inner: &vector.SlicerConfig{Type: "greedy"}, ScarcityBehavior: "degrade",
-				Entries: []vector.CountEntry{{Kind: "Memory", RequireCount: 2, CapCount: 3}, {Kind: "Document", RequireCount: 1, CapCount: 4}, {Kind: "Note", RequireCount: 3, CapCount: 5}}},
+			PolicySpec: cupel.PolicySpec{Slicer: "count_quota", InnerSlicer: "greedy", ScarcityBehavior: "degrade",
+				Entries: []cupel.CountEntrySpec{{Kind: "Memory", RequireCount: 2, CapCount: 3}, {Kind: "Document", RequireCount: 1, CapCount: 4}, {Kind: "Note", RequireCount: 3, CapCount: 5}}},
 			Budget: &vector.Budget{TargetTokens: 300, MaxTokens: 350},
 			Items:  items,
 		}}
 		d := shrunk(impl, c)
 		want := vector.Input{
-			Slicer: &vector.SlicerConfig{Type: "count_quota", Inner: &vector.SlicerConfig{Type: "greedy"}, ScarcityBehavior: "degrade",
-				Entries: []vector.CountEntry{{Kind: "Memory", RequireCount: 1, CapCount: 1}}},
+			PolicySpec: cupel.PolicySpec{Slicer: "count_quota", InnerSlicer: "greedy", ScarcityBehavior: "degrade",
+				Entries: []cupel.CountEntrySpec{{Kind: "Memory", RequireCount: 1, CapCount: 1}}},
 			Budget: &vector.Budget{TargetTokens: 1, MaxTokens: 1},
 			// One candidate is needed (the last that ddmin keeps); its
 			// score stays, its other fields go.
@@ -204,11 +202,11 @@ var _ = ginkgo.Describe("explore's shrinker", func() {
 			}
 		}}
 		d := shrunk(impl, &vector.Case{ID: "prio", Tier: vector.TierOptional, Stage: vector.StageScoring, Input: vector.Input{
-			Scorer: &vector.ScorerConfig{Type: "priority"}, Items: richItems(3, -1)}})
+			PolicySpec: cupel.PolicySpec{Scorers: []cupel.ScorerSpec{{Type: "priority"}}}, Items: richItems(3, -1)}})
 		base := genBase
 		gomega.Expect(asJSON(d.Case.Input.Items)).To(gomega.Equal(asJSON([]vector.Item{
 			{Index: 0, Content: "a", Tokens: 1, Kind: "Message", Source: "Chat", Priority: ptr(int64(1)), Timestamp: &base}})))
-		gomega.Expect(d.Case.Input.Scorer.Type).To(gomega.Equal("recency"))
+		gomega.Expect(d.Case.Input.Scorers[0].Type).To(gomega.Equal("recency"))
 	})
 
 	ginkgo.It("names contents a, b, ... in order of first appearance, equal where they were equal", func() {
@@ -236,7 +234,7 @@ var _ = ginkgo.Describe("explore's shrinker", func() {
 			items[i].Score = vector.FloatPtr(float64(i) / 10)
 		}
 		items[4].Content = items[1].Content
-		d := shrunk(impl, &vector.Case{ID: "dups", Tier: vector.TierOptional, Stage: vector.StagePlacing, Input: vector.Input{Placer: "chronological", Items: items}})
+		d := shrunk(impl, &vector.Case{ID: "dups", Tier: vector.TierOptional, Stage: vector.StagePlacing, Input: vector.Input{PolicySpec: cupel.PolicySpec{Placer: "chronological"}, Items: items}})
 		var got []string
 		for _, it := range d.Case.Input.Items {
 			got = append(got, it.Content)
@@ -294,7 +292,7 @@ var _ = ginkgo.Describe("explore's vector writer", func() {
 			stderr = append(stderr, fmt.Sprintf("stderr %d", i))
 		}
 		d := &Divergence{Class: "placing / chronological / order", Seed: 4, Index: 9, OriginalItems: 12, ShrinkRuns: 33,
-			Case:    &vector.Case{Stage: vector.StagePlacing, Input: vector.Input{Placer: "chronological", Items: []vector.Item{}}},
+			Case:    &vector.Case{Stage: vector.StagePlacing, Input: vector.Input{PolicySpec: cupel.PolicySpec{Placer: "chronological"}, Items: []vector.Item{}}},
 			Verdict: runner.Judgement{Status: protocol.StatusFail, Message: "m", Details: details}, Stderr: strings.Join(stderr, "\n") + "\n"}
 		data, err := d.VectorTOML(nil)
 		gomega.Expect(err).NotTo(gomega.HaveOccurred())
@@ -320,8 +318,8 @@ var _ = ginkgo.Describe("explore's vector writer", func() {
 		item := vector.Item{Index: 0, Content: odd, Tokens: -3, Kind: "Mes sage", Source: "", Tags: []string{odd, ""},
 			Metadata: map[string]any{"k y": odd, "": 1.5, "n": -2.5, "b": false}, FutureRelevanceHint: vector.FloatPtr(math.Copysign(0, -1))}
 		for _, margin := range []float64{0, math.Copysign(0, -1), 12.5} {
-			c := &vector.Case{Stage: vector.StagePipeline, Input: vector.Input{Scorer: &vector.ScorerConfig{Type: "reflexive"},
-				Slicer: &vector.SlicerConfig{Type: "greedy"}, Placer: "chronological", Deduplication: ptr(true), OverflowStrategy: "throw",
+			c := &vector.Case{Stage: vector.StagePipeline, Input: vector.Input{PolicySpec: cupel.PolicySpec{Scorers: []cupel.ScorerSpec{{Type: "reflexive"}},
+				Slicer: "greedy", Placer: "chronological", Deduplication: ptr(true), OverflowStrategy: "throw"},
 				Budget: &vector.Budget{TargetTokens: 5, MaxTokens: 9, OutputReserve: 2, ReservedSlots: map[string]int64{"a b": 1},
 					EstimationSafetyMarginPercent: vector.Float(margin)},
 				Items: []vector.Item{item}}, Expect: vector.Expect{Error: vector.KindInvalidBudget}}

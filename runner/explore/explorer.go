@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/vector"
@@ -227,30 +228,30 @@ func diffKind(v runner.Judgement) string {
 func component(c *vector.Case) string {
 	switch c.Stage {
 	case vector.StageScoring:
-		return scorerName(c.Input.Scorer)
+		return scorerName(c.Input.Scorers)
 	case vector.StageSlicing:
-		return slicerName(c.Input.Slicer)
+		return slicerName(&c.Input.PolicySpec)
 	case vector.StagePlacing:
 		return c.Input.Placer
 	}
-	return scorerName(c.Input.Scorer) + " + " + slicerName(c.Input.Slicer) + " + " + c.Input.Placer
+	return scorerName(c.Input.Scorers) + " + " + slicerName(&c.Input.PolicySpec) + " + " + c.Input.Placer
 }
 
-func scorerName(sc *vector.ScorerConfig) string {
-	if sc == nil {
+func scorerName(scorers []cupel.ScorerSpec) string {
+	if len(scorers) == 0 {
 		return "-"
 	}
-	return sc.Type
+	return scorers[0].Type
 }
 
-func slicerName(s *vector.SlicerConfig) string {
-	if s == nil {
+func slicerName(s *cupel.PolicySpec) string {
+	if s.Slicer == "" {
 		return "-"
 	}
-	if s.Inner != nil {
-		return s.Type + "(" + s.Inner.Type + ")"
+	if s.InnerSlicer != "" {
+		return s.Slicer + "(" + s.InnerSlicer + ")"
 	}
-	return s.Type
+	return s.Slicer
 }
 
 func (x *explorer) class(c *vector.Case, kind string) string {

@@ -114,25 +114,24 @@ func (w KeyWarning) String() string {
 	return s
 }
 
-// Input is the canonical, JSON-able input of a case: the "case" object of
-// a run message. Which fields are set depends on the stage.
+// Input is the canonical input of a case: the "case" object of a run
+// message. Its configuration is the [cupel.PolicySpec] that go-cupel's
+// policy files decode into, with what the case's stage uses set: Scorers
+// holds the case's one scorer (a pipeline's several [[config.scorers]]
+// are one composite of them), none for slicing and placing; Slicer and its
+// keys the slicer, "" for scoring and placing; Placer the placer, "" for
+// scoring and slicing; Deduplication and OverflowStrategy the pipeline's.
+// The loader fills in the format's defaults and keeps an unknown component
+// id as written. MarshalJSON and UnmarshalJSON translate it to and from
+// the protocol's form (PROTOCOL.md): a composite's children are {weight,
+// scorer} objects, the kind scorer's default weights a flag, and a quota
+// slicer's inner slicer an object holding the bucket size.
 type Input struct {
-	// Scorer is the scorer of scoring and pipeline cases.
-	Scorer *ScorerConfig `json:"scorer,omitempty"`
-	// Slicer is the slicer of slicing and pipeline cases.
-	Slicer *SlicerConfig `json:"slicer,omitempty"`
-	// Placer is the placer id ("chronological" or "u-shaped") of placing and
-	// pipeline cases.
-	Placer string `json:"placer,omitempty"`
+	cupel.PolicySpec
 	// Budget is the budget of slicing and pipeline cases.
-	Budget *Budget `json:"budget,omitempty"`
-	// Deduplication is the pipeline's deduplication switch.
-	Deduplication *bool `json:"deduplication,omitempty"`
-	// OverflowStrategy is the pipeline's overflow strategy: "throw",
-	// "truncate" or "proceed".
-	OverflowStrategy string `json:"overflow_strategy,omitempty"`
+	Budget *Budget
 	// Items are the input items in file order; Index is their position.
-	Items []Item `json:"items"`
+	Items []Item
 }
 
 // Item is an input item. Kind and Source always carry a value (the defaults
@@ -245,72 +244,6 @@ type Budget struct {
 	OutputReserve                 int64            `json:"outputReserve"`
 	ReservedSlots                 map[string]int64 `json:"reservedSlots,omitempty"`
 	EstimationSafetyMarginPercent Float            `json:"estimationSafetyMarginPercent"`
-}
-
-// ScorerConfig configures a scorer in the protocol's canonical form (see
-// PROTOCOL.md): a composite's children are {weight, scorer} objects and the
-// kind scorer's default weights a flag. Type selects the scorer; the other
-// fields apply to the types named in their comments. Defaults are filled in
-// by the loader. The weight lists and the decay curve are the engine's own
-// policy-file types, which read and write the same JSON; the engine
-// translates the rest into a [cupel.PolicySpec] (engine.go).
-type ScorerConfig struct {
-	// Type: recency, priority, kind, tag, frequency, reflexive, composite,
-	// scaled, decay, metadata_trust, metadata_key (or an unknown id,
-	// passed through verbatim).
-	Type string `json:"type"`
-	// Kind: UseDefaultWeights, or Weights in declaration order.
-	UseDefaultWeights bool                   `json:"use_default_weights,omitempty"`
-	Weights           []cupel.KindWeightSpec `json:"weights,omitempty"`
-	TagWeights        []cupel.TagWeightSpec  `json:"tag_weights,omitempty"`
-	Children          []ChildScorer          `json:"children,omitempty"`
-	// Scaled: the inner scorer.
-	Inner *ScorerConfig `json:"inner,omitempty"`
-	// Decay.
-	ReferenceTime      *time.Time       `json:"reference_time,omitempty"`
-	NullTimestampScore *Float           `json:"null_timestamp_score,omitempty"`
-	Curve              *cupel.CurveSpec `json:"curve,omitempty"`
-	DefaultScore       *Float           `json:"default_score,omitempty"`
-	Key                *string          `json:"key,omitempty"`
-	Value              *string          `json:"value,omitempty"`
-	Boost              *Float           `json:"boost,omitempty"`
-}
-
-// ChildScorer is one weighted entry of a CompositeScorer.
-type ChildScorer struct {
-	Weight Float        `json:"weight"`
-	Scorer ScorerConfig `json:"scorer"`
-}
-
-// SlicerConfig configures a slicer.
-type SlicerConfig struct {
-	// Type: greedy, knapsack, quota, count_quota,
-	// count_constrained_knapsack (or an unknown id, passed through).
-	Type string `json:"type"`
-	// BucketSize: knapsack, count_constrained_knapsack (default 100).
-	BucketSize *int64 `json:"bucket_size,omitempty"`
-	// Inner: quota and count_quota (default greedy).
-	Inner *SlicerConfig `json:"inner,omitempty"`
-	// Quotas: quota, in declaration order.
-	Quotas []Quota `json:"quotas,omitempty"`
-	// Entries: count slicers, in declaration order.
-	Entries []CountEntry `json:"entries,omitempty"`
-	// ScarcityBehavior: count slicers, "degrade" (default) or "throw".
-	ScarcityBehavior string `json:"scarcity_behavior,omitempty"`
-}
-
-// Quota is one QuotaSlice entry in percent.
-type Quota struct {
-	Kind    string `json:"kind"`
-	Require Float  `json:"require"`
-	Cap     Float  `json:"cap"`
-}
-
-// CountEntry is one count-quota entry.
-type CountEntry struct {
-	Kind         string `json:"kind"`
-	RequireCount int64  `json:"require_count"`
-	CapCount     int64  `json:"cap_count"`
 }
 
 // Ref names an input item in an expectation: by Index when set, otherwise

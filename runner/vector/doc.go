@@ -5,9 +5,12 @@
 //   - [LoadSuite] loads every .toml file of a file system (the embedded
 //     suite by default) into a [Suite]; [LoadCase] loads one file.
 //   - A [Case] is an [Input] (what an implementation receives: [Item]s, a
-//     [Budget], a [ScorerConfig] or [SlicerConfig], a placer) and an
+//     [Budget], and the scorer, slicer and placer as a
+//     [cupel.PolicySpec], the type of go-cupel's policy files) and an
 //     [Expect] (the expected scores, selection, order, error kind,
-//     shortfalls, overflow and diagnostics).
+//     shortfalls, overflow and diagnostics). Input's MarshalJSON and
+//     UnmarshalJSON are the one translation between that spec and the
+//     protocol's JSON form of a case.
 //   - A file that cannot be loaded becomes a [SuiteError] with file, line
 //     and reason; a key the format does not know becomes a [KeyWarning]
 //     with the line and the closest known key.

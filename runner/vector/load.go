@@ -214,8 +214,7 @@ func loadScoring(root, test tbl, c *Case) {
 	typ := componentName(test, "scorer", "scorer", cupel.ScorerTypes())
 	c.Expect.ConstructionError, _ = test.boolean("expect_construction_error")
 	cfg, _ := root.sub("config")
-	sc := parseScorer(typ, cfg)
-	c.Input.Scorer = &sc
+	c.Input.Scorers = []cupel.ScorerSpec{parseScorer(typ, cfg)}
 	c.Input.Items = loadItems(root, "items", itemRules{})
 	loadErrorExpectation(root, c)
 	exp, _ := root.arr("expected")
@@ -268,9 +267,10 @@ func closest(s string, names []string) string {
 }
 
 // parseScorer reads a scorer's configuration from its table. A composite's
-// children are "scorers" or "children", synonyms at every level.
-func parseScorer(typ string, t tbl) ScorerConfig {
-	sc := ScorerConfig{Type: typ}
+// children are "scorers" or "children", synonyms at every level; the spec
+// lists them as Children, each with its weight.
+func parseScorer(typ string, t tbl) cupel.ScorerSpec {
+	sc := cupel.ScorerSpec{Type: typ}
 	switch typ {
 	case "kind":
 		use, hasUse := t.boolean("use_default_weights")
@@ -278,7 +278,11 @@ func parseScorer(typ string, t tbl) ScorerConfig {
 		for _, w := range ws {
 			sc.Weights = append(sc.Weights, cupel.KindWeightSpec{Kind: cupel.ContextKind(w.reqStr("kind")), Weight: w.reqFloat("weight")})
 		}
-		sc.UseDefaultWeights = use || (!hasUse && !hasWeights)
+		// With use_default_weights = true the weights are not used.
+		sc.UseDefaultWeights = cupel.Ptr(use || (!hasUse && !hasWeights))
+		if *sc.UseDefaultWeights {
+			sc.Weights = nil
+		}
 	case "tag":
 		ws, _ := t.arr("tag_weights")
 		for _, w := range ws {
@@ -291,12 +295,9 @@ func parseScorer(typ string, t tbl) ScorerConfig {
 				children = append(children, a...)
 			}
 		}
-		sc.Children = []ChildScorer{}
+		sc.Children = []cupel.ScorerSpec{}
 		for _, ch := range children {
-			sc.Children = append(sc.Children, ChildScorer{
-				Weight: ch.reqFloat("weight"),
-				Scorer: parseScorer(componentName(ch, "type", "scorer", cupel.ScorerTypes()), ch),
-			})
+			sc.Children = append(sc.Children, child(ch))
 		}
 	case "scaled":
 		if inner, ok := t.sub("inner"); ok {
@@ -326,14 +327,20 @@ func parseScorer(typ string, t tbl) ScorerConfig {
 		d := t.floatOr("default_score", 0.5)
 		sc.DefaultScore = &d
 	case "metadata_key":
-		if k, ok := t.str("key"); ok {
-			sc.Key = &k
+		sc.Key, _ = t.str("key")
+		sc.Value, _ = t.str("value")
+		if b, ok := t.float("boost"); ok {
+			sc.Boost = *b
 		}
-		if v, ok := t.str("value"); ok {
-			sc.Value = &v
-		}
-		sc.Boost, _ = t.float("boost")
 	}
+	return sc
+}
+
+// child reads a composite's child: its scorer with its weight.
+func child(t tbl) cupel.ScorerSpec {
+	w := t.reqFloat("weight")
+	sc := parseScorer(componentName(t, "type", "scorer", cupel.ScorerTypes()), t)
+	sc.Weight = &w
 	return sc
 }
 
@@ -369,54 +376,58 @@ func loadBudget(root tbl) *Budget {
 	return b
 }
 
-func parseSlicer(typ string, cfg tbl) *SlicerConfig {
-	s := &SlicerConfig{Type: typ}
-	bucket := func() *int64 {
+// parseSlicer sets the slicer keys of spec: the slicer typ configured by
+// cfg, the format's defaults filled in (a knapsack's bucket size 100, the
+// inner slicer greedy, the scarcity behaviour degrade, a quota's require 0
+// and cap 100).
+func parseSlicer(spec *cupel.PolicySpec, typ string, cfg tbl) {
+	spec.Slicer = typ
+	bucket := func() {
 		b := int64(100)
 		if n, ok := cfg.integer("bucket_size"); ok {
 			b = n
 		}
-		return &b
+		spec.BucketSize = cupel.Ptr(cfg.intOf("bucket_size", b))
 	}
 	entries := func() {
 		es, _ := cfg.arr("entries")
-		s.Entries = []CountEntry{}
+		spec.Entries = []cupel.CountEntrySpec{}
 		for _, e := range es {
-			s.Entries = append(s.Entries, CountEntry{Kind: e.reqStr("kind"), RequireCount: e.reqInt("require_count"), CapCount: e.reqInt("cap_count")})
+			spec.Entries = append(spec.Entries, cupel.CountEntrySpec{Kind: cupel.ContextKind(e.reqStr("kind")),
+				RequireCount: e.intOf("require_count", e.reqInt("require_count")), CapCount: e.intOf("cap_count", e.reqInt("cap_count"))})
 		}
-		s.ScarcityBehavior = "degrade"
+		spec.ScarcityBehavior = "degrade"
 		if sb, ok := cfg.str("scarcity_behavior"); ok {
-			s.ScarcityBehavior = sb
+			spec.ScarcityBehavior = sb
 		}
 	}
 	inner := func() {
-		name := "greedy"
+		spec.InnerSlicer = "greedy"
 		if cfg.has("inner_slicer") {
-			name = componentName(cfg, "inner_slicer", "slicer", cupel.SlicerTypes())
+			spec.InnerSlicer = componentName(cfg, "inner_slicer", "slicer", cupel.SlicerTypes())
 		}
-		s.Inner = &SlicerConfig{Type: name}
-		if name == "knapsack" || name == "count_constrained_knapsack" {
-			s.Inner.BucketSize = bucket()
+		if spec.InnerSlicer == "knapsack" || spec.InnerSlicer == "count_constrained_knapsack" {
+			bucket()
 		}
 	}
 	switch typ {
 	case "knapsack":
-		s.BucketSize = bucket()
+		bucket()
 	case "quota":
 		inner()
 		qs, _ := cfg.arr("quotas")
-		s.Quotas = []Quota{}
+		spec.Quotas = []cupel.QuotaSpec{}
 		for _, q := range qs {
-			s.Quotas = append(s.Quotas, Quota{Kind: q.reqStr("kind"), Require: q.floatOr("require", 0), Cap: q.floatOr("cap", 100)})
+			spec.Quotas = append(spec.Quotas, cupel.QuotaSpec{Kind: cupel.ContextKind(q.reqStr("kind")),
+				Require: cupel.Ptr(q.floatOr("require", 0)), Cap: cupel.Ptr(q.floatOr("cap", 100))})
 		}
 	case "count_quota":
 		inner()
 		entries()
 	case "count_constrained_knapsack":
-		s.BucketSize = bucket()
+		bucket()
 		entries()
 	}
-	return s
 }
 
 func loadSlicingExpect(root tbl, c *Case, r *resolver) {
@@ -460,7 +471,7 @@ func loadSlicing(root, test tbl, c *Case) {
 	typ := componentName(test, "slicer", "slicer", cupel.SlicerTypes())
 	c.Expect.ConstructionError, _ = test.boolean("expect_construction_error")
 	cfg, _ := root.sub("config")
-	c.Input.Slicer = parseSlicer(typ, cfg)
+	parseSlicer(&c.Input.PolicySpec, typ, cfg)
 	c.Input.Budget = loadBudget(root)
 	c.Input.Items = loadItems(root, "scored_items", itemRules{score: true})
 	loadErrorExpectation(root, c)
@@ -493,15 +504,15 @@ func loadPipeline(root, test tbl, c *Case) {
 	case 1:
 		sc := parseScorer(componentName(entries[0], "type", "scorer", cupel.ScorerTypes()), entries[0])
 		entries[0].get("weight")
-		c.Input.Scorer = &sc
+		c.Input.Scorers = []cupel.ScorerSpec{sc}
 	default:
-		sc := ScorerConfig{Type: "composite", Children: []ChildScorer{}}
+		sc := cupel.ScorerSpec{Type: "composite", Children: []cupel.ScorerSpec{}}
 		for _, e := range entries {
-			sc.Children = append(sc.Children, ChildScorer{Weight: e.reqFloat("weight"), Scorer: parseScorer(componentName(e, "type", "scorer", cupel.ScorerTypes()), e)})
+			sc.Children = append(sc.Children, child(e))
 		}
-		c.Input.Scorer = &sc
+		c.Input.Scorers = []cupel.ScorerSpec{sc}
 	}
-	c.Input.Slicer = parseSlicer(componentName(cfg, "slicer", "slicer", cupel.SlicerTypes()), cfg)
+	parseSlicer(&c.Input.PolicySpec, componentName(cfg, "slicer", "slicer", cupel.SlicerTypes()), cfg)
 	c.Input.Placer = componentName(cfg, "placer", "placer", cupel.PlacerTypes())
 	dedup := true
 	if d, ok := cfg.boolean("deduplication"); ok {

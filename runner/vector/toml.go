@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -140,6 +141,15 @@ func (t tbl) reqInt(key string) int64 {
 		t.f.fail(locate(t.f.src, t.path, t.occ, ""), "%s: missing required key %q", tableName(t.path), key)
 	}
 	return n
+}
+
+// intOf is n, the value of key, as an int: on a platform whose int has 32
+// bits a larger value is an error at key, not a wrapped value.
+func (t tbl) intOf(key string, n int64) int {
+	if int64(int(n)) != n {
+		t.errf(key, "%d does not fit in this platform's %d-bit int", n, strconv.IntSize)
+	}
+	return int(n)
 }
 
 func (t tbl) float(key string) (*Float, bool) {

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/cupel-go/go-cupel/cupel"
 )
 
 // This file writes a case as a vector file in the suite format of
@@ -34,35 +36,35 @@ func writeCase(w *tomlWriter, c *Case, name string) error {
 	w.kv("stage", c.Stage)
 	switch c.Stage {
 	case StageScoring:
-		if in.Scorer == nil {
-			return fmt.Errorf("vector: scoring case without a scorer")
+		if len(in.Scorers) != 1 {
+			return fmt.Errorf("vector: scoring case without one scorer")
 		}
-		w.kv("scorer", in.Scorer.Type)
+		w.kv("scorer", in.Scorers[0].Type)
 		if c.Expect.ConstructionError {
 			w.kv("expect_construction_error", true)
 		}
 		w.blank()
 		w.table("config")
-		w.scorer("config", in.Scorer, true)
+		w.scorer("config", &in.Scorers[0], true)
 	case StageSlicing:
-		if in.Slicer == nil || in.Budget == nil {
+		if in.Slicer == "" || in.Budget == nil {
 			return fmt.Errorf("vector: slicing case without a slicer or budget")
 		}
-		w.kv("slicer", in.Slicer.Type)
+		w.kv("slicer", in.Slicer)
 		w.blank()
 		w.budget(in.Budget)
 		w.table("config")
-		w.slicer(in.Slicer)
+		w.slicer(&in.PolicySpec)
 	case StagePlacing:
 		w.kv("placer", in.Placer)
 	case StagePipeline:
-		if in.Scorer == nil || in.Slicer == nil || in.Budget == nil {
-			return fmt.Errorf("vector: pipeline case without a scorer, slicer or budget")
+		if len(in.Scorers) != 1 || in.Slicer == "" || in.Budget == nil {
+			return fmt.Errorf("vector: pipeline case without one scorer, a slicer or a budget")
 		}
 		w.blank()
 		w.budget(in.Budget)
 		w.table("config")
-		w.kv("slicer", in.Slicer.Type)
+		w.kv("slicer", in.Slicer)
 		w.kv("placer", in.Placer)
 		if in.Deduplication != nil {
 			w.kv("deduplication", *in.Deduplication)
@@ -70,12 +72,12 @@ func writeCase(w *tomlWriter, c *Case, name string) error {
 		if in.OverflowStrategy != "" {
 			w.kv("overflow_strategy", in.OverflowStrategy)
 		}
-		w.slicer(in.Slicer)
+		w.slicer(&in.PolicySpec)
 		// One entry: that scorer alone (a composite keeps its children).
 		w.arrayTable("config.scorers")
-		w.kv("type", in.Scorer.Type)
+		w.kv("type", in.Scorers[0].Type)
 		w.kv("weight", Float(1))
-		w.scorer("config.scorers", in.Scorer, false)
+		w.scorer("config.scorers", &in.Scorers[0], false)
 	default:
 		return fmt.Errorf("vector: unknown stage %q", c.Stage)
 	}
@@ -202,10 +204,10 @@ func tomlValue(v any) string {
 // scorer writes the keys of sc into the table at path (opened by the
 // caller), then its sub-tables. A composite at the top of a scoring case
 // lists its children under "scorers", elsewhere under "children".
-func (w *tomlWriter) scorer(path string, sc *ScorerConfig, top bool) {
+func (w *tomlWriter) scorer(path string, sc *cupel.ScorerSpec, top bool) {
 	switch sc.Type {
 	case "kind":
-		w.kv("use_default_weights", sc.UseDefaultWeights)
+		w.kv("use_default_weights", usesDefaultWeights(sc))
 	case "decay":
 		if sc.ReferenceTime != nil {
 			w.kv("reference_time", *sc.ReferenceTime)
@@ -218,15 +220,9 @@ func (w *tomlWriter) scorer(path string, sc *ScorerConfig, top bool) {
 			w.kv("default_score", *sc.DefaultScore)
 		}
 	case "metadata_key":
-		if sc.Key != nil {
-			w.kv("key", *sc.Key)
-		}
-		if sc.Value != nil {
-			w.kv("value", *sc.Value)
-		}
-		if sc.Boost != nil {
-			w.kv("boost", *sc.Boost)
-		}
+		w.kv("key", sc.Key)
+		w.kv("value", sc.Value)
+		w.kv("boost", sc.Boost)
 	}
 	switch sc.Type {
 	case "kind":
@@ -246,19 +242,20 @@ func (w *tomlWriter) scorer(path string, sc *ScorerConfig, top bool) {
 		if top {
 			key = path + ".scorers"
 		}
-		for i := range sc.Children {
-			ch := &sc.Children[i]
+		for _, ch := range childrenOf(sc) {
 			w.arrayTable(key)
-			w.kv("type", ch.Scorer.Type)
-			w.kv("weight", ch.Weight)
-			w.scorer(key, &ch.Scorer, false)
+			w.kv("type", ch.Type)
+			if ch.Weight != nil {
+				w.kv("weight", *ch.Weight)
+			}
+			w.scorer(key, &ch, false)
 		}
 	case "scaled":
-		if sc.Inner != nil {
+		if inner := innerScorer(sc); inner != nil {
 			w.blank()
 			w.table(path + ".inner")
-			w.kv("type", sc.Inner.Type)
-			w.scorer(path+".inner", sc.Inner, false)
+			w.kv("type", inner.Type)
+			w.scorer(path+".inner", inner, false)
 		}
 	case "decay":
 		if c := sc.Curve; c != nil {
@@ -283,31 +280,31 @@ func (w *tomlWriter) scorer(path string, sc *ScorerConfig, top bool) {
 // slicer writes a slicer's keys into [config] (opened by the caller), then
 // its quotas and entries. The format names the inner slicer only; it
 // shares bucket_size.
-func (w *tomlWriter) slicer(s *SlicerConfig) {
-	bucket := s.BucketSize
-	if s.Inner != nil {
-		w.kv("inner_slicer", s.Inner.Type)
-		if bucket == nil {
-			bucket = s.Inner.BucketSize
-		}
+func (w *tomlWriter) slicer(s *cupel.PolicySpec) {
+	if s.InnerSlicer != "" {
+		w.kv("inner_slicer", s.InnerSlicer)
 	}
-	if bucket != nil {
-		w.kv("bucket_size", *bucket)
+	if s.BucketSize != nil {
+		w.kv("bucket_size", int64(*s.BucketSize))
 	}
 	if s.ScarcityBehavior != "" {
 		w.kv("scarcity_behavior", s.ScarcityBehavior)
 	}
 	for _, q := range s.Quotas {
 		w.arrayTable("config.quotas")
-		w.kv("kind", q.Kind)
-		w.kv("require", q.Require)
-		w.kv("cap", q.Cap)
+		w.kv("kind", string(q.Kind))
+		if q.Require != nil {
+			w.kv("require", *q.Require)
+		}
+		if q.Cap != nil {
+			w.kv("cap", *q.Cap)
+		}
 	}
 	for _, e := range s.Entries {
 		w.arrayTable("config.entries")
-		w.kv("kind", e.Kind)
-		w.kv("require_count", e.RequireCount)
-		w.kv("cap_count", e.CapCount)
+		w.kv("kind", string(e.Kind))
+		w.kv("require_count", int64(e.RequireCount))
+		w.kv("cap_count", int64(e.CapCount))
 	}
 }
 

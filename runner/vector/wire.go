@@ -1,0 +1,272 @@
+package vector
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/cupel-go/go-cupel/cupel"
+)
+
+// This file is the one translation between a case's configuration, a
+// cupel.PolicySpec, and the protocol's JSON form of it (PROTOCOL.md, the
+// "case" object). The types below are that form's shapes, private to it.
+
+// wireInput is the "case" object.
+type wireInput struct {
+	Scorer           *wireScorer `json:"scorer,omitempty"`
+	Slicer           *wireSlicer `json:"slicer,omitempty"`
+	Placer           string      `json:"placer,omitempty"`
+	Budget           *Budget     `json:"budget,omitempty"`
+	Deduplication    *bool       `json:"deduplication,omitempty"`
+	OverflowStrategy string      `json:"overflow_strategy,omitempty"`
+	Items            []Item      `json:"items"`
+}
+
+// wireScorer is a scorer: a composite's children are {weight, scorer}
+// objects and the kind scorer's default weights a flag.
+type wireScorer struct {
+	Type               string                 `json:"type"`
+	UseDefaultWeights  bool                   `json:"use_default_weights,omitempty"`
+	Weights            []cupel.KindWeightSpec `json:"weights,omitempty"`
+	TagWeights         []cupel.TagWeightSpec  `json:"tag_weights,omitempty"`
+	Children           []wireChild            `json:"children,omitempty"`
+	Inner              *wireScorer            `json:"inner,omitempty"`
+	ReferenceTime      *time.Time             `json:"reference_time,omitempty"`
+	NullTimestampScore *Float                 `json:"null_timestamp_score,omitempty"`
+	Curve              *cupel.CurveSpec       `json:"curve,omitempty"`
+	DefaultScore       *Float                 `json:"default_score,omitempty"`
+	Key                *string                `json:"key,omitempty"`
+	Value              *string                `json:"value,omitempty"`
+	Boost              *Float                 `json:"boost,omitempty"`
+}
+
+type wireChild struct {
+	Weight Float      `json:"weight"`
+	Scorer wireScorer `json:"scorer"`
+}
+
+// wireSlicer is a slicer: an inner slicer is an object of its own, which
+// holds the bucket size of an inner knapsack.
+type wireSlicer struct {
+	Type             string                 `json:"type"`
+	BucketSize       *int                   `json:"bucket_size,omitempty"`
+	Inner            *wireSlicer            `json:"inner,omitempty"`
+	Quotas           []wireQuota            `json:"quotas,omitempty"`
+	Entries          []cupel.CountEntrySpec `json:"entries,omitempty"`
+	ScarcityBehavior string                 `json:"scarcity_behavior,omitempty"`
+}
+
+// wireQuota is a quota with both percentages stated.
+type wireQuota struct {
+	Kind    cupel.ContextKind `json:"kind"`
+	Require Float             `json:"require"`
+	Cap     Float             `json:"cap"`
+}
+
+// MarshalJSON writes the protocol's form of in. It fails, with an error
+// matching [cupel.ErrInvalidConfig] that names the key, for a
+// configuration that form cannot state: a table limit, a composite's child
+// without a weight, an inner scorer with a weight or given twice.
+func (in Input) MarshalJSON() ([]byte, error) {
+	w := wireInput{Placer: in.Placer, Budget: in.Budget, Deduplication: in.Deduplication,
+		OverflowStrategy: in.OverflowStrategy, Items: in.Items}
+	if in.TableLimit != 0 {
+		return nil, fmt.Errorf("%w: table_limit: the protocol has no key for it", cupel.ErrInvalidConfig)
+	}
+	switch n := len(in.Scorers); {
+	case n == 1:
+		sc, err := toWire("scorer", in.Scorers[0])
+		if err != nil {
+			return nil, err
+		}
+		w.Scorer = sc
+	case n > 1:
+		sc, err := toWire("scorer", cupel.ScorerSpec{Type: "composite", Children: in.Scorers})
+		if err != nil {
+			return nil, err
+		}
+		w.Scorer = sc
+	}
+	if in.Slicer != "" {
+		w.Slicer = slicerToWire(&in.PolicySpec)
+	}
+	return json.Marshal(w)
+}
+
+// UnmarshalJSON reads the protocol's form. An inner slicer may state its
+// type and bucket size only (a policy names its inner slicer, and the
+// bucket size is one for both): an inner slicer with quotas, entries, a
+// scarcity behaviour or an inner slicer of its own is an error matching
+// [cupel.ErrInvalidConfig].
+func (in *Input) UnmarshalJSON(b []byte) error {
+	var w wireInput
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	*in = Input{Budget: w.Budget, Items: w.Items}
+	in.Placer, in.Deduplication, in.OverflowStrategy = w.Placer, w.Deduplication, w.OverflowStrategy
+	if w.Scorer != nil {
+		in.Scorers = []cupel.ScorerSpec{fromWire(w.Scorer)}
+	}
+	if w.Slicer != nil {
+		return slicerFromWire(&in.PolicySpec, w.Slicer)
+	}
+	return nil
+}
+
+// usesDefaultWeights reports whether the kind scorer sc uses the default
+// weights, as a policy builds it: use_default_weights = true, or neither it
+// nor weights given.
+func usesDefaultWeights(sc *cupel.ScorerSpec) bool {
+	if sc.UseDefaultWeights != nil {
+		return *sc.UseDefaultWeights
+	}
+	return sc.Weights == nil
+}
+
+// childrenOf are a composite's children in the order a policy builds them:
+// Scorers, then Children.
+func childrenOf(sc *cupel.ScorerSpec) []cupel.ScorerSpec {
+	if sc.Scorers == nil {
+		return sc.Children
+	}
+	return append(append([]cupel.ScorerSpec{}, sc.Scorers...), sc.Children...)
+}
+
+// innerScorer is a scaled scorer's inner scorer: Inner, or InnerScorer's
+// type in its default configuration; nil when neither is given.
+func innerScorer(sc *cupel.ScorerSpec) *cupel.ScorerSpec {
+	if sc.Inner == nil && sc.InnerScorer != "" {
+		return &cupel.ScorerSpec{Type: sc.InnerScorer}
+	}
+	return sc.Inner
+}
+
+func toWire(path string, sc cupel.ScorerSpec) (*wireScorer, error) {
+	w := &wireScorer{Type: sc.Type, Weights: sc.Weights, TagWeights: sc.TagWeights, ReferenceTime: sc.ReferenceTime,
+		NullTimestampScore: sc.NullTimestampScore, Curve: sc.Curve, DefaultScore: sc.DefaultScore}
+	if sc.Type == "kind" {
+		w.UseDefaultWeights = usesDefaultWeights(&sc)
+	} else {
+		w.UseDefaultWeights = sc.UseDefaultWeights != nil && *sc.UseDefaultWeights
+	}
+	for i, ch := range childrenOf(&sc) {
+		p := fmt.Sprintf("%s.children[%d]", path, i)
+		if ch.Weight == nil {
+			return nil, fmt.Errorf("%w: %s.weight: a composite's child needs a weight", cupel.ErrInvalidConfig, p)
+		}
+		cw, err := toWire(p, ch)
+		if err != nil {
+			return nil, err
+		}
+		w.Children = append(w.Children, wireChild{Weight: *ch.Weight, Scorer: *cw})
+	}
+	if sc.Inner != nil && sc.InnerScorer != "" {
+		return nil, fmt.Errorf("%w: %s: inner and inner_scorer are two inner scorers", cupel.ErrInvalidConfig, path)
+	}
+	if inner := innerScorer(&sc); inner != nil {
+		if inner.Weight != nil {
+			return nil, fmt.Errorf("%w: %s.inner.weight: only a composite's children have a weight", cupel.ErrInvalidConfig, path)
+		}
+		iw, err := toWire(path+".inner", *inner)
+		if err != nil {
+			return nil, err
+		}
+		w.Inner = iw
+	}
+	// A metadata_key scorer states its three keys; other types state them
+	// when set (a policy rejects them there).
+	key := sc.Type == "metadata_key"
+	if key || sc.Key != "" {
+		w.Key = &sc.Key
+	}
+	if key || sc.Value != "" {
+		w.Value = &sc.Value
+	}
+	if key || sc.Boost != 0 {
+		w.Boost = &sc.Boost
+	}
+	return w, nil
+}
+
+func fromWire(w *wireScorer) cupel.ScorerSpec {
+	sc := cupel.ScorerSpec{Type: w.Type, Weights: w.Weights, TagWeights: w.TagWeights, ReferenceTime: w.ReferenceTime,
+		NullTimestampScore: w.NullTimestampScore, Curve: w.Curve, DefaultScore: w.DefaultScore}
+	switch {
+	case w.Type == "kind":
+		sc.UseDefaultWeights = cupel.Ptr(w.UseDefaultWeights)
+		if w.UseDefaultWeights {
+			sc.Weights = nil
+		}
+	case w.UseDefaultWeights:
+		sc.UseDefaultWeights = cupel.Ptr(true)
+	}
+	// The lists of a type are lists, empty when absent, as the loader
+	// reads them.
+	if w.Children != nil || w.Type == "composite" {
+		sc.Children = make([]cupel.ScorerSpec, 0, len(w.Children))
+	}
+	for i := range w.Children {
+		ch := fromWire(&w.Children[i].Scorer)
+		ch.Weight = cupel.Ptr(w.Children[i].Weight)
+		sc.Children = append(sc.Children, ch)
+	}
+	if w.Inner != nil {
+		inner := fromWire(w.Inner)
+		sc.Inner = &inner
+	}
+	if w.Key != nil {
+		sc.Key = *w.Key
+	}
+	if w.Value != nil {
+		sc.Value = *w.Value
+	}
+	if w.Boost != nil {
+		sc.Boost = *w.Boost
+	}
+	return sc
+}
+
+func slicerToWire(s *cupel.PolicySpec) *wireSlicer {
+	w := &wireSlicer{Type: s.Slicer, Entries: s.Entries, ScarcityBehavior: s.ScarcityBehavior}
+	for _, q := range s.Quotas {
+		wq := wireQuota{Kind: q.Kind, Cap: 100}
+		if q.Require != nil {
+			wq.Require = *q.Require
+		}
+		if q.Cap != nil {
+			wq.Cap = *q.Cap
+		}
+		w.Quotas = append(w.Quotas, wq)
+	}
+	w.BucketSize = s.BucketSize
+	if s.InnerSlicer != "" {
+		w.Inner = &wireSlicer{Type: s.InnerSlicer, BucketSize: s.BucketSize}
+		w.BucketSize = nil
+	}
+	return w
+}
+
+func slicerFromWire(s *cupel.PolicySpec, w *wireSlicer) error {
+	s.Slicer, s.Entries, s.ScarcityBehavior, s.BucketSize = w.Type, w.Entries, w.ScarcityBehavior, w.BucketSize
+	if w.Quotas != nil || w.Type == "quota" {
+		s.Quotas = make([]cupel.QuotaSpec, 0, len(w.Quotas))
+	}
+	if s.Entries == nil && (w.Type == "count_quota" || w.Type == "count_constrained_knapsack") {
+		s.Entries = []cupel.CountEntrySpec{}
+	}
+	for _, q := range w.Quotas {
+		s.Quotas = append(s.Quotas, cupel.QuotaSpec{Kind: q.Kind, Require: cupel.Ptr(q.Require), Cap: cupel.Ptr(q.Cap)})
+	}
+	if in := w.Inner; in != nil {
+		if in.Inner != nil || in.Quotas != nil || in.Entries != nil || in.ScarcityBehavior != "" {
+			return fmt.Errorf("%w: slicer.inner: an inner slicer %s with a configuration of its own: a policy names its inner slicer, which shares the bucket size", cupel.ErrInvalidConfig, in.Type)
+		}
+		s.InnerSlicer = in.Type
+		if s.BucketSize == nil {
+			s.BucketSize = in.BucketSize
+		}
+	}
+	return nil
+}
