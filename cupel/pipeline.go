@@ -657,7 +657,12 @@ func (r *run) truncate(merged []ScoredItem, hasPinned bool, target int) ([]Score
 // permutation of it.
 func (r *run) placeMerged(merged []ScoredItem) ([]*ContextItem, []float64, error) {
 	if pp, ok := r.p.placer.(PositionPlacer); ok {
-		pos := pp.PlacePositions(merged)
+		var pos []int
+		if pi, ok := pp.(positionsIntoPlacer); ok {
+			pos = pi.placeInto(merged, resize(&r.sc.positions, len(merged)))
+		} else {
+			pos = pp.PlacePositions(merged)
+		}
 		scores := make([]float64, len(pos))
 		if err := r.checkPermutation(pos, len(merged), scores); err != nil {
 			return nil, nil, err
