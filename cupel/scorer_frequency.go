@@ -158,7 +158,7 @@ func (*FrequencyScorer) ScoreAll(items []*ContextItem, out []float64) {
 	}
 	words := (len(items) + 63) / 64
 	if len(items) <= freqBitsetMaxItems && numTags*words <= freqBitsetMaxWords {
-		fs.bits = frequencyByBitsets(items, itemOff, itemIDs, numTags, words, n, fs.bits, out)
+		frequencyByBitsets(fs, items, itemOff, itemIDs, numTags, words, n, out)
 		return
 	}
 
@@ -338,6 +338,7 @@ type freqScratch struct {
 	itemOff, itemIDs, itemGroup, gOff, gTags  []int32
 	gCount, tOff, withTag, tGroups, fill, ids []int32
 	shared                                    []int32
+	single                                    []int
 	gMask, bits                               []uint64
 	fold                                      []byte
 }
@@ -363,14 +364,23 @@ const (
 	freqBitsetMaxWords = 1 << 16 // tags x words: at most 512 KiB of bitsets
 )
 
+// popCount is the number of bits set in set.
+func popCount(set []uint64) int {
+	n := 0
+	for _, x := range set {
+		n += bits.OnesCount64(x)
+	}
+	return n
+}
+
 // frequencyByBitsets writes the FrequencyScorer scores of items to out from
 // the interned tag ids (itemIDs[itemOff[i]:itemOff[i+1]] for items[i]), n
 // being the number of non-nil items. It counts exactly what the grouped
 // walk counts: the entries holding some tag of item i, less the
 // occurrences of item i's own pointer (all of which hold the same tags).
-// It returns the bitset buffer for reuse.
-func frequencyByBitsets(items []*ContextItem, itemOff, itemIDs []int32, numTags, words, n int, buf []uint64, out []float64) []uint64 {
-	sets := resize(&buf, (numTags+1)*words)
+// Its buffers are fs's.
+func frequencyByBitsets(fs *freqScratch, items []*ContextItem, itemOff, itemIDs []int32, numTags, words, n int, out []float64) {
+	sets := resize(&fs.bits, (numTags+1)*words)
 	clear(sets)
 	for i := range items {
 		w, b := i/64, uint64(1)<<uint(i%64)
@@ -379,23 +389,47 @@ func frequencyByBitsets(items []*ContextItem, itemOff, itemIDs []int32, numTags,
 		}
 	}
 	acc := sets[numTags*words:]
+	row := func(t int32) []uint64 { return sets[int(t)*words : int(t+1)*words] }
+	// single[t] is the count of items holding tag t, -1 until needed.
+	single := resize(&fs.single, numTags)
+	for t := range single {
+		single[t] = -1
+	}
 	mult := pointerMultiplicity(items)
 	denom := float64(n - 1)
 	for i := range items {
 		tags := itemIDs[itemOff[i]:itemOff[i+1]]
-		if len(tags) == 0 {
-			continue
-		}
-		copy(acc, sets[int(tags[0])*words:int(tags[0]+1)*words])
-		for _, t := range tags[1:] {
-			row := sets[int(t)*words : int(t+1)*words]
-			for w, x := range row {
-				acc[w] |= x
-			}
-		}
 		count := 0
-		for _, x := range acc {
-			count += bits.OnesCount64(x)
+		// The union's population count, in one pass for up to three tags.
+		switch len(tags) {
+		case 0:
+			continue
+		case 1:
+			t := tags[0]
+			if single[t] < 0 {
+				single[t] = popCount(row(t))
+			}
+			count = single[t]
+		case 2:
+			a, b := row(tags[0]), row(tags[1])
+			b = b[:len(a)]
+			for w, x := range a {
+				count += bits.OnesCount64(x | b[w])
+			}
+		case 3:
+			a, b, c := row(tags[0]), row(tags[1]), row(tags[2])
+			b, c = b[:len(a)], c[:len(a)]
+			for w, x := range a {
+				count += bits.OnesCount64(x | b[w] | c[w])
+			}
+		default:
+			copy(acc, row(tags[0]))
+			for _, t := range tags[1:] {
+				for w, x := range row(t) {
+					acc[w] |= x
+				}
+			}
+			count = popCount(acc)
 		}
 		self := 1
 		if mult != nil {
@@ -403,5 +437,4 @@ func frequencyByBitsets(items []*ContextItem, itemOff, itemIDs []int32, numTags,
 		}
 		out[i] = float64(count-self) / denom
 	}
-	return buf
 }
