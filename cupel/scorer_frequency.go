@@ -110,49 +110,17 @@ func (*FrequencyScorer) ScoreAll(items []*ContextItem, out []float64) {
 	// Pass 1: intern the folded tags; itemIDs[itemOff[i]:itemOff[i+1]] are
 	// the tag ids of items[i] (unsorted, possibly repeated).
 	fs := freqScratchPool.Get().(*freqScratch)
-	if fs.tagIDs == nil {
-		fs.tagIDs = make(map[string]int32)
-	}
-	var (
-		tagIDs  = fs.tagIDs
-		itemOff = resize(&fs.itemOff, len(items)+1)
-		itemIDs = resize(&fs.itemIDs, totalTags)[:0]
-		fold    = fs.fold[:0]
-	)
-	itemOff[0] = 0
 	var ids []int32
 	defer func() { // keep the buffers that grew by append
-		fs.fold, fs.ids = fold, ids
+		fs.ids = ids
 		fs.put()
 	}()
-	for i, it := range items {
-		itemOff[i+1] = itemOff[i]
-		if it == nil || len(it.tags) == 0 {
-			continue
-		}
-		for _, tag := range it.tags {
-			fold = append(fold[:0], tag...)
-			lowered := false
-			for j, c := range fold {
-				if 'A' <= c && c <= 'Z' {
-					fold[j] = c + 'a' - 'A'
-					lowered = true
-				}
-			}
-			id, ok := tagIDs[string(fold)]
-			if !ok {
-				id = int32(len(tagIDs))
-				key := tag // already folded: the item's own string, no copy
-				if lowered {
-					key = string(fold)
-				}
-				tagIDs[key] = id
-			}
-			itemIDs = append(itemIDs, id)
-		}
-		itemOff[i+1] = int32(len(itemIDs))
+	itemOff := resize(&fs.itemOff, len(items)+1)
+	itemIDs, ok := fs.internTags(items, itemOff, totalTags, false)
+	if !ok { // crafted collisions of the fast hash
+		itemIDs, _ = fs.internTags(items, itemOff, totalTags, true)
 	}
-	numTags := len(tagIDs)
+	numTags := len(fs.tags.names)
 	if numTags == 0 {
 		return
 	}
@@ -330,11 +298,46 @@ func (*FrequencyScorer) ScoreAll(items []*ContextItem, out []float64) {
 	}
 }
 
+// internTags interns the folded tags of items in fs.tags and returns
+// itemIDs, where itemIDs[itemOff[i]:itemOff[i+1]] are the tag ids of
+// items[i] (unsorted, possibly repeated). It fails when the fast hash
+// probes too long (see tagTable).
+func (fs *freqScratch) internTags(items []*ContextItem, itemOff []int32, totalTags int, strong bool) ([]int32, bool) {
+	fs.tags.reset(strong)
+	itemIDs := resize(&fs.itemIDs, totalTags)[:0]
+	fold := fs.fold[:0]
+	defer func() { fs.fold = fold }()
+	itemOff[0] = 0
+	for i, it := range items {
+		itemOff[i+1] = itemOff[i]
+		if it == nil || len(it.tags) == 0 {
+			continue
+		}
+		for _, tag := range it.tags {
+			fold = append(fold[:0], tag...)
+			lowered := false
+			for j, c := range fold {
+				if 'A' <= c && c <= 'Z' {
+					fold[j] = c + 'a' - 'A'
+					lowered = true
+				}
+			}
+			id := fs.tags.intern(fold, tag, lowered)
+			if id < 0 {
+				return nil, false
+			}
+			itemIDs = append(itemIDs, id)
+		}
+		itemOff[i+1] = int32(len(itemIDs))
+	}
+	return itemIDs, true
+}
+
 // freqScratch holds the buffers of one FrequencyScorer.ScoreAll call, so
 // that a scorer serving run after run allocates nothing in the common case
 // (at most 64 distinct tags, tags already lower case).
 type freqScratch struct {
-	tagIDs                                    map[string]int32
+	tags                                      tagTable
 	itemOff, itemIDs, itemGroup, gOff, gTags  []int32
 	gCount, tOff, withTag, tGroups, fill, ids []int32
 	shared                                    []int32
@@ -350,7 +353,7 @@ func (fs *freqScratch) put() {
 	if len(fs.itemOff) > maxScratchItems {
 		return
 	}
-	clear(fs.tagIDs)
+	clear(fs.tags.names) // drop the items' strings
 	freqScratchPool.Put(fs)
 }
 
