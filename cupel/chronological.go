@@ -35,15 +35,23 @@ func (c *ChronologicalPlacer) Place(items []ScoredItem) []*ContextItem {
 
 // PlacePositions returns the placed order as positions in items (the
 // pipeline's PositionPlacer fast path).
-func (*ChronologicalPlacer) PlacePositions(items []ScoredItem) []int {
-	out := make([]int, len(items))
+func (c *ChronologicalPlacer) PlacePositions(items []ScoredItem) []int {
+	return c.placeInto(items, make([]int, len(items)))
+}
+
+// placeInto writes PlacePositions(items) to out, of len(items), and
+// returns it.
+func (*ChronologicalPlacer) placeInto(items []ScoredItem, out []int) []int {
 	if len(items) <= 1 {
+		clear(out)
 		return out // [] or [0]
 	}
 	// Fast path: when every timestamp's UnixNano is exact (years 1678 to
 	// 2262) the order is that of one uint64 key (items without a timestamp
 	// get the largest key), sorted with the index as tiebreak.
-	if keys, ok := chronoFastKeys(items); ok {
+	kp := getScratch(len(items))
+	defer putScratch(kp)
+	if keys, ok := chronoFastKeys(items, (*kp)[:len(items)]); ok {
 		sortKeyIdx(keys)
 		for i, k := range keys {
 			out[i] = k.idx
@@ -80,8 +88,9 @@ var (
 	maxNanoTime = time.Unix(0, math.MaxInt64-1) // MaxInt64 is kept for "no timestamp"
 )
 
-func chronoFastKeys(items []ScoredItem) ([]keyIdx, bool) {
-	keys := make([]keyIdx, len(items))
+// chronoFastKeys fills keys, of len(items), with the placer's uint64 keys,
+// or reports that some timestamp has no exact UnixNano.
+func chronoFastKeys(items []ScoredItem, keys []keyIdx) ([]keyIdx, bool) {
 	for i, si := range items {
 		k := uint64(math.MaxUint64)
 		if it := si.Item; it != nil && it.hasTimestamp {

@@ -197,7 +197,7 @@ func (g *GreedySlice) sliceStop(c *canceller, sorted []ScoredItem, budget Contex
 }
 
 // SliceContext implements [ContextSlicer]: Slice, with ctx checked before
-// and after the density sort and fill, which take O(N) for large inputs.
+// and after the density sort and fill, which take O(N log N) at most.
 func (g *GreedySlice) SliceContext(ctx context.Context, sorted []ScoredItem, budget ContextBudget) (SliceResult, error) {
 	return g.sliceStop(newCanceller(ctx), sorted, budget)
 }

@@ -26,7 +26,7 @@ func (r *run) dedupByTable(items []*ContextItem, scores []float64, winner []int3
 	table := resize(&r.sc.dedup, size)
 	clear(table)
 	mask := uint64(size - 1)
-	hashes := resize(&r.sc.dedupHashes, len(items))
+	slotOf := resize(&r.sc.dedupSlots, len(items)) // the slot of items[i]'s content
 	for i, it := range items {
 		if i&(pollEvery-1) == 0 && r.stop != nil {
 			if err := r.stop.err(StageDeduplicate); err != nil {
@@ -34,11 +34,11 @@ func (r *run) dedupByTable(items []*ContextItem, scores []float64, winner []int3
 			}
 		}
 		h := dedupHash(it.content)
-		hashes[i] = h
 		for s := h & mask; ; s = (s + 1) & mask {
 			sl := &table[s]
 			if sl.best == 0 {
 				*sl = dedupSlot{h, int32(i) + 1}
+				slotOf[i] = int32(s)
 				break
 			}
 			b := int(sl.best - 1)
@@ -46,21 +46,14 @@ func (r *run) dedupByTable(items []*ContextItem, scores []float64, winner []int3
 				if compareScoreDesc(scores[i], scores[b]) < 0 {
 					sl.best = int32(i) + 1
 				}
+				slotOf[i] = int32(s)
 				break
 			}
 		}
 	}
-	for i, it := range items {
-		h := hashes[i]
-		for s := h & mask; ; s = (s + 1) & mask {
-			sl := &table[s]
-			b := int(sl.best - 1)
-			if sl.hash == h && items[b].content == it.content {
-				if b != i {
-					winner[i] = int32(b)
-				}
-				break
-			}
+	for i, s := range slotOf {
+		if b := table[s].best - 1; int(b) != i {
+			winner[i] = b
 		}
 	}
 	return nil

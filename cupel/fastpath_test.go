@@ -2,6 +2,7 @@ package cupel_test
 
 import (
 	"errors"
+	"math/rand/v2"
 	"strconv"
 
 	"github.com/cupel-go/go-cupel/cupel"
@@ -118,5 +119,39 @@ var _ = Describe("custom fast paths", func() {
 		pos[1500] = pos[10]
 		_, err = pl.Run(big, budget(5000, 5000))
 		Expect(err).To(MatchError(ContainSubstring("twice")))
+	})
+})
+
+// placeOnly hides a placer's PositionPlacer path: the pipeline matches
+// what Place returns back to the scores by identity.
+type placeOnly struct{ p cupel.Placer }
+
+func (w placeOnly) Place(items []cupel.ScoredItem) []*cupel.ContextItem { return w.p.Place(items) }
+
+var _ = Describe("the built-in placers in a run", func() {
+	It("place, with the run's buffers, exactly what their Place returns", func() {
+		r := rand.New(rand.NewPCG(25, 6))
+		for trial := range 200 {
+			items := randomItems(r, 1+r.IntN(300))
+			budget, err := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 100000, TargetTokens: 1 + r.IntN(3000)})
+			Expect(err).NotTo(HaveOccurred())
+			for _, placer := range []cupel.Placer{cupel.NewUShapedPlacer(), cupel.NewChronologicalPlacer()} {
+				policy := cupel.Policy{Scorer: cupel.NewRecencyScorer(), Slicer: cupel.NewGreedySlice(), Placer: placer, Overflow: cupel.OverflowProceed}
+				fast, err := cupel.NewPipeline(policy)
+				Expect(err).NotTo(HaveOccurred())
+				policy.Placer = placeOnly{placer}
+				slow, err := cupel.NewPipeline(policy)
+				Expect(err).NotTo(HaveOccurred())
+				got, err1 := fast.Run(items, budget)
+				want, err2 := slow.Run(items, budget)
+				Expect(err1).NotTo(HaveOccurred())
+				Expect(err2).NotTo(HaveOccurred())
+				Expect(got.Items).To(HaveLen(len(want.Items)))
+				for i := range want.Items {
+					Expect(got.Items[i]).To(BeIdenticalTo(want.Items[i]), "trial %d, %T, item %d", trial, placer, i)
+				}
+				Expect(got.Scores).To(Equal(want.Scores))
+			}
+		}
 	})
 })

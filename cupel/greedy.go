@@ -1,7 +1,5 @@
 package cupel
 
-import "math"
-
 // GreedySlice selects items by value density, score per token, filling the
 // budget from the densest item down (spec chapter 26 (GreedySlice)).
 //
@@ -18,8 +16,9 @@ import "math"
 //
 // GreedySlice has no state: the zero value and a nil *GreedySlice are ready
 // to use, and one value may serve concurrent calls. Slice runs in
-// O(N log N) time (O(N) for large inputs, whose density keys are radix
-// sorted) and never returns an error.
+// O(N log N) time, and orders only what it needs to: the densest items
+// until the budget is spent, then only the items that still fit. It never
+// returns an error.
 type GreedySlice struct{}
 
 // NewGreedySlice returns a GreedySlice.
@@ -42,38 +41,17 @@ func (*GreedySlice) SlicePositions(sorted []ScoredItem, budget ContextBudget) ([
 	if len(sorted) == 0 || target <= 0 {
 		return []int{}, nil
 	}
-	kp := getScratch(len(sorted))
-	defer putScratch(kp)
-	keys := (*kp)[:0]
+	f := newGreedyFill(len(sorted), target, false)
+	defer f.release()
 	for i, si := range sorted {
-		it := si.Item
-		if it == nil || it.tokens < 0 {
-			continue
-		}
-		d := math.MaxFloat64
-		if it.tokens != 0 {
-			d = si.Score / float64(it.tokens)
-		}
-		keys = append(keys, keyIdx{descKey(d), i})
-	}
-	sortKeyIdx(keys)
-
-	// Two passes over the keys: count, then fill an exactly sized result.
-	count, remaining := 0, target
-	for _, k := range keys {
-		t := sorted[k.idx].Item.tokens
-		if t <= remaining {
-			count++
-			remaining -= t
+		if it := si.Item; it != nil {
+			f.add(i, si.Score, it.tokens)
 		}
 	}
-	out := make([]int, 0, count)
-	remaining = target
-	for _, k := range keys {
-		if t := sorted[k.idx].Item.tokens; t <= remaining {
-			out = append(out, k.idx)
-			remaining -= t
-		}
+	taken := f.run()
+	out := make([]int, len(taken))
+	for i, r := range taken {
+		out[i] = r.idx
 	}
 	return out, nil
 }

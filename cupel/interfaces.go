@@ -99,6 +99,12 @@ type PositionPlacer interface {
 	PlacePositions(items []ScoredItem) []int
 }
 
+// positionsIntoPlacer is the built-in placers' form of PlacePositions that
+// writes the positions to out (len(items)), a buffer of the run's.
+type positionsIntoPlacer interface {
+	placeInto(items []ScoredItem, out []int) []int
+}
+
 // DetailedSlicer is implemented by slicers that report more than a selection:
 // the count-quota slicers report the items they dropped for a reached cap and
 // the count requirements they could not meet. The pipeline uses it to explain

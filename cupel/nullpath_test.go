@@ -37,3 +37,31 @@ func TestNullPathAllocatesNothingExtra(t *testing.T) {
 		t.Errorf("disabled collector: %v allocs per run, untraced %v", off, untraced)
 	}
 }
+
+// TestPlainRunAllocatesOnlyItsResult: a plain run of configurations A and C
+// (issue 25: at most 8 allocations at 100 items) allocates the two slices
+// of its Result and nothing else; the stages, scorers, slicer and placer
+// work in pooled buffers.
+func TestPlainRunAllocatesOnlyItsResult(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts vary under the race detector (sync.Pool drops buffers at random)")
+	}
+	for _, name := range []string{"A", "C"} {
+		for _, n := range []int{100, 1000} {
+			items := benchItems(n)
+			policy, budget, _ := benchConfigs(&testing.B{})[name]()
+			p, err := cupel.NewPipeline(policy)
+			if err != nil {
+				t.Fatal(err)
+			}
+			allocs := testing.AllocsPerRun(20, func() {
+				if _, err := p.Run(items, budget); err != nil {
+					t.Fatal(err)
+				}
+			})
+			if allocs != 2 {
+				t.Errorf("%s at %d items: %v allocations per run, want 2 (Result.Items and Result.Scores)", name, n, allocs)
+			}
+		}
+	}
+}

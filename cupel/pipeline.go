@@ -198,21 +198,34 @@ func (r *run) execute(items []*ContextItem) (Result, error) {
 	if err := r.checkpoint(stageSort); err != nil {
 		return Result{}, err
 	}
-	sorted, err := sortByScore(resize(&r.sc.sorted, len(survivors)), scoreable, scores, survivors, r.stop)
-	if err != nil {
-		return Result{}, err
-	}
+	var sliced []ScoredItem
+	var shortfalls []CountRequirementShortfall
+	if r.fusedGreedy() {
+		// Stages 4 and 5 in one (pipeline_greedy.go).
+		if err := r.checkpoint(StageSlice); err != nil {
+			return Result{}, err
+		}
+		sliced = r.sliceGreedyFused(scoreable, scores, survivors, r.budget.Effective(pinnedTokens).targetTokens)
+		if err := r.checkpoint(StageSlice); err != nil {
+			return Result{}, err
+		}
+	} else {
+		sorted, err := sortByScore(resize(&r.sc.sorted, len(survivors)), scoreable, scores, survivors, r.stop)
+		if err != nil {
+			return Result{}, err
+		}
 
-	// Stage 5: Slice.
-	if err := r.checkpoint(StageSlice); err != nil {
-		return Result{}, err
+		// Stage 5: Slice.
+		if err := r.checkpoint(StageSlice); err != nil {
+			return Result{}, err
+		}
+		r.beginStage()
+		sliced, shortfalls, err = r.slice(sorted, pinned, pinnedTokens)
+		if err != nil {
+			return Result{}, err
+		}
+		r.endStage(StageSlice, len(sorted))
 	}
-	r.beginStage()
-	sliced, shortfalls, err := r.slice(sorted, pinned, pinnedTokens)
-	if err != nil {
-		return Result{}, err
-	}
-	r.endStage(StageSlice, len(sorted))
 
 	// Stage 6: Place.
 	if err := r.checkpoint(StagePlace); err != nil {
@@ -644,7 +657,12 @@ func (r *run) truncate(merged []ScoredItem, hasPinned bool, target int) ([]Score
 // permutation of it.
 func (r *run) placeMerged(merged []ScoredItem) ([]*ContextItem, []float64, error) {
 	if pp, ok := r.p.placer.(PositionPlacer); ok {
-		pos := pp.PlacePositions(merged)
+		var pos []int
+		if pi, ok := pp.(positionsIntoPlacer); ok {
+			pos = pi.placeInto(merged, resize(&r.sc.positions, len(merged)))
+		} else {
+			pos = pp.PlacePositions(merged)
+		}
 		scores := make([]float64, len(pos))
 		if err := r.checkPermutation(pos, len(merged), scores); err != nil {
 			return nil, nil, err

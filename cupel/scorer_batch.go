@@ -26,3 +26,7 @@ func ScoreBatch(s Scorer, items []*ContextItem, out []float64) []float64 {
 	}
 	return out
 }
+
+// floatPool recycles the buffers the composite and scaled batch paths score
+// their children into.
+var floatPool slicePool[float64]

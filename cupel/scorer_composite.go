@@ -209,7 +209,9 @@ func (c *composite) Score(item *ContextItem, allItems []*ContextItem) float64 {
 func (c *composite) ScoreAll(items []*ContextItem, out []float64) {
 	out = out[:len(items)]
 	clear(out)
-	buf := make([]float64, len(items))
+	bp := floatPool.get(len(items))
+	defer floatPool.put(bp)
+	buf := (*bp)[:len(items)]
 	for k, kid := range c.kids {
 		ScoreBatch(kid, items, buf)
 		w := c.weights[k]

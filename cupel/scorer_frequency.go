@@ -110,55 +110,23 @@ func (*FrequencyScorer) ScoreAll(items []*ContextItem, out []float64) {
 	// Pass 1: intern the folded tags; itemIDs[itemOff[i]:itemOff[i+1]] are
 	// the tag ids of items[i] (unsorted, possibly repeated).
 	fs := freqScratchPool.Get().(*freqScratch)
-	if fs.tagIDs == nil {
-		fs.tagIDs = make(map[string]int32)
-	}
-	var (
-		tagIDs  = fs.tagIDs
-		itemOff = resize(&fs.itemOff, len(items)+1)
-		itemIDs = resize(&fs.itemIDs, totalTags)[:0]
-		fold    = fs.fold[:0]
-	)
-	itemOff[0] = 0
 	var ids []int32
 	defer func() { // keep the buffers that grew by append
-		fs.fold, fs.ids = fold, ids
+		fs.ids = ids
 		fs.put()
 	}()
-	for i, it := range items {
-		itemOff[i+1] = itemOff[i]
-		if it == nil || len(it.tags) == 0 {
-			continue
-		}
-		for _, tag := range it.tags {
-			fold = append(fold[:0], tag...)
-			lowered := false
-			for j, c := range fold {
-				if 'A' <= c && c <= 'Z' {
-					fold[j] = c + 'a' - 'A'
-					lowered = true
-				}
-			}
-			id, ok := tagIDs[string(fold)]
-			if !ok {
-				id = int32(len(tagIDs))
-				key := tag // already folded: the item's own string, no copy
-				if lowered {
-					key = string(fold)
-				}
-				tagIDs[key] = id
-			}
-			itemIDs = append(itemIDs, id)
-		}
-		itemOff[i+1] = int32(len(itemIDs))
+	itemOff := resize(&fs.itemOff, len(items)+1)
+	itemIDs, ok := fs.internTags(items, itemOff, totalTags, false)
+	if !ok { // crafted collisions of the fast hash
+		itemIDs, _ = fs.internTags(items, itemOff, totalTags, true)
 	}
-	numTags := len(tagIDs)
+	numTags := len(fs.tags.names)
 	if numTags == 0 {
 		return
 	}
 	words := (len(items) + 63) / 64
 	if len(items) <= freqBitsetMaxItems && numTags*words <= freqBitsetMaxWords {
-		fs.bits = frequencyByBitsets(items, itemOff, itemIDs, numTags, words, n, fs.bits, out)
+		frequencyByBitsets(fs, items, itemOff, itemIDs, numTags, words, n, out)
 		return
 	}
 
@@ -330,14 +298,50 @@ func (*FrequencyScorer) ScoreAll(items []*ContextItem, out []float64) {
 	}
 }
 
+// internTags interns the folded tags of items in fs.tags and returns
+// itemIDs, where itemIDs[itemOff[i]:itemOff[i+1]] are the tag ids of
+// items[i] (unsorted, possibly repeated). It fails when the fast hash
+// probes too long (see tagTable).
+func (fs *freqScratch) internTags(items []*ContextItem, itemOff []int32, totalTags int, strong bool) ([]int32, bool) {
+	fs.tags.reset(strong)
+	itemIDs := resize(&fs.itemIDs, totalTags)[:0]
+	fold := fs.fold[:0]
+	defer func() { fs.fold = fold }()
+	itemOff[0] = 0
+	for i, it := range items {
+		itemOff[i+1] = itemOff[i]
+		if it == nil || len(it.tags) == 0 {
+			continue
+		}
+		for _, tag := range it.tags {
+			fold = append(fold[:0], tag...)
+			lowered := false
+			for j, c := range fold {
+				if 'A' <= c && c <= 'Z' {
+					fold[j] = c + 'a' - 'A'
+					lowered = true
+				}
+			}
+			id := fs.tags.intern(fold, tag, lowered)
+			if id < 0 {
+				return nil, false
+			}
+			itemIDs = append(itemIDs, id)
+		}
+		itemOff[i+1] = int32(len(itemIDs))
+	}
+	return itemIDs, true
+}
+
 // freqScratch holds the buffers of one FrequencyScorer.ScoreAll call, so
 // that a scorer serving run after run allocates nothing in the common case
 // (at most 64 distinct tags, tags already lower case).
 type freqScratch struct {
-	tagIDs                                    map[string]int32
+	tags                                      tagTable
 	itemOff, itemIDs, itemGroup, gOff, gTags  []int32
 	gCount, tOff, withTag, tGroups, fill, ids []int32
 	shared                                    []int32
+	single                                    []int
 	gMask, bits                               []uint64
 	fold                                      []byte
 }
@@ -349,7 +353,7 @@ func (fs *freqScratch) put() {
 	if len(fs.itemOff) > maxScratchItems {
 		return
 	}
-	clear(fs.tagIDs)
+	clear(fs.tags.names) // drop the items' strings
 	freqScratchPool.Put(fs)
 }
 
@@ -363,14 +367,23 @@ const (
 	freqBitsetMaxWords = 1 << 16 // tags x words: at most 512 KiB of bitsets
 )
 
+// popCount is the number of bits set in set.
+func popCount(set []uint64) int {
+	n := 0
+	for _, x := range set {
+		n += bits.OnesCount64(x)
+	}
+	return n
+}
+
 // frequencyByBitsets writes the FrequencyScorer scores of items to out from
 // the interned tag ids (itemIDs[itemOff[i]:itemOff[i+1]] for items[i]), n
 // being the number of non-nil items. It counts exactly what the grouped
 // walk counts: the entries holding some tag of item i, less the
 // occurrences of item i's own pointer (all of which hold the same tags).
-// It returns the bitset buffer for reuse.
-func frequencyByBitsets(items []*ContextItem, itemOff, itemIDs []int32, numTags, words, n int, buf []uint64, out []float64) []uint64 {
-	sets := resize(&buf, (numTags+1)*words)
+// Its buffers are fs's.
+func frequencyByBitsets(fs *freqScratch, items []*ContextItem, itemOff, itemIDs []int32, numTags, words, n int, out []float64) {
+	sets := resize(&fs.bits, (numTags+1)*words)
 	clear(sets)
 	for i := range items {
 		w, b := i/64, uint64(1)<<uint(i%64)
@@ -379,23 +392,47 @@ func frequencyByBitsets(items []*ContextItem, itemOff, itemIDs []int32, numTags,
 		}
 	}
 	acc := sets[numTags*words:]
+	row := func(t int32) []uint64 { return sets[int(t)*words : int(t+1)*words] }
+	// single[t] is the count of items holding tag t, -1 until needed.
+	single := resize(&fs.single, numTags)
+	for t := range single {
+		single[t] = -1
+	}
 	mult := pointerMultiplicity(items)
 	denom := float64(n - 1)
 	for i := range items {
 		tags := itemIDs[itemOff[i]:itemOff[i+1]]
-		if len(tags) == 0 {
-			continue
-		}
-		copy(acc, sets[int(tags[0])*words:int(tags[0]+1)*words])
-		for _, t := range tags[1:] {
-			row := sets[int(t)*words : int(t+1)*words]
-			for w, x := range row {
-				acc[w] |= x
-			}
-		}
 		count := 0
-		for _, x := range acc {
-			count += bits.OnesCount64(x)
+		// The union's population count, in one pass for up to three tags.
+		switch len(tags) {
+		case 0:
+			continue
+		case 1:
+			t := tags[0]
+			if single[t] < 0 {
+				single[t] = popCount(row(t))
+			}
+			count = single[t]
+		case 2:
+			a, b := row(tags[0]), row(tags[1])
+			b = b[:len(a)]
+			for w, x := range a {
+				count += bits.OnesCount64(x | b[w])
+			}
+		case 3:
+			a, b, c := row(tags[0]), row(tags[1]), row(tags[2])
+			b, c = b[:len(a)], c[:len(a)]
+			for w, x := range a {
+				count += bits.OnesCount64(x | b[w] | c[w])
+			}
+		default:
+			copy(acc, row(tags[0]))
+			for _, t := range tags[1:] {
+				for w, x := range row(t) {
+					acc[w] |= x
+				}
+			}
+			count = popCount(acc)
 		}
 		self := 1
 		if mult != nil {
@@ -403,5 +440,4 @@ func frequencyByBitsets(items []*ContextItem, itemOff, itemIDs []int32, numTags,
 		}
 		out[i] = float64(count-self) / denom
 	}
-	return buf
 }

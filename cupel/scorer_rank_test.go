@@ -1,6 +1,9 @@
 package cupel_test
 
 import (
+	"math"
+	"math/rand/v2"
+	"strconv"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -13,6 +16,40 @@ var _ = Describe("RecencyScorer (spec chapter RecencyScorer)", func() {
 	s := cupel.NewRecencyScorer()
 
 	It("has a batch path", func() { Expect(cupel.HasBatchPath(s)).To(BeTrue()) })
+
+	It("ranks whole seconds, milliseconds, microseconds and nanoseconds in its batch path exactly as per item", func() {
+		// The batch key counts in the largest unit dividing every
+		// timestamp: each unit alone, mixed, near the UnixNano range's
+		// ends and outside it, with ties and items without a timestamp.
+		r := rand.New(rand.NewPCG(25, 5))
+		units := []time.Duration{time.Second, time.Millisecond, time.Microsecond, time.Nanosecond}
+		for trial := range 400 {
+			unit := units[trial%4]
+			n := []int{2, 3, 50, 300, 1100}[r.IntN(5)]
+			items := make([]*cupel.ContextItem, n)
+			for i := range items {
+				at := scT0.Add(time.Duration(r.Int64N(1e6)) * unit / 16 * 16)
+				switch r.IntN(20) {
+				case 0:
+					at = scT0.Add(time.Duration(r.IntN(5)) * time.Nanosecond) // breaks every coarser unit
+				case 1:
+					at = time.Unix(0, math.MaxInt64).Add(-time.Duration(r.IntN(3)) * unit)
+				case 2:
+					at = time.Unix(0, math.MinInt64).Add(time.Duration(r.IntN(3)) * unit)
+				case 3: // outside the UnixNano range
+					at = time.Date([]int{1, 1600, 2300, 9999}[r.IntN(4)], 1, 1, 0, 0, r.IntN(3), 0, time.UTC)
+				case 4:
+					items[i] = scItem("n" + strconv.Itoa(i))
+					continue
+				}
+				items[i] = scItem("i"+strconv.Itoa(i), scAt(at))
+			}
+			per, batch := scPerItem(s, items), scBatched(s, items)
+			for i := range items {
+				Expect(batch[i]).To(Equal(per[i]), "trial %d (unit %v) item %d", trial, unit, i)
+			}
+		}
+	})
 
 	Describe("edge cases", func() {
 		It("scores 0.0 for an item without a timestamp", func() {

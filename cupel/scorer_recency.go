@@ -1,6 +1,9 @@
 package cupel
 
-import "cmp"
+import (
+	"cmp"
+	"time"
+)
 
 // RecencyScorer ranks items by timestamp: the most recent item scores 1.0,
 // the oldest 0.0, and the others rank / (countWithTimestamp - 1), where rank
@@ -44,9 +47,14 @@ func (*RecencyScorer) Score(item *ContextItem, allItems []*ContextItem) float64 
 // sort key is the instant in Unix nanoseconds when every timestamp is within
 // the int64 range of those (years 1678 to 2262), and the (seconds,
 // nanoseconds) pair otherwise; both order exactly as time.Time.Before does.
+// When every timestamp is a whole number of seconds, milliseconds or
+// microseconds (as most stored timestamps are), the key counts in that
+// unit instead: the same order, in fewer varying bytes, which the radix
+// sort then skips.
 func (*RecencyScorer) ScoreAll(items []*ContextItem, out []float64) {
 	n := 0
 	nanosOK := true
+	unit := int64(1e9) // the largest of 1s, 1ms, 1µs, 1ns dividing every timestamp
 	for i, it := range items {
 		out[i] = 0.0
 		if it != nil && it.hasTimestamp {
@@ -54,15 +62,18 @@ func (*RecencyScorer) ScoreAll(items []*ContextItem, out []float64) {
 			if sec := it.timestamp.Unix(); sec < -9223372036 || sec > 9223372035 {
 				nanosOK = false // UnixNano would overflow
 			}
+			for int64(it.timestamp.Nanosecond())%unit != 0 {
+				unit /= 1000
+			}
 		}
 	}
-	if nanosOK {
+	if nanosOK || unit == 1e9 {
 		kp := getScratch(n)
 		defer putScratch(kp)
 		keys := (*kp)[:0]
 		for i, it := range items {
 			if it != nil && it.hasTimestamp {
-				keys = append(keys, keyIdx{signedKey(it.timestamp.UnixNano()), i})
+				keys = append(keys, keyIdx{recencyKey(it.timestamp, unit), i})
 			}
 		}
 		assignRanksKeys(keys, out)
@@ -75,6 +86,16 @@ func (*RecencyScorer) ScoreAll(items []*ContextItem, out []float64) {
 		}
 	}
 	assignRanks(es, compareInstant, out)
+}
+
+// recencyKey is the order-preserving key of t counted in unit, which
+// divides t's nanoseconds: Unix seconds when unit is a second, else
+// UnixNano / unit, which must not overflow.
+func recencyKey(t time.Time, unit int64) uint64 {
+	if unit == 1e9 {
+		return signedKey(t.Unix())
+	}
+	return signedKey(t.UnixNano() / unit)
 }
 
 // instant is a time.Time as seconds and nanoseconds since the Unix epoch.

@@ -115,7 +115,9 @@ func (s *scaled) Score(item *ContextItem, allItems []*ContextItem) float64 {
 // nesting.
 func (s *scaled) ScoreAll(items []*ContextItem, out []float64) {
 	out = out[:len(items)]
-	raw := make([]float64, len(items))
+	bp := floatPool.get(len(items))
+	defer floatPool.put(bp)
+	raw := (*bp)[:len(items)]
 	ScoreBatch(s.inner, items, raw)
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for i, it := range items {

@@ -11,17 +11,18 @@ import "sync"
 // pool makes the reuse safe for concurrent runs: a scratch serves one run
 // at a time.
 type scratch struct {
-	scores      []float64
-	pinned      []*ContextItem
-	scoreable   []*ContextItem
-	survivors   []int
-	winner      []int32
-	dedup       []dedupSlot
-	dedupHashes []uint64
-	sorted      []ScoredItem
-	chosen      []bool
-	sliced      []ScoredItem
-	merged      []ScoredItem
+	scores     []float64
+	pinned     []*ContextItem
+	scoreable  []*ContextItem
+	survivors  []int
+	winner     []int32
+	dedup      []dedupSlot
+	dedupSlots []int32
+	sorted     []ScoredItem
+	chosen     []bool
+	sliced     []ScoredItem
+	merged     []ScoredItem
+	positions  []int
 }
 
 var scratchBuffers = sync.Pool{New: func() any { return new(scratch) }}

@@ -22,9 +22,15 @@ func (u *UShapedPlacer) Place(items []ScoredItem) []*ContextItem {
 
 // PlacePositions returns the placed order as positions in items (the
 // pipeline's PositionPlacer fast path).
-func (*UShapedPlacer) PlacePositions(items []ScoredItem) []int {
-	out := make([]int, len(items))
+func (u *UShapedPlacer) PlacePositions(items []ScoredItem) []int {
+	return u.placeInto(items, make([]int, len(items)))
+}
+
+// placeInto writes PlacePositions(items) to out, of len(items), and
+// returns it.
+func (*UShapedPlacer) placeInto(items []ScoredItem, out []int) []int {
 	if len(items) <= 1 {
+		clear(out)
 		return out // [] or [0]
 	}
 	kp := getScratch(len(items))

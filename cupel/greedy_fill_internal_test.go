@@ -1,0 +1,211 @@
+package cupel
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// refGreedyOrder is the fill the incremental one replaces: sort every
+// record by (density key, tie key, position), then take in that order each
+// record whose tokens fit what remains. tie nil breaks ties by position.
+func refGreedyOrder(scores []float64, toks []int, tie []uint64, target int) []int {
+	type rec struct {
+		d, t uint64
+		pos  int
+	}
+	var rs []rec
+	for pos, t := range toks {
+		if t < 0 {
+			continue
+		}
+		r := rec{d: greedyKey(scores[pos], t), pos: pos}
+		if tie != nil {
+			r.t = tie[pos]
+		}
+		rs = append(rs, r)
+	}
+	slices.SortFunc(rs, func(a, b rec) int {
+		if a.d != b.d {
+			return cmpUint(a.d, b.d)
+		}
+		if a.t != b.t {
+			return cmpUint(a.t, b.t)
+		}
+		return a.pos - b.pos
+	})
+	out := []int{}
+	if target <= 0 {
+		return out
+	}
+	remaining := target
+	for _, r := range rs {
+		if toks[r.pos] <= remaining {
+			remaining -= toks[r.pos]
+			out = append(out, r.pos)
+		}
+	}
+	return out
+}
+
+func cmpUint(a, b uint64) int {
+	if a < b {
+		return -1
+	}
+	return 1
+}
+
+// greedyFillCase is one random input: scores rich in ties (equal densities
+// from equal scores and tokens, and from proportional ones), NaN and
+// negative scores, zero, negative and over-target tokens.
+func greedyFillCase(r *rand.Rand, n int) (scores []float64, toks []int, tie []uint64, target int) {
+	vals := []float64{0, 0.1, 0.25, 0.5, 1, 2, -0.5, math.NaN(), math.Copysign(0, -1), math.Inf(1)}
+	scores, toks, tie = make([]float64, n), make([]int, n), make([]uint64, n)
+	maxTok := 1 + r.IntN(2000)
+	for i := range n {
+		switch r.IntN(4) {
+		case 0:
+			scores[i] = vals[r.IntN(len(vals))]
+		default:
+			scores[i] = float64(r.IntN(1000)) / 1000
+		}
+		switch r.IntN(20) {
+		case 0:
+			toks[i] = 0
+		case 1:
+			toks[i] = -1 - r.IntN(5)
+		default:
+			toks[i] = 1 + r.IntN(maxTok)
+		}
+		tie[i] = descKey(scores[i])
+	}
+	total := 0
+	for _, t := range toks {
+		total += max(t, 0)
+	}
+	switch r.IntN(5) {
+	case 0: // everything fits
+		target = n*maxTok + 1
+	case 4: // everything but a few tokens fits, or just so
+		target = max(1, total-r.IntN(3))
+	case 1:
+		target = r.IntN(3)
+	default:
+		target = 1 + r.IntN(max(1, n*maxTok/4))
+	}
+	return scores, toks, tie, target
+}
+
+// runGreedyFill runs the incremental fill; depth < 0 lets it choose the
+// introsort depth, 0 forces the heapsort at once.
+func runGreedyFill(scores []float64, toks []int, tie []uint64, target, depth int) []int {
+	out := []int{}
+	if target <= 0 {
+		return out
+	}
+	f := newGreedyFill(len(toks), target, tie != nil)
+	defer f.release()
+	for pos, t := range toks {
+		if tie != nil {
+			f.tie[pos] = tie[pos]
+		}
+		f.add(pos, scores[pos], t)
+	}
+	var taken []keyIdx
+	if depth < 0 {
+		taken = f.run()
+	} else {
+		f.fill(0, len(f.recs), f.maxTok, depth)
+		f.flush()
+		taken = f.recs[:f.n]
+	}
+	for _, t := range taken {
+		out = append(out, t.idx)
+	}
+	return out
+}
+
+// TestGreedyFillAgreesWithFullSort: the incremental fill takes exactly the
+// records, in exactly the order, of sorting them all first (ties by
+// position: GreedySlice), and, with Sort-stage tie keys, exactly the same
+// set (the pipeline's fused path, which orders the set afterwards), on
+// both sides of the insertion-sort and radix thresholds, with the heapsort
+// fallback forced, and with ties, zero, negative and over-target tokens.
+func TestGreedyFillAgreesWithFullSort(t *testing.T) {
+	r := rand.New(rand.NewPCG(25, 3))
+	sizes := []int{0, 1, 2, 15, 16, 17, 40, 100, 300, radixThreshold - 1, radixThreshold + 1, 3000}
+	for _, n := range sizes {
+		for trial := range 40 {
+			scores, toks, tie, target := greedyFillCase(r, n)
+			want := refGreedyOrder(scores, toks, nil, target)
+			for _, depth := range []int{-1, 0, 1} {
+				if got := runGreedyFill(scores, toks, nil, target, depth); !slices.Equal(got, want) {
+					t.Fatalf("n=%d trial %d depth %d target %d: position ties: got %v, want %v", n, trial, depth, target, got, want)
+				}
+			}
+			wantSet := refGreedyOrder(scores, toks, tie, target)
+			slices.Sort(wantSet)
+			for _, depth := range []int{-1, 0, 1} {
+				got := runGreedyFill(scores, toks, tie, target, depth)
+				slices.Sort(got)
+				if !slices.Equal(got, wantSet) {
+					t.Fatalf("n=%d trial %d depth %d target %d: Sort-stage ties: got %v, want %v", n, trial, depth, target, got, wantSet)
+				}
+			}
+		}
+	}
+}
+
+// TestGreedyFillTieKeysDecide: records of equal density are taken in
+// Sort-stage order, not position order, where that decides what fits.
+func TestGreedyFillTieKeysDecide(t *testing.T) {
+	// Equal density 0.1: pos 0 (score 1, 10 tokens) and pos 1 (score 2,
+	// 20 tokens). Position order takes pos 0 and then pos 1 no longer
+	// fits 25; the Sort stage puts pos 1 (score 2) first.
+	scores, toks := []float64{1, 2}, []int{10, 20}
+	tie := []uint64{descKey(1), descKey(2)}
+	if got := runGreedyFill(scores, toks, nil, 25, -1); !slices.Equal(got, []int{0}) {
+		t.Fatalf("position ties: got %v, want [0]", got)
+	}
+	if got := runGreedyFill(scores, toks, tie, 25, -1); !slices.Equal(got, []int{1}) {
+		t.Fatalf("Sort-stage ties: got %v, want [1]", got)
+	}
+}
+
+// TestGreedyFillAllFitWaitsForTies: a part that continues the pending run
+// of equal density is not taken whole, even when it would all fit, since
+// its records may come before the pending ones in Sort-stage order.
+func TestGreedyFillAllFitWaitsForTies(t *testing.T) {
+	f := newGreedyFill(3, 100, true)
+	defer f.release()
+	for pos := range 3 {
+		f.tie[pos] = uint64(3 + pos)
+		f.add(pos, 1, 50)
+	}
+	f.pend = append(f.pend, keyIdx{key: 7, idx: 0})
+	f.pendKey = 7
+	if f.allFit(10, 7) {
+		t.Fatal("allFit took a part continuing the pending run")
+	}
+	if len(f.pend) != 1 || f.n != 0 {
+		t.Fatalf("allFit decided the pending run early: pend %v, taken %d", f.pend, f.n)
+	}
+	if !f.allFit(50, 8) || len(f.pend) != 0 || f.remaining != 50 {
+		t.Fatalf("allFit after another density: pend %v, remaining %d (want [] and 50)", f.pend, f.remaining)
+	}
+	if f.allFit(51, 9) {
+		t.Fatal("allFit took a part of more tokens than remain")
+	}
+}
+
+func TestAddWithin(t *testing.T) {
+	for _, c := range []struct{ sum, t, limit, want int }{
+		{0, 5, 10, 5}, {5, 5, 10, 10}, {6, 5, 10, math.MaxInt}, {math.MaxInt, 1, 10, math.MaxInt},
+		{math.MaxInt - 1, math.MaxInt - 1, math.MaxInt, math.MaxInt},
+	} {
+		if got := addWithin(c.sum, c.t, c.limit); got != c.want {
+			t.Errorf("addWithin(%d, %d, %d) = %d, want %d", c.sum, c.t, c.limit, got, c.want)
+		}
+	}
+}
