@@ -178,11 +178,12 @@ var _ = Describe("Explore", func() {
 
 	It("shrinks and saves a case that hangs", func() {
 		out := GinkgoT().TempDir()
-		// Every case that hangs costs the whole timeout, and about two in
-		// five generated cases hold an urgent item: 10 cases find the hang
-		// (it is case 0 for this seed), where 300 waited out some 130
-		// timeouts before shrinking began.
-		rep, err := explore.Run(ctx(), hangingImpl{}, explore.Options{Seed: 4, Cases: 10, Out: out,
+		// Every run that hangs costs the whole timeout, and about two in
+		// five generated cases hold an urgent item: 10 cases find the hang,
+		// where 300 waited out some 130 timeouts before shrinking began.
+		// The seed is one whose first hanging case shrinks in few runs
+		// (17, against 38 for seed 4); the assertions hold for any seed.
+		rep, err := explore.Run(ctx(), hangingImpl{}, explore.Options{Seed: 31, Cases: 10, Out: out,
 			Stages: []string{vector.StagePlacing}, Timeout: time.Second}) // generous: only the hanging case times out on a loaded machine
 		Expect(err).NotTo(HaveOccurred())
 		Expect(rep.Divergences).To(HaveLen(1))
