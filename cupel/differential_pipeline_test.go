@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/internal/testtool"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 )
@@ -103,7 +104,7 @@ var _ = Describe("batch scoring in the pipeline", func() {
 		ks, _ := cupel.NewKnapsackSlice(5)
 		slicers := []cupel.Slicer{cupel.NewGreedySlice(), ks}
 		placers := []cupel.Placer{cupel.NewChronologicalPlacer(), cupel.NewUShapedPlacer()}
-		for trial := range 300 {
+		for trial := range testtool.Iterations(300, 60) { // fewer under -race
 			items := randomItems(r, 1+r.IntN(40))
 			scorer := randomScorer(r, 3)
 			budget, err := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 400, TargetTokens: 50 + r.IntN(300)})

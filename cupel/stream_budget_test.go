@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/internal/testtool"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 )
@@ -46,7 +47,7 @@ func sbDensityOrdered(r *rand.Rand, n int) ([]*cupel.ContextItem, sbScorer) {
 var _ = Describe("The streamed selection's budget across several batches", func() {
 	It("StreamSlice selects what GreedySlice selects from density-ordered items, never exceeding the target (property)", func() {
 		r := rand.New(rand.NewPCG(25, 1))
-		for trial := range 300 {
+		for trial := range testtool.Iterations(300, 60) { // fewer under -race
 			n := 1 + r.IntN(200)
 			items, scores := sbDensityOrdered(r, n)
 			sum := 0
@@ -75,7 +76,7 @@ var _ = Describe("The streamed selection's budget across several batches", func(
 
 	It("RunStream selects what Run selects from density-ordered items, pinned ones first, never exceeding the target (property)", func() {
 		r := rand.New(rand.NewPCG(25, 2))
-		for trial := range 300 {
+		for trial := range testtool.Iterations(300, 60) { // fewer under -race
 			n := 1 + r.IntN(200)
 			items, scores := sbDensityOrdered(r, n)
 			nPinned := r.IntN(3)

@@ -11,17 +11,31 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+
+	"github.com/cupel-go/go-cupel/internal/testtool"
 )
+
+// cupelPkg is the cupel package, loaded once for every spec that reads it:
+// Load type-checks it and, from source, the packages it imports.
+var cupelPkg *Package
+
+func loadCupel() *Package {
+	GinkgoHelper()
+	if cupelPkg == nil {
+		var err error
+		cupelPkg, err = Load("../../cupel")
+		Expect(err).NotTo(HaveOccurred())
+	}
+	return cupelPkg
+}
+
+// The samples are smaller under the race detector (testtool.Iterations):
+// each mutant drawn type-checks the whole package, single-threaded code that
+// the race detector makes several times slower and has no race to find in.
 
 var _ = Describe("the mutator", func() {
 	var p *Package
-	BeforeEach(func() {
-		if p == nil {
-			var err error
-			p, err = Load("../../cupel")
-			Expect(err).NotTo(HaveOccurred())
-		}
-	})
+	BeforeEach(func() { p = loadCupel() })
 
 	It("reads the non-test files of the package only", func() {
 		Expect(p.Files).NotTo(BeEmpty())
@@ -51,10 +65,11 @@ var _ = Describe("the mutator", func() {
 	})
 
 	It("draws the same sample for the same seed, and another for another seed", func() {
-		a, na := p.Sample(7, 25)
-		b, nb := p.Sample(7, 25)
-		c, _ := p.Sample(8, 25)
-		Expect(a).To(HaveLen(25))
+		n := testtool.Iterations(25, 8)
+		a, na := p.Sample(7, n)
+		b, nb := p.Sample(7, n)
+		c, _ := p.Sample(8, n)
+		Expect(a).To(HaveLen(n))
 		Expect(a).To(Equal(b))
 		Expect(na).To(Equal(nb))
 		Expect(c).NotTo(Equal(a))
@@ -66,7 +81,8 @@ var _ = Describe("the mutator", func() {
 	})
 
 	It("draws only mutants that type-check", func() {
-		s, _ := p.Sample(3, 40)
+		s, _ := p.Sample(3, testtool.Iterations(40, 10))
+		Expect(s).NotTo(BeEmpty())
 		for _, m := range s {
 			Expect(p.Compiles(m)).To(BeTrue(), m.String())
 		}
@@ -76,7 +92,10 @@ var _ = Describe("the mutator", func() {
 		if testing.Short() {
 			Skip("builds the package")
 		}
-		s, _ := p.Sample(11, 3)
+		// Each build compiles the package: one is enough under -race,
+		// which does not apply to the go build it starts.
+		s, _ := p.Sample(11, testtool.Iterations(3, 1))
+		Expect(s).NotTo(BeEmpty())
 		tmp := GinkgoT().TempDir()
 		abs, err := filepath.Abs("../../cupel")
 		Expect(err).NotTo(HaveOccurred())
@@ -145,8 +164,7 @@ var _ = Describe("the mutator", func() {
 
 var _ = Describe("a list of mutants", func() {
 	It("names mutants as the report prints them", func() {
-		p, err := Load("../../cupel")
-		Expect(err).NotTo(HaveOccurred())
+		p := loadCupel()
 		s, _ := p.Sample(5, 4)
 		f := filepath.Join(GinkgoT().TempDir(), "list")
 		text := "[1/4] " + s[0].String() + "    reachable=true  vectors=survived tests=killed\n" +

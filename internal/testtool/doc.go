@@ -4,4 +4,7 @@
 // .ci/run installs the tool and its absence means the check did not run.
 //
 // It works with a *testing.T and with Ginkgo's GinkgoT().
+//
+// It also tells a test whether it runs under the race detector ([Race]), so
+// that a property loop can run fewer iterations there ([Iterations]).
 package testtool

@@ -50,3 +50,16 @@ func Python3(t T, why string) string {
 	}
 	return path
 }
+
+// Iterations returns full, or underRace when the tests run under the race
+// detector, which makes them 5 to 20 times slower. It is for loops that
+// check one property over many generated inputs: the race pass checks the
+// same property, over fewer inputs, while the plain pass keeps the full
+// count. The race pass is for finding data races, which need the code
+// paths run concurrently, not many inputs.
+func Iterations(full, underRace int) int {
+	if Race {
+		return underRace
+	}
+	return full
+}
