@@ -128,7 +128,8 @@ func (g *exploreGen) pick(list []string) string { return list[g.r.IntN(len(list)
 // chance is true with probability p percent.
 func (g *exploreGen) chance(p int) bool { return g.r.IntN(100) < p }
 
-// size is an item count from 0 to 300, biased to small.
+// size is an item count from 0 to exploreMaxItems, biased to small: one
+// case in a hundred has more than 80 items (largeSize).
 func (g *exploreGen) size() int {
 	switch p := g.r.IntN(1000); {
 	case p < 650:
@@ -138,7 +139,7 @@ func (g *exploreGen) size() int {
 	case p < 990:
 		return 21 + g.r.IntN(60)
 	default:
-		return 81 + g.r.IntN(220)
+		return g.largeSize()
 	}
 }
 
@@ -212,9 +213,10 @@ func (g *exploreGen) items(n int, how itemGen) []vector.Item {
 	prios := make([]int64, n)
 	times := make([]time.Time, n)
 	floats := make([]vector.Float, 2*n)
+	dupShare, tagShare := largeShares(n)
 	for i := range items {
 		it := vector.Item{Index: i, Content: genContent(i), Kind: "Message", Source: "Chat"}
-		if i > 0 && g.chance(8) {
+		if i > 0 && g.chance(dupShare) {
 			it.Content = items[g.r.IntN(i)].Content // duplicate content
 		}
 		switch p := g.r.IntN(100); {
@@ -254,7 +256,7 @@ func (g *exploreGen) items(n int, how itemGen) []vector.Item {
 			prios[i] = p
 			it.Priority = &prios[i]
 		}
-		if g.chance(30) {
+		if g.chance(tagShare) {
 			for k := 1 + g.r.IntN(3); k > 0; k-- {
 				it.Tags = append(it.Tags, g.pick(genTags))
 			}
@@ -509,7 +511,7 @@ func (g *exploreGen) slicer(budget int64) *vector.SlicerConfig {
 
 // genContents are the contents of generated items, made once.
 var genContents = func() []string {
-	out := make([]string, 301)
+	out := make([]string, exploreMaxItems+1)
 	for i := range out {
 		out[i] = "c" + strconv.Itoa(i)
 	}

@@ -1,0 +1,93 @@
+package explore
+
+import (
+	"context"
+	"maps"
+	"slices"
+	"time"
+
+	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/protocol"
+	"github.com/cupel-go/go-cupel/runner/vector"
+	"github.com/onsi/ginkgo/v2"
+	"github.com/onsi/gomega"
+)
+
+// engineExplorer is an explorer of go-cupel against itself.
+func engineExplorer() *explorer {
+	ginkgo.GinkgoHelper()
+	info, err := runner.Engine().Hello(context.Background())
+	gomega.Expect(err).NotTo(gomega.HaveOccurred())
+	caps := newExploreCaps(info.Capabilities, info.Capabilities, nil)
+	return &explorer{impl: runner.Engine(), oracle: runner.Engine(), caps: caps, gen: newExploreGen(caps), rep: &Report{},
+		opts: Options{Seed: 1, Timeout: time.Minute}}
+}
+
+var _ = ginkgo.Describe("explore's large cases", func() {
+	ginkgo.It("go beyond 1,024 and 4,096 items now and then, with duplicate content and shared tags, and are answered", func() {
+		x := engineExplorer()
+		var radix, table int
+		stages := map[string]bool{}
+		for i := range 20000 {
+			c := x.gen.generate(1, i)
+			n := len(c.Input.Items)
+			if n < exploreRadixItems {
+				continue
+			}
+			radix++
+			if n > exploreTableItems {
+				table++
+			}
+			gomega.Expect(n).To(gomega.BeNumerically("<=", exploreMaxItems))
+			stages[c.Stage] = true
+			contents := map[string]int{}
+			tags := map[string]int{}
+			for _, it := range c.Input.Items {
+				contents[it.Content]++
+				for _, t := range slices.Compact(slices.Sorted(slices.Values(it.Tags))) {
+					tags[t]++
+				}
+			}
+			gomega.Expect(len(contents)).To(gomega.BeNumerically("<", n*85/100), "index %d: duplicate content", i)
+			gomega.Expect(slices.Max(slices.Collect(maps.Values(tags)))).To(gomega.BeNumerically(">", n/10), "index %d: a tag shared by many items", i)
+			o := x.check(context.Background(), c)
+			gomega.Expect(o.kind).To(gomega.BeEmpty(), "index %d: go-cupel against itself", i)
+			gomega.Expect(o.oracle).NotTo(gomega.BeNil())
+			gomega.Expect(o.oracle.Status).To(gomega.Or(gomega.Equal(protocol.ResultOK), gomega.Equal(protocol.ResultRejected)), "index %d", i)
+		}
+		// 1 case in 2,500 and 1 in 5,000 (largeSize): about 12 and 4.
+		gomega.Expect(radix).To(gomega.BeNumerically(">=", 5))
+		gomega.Expect(table).To(gomega.BeNumerically(">=", 1))
+		gomega.Expect(len(stages)).To(gomega.BeNumerically(">=", 2))
+	})
+
+	ginkgo.It("shrink to a small case: a divergence at 5,000 items ends in the two items that show it", func() {
+		// The bug: an item whose content an earlier item has scores 0.01 more.
+		impl := bugImpl{func(req protocol.Request, out *protocol.Output) {
+			if req.Stage != vector.StageScoring {
+				return
+			}
+			seen := map[string]bool{}
+			out.Scores = slices.Clone(out.Scores)
+			for k, s := range out.Scores {
+				if c := req.Case.Items[s.Index].Content; seen[c] {
+					out.Scores[k].Score += 0.01
+				} else {
+					seen[c] = true
+				}
+			}
+		}}
+		g := engineExplorer().gen
+		g.pcg.Seed(1, 0)
+		items := g.items(5000, itemGen{})
+		c := &vector.Case{ID: "large", Tier: vector.TierOptional, Stage: vector.StageScoring, Input: vector.Input{
+			Scorer: &vector.ScorerConfig{Type: "frequency"}, Items: items}}
+		d := shrunk(impl, c)
+		gomega.Expect(d.OriginalItems).To(gomega.Equal(5000))
+		gomega.Expect(asJSON(d.Case.Input.Items)).To(gomega.Equal(asJSON([]vector.Item{
+			{Index: 0, Content: "a", Tokens: 1, Kind: "Message", Source: "Chat"},
+			{Index: 1, Content: "a", Tokens: 1, Kind: "Message", Source: "Chat"}})))
+		// Delta debugging halves the items: tens of runs, not thousands.
+		gomega.Expect(d.ShrinkRuns).To(gomega.BeNumerically("<", 300))
+	})
+})
