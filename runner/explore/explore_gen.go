@@ -128,9 +128,10 @@ func (g *exploreGen) pick(list []string) string { return list[g.r.IntN(len(list)
 // chance is true with probability p percent.
 func (g *exploreGen) chance(p int) bool { return g.r.IntN(100) < p }
 
-// size is an item count from 0 to exploreMaxItems, biased to small: one
-// case in a hundred has more than 80 items (largeSize).
-func (g *exploreGen) size() int {
+// size is the item count of a case of stage, from 0 to exploreMaxItems,
+// biased to small: one case in a hundred has more than 80 items
+// (largeSize).
+func (g *exploreGen) size(stage string) int {
 	switch p := g.r.IntN(1000); {
 	case p < 650:
 		return g.r.IntN(7)
@@ -139,7 +140,7 @@ func (g *exploreGen) size() int {
 	case p < 990:
 		return 21 + g.r.IntN(60)
 	default:
-		return g.largeSize()
+		return g.largeSize(stage)
 	}
 }
 
@@ -171,7 +172,7 @@ func (g *exploreGen) build() *vector.Case {
 	g.refTime = nil
 	stage := g.caps.stages[g.r.IntN(len(g.caps.stages))]
 	c := &vector.Case{Tier: vector.TierOptional, Stage: stage}
-	n := g.size()
+	n := g.size(stage)
 	switch stage {
 	case vector.StageScoring:
 		sc := g.scorer(2)
@@ -187,6 +188,9 @@ func (g *exploreGen) build() *vector.Case {
 		c.Input.Items = g.items(n, itemGen{score: true, placing: true})
 	case vector.StagePipeline:
 		sc := g.scorer(2)
+		if t, ok := g.largeScorer(n); ok {
+			sc, _ = plainScorer(t)
+		}
 		c.Input.Scorer = &sc
 		c.Input.Placer = g.pick(g.caps.placers)
 		dedup := !g.chance(25)

@@ -1,5 +1,11 @@
 package explore
 
+import (
+	"slices"
+
+	"github.com/cupel-go/go-cupel/runner/vector"
+)
+
 // go-cupel changes algorithm at two input sizes. The generator reaches
 // beyond both, rarely: a case of thousands of items costs as much as
 // hundreds of small ones, and the paths past the thresholds differ from
@@ -29,9 +35,14 @@ const (
 // fifty of those (1 in 5,000 cases) has more than exploreTableItems items,
 // two in fifty (1 in 2,500) from exploreRadixItems to twice that (the
 // radix sort, and still the table and the bitsets), the rest from 81 to
-// 300.
-func (g *exploreGen) largeSize() int {
+// 300. Scoring cases stay at 300 items or fewer: the scoring stage
+// compares every item's score computed alone (the spec's pseudocode),
+// which for the frequency and recency scorers looks at every other item,
+// so a scoring case of thousands of items costs seconds where a pipeline
+// case costs milliseconds; pipeline cases reach the same batch scoring.
+func (g *exploreGen) largeSize(stage string) int {
 	switch q := g.r.IntN(50); {
+	case stage == vector.StageScoring:
 	case q == 0:
 		return exploreTableItems + 1 + g.r.IntN(exploreMaxItems-exploreTableItems)
 	case q < 3:
@@ -49,4 +60,16 @@ func largeShares(n int) (dup, tagged int) {
 		return 25, 60
 	}
 	return 8, 30
+}
+
+// largeScorer is, for half the pipeline cases of exploreRadixItems items
+// or more, the frequency scorer, which the engine computes by bitsets up
+// to exploreTableItems items and by walking tag groups above: the other
+// scorers are per item, and their large cases differ from small ones only
+// in the sort that follows.
+func (g *exploreGen) largeScorer(n int) (string, bool) {
+	if n < exploreRadixItems || !slices.Contains(g.leaves, "frequency") || !g.chance(50) {
+		return "", false
+	}
+	return "frequency", true
 }
