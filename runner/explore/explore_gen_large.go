@@ -21,8 +21,11 @@ const (
 	// cupel/scorer_frequency.go); above, it sorts content hashes and walks
 	// tag groups.
 	exploreTableItems = 4096
+	// explorePipelineItems is the smallest size of a pipeline case beyond
+	// exploreTableItems (largeSize).
+	explorePipelineItems = 4900
 	// exploreMaxItems is the largest case the generator makes.
-	exploreMaxItems = 5000
+	exploreMaxItems = 5600
 )
 
 // Coverage features of the sizes beyond the engine's thresholds.
@@ -31,21 +34,30 @@ const (
 	featureTableItems = "4,097+ items (no dedup table, no bitsets)"
 )
 
-// largeSize is the size of one case in a hundred, the large ones: one in
-// fifty of those (1 in 5,000 cases) has more than exploreTableItems items,
-// two in fifty (1 in 2,500) from exploreRadixItems to twice that (the
-// radix sort, and still the table and the bitsets), the rest from 81 to
-// 300. Scoring cases stay at 300 items or fewer: the scoring stage
-// compares every item's score computed alone (the spec's pseudocode),
-// which for the frequency and recency scorers looks at every other item,
-// so a scoring case of thousands of items costs seconds where a pipeline
-// case costs milliseconds; pipeline cases reach the same batch scoring.
+// largeSize is the size of one case in a hundred, the large ones. Of
+// those, one in fifty (1 in 5,000 cases) has more than exploreTableItems
+// items, and two in fifty (1 in 2,500) from exploreRadixItems to twice that
+// (the radix sort, and still the table and the bitsets); the rest have 81
+// to 300 items.
+//
+// Pipeline cases go beyond exploreTableItems three times as often, with
+// 4,900 items or more: the pipeline deduplicates and scores the items left
+// after classification (not pinned, tokens not negative: about 86 % of
+// them), and their count must be past the threshold. Scoring cases stay at
+// 300 items or fewer: the scoring stage compares every item's score
+// computed alone (the spec's pseudocode), which for the frequency and
+// recency scorers looks at every other item, so a scoring case of
+// thousands of items costs seconds where a pipeline case costs
+// milliseconds; pipeline cases reach the same batch scoring.
 func (g *exploreGen) largeSize(stage string) int {
-	switch q := g.r.IntN(50); {
+	q := g.r.IntN(50)
+	switch {
 	case stage == vector.StageScoring:
+	case stage == vector.StagePipeline && q < 3:
+		return explorePipelineItems + g.r.IntN(exploreMaxItems-explorePipelineItems+1)
 	case q == 0:
-		return exploreTableItems + 1 + g.r.IntN(exploreMaxItems-exploreTableItems)
-	case q < 3:
+		return exploreTableItems + 1 + g.r.IntN(explorePipelineItems-exploreTableItems)
+	case q < 3 || (stage == vector.StagePipeline && q < 5):
 		return exploreRadixItems + g.r.IntN(exploreRadixItems)
 	}
 	return 81 + g.r.IntN(220)
@@ -62,13 +74,13 @@ func largeShares(n int) (dup, tagged int) {
 	return 8, 30
 }
 
-// largeScorer is, for half the pipeline cases of exploreRadixItems items
-// or more, the frequency scorer, which the engine computes by bitsets up
-// to exploreTableItems items and by walking tag groups above: the other
-// scorers are per item, and their large cases differ from small ones only
-// in the sort that follows.
+// largeScorer is the frequency scorer for every pipeline case beyond
+// exploreTableItems and half of those of exploreRadixItems items or more:
+// the engine computes it by bitsets up to exploreTableItems items and by
+// walking tag groups above. The other scorers score each item alone, and
+// their large cases differ from small ones only in the sort that follows.
 func (g *exploreGen) largeScorer(n int) (string, bool) {
-	if n < exploreRadixItems || !slices.Contains(g.leaves, "frequency") || !g.chance(50) {
+	if n < exploreRadixItems || !slices.Contains(g.leaves, "frequency") || (n <= exploreTableItems && !g.chance(50)) {
 		return "", false
 	}
 	return "frequency", true
