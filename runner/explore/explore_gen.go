@@ -217,7 +217,7 @@ func (g *exploreGen) items(n int, how itemGen) []vector.Item {
 	prios := make([]int64, n)
 	times := make([]time.Time, n)
 	floats := make([]vector.Float, 2*n)
-	dupShare, tagShare := largeShares(n)
+	dupShare, tagShare, tagPool := g.largeShares(n)
 	for i := range items {
 		it := vector.Item{Index: i, Content: genContent(i), Kind: "Message", Source: "Chat"}
 		if i > 0 && g.chance(dupShare) {
@@ -262,7 +262,7 @@ func (g *exploreGen) items(n int, how itemGen) []vector.Item {
 		}
 		if g.chance(tagShare) {
 			for k := 1 + g.r.IntN(3); k > 0; k-- {
-				it.Tags = append(it.Tags, g.pick(genTags))
+				it.Tags = append(it.Tags, g.pick(tagPool))
 			}
 		}
 		if g.chance(70) {

@@ -2,6 +2,7 @@ package explore
 
 import (
 	"slices"
+	"strconv"
 
 	"github.com/cupel-go/go-cupel/runner/vector"
 )
@@ -63,15 +64,30 @@ func (g *exploreGen) largeSize(stage string) int {
 	return 81 + g.r.IntN(220)
 }
 
-// largeShares are the percentages of items with content duplicated from an
-// earlier item and of items with tags, in a case of n items: higher in the
-// large cases, where deduplication groups and tag frequencies are what the
-// paths beyond the thresholds compute differently.
-func largeShares(n int) (dup, tagged int) {
-	if n >= exploreRadixItems {
-		return 25, 60
+// genWideTags are the tags of half the large cases: more than 64 distinct
+// tags, past which the engine's tag-group walk keys groups by their sorted
+// tag ids instead of a bit mask.
+var genWideTags = func() []string {
+	out := slices.Clone(genTags)
+	for i := range 100 {
+		out = append(out, "t"+strconv.Itoa(i))
 	}
-	return 8, 30
+	return out
+}()
+
+// largeShares are the percentages of items with content duplicated from an
+// earlier item and of items with tags, and the tags to draw from, in a case
+// of n items: in the large cases more duplicates and tags, and half the
+// time genWideTags, since deduplication groups and tag frequencies are what
+// the paths beyond the thresholds compute differently.
+func (g *exploreGen) largeShares(n int) (dup, tagged int, tags []string) {
+	switch {
+	case n < exploreRadixItems:
+		return 8, 30, genTags
+	case g.chance(50):
+		return 25, 60, genWideTags
+	}
+	return 25, 60, genTags
 }
 
 // largeScorer is the frequency scorer for every pipeline case beyond
