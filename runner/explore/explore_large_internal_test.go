@@ -70,32 +70,66 @@ var _ = ginkgo.Describe("explore's large cases", func() {
 	})
 
 	ginkgo.It("shrink to a small case: a divergence at 5,000 items ends in the two items that show it", func() {
-		// The bug: an item whose content an earlier item has scores 0.01 more.
-		impl := bugImpl{func(req protocol.Request, out *protocol.Output) {
-			if req.Stage != vector.StageScoring {
-				return
-			}
-			seen := map[string]bool{}
-			out.Scores = slices.Clone(out.Scores)
-			for k, s := range out.Scores {
-				if c := req.Case.Items[s.Index].Content; seen[c] {
-					out.Scores[k].Score += 0.01
-				} else {
-					seen[c] = true
-				}
-			}
-		}}
-		g := engineExplorer().gen
-		g.pcg.Seed(1, 0)
-		items := g.items(5000, itemGen{})
-		c := &vector.Case{ID: "large", Tier: vector.TierOptional, Stage: vector.StageScoring, Input: vector.Input{
-			Scorer: &vector.ScorerConfig{Type: "frequency"}, Items: items}}
-		d := shrunk(impl, c)
+		d := shrunk(dupBug, largeDupCase())
 		gomega.Expect(d.OriginalItems).To(gomega.Equal(5000))
 		gomega.Expect(asJSON(d.Case.Input.Items)).To(gomega.Equal(asJSON([]vector.Item{
 			{Index: 0, Content: "a", Tokens: 1, Kind: "Message", Source: "Chat"},
 			{Index: 1, Content: "a", Tokens: 1, Kind: "Message", Source: "Chat"}})))
 		// Delta debugging halves the items: tens of runs, not thousands.
 		gomega.Expect(d.ShrinkRuns).To(gomega.BeNumerically("<", 300))
+	})
+})
+
+// dupBug is go-cupel but that an item whose content an earlier item has
+// scores 0.01 more.
+var dupBug = bugImpl{func(req protocol.Request, out *protocol.Output) {
+	if req.Stage != vector.StageScoring {
+		return
+	}
+	seen := map[string]bool{}
+	out.Scores = slices.Clone(out.Scores)
+	for k, s := range out.Scores {
+		if c := req.Case.Items[s.Index].Content; seen[c] {
+			out.Scores[k].Score += 0.01
+		} else {
+			seen[c] = true
+		}
+	}
+}}
+
+// largeDupCase is a scoring case of 5,000 generated items, many with
+// duplicate content.
+func largeDupCase() *vector.Case {
+	g := engineExplorer().gen
+	g.pcg.Seed(1, 0)
+	return &vector.Case{ID: "large", Tier: vector.TierOptional, Stage: vector.StageScoring, Input: vector.Input{
+		Scorer: &vector.ScorerConfig{Type: "frequency"}, Items: g.items(5000, itemGen{})}}
+}
+
+var _ = ginkgo.Describe("explore's shrinker budget", func() {
+	ginkgo.It("stops at its budget of runs, keeping the smallest case so far", func() {
+		x := engineExplorer()
+		x.impl = dupBug
+		x.opts.ShrinkRuns, x.opts.ShrinkTime = 12, time.Hour
+		c := largeDupCase()
+		o := x.check(context.Background(), c)
+		d := x.found(context.Background(), c, 0, o, map[string]*Divergence{})
+		gomega.Expect(d.ShrinkRuns).To(gomega.Equal(12))
+		gomega.Expect(len(d.Case.Input.Items)).To(gomega.BeNumerically("<", 5000))
+		gomega.Expect(len(d.Case.Input.Items)).To(gomega.BeNumerically(">", 2), "12 runs cannot reach the 2 items")
+	})
+
+	ginkgo.It("does not shrink once its context is done", func() {
+		x := engineExplorer()
+		x.impl = dupBug
+		x.opts.ShrinkRuns, x.opts.ShrinkTime = 100, time.Hour
+		c := largeDupCase()
+		o := x.check(context.Background(), c)
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		d := x.found(ctx, c, 0, o, map[string]*Divergence{})
+		gomega.Expect(d).NotTo(gomega.BeNil())
+		gomega.Expect(d.ShrinkRuns).To(gomega.Equal(0))
+		gomega.Expect(d.Case.Input.Items).To(gomega.HaveLen(5000))
 	})
 })
