@@ -66,7 +66,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	vectors := fs.Bool("vectors", true, "build cupel-conform with each mutant and run the vector suite (false: the tests alone judge; no reachability)")
 	explore := fs.Int("explore", 0, "for each mutant the vectors leave alive, run `N` cases of cupel-conform explore (seed 1) with the mutant as the implementation (over the protocol) and go-cupel as the oracle; killed when it finds a divergence")
 	testArgs := fs.String("testargs", "", "extra arguments of go test, space-separated (e.g. -ginkgo.focus=explore)")
-	only := fs.String("only", "", "run the mutants listed in this file (one \"file:line: old -> new\" a line, as the report prints them) instead of a sample")
+	only := fs.String("only", "", "run the mutants listed in this file (one \"file:line:col: old -> new\" a line, as the report prints them, text after it ignored; # starts a comment line) instead of a sample")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}

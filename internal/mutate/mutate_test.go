@@ -149,7 +149,7 @@ var _ = Describe("a list of mutants", func() {
 		Expect(err).NotTo(HaveOccurred())
 		s, _ := p.Sample(5, 4)
 		f := filepath.Join(GinkgoT().TempDir(), "list")
-		text := "[1/4] " + s[0].String() + "    reachable=true  vectors=survived tests=killed\n" +
+		text := "# a comment line\n[1/4] " + s[0].String() + "    reachable=true  vectors=survived tests=killed\n" +
 			"  " + s[1].String() + " reachable=false survives both\n\n" + s[2].String() + "\n" + s[3].String()
 		Expect(os.WriteFile(f, []byte(text), 0o644)).To(Succeed())
 		got, err := p.Named(f)
