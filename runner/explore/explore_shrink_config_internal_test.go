@@ -1,0 +1,81 @@
+package explore
+
+import (
+	"slices"
+	"time"
+
+	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/runner/protocol"
+	"github.com/cupel-go/go-cupel/runner/vector"
+	"github.com/onsi/ginkgo/v2"
+	"github.com/onsi/gomega"
+)
+
+// These pin what shrinking leaves of lists in the configuration and the
+// items: exactly the entries the bug needs, wherever they stand.
+var _ = ginkgo.Describe("explore's shrinker, on lists", func() {
+	ginkgo.It("keeps only the kind weight and the metadata key the bug needs", func() {
+		// The bug: with a kind weight for Document, an item with a "lang"
+		// metadata key scores 0.01 more.
+		impl := bugImpl{func(req protocol.Request, out *protocol.Output) {
+			sc := req.Case.Scorer
+			if req.Stage != vector.StageScoring || sc.Type != "kind" ||
+				!slices.ContainsFunc(sc.Weights, func(w cupel.KindWeightSpec) bool { return w.Kind == "Document" }) {
+				return
+			}
+			out.Scores = slices.Clone(out.Scores)
+			for k, s := range out.Scores {
+				if _, ok := req.Case.Items[s.Index].Metadata["lang"]; ok {
+					out.Scores[k].Score += 0.01
+				}
+			}
+		}}
+		d := shrunk(impl, &vector.Case{ID: "kinds", Tier: vector.TierOptional, Stage: vector.StageScoring, Input: vector.Input{
+			Scorer: &vector.ScorerConfig{Type: "kind", Weights: []cupel.KindWeightSpec{{Kind: "Memory", Weight: 1}, {Kind: "Document", Weight: 2}, {Kind: "Note", Weight: 0.5}}},
+			Items:  richItems(3, -1)}})
+		gomega.Expect(asJSON(d.Case.Input.Scorer)).To(gomega.Equal(asJSON(vector.ScorerConfig{Type: "kind", Weights: []cupel.KindWeightSpec{{Kind: "Document", Weight: 2}}})))
+		gomega.Expect(asJSON(d.Case.Input.Items)).To(gomega.Equal(asJSON([]vector.Item{
+			{Index: 0, Content: "a", Tokens: 1, Kind: "Message", Source: "Chat", Metadata: map[string]any{"lang": "go"}}})))
+	})
+
+	ginkgo.It("keeps only the quota the bug needs, removing those before it too", func() {
+		// The bug: with a quota for Memory, nothing is selected.
+		impl := bugImpl{func(req protocol.Request, out *protocol.Output) {
+			if req.Stage == vector.StageSlicing && slices.ContainsFunc(req.Case.Slicer.Quotas, func(q vector.Quota) bool { return q.Kind == "Memory" }) {
+				out.Selected = nil
+			}
+		}}
+		items := richItems(3, -1)
+		for i := range items {
+			items[i].Score = vector.FloatPtr(0.9 - float64(i)/10)
+		}
+		d := shrunk(impl, &vector.Case{ID: "quotas", Tier: vector.TierOptional, Stage: vector.StageSlicing, Input: vector.Input{
+			Slicer: &vector.SlicerConfig{Type: "quota", Inner: &vector.SlicerConfig{Type: "greedy"}, Quotas: []vector.Quota{
+				{Kind: "Document", Require: 10, Cap: 60}, {Kind: "Note", Require: 0, Cap: 100}, {Kind: "Memory", Require: 10, Cap: 50}}},
+			Budget: &vector.Budget{TargetTokens: 300, MaxTokens: 300},
+			Items:  items}})
+		var kinds []string
+		for _, q := range d.Case.Input.Slicer.Quotas {
+			kinds = append(kinds, q.Kind)
+		}
+		gomega.Expect(kinds).To(gomega.Equal([]string{"Memory"}))
+	})
+
+	ginkgo.It("keeps one window of a two-window step curve", func() {
+		// The bug: a step curve adds 0.01 to every score.
+		impl := bugImpl{func(req protocol.Request, out *protocol.Output) {
+			if sc := req.Case.Scorer; req.Stage == vector.StageScoring && sc.Type == "decay" && sc.Curve.Type == "step" {
+				out.Scores = slices.Clone(out.Scores)
+				for k := range out.Scores {
+					out.Scores[k].Score += 0.01
+				}
+			}
+		}}
+		ref := genBase.Add(1000 * time.Hour)
+		d := shrunk(impl, &vector.Case{ID: "windows", Tier: vector.TierOptional, Stage: vector.StageScoring, Input: vector.Input{
+			Scorer: &vector.ScorerConfig{Type: "decay", ReferenceTime: &ref, NullTimestampScore: vector.FloatPtr(0.4),
+				Curve: &cupel.CurveSpec{Type: "step", Windows: []cupel.WindowSpec{{MaxAgeSecs: 3600, Score: 0.9}, {MaxAgeSecs: 7200, Score: 0.5}}}},
+			Items: richItems(2, -1)}})
+		gomega.Expect(d.Case.Input.Scorer.Curve.Windows).To(gomega.Equal([]cupel.WindowSpec{{MaxAgeSecs: 3600, Score: 0.9}}))
+	})
+})
