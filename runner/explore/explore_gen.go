@@ -103,10 +103,11 @@ func newExploreGen(c exploreCaps) *exploreGen {
 	return g
 }
 
-// Pools of values. Kinds include spellings that differ only in case; the
-// spec compares kinds by ASCII case folding.
+// Pools of values. Kinds include spellings that differ only in case (the
+// spec compares kinds by ASCII case folding) and one of 65 bytes
+// (genLongKind).
 var (
-	genKinds   = []string{"Message", "Document", "ToolOutput", "SystemPrompt", "Memory", "message", "document", "toolOutput", "TOOLOUTPUT", "Note"}
+	genKinds   = []string{"Message", "Document", "ToolOutput", "SystemPrompt", "Memory", "message", "document", "toolOutput", "TOOLOUTPUT", genLongKind}
 	genSources = []string{"Chat", "Tool", "Rag", "chat"}
 	genTags    = []string{"a", "b", "c", "urgent", "A"}
 	genMetaKey = []string{"cupel:trust", "lang", "team", "score"}

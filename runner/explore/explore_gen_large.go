@@ -3,6 +3,7 @@ package explore
 import (
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/cupel-go/go-cupel/runner/vector"
 )
@@ -28,6 +29,11 @@ const (
 	// exploreMaxItems is the largest case the generator makes.
 	exploreMaxItems = 5600
 )
+
+// genLongKind is a kind of 65 bytes, one more than go-cupel folds in a
+// stack buffer (cupel/scorer_kind.go): a kind no scorer or quota names by
+// default, like any unusual kind a caller may use.
+var genLongKind = "Note-" + strings.Repeat("Long", 15)
 
 // Coverage features of the sizes beyond the engine's thresholds.
 const (
