@@ -61,6 +61,29 @@ var _ = ginkgo.Describe("explore's shrinker, on lists", func() {
 		gomega.Expect(kinds).To(gomega.Equal([]string{"Memory"}))
 	})
 
+	ginkgo.It("keeps only the count entry the bug needs, removing those before it too", func() {
+		// The bug: with a count entry for Memory, no shortfall is reported.
+		impl := bugImpl{func(req protocol.Request, out *protocol.Output) {
+			if req.Stage == vector.StageSlicing && slices.ContainsFunc(req.Case.Slicer.Entries, func(e vector.CountEntry) bool { return e.Kind == "Memory" }) {
+				out.Shortfalls = nil
+			}
+		}}
+		items := richItems(3, -1)
+		for i := range items {
+			items[i].Score = vector.FloatPtr(0.9 - float64(i)/10)
+		}
+		d := shrunk(impl, &vector.Case{ID: "entries", Tier: vector.TierOptional, Stage: vector.StageSlicing, Input: vector.Input{
+			Slicer: &vector.SlicerConfig{Type: "count_quota", Inner: &vector.SlicerConfig{Type: "greedy"}, ScarcityBehavior: "degrade",
+				Entries: []vector.CountEntry{{Kind: "Document", RequireCount: 1, CapCount: 4}, {Kind: "Memory", RequireCount: 2, CapCount: 3}}},
+			Budget: &vector.Budget{TargetTokens: 300, MaxTokens: 300},
+			Items:  items}})
+		var kinds []string
+		for _, e := range d.Case.Input.Slicer.Entries {
+			kinds = append(kinds, e.Kind)
+		}
+		gomega.Expect(kinds).To(gomega.Equal([]string{"Memory"}))
+	})
+
 	ginkgo.It("keeps one window of a two-window step curve", func() {
 		// The bug: a step curve adds 0.01 to every score.
 		impl := bugImpl{func(req protocol.Request, out *protocol.Output) {
@@ -77,5 +100,19 @@ var _ = ginkgo.Describe("explore's shrinker, on lists", func() {
 				Curve: &cupel.CurveSpec{Type: "step", Windows: []cupel.WindowSpec{{MaxAgeSecs: 3600, Score: 0.9}, {MaxAgeSecs: 7200, Score: 0.5}}}},
 			Items: richItems(2, -1)}})
 		gomega.Expect(d.Case.Input.Scorer.Curve.Windows).To(gomega.Equal([]cupel.WindowSpec{{MaxAgeSecs: 3600, Score: 0.9}}))
+	})
+})
+
+var _ = ginkgo.Describe("explore's vector header", func() {
+	ginkgo.It("names seed and index for index 0 too, and the fuzz target only for a fuzzed case (index -1)", func() {
+		d := &Divergence{Class: "placing / chronological / order", Seed: 4, Index: 0, OriginalItems: 3, ShrinkRuns: 5,
+			Case: &vector.Case{Stage: vector.StagePlacing, Input: vector.Input{Placer: "chronological", Items: []vector.Item{}}}}
+		data, err := d.VectorTOML(nil)
+		gomega.Expect(err).NotTo(gomega.HaveOccurred())
+		gomega.Expect(string(data)).To(gomega.ContainSubstring("# Found by cupel-conform explore: seed 4, index 0 (regenerate with --seed 4; the case\n"))
+		d.Index = -1
+		data, err = d.VectorTOML(nil)
+		gomega.Expect(err).NotTo(gomega.HaveOccurred())
+		gomega.Expect(string(data)).To(gomega.ContainSubstring("# Found by explore's fuzz target under go test -fuzz"))
 	})
 })
