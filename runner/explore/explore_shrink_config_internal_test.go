@@ -84,6 +84,25 @@ var _ = ginkgo.Describe("explore's shrinker, on lists", func() {
 		gomega.Expect(kinds).To(gomega.Equal([]string{"Memory"}))
 	})
 
+	ginkgo.It("hoists a composite child that is itself a composite, and goes on with the next index safely", func() {
+		// The bug: any composite scorer adds 0.01 to every score.
+		impl := bugImpl{func(req protocol.Request, out *protocol.Output) {
+			if req.Stage == vector.StageScoring && req.Case.Scorer.Type == "composite" {
+				out.Scores = slices.Clone(out.Scores)
+				for k := range out.Scores {
+					out.Scores[k].Score += 0.01
+				}
+			}
+		}}
+		inner := vector.ScorerConfig{Type: "composite", Children: []vector.ChildScorer{{Weight: 1, Scorer: vector.ScorerConfig{Type: "priority"}}}}
+		d := shrunk(impl, &vector.Case{ID: "nested", Tier: vector.TierOptional, Stage: vector.StageScoring, Input: vector.Input{
+			Scorer: &vector.ScorerConfig{Type: "composite", Children: []vector.ChildScorer{
+				{Weight: 1, Scorer: inner}, {Weight: 2, Scorer: vector.ScorerConfig{Type: "tag"}}}},
+			Items: richItems(2, -1)}})
+		gomega.Expect(d.Case.Input.Scorer.Type).To(gomega.Equal("composite"))
+		gomega.Expect(d.Case.Input.Scorer.Children).To(gomega.HaveLen(1))
+	})
+
 	ginkgo.It("keeps one window of a two-window step curve", func() {
 		// The bug: a step curve adds 0.01 to every score.
 		impl := bugImpl{func(req protocol.Request, out *protocol.Output) {
