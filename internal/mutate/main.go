@@ -43,6 +43,7 @@ func main() {
 type result struct {
 	Mutant
 	Reachable   bool
+	VectorsRun  bool
 	VectorsKill bool
 	TestsKill   bool
 	TestsRun    bool
@@ -66,7 +67,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	vectors := fs.Bool("vectors", true, "build cupel-conform with each mutant and run the vector suite (false: the tests alone judge; no reachability)")
 	explore := fs.Int("explore", 0, "for each mutant the vectors leave alive, run `N` cases of cupel-conform explore (seed 1) with the mutant as the implementation (over the protocol) and go-cupel as the oracle; killed when it finds a divergence")
 	testArgs := fs.String("testargs", "", "extra arguments of go test, space-separated (e.g. -ginkgo.focus=explore)")
-	only := fs.String("only", "", "run the mutants listed in this file (one \"file:line: old -> new\" a line, as the report prints them) instead of a sample")
+	only := fs.String("only", "", "run the mutants listed in this file (one \"file:line:col: old -> new\" a line, as the report prints them, text after it ignored; # starts a comment line) instead of a sample")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -135,7 +136,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	var res []result
 	for i, m := range sample {
-		r := result{Mutant: m, Reachable: cov.covered(m.File, m.ReachLine)}
+		r := result{Mutant: m, Reachable: cov.covered(m.File, m.ReachLine), VectorsRun: *vectors}
 		mf := filepath.Join(tmp, "mutant.go")
 		ov := filepath.Join(tmp, "overlay.json")
 		src := m.Apply(p.Src[m.File])
@@ -235,11 +236,18 @@ func report(w io.Writer, what string, res []result) {
 			both++
 		}
 	}
+	vectorsRun := len(res) > 0 && res[0].VectorsRun
 	fmt.Fprintln(w, what)
-	fmt.Fprintf(w, "vectors alone:        %d/%d killed (%s)\n", vk, len(res), pct(vk, len(res)))
-	fmt.Fprintf(w, "vectors, reachable:   %d/%d killed (%s) [line executed by the suite]\n", vkReach, reach, pct(vkReach, reach))
-	fmt.Fprintf(w, "go test ./cupel:      %d/%d killed (%s) [of the mutants it ran on]\n", tk, testsRun, pct(tk, testsRun))
-	fmt.Fprintf(w, "vectors + tests:      %d/%d killed (%s)\n", both, len(res), pct(both, len(res)))
+	if vectorsRun {
+		fmt.Fprintf(w, "vectors alone:        %d/%d killed (%s)\n", vk, len(res), pct(vk, len(res)))
+		fmt.Fprintf(w, "vectors, reachable:   %d/%d killed (%s) [line executed by the suite]\n", vkReach, reach, pct(vkReach, reach))
+	} else {
+		fmt.Fprintln(w, "vectors:              not run (-vectors=false)")
+	}
+	fmt.Fprintf(w, "go test:              %d/%d killed (%s) [of the mutants it ran on]\n", tk, testsRun, pct(tk, testsRun))
+	if vectorsRun {
+		fmt.Fprintf(w, "vectors + tests:      %d/%d killed (%s)\n", both, len(res), pct(both, len(res)))
+	}
 	var er, ek int
 	for _, r := range res {
 		if r.ExploreRun {
@@ -254,17 +262,17 @@ func report(w io.Writer, what string, res []result) {
 	}
 	fmt.Fprintln(w, "survivors (classify each: equivalent or not):")
 	for _, r := range res {
-		if r.VectorsKill && (r.TestsKill || !r.TestsRun) {
-			continue
+		if (r.VectorsKill || !r.VectorsRun) && (r.TestsKill || !r.TestsRun) {
+			continue // killed by every judge that ran
 		}
 		what := "survives vectors"
 		if r.ExploreRun {
 			what += ", explore " + verdict(r.ExploreKill, true)
 		}
 		switch {
-		case !r.VectorsKill && !r.TestsKill && r.TestsRun:
+		case r.VectorsRun && !r.VectorsKill && !r.TestsKill && r.TestsRun:
 			what = "survives both"
-		case r.VectorsKill:
+		case r.VectorsKill || !r.VectorsRun:
 			what = "survives tests"
 		}
 		fmt.Fprintf(w, "  %-50s reachable=%-5v %s\n", r.Mutant, r.Reachable, what)

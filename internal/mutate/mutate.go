@@ -258,7 +258,8 @@ func (p *Package) Sample(seed uint64, n int) (sample []Mutant, sites int) {
 
 // Named returns the mutants listed in file, one a line as Mutant.String
 // prints them (leading text up to the file name, and anything after the
-// mutation, such as the report's "reachable=..." columns, is ignored).
+// mutation, such as the report's "reachable=..." columns or a note, is
+// ignored; blank lines and lines that start with # are skipped).
 func (p *Package) Named(file string) ([]Mutant, error) {
 	b, err := os.ReadFile(file)
 	if err != nil {
@@ -271,8 +272,8 @@ func (p *Package) Named(file string) ([]Mutant, error) {
 	var out []Mutant
 	for _, line := range strings.Split(string(b), "\n") {
 		line = strings.TrimSpace(line)
-		if line == "" {
-			continue
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue // blank, or a comment line
 		}
 		m, ok := Mutant{}, false
 		for name, c := range byName {

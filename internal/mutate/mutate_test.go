@@ -167,7 +167,7 @@ var _ = Describe("a list of mutants", func() {
 		p := loadCupel()
 		s, _ := p.Sample(5, 4)
 		f := filepath.Join(GinkgoT().TempDir(), "list")
-		text := "[1/4] " + s[0].String() + "    reachable=true  vectors=survived tests=killed\n" +
+		text := "# a comment line\n[1/4] " + s[0].String() + "    reachable=true  vectors=survived tests=killed\n" +
 			"  " + s[1].String() + " reachable=false survives both\n\n" + s[2].String() + "\n" + s[3].String()
 		Expect(os.WriteFile(f, []byte(text), 0o644)).To(Succeed())
 		got, err := p.Named(f)
@@ -211,5 +211,37 @@ var _ = Describe("the coverage profile", func() {
 	It("rejects a malformed line", func() {
 		_, err := parseCoverProfile(strings.NewReader("mode: set\nnonsense\n"), "p")
 		Expect(err).To(HaveOccurred())
+	})
+})
+
+var _ = Describe("the report", func() {
+	It("with -vectors=false, counts the tests alone and lists only what they leave alive", func() {
+		a := Mutant{File: "a.go", Line: 1, Col: 2, Old: "<", New: "<="}
+		b := Mutant{File: "b.go", Line: 3, Col: 4, Old: "+", New: "-"}
+		var buf strings.Builder
+		report(&buf, "2 mutants", []result{
+			{Mutant: a, TestsRun: true, TestsKill: true},
+			{Mutant: b, TestsRun: true},
+		})
+		out := buf.String()
+		Expect(out).To(ContainSubstring("vectors:              not run (-vectors=false)\n"))
+		Expect(out).To(ContainSubstring("go test:              1/2 killed (50.0%)"))
+		Expect(out).NotTo(ContainSubstring("vectors alone"))
+		Expect(out).NotTo(ContainSubstring(a.String()))
+		Expect(out).To(MatchRegexp(`b\.go:3:4: \+ -> -\s+reachable=false survives tests\n`))
+	})
+
+	It("with the vectors, lists what survives either judge", func() {
+		a := Mutant{File: "a.go", Line: 1, Col: 2, Old: "<", New: "<="}
+		b := Mutant{File: "b.go", Line: 3, Col: 4, Old: "+", New: "-"}
+		var buf strings.Builder
+		report(&buf, "2 mutants", []result{
+			{Mutant: a, VectorsRun: true, VectorsKill: true, TestsRun: true},
+			{Mutant: b, VectorsRun: true, TestsRun: true},
+		})
+		out := buf.String()
+		Expect(out).To(ContainSubstring("vectors alone:        1/2 killed (50.0%)"))
+		Expect(out).To(MatchRegexp(`a\.go:1:2: < -> <=\s+reachable=false survives tests\n`))
+		Expect(out).To(MatchRegexp(`b\.go:3:4: \+ -> -\s+reachable=false survives both\n`))
 	})
 })

@@ -12,14 +12,6 @@ import (
 // This file measures the reach of explore's generator: which parts of the
 // configuration space the generated cases use, and how often.
 
-// exploreRadixItems is the largest item count the generator reaches often
-// enough to count. It was go-cupel's radix-sort threshold when the
-// generator was written; the engine now switches its sort at 1,024 keys
-// and its deduplication and frequency counting at 4,096 items
-// (cupel/sortkey.go), which the generator's sizes (up to 300) do not reach:
-// the engine's own tests compare those paths on both sides.
-const exploreRadixItems = 256
-
 // coverage counts the features of generated cases, in a fixed order: the
 // features the capabilities can reach, each listed even when no case has
 // used it yet.
@@ -81,7 +73,7 @@ func coverageFeatures(c exploreCaps) []string {
 	for _, k := range genMetaKey {
 		fs = append(fs, "item metadata key "+k)
 	}
-	fs = append(fs, "zero tokens", "duplicate content", fmt.Sprintf("items beyond %d", exploreRadixItems-1))
+	fs = append(fs, "zero tokens", "duplicate content", featureRadixItems, featureTableItems)
 	if has(c.stages, vector.StagePipeline) {
 		fs = append(fs, "negative tokens", "pinned items", "overflow throw", "overflow truncate", "overflow proceed")
 	}
@@ -130,7 +122,10 @@ func (cv *coverage) count(c *vector.Case) {
 		cv.mark("overflow " + in.OverflowStrategy)
 	}
 	if len(in.Items) >= exploreRadixItems {
-		cv.mark(fmt.Sprintf("items beyond %d", exploreRadixItems-1))
+		cv.mark(featureRadixItems)
+	}
+	if len(in.Items) > exploreTableItems {
+		cv.mark(featureTableItems)
 	}
 	contents := make(map[string]struct{}, len(in.Items))
 	for i := range in.Items {

@@ -25,7 +25,7 @@ var _ = ginkgo.Describe("explore's generator coverage", func() {
 		want := []string{"nested composite", "decay exponential", "decay window", "decay step",
 			"quota require", "quota cap", "count require", "count cap", "count scarcity throw",
 			"zero tokens", "negative tokens", "pinned items", "overflow throw", "overflow truncate", "overflow proceed",
-			"duplicate content", "items beyond 255"}
+			"duplicate content", featureRadixItems, featureTableItems}
 		for _, s := range info.Capabilities.Scorers {
 			want = append(want, "scorer "+s)
 		}
@@ -69,7 +69,7 @@ var _ = ginkgo.Describe("explore's generator coverage", func() {
 			"scorer composite": 1, "scorer kind": 1, "slicer quota": 1, "placer u-shaped": 2, "nested composite": 1,
 			"quota require": 1, "quota cap": 0, "item metadata key cupel:trust": 0, "item metadata key lang": 1,
 			"item metadata key team": 0, "item metadata key score": 0, "zero tokens": 1, "duplicate content": 1,
-			"items beyond 255": 0, "negative tokens": 1, "pinned items": 1,
+			featureRadixItems: 0, featureTableItems: 0, "negative tokens": 1, "pinned items": 1,
 			"overflow throw": 0, "overflow truncate": 1, "overflow proceed": 0,
 		}))
 		rep := &Report{Cases: 2, Coverage: cv.report()}

@@ -103,10 +103,11 @@ func newExploreGen(c exploreCaps) *exploreGen {
 	return g
 }
 
-// Pools of values. Kinds include spellings that differ only in case; the
-// spec compares kinds by ASCII case folding.
+// Pools of values. Kinds include spellings that differ only in case (the
+// spec compares kinds by ASCII case folding) and one of 65 bytes
+// (genLongKind).
 var (
-	genKinds   = []string{"Message", "Document", "ToolOutput", "SystemPrompt", "Memory", "message", "document", "toolOutput", "TOOLOUTPUT", "Note"}
+	genKinds   = []string{"Message", "Document", "ToolOutput", "SystemPrompt", "Memory", "message", "document", "toolOutput", "TOOLOUTPUT", genLongKind}
 	genSources = []string{"Chat", "Tool", "Rag", "chat"}
 	genTags    = []string{"a", "b", "c", "urgent", "A"}
 	genMetaKey = []string{"cupel:trust", "lang", "team", "score"}
@@ -128,8 +129,10 @@ func (g *exploreGen) pick(list []string) string { return list[g.r.IntN(len(list)
 // chance is true with probability p percent.
 func (g *exploreGen) chance(p int) bool { return g.r.IntN(100) < p }
 
-// size is an item count from 0 to 300, biased to small.
-func (g *exploreGen) size() int {
+// size is the item count of a case of stage, from 0 to exploreMaxItems,
+// biased to small: one case in a hundred has more than 80 items
+// (largeSize).
+func (g *exploreGen) size(stage string) int {
 	switch p := g.r.IntN(1000); {
 	case p < 650:
 		return g.r.IntN(7)
@@ -138,7 +141,7 @@ func (g *exploreGen) size() int {
 	case p < 990:
 		return 21 + g.r.IntN(60)
 	default:
-		return 81 + g.r.IntN(220)
+		return g.largeSize(stage)
 	}
 }
 
@@ -170,7 +173,7 @@ func (g *exploreGen) build() *vector.Case {
 	g.refTime = nil
 	stage := g.caps.stages[g.r.IntN(len(g.caps.stages))]
 	c := &vector.Case{Tier: vector.TierOptional, Stage: stage}
-	n := g.size()
+	n := g.size(stage)
 	switch stage {
 	case vector.StageScoring:
 		c.Input.Scorers = []cupel.ScorerSpec{g.scorer(2)}
@@ -184,7 +187,11 @@ func (g *exploreGen) build() *vector.Case {
 		c.Input.Placer = g.pick(g.caps.placers)
 		c.Input.Items = g.items(n, itemGen{score: true, placing: true})
 	case vector.StagePipeline:
-		c.Input.Scorers = []cupel.ScorerSpec{g.scorer(2)}
+		sc := g.scorer(2)
+		if t, ok := g.largeScorer(n); ok {
+			sc, _ = plainScorer(t)
+		}
+		c.Input.Scorers = []cupel.ScorerSpec{sc}
 		c.Input.Placer = g.pick(g.caps.placers)
 		dedup := !g.chance(25)
 		c.Input.Deduplication = &dedup
@@ -210,9 +217,10 @@ func (g *exploreGen) items(n int, how itemGen) []vector.Item {
 	prios := make([]int64, n)
 	times := make([]time.Time, n)
 	floats := make([]vector.Float, 2*n)
+	dupShare, tagShare, tagPool := g.largeShares(n)
 	for i := range items {
 		it := vector.Item{Index: i, Content: genContent(i), Kind: "Message", Source: "Chat"}
-		if i > 0 && g.chance(8) {
+		if i > 0 && g.chance(dupShare) {
 			it.Content = items[g.r.IntN(i)].Content // duplicate content
 		}
 		switch p := g.r.IntN(100); {
@@ -252,9 +260,9 @@ func (g *exploreGen) items(n int, how itemGen) []vector.Item {
 			prios[i] = p
 			it.Priority = &prios[i]
 		}
-		if g.chance(30) {
+		if g.chance(tagShare) {
 			for k := 1 + g.r.IntN(3); k > 0; k-- {
-				it.Tags = append(it.Tags, g.pick(genTags))
+				it.Tags = append(it.Tags, g.pick(tagPool))
 			}
 		}
 		if g.chance(70) {
@@ -508,7 +516,7 @@ func (g *exploreGen) slicer(s *cupel.PolicySpec, budget int64) {
 
 // genContents are the contents of generated items, made once.
 var genContents = func() []string {
-	out := make([]string, 301)
+	out := make([]string, exploreMaxItems+1)
 	for i := range out {
 		out[i] = "c" + strconv.Itoa(i)
 	}

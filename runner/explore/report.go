@@ -161,7 +161,7 @@ const ReportSchema = "cupel-conform-explore/1"
 type FeatureCount struct {
 	// Feature names it: "scorer kind", "slicer quota", "placer u-shaped",
 	// "nested composite", "quota require", "decay step", "pinned items",
-	// "overflow proceed", "items beyond 255", ...
+	// "overflow proceed", "1,024+ items (radix sort)", ...
 	Feature string `json:"feature"`
 	// Cases counts the generated cases that use it.
 	Cases int `json:"cases"`

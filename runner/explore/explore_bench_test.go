@@ -1,4 +1,4 @@
-package runner_test
+package explore_test
 
 import (
 	"context"
@@ -17,7 +17,7 @@ import (
 // `cupel-conform adapter` in one session, each counting generation, both
 // runs and the comparison. One op is one case.
 //
-//	go test ./runner -run '^$' -bench Explore -benchtime 20000x
+//	go test ./runner/explore -run '^$' -bench Explore -benchtime 20000x
 
 func BenchmarkExploreInProcess(b *testing.B) {
 	b.ReportAllocs()
@@ -33,7 +33,7 @@ func BenchmarkExploreInProcess(b *testing.B) {
 
 func BenchmarkExploreAdapter(b *testing.B) {
 	bin := filepath.Join(b.TempDir(), "cupel-conform")
-	if out, err := exec.Command("go", "build", "-o", bin, "../cmd/cupel-conform").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-o", bin, "../../cmd/cupel-conform").CombinedOutput(); err != nil {
 		b.Fatalf("go build: %v\n%s", err, out)
 	}
 	impl := protocol.NewProcess(protocol.ProcessOptions{Argv: []string{bin, "adapter"}, Env: os.Environ()})

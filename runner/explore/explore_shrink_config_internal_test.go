@@ -1,0 +1,138 @@
+package explore
+
+import (
+	"slices"
+	"time"
+
+	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/runner/protocol"
+	"github.com/cupel-go/go-cupel/runner/vector"
+	"github.com/onsi/ginkgo/v2"
+	"github.com/onsi/gomega"
+)
+
+// These pin what shrinking leaves of lists in the configuration and the
+// items: exactly the entries the bug needs, wherever they stand.
+var _ = ginkgo.Describe("explore's shrinker, on lists", func() {
+	ginkgo.It("keeps only the kind weight and the metadata key the bug needs", func() {
+		// The bug: with a kind weight for Document, an item with a "lang"
+		// metadata key scores 0.01 more.
+		impl := bugImpl{func(req protocol.Request, out *protocol.Output) {
+			sc := req.Case.Scorers[0]
+			if req.Stage != vector.StageScoring || sc.Type != "kind" ||
+				!slices.ContainsFunc(sc.Weights, func(w cupel.KindWeightSpec) bool { return w.Kind == "Document" }) {
+				return
+			}
+			out.Scores = slices.Clone(out.Scores)
+			for k, s := range out.Scores {
+				if _, ok := req.Case.Items[s.Index].Metadata["lang"]; ok {
+					out.Scores[k].Score += 0.01
+				}
+			}
+		}}
+		d := shrunk(impl, &vector.Case{ID: "kinds", Tier: vector.TierOptional, Stage: vector.StageScoring, Input: vector.Input{
+			PolicySpec: cupel.PolicySpec{Scorers: []cupel.ScorerSpec{{Type: "kind", Weights: []cupel.KindWeightSpec{{Kind: "Memory", Weight: 1}, {Kind: "Document", Weight: 2}, {Kind: "Note", Weight: 0.5}}}}},
+			Items:      richItems(3, -1)}})
+		gomega.Expect(asJSON(d.Case.Input.Scorers)).To(gomega.Equal(asJSON([]cupel.ScorerSpec{{Type: "kind", UseDefaultWeights: cupel.Ptr(false), Weights: []cupel.KindWeightSpec{{Kind: "Document", Weight: 2}}}})))
+		gomega.Expect(asJSON(d.Case.Input.Items)).To(gomega.Equal(asJSON([]vector.Item{
+			{Index: 0, Content: "a", Tokens: 1, Kind: "Message", Source: "Chat", Metadata: map[string]any{"lang": "go"}}})))
+	})
+
+	ginkgo.It("keeps only the quota the bug needs, removing those before it too", func() {
+		// The bug: with a quota for Memory, nothing is selected.
+		impl := bugImpl{func(req protocol.Request, out *protocol.Output) {
+			if req.Stage == vector.StageSlicing && slices.ContainsFunc(req.Case.Quotas, func(q cupel.QuotaSpec) bool { return q.Kind == "Memory" }) {
+				out.Selected = nil
+			}
+		}}
+		items := richItems(3, -1)
+		for i := range items {
+			items[i].Score = vector.FloatPtr(0.9 - float64(i)/10)
+		}
+		d := shrunk(impl, &vector.Case{ID: "quotas", Tier: vector.TierOptional, Stage: vector.StageSlicing, Input: vector.Input{
+			PolicySpec: cupel.PolicySpec{Slicer: "quota", InnerSlicer: "greedy", Quotas: []cupel.QuotaSpec{
+				{Kind: "Document", Require: vector.FloatPtr(10), Cap: vector.FloatPtr(60)}, {Kind: "Note", Require: vector.FloatPtr(0), Cap: vector.FloatPtr(100)},
+				{Kind: "Memory", Require: vector.FloatPtr(10), Cap: vector.FloatPtr(50)}}},
+			Budget: &vector.Budget{TargetTokens: 300, MaxTokens: 300},
+			Items:  items}})
+		var kinds []string
+		for _, q := range d.Case.Input.Quotas {
+			kinds = append(kinds, string(q.Kind))
+		}
+		gomega.Expect(kinds).To(gomega.Equal([]string{"Memory"}))
+	})
+
+	ginkgo.It("keeps only the count entry the bug needs, removing those before it too", func() {
+		// The bug: with a count entry for Memory, no shortfall is reported.
+		impl := bugImpl{func(req protocol.Request, out *protocol.Output) {
+			if req.Stage == vector.StageSlicing && slices.ContainsFunc(req.Case.Entries, func(e cupel.CountEntrySpec) bool { return e.Kind == "Memory" }) {
+				out.Shortfalls = nil
+			}
+		}}
+		items := richItems(3, -1)
+		for i := range items {
+			items[i].Score = vector.FloatPtr(0.9 - float64(i)/10)
+		}
+		d := shrunk(impl, &vector.Case{ID: "entries", Tier: vector.TierOptional, Stage: vector.StageSlicing, Input: vector.Input{
+			PolicySpec: cupel.PolicySpec{Slicer: "count_quota", InnerSlicer: "greedy", ScarcityBehavior: "degrade",
+				Entries: []cupel.CountEntrySpec{{Kind: "Document", RequireCount: 1, CapCount: 4}, {Kind: "Memory", RequireCount: 2, CapCount: 3}}},
+			Budget: &vector.Budget{TargetTokens: 300, MaxTokens: 300},
+			Items:  items}})
+		var kinds []string
+		for _, e := range d.Case.Input.Entries {
+			kinds = append(kinds, string(e.Kind))
+		}
+		gomega.Expect(kinds).To(gomega.Equal([]string{"Memory"}))
+	})
+
+	ginkgo.It("hoists a composite child that is itself a composite, and goes on with the next index safely", func() {
+		// The bug: any composite scorer adds 0.01 to every score.
+		impl := bugImpl{func(req protocol.Request, out *protocol.Output) {
+			if req.Stage == vector.StageScoring && req.Case.Scorers[0].Type == "composite" {
+				out.Scores = slices.Clone(out.Scores)
+				for k := range out.Scores {
+					out.Scores[k].Score += 0.01
+				}
+			}
+		}}
+		inner := cupel.ScorerSpec{Weight: vector.FloatPtr(1), Type: "composite", Children: []cupel.ScorerSpec{{Weight: vector.FloatPtr(1), Type: "priority"}}}
+		d := shrunk(impl, &vector.Case{ID: "nested", Tier: vector.TierOptional, Stage: vector.StageScoring, Input: vector.Input{
+			PolicySpec: cupel.PolicySpec{Scorers: []cupel.ScorerSpec{{Type: "composite", Children: []cupel.ScorerSpec{
+				inner, {Weight: vector.FloatPtr(2), Type: "tag"}}}}},
+			Items: richItems(2, -1)}})
+		gomega.Expect(d.Case.Input.Scorers[0].Type).To(gomega.Equal("composite"))
+		gomega.Expect(d.Case.Input.Scorers[0].Children).To(gomega.HaveLen(1))
+	})
+
+	ginkgo.It("keeps one window of a two-window step curve", func() {
+		// The bug: a step curve adds 0.01 to every score.
+		impl := bugImpl{func(req protocol.Request, out *protocol.Output) {
+			if sc := req.Case.Scorers[0]; req.Stage == vector.StageScoring && sc.Type == "decay" && sc.Curve.Type == "step" {
+				out.Scores = slices.Clone(out.Scores)
+				for k := range out.Scores {
+					out.Scores[k].Score += 0.01
+				}
+			}
+		}}
+		ref := genBase.Add(1000 * time.Hour)
+		d := shrunk(impl, &vector.Case{ID: "windows", Tier: vector.TierOptional, Stage: vector.StageScoring, Input: vector.Input{
+			PolicySpec: cupel.PolicySpec{Scorers: []cupel.ScorerSpec{{Type: "decay", ReferenceTime: &ref, NullTimestampScore: vector.FloatPtr(0.4),
+				Curve: &cupel.CurveSpec{Type: "step", Windows: []cupel.WindowSpec{{MaxAgeSecs: 3600, Score: 0.9}, {MaxAgeSecs: 7200, Score: 0.5}}}}}},
+			Items: richItems(2, -1)}})
+		gomega.Expect(d.Case.Input.Scorers[0].Curve.Windows).To(gomega.Equal([]cupel.WindowSpec{{MaxAgeSecs: 3600, Score: 0.9}}))
+	})
+})
+
+var _ = ginkgo.Describe("explore's vector header", func() {
+	ginkgo.It("names seed and index for index 0 too, and the fuzz target only for a fuzzed case (index -1)", func() {
+		d := &Divergence{Class: "placing / chronological / order", Seed: 4, Index: 0, OriginalItems: 3, ShrinkRuns: 5,
+			Case: &vector.Case{Stage: vector.StagePlacing, Input: vector.Input{PolicySpec: cupel.PolicySpec{Placer: "chronological"}, Items: []vector.Item{}}}}
+		data, err := d.VectorTOML(nil)
+		gomega.Expect(err).NotTo(gomega.HaveOccurred())
+		gomega.Expect(string(data)).To(gomega.ContainSubstring("# Found by cupel-conform explore: seed 4, index 0 (regenerate with --seed 4; the case\n"))
+		d.Index = -1
+		data, err = d.VectorTOML(nil)
+		gomega.Expect(err).NotTo(gomega.HaveOccurred())
+		gomega.Expect(string(data)).To(gomega.ContainSubstring("# Found by explore's fuzz target under go test -fuzz"))
+	})
+})
