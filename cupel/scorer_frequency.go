@@ -314,6 +314,11 @@ func (fs *freqScratch) internTags(items []*ContextItem, itemOff []int32, totalTa
 			continue
 		}
 		for _, tag := range it.tags {
+			c := fs.tags.cached(tag)
+			if c.id > 0 {
+				itemIDs = append(itemIDs, c.id-1)
+				continue
+			}
 			fold = append(fold[:0], tag...)
 			lowered := false
 			for j, c := range fold {
@@ -326,6 +331,7 @@ func (fs *freqScratch) internTags(items []*ContextItem, itemOff []int32, totalTa
 			if id < 0 {
 				return nil, false
 			}
+			*c = tagCacheEntry{tag, id + 1}
 			itemIDs = append(itemIDs, id)
 		}
 		itemOff[i+1] = int32(len(itemIDs))
@@ -354,6 +360,9 @@ func (fs *freqScratch) put() {
 		return
 	}
 	clear(fs.tags.names) // drop the items' strings
+	if fs.tags.cache != nil {
+		clear(fs.tags.cache[:])
+	}
 	freqScratchPool.Put(fs)
 }
 
