@@ -30,8 +30,8 @@ type tagCacheEntry struct {
 	id int32
 }
 
-// tagCacheSize is the number of entries of the direct-mapped cache in front
-// of the table (a power of two).
+// tagCacheSize is the number of entries of the cache in front of the
+// table (a power of two): a string's hash picks a pair of entries.
 const (
 	tagCacheBits = 8
 	tagCacheSize = 1 << tagCacheBits
@@ -53,9 +53,16 @@ const (
 func (t *tagTable) cached(tag string) *tagCacheEntry {
 	p := unsafe.StringData(tag)
 	h := (uint64(uintptr(unsafe.Pointer(p))) ^ uint64(len(tag))) * 0x9E3779B97F4A7C15
-	e := &t.cache[h>>(64-tagCacheBits)]
+	i := h >> (64 - tagCacheBits)
+	e, f := &t.cache[i], &t.cache[i^1] // two ways, so that two strings of one slot do not evict each other
 	if e.id > 0 && unsafe.StringData(e.s) == p && len(e.s) == len(tag) {
 		return e
+	}
+	if f.id > 0 && unsafe.StringData(f.s) == p && len(f.s) == len(tag) {
+		return f
+	}
+	if e.id > 0 {
+		e = f
 	}
 	e.id = 0
 	return e
