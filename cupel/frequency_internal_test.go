@@ -3,6 +3,7 @@ package cupel
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -114,6 +115,102 @@ func TestPointerMultiplicityAgreesWithMap(t *testing.T) {
 					t.Fatalf("n=%d: item %d multiplicity %d, want %d", n, i, got[i], count[it])
 				}
 			}
+		}
+	}
+}
+
+// TestFrequencySubsetsAgreeWithSpec: FrequencyScorer.ScoreAll gives the
+// per-item FREQUENCY-SCORE (Score) bit for bit on both sides of every
+// limit of the subset path: at most 3 tags per item against 4, a
+// vocabulary of freqSubsetMaxTags against one more, and a table of at most
+// 4 counters per item against more; with repeated tags within an item
+// (two or three occurrences of one tag), case variants, tagless items, nil
+// entries and repeated pointers.
+func TestFrequencySubsetsAgreeWithSpec(t *testing.T) {
+	r := rand.New(rand.NewPCG(25, 10))
+	// 32 tags need 5,488 counters: 1,372 items and more may use them.
+	atLimit := (freqSubsetTableSize(freqSubsetMaxTags) + 3) / 4
+	cases := []struct {
+		n, vocab, perItem int
+		subsets           bool
+	}{
+		{2, 1, 1, true},
+		{3, 2, 2, true},
+		{100, 5, 3, true},
+		{1000, 20, 3, true},
+		{1000, 20, 4, false}, // an item with four tags
+		{atLimit, freqSubsetMaxTags, 3, true},
+		{atLimit - 1, freqSubsetMaxTags, 3, false}, // tables above 4 per item
+		{3000, freqSubsetMaxTags + 1, 3, false},    // vocabulary too large
+		{100, 20, 3, false},                        // 1,350 counters for 100 items
+	}
+	for _, c := range cases {
+		t.Run(fmt.Sprintf("n=%d,vocab=%d,perItem=%d", c.n, c.vocab, c.perItem), func(t *testing.T) {
+			for trial := range 5 {
+				items := make([]*ContextItem, c.n)
+				for i := range items {
+					switch {
+					case i > 0 && r.IntN(20) == 0:
+						items[i] = items[r.IntN(i)] // repeated pointer (may be nil)
+						continue
+					case c.n > 3 && r.IntN(30) == 0:
+						continue // nil entry
+					}
+					k := r.IntN(c.perItem + 1)
+					if i == 0 {
+						k = c.perItem // the most tags occur
+					}
+					var tags []string
+					for range k {
+						tag := fmt.Sprintf("tag%d", r.IntN(c.vocab))
+						if r.IntN(4) == 0 && len(tags) > 0 {
+							tag = tags[r.IntN(len(tags))] // repeated within the item
+						}
+						if r.IntN(3) == 0 {
+							tag = "TAG" + tag[3:]
+						}
+						tags = append(tags, tag)
+					}
+					items[i] = MustItem(ItemSpec{Content: fmt.Sprint("c", i), Tokens: 1, Tags: tags})
+				}
+				// Every tag of the vocabulary occurs, so that its size is the case's.
+				for v := range c.vocab {
+					items[r.IntN(len(items))] = MustItem(ItemSpec{Content: fmt.Sprint("v", v), Tokens: 1, Tags: []string{fmt.Sprintf("tag%d", v)}})
+				}
+				distinct, maxPer := map[string]bool{}, 0
+				for _, it := range items {
+					if it != nil {
+						maxPer = max(maxPer, len(it.tags))
+						for _, tag := range it.tags {
+							distinct[asciiLower(tag)] = true
+						}
+					}
+				}
+				if got := useFreqSubsets(len(items), len(distinct), maxPer); got != c.subsets {
+					t.Fatalf("case meant to test the subset path = %v, but it takes it = %v (%d tags, %d per item)", c.subsets, got, len(distinct), maxPer)
+				}
+				var fsc FrequencyScorer
+				out := make([]float64, len(items))
+				fsc.ScoreAll(items, out)
+				for i, it := range items {
+					if want := fsc.Score(it, items); out[i] != want {
+						t.Fatalf("trial %d, item %d (tags %q): ScoreAll %v, Score %v", trial, i, it.tags, out[i], want)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestSortedDistinct3: the distinct ids of up to three, ascending, for
+// every arrangement of ids with and without repeats.
+func TestSortedDistinct3(t *testing.T) {
+	for _, tags := range [][]int32{{}, {4}, {4, 4}, {2, 9}, {9, 2}, {5, 5, 5}, {1, 2, 3}, {3, 1, 2}, {2, 3, 1}, {3, 2, 1}, {7, 7, 1}, {1, 7, 7}, {7, 1, 7}, {0, 0, 6}, {6, 0, 6}} {
+		want := slices.Compact(slices.Sorted(slices.Values(tags)))
+		a, b, c, k := sortedDistinct3(tags)
+		got := []int32{a, b, c}[:k]
+		if !slices.Equal(got, want) {
+			t.Errorf("sortedDistinct3(%v) = %v, want %v", tags, got, want)
 		}
 	}
 }

@@ -69,6 +69,11 @@ func sharesAnyTag(a, b []string) bool {
 
 // ScoreAll computes every item's score without comparing items pairwise.
 //
+// Items of at most three tags from at most 32 distinct ones are counted by
+// inclusion-exclusion over the subsets of each item's tags
+// (frequencyBySubsets), and up to a few thousand items with bitsets
+// (frequencyByBitsets); otherwise as follows.
+//
 // It interns the folded tags, then groups the items by their set of distinct
 // folded tags (items with equal sets get equal counts; with at most 64
 // distinct tags a set is a bit mask) and builds, for every tag, the list of
@@ -92,7 +97,7 @@ func sharesAnyTag(a, b []string) bool {
 // problem. The result is exactly the per-item one: the same integer counts
 // and the same division.
 func (*FrequencyScorer) ScoreAll(items []*ContextItem, out []float64) {
-	n, withTags, totalTags := 0, 0, 0
+	n, withTags, totalTags, maxPerItem := 0, 0, 0, 0
 	for i, it := range items {
 		out[i] = 0.0
 		if it != nil {
@@ -100,6 +105,7 @@ func (*FrequencyScorer) ScoreAll(items []*ContextItem, out []float64) {
 			if len(it.tags) > 0 {
 				withTags++
 				totalTags += len(it.tags)
+				maxPerItem = max(maxPerItem, len(it.tags))
 			}
 		}
 	}
@@ -122,6 +128,10 @@ func (*FrequencyScorer) ScoreAll(items []*ContextItem, out []float64) {
 	}
 	numTags := len(fs.tags.names)
 	if numTags == 0 {
+		return
+	}
+	if useFreqSubsets(len(items), numTags, maxPerItem) {
+		frequencyBySubsets(fs, items, itemOff, itemIDs, numTags, n, out)
 		return
 	}
 	words := (len(items) + 63) / 64
@@ -314,6 +324,11 @@ func (fs *freqScratch) internTags(items []*ContextItem, itemOff []int32, totalTa
 			continue
 		}
 		for _, tag := range it.tags {
+			c := fs.tags.cached(tag)
+			if c.id > 0 {
+				itemIDs = append(itemIDs, c.id-1)
+				continue
+			}
 			fold = append(fold[:0], tag...)
 			lowered := false
 			for j, c := range fold {
@@ -326,6 +341,7 @@ func (fs *freqScratch) internTags(items []*ContextItem, itemOff []int32, totalTa
 			if id < 0 {
 				return nil, false
 			}
+			*c = tagCacheEntry{tag, id + 1}
 			itemIDs = append(itemIDs, id)
 		}
 		itemOff[i+1] = int32(len(itemIDs))
@@ -340,7 +356,7 @@ type freqScratch struct {
 	tags                                      tagTable
 	itemOff, itemIDs, itemGroup, gOff, gTags  []int32
 	gCount, tOff, withTag, tGroups, fill, ids []int32
-	shared                                    []int32
+	shared, subsets                           []int32
 	single                                    []int
 	gMask, bits                               []uint64
 	fold                                      []byte
@@ -354,6 +370,9 @@ func (fs *freqScratch) put() {
 		return
 	}
 	clear(fs.tags.names) // drop the items' strings
+	if fs.tags.cache != nil {
+		clear(fs.tags.cache[:])
+	}
 	freqScratchPool.Put(fs)
 }
 

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"hash/maphash"
 	"math/rand/v2"
+	"unsafe"
 )
 
 // tagTable interns ASCII-folded tags for FrequencyScorer.ScoreAll: id 0, 1,
@@ -19,6 +20,52 @@ type tagTable struct {
 	names  []string  // names[id]: the folded tag
 	hashes []uint64  // hashes[id]: its hash
 	strong bool
+	cache  *[tagCacheSize]tagCacheEntry
+}
+
+// tagCacheEntry remembers that the string s, identified by its data
+// pointer and length, interned as id-1 (0: empty entry).
+type tagCacheEntry struct {
+	s  string
+	id int32
+}
+
+// tagCacheSize is the number of entries of the cache in front of the
+// table (a power of two): a string's hash picks a pair of entries.
+const (
+	tagCacheBits = 8
+	tagCacheSize = 1 << tagCacheBits
+)
+
+// cached returns the cache entry for tag: tag's id is e.id-1 if e.id > 0,
+// else the caller interns tag and stores the result in e.
+//
+// Items usually share their tag strings (tags are constants, or one
+// string the application put on many items), so the cache is keyed by the
+// string's identity, its data pointer and length, instead of its bytes:
+// a hit skips folding, hashing and comparing the bytes. This is exact: a
+// Go string's bytes never change while it lives, and the entry holds its
+// string alive, so two strings with the same data pointer and length have
+// the same bytes. Strings with equal bytes but distinct data miss the
+// cache and take the table, which compares their folded bytes; the cache
+// never decides an id the table would not. The address is only compared
+// and hashed, never dereferenced.
+func (t *tagTable) cached(tag string) *tagCacheEntry {
+	p := unsafe.StringData(tag)
+	h := (uint64(uintptr(unsafe.Pointer(p))) ^ uint64(len(tag))) * 0x9E3779B97F4A7C15
+	i := h >> (64 - tagCacheBits)
+	e, f := &t.cache[i], &t.cache[i^1] // two ways, so that two strings of one slot do not evict each other
+	if e.id > 0 && unsafe.StringData(e.s) == p && len(e.s) == len(tag) {
+		return e
+	}
+	if f.id > 0 && unsafe.StringData(f.s) == p && len(f.s) == len(tag) {
+		return f
+	}
+	if e.id > 0 {
+		e = f
+	}
+	e.id = 0
+	return e
 }
 
 // tagSlot holds 1 + the id of the tag whose hash is hash (0: empty).
@@ -40,7 +87,11 @@ func (t *tagTable) reset(strong bool) {
 	if len(t.slots) == 0 {
 		t.slots = make([]tagSlot, 64)
 	}
+	if t.cache == nil {
+		t.cache = new([tagCacheSize]tagCacheEntry)
+	}
 	clear(t.slots)
+	clear(t.cache[:])
 	clear(t.names) // drop the items' strings
 	t.names, t.hashes, t.strong = t.names[:0], t.hashes[:0], strong
 }

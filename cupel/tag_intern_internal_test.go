@@ -98,3 +98,117 @@ func TestFrequencyScoresUnderTagHashCollisions(t *testing.T) {
 		}
 	}
 }
+
+// TestTagCacheAgreesWithMap: internTags, with its cache keyed by a
+// string's data pointer and length in front of the table, gives every tag
+// occurrence the id a map of ASCII-folded tags gives it (first appearance
+// order), and ScoreAll the per-item Score, when items share tag strings,
+// carry fresh copies of equal strings, prefixes of one string (same data
+// pointer, shorter length), the empty tag, case variants and non-ASCII
+// tags (only ASCII folds: "É" and "é" differ, as do "K" and the Kelvin
+// sign); with few distinct strings and with many more than the cache has
+// entries, so that entries are evicted; under the fast hash and with it
+// forced to collide (the strong restart).
+func TestTagCacheAgreesWithMap(t *testing.T) {
+	defer func(h func([]byte) uint64) { tagFastHash = h }(tagFastHash)
+	r := rand.New(rand.NewPCG(25, 9))
+	long := "Tag-0123456789-ABCDEFGHIJ"
+	base := []string{"", "k", "K", "\u212A", "é", "É", "\xffA", "\xffa", "tag", "TAG", "Tag", long}
+	for k := range len(long) + 1 {
+		base = append(base, long[:k]) // same data pointer, every length
+	}
+	for _, c := range []struct {
+		name     string
+		distinct int // extra strings "t<i>": many more than tagCacheSize evict entries
+		collide  bool
+	}{
+		{"few strings", 20, false},
+		{"many strings", 4 * tagCacheSize, false},
+		{"few strings, fast hash colliding", 20, true},
+	} {
+		tagFastHash = fastTagHash
+		if c.collide {
+			tagFastHash = func([]byte) uint64 { return 7 }
+		}
+		vocab := append([]string(nil), base...)
+		for i := range c.distinct {
+			vocab = append(vocab, fmt.Sprintf("t%d", i), fmt.Sprintf("T%d", i))
+		}
+		for trial := range 20 {
+			items := make([]*ContextItem, 1+r.IntN(1500))
+			total := 0
+			for i := range items {
+				var tags []string
+				for range r.IntN(5) {
+					tag := vocab[r.IntN(len(vocab))]
+					if r.IntN(4) == 0 {
+						tag = strings.Clone(tag) // equal bytes, distinct data
+					}
+					tags = append(tags, tag)
+				}
+				total += len(tags)
+				items[i] = MustItem(ItemSpec{Content: fmt.Sprint(i), Tokens: 1, Tags: tags})
+			}
+			fs := new(freqScratch)
+			itemOff := make([]int32, len(items)+1)
+			itemIDs, ok := fs.internTags(items, itemOff, total, false)
+			if !ok {
+				if !c.collide {
+					t.Fatalf("%s, trial %d: the fast hash reported an overlong probe", c.name, trial)
+				}
+				itemIDs, _ = fs.internTags(items, itemOff, total, true)
+			}
+			want := map[string]int32{}
+			for i, it := range items {
+				got := itemIDs[itemOff[i]:itemOff[i+1]]
+				if len(got) != len(it.tags) {
+					t.Fatalf("%s, trial %d: item %d has %d ids for %d tags", c.name, trial, i, len(got), len(it.tags))
+				}
+				for j, tag := range it.tags {
+					id, seen := want[asciiLower(tag)]
+					if !seen {
+						id = int32(len(want))
+						want[asciiLower(tag)] = id
+					}
+					if got[j] != id || fs.tags.names[id] != asciiLower(tag) {
+						t.Fatalf("%s, trial %d: item %d tag %q has id %d (name %q), want %d", c.name, trial, i, tag, got[j], fs.tags.names[got[j]], id)
+					}
+				}
+			}
+			var fsc FrequencyScorer
+			out := make([]float64, len(items))
+			fsc.ScoreAll(items, out)
+			for i, it := range items {
+				if s := fsc.Score(it, items); out[i] != s {
+					t.Fatalf("%s, trial %d: item %d: ScoreAll %v, Score %v", c.name, trial, i, out[i], s)
+				}
+			}
+		}
+	}
+}
+
+// TestTagCacheKeysOnPointerAndLength: a cache entry answers only for a
+// string with its data pointer and its length: a prefix of the cached
+// string (same pointer) or an equal string elsewhere placed in the same
+// entry is a miss, and the string itself a hit.
+func TestTagCacheKeysOnPointerAndLength(t *testing.T) {
+	var tt tagTable
+	tt.reset(false)
+	long := strings.Repeat("tag-", 4)
+	for k := range len(long) {
+		e := tt.cached(long[:k])
+		*e = tagCacheEntry{long, 1} // as if long had been cached in long[:k]'s entry
+		if got := tt.cached(long[:k]); got.id != 0 {
+			t.Fatalf("cached(long[:%d]) hit the entry of long (id %d)", k, got.id-1)
+		}
+	}
+	x := strings.Clone(long)
+	*tt.cached(x) = tagCacheEntry{long, 1}
+	if got := tt.cached(x); got.id != 0 {
+		t.Fatalf("cached(copy) hit the entry of the original (same bytes, other data)")
+	}
+	*tt.cached(long) = tagCacheEntry{long, 5}
+	if got := tt.cached(long); got.id != 5 {
+		t.Fatalf("cached(long) after storing it: id %d, want 5", got.id)
+	}
+}
