@@ -123,6 +123,83 @@ var _ = ginkgo.Describe("explore's shrinker, on lists", func() {
 	})
 })
 
+// These pin the three shrinking steps that a mutation sample of
+// explore_shrink.go left unguarded (runner/explore/EXPLORE.md).
+var _ = ginkgo.Describe("explore's shrinker, on composites, inner slicers and the plain kind scorer", func() {
+	ginkgo.It("removes the children a composite's bug does not need and keeps the two it does", func() {
+		// The bug: a composite of two or more children, one of them
+		// priority, adds 0.01 to every score. Hoisting priority out of the
+		// composite loses the bug, so a composite of priority and one
+		// other child must remain.
+		impl := bugImpl{func(req protocol.Request, out *protocol.Output) {
+			sc := req.Case.Scorers[0]
+			if req.Stage != vector.StageScoring || sc.Type != "composite" || len(sc.Children) < 2 ||
+				!slices.ContainsFunc(sc.Children, func(c cupel.ScorerSpec) bool { return c.Type == "priority" }) {
+				return
+			}
+			out.Scores = slices.Clone(out.Scores)
+			for k := range out.Scores {
+				out.Scores[k].Score += 0.01
+			}
+		}}
+		d := shrunk(impl, &vector.Case{ID: "children", Tier: vector.TierOptional, Stage: vector.StageScoring, Input: vector.Input{
+			PolicySpec: cupel.PolicySpec{Scorers: []cupel.ScorerSpec{{Type: "composite", Children: []cupel.ScorerSpec{
+				{Weight: vector.FloatPtr(1), Type: "tag", TagWeights: []cupel.TagWeightSpec{{Tag: "a", Weight: 1}}},
+				{Weight: vector.FloatPtr(2), Type: "recency"},
+				{Weight: vector.FloatPtr(3), Type: "priority"},
+				{Weight: vector.FloatPtr(4), Type: "reflexive"}}}}},
+			Items: richItems(2, -1)}})
+		sc := d.Case.Input.Scorers[0]
+		gomega.Expect(sc.Type).To(gomega.Equal("composite"))
+		gomega.Expect(sc.Children).To(gomega.HaveLen(2))
+		gomega.Expect(slices.ContainsFunc(sc.Children, func(c cupel.ScorerSpec) bool { return c.Type == "priority" })).To(gomega.BeTrue())
+	})
+
+	ginkgo.It("hoists an inner knapsack out of a quota slicer, keeping its bucket size", func() {
+		// The bug: any knapsack, inner or not, selects nothing.
+		impl := bugImpl{func(req protocol.Request, out *protocol.Output) {
+			if req.Stage == vector.StageSlicing && (req.Case.Slicer == "knapsack" || req.Case.InnerSlicer == "knapsack") {
+				out.Selected = nil
+			}
+		}}
+		items := richItems(3, -1)
+		for i := range items {
+			items[i].Score = vector.FloatPtr(0.9 - float64(i)/10)
+		}
+		d := shrunk(impl, &vector.Case{ID: "hoist", Tier: vector.TierOptional, Stage: vector.StageSlicing, Input: vector.Input{
+			PolicySpec: cupel.PolicySpec{Slicer: "quota", InnerSlicer: "knapsack", BucketSize: ptr(7), Quotas: []cupel.QuotaSpec{
+				{Kind: "Document", Require: vector.FloatPtr(10), Cap: vector.FloatPtr(60)}}},
+			Budget: &vector.Budget{TargetTokens: 300, MaxTokens: 300},
+			Items:  items}})
+		in := d.Case.Input
+		gomega.Expect(in.Slicer).To(gomega.Equal("knapsack"))
+		gomega.Expect(in.InnerSlicer).To(gomega.BeEmpty())
+		gomega.Expect(in.Quotas).To(gomega.BeEmpty())
+		gomega.Expect(in.BucketSize).To(gomega.Equal(ptr(7)))
+	})
+
+	ginkgo.It("moves a bug that any kind or tag scorer shows to the kind scorer with its default weights", func() {
+		// The bug: a kind or tag scorer, however weighted, adds 0.01 to
+		// every score. The shrinker moves a scorer toward the first
+		// declared leaf that still shows the bug (recency, priority, kind,
+		// ...), in its default configuration: the kind scorer's default
+		// weights.
+		impl := bugImpl{func(req protocol.Request, out *protocol.Output) {
+			if t := req.Case.Scorers[0].Type; req.Stage == vector.StageScoring && (t == "kind" || t == "tag") {
+				out.Scores = slices.Clone(out.Scores)
+				for k := range out.Scores {
+					out.Scores[k].Score += 0.01
+				}
+			}
+		}}
+		d := shrunk(impl, &vector.Case{ID: "kind", Tier: vector.TierOptional, Stage: vector.StageScoring, Input: vector.Input{
+			PolicySpec: cupel.PolicySpec{Scorers: []cupel.ScorerSpec{{Type: "tag",
+				TagWeights: []cupel.TagWeightSpec{{Tag: "a", Weight: 1}, {Tag: "b", Weight: 2}}}}},
+			Items: richItems(2, -1)}})
+		gomega.Expect(asJSON(d.Case.Input.Scorers)).To(gomega.Equal(asJSON([]cupel.ScorerSpec{{Type: "kind", UseDefaultWeights: cupel.Ptr(true)}})))
+	})
+})
+
 var _ = ginkgo.Describe("explore's vector header", func() {
 	ginkgo.It("names seed and index for index 0 too, and the fuzz target only for a fuzzed case (index -1)", func() {
 		d := &Divergence{Class: "placing / chronological / order", Seed: 4, Index: 0, OriginalItems: 3, ShrinkRuns: 5,
