@@ -59,14 +59,7 @@ func TestFrequencyBitsetsAgreeWithSpec(t *testing.T) {
 			if got := len(items) <= freqBitsetMaxItems && len(distinct)*words <= freqBitsetMaxWords; got != c.bitsets {
 				t.Fatalf("case meant to test the bitset path = %v, but it takes it = %v", c.bitsets, got)
 			}
-			var fsc FrequencyScorer
-			out := make([]float64, len(items))
-			fsc.ScoreAll(items, out)
-			for i, it := range items {
-				if want := fsc.Score(it, items); out[i] != want {
-					t.Fatalf("item %d: ScoreAll %v, Score %v", i, out[i], want)
-				}
-			}
+			checkScoreAllAgrees(t, "items", items)
 		})
 	}
 }
@@ -189,14 +182,7 @@ func TestFrequencySubsetsAgreeWithSpec(t *testing.T) {
 				if got := useFreqSubsets(len(items), len(distinct), maxPer); got != c.subsets {
 					t.Fatalf("case meant to test the subset path = %v, but it takes it = %v (%d tags, %d per item)", c.subsets, got, len(distinct), maxPer)
 				}
-				var fsc FrequencyScorer
-				out := make([]float64, len(items))
-				fsc.ScoreAll(items, out)
-				for i, it := range items {
-					if want := fsc.Score(it, items); out[i] != want {
-						t.Fatalf("trial %d, item %d (tags %q): ScoreAll %v, Score %v", trial, i, it.tags, out[i], want)
-					}
-				}
+				checkScoreAllAgrees(t, fmt.Sprintf("trial %d", trial), items)
 			}
 		})
 	}
@@ -211,6 +197,21 @@ func TestSortedDistinct3(t *testing.T) {
 		got := []int32{a, b, c}[:k]
 		if !slices.Equal(got, want) {
 			t.Errorf("sortedDistinct3(%v) = %v, want %v", tags, got, want)
+		}
+	}
+}
+
+// checkScoreAllAgrees fails t unless FrequencyScorer.ScoreAll gives every
+// item of items the score FrequencyScorer.Score gives it; what names the
+// input in the message.
+func checkScoreAllAgrees(t *testing.T, what string, items []*ContextItem) {
+	t.Helper()
+	var fsc FrequencyScorer
+	out := make([]float64, len(items))
+	fsc.ScoreAll(items, out)
+	for i, it := range items {
+		if want := fsc.Score(it, items); out[i] != want {
+			t.Fatalf("%s: item %d (tags %q): ScoreAll %v, Score %v", what, i, it.tags, out[i], want)
 		}
 	}
 }

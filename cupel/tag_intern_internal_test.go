@@ -89,14 +89,7 @@ func TestFrequencyScoresUnderTagHashCollisions(t *testing.T) {
 		}
 		items[i] = MustItem(ItemSpec{Content: fmt.Sprint(i), Tokens: 1, Tags: tags})
 	}
-	var fsc FrequencyScorer
-	out := make([]float64, len(items))
-	fsc.ScoreAll(items, out)
-	for i, it := range items {
-		if want := fsc.Score(it, items); out[i] != want {
-			t.Fatalf("item %d: ScoreAll %v, Score %v", i, out[i], want)
-		}
-	}
+	checkScoreAllAgrees(t, "items", items)
 }
 
 // TestTagCacheAgreesWithMap: internTags, with its cache keyed by a
@@ -175,14 +168,7 @@ func TestTagCacheAgreesWithMap(t *testing.T) {
 					}
 				}
 			}
-			var fsc FrequencyScorer
-			out := make([]float64, len(items))
-			fsc.ScoreAll(items, out)
-			for i, it := range items {
-				if s := fsc.Score(it, items); out[i] != s {
-					t.Fatalf("%s, trial %d: item %d: ScoreAll %v, Score %v", c.name, trial, i, out[i], s)
-				}
-			}
+			checkScoreAllAgrees(t, fmt.Sprintf("%s, trial %d", c.name, trial), items)
 		}
 	}
 }
