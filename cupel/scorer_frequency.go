@@ -364,15 +364,12 @@ type freqScratch struct {
 
 var freqScratchPool = sync.Pool{New: func() any { return new(freqScratch) }}
 
-// put drops the tag strings the map holds and returns fs to the pool.
+// put drops the tag strings the table holds and returns fs to the pool.
 func (fs *freqScratch) put() {
 	if len(fs.itemOff) > maxScratchItems {
 		return
 	}
-	clear(fs.tags.names) // drop the items' strings
-	if fs.tags.cache != nil {
-		clear(fs.tags.cache[:])
-	}
+	fs.tags.release()
 	freqScratchPool.Put(fs)
 }
 

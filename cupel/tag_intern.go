@@ -21,6 +21,8 @@ type tagTable struct {
 	hashes []uint64  // hashes[id]: its hash
 	strong bool
 	cache  *[tagCacheSize]tagCacheEntry
+	// cacheUsed: an entry of cache may be set since the last release.
+	cacheUsed bool
 }
 
 // tagCacheEntry remembers that the string s, identified by its data
@@ -65,6 +67,7 @@ func (t *tagTable) cached(tag string) *tagCacheEntry {
 		e = f
 	}
 	e.id = 0
+	t.cacheUsed = true // the caller may fill e
 	return e
 }
 
@@ -91,9 +94,21 @@ func (t *tagTable) reset(strong bool) {
 		t.cache = new([tagCacheSize]tagCacheEntry)
 	}
 	clear(t.slots)
-	clear(t.cache[:])
-	clear(t.names) // drop the items' strings
-	t.names, t.hashes, t.strong = t.names[:0], t.hashes[:0], strong
+	t.release()
+	t.hashes, t.strong = t.hashes[:0], strong
+}
+
+// release drops the strings t holds, the items' tags, so that a pooled
+// table keeps no item's strings alive; it clears the cache only when an
+// entry may have been set since the last release (a table released on its
+// way to the pool is not cleared again when the next run resets it).
+func (t *tagTable) release() {
+	clear(t.names)
+	t.names = t.names[:0]
+	if t.cacheUsed {
+		clear(t.cache[:])
+		t.cacheUsed = false
+	}
 }
 
 func (t *tagTable) hash(b []byte) uint64 {
