@@ -23,11 +23,7 @@ import (
 // name as a process: this test binary, which TestMain turns into the
 // implementation when $TESTIMPL is set.
 func implCmd(t *testing.T, name string) string {
-	suite, err := filepath.Abs("../../runner/testdata/suite")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return fmt.Sprintf("TESTIMPL=%s TESTIMPL_SUITE=%s %s", name, suite, os.Args[0])
+	return fmt.Sprintf("TESTIMPL=%s TESTIMPL_SUITE=%s %s", name, abs(t, fixtureSuite), os.Args[0])
 }
 
 func cupelConform(args ...string) (code int, stdout, stderr string) {

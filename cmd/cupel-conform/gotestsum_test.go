@@ -96,14 +96,7 @@ func TestGotestsum(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fixtures, err := filepath.Abs("../../runner/testdata/suite")
-	if err != nil {
-		t.Fatal(err)
-	}
-	python, err := filepath.Abs("../../examples/python-impl/cupel_impl.py")
-	if err != nil {
-		t.Fatal(err)
-	}
+	fixtures, python := abs(t, fixtureSuite), abs(t, pythonImpl)
 	runs := []struct {
 		name  string
 		args  []string

@@ -31,18 +31,7 @@ func TestMain(m *testing.M) {
 }
 
 func TestScripts(t *testing.T) {
-	fixtures, err := filepath.Abs("../../runner/testdata/suite")
-	if err != nil {
-		t.Fatal(err)
-	}
-	python, err := filepath.Abs("../../examples/python-impl/cupel_impl.py")
-	if err != nil {
-		t.Fatal(err)
-	}
-	vectors, err := filepath.Abs("../../vectors")
-	if err != nil {
-		t.Fatal(err)
-	}
+	fixtures, python, vectors := abs(t, fixtureSuite), abs(t, pythonImpl), abs(t, "../../vectors")
 	testscript.Run(t, testscript.Params{Dir: "testdata/script", Setup: func(e *testscript.Env) error {
 		// FIXTURES is the fixture suite the test implementations answer;
 		// PYIMPL the partial Python example; VECTORS the embedded suite.
@@ -51,4 +40,21 @@ func TestScripts(t *testing.T) {
 		e.Setenv("VECTORS", vectors)
 		return nil
 	}})
+}
+
+// The fixture suite the test implementations answer, and the partial
+// Python example, relative to this package's directory.
+const (
+	fixtureSuite = "../../runner/testdata/suite"
+	pythonImpl   = "../../examples/python-impl/cupel_impl.py"
+)
+
+// abs is path made absolute, for scripts and processes that run elsewhere.
+func abs(t *testing.T, path string) string {
+	t.Helper()
+	a, err := filepath.Abs(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
 }
