@@ -436,7 +436,7 @@ func (pr *proc) dead() bool {
 
 // roundTrip writes one message and reads the next line.
 func (pr *proc) roundTrip(ctx context.Context, msg any) ([]byte, *Fault) {
-	b, err := json.Marshal(msg)
+	b, err := encodeLine(msg)
 	if err != nil {
 		return nil, &Fault{Status: StatusError, Message: "cannot encode request", Err: err}
 	}

@@ -1,0 +1,397 @@
+// Package wirejson reads and writes the JSON of the protocol's busiest
+// messages (a run request and its case's items) without reflection: the
+// runner sends, and a Go adapter reads, one such message a case, and
+// encoding/json spends most of a small case's time on them.
+//
+// It does not replace encoding/json. The Reader accepts a plain subset of
+// JSON (keys and strings without escapes, no null where a value is read,
+// no duplicate keys) and, on anything else, marks itself failed, so that
+// the caller decodes the same bytes again with encoding/json: what the
+// Reader accepts, it reads as encoding/json would, and everything else
+// keeps encoding/json's behaviour and errors. The append functions write
+// encoding/json's bytes for the values they are given.
+package wirejson
+
+import (
+	"encoding/json"
+	"strconv"
+	"unicode/utf8"
+)
+
+// Reader reads one JSON text from a byte slice. After a failed read its
+// methods return zero values; OK reports whether every read succeeded.
+type Reader struct {
+	b   []byte
+	i   int
+	bad bool
+}
+
+// NewReader returns a Reader of b.
+func NewReader(b []byte) *Reader { return &Reader{b: b} }
+
+// Fail marks the read as failed: the caller falls back to encoding/json.
+func (r *Reader) Fail() { r.bad = true }
+
+// OK reports whether every read so far succeeded.
+func (r *Reader) OK() bool { return !r.bad }
+
+// Done reports whether every read succeeded and only white space is left.
+func (r *Reader) Done() bool {
+	r.ws()
+	return !r.bad && r.i == len(r.b)
+}
+
+func (r *Reader) ws() {
+	for r.i < len(r.b) {
+		switch r.b[r.i] {
+		case ' ', '\t', '\n', '\r':
+			r.i++
+		default:
+			return
+		}
+	}
+}
+
+// next skips white space and consumes c when it comes next.
+func (r *Reader) next(c byte) bool {
+	r.ws()
+	if !r.bad && r.i < len(r.b) && r.b[r.i] == c {
+		r.i++
+		return true
+	}
+	return false
+}
+
+// Once fails the read when bit is already set in seen (a key given twice),
+// and sets it.
+func (r *Reader) Once(seen *uint32, bit uint32) {
+	if *seen&bit != 0 {
+		r.bad = true
+	}
+	*seen |= bit
+}
+
+// Object reads an object, calling f with each key when the reader is at
+// the key's value; f must read the value (or fail).
+func (r *Reader) Object(f func(key []byte)) {
+	if !r.next('{') {
+		r.bad = true
+		return
+	}
+	if r.next('}') {
+		return
+	}
+	for !r.bad {
+		key := r.plainString()
+		if !r.next(':') {
+			r.bad = true
+			return
+		}
+		f(key)
+		if r.next(',') {
+			continue
+		}
+		if !r.next('}') {
+			r.bad = true
+		}
+		return
+	}
+}
+
+// Array reads an array, calling f at each element; f must read it.
+func (r *Reader) Array(f func()) {
+	if !r.next('[') {
+		r.bad = true
+		return
+	}
+	if r.next(']') {
+		return
+	}
+	for !r.bad {
+		f()
+		if r.next(',') {
+			continue
+		}
+		if !r.next(']') {
+			r.bad = true
+		}
+		return
+	}
+}
+
+// Null consumes a null when it comes next, and reports whether it did.
+func (r *Reader) Null() bool {
+	r.ws()
+	if !r.bad && len(r.b)-r.i >= 4 && string(r.b[r.i:r.i+4]) == "null" {
+		r.i += 4
+		return true
+	}
+	return false
+}
+
+// Peek returns the next byte after white space (0 at the end).
+func (r *Reader) Peek() byte {
+	r.ws()
+	if r.bad || r.i >= len(r.b) {
+		return 0
+	}
+	return r.b[r.i]
+}
+
+// plainString reads a string without escapes, of valid UTF-8, and returns
+// its bytes (which alias the input).
+func (r *Reader) plainString() []byte {
+	if !r.next('"') {
+		r.bad = true
+		return nil
+	}
+	start, high := r.i, false
+	for ; r.i < len(r.b); r.i++ {
+		switch c := r.b[r.i]; {
+		case c == '"':
+			s := r.b[start:r.i]
+			r.i++
+			if high && !utf8.Valid(s) {
+				r.bad = true
+			}
+			return s
+		case c == '\\' || c < 0x20:
+			r.bad = true
+			return nil
+		case c >= 0x80:
+			high = true
+		}
+	}
+	r.bad = true
+	return nil
+}
+
+// String reads a string (one without escapes; others fail the read).
+func (r *Reader) String() string {
+	s := r.plainString()
+	if r.bad {
+		return ""
+	}
+	return string(s)
+}
+
+// RawString reads a string as String does and returns it with its quotes,
+// aliasing the input: what an UnmarshalJSON method of a string is given.
+func (r *Reader) RawString() []byte {
+	r.ws()
+	start := r.i
+	r.plainString()
+	if r.bad {
+		return nil
+	}
+	return r.b[start:r.i]
+}
+
+// Bool reads true or false.
+func (r *Reader) Bool() bool {
+	r.ws()
+	switch {
+	case r.bad:
+	case len(r.b)-r.i >= 4 && string(r.b[r.i:r.i+4]) == "true":
+		r.i += 4
+		return true
+	case len(r.b)-r.i >= 5 && string(r.b[r.i:r.i+5]) == "false":
+		r.i += 5
+		return false
+	}
+	r.bad = true
+	return false
+}
+
+// Number reads a number and returns its literal (aliasing the input), and
+// whether it is an integer literal (no fraction, no exponent).
+func (r *Reader) Number() (lit []byte, integer bool) {
+	r.ws()
+	if r.bad {
+		return nil, false
+	}
+	b, i := r.b, r.i
+	start := i
+	digits := func() bool {
+		s := i
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+		return i > s
+	}
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	case !digits():
+		r.bad = true
+		return nil, false
+	}
+	integer = true
+	if i < len(b) && b[i] == '.' {
+		i++
+		integer = false
+		if !digits() {
+			r.bad = true
+			return nil, false
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		integer = false
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		if !digits() {
+			r.bad = true
+			return nil, false
+		}
+	}
+	r.i = i
+	return b[start:i], integer
+}
+
+// Int reads an integer literal that fits in bits bits, as encoding/json
+// reads one into an integer of that size.
+func (r *Reader) Int(bits int) int64 {
+	lit, integer := r.Number()
+	if r.bad {
+		return 0
+	}
+	if !integer {
+		r.bad = true
+		return 0
+	}
+	n, err := strconv.ParseInt(string(lit), 10, bits)
+	if err != nil {
+		r.bad = true
+	}
+	return n
+}
+
+// Float64 reads a number as encoding/json reads one into a float64.
+func (r *Reader) Float64() float64 {
+	lit, _ := r.Number()
+	if r.bad {
+		return 0
+	}
+	f, err := strconv.ParseFloat(string(lit), 64)
+	if err != nil {
+		r.bad = true
+	}
+	return f
+}
+
+// Value reads any JSON value and returns its bytes (aliasing the input),
+// for encoding/json to decode. Only its extent is checked here: strings,
+// numbers, literals and nesting; the decoder of the bytes checks the rest.
+func (r *Reader) Value() []byte {
+	r.ws()
+	start := r.i
+	r.skip(0)
+	if r.bad {
+		return nil
+	}
+	return r.b[start:r.i]
+}
+
+// maxDepth bounds the nesting Value follows (encoding/json's own limit is
+// 10,000; deeper values are left to it).
+const maxDepth = 1000
+
+func (r *Reader) skip(depth int) {
+	if depth > maxDepth {
+		r.bad = true
+		return
+	}
+	switch r.Peek() {
+	case '{':
+		r.i++
+		if r.next('}') {
+			return
+		}
+		for !r.bad {
+			r.skipString()
+			if !r.next(':') {
+				r.bad = true
+				return
+			}
+			r.skip(depth + 1)
+			if r.next(',') {
+				continue
+			}
+			if !r.next('}') {
+				r.bad = true
+			}
+			return
+		}
+	case '[':
+		r.i++
+		if r.next(']') {
+			return
+		}
+		for !r.bad {
+			r.skip(depth + 1)
+			if r.next(',') {
+				continue
+			}
+			if !r.next(']') {
+				r.bad = true
+			}
+			return
+		}
+	case '"':
+		r.skipString()
+	case 't', 'f':
+		r.Bool()
+	case 'n':
+		if !r.Null() {
+			r.bad = true
+		}
+	default:
+		r.Number()
+	}
+}
+
+// skipString reads a string, escapes included.
+func (r *Reader) skipString() {
+	if !r.next('"') {
+		r.bad = true
+		return
+	}
+	for ; r.i < len(r.b); r.i++ {
+		switch c := r.b[r.i]; {
+		case c == '"':
+			r.i++
+			return
+		case c == '\\':
+			r.i++
+		case c < 0x20:
+			r.bad = true
+			return
+		}
+	}
+	r.bad = true
+}
+
+// AppendString appends s as encoding/json writes a string.
+func AppendString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x80 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			q, _ := json.Marshal(s) // escapes and UTF-8 as encoding/json has them
+			return append(b, q...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
+}
+
+// AppendKey appends "key": for a key that needs no escaping.
+func AppendKey(b []byte, key string) []byte {
+	b = append(b, '"')
+	b = append(b, key...)
+	return append(b, '"', ':')
+}
