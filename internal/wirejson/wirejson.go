@@ -16,6 +16,8 @@ import (
 	"encoding/json"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/cupel-go/go-cupel/cupel"
 )
 
 // Reader reads one JSON text from a byte slice. After a failed read its
@@ -282,6 +284,31 @@ func (r *Reader) Float64() float64 {
 		r.bad = true
 	}
 	return f
+}
+
+// Float reads a cupel.Float: a number, or a string its UnmarshalJSON
+// reads ("NaN", "Infinity", "-Infinity").
+func (r *Reader) Float() cupel.Float {
+	if r.Peek() == '"' {
+		var f cupel.Float
+		if raw := r.RawString(); r.OK() && f.UnmarshalJSON(raw) != nil {
+			r.bad = true
+		}
+		return f
+	}
+	return cupel.Float(r.Float64())
+}
+
+// Scalar reads a string, number or boolean as encoding/json reads one into
+// an interface value (a number is a float64); other values fail the read.
+func (r *Reader) Scalar() any {
+	switch r.Peek() {
+	case '"':
+		return r.String()
+	case 't', 'f':
+		return r.Bool()
+	}
+	return r.Float64()
 }
 
 // Value reads any JSON value and returns its bytes (aliasing the input),

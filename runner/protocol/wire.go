@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/cupel-go/go-cupel/internal/wirejson"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // A run message is written and read once a case on each side of a session.
@@ -68,4 +69,202 @@ func readRun(line []byte) (m RunMessage, ok bool) {
 		}
 	})
 	return m, r.Done() && m.Type == TypeRun
+}
+
+// readResult reads a result line as encoding/json reads one into a
+// ResultMessage; ok is false when the fast reader does not accept it.
+func readResult(line []byte) (m ResultMessage, ok bool) {
+	r := wirejson.NewReader(line)
+	var seen uint32
+	r.Object(func(key []byte) {
+		switch string(key) {
+		case "type":
+			r.Once(&seen, 1<<0)
+			m.Type = r.String()
+		case "seq":
+			r.Once(&seen, 1<<1)
+			m.Seq = int(r.Int(strconv.IntSize))
+		case "id":
+			r.Once(&seen, 1<<2)
+			m.ID = r.String()
+		case "status":
+			r.Once(&seen, 1<<3)
+			m.Status = r.String()
+		case "output":
+			r.Once(&seen, 1<<4)
+			m.Output = readOutput(r)
+		case "error":
+			r.Once(&seen, 1<<5)
+			m.Error = &ErrorInfo{}
+			var seenErr uint32
+			r.Object(func(key []byte) {
+				switch string(key) {
+				case "kind":
+					r.Once(&seenErr, 1<<0)
+					m.Error.Kind = r.String()
+				case "message":
+					r.Once(&seenErr, 1<<1)
+					m.Error.Message = r.String()
+				default:
+					r.Fail()
+				}
+			})
+		case "reason":
+			r.Once(&seen, 1<<6)
+			m.Reason = r.String()
+		default:
+			r.Fail()
+		}
+	})
+	return m, r.Done()
+}
+
+func readOutput(r *wirejson.Reader) *Output {
+	o := &Output{}
+	var seen uint32
+	r.Object(func(key []byte) {
+		switch string(key) {
+		case "scores":
+			r.Once(&seen, 1<<0)
+			o.Scores = []IndexScore{}
+			r.Array(func() {
+				var s IndexScore
+				var seenScore uint32
+				r.Object(func(key []byte) {
+					switch string(key) {
+					case "index":
+						r.Once(&seenScore, 1<<0)
+						s.Index = int(r.Int(strconv.IntSize))
+					case "score":
+						r.Once(&seenScore, 1<<1)
+						s.Score = r.Float()
+					default:
+						r.Fail()
+					}
+				})
+				o.Scores = append(o.Scores, s)
+			})
+		case "selected":
+			r.Once(&seen, 1<<1)
+			o.Selected = readInts(r)
+		case "ordered":
+			r.Once(&seen, 1<<2)
+			o.Ordered = readInts(r)
+		case "shortfalls":
+			r.Once(&seen, 1<<3)
+			o.Shortfalls = readShortfalls(r)
+		case "cap_excluded_count":
+			r.Once(&seen, 1<<4)
+			n := int(r.Int(strconv.IntSize))
+			o.CapExcludedCount = &n
+		case "overflow":
+			r.Once(&seen, 1<<5)
+			o.Overflow = &vector.Overflow{}
+			var seenOverflow uint32
+			r.Object(func(key []byte) {
+				if string(key) != "tokens_over_budget" {
+					r.Fail()
+					return
+				}
+				r.Once(&seenOverflow, 1)
+				o.Overflow.TokensOverBudget = r.Int(64)
+			})
+		case "diagnostics":
+			r.Once(&seen, 1<<6)
+			o.Diagnostics = readDiagnostics(r)
+		default:
+			r.Fail()
+		}
+	})
+	return o
+}
+
+func readInts(r *wirejson.Reader) []int {
+	out := []int{}
+	r.Array(func() { out = append(out, int(r.Int(strconv.IntSize))) })
+	return out
+}
+
+func readShortfalls(r *wirejson.Reader) []vector.Shortfall {
+	out := []vector.Shortfall{}
+	r.Array(func() {
+		var s vector.Shortfall
+		var seen uint32
+		r.Object(func(key []byte) {
+			switch string(key) {
+			case "kind":
+				r.Once(&seen, 1<<0)
+				s.Kind = r.String()
+			case "required_count":
+				r.Once(&seen, 1<<1)
+				s.RequiredCount = r.Int(64)
+			case "satisfied_count":
+				r.Once(&seen, 1<<2)
+				s.SatisfiedCount = r.Int(64)
+			default:
+				r.Fail()
+			}
+		})
+		out = append(out, s)
+	})
+	return out
+}
+
+func readDiagnostics(r *wirejson.Reader) *Diagnostics {
+	d := &Diagnostics{}
+	var seen uint32
+	r.Object(func(key []byte) {
+		switch string(key) {
+		case "included":
+			r.Once(&seen, 1<<0)
+			d.Included = readDiagnosticItems(r)
+		case "excluded":
+			r.Once(&seen, 1<<1)
+			d.Excluded = readDiagnosticItems(r)
+		case "total_candidates":
+			r.Once(&seen, 1<<2)
+			d.TotalCandidates = r.Int(64)
+		case "total_tokens_considered":
+			r.Once(&seen, 1<<3)
+			d.TotalTokensConsidered = r.Int(64)
+		case "count_requirement_shortfalls":
+			r.Once(&seen, 1<<4)
+			d.Shortfalls = readShortfalls(r)
+		default:
+			r.Fail()
+		}
+	})
+	return d
+}
+
+func readDiagnosticItems(r *wirejson.Reader) []DiagnosticItem {
+	out := []DiagnosticItem{}
+	r.Array(func() {
+		var it DiagnosticItem
+		var seen uint32
+		r.Object(func(key []byte) {
+			switch string(key) {
+			case "index":
+				r.Once(&seen, 1<<0)
+				it.Index = int(r.Int(strconv.IntSize))
+			case "score":
+				r.Once(&seen, 1<<1)
+				it.Score = r.Float()
+			case "reason":
+				r.Once(&seen, 1<<2)
+				it.Reason = map[string]any{}
+				r.Object(func(key []byte) {
+					k := string(key)
+					if _, dup := it.Reason[k]; dup {
+						r.Fail()
+					}
+					it.Reason[k] = r.Scalar()
+				})
+			default:
+				r.Fail()
+			}
+		})
+		out = append(out, it)
+	})
+	return out
 }

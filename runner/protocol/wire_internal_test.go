@@ -1,7 +1,9 @@
 package protocol
 
 import (
+	"bytes"
 	"encoding/json"
+	"math"
 
 	"github.com/onsi/ginkgo/v2"
 	"github.com/onsi/gomega"
@@ -59,5 +61,50 @@ var _ = ginkgo.Describe("a run message on the wire", func() {
 		gomega.Expect(m.Seq).To(gomega.Equal(7))
 		gomega.Expect(m.Case.Placer).To(gomega.Equal("chronological"))
 		gomega.Expect(m.Case.Items).To(gomega.Equal([]vector.Item{}))
+	})
+
+	ginkgo.It("reads a result line as encoding/json reads it", func() {
+		n := 3
+		results := []Result{
+			{Status: ResultOK, Output: &Output{Scores: []IndexScore{{0, 0.5}, {1, vector.Float(math.NaN())}, {2, vector.Float(math.Inf(-1))}, {3, vector.Float(math.Copysign(0, -1))}}}},
+			{Status: ResultOK, Output: &Output{Selected: []int{2, 0}, CapExcludedCount: &n, Shortfalls: []vector.Shortfall{{Kind: "Message", RequiredCount: 2, SatisfiedCount: 1}}}},
+			{Status: ResultOK, Output: &Output{Ordered: []int{}}},
+			{Status: ResultOK, Output: &Output{Ordered: []int{1}, Overflow: &vector.Overflow{TokensOverBudget: 7}, Diagnostics: &Diagnostics{
+				Included: []DiagnosticItem{{Index: 1, Score: 0.25, Reason: map[string]any{"reason": "Selected"}}},
+				Excluded: []DiagnosticItem{{Index: 0, Score: vector.Float(math.NaN()), Reason: map[string]any{"reason": "BudgetExceeded", "item_tokens": int64(9), "available_tokens": int64(-2), "score": vector.Float(math.Inf(1)), "flag": true}}},
+				TotalCandidates: 2, TotalTokensConsidered: 12, Shortfalls: []vector.Shortfall{}}}},
+			{Status: ResultRejected, Error: &ErrorInfo{Kind: "invalid_budget", Message: "target > max <x>"}},
+			{Status: ResultUnsupported, Reason: "unknown scorer x"},
+		}
+		for i, res := range results {
+			line, err := json.Marshal(ResultMessage{Type: TypeResult, Seq: i, ID: "case/1", Result: res})
+			gomega.Expect(err).NotTo(gomega.HaveOccurred())
+			var slow ResultMessage
+			gomega.Expect(json.Unmarshal(line, &slow)).To(gomega.Succeed())
+			fast, ok := readResult(line)
+			if bytes.Contains(line, []byte(`\u003c`)) { // an escape: encoding/json reads it
+				gomega.Expect(ok).To(gomega.BeFalse(), string(line))
+				continue
+			}
+			gomega.Expect(ok).To(gomega.BeTrue(), string(line))
+			a, err := json.Marshal(fast)
+			gomega.Expect(err).NotTo(gomega.HaveOccurred())
+			b, err := json.Marshal(slow)
+			gomega.Expect(err).NotTo(gomega.HaveOccurred())
+			gomega.Expect(string(a)).To(gomega.Equal(string(b)))
+			if slow.Output != nil && slow.Output.Diagnostics != nil {
+				gomega.Expect(fast.Output.Diagnostics.Excluded[0].Reason).To(gomega.HaveKeyWithValue("item_tokens", 9.0))
+				gomega.Expect(fast.Output.Diagnostics.Shortfalls).To(gomega.BeNil()) // omitted when empty
+			}
+		}
+		for _, line := range []string{
+			`{"type":"result","seq":1,"status":"ok","output":null}`,
+			`{"type":"result","seq":1,"status":"ok","output":{"ordered":[1,2],"ordered":[3]}}`,
+			`{"type":"result","seq":1,"status":"ok","output":{"diagnostics":{"included":[{"index":0,"score":1,"reason":{"reason":"x","list":[1]}}]}}}`,
+			`{"type":"result","seq":1,"status":"ok","extra":true}`,
+		} {
+			_, ok := readResult([]byte(line))
+			gomega.Expect(ok).To(gomega.BeFalse(), line)
+		}
 	})
 })

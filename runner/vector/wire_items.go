@@ -178,7 +178,7 @@ func (it *Item) readJSON(r *wirejson.Reader) {
 		case "futureRelevanceHint":
 			r.Once(&seen, 1<<7)
 			v := values()
-			v.hint = readFloat(r)
+			v.hint = r.Float()
 			it.FutureRelevanceHint = &v.hint
 		case "pinned":
 			r.Once(&seen, 1<<8)
@@ -186,7 +186,7 @@ func (it *Item) readJSON(r *wirejson.Reader) {
 		case "score":
 			r.Once(&seen, 1<<9)
 			v := values()
-			v.score = readFloat(r)
+			v.score = r.Float()
 			it.Score = &v.score
 		case "timestamp":
 			r.Once(&seen, 1<<10)
@@ -215,27 +215,10 @@ func (it *Item) readJSON(r *wirejson.Reader) {
 	})
 }
 
-// readFloat reads a Float: a number, or a string its UnmarshalJSON reads.
-func readFloat(r *wirejson.Reader) Float {
-	if r.Peek() == '"' {
-		var f Float
-		if raw := r.RawString(); r.OK() && f.UnmarshalJSON(raw) != nil {
-			r.Fail()
-		}
-		return f
-	}
-	return Float(r.Float64())
-}
-
 // readMetadataValue reads a string, number or boolean value, or a tagged
 // non-finite float; others fail r (decodeMetadataValue reads them).
 func readMetadataValue(r *wirejson.Reader) any {
-	switch r.Peek() {
-	case '"':
-		return r.String()
-	case 't', 'f':
-		return r.Bool()
-	case '{':
+	if r.Peek() == '{' {
 		var v float64
 		var n int
 		r.Object(func(key []byte) {
@@ -258,11 +241,7 @@ func readMetadataValue(r *wirejson.Reader) any {
 		}
 		return v
 	}
-	if r.Null() {
-		r.Fail()
-		return nil
-	}
-	return r.Float64()
+	return r.Scalar()
 }
 
 // readBudget reads a budget as encoding/json does, or fails r.
@@ -296,7 +275,7 @@ func readBudget(r *wirejson.Reader) *Budget {
 			}
 		case "estimationSafetyMarginPercent":
 			r.Once(&seen, 1<<4)
-			b.EstimationSafetyMarginPercent = readFloat(r)
+			b.EstimationSafetyMarginPercent = r.Float()
 		default:
 			r.Fail()
 		}
