@@ -70,8 +70,8 @@ var _ = ginkgo.Describe("a run message on the wire", func() {
 			{Status: ResultOK, Output: &Output{Selected: []int{2, 0}, CapExcludedCount: &n, Shortfalls: []vector.Shortfall{{Kind: "Message", RequiredCount: 2, SatisfiedCount: 1}}}},
 			{Status: ResultOK, Output: &Output{Ordered: []int{}}},
 			{Status: ResultOK, Output: &Output{Ordered: []int{1}, Overflow: &vector.Overflow{TokensOverBudget: 7}, Diagnostics: &Diagnostics{
-				Included: []DiagnosticItem{{Index: 1, Score: 0.25, Reason: map[string]any{"reason": "Selected"}}},
-				Excluded: []DiagnosticItem{{Index: 0, Score: vector.Float(math.NaN()), Reason: map[string]any{"reason": "BudgetExceeded", "item_tokens": int64(9), "available_tokens": int64(-2), "score": vector.Float(math.Inf(1)), "flag": true}}},
+				Included:        []DiagnosticItem{{Index: 1, Score: 0.25, Reason: map[string]any{"reason": "Selected"}}},
+				Excluded:        []DiagnosticItem{{Index: 0, Score: vector.Float(math.NaN()), Reason: map[string]any{"reason": "BudgetExceeded", "item_tokens": int64(9), "available_tokens": int64(-2), "score": vector.Float(math.Inf(1)), "flag": true}}},
 				TotalCandidates: 2, TotalTokensConsidered: 12, Shortfalls: []vector.Shortfall{}}}},
 			{Status: ResultRejected, Error: &ErrorInfo{Kind: "invalid_budget", Message: "target > max <x>"}},
 			{Status: ResultUnsupported, Reason: "unknown scorer x"},
