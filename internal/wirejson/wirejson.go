@@ -14,6 +14,7 @@ package wirejson
 
 import (
 	"encoding/json"
+	"math"
 	"strconv"
 	"unicode/utf8"
 
@@ -421,4 +422,16 @@ func AppendKey(b []byte, key string) []byte {
 	b = append(b, '"')
 	b = append(b, key...)
 	return append(b, '"', ':')
+}
+
+// AppendFloat appends f as its MarshalJSON writes it: a finite value other
+// than -0 is strconv's shortest 'g' form, which is what that codec writes
+// for it; the others are its own.
+func AppendFloat(b []byte, f cupel.Float) []byte {
+	v := float64(f)
+	if math.IsNaN(v) || math.IsInf(v, 0) || (v == 0 && math.Signbit(v)) {
+		s, _ := f.MarshalJSON()
+		return append(b, s...)
+	}
+	return strconv.AppendFloat(b, v, 'g', -1, 64)
 }

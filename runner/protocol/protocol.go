@@ -106,7 +106,7 @@ func Serve(ctx context.Context, impl Implementation, r io.Reader, w io.Writer) e
 	sc.Buffer(make([]byte, 0, 64<<10), MaxLine)
 	bw := bufio.NewWriter(w)
 	send := func(v any) error {
-		b, err := json.Marshal(v)
+		b, err := encodeLine(v)
 		if err != nil {
 			return err
 		}

@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"encoding/json"
+	"slices"
 	"strconv"
 
 	"github.com/cupel-go/go-cupel/internal/wirejson"
@@ -17,13 +18,22 @@ import (
 
 // encodeLine is the JSON of msg, as encoding/json writes it.
 func encodeLine(msg any) ([]byte, error) {
-	m, ok := msg.(RunMessage)
-	if !ok {
-		return json.Marshal(msg)
+	switch m := msg.(type) {
+	case RunMessage:
+		return encodeRun(m)
+	case ResultMessage:
+		if b, ok := appendResult(make([]byte, 0, 512), &m); ok {
+			return b, nil
+		}
 	}
+	return json.Marshal(msg)
+}
+
+// encodeRun is the JSON of m, as encoding/json writes it.
+func encodeRun(m RunMessage) ([]byte, error) {
 	c, err := m.Case.MarshalJSON()
 	if err != nil {
-		return json.Marshal(msg) // for encoding/json's error
+		return json.Marshal(m) // for encoding/json's error
 	}
 	b := make([]byte, 0, len(c)+len(m.ID)+len(m.Stage)+64)
 	b = append(b, `{"type":`...)
@@ -267,4 +277,170 @@ func readDiagnosticItems(r *wirejson.Reader) []DiagnosticItem {
 		out = append(out, it)
 	})
 	return out
+}
+
+// appendResult appends m as encoding/json writes it; ok is false for a
+// reason value of a type it leaves to encoding/json (go-cupel's are
+// strings, int64 and Float).
+func appendResult(b []byte, m *ResultMessage) (_ []byte, ok bool) {
+	b = append(b, `{"type":`...)
+	b = wirejson.AppendString(b, m.Type)
+	b = append(b, `,"seq":`...)
+	b = strconv.AppendInt(b, int64(m.Seq), 10)
+	b = append(b, `,"id":`...)
+	b = wirejson.AppendString(b, m.ID)
+	b = append(b, `,"status":`...)
+	b = wirejson.AppendString(b, m.Status)
+	if o := m.Output; o != nil {
+		b = append(b, `,"output":{`...)
+		n := len(b)
+		comma := func() {
+			if len(b) > n {
+				b = append(b, ',')
+			}
+		}
+		if len(o.Scores) > 0 {
+			b = append(b, `"scores":[`...)
+			for i, s := range o.Scores {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = append(b, `{"index":`...)
+				b = strconv.AppendInt(b, int64(s.Index), 10)
+				b = append(b, `,"score":`...)
+				b = wirejson.AppendFloat(b, s.Score)
+				b = append(b, '}')
+			}
+			b = append(b, ']')
+		}
+		if len(o.Selected) > 0 {
+			comma()
+			b = appendInts(append(b, `"selected":`...), o.Selected)
+		}
+		if len(o.Ordered) > 0 {
+			comma()
+			b = appendInts(append(b, `"ordered":`...), o.Ordered)
+		}
+		if len(o.Shortfalls) > 0 {
+			comma()
+			b = appendShortfalls(append(b, `"shortfalls":`...), o.Shortfalls)
+		}
+		if o.CapExcludedCount != nil {
+			comma()
+			b = strconv.AppendInt(append(b, `"cap_excluded_count":`...), int64(*o.CapExcludedCount), 10)
+		}
+		if o.Overflow != nil {
+			comma()
+			b = strconv.AppendInt(append(b, `"overflow":{"tokens_over_budget":`...), o.Overflow.TokensOverBudget, 10)
+			b = append(b, '}')
+		}
+		if d := o.Diagnostics; d != nil {
+			comma()
+			b = append(b, `"diagnostics":{"included":`...)
+			if b, ok = appendDiagnosticItems(b, d.Included); !ok {
+				return nil, false
+			}
+			b = append(b, `,"excluded":`...)
+			if b, ok = appendDiagnosticItems(b, d.Excluded); !ok {
+				return nil, false
+			}
+			b = strconv.AppendInt(append(b, `,"total_candidates":`...), d.TotalCandidates, 10)
+			b = strconv.AppendInt(append(b, `,"total_tokens_considered":`...), d.TotalTokensConsidered, 10)
+			if len(d.Shortfalls) > 0 {
+				b = appendShortfalls(append(b, `,"count_requirement_shortfalls":`...), d.Shortfalls)
+			}
+			b = append(b, '}')
+		}
+		b = append(b, '}')
+	}
+	if e := m.Error; e != nil {
+		b = append(b, `,"error":{"kind":`...)
+		b = wirejson.AppendString(b, e.Kind)
+		if e.Message != "" {
+			b = append(b, `,"message":`...)
+			b = wirejson.AppendString(b, e.Message)
+		}
+		b = append(b, '}')
+	}
+	if m.Reason != "" {
+		b = append(b, `,"reason":`...)
+		b = wirejson.AppendString(b, m.Reason)
+	}
+	return append(b, '}'), true
+}
+
+func appendInts(b []byte, list []int) []byte {
+	b = append(b, '[')
+	for i, v := range list {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(v), 10)
+	}
+	return append(b, ']')
+}
+
+func appendShortfalls(b []byte, list []vector.Shortfall) []byte {
+	b = append(b, '[')
+	for i, s := range list {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"kind":`...)
+		b = wirejson.AppendString(b, s.Kind)
+		b = strconv.AppendInt(append(b, `,"required_count":`...), s.RequiredCount, 10)
+		b = strconv.AppendInt(append(b, `,"satisfied_count":`...), s.SatisfiedCount, 10)
+		b = append(b, '}')
+	}
+	return append(b, ']')
+}
+
+// appendDiagnosticItems appends a list of entries (null for nil), each
+// reason's keys sorted.
+func appendDiagnosticItems(b []byte, list []DiagnosticItem) ([]byte, bool) {
+	if list == nil {
+		return append(b, "null"...), true
+	}
+	b = append(b, '[')
+	var buf [8]string
+	for i, it := range list {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"index":`...)
+		b = strconv.AppendInt(b, int64(it.Index), 10)
+		b = append(b, `,"score":`...)
+		b = wirejson.AppendFloat(b, it.Score)
+		b = append(b, `,"reason":`...)
+		if it.Reason == nil {
+			b = append(b, "null"...)
+			b = append(b, '}')
+			continue
+		}
+		keys := buf[:0]
+		for k := range it.Reason {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		b = append(b, '{')
+		for j, k := range keys {
+			if j > 0 {
+				b = append(b, ',')
+			}
+			b = wirejson.AppendString(b, k)
+			b = append(b, ':')
+			switch v := it.Reason[k].(type) {
+			case string:
+				b = wirejson.AppendString(b, v)
+			case int64:
+				b = strconv.AppendInt(b, v, 10)
+			case vector.Float:
+				b = wirejson.AppendFloat(b, v)
+			default:
+				return nil, false
+			}
+		}
+		b = append(b, '}', '}')
+	}
+	return append(b, ']'), true
 }

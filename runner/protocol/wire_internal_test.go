@@ -77,8 +77,15 @@ var _ = ginkgo.Describe("a run message on the wire", func() {
 			{Status: ResultUnsupported, Reason: "unknown scorer x"},
 		}
 		for i, res := range results {
-			line, err := json.Marshal(ResultMessage{Type: TypeResult, Seq: i, ID: "case/1", Result: res})
+			m := ResultMessage{Type: TypeResult, Seq: i, ID: "case/1", Result: res}
+			line, err := json.Marshal(m)
 			gomega.Expect(err).NotTo(gomega.HaveOccurred())
+			written, err := encodeLine(m)
+			gomega.Expect(err).NotTo(gomega.HaveOccurred())
+			gomega.Expect(string(written)).To(gomega.Equal(string(line)))
+			// A bool in a reason is left to encoding/json; the rest is not.
+			_, fastWrite := appendResult(nil, &m)
+			gomega.Expect(fastWrite).To(gomega.Equal(i != 3), string(line))
 			var slow ResultMessage
 			gomega.Expect(json.Unmarshal(line, &slow)).To(gomega.Succeed())
 			fast, ok := readResult(line)

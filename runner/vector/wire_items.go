@@ -47,14 +47,14 @@ func (it *Item) appendJSON(b []byte) ([]byte, error) {
 	}
 	if it.FutureRelevanceHint != nil {
 		b = append(b, `,"futureRelevanceHint":`...)
-		b = appendFloat(b, *it.FutureRelevanceHint)
+		b = wirejson.AppendFloat(b, *it.FutureRelevanceHint)
 	}
 	if it.Pinned {
 		b = append(b, `,"pinned":true`...)
 	}
 	if it.Score != nil {
 		b = append(b, `,"score":`...)
-		b = appendFloat(b, *it.Score)
+		b = wirejson.AppendFloat(b, *it.Score)
 	}
 	if it.Timestamp != nil {
 		b = append(b, `,"timestamp":"`...)
@@ -69,18 +69,6 @@ func (it *Item) appendJSON(b []byte) ([]byte, error) {
 		}
 	}
 	return append(b, '}'), nil
-}
-
-// appendFloat appends f in the codec of Float (its MarshalJSON): a finite
-// value other than -0 is strconv's shortest 'g' form, which is what that
-// codec writes for it.
-func appendFloat(b []byte, f Float) []byte {
-	v := float64(f)
-	if math.IsNaN(v) || math.IsInf(v, 0) || (v == 0 && math.Signbit(v)) {
-		s, _ := f.MarshalJSON()
-		return append(b, s...)
-	}
-	return strconv.AppendFloat(b, v, 'g', -1, 64)
 }
 
 // appendMetadata appends a metadata object: keys sorted, a non-finite float
