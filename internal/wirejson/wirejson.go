@@ -178,6 +178,38 @@ func (r *Reader) String() string {
 	return string(s)
 }
 
+// Strings keeps the strings a reader made last, so that a value repeated
+// in a message (an item's kind, its source) is one string, made once.
+type Strings struct {
+	s [16]string
+	n int
+}
+
+// StringIn reads a string as String does, returning the one of c equal to
+// it when there is one.
+func (r *Reader) StringIn(c *Strings) string {
+	b := r.plainString()
+	if r.bad {
+		return ""
+	}
+	return c.Of(b)
+}
+
+// Of returns the string of b: the one of c equal to it when there is one.
+func (c *Strings) Of(b []byte) string {
+	for _, s := range c.s[:c.n] {
+		if s == string(b) {
+			return s
+		}
+	}
+	s := string(b)
+	if c.n < len(c.s) {
+		c.s[c.n] = s
+		c.n++
+	}
+	return s
+}
+
 // RawString reads a string as String does and returns it with its quotes,
 // aliasing the input: what an UnmarshalJSON method of a string is given.
 func (r *Reader) RawString() []byte {
@@ -415,13 +447,6 @@ func AppendString(b []byte, s string) []byte {
 	b = append(b, '"')
 	b = append(b, s...)
 	return append(b, '"')
-}
-
-// AppendKey appends "key": for a key that needs no escaping.
-func AppendKey(b []byte, key string) []byte {
-	b = append(b, '"')
-	b = append(b, key...)
-	return append(b, '"', ':')
 }
 
 // AppendFloat appends f as its MarshalJSON writes it: a finite value other

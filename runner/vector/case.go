@@ -159,7 +159,7 @@ func (it Item) MarshalJSON() ([]byte, error) { return it.appendJSON(nil) }
 // UnmarshalJSON reads the form MarshalJSON writes.
 func (it *Item) UnmarshalJSON(b []byte) error {
 	r := wirejson.NewReader(b)
-	if it.readJSON(r); r.Done() {
+	if it.readJSON(r, &wirejson.Strings{}); r.Done() {
 		return nil
 	}
 	type plain Item

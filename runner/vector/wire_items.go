@@ -126,8 +126,9 @@ type itemValues struct {
 	score     Float
 }
 
-// readJSON reads an item as UnmarshalJSON does, or fails r.
-func (it *Item) readJSON(r *wirejson.Reader) {
+// readJSON reads an item as UnmarshalJSON does, or fails r. Its kind,
+// source, tags and metadata strings come from strs.
+func (it *Item) readJSON(r *wirejson.Reader, strs *wirejson.Strings) {
 	*it = Item{}
 	var vals *itemValues
 	values := func() *itemValues {
@@ -150,10 +151,10 @@ func (it *Item) readJSON(r *wirejson.Reader) {
 			it.Tokens = r.Int(64)
 		case "kind":
 			r.Once(&seen, 1<<3)
-			it.Kind = r.String()
+			it.Kind = r.StringIn(strs)
 		case "source":
 			r.Once(&seen, 1<<4)
-			it.Source = r.String()
+			it.Source = r.StringIn(strs)
 		case "priority":
 			r.Once(&seen, 1<<5)
 			v := values()
@@ -162,7 +163,7 @@ func (it *Item) readJSON(r *wirejson.Reader) {
 		case "tags":
 			r.Once(&seen, 1<<6)
 			it.Tags = []string{}
-			r.Array(func() { it.Tags = append(it.Tags, r.String()) })
+			r.Array(func() { it.Tags = append(it.Tags, r.StringIn(strs)) })
 		case "futureRelevanceHint":
 			r.Once(&seen, 1<<7)
 			v := values()
@@ -188,11 +189,10 @@ func (it *Item) readJSON(r *wirejson.Reader) {
 			it.Metadata = map[string]any{}
 			var dup bool
 			r.Object(func(key []byte) {
-				k := string(key)
-				if _, ok := it.Metadata[k]; ok {
+				if _, ok := it.Metadata[string(key)]; ok {
 					dup = true
 				}
-				it.Metadata[k] = readMetadataValue(r)
+				it.Metadata[strs.Of(key)] = readMetadataValue(r, strs)
 			})
 			if dup {
 				r.Fail()
@@ -205,7 +205,7 @@ func (it *Item) readJSON(r *wirejson.Reader) {
 
 // readMetadataValue reads a string, number or boolean value, or a tagged
 // non-finite float; others fail r (decodeMetadataValue reads them).
-func readMetadataValue(r *wirejson.Reader) any {
+func readMetadataValue(r *wirejson.Reader, strs *wirejson.Strings) any {
 	if r.Peek() == '{' {
 		var v float64
 		var n int
@@ -228,6 +228,9 @@ func readMetadataValue(r *wirejson.Reader) any {
 			r.Fail()
 		}
 		return v
+	}
+	if r.Peek() == '"' {
+		return r.StringIn(strs)
 	}
 	return r.Scalar()
 }
@@ -276,10 +279,11 @@ func readItems(r *wirejson.Reader) []Item {
 	if r.Null() {
 		return nil
 	}
-	items := []Item{}
+	items := make([]Item, 0, 8)
+	var strs wirejson.Strings
 	r.Array(func() {
 		items = append(items, Item{})
-		items[len(items)-1].readJSON(r)
+		items[len(items)-1].readJSON(r, &strs)
 	})
 	return items
 }
