@@ -347,6 +347,8 @@ func (r *Reader) Scalar() any {
 // Value reads any JSON value and returns its bytes (aliasing the input),
 // for encoding/json to decode. Only its extent is checked here: strings,
 // numbers, literals and nesting; the decoder of the bytes checks the rest.
+// Its objects' keys are read as Object reads them (an escape in a key
+// fails the read).
 func (r *Reader) Value() []byte {
 	r.ws()
 	start := r.i
@@ -367,41 +369,10 @@ func (r *Reader) skip(depth int) {
 		return
 	}
 	switch r.Peek() {
-	case '{':
-		r.i++
-		if r.next('}') {
-			return
-		}
-		for !r.bad {
-			r.skipString()
-			if !r.next(':') {
-				r.bad = true
-				return
-			}
-			r.skip(depth + 1)
-			if r.next(',') {
-				continue
-			}
-			if !r.next('}') {
-				r.bad = true
-			}
-			return
-		}
+	case '{': // keys without escapes, as Object reads them
+		r.Object(func([]byte) { r.skip(depth + 1) })
 	case '[':
-		r.i++
-		if r.next(']') {
-			return
-		}
-		for !r.bad {
-			r.skip(depth + 1)
-			if r.next(',') {
-				continue
-			}
-			if !r.next(']') {
-				r.bad = true
-			}
-			return
-		}
+		r.Array(func() { r.skip(depth + 1) })
 	case '"':
 		r.skipString()
 	case 't', 'f':
@@ -459,4 +430,19 @@ func AppendFloat(b []byte, f cupel.Float) []byte {
 		return append(b, s...)
 	}
 	return strconv.AppendFloat(b, v, 'g', -1, 64)
+}
+
+// Map reads an object into a new map, each value by value and each key
+// from strs; a key given twice fails the read (encoding/json would keep
+// the last).
+func Map[V any](r *Reader, strs *Strings, value func() V) map[string]V {
+	m := map[string]V{}
+	r.Object(func(key []byte) {
+		if _, dup := m[string(key)]; dup {
+			r.bad = true
+			return
+		}
+		m[strs.Of(key)] = value()
+	})
+	return m
 }

@@ -57,15 +57,6 @@ func readRun(line []byte) (m RunMessage, ok bool) {
 	var seen uint32
 	r.Object(func(key []byte) {
 		switch string(key) {
-		case "type":
-			r.Once(&seen, 1<<0)
-			m.Type = r.String()
-		case "seq":
-			r.Once(&seen, 1<<1)
-			m.Seq = int(r.Int(strconv.IntSize))
-		case "id":
-			r.Once(&seen, 1<<2)
-			m.ID = r.String()
 		case "stage":
 			r.Once(&seen, 1<<3)
 			m.Stage = r.String()
@@ -75,7 +66,9 @@ func readRun(line []byte) (m RunMessage, ok bool) {
 				r.Fail()
 			}
 		default:
-			r.Fail()
+			if !readHead(r, key, &seen, &m.Type, &m.Seq, &m.ID) {
+				r.Fail()
+			}
 		}
 	})
 	return m, r.Done() && m.Type == TypeRun
@@ -88,15 +81,6 @@ func readResult(line []byte) (m ResultMessage, ok bool) {
 	var seen uint32
 	r.Object(func(key []byte) {
 		switch string(key) {
-		case "type":
-			r.Once(&seen, 1<<0)
-			m.Type = r.String()
-		case "seq":
-			r.Once(&seen, 1<<1)
-			m.Seq = int(r.Int(strconv.IntSize))
-		case "id":
-			r.Once(&seen, 1<<2)
-			m.ID = r.String()
 		case "status":
 			r.Once(&seen, 1<<3)
 			m.Status = r.String()
@@ -123,10 +107,32 @@ func readResult(line []byte) (m ResultMessage, ok bool) {
 			r.Once(&seen, 1<<6)
 			m.Reason = r.String()
 		default:
-			r.Fail()
+			if !readHead(r, key, &seen, &m.Type, &m.Seq, &m.ID) {
+				r.Fail()
+			}
 		}
 	})
 	return m, r.Done()
+}
+
+// readHead reads the value of key when it is one that run and result
+// messages share (type, seq, id), and reports whether it was. They take
+// the first three bits of seen.
+func readHead(r *wirejson.Reader, key []byte, seen *uint32, typ *string, seq *int, id *string) bool {
+	switch string(key) {
+	case "type":
+		r.Once(seen, 1<<0)
+		*typ = r.String()
+	case "seq":
+		r.Once(seen, 1<<1)
+		*seq = int(r.Int(strconv.IntSize))
+	case "id":
+		r.Once(seen, 1<<2)
+		*id = r.String()
+	default:
+		return false
+	}
+	return true
 }
 
 func readOutput(r *wirejson.Reader) *Output {
@@ -249,6 +255,7 @@ func readDiagnostics(r *wirejson.Reader) *Diagnostics {
 
 func readDiagnosticItems(r *wirejson.Reader) []DiagnosticItem {
 	out := []DiagnosticItem{}
+	strs := &wirejson.Strings{}
 	r.Array(func() {
 		var it DiagnosticItem
 		var seen uint32
@@ -262,14 +269,7 @@ func readDiagnosticItems(r *wirejson.Reader) []DiagnosticItem {
 				it.Score = r.Float()
 			case "reason":
 				r.Once(&seen, 1<<2)
-				it.Reason = map[string]any{}
-				r.Object(func(key []byte) {
-					k := string(key)
-					if _, dup := it.Reason[k]; dup {
-						r.Fail()
-					}
-					it.Reason[k] = r.Scalar()
-				})
+				it.Reason = wirejson.Map(r, strs, r.Scalar)
 			default:
 				r.Fail()
 			}

@@ -162,6 +162,12 @@ func (it *Item) UnmarshalJSON(b []byte) error {
 	if it.readJSON(r, &wirejson.Strings{}); r.Done() {
 		return nil
 	}
+	return it.unmarshalSlow(b)
+}
+
+// unmarshalSlow is UnmarshalJSON by encoding/json, for what the fast
+// reader (readJSON) does not accept.
+func (it *Item) unmarshalSlow(b []byte) error {
 	type plain Item
 	var aux struct {
 		plain

@@ -186,17 +186,7 @@ func (it *Item) readJSON(r *wirejson.Reader, strs *wirejson.Strings) {
 			it.Timestamp = &v.timestamp
 		case "metadata":
 			r.Once(&seen, 1<<11)
-			it.Metadata = map[string]any{}
-			var dup bool
-			r.Object(func(key []byte) {
-				if _, ok := it.Metadata[string(key)]; ok {
-					dup = true
-				}
-				it.Metadata[strs.Of(key)] = readMetadataValue(r, strs)
-			})
-			if dup {
-				r.Fail()
-			}
+			it.Metadata = wirejson.Map(r, strs, func() any { return readMetadataValue(r, strs) })
 		default:
 			r.Fail()
 		}
@@ -252,18 +242,7 @@ func readBudget(r *wirejson.Reader) *Budget {
 			b.OutputReserve = r.Int(64)
 		case "reservedSlots":
 			r.Once(&seen, 1<<3)
-			b.ReservedSlots = map[string]int64{}
-			var dup bool
-			r.Object(func(key []byte) {
-				k := string(key)
-				if _, ok := b.ReservedSlots[k]; ok {
-					dup = true
-				}
-				b.ReservedSlots[k] = r.Int(64)
-			})
-			if dup {
-				r.Fail()
-			}
+			b.ReservedSlots = wirejson.Map(r, &wirejson.Strings{}, func() int64 { return r.Int(64) })
 		case "estimationSafetyMarginPercent":
 			r.Once(&seen, 1<<4)
 			b.EstimationSafetyMarginPercent = r.Float()

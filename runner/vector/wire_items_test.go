@@ -93,28 +93,7 @@ func slowInput(b []byte) (wireInput, error) {
 
 type slowItem Item
 
-func (it *slowItem) UnmarshalJSON(b []byte) error {
-	type plain Item
-	var aux struct {
-		plain
-		Metadata map[string]json.RawMessage `json:"metadata,omitempty"`
-	}
-	if err := json.Unmarshal(b, &aux); err != nil {
-		return err
-	}
-	*it = slowItem(aux.plain)
-	if aux.Metadata != nil {
-		it.Metadata = map[string]any{}
-		for k, raw := range aux.Metadata {
-			v, err := decodeMetadataValue(raw)
-			if err != nil {
-				return fmt.Errorf("metadata %q: %w", k, err)
-			}
-			it.Metadata[k] = v
-		}
-	}
-	return nil
-}
+func (it *slowItem) UnmarshalJSON(b []byte) error { return (*Item)(it).unmarshalSlow(b) }
 
 // fastInput reads b with the fast reader alone; ok is false when it
 // declines (UnmarshalJSON then uses encoding/json).
