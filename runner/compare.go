@@ -420,9 +420,16 @@ func compareEntries(c *vector.Case, what string, want []vector.ExpectedDiagnosti
 		if name, _ := a.Reason["reason"].(string); name != e.Reason {
 			diffs = append(diffs, "reason")
 		}
-		for _, k := range slices.Sorted(maps.Keys(e.Fields)) {
-			if !fieldEqual(a.Reason[k], e.Fields[k]) {
-				diffs = append(diffs, k)
+		for k, f := range e.Fields {
+			if !fieldEqual(a.Reason[k], f) {
+				// Name the fields that differ in order (rarely: sorting
+				// the keys of every entry is a tenth of a comparison).
+				for _, k := range slices.Sorted(maps.Keys(e.Fields)) {
+					if !fieldEqual(a.Reason[k], e.Fields[k]) {
+						diffs = append(diffs, k)
+					}
+				}
+				break
 			}
 		}
 		if len(diffs) > 0 {

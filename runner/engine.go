@@ -62,26 +62,28 @@ func (engine) Run(_ context.Context, req protocol.Request) (protocol.Result, err
 	return protocol.Result{Status: protocol.ResultOK, Output: out}, nil
 }
 
+// engineErrorKinds are the error kinds of the engine's sentinel errors.
+var engineErrorKinds = []struct {
+	sentinel error
+	kind     string
+}{
+	{cupel.ErrPinnedExceedsBudget, vector.KindPinnedExceedsBudget},
+	{cupel.ErrOverflow, vector.KindOverflow},
+	{cupel.ErrCountRequirementUnmet, vector.KindCountRequirementUnmet},
+	{cupel.ErrTableTooLarge, vector.KindTableTooLarge},
+	{cupel.ErrInvalidBudget, vector.KindInvalidBudget},
+	{cupel.ErrInvalidConfig, vector.KindInvalidConfig},
+	{cupel.ErrInvalidItem, vector.KindInvalidItem},
+	{cupel.ErrTokenOverflow, vector.KindInvalidItem},
+}
+
 // engineError maps an engine error to a rejected (or error) result.
 func engineError(err error) protocol.Result {
 	var u unsupportedError
 	if errors.As(err, &u) {
 		return protocol.Result{Status: protocol.ResultUnsupported, Reason: u.what}
 	}
-	kinds := []struct {
-		sentinel error
-		kind     string
-	}{
-		{cupel.ErrPinnedExceedsBudget, vector.KindPinnedExceedsBudget},
-		{cupel.ErrOverflow, vector.KindOverflow},
-		{cupel.ErrCountRequirementUnmet, vector.KindCountRequirementUnmet},
-		{cupel.ErrTableTooLarge, vector.KindTableTooLarge},
-		{cupel.ErrInvalidBudget, vector.KindInvalidBudget},
-		{cupel.ErrInvalidConfig, vector.KindInvalidConfig},
-		{cupel.ErrInvalidItem, vector.KindInvalidItem},
-		{cupel.ErrTokenOverflow, vector.KindInvalidItem},
-	}
-	for _, k := range kinds {
+	for _, k := range engineErrorKinds {
 		if errors.Is(err, k.sentinel) {
 			return protocol.Result{Status: protocol.ResultRejected, Error: &protocol.ErrorInfo{Kind: k.kind, Message: err.Error()}}
 		}
@@ -91,6 +93,9 @@ func engineError(err error) protocol.Result {
 
 func engineItems(in []vector.Item) ([]*cupel.ContextItem, error) {
 	items := make([]*cupel.ContextItem, len(in))
+	// One allocation for the values of all items' pointers.
+	prios := make([]int, len(in))
+	hints := make([]float64, len(in))
 	for i, it := range in {
 		tokens, err := itemInt(i, "tokens", it.Tokens)
 		if err != nil {
@@ -106,11 +111,12 @@ func engineItems(in []vector.Item) ([]*cupel.ContextItem, error) {
 			if err != nil {
 				return nil, err
 			}
-			spec.Priority = &p
+			prios[i] = p
+			spec.Priority = &prios[i]
 		}
 		if it.FutureRelevanceHint != nil {
-			h := float64(*it.FutureRelevanceHint)
-			spec.FutureRelevanceHint = &h
+			hints[i] = float64(*it.FutureRelevanceHint)
+			spec.FutureRelevanceHint = &hints[i]
 		}
 		item, err := cupel.NewItem(spec)
 		if err != nil {
@@ -230,6 +236,14 @@ func build(spec cupel.PolicySpec) (cupel.Policy, error) {
 	return spec.Build()
 }
 
+// The types a PolicySpec knows (cupel returns a copy each call; a case
+// asks several times).
+var (
+	scorerTypes = cupel.ScorerTypes()
+	slicerTypes = cupel.SlicerTypes()
+	placerTypes = cupel.PlacerTypes()
+)
+
 // unsupported names the first component of spec that a PolicySpec does not
 // know, or returns "".
 func unsupported(spec cupel.PolicySpec) string {
@@ -238,10 +252,10 @@ func unsupported(spec cupel.PolicySpec) string {
 		if sc == nil {
 			return ""
 		}
-		if !slices.Contains(cupel.ScorerTypes(), sc.Type) {
+		if !slices.Contains(scorerTypes, sc.Type) {
 			return "unknown scorer " + sc.Type
 		}
-		if sc.InnerScorer != "" && !slices.Contains(cupel.ScorerTypes(), sc.InnerScorer) {
+		if sc.InnerScorer != "" && !slices.Contains(scorerTypes, sc.InnerScorer) {
 			return "unknown scorer " + sc.InnerScorer
 		}
 		for _, list := range [][]cupel.ScorerSpec{sc.Scorers, sc.Children} {
@@ -259,11 +273,11 @@ func unsupported(spec cupel.PolicySpec) string {
 		}
 	}
 	for _, s := range []string{spec.Slicer, spec.InnerSlicer} {
-		if s != "" && !slices.Contains(cupel.SlicerTypes(), s) {
+		if s != "" && !slices.Contains(slicerTypes, s) {
 			return "unknown slicer " + s
 		}
 	}
-	if spec.Placer != "" && !slices.Contains(cupel.PlacerTypes(), spec.Placer) {
+	if spec.Placer != "" && !slices.Contains(placerTypes, spec.Placer) {
 		return "unknown placer " + spec.Placer
 	}
 	return ""

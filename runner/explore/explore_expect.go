@@ -42,6 +42,7 @@ func exploreExpect(c *vector.Case, r protocol.Result, diagnostics bool) bool {
 	}
 	items := c.Input.Items
 	n := len(items)
+	refs := &indexRefs{items: items}
 	valid := func(i int) bool { return i >= 0 && i < n }
 	switch c.Stage {
 	case vector.StageScoring:
@@ -50,8 +51,7 @@ func exploreExpect(c *vector.Case, r protocol.Result, diagnostics bool) bool {
 			if !valid(s.Index) {
 				return false
 			}
-			i := s.Index
-			c.Expect.Scores = append(c.Expect.Scores, vector.ExpectedScore{Ref: vector.Ref{Content: items[i].Content, Index: &i, Resolved: i}, Score: s.Score})
+			c.Expect.Scores = append(c.Expect.Scores, vector.ExpectedScore{Ref: refs.ref(s.Index), Score: s.Score})
 		}
 	case vector.StageSlicing:
 		c.Expect.Selected = make([]vector.Ref, 0, len(out.Selected))
@@ -80,7 +80,7 @@ func exploreExpect(c *vector.Case, r protocol.Result, diagnostics bool) bool {
 			if !valid(i) {
 				return false
 			}
-			c.Expect.Ordered = append(c.Expect.Ordered, indexRef(items, i))
+			c.Expect.Ordered = append(c.Expect.Ordered, refs.ref(i))
 		}
 		if out.Overflow != nil {
 			v := *out.Overflow
@@ -94,7 +94,7 @@ func exploreExpect(c *vector.Case, r protocol.Result, diagnostics bool) bool {
 			expectShortfalls(c, sf)
 		}
 		if diagnostics && out.Diagnostics != nil {
-			d, ok := expectDiagnostics(items, out.Diagnostics)
+			d, ok := expectDiagnostics(refs, out.Diagnostics)
 			if !ok {
 				return false
 			}
@@ -104,8 +104,22 @@ func exploreExpect(c *vector.Case, r protocol.Result, diagnostics bool) bool {
 	return true
 }
 
-func indexRef(items []vector.Item, i int) vector.Ref {
-	return vector.Ref{Content: items[i].Content, Index: &i, Resolved: i}
+// indexRefs makes the references by index to a case's items.
+type indexRefs struct {
+	items []vector.Item
+	// index[i] is i: what the references' Index point to, made once a
+	// case rather than once a reference.
+	index []int
+}
+
+func (r *indexRefs) ref(i int) vector.Ref {
+	if r.index == nil {
+		r.index = make([]int, len(r.items))
+		for j := range r.index {
+			r.index[j] = j
+		}
+	}
+	return vector.Ref{Content: r.items[i].Content, Index: &r.index[i], Resolved: i}
 }
 
 // expectShortfalls expects sf in full, or a count of zero when it is
@@ -128,19 +142,20 @@ var (
 	exploreReasonFloats  = []string{"score", "threshold"}
 )
 
-func expectDiagnostics(items []vector.Item, d *protocol.Diagnostics) (*vector.ExpectedDiagnostics, bool) {
+func expectDiagnostics(refs *indexRefs, d *protocol.Diagnostics) (*vector.ExpectedDiagnostics, bool) {
 	tc, tt := d.TotalCandidates, d.TotalTokensConsidered
 	out := &vector.ExpectedDiagnostics{TotalCandidates: &tc, TotalTokensConsidered: &tt,
 		Included: make([]vector.ExpectedDiagnosticItem, 0, len(d.Included)), Excluded: make([]vector.ExpectedDiagnosticItem, 0, len(d.Excluded))}
 	conv := func(list []protocol.DiagnosticItem) ([]vector.ExpectedDiagnosticItem, bool) {
 		res := make([]vector.ExpectedDiagnosticItem, 0, len(list))
-		for _, e := range list {
-			if e.Index < 0 || e.Index >= len(items) {
+		scores := make([]vector.Float, len(list)) // what the entries' Score point to
+		for i, e := range list {
+			if e.Index < 0 || e.Index >= len(refs.items) {
 				return nil, false
 			}
 			name, _ := e.Reason["reason"].(string)
-			s := e.Score
-			er := vector.ExpectedDiagnosticItem{Ref: indexRef(items, e.Index), Score: &s, Reason: name}
+			scores[i] = e.Score
+			er := vector.ExpectedDiagnosticItem{Ref: refs.ref(e.Index), Score: &scores[i], Reason: name}
 			for k, v := range e.Reason {
 				var fv any
 				switch {

@@ -261,7 +261,9 @@ func (g *exploreGen) items(n int, how itemGen) []vector.Item {
 			it.Priority = &prios[i]
 		}
 		if g.chance(tagShare) {
-			for k := 1 + g.r.IntN(3); k > 0; k-- {
+			k := 1 + g.r.IntN(3)
+			it.Tags = make([]string, 0, k)
+			for ; k > 0; k-- {
 				it.Tags = append(it.Tags, g.pick(tagPool))
 			}
 		}
@@ -332,10 +334,19 @@ func (g *exploreGen) metadata() map[string]any {
 // sortByScoreDesc orders slicing items as the Sort stage hands them over:
 // score descending, ties by position; indices are renumbered.
 func sortByScoreDesc(items []vector.Item) {
-	slices.SortStableFunc(items, func(a, b vector.Item) int { return cmp.Compare(float64(*b.Score), float64(*a.Score)) })
-	for i := range items {
-		items[i].Index = i
+	// Sort the positions, not the items (a stable sort moves each item
+	// many times), then put the items in that order.
+	order := make([]int, len(items))
+	for i := range order {
+		order[i] = i
 	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(float64(*items[b].Score), float64(*items[a].Score)) })
+	sorted := make([]vector.Item, len(items))
+	for i, j := range order {
+		sorted[i] = items[j]
+		sorted[i].Index = i
+	}
+	copy(items, sorted)
 }
 
 func (g *exploreGen) budget(items []vector.Item, pipeline bool) *vector.Budget {

@@ -268,7 +268,7 @@ func (p *Process) start(ctx context.Context) (*proc, Identity, error) {
 	}
 	hello := HelloRequest{Type: TypeHello, Protocol: []string{Protocol},
 		Runner: RunnerIdentity{Name: Name, Version: Version}, Suite: p.opts.Suite}
-	line, f := pr.roundTrip(ctx, hello)
+	line, f := pr.roundTrip(ctx, hello, nil)
 	if f != nil {
 		pr.kill()
 		pr.drainStderr()
@@ -306,13 +306,21 @@ func badHello(line []byte) string {
 
 func (p *Process) exchange(ctx context.Context, pr *proc, req Request) (Result, error) {
 	pr.mark = pr.stderr.total()
-	line, f := pr.roundTrip(ctx, RunMessage{Type: TypeRun, Request: req})
+	var m ResultMessage
+	fast := false
+	line, f := pr.roundTrip(ctx, RunMessage{Type: TypeRun, Request: req}, func(line []byte) bool {
+		if rm, ok := readResult(line); ok {
+			m, fast = rm, true
+		}
+		return fast
+	})
 	if f != nil {
 		return Result{}, f
 	}
-	var m ResultMessage
-	if err := json.Unmarshal(line, &m); err != nil {
-		return Result{}, &Fault{Status: StatusError, Message: fmt.Sprintf("invalid result line %s", preview(line)), Err: fmt.Errorf("%w: %v", ErrProtocol, err)}
+	if !fast {
+		if err := json.Unmarshal(line, &m); err != nil {
+			return Result{}, &Fault{Status: StatusError, Message: fmt.Sprintf("invalid result line %s", preview(line)), Err: fmt.Errorf("%w: %v", ErrProtocol, err)}
+		}
 	}
 	if m.Type != TypeResult {
 		return Result{}, &Fault{Status: StatusError, Message: fmt.Sprintf("expected a result message, got type %q", m.Type), Err: ErrProtocol}
@@ -434,9 +442,10 @@ func (pr *proc) dead() bool {
 	}
 }
 
-// roundTrip writes one message and reads the next line.
-func (pr *proc) roundTrip(ctx context.Context, msg any) ([]byte, *Fault) {
-	b, err := json.Marshal(msg)
+// roundTrip writes one message and reads the next line. A line that read
+// (when not nil) accepts is JSON; others are checked here.
+func (pr *proc) roundTrip(ctx context.Context, msg any, read func(line []byte) bool) ([]byte, *Fault) {
+	b, err := encodeLine(msg)
 	if err != nil {
 		return nil, &Fault{Status: StatusError, Message: "cannot encode request", Err: err}
 	}
@@ -467,9 +476,11 @@ func (pr *proc) roundTrip(ctx context.Context, msg any) ([]byte, *Fault) {
 				return nil, pr.crashed("process closed its output without answering", nil)
 			}
 			l.line = relaxJSON(l.line)
-			var env envelope
-			if err := json.Unmarshal(l.line, &env); err != nil {
-				return nil, &Fault{Status: StatusError, Message: "stdout line is not JSON: " + preview(l.line), Err: ErrProtocol}
+			if read == nil || !read(l.line) {
+				var env envelope
+				if err := json.Unmarshal(l.line, &env); err != nil {
+					return nil, &Fault{Status: StatusError, Message: "stdout line is not JSON: " + preview(l.line), Err: ErrProtocol}
+				}
 			}
 			if f := pr.flooded(); f != nil {
 				return nil, f

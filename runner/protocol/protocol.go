@@ -106,7 +106,7 @@ func Serve(ctx context.Context, impl Implementation, r io.Reader, w io.Writer) e
 	sc.Buffer(make([]byte, 0, 64<<10), MaxLine)
 	bw := bufio.NewWriter(w)
 	send := func(v any) error {
-		b, err := json.Marshal(v)
+		b, err := encodeLine(v)
 		if err != nil {
 			return err
 		}
@@ -116,9 +116,22 @@ func Serve(ctx context.Context, impl Implementation, r io.Reader, w io.Writer) e
 		}
 		return bw.Flush()
 	}
+	run := func(m RunMessage) error {
+		res, err := impl.Run(ctx, m.Request)
+		if err != nil {
+			res = Result{Status: ResultError, Error: &ErrorInfo{Kind: "internal", Message: err.Error()}}
+		}
+		return send(ResultMessage{Type: TypeResult, Seq: m.Seq, ID: m.ID, Result: res})
+	}
 	for sc.Scan() {
 		line := sc.Bytes()
 		if len(line) == 0 {
+			continue
+		}
+		if m, ok := readRun(line); ok {
+			if err := run(m); err != nil {
+				return err
+			}
 			continue
 		}
 		var env envelope
@@ -139,11 +152,7 @@ func Serve(ctx context.Context, impl Implementation, r io.Reader, w io.Writer) e
 			if err := json.Unmarshal(line, &m); err != nil {
 				return fmt.Errorf("%w: invalid run message: %v", ErrProtocol, err)
 			}
-			res, err := impl.Run(ctx, m.Request)
-			if err != nil {
-				res = Result{Status: ResultError, Error: &ErrorInfo{Kind: "internal", Message: err.Error()}}
-			}
-			if err := send(ResultMessage{Type: TypeResult, Seq: m.Seq, ID: m.ID, Result: res}); err != nil {
+			if err := run(m); err != nil {
 				return err
 			}
 		case TypeBye:

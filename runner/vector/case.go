@@ -3,11 +3,11 @@ package vector
 import (
 	"encoding/json"
 	"fmt"
-	"math"
 	"strconv"
 	"time"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/internal/wirejson"
 )
 
 // Tiers and stages of the suite.
@@ -154,26 +154,20 @@ type Item struct {
 
 // MarshalJSON writes the timestamp as RFC 3339 UTC with nanoseconds as
 // needed and non-finite metadata floats in their tagged form.
-func (it Item) MarshalJSON() ([]byte, error) {
-	type plain Item
-	p := plain(it)
-	var ts *string
-	if it.Timestamp != nil {
-		s := it.Timestamp.UTC().Format(time.RFC3339Nano)
-		ts = &s
-	}
-	p.Timestamp = nil
-	p.Metadata = nil
-	md := encodeMetadata(it.Metadata)
-	return json.Marshal(struct {
-		plain
-		Timestamp *string        `json:"timestamp,omitempty"`
-		Metadata  map[string]any `json:"metadata,omitempty"`
-	}{p, ts, md})
-}
+func (it Item) MarshalJSON() ([]byte, error) { return it.appendJSON(nil) }
 
 // UnmarshalJSON reads the form MarshalJSON writes.
 func (it *Item) UnmarshalJSON(b []byte) error {
+	r := wirejson.NewReader(b)
+	if it.readJSON(r, &wirejson.Strings{}); r.Done() {
+		return nil
+	}
+	return it.unmarshalSlow(b)
+}
+
+// unmarshalSlow is UnmarshalJSON by encoding/json, for what the fast
+// reader (readJSON) does not accept.
+func (it *Item) unmarshalSlow(b []byte) error {
 	type plain Item
 	var aux struct {
 		plain
@@ -201,24 +195,6 @@ func (it *Item) UnmarshalJSON(b []byte) error {
 // JSON strings.
 type MetadataFloat struct {
 	Float string `json:"float"`
-}
-
-func encodeMetadata(m map[string]any) map[string]any {
-	if m == nil {
-		return nil
-	}
-	out := make(map[string]any, len(m))
-	for k, v := range m {
-		if f, ok := v.(float64); ok && (math.IsNaN(f) || math.IsInf(f, 0)) {
-			s, _ := Float(f).MarshalJSON()
-			var str string
-			_ = json.Unmarshal(s, &str)
-			out[k] = MetadataFloat{Float: str}
-			continue
-		}
-		out[k] = v
-	}
-	return out
 }
 
 func decodeMetadataValue(raw json.RawMessage) (any, error) {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/internal/wirejson"
 )
 
 // This file is the one translation between a case's configuration, a
@@ -14,13 +15,18 @@ import (
 
 // wireInput is the "case" object.
 type wireInput struct {
+	wireConfig
+	Items []Item `json:"items"`
+}
+
+// wireConfig is the "case" object without its items.
+type wireConfig struct {
 	Scorer           *wireScorer `json:"scorer,omitempty"`
 	Slicer           *wireSlicer `json:"slicer,omitempty"`
 	Placer           string      `json:"placer,omitempty"`
 	Budget           *Budget     `json:"budget,omitempty"`
 	Deduplication    *bool       `json:"deduplication,omitempty"`
 	OverflowStrategy string      `json:"overflow_strategy,omitempty"`
-	Items            []Item      `json:"items"`
 }
 
 // wireScorer is a scorer: a composite's children are {weight, scorer}
@@ -69,29 +75,64 @@ type wireQuota struct {
 // configuration that form cannot state: a table limit, a composite's child
 // without a weight, an inner scorer with a weight or given twice.
 func (in Input) MarshalJSON() ([]byte, error) {
-	w := wireInput{Placer: in.Placer, Budget: in.Budget, Deduplication: in.Deduplication,
-		OverflowStrategy: in.OverflowStrategy, Items: in.Items}
+	w, err := in.config()
+	if err != nil {
+		return nil, err
+	}
+	// The configuration by encoding/json, then the items (appendJSON):
+	// "items" is the object's last key.
+	head, err := json.Marshal(w)
+	if err != nil {
+		return nil, err
+	}
+	b := make([]byte, 0, len(head)+16+200*len(in.Items))
+	b = append(b, head[:len(head)-1]...)
+	if len(head) > 2 {
+		b = append(b, ',')
+	}
+	b = append(b, `"items":`...)
+	if in.Items == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i := range in.Items {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = in.Items[i].appendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	return append(b, '}'), nil
+}
+
+// config is the protocol's form of in's configuration.
+func (in Input) config() (wireConfig, error) {
+	w := wireConfig{Placer: in.Placer, Budget: in.Budget, Deduplication: in.Deduplication,
+		OverflowStrategy: in.OverflowStrategy}
 	if in.TableLimit != 0 {
-		return nil, fmt.Errorf("%w: table_limit: the protocol has no key for it", cupel.ErrInvalidConfig)
+		return wireConfig{}, fmt.Errorf("%w: table_limit: the protocol has no key for it", cupel.ErrInvalidConfig)
 	}
 	switch n := len(in.Scorers); {
 	case n == 1:
 		sc, err := toWire("scorer", in.Scorers[0])
 		if err != nil {
-			return nil, err
+			return wireConfig{}, err
 		}
 		w.Scorer = sc
 	case n > 1:
 		sc, err := toWire("scorer", cupel.ScorerSpec{Type: "composite", Children: in.Scorers})
 		if err != nil {
-			return nil, err
+			return wireConfig{}, err
 		}
 		w.Scorer = sc
 	}
 	if in.Slicer != "" {
 		w.Slicer = slicerToWire(&in.PolicySpec)
 	}
-	return json.Marshal(w)
+	return w, nil
 }
 
 // UnmarshalJSON reads the protocol's form. An inner slicer may state its
@@ -101,8 +142,12 @@ func (in Input) MarshalJSON() ([]byte, error) {
 // [cupel.ErrInvalidConfig].
 func (in *Input) UnmarshalJSON(b []byte) error {
 	var w wireInput
-	if err := json.Unmarshal(b, &w); err != nil {
-		return err
+	r := wirejson.NewReader(b)
+	if readWireInput(r, &w); !r.Done() {
+		w = wireInput{}
+		if err := json.Unmarshal(b, &w); err != nil {
+			return err
+		}
 	}
 	*in = Input{Budget: w.Budget, Items: w.Items}
 	in.Placer, in.Deduplication, in.OverflowStrategy = w.Placer, w.Deduplication, w.OverflowStrategy

@@ -1,0 +1,446 @@
+package protocol
+
+import (
+	"encoding/json"
+	"slices"
+	"strconv"
+
+	"github.com/cupel-go/go-cupel/internal/wirejson"
+	"github.com/cupel-go/go-cupel/runner/vector"
+)
+
+// A run message is written and read once a case on each side of a session.
+// encoding/json would check and copy its case, the bulk of it, once more
+// than vector.Input's own MarshalJSON and UnmarshalJSON do; these functions
+// write and read the envelope around the case themselves. The bytes are
+// encoding/json's, and a line the fast reader does not accept is read by
+// encoding/json.
+
+// encodeLine is the JSON of msg, as encoding/json writes it.
+func encodeLine(msg any) ([]byte, error) {
+	switch m := msg.(type) {
+	case RunMessage:
+		return encodeRun(m)
+	case ResultMessage:
+		if b, ok := appendResult(make([]byte, 0, 512), &m); ok {
+			return b, nil
+		}
+	}
+	return json.Marshal(msg)
+}
+
+// encodeRun is the JSON of m, as encoding/json writes it.
+func encodeRun(m RunMessage) ([]byte, error) {
+	c, err := m.Case.MarshalJSON()
+	if err != nil {
+		return json.Marshal(m) // for encoding/json's error
+	}
+	b := make([]byte, 0, len(c)+len(m.ID)+len(m.Stage)+64)
+	b = append(b, `{"type":`...)
+	b = wirejson.AppendString(b, m.Type)
+	b = append(b, `,"seq":`...)
+	b = strconv.AppendInt(b, int64(m.Seq), 10)
+	b = append(b, `,"id":`...)
+	b = wirejson.AppendString(b, m.ID)
+	b = append(b, `,"stage":`...)
+	b = wirejson.AppendString(b, m.Stage)
+	b = append(b, `,"case":`...)
+	b = append(b, c...)
+	return append(b, '}'), nil
+}
+
+// readRun reads a run message as encoding/json reads one into a
+// RunMessage; ok is false when the fast reader does not accept the line
+// (encoding/json then reads it, or says why it cannot).
+func readRun(line []byte) (m RunMessage, ok bool) {
+	r := wirejson.NewReader(line)
+	var seen uint32
+	r.Object(func(key []byte) {
+		switch string(key) {
+		case "stage":
+			r.Once(&seen, 1<<3)
+			m.Stage = r.String()
+		case "case":
+			r.Once(&seen, 1<<4)
+			if raw := r.Value(); r.OK() && m.Case.UnmarshalJSON(raw) != nil {
+				r.Fail()
+			}
+		default:
+			if !readHead(r, key, &seen, &m.Type, &m.Seq, &m.ID) {
+				r.Fail()
+			}
+		}
+	})
+	return m, r.Done() && m.Type == TypeRun
+}
+
+// readResult reads a result line as encoding/json reads one into a
+// ResultMessage; ok is false when the fast reader does not accept it.
+func readResult(line []byte) (m ResultMessage, ok bool) {
+	r := wirejson.NewReader(line)
+	var seen uint32
+	r.Object(func(key []byte) {
+		switch string(key) {
+		case "status":
+			r.Once(&seen, 1<<3)
+			m.Status = r.String()
+		case "output":
+			r.Once(&seen, 1<<4)
+			m.Output = readOutput(r)
+		case "error":
+			r.Once(&seen, 1<<5)
+			m.Error = &ErrorInfo{}
+			var seenErr uint32
+			r.Object(func(key []byte) {
+				switch string(key) {
+				case "kind":
+					r.Once(&seenErr, 1<<0)
+					m.Error.Kind = r.String()
+				case "message":
+					r.Once(&seenErr, 1<<1)
+					m.Error.Message = r.String()
+				default:
+					r.Fail()
+				}
+			})
+		case "reason":
+			r.Once(&seen, 1<<6)
+			m.Reason = r.String()
+		default:
+			if !readHead(r, key, &seen, &m.Type, &m.Seq, &m.ID) {
+				r.Fail()
+			}
+		}
+	})
+	return m, r.Done()
+}
+
+// readHead reads the value of key when it is one that run and result
+// messages share (type, seq, id), and reports whether it was. They take
+// the first three bits of seen.
+func readHead(r *wirejson.Reader, key []byte, seen *uint32, typ *string, seq *int, id *string) bool {
+	switch string(key) {
+	case "type":
+		r.Once(seen, 1<<0)
+		*typ = r.String()
+	case "seq":
+		r.Once(seen, 1<<1)
+		*seq = int(r.Int(strconv.IntSize))
+	case "id":
+		r.Once(seen, 1<<2)
+		*id = r.String()
+	default:
+		return false
+	}
+	return true
+}
+
+func readOutput(r *wirejson.Reader) *Output {
+	o := &Output{}
+	var seen uint32
+	r.Object(func(key []byte) {
+		switch string(key) {
+		case "scores":
+			r.Once(&seen, 1<<0)
+			o.Scores = []IndexScore{}
+			r.Array(func() {
+				var s IndexScore
+				var seenScore uint32
+				r.Object(func(key []byte) {
+					switch string(key) {
+					case "index":
+						r.Once(&seenScore, 1<<0)
+						s.Index = int(r.Int(strconv.IntSize))
+					case "score":
+						r.Once(&seenScore, 1<<1)
+						s.Score = r.Float()
+					default:
+						r.Fail()
+					}
+				})
+				o.Scores = append(o.Scores, s)
+			})
+		case "selected":
+			r.Once(&seen, 1<<1)
+			o.Selected = readInts(r)
+		case "ordered":
+			r.Once(&seen, 1<<2)
+			o.Ordered = readInts(r)
+		case "shortfalls":
+			r.Once(&seen, 1<<3)
+			o.Shortfalls = readShortfalls(r)
+		case "cap_excluded_count":
+			r.Once(&seen, 1<<4)
+			n := int(r.Int(strconv.IntSize))
+			o.CapExcludedCount = &n
+		case "overflow":
+			r.Once(&seen, 1<<5)
+			o.Overflow = &vector.Overflow{}
+			var seenOverflow uint32
+			r.Object(func(key []byte) {
+				if string(key) != "tokens_over_budget" {
+					r.Fail()
+					return
+				}
+				r.Once(&seenOverflow, 1)
+				o.Overflow.TokensOverBudget = r.Int(64)
+			})
+		case "diagnostics":
+			r.Once(&seen, 1<<6)
+			o.Diagnostics = readDiagnostics(r)
+		default:
+			r.Fail()
+		}
+	})
+	return o
+}
+
+func readInts(r *wirejson.Reader) []int {
+	out := []int{}
+	r.Array(func() { out = append(out, int(r.Int(strconv.IntSize))) })
+	return out
+}
+
+func readShortfalls(r *wirejson.Reader) []vector.Shortfall {
+	out := []vector.Shortfall{}
+	r.Array(func() {
+		var s vector.Shortfall
+		var seen uint32
+		r.Object(func(key []byte) {
+			switch string(key) {
+			case "kind":
+				r.Once(&seen, 1<<0)
+				s.Kind = r.String()
+			case "required_count":
+				r.Once(&seen, 1<<1)
+				s.RequiredCount = r.Int(64)
+			case "satisfied_count":
+				r.Once(&seen, 1<<2)
+				s.SatisfiedCount = r.Int(64)
+			default:
+				r.Fail()
+			}
+		})
+		out = append(out, s)
+	})
+	return out
+}
+
+func readDiagnostics(r *wirejson.Reader) *Diagnostics {
+	d := &Diagnostics{}
+	var seen uint32
+	r.Object(func(key []byte) {
+		switch string(key) {
+		case "included":
+			r.Once(&seen, 1<<0)
+			d.Included = readDiagnosticItems(r)
+		case "excluded":
+			r.Once(&seen, 1<<1)
+			d.Excluded = readDiagnosticItems(r)
+		case "total_candidates":
+			r.Once(&seen, 1<<2)
+			d.TotalCandidates = r.Int(64)
+		case "total_tokens_considered":
+			r.Once(&seen, 1<<3)
+			d.TotalTokensConsidered = r.Int(64)
+		case "count_requirement_shortfalls":
+			r.Once(&seen, 1<<4)
+			d.Shortfalls = readShortfalls(r)
+		default:
+			r.Fail()
+		}
+	})
+	return d
+}
+
+func readDiagnosticItems(r *wirejson.Reader) []DiagnosticItem {
+	out := []DiagnosticItem{}
+	strs := &wirejson.Strings{}
+	r.Array(func() {
+		var it DiagnosticItem
+		var seen uint32
+		r.Object(func(key []byte) {
+			switch string(key) {
+			case "index":
+				r.Once(&seen, 1<<0)
+				it.Index = int(r.Int(strconv.IntSize))
+			case "score":
+				r.Once(&seen, 1<<1)
+				it.Score = r.Float()
+			case "reason":
+				r.Once(&seen, 1<<2)
+				it.Reason = wirejson.Map(r, strs, r.Scalar)
+			default:
+				r.Fail()
+			}
+		})
+		out = append(out, it)
+	})
+	return out
+}
+
+// appendResult appends m as encoding/json writes it; ok is false for a
+// reason value of a type it leaves to encoding/json (go-cupel's are
+// strings, int64 and Float).
+func appendResult(b []byte, m *ResultMessage) (_ []byte, ok bool) {
+	b = append(b, `{"type":`...)
+	b = wirejson.AppendString(b, m.Type)
+	b = append(b, `,"seq":`...)
+	b = strconv.AppendInt(b, int64(m.Seq), 10)
+	b = append(b, `,"id":`...)
+	b = wirejson.AppendString(b, m.ID)
+	b = append(b, `,"status":`...)
+	b = wirejson.AppendString(b, m.Status)
+	if o := m.Output; o != nil {
+		b = append(b, `,"output":{`...)
+		n := len(b)
+		comma := func() {
+			if len(b) > n {
+				b = append(b, ',')
+			}
+		}
+		if len(o.Scores) > 0 {
+			b = append(b, `"scores":[`...)
+			for i, s := range o.Scores {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = append(b, `{"index":`...)
+				b = strconv.AppendInt(b, int64(s.Index), 10)
+				b = append(b, `,"score":`...)
+				b = wirejson.AppendFloat(b, s.Score)
+				b = append(b, '}')
+			}
+			b = append(b, ']')
+		}
+		if len(o.Selected) > 0 {
+			comma()
+			b = appendInts(append(b, `"selected":`...), o.Selected)
+		}
+		if len(o.Ordered) > 0 {
+			comma()
+			b = appendInts(append(b, `"ordered":`...), o.Ordered)
+		}
+		if len(o.Shortfalls) > 0 {
+			comma()
+			b = appendShortfalls(append(b, `"shortfalls":`...), o.Shortfalls)
+		}
+		if o.CapExcludedCount != nil {
+			comma()
+			b = strconv.AppendInt(append(b, `"cap_excluded_count":`...), int64(*o.CapExcludedCount), 10)
+		}
+		if o.Overflow != nil {
+			comma()
+			b = strconv.AppendInt(append(b, `"overflow":{"tokens_over_budget":`...), o.Overflow.TokensOverBudget, 10)
+			b = append(b, '}')
+		}
+		if d := o.Diagnostics; d != nil {
+			comma()
+			b = append(b, `"diagnostics":{"included":`...)
+			if b, ok = appendDiagnosticItems(b, d.Included); !ok {
+				return nil, false
+			}
+			b = append(b, `,"excluded":`...)
+			if b, ok = appendDiagnosticItems(b, d.Excluded); !ok {
+				return nil, false
+			}
+			b = strconv.AppendInt(append(b, `,"total_candidates":`...), d.TotalCandidates, 10)
+			b = strconv.AppendInt(append(b, `,"total_tokens_considered":`...), d.TotalTokensConsidered, 10)
+			if len(d.Shortfalls) > 0 {
+				b = appendShortfalls(append(b, `,"count_requirement_shortfalls":`...), d.Shortfalls)
+			}
+			b = append(b, '}')
+		}
+		b = append(b, '}')
+	}
+	if e := m.Error; e != nil {
+		b = append(b, `,"error":{"kind":`...)
+		b = wirejson.AppendString(b, e.Kind)
+		if e.Message != "" {
+			b = append(b, `,"message":`...)
+			b = wirejson.AppendString(b, e.Message)
+		}
+		b = append(b, '}')
+	}
+	if m.Reason != "" {
+		b = append(b, `,"reason":`...)
+		b = wirejson.AppendString(b, m.Reason)
+	}
+	return append(b, '}'), true
+}
+
+func appendInts(b []byte, list []int) []byte {
+	b = append(b, '[')
+	for i, v := range list {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(v), 10)
+	}
+	return append(b, ']')
+}
+
+func appendShortfalls(b []byte, list []vector.Shortfall) []byte {
+	b = append(b, '[')
+	for i, s := range list {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"kind":`...)
+		b = wirejson.AppendString(b, s.Kind)
+		b = strconv.AppendInt(append(b, `,"required_count":`...), s.RequiredCount, 10)
+		b = strconv.AppendInt(append(b, `,"satisfied_count":`...), s.SatisfiedCount, 10)
+		b = append(b, '}')
+	}
+	return append(b, ']')
+}
+
+// appendDiagnosticItems appends a list of entries (null for nil), each
+// reason's keys sorted.
+func appendDiagnosticItems(b []byte, list []DiagnosticItem) ([]byte, bool) {
+	if list == nil {
+		return append(b, "null"...), true
+	}
+	b = append(b, '[')
+	var buf [8]string
+	for i, it := range list {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"index":`...)
+		b = strconv.AppendInt(b, int64(it.Index), 10)
+		b = append(b, `,"score":`...)
+		b = wirejson.AppendFloat(b, it.Score)
+		b = append(b, `,"reason":`...)
+		if it.Reason == nil {
+			b = append(b, "null"...)
+			b = append(b, '}')
+			continue
+		}
+		keys := buf[:0]
+		for k := range it.Reason {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		b = append(b, '{')
+		for j, k := range keys {
+			if j > 0 {
+				b = append(b, ',')
+			}
+			b = wirejson.AppendString(b, k)
+			b = append(b, ':')
+			switch v := it.Reason[k].(type) {
+			case string:
+				b = wirejson.AppendString(b, v)
+			case int64:
+				b = strconv.AppendInt(b, v, 10)
+			case vector.Float:
+				b = wirejson.AppendFloat(b, v)
+			default:
+				return nil, false
+			}
+		}
+		b = append(b, '}', '}')
+	}
+	return append(b, ']'), true
+}
