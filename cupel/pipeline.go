@@ -334,7 +334,7 @@ func (r *run) deduplicate(items []*ContextItem, scores []float64) ([]int, error)
 				return nil, err
 			}
 		}
-		keys[i] = keyIdx{dedupHash(it.content), i}
+		keys[i] = keyIdx{uint64(it.contentHash), i}
 	}
 	if err := sortKeyIdxStop(keys, r.stop, StageDeduplicate); err != nil {
 		return nil, err
@@ -395,9 +395,10 @@ func (r *run) survivors(items []*ContextItem, scores []float64, winner []int32, 
 // it: equal hashes are confirmed by comparing the strings.
 var dedupSeed = maphash.MakeSeed()
 
-// dedupHash is 32 bits of a content hash (a variable so that a test can
-// force collisions): the radix sort then skips the four zero bytes, and a
-// collision only lengthens a run, in which strings are compared.
+// dedupHash is 32 bits of a content hash, which NewItem stores in the item
+// (a variable so that a test can force collisions in the items it builds):
+// the radix sort then skips the four zero bytes, and a collision only
+// lengthens a run, in which strings are compared.
 var dedupHash = func(content string) uint64 { return maphash.String(dedupSeed, content) >> 32 }
 
 // sortByScore orders the survivors by score descending, then by their
