@@ -89,8 +89,13 @@ func frequencyBySubsets(fs *freqScratch, items []*ContextItem, itemOff, itemIDs 
 	counts := resize(&fs.subsets, freqSubsetTableSize(t))
 	clear(counts)
 	c1, c2, c3 := counts[:t], counts[t:t+t*(t-1)/2], counts[t+t*(t-1)/2:]
+	// sets[i] is items[i]'s sorted distinct tag ids a < b < c and their
+	// number k, packed as k | a<<8 | b<<16 | c<<24 (ids < freqSubsetMaxTags),
+	// so that the second pass does not sort them again.
+	sets := resize(&fs.itemGroup, len(items))
 	for i := range items {
 		a, b, c, k := sortedDistinct3(itemIDs[itemOff[i]:itemOff[i+1]])
+		sets[i] = int32(k) | a<<8 | b<<16 | c<<24
 		switch k {
 		case 1:
 			c1[a]++
@@ -110,10 +115,10 @@ func frequencyBySubsets(fs *freqScratch, items []*ContextItem, itemOff, itemIDs 
 	}
 	mult := pointerMultiplicity(items)
 	denom := float64(n - 1)
-	for i := range items {
-		a, b, c, k := sortedDistinct3(itemIDs[itemOff[i]:itemOff[i+1]])
+	for i, set := range sets {
+		a, b, c := set>>8&0xff, set>>16&0xff, set>>24
 		var count int32
-		switch k {
+		switch set & 0xff {
 		case 0:
 			continue
 		case 1:
