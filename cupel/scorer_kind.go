@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"unsafe"
 )
 
 // KindScorer scores an item by looking its kind up in a weight map: the
@@ -101,7 +102,9 @@ func (s *KindScorer) Score(item *ContextItem, _ []*ContextItem) float64 {
 // ScoreAll implements [BatchScorer]: Score for each item, remembering the
 // weights of the last few kinds seen, since a list holds few distinct kinds
 // and comparing a kind with one seen (usually the same string constant) is
-// cheaper than folding and hashing it.
+// cheaper than folding and hashing it. A kind is first compared by identity
+// (data pointer and length: the same string constant), which needs no
+// call, then by bytes.
 func (s *KindScorer) ScoreAll(items []*ContextItem, out []float64) {
 	var (
 		seen    [8]ContextKind
@@ -114,14 +117,18 @@ func (s *KindScorer) ScoreAll(items []*ContextItem, out []float64) {
 			continue
 		}
 		k := it.kind
-		hit := false
-		for j := range n {
-			if seen[j] == k {
-				out[i], hit = weights[j], true
-				break
+		j := 0
+		for j < n && (len(seen[j]) != len(k) || unsafe.StringData(string(seen[j])) != unsafe.StringData(string(k))) {
+			j++
+		}
+		if j == n {
+			j = 0
+			for j < n && seen[j] != k {
+				j++
 			}
 		}
-		if hit {
+		if j < n {
+			out[i] = weights[j]
 			continue
 		}
 		w := s.Score(it, nil)
