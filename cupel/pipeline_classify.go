@@ -15,8 +15,10 @@ func (r *run) classify(items []*ContextItem) (pinned, scoreable []*ContextItem, 
 	buf := resize(&r.sc.scoreable, len(items))
 	front, back := 0, len(buf)
 	for i, it := range items {
-		if err := r.pollClassify(i); err != nil {
-			return nil, nil, 0, err
+		if i&(pollEvery-1) == 0 && r.stop != nil {
+			if err := r.stop.err(StageClassify); err != nil {
+				return nil, nil, 0, err
+			}
 		}
 		if it == nil {
 			return nil, nil, 0, &ValidationError{Type: "Pipeline input", Field: "items[" + itoa(i) + "]", Value: nil, Reason: "must not be nil", sentinel: ErrInvalidItem}
@@ -41,8 +43,10 @@ func (r *run) classify(items []*ContextItem) (pinned, scoreable []*ContextItem, 
 	}
 	if r.trace != nil {
 		for i, it := range items {
-			if err := r.pollClassify(i); err != nil {
-				return nil, nil, 0, err
+			if i&(pollEvery-1) == 0 && r.stop != nil {
+				if err := r.stop.err(StageClassify); err != nil {
+					return nil, nil, 0, err
+				}
 			}
 			if it.tokens < 0 {
 				r.exclude(codeClassify, it, 0, NegativeTokens(it.tokens))
@@ -58,13 +62,4 @@ func (r *run) classify(items []*ContextItem) (pinned, scoreable []*ContextItem, 
 		return nil, nil, 0, &PinnedExceedsBudgetError{PinnedTokens: pinnedTokens, Available: available}
 	}
 	return pinned, buf[:front:front], pinnedTokens, nil
-}
-
-// pollClassify returns the run's cancellation error, checked every
-// pollEvery items of the Classify stage.
-func (r *run) pollClassify(i int) error {
-	if i&(pollEvery-1) == 0 && r.stop != nil {
-		return r.stop.err(StageClassify)
-	}
-	return nil
 }
