@@ -98,3 +98,38 @@ func TestRankByCountingAgreesWithSorting(t *testing.T) {
 		}
 	}
 }
+
+// TestRadixSortFewBytesAgreesWithReference: keys that differ in one to
+// four bytes, at any positions (seconds over a month vary in three), with
+// ties, sorted by sortKeyIdx below radixThreshold (radixSortFewBytes when
+// the radix sort wins) and by radixSortFewBytes directly, come out in the
+// (key, idx) order of slices.SortFunc with cmpKeyIdx.
+func TestRadixSortFewBytesAgreesWithReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(25, 3))
+	for trial := range testtool.Iterations(300, 60) {
+		n := 2 + r.IntN(radixThreshold-2)
+		var mask uint64
+		for range 1 + r.IntN(radixFewBytes) {
+			mask |= 0xff << (8 * r.IntN(8))
+		}
+		base := r.Uint64()
+		k := make([]keyIdx, n)
+		for i := range k {
+			v := r.Uint64()
+			if r.IntN(4) == 0 && i > 0 {
+				v = k[r.IntN(i)].key // a tie
+			}
+			k[i] = keyIdx{base&^mask | v&mask, i}
+		}
+		want := slices.Clone(k)
+		slices.SortFunc(want, cmpKeyIdx)
+		direct := slices.Clone(k)
+		if err := radixSortFewBytes(direct, varyingBits(direct), nil, ""); err != nil {
+			t.Fatal(err)
+		}
+		sortKeyIdx(k)
+		if !slices.Equal(k, want) || !slices.Equal(direct, want) {
+			t.Fatalf("trial %d (n %d, mask %#x): sortKeyIdx or radixSortFewBytes differs from the reference", trial, n, mask)
+		}
+	}
+}
