@@ -61,3 +61,41 @@ func TestDeduplicateUnderHashCollisions(t *testing.T) {
 		}
 	}
 }
+
+// TestContentHashFollowsEveryConstructor builds items of one content by
+// every way the package makes an item (NewItem, UnmarshalJSON, a copy by
+// WithCountedTokens) and checks that deduplicate keeps only the best of
+// them: an item whose cached content hash differed from the others' would
+// survive beside them. The zero ContextItem (content "") is deduplicated
+// with another zero item the same way.
+func TestContentHashFollowsEveryConstructor(t *testing.T) {
+	const content = "the same words"
+	built := MustItem(ItemSpec{Content: content, Tokens: 3})
+	var decoded ContextItem
+	if err := decoded.UnmarshalJSON([]byte(`{"content":"` + content + `","tokens":5}`)); err != nil {
+		t.Fatal(err)
+	}
+	counted, err := WithCountedTokens([]*ContextItem{built}, TokenCounterFunc(func(string) (int, error) { return 7, nil }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	items := []*ContextItem{built, &decoded, counted[0], {}, {}}
+	scores := []float64{0.1, 0.9, 0.5, 0.2, 0.3}
+	for _, n := range []int{len(items), dedupTableMaxItems + 1} {
+		// Past dedupTableMaxItems deduplicate sorts the hashes instead of
+		// probing a table: pad with distinct contents to take that path.
+		in, sc := slices.Clone(items), slices.Clone(scores)
+		for i := len(in); i < n; i++ {
+			in = append(in, MustItem(ItemSpec{Content: "pad " + strconv.Itoa(i), Tokens: 1}))
+			sc = append(sc, 0)
+		}
+		ru := &run{p: &Pipeline{dedup: true}, sc: new(scratch)}
+		got, err := ru.deduplicate(in, sc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := []int{1, 4}; !slices.Equal(got[:2], want) || len(got) != n-3 {
+			t.Fatalf("n=%d: survivors start %v (of %d), want %v (of %d): the decoded item and the better zero item", n, got[:min(len(got), 4)], len(got), want, n-3)
+		}
+	}
+}

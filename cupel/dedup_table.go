@@ -33,7 +33,7 @@ func (r *run) dedupByTable(items []*ContextItem, scores []float64, winner []int3
 				return err
 			}
 		}
-		h := dedupHash(it.content)
+		h := uint64(it.contentHash)
 		for s := h & mask; ; s = (s + 1) & mask {
 			sl := &table[s]
 			if sl.best == 0 {

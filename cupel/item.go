@@ -59,11 +59,18 @@ type ContextItem struct {
 	hint           float64
 	priority       int
 	originalTokens int
-	hasPriority    bool
-	hasTimestamp   bool
-	hasHint        bool
-	hasOriginal    bool
-	pinned         bool
+	// contentHash is dedupHash(content), computed once by NewItem so that
+	// the Deduplicate stage of every run does not hash the content again.
+	// It never changes after construction (the item stays immutable), is
+	// invisible to callers, and results never depend on it: equal hashes
+	// are confirmed by comparing contents. A ContextItem not built by
+	// NewItem (the zero value) has content "" and hash 0, consistently.
+	contentHash  uint32
+	hasPriority  bool
+	hasTimestamp bool
+	hasHint      bool
+	hasOriginal  bool
+	pinned       bool
 }
 
 // NewItem validates spec and returns the item, or a [*ValidationError]
@@ -73,11 +80,12 @@ func NewItem(spec ItemSpec) (*ContextItem, error) {
 		return nil, invalidItem("content", spec.Content, "must not be empty")
 	}
 	it := &ContextItem{
-		content: spec.Content,
-		tokens:  spec.Tokens,
-		kind:    KindMessage,
-		source:  SourceChat,
-		pinned:  spec.Pinned,
+		content:     spec.Content,
+		contentHash: uint32(dedupHash(spec.Content)),
+		tokens:      spec.Tokens,
+		kind:        KindMessage,
+		source:      SourceChat,
+		pinned:      spec.Pinned,
 	}
 	if spec.Kind != "" {
 		if isBlank(string(spec.Kind)) {

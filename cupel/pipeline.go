@@ -241,62 +241,6 @@ func (r *run) execute(items []*ContextItem) (Result, error) {
 	return res, nil
 }
 
-// classify partitions items (spec "Stage 1: Classify"): negative-token items
-// are excluded before the pinned check; pinned tokens are validated against
-// maxTokens - outputReserve (ruling 11).
-func (r *run) classify(items []*ContextItem) (pinned, scoreable []*ContextItem, pinnedTokens int, err error) {
-	var pos, neg int
-	nPinned := 0
-	for i, it := range items {
-		if i&(pollEvery-1) == 0 && r.stop != nil {
-			if err := r.stop.err(StageClassify); err != nil {
-				return nil, nil, 0, err
-			}
-		}
-		if it == nil {
-			return nil, nil, 0, &ValidationError{Type: "Pipeline input", Field: "items[" + itoa(i) + "]", Value: nil, Reason: "must not be nil", sentinel: ErrInvalidItem}
-		}
-		var ok bool
-		if it.tokens >= 0 {
-			pos, ok = addTokens(pos, it.tokens)
-			if it.pinned {
-				nPinned++
-			}
-		} else {
-			neg, ok = addTokens(neg, it.tokens)
-		}
-		if !ok {
-			return nil, nil, 0, &TokenOverflowError{What: "the items' tokens"}
-		}
-	}
-	// Every sum of non-negative item tokens now fits in an int.
-	pinned = resize(&r.sc.pinned, nPinned)[:0]
-	scoreable = resize(&r.sc.scoreable, len(items)-nPinned)[:0]
-	for i, it := range items {
-		if i&(pollEvery-1) == 0 && r.stop != nil {
-			if err := r.stop.err(StageClassify); err != nil {
-				return nil, nil, 0, err
-			}
-		}
-		switch {
-		case it.tokens < 0:
-			if r.trace != nil {
-				r.exclude(codeClassify, it, 0, NegativeTokens(it.tokens))
-			}
-		case it.pinned:
-			pinned = append(pinned, it)
-			pinnedTokens += it.tokens
-		default:
-			scoreable = append(scoreable, it)
-		}
-	}
-	available := satSub(r.budget.maxTokens, r.budget.outputReserve)
-	if pinnedTokens > available {
-		return nil, nil, 0, &PinnedExceedsBudgetError{PinnedTokens: pinnedTokens, Available: available}
-	}
-	return pinned, scoreable, pinnedTokens, nil
-}
-
 // deduplicate returns the indices (ascending) of the scoreable items that
 // survive (spec "Stage 3: Deduplicate"): byte-exact content, highest score
 // wins, the lowest index on ties. A NaN score loses to any number, as in
@@ -334,7 +278,7 @@ func (r *run) deduplicate(items []*ContextItem, scores []float64) ([]int, error)
 				return nil, err
 			}
 		}
-		keys[i] = keyIdx{dedupHash(it.content), i}
+		keys[i] = keyIdx{uint64(it.contentHash), i}
 	}
 	if err := sortKeyIdxStop(keys, r.stop, StageDeduplicate); err != nil {
 		return nil, err
@@ -395,9 +339,10 @@ func (r *run) survivors(items []*ContextItem, scores []float64, winner []int32, 
 // it: equal hashes are confirmed by comparing the strings.
 var dedupSeed = maphash.MakeSeed()
 
-// dedupHash is 32 bits of a content hash (a variable so that a test can
-// force collisions): the radix sort then skips the four zero bytes, and a
-// collision only lengthens a run, in which strings are compared.
+// dedupHash is 32 bits of a content hash, which NewItem stores in the item
+// (a variable so that a test can force collisions in the items it builds):
+// the radix sort then skips the four zero bytes, and a collision only
+// lengthens a run, in which strings are compared.
 var dedupHash = func(content string) uint64 { return maphash.String(dedupSeed, content) >> 32 }
 
 // sortByScore orders the survivors by score descending, then by their

@@ -121,17 +121,28 @@ func (*FrequencyScorer) ScoreAll(items []*ContextItem, out []float64) {
 		fs.ids = ids
 		fs.put()
 	}()
+	if maxPerItem <= freqSubsetMaxPerItem {
+		if sets, numTags, ok := fs.internTagSets(items, maxPerItem); ok {
+			frequencyBySubsets(fs, items, sets, numTags, n, out)
+			return
+		}
+	}
 	itemOff := resize(&fs.itemOff, len(items)+1)
-	itemIDs, ok := fs.internTags(items, itemOff, totalTags, false)
+	var itemIDs []int32
+	ok := false
+	if maxPerItem <= freqSubsetMaxPerItem {
+		// Too many distinct tags for the subset path (or an overlong probe):
+		// the table keeps the ids of the tags met so far, in the order a
+		// fresh one would give.
+		itemIDs, ok = fs.internMore(items, itemOff, totalTags)
+	} else {
+		itemIDs, ok = fs.internTags(items, itemOff, totalTags, false)
+	}
 	if !ok { // crafted collisions of the fast hash
 		itemIDs, _ = fs.internTags(items, itemOff, totalTags, true)
 	}
 	numTags := len(fs.tags.names)
 	if numTags == 0 {
-		return
-	}
-	if useFreqSubsets(len(items), numTags, maxPerItem) {
-		frequencyBySubsets(fs, items, itemOff, itemIDs, numTags, n, out)
 		return
 	}
 	words := (len(items) + 63) / 64
@@ -314,9 +325,13 @@ func (*FrequencyScorer) ScoreAll(items []*ContextItem, out []float64) {
 // probes too long (see tagTable).
 func (fs *freqScratch) internTags(items []*ContextItem, itemOff []int32, totalTags int, strong bool) ([]int32, bool) {
 	fs.tags.reset(strong)
+	return fs.internMore(items, itemOff, totalTags)
+}
+
+// internMore is internTags without resetting fs.tags first: the tags
+// interned already keep their ids.
+func (fs *freqScratch) internMore(items []*ContextItem, itemOff []int32, totalTags int) ([]int32, bool) {
 	itemIDs := resize(&fs.itemIDs, totalTags)[:0]
-	fold := fs.fold[:0]
-	defer func() { fs.fold = fold }()
 	itemOff[0] = 0
 	for i, it := range items {
 		itemOff[i+1] = itemOff[i]
@@ -324,29 +339,48 @@ func (fs *freqScratch) internTags(items []*ContextItem, itemOff []int32, totalTa
 			continue
 		}
 		for _, tag := range it.tags {
-			c := fs.tags.cached(tag)
-			if c.id > 0 {
-				itemIDs = append(itemIDs, c.id-1)
-				continue
+			id := fs.tags.hit(tag)
+			if id < 0 {
+				id = fs.tagID(tag)
 			}
-			fold = append(fold[:0], tag...)
-			lowered := false
-			for j, c := range fold {
-				if 'A' <= c && c <= 'Z' {
-					fold[j] = c + 'a' - 'A'
-					lowered = true
-				}
-			}
-			id := fs.tags.intern(fold, tag, lowered)
 			if id < 0 {
 				return nil, false
 			}
-			*c = tagCacheEntry{tag, id + 1}
 			itemIDs = append(itemIDs, id)
 		}
 		itemOff[i+1] = int32(len(itemIDs))
 	}
 	return itemIDs, true
+}
+
+// tagID returns the id of tag's folded form in fs.tags, interning it if
+// new, or -1 when the fast hash probes too long (see tagTable). The cache
+// hit, the usual case, is inlined into the callers' loops.
+func (fs *freqScratch) tagID(tag string) int32 {
+	c := fs.tags.cached(tag)
+	if c.id > 0 {
+		return c.id - 1
+	}
+	return fs.internNew(tag, c)
+}
+
+// internNew is tagID for a tag not in the cache: it folds tag, interns it
+// and remembers the id in the cache entry c.
+func (fs *freqScratch) internNew(tag string, c *tagCacheEntry) int32 {
+	fold := append(fs.fold[:0], tag...)
+	fs.fold = fold
+	lowered := false
+	for j, c := range fold {
+		if 'A' <= c && c <= 'Z' {
+			fold[j] = c + 'a' - 'A'
+			lowered = true
+		}
+	}
+	id := fs.tags.intern(fold, tag, lowered)
+	if id >= 0 {
+		*c = tagCacheEntry{tag, id + 1}
+	}
+	return id
 }
 
 // freqScratch holds the buffers of one FrequencyScorer.ScoreAll call, so

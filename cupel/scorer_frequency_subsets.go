@@ -80,18 +80,57 @@ func sortedDistinct3(tags []int32) (a, b, c int32, k int) {
 func pairIndex(a, b int32) int32      { return a + b*(b-1)/2 }
 func tripleIndex(a, b, c int32) int32 { return a + b*(b-1)/2 + c*(c-1)*(c-2)/6 }
 
+// internTagSets interns the folded tags of items, every one of which has
+// at most freqSubsetMaxPerItem tag occurrences (maxPerItem the most), and
+// returns, for each item, its sorted distinct tag ids a < b < c and their
+// number k packed as k | a<<8 | b<<16 | c<<24, with the number of distinct
+// tags. It stops with ok false as soon as the vocabulary outgrows what
+// useFreqSubsets accepts for these items; ScoreAll then takes another
+// path, which goes on interning in the same table (internMore). It does
+// the same if the fast hash probes too long, which cannot happen while
+// the table holds at most freqSubsetMaxTags <= tagProbeLimit tags (a probe
+// passes at most that many occupied slots); the other path handles it.
+func (fs *freqScratch) internTagSets(items []*ContextItem, maxPerItem int) (sets []int32, numTags int, ok bool) {
+	fs.tags.reset(false)
+	sets = resize(&fs.itemGroup, len(items))
+	limit := 0 // ids below limit keep the subset path
+	for limit < freqSubsetMaxTags && useFreqSubsets(len(items), limit+1, maxPerItem) {
+		limit++
+	}
+	for i, it := range items {
+		var ids [freqSubsetMaxPerItem]int32
+		k := 0
+		if it != nil {
+			for _, tag := range it.tags {
+				id := fs.tags.hit(tag)
+				if id < 0 {
+					id = fs.tagID(tag)
+				}
+				if id < 0 || int(id) >= limit {
+					return nil, 0, false
+				}
+				ids[k] = id
+				k++
+			}
+		}
+		a, b, c, k := sortedDistinct3(ids[:k])
+		sets[i] = int32(k) | a<<8 | b<<16 | c<<24
+	}
+	return sets, len(fs.tags.names), true
+}
+
 // frequencyBySubsets writes the FrequencyScorer scores of items to out, as
 // frequencyByBitsets does, by inclusion-exclusion over the subsets of each
-// item's tags. It requires every item to have at most three tag
-// occurrences (see useFreqSubsets).
-func frequencyBySubsets(fs *freqScratch, items []*ContextItem, itemOff, itemIDs []int32, numTags, n int, out []float64) {
+// item's tags; sets[i] holds items[i]'s distinct tag ids as internTagSets
+// packs them.
+func frequencyBySubsets(fs *freqScratch, items []*ContextItem, sets []int32, numTags, n int, out []float64) {
 	t := numTags
 	counts := resize(&fs.subsets, freqSubsetTableSize(t))
 	clear(counts)
 	c1, c2, c3 := counts[:t], counts[t:t+t*(t-1)/2], counts[t+t*(t-1)/2:]
-	for i := range items {
-		a, b, c, k := sortedDistinct3(itemIDs[itemOff[i]:itemOff[i+1]])
-		switch k {
+	for _, set := range sets {
+		a, b, c := set>>8&0xff, set>>16&0xff, set>>24
+		switch set & 0xff {
 		case 1:
 			c1[a]++
 		case 2:
@@ -110,10 +149,10 @@ func frequencyBySubsets(fs *freqScratch, items []*ContextItem, itemOff, itemIDs 
 	}
 	mult := pointerMultiplicity(items)
 	denom := float64(n - 1)
-	for i := range items {
-		a, b, c, k := sortedDistinct3(itemIDs[itemOff[i]:itemOff[i+1]])
+	for i, set := range sets {
+		a, b, c := set>>8&0xff, set>>16&0xff, set>>24
 		var count int32
-		switch k {
+		switch set & 0xff {
 		case 0:
 			continue
 		case 1:

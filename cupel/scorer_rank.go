@@ -33,13 +33,24 @@ func assignRanks[K any](es []rankEntry[K], cmp func(a, b K) int, out []float64) 
 }
 
 // assignRanksKeys is assignRanks for order-preserving uint64 keys: keys[j] is
-// the key of items[keys[j].idx]. It sorts with the radix key sort, O(N).
+// the key of items[keys[j].idx]. It sorts with the radix key sort, O(N), or,
+// when the keys span fewer than rankCountSpan values (priorities usually
+// do), ranks them by counting without sorting (rankByCounting). keys may be
+// reordered.
 func assignRanksKeys(keys []keyIdx, out []float64) {
 	switch len(keys) {
 	case 0:
 		return
 	case 1:
 		out[keys[0].idx] = 1.0
+		return
+	}
+	lo, hi := keys[0].key, keys[0].key
+	for _, k := range keys[1:] {
+		lo, hi = min(lo, k.key), max(hi, k.key)
+	}
+	if hi-lo < rankCountSpan {
+		rankByCounting(keys, lo, out)
 		return
 	}
 	sortKeyIdx(keys)
@@ -50,6 +61,28 @@ func assignRanksKeys(keys []keyIdx, out []float64) {
 			rank = j
 		}
 		out[keys[j].idx] = float64(rank) / denom
+	}
+}
+
+// rankCountSpan bounds the span of keys that rankByCounting ranks: its
+// table of counts lives on the stack.
+const rankCountSpan = 256
+
+// rankByCounting writes assignRanksKeys's scores for keys (at least two)
+// whose keys lie in [lo, lo+rankCountSpan): an entry's rank, the number of
+// entries with a smaller key, is the sum of the counts of the smaller
+// keys. The same integer ranks and the same division as after a sort.
+func rankByCounting(keys []keyIdx, lo uint64, out []float64) {
+	var below [rankCountSpan + 1]int32 // below[v+1] counts key lo+v, then the prefix sums
+	for _, k := range keys {
+		below[k.key-lo+1]++
+	}
+	for v := 1; v < len(below); v++ {
+		below[v] += below[v-1]
+	}
+	denom := float64(len(keys) - 1)
+	for _, k := range keys {
+		out[k.idx] = float64(below[k.key-lo]) / denom
 	}
 }
 

@@ -1,9 +1,13 @@
 package cupel
 
 import (
+	"cmp"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/cupel-go/go-cupel/internal/testtool"
 )
 
 // TestIntroSortKeyIdxAgreesWithReference: the keyIdx introsort used below
@@ -54,6 +58,78 @@ func TestIntroSortKeyIdxAgreesWithReference(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestRankByCountingAgreesWithSorting: assignRanksKeys ranks keys spanning
+// fewer than rankCountSpan values by counting, and others by sorting; on
+// both sides of that span, with ties, in shuffled order and at sizes from 2
+// up, its scores are bit for bit those of assignRanks (a comparison sort
+// of the same keys).
+func TestRankByCountingAgreesWithSorting(t *testing.T) {
+	r := rand.New(rand.NewPCG(25, 2))
+	spans := []uint64{1, 2, 11, rankCountSpan - 1, rankCountSpan, rankCountSpan + 1, 1 << 40}
+	for trial := range testtool.Iterations(400, 80) {
+		n := 2 + r.IntN(300)
+		span := spans[trial%len(spans)]
+		base := r.Uint64()
+		if base > math.MaxUint64-span {
+			base -= span
+		}
+		keys := make([]keyIdx, n)
+		es := make([]rankEntry[uint64], n)
+		for i := range keys {
+			v := base + r.Uint64N(span)
+			if i < 2 { // the span is reached exactly
+				v = base + uint64(i)*(span-1)
+			}
+			keys[i] = keyIdx{v, i}
+			es[i] = rankEntry[uint64]{v, i}
+		}
+		r.Shuffle(n, func(i, j int) { keys[i], keys[j] = keys[j], keys[i] })
+		got, want := make([]float64, n), make([]float64, n)
+		assignRanksKeys(keys, got)
+		assignRanks(es, cmp.Compare[uint64], want)
+		for i := range got {
+			if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+				t.Fatalf("trial %d (n %d, span %d): item %d scores %v, want %v", trial, n, span, i, got[i], want[i])
+			}
+		}
+	}
+}
+
+// TestRadixSortFewBytesAgreesWithReference: keys that differ in one to
+// four bytes, at any positions (seconds over a month vary in three), with
+// ties, sorted by sortKeyIdx below radixThreshold (radixSortFewBytes when
+// the radix sort wins) and by radixSortFewBytes directly, come out in the
+// (key, idx) order of slices.SortFunc with cmpKeyIdx.
+func TestRadixSortFewBytesAgreesWithReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(25, 3))
+	for trial := range testtool.Iterations(300, 60) {
+		n := 2 + r.IntN(radixThreshold-2)
+		var mask uint64
+		for range 1 + r.IntN(radixFewBytes) {
+			mask |= 0xff << (8 * r.IntN(8))
+		}
+		base := r.Uint64()
+		k := make([]keyIdx, n)
+		for i := range k {
+			v := r.Uint64()
+			if r.IntN(4) == 0 && i > 0 {
+				v = k[r.IntN(i)].key // a tie
+			}
+			k[i] = keyIdx{base&^mask | v&mask, i}
+		}
+		want := slices.Clone(k)
+		slices.SortFunc(want, cmpKeyIdx)
+		direct := slices.Clone(k)
+		if err := radixSortFewBytes(direct, varyingBits(direct), nil, ""); err != nil {
+			t.Fatal(err)
+		}
+		sortKeyIdx(k)
+		if !slices.Equal(k, want) || !slices.Equal(direct, want) {
+			t.Fatalf("trial %d (n %d, mask %#x): sortKeyIdx or radixSortFewBytes differs from the reference", trial, n, mask)
 		}
 	}
 }

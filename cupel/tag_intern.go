@@ -54,8 +54,7 @@ const (
 // and hashed, never dereferenced.
 func (t *tagTable) cached(tag string) *tagCacheEntry {
 	p := unsafe.StringData(tag)
-	h := (uint64(uintptr(unsafe.Pointer(p))) ^ uint64(len(tag))) * 0x9E3779B97F4A7C15
-	i := h >> (64 - tagCacheBits)
+	i := cacheIndex(p, len(tag))
 	e, f := &t.cache[i], &t.cache[i^1] // two ways, so that two strings of one slot do not evict each other
 	if e.id > 0 && unsafe.StringData(e.s) == p && len(e.s) == len(tag) {
 		return e
@@ -69,6 +68,23 @@ func (t *tagTable) cached(tag string) *tagCacheEntry {
 	e.id = 0
 	t.cacheUsed = true // the caller may fill e
 	return e
+}
+
+// hit returns tag's id if the first of its cache entries holds it, else
+// -1: the common case of cached, small enough to be inlined into the loops
+// over tags, which call cached (through freqScratch.tagID) on -1.
+func (t *tagTable) hit(tag string) int32 {
+	p := unsafe.StringData(tag)
+	e := &t.cache[cacheIndex(p, len(tag))]
+	if unsafe.StringData(e.s) == p && len(e.s) == len(tag) {
+		return e.id - 1 // -1 when the entry is empty
+	}
+	return -1
+}
+
+// cacheIndex is the first cache entry of the string at p of length n.
+func cacheIndex(p *byte, n int) uint64 {
+	return ((uint64(uintptr(unsafe.Pointer(p))) ^ uint64(n)) * 0x9E3779B97F4A7C15) >> (64 - tagCacheBits)
 }
 
 // tagSlot holds 1 + the id of the tag whose hash is hash (0: empty).

@@ -198,3 +198,27 @@ func TestTagCacheKeysOnPointerAndLength(t *testing.T) {
 		t.Fatalf("cached(long) after storing it: id %d, want 5", got.id)
 	}
 }
+
+// TestFrequencySubsetPathUnderTagHashCollisions: items of at most three
+// tags take internTagSets first. With the fast tag hash forced to collide,
+// ScoreAll gives the per-item scores when the subset path completes (few
+// tags), and when it stops for too large a vocabulary, interning goes on
+// in the same table (internMore) and collides in turn, starting again with
+// the strong hash (at 1,000 items past the 32nd tag, at 100 items past the
+// 13th, where the subset tables would exceed 4 counters per item).
+func TestFrequencySubsetPathUnderTagHashCollisions(t *testing.T) {
+	defer func(h func([]byte) uint64) { tagFastHash = h }(tagFastHash)
+	tagFastHash = func([]byte) uint64 { return 7 }
+	r := rand.New(rand.NewPCG(25, 11))
+	for _, c := range []struct{ n, vocab int }{{1000, 20}, {1000, 2 * tagProbeLimit}, {100, 2 * tagProbeLimit}} {
+		items := make([]*ContextItem, c.n)
+		for i := range items {
+			var tags []string
+			for range r.IntN(4) {
+				tags = append(tags, fmt.Sprintf("Tag%d", r.IntN(c.vocab)))
+			}
+			items[i] = MustItem(ItemSpec{Content: fmt.Sprint(i), Tokens: 1, Tags: tags})
+		}
+		checkScoreAllAgrees(t, fmt.Sprintf("n=%d, vocab=%d", c.n, c.vocab), items)
+	}
+}

@@ -1,0 +1,64 @@
+package cupel
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/cupel-go/go-cupel/internal/testtool"
+)
+
+// TestKindScoreAllAgreesWithScore: KindScorer.ScoreAll, which looks kinds
+// up by identity (data pointer and length) in a small table, then by bytes
+// among the kinds seen, gives every item Score's weight bit for bit: with
+// the kind constants, copies of them (equal bytes, distinct data), case
+// variants, prefixes of one string (same data pointer, shorter length),
+// kinds absent from the weights, and more distinct kinds than either the
+// identity table or the list of kinds seen holds.
+func TestKindScoreAllAgreesWithScore(t *testing.T) {
+	r := rand.New(rand.NewPCG(25, 12))
+	long := ContextKind("DocumentationAndMoreDocumentation")
+	var prefixes []ContextKind // one data pointer, every length: more than the identity table's 16 entries
+	for k := 1; k <= len(long); k++ {
+		prefixes = append(prefixes, long[:k])
+	}
+	pool := []ContextKind{KindMessage, KindDocument, KindToolOutput, KindMemory, KindSystemPrompt, "MESSAGE", "document", "Unknown"}
+	for i := range 40 {
+		pool = append(pool, ContextKind(fmt.Sprintf("kind-%d", i)))
+	}
+	pool = append(pool, prefixes...)
+	weights := map[ContextKind]float64{KindMessage: 0.5, KindDocument: 1, long: 3, "kind-7": 0.25, "Kind-30": 4}
+	for k := 2; k < len(long); k += 3 {
+		weights[long[:k]] = float64(k)
+	}
+	s, err := NewKindScorer(weights)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for trial := range testtool.Iterations(200, 40) {
+		from := pool[:1+r.IntN(len(pool))]
+		if trial%3 == 0 {
+			from = prefixes
+		}
+		items := make([]*ContextItem, 1+r.IntN(300))
+		for i := range items {
+			if r.IntN(50) == 0 {
+				continue // nil
+			}
+			k := from[r.IntN(len(from))]
+			if r.IntN(3) == 0 {
+				k = ContextKind(strings.Clone(string(k)))
+			}
+			items[i] = MustItem(ItemSpec{Content: "c", Tokens: 1, Kind: k})
+		}
+		out := make([]float64, len(items))
+		s.ScoreAll(items, out)
+		for i, it := range items {
+			if want := s.Score(it, items); math.Float64bits(out[i]) != math.Float64bits(want) {
+				t.Fatalf("trial %d: item %d (kind %q): ScoreAll %v, Score %v", trial, i, it.kind, out[i], want)
+			}
+		}
+	}
+}
