@@ -3,7 +3,6 @@ package cupel
 import (
 	"errors"
 	"fmt"
-	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -92,32 +91,41 @@ func join(path, key string) string {
 	return path + "." + key
 }
 
-// onlyFields reports a field set for another scorer or slicer type.
-func onlyFields(path, typ string, set map[string]bool, allowed ...string) error {
-	for _, name := range slices.Sorted(maps.Keys(set)) {
-		if set[name] && !slices.Contains(allowed, name) {
-			return specError(join(path, name), nil, "is not a field of type "+typ)
+// field is one of a spec's optional fields: its key, and whether it is set.
+type field struct {
+	name string
+	set  bool
+}
+
+// onlyFields reports a field set for another scorer or slicer type: the
+// first of set, which is in key order, that allowed does not name.
+func onlyFields(path, typ string, set []field, allowed ...string) error {
+	for _, f := range set {
+		if f.set && !slices.Contains(allowed, f.name) {
+			return specError(join(path, f.name), nil, "is not a field of type "+typ)
 		}
 	}
 	return nil
 }
 
-func (s *ScorerSpec) setFields() map[string]bool {
-	return map[string]bool{
-		"use_default_weights":  s.UseDefaultWeights != nil,
-		"weights":              s.Weights != nil,
-		"tag_weights":          s.TagWeights != nil,
-		"scorers":              s.Scorers != nil,
-		"children":             s.Children != nil,
-		"inner":                s.Inner != nil,
-		"inner_scorer":         s.InnerScorer != "",
-		"reference_time":       s.ReferenceTime != nil,
-		"null_timestamp_score": s.NullTimestampScore != nil,
-		"curve":                s.Curve != nil,
-		"default_score":        s.DefaultScore != nil,
-		"key":                  s.Key != "",
-		"value":                s.Value != "",
-		"boost":                s.Boost != 0,
+// setFields are the scorer's optional fields, in key order (a test keeps
+// them so): a fixed array, as a scorer is built once a policy.
+func (s *ScorerSpec) setFields() [14]field {
+	return [...]field{
+		{"boost", s.Boost != 0},
+		{"children", s.Children != nil},
+		{"curve", s.Curve != nil},
+		{"default_score", s.DefaultScore != nil},
+		{"inner", s.Inner != nil},
+		{"inner_scorer", s.InnerScorer != ""},
+		{"key", s.Key != ""},
+		{"null_timestamp_score", s.NullTimestampScore != nil},
+		{"reference_time", s.ReferenceTime != nil},
+		{"scorers", s.Scorers != nil},
+		{"tag_weights", s.TagWeights != nil},
+		{"use_default_weights", s.UseDefaultWeights != nil},
+		{"value", s.Value != ""},
+		{"weights", s.Weights != nil},
 	}
 }
 
@@ -172,7 +180,7 @@ func buildComposite(path string, lists []childList, o *buildOptions) (Scorer, er
 
 func (s *ScorerSpec) build(path string, o *buildOptions) (Scorer, error) {
 	set := s.setFields()
-	check := func(allowed ...string) error { return onlyFields(path, s.Type, set, allowed...) }
+	check := func(allowed ...string) error { return onlyFields(path, s.Type, set[:], allowed...) }
 	switch s.Type {
 	case "recency", "priority", "frequency", "reflexive":
 		if err := check(); err != nil {

@@ -2,14 +2,16 @@ package cupel
 
 import "fmt"
 
-func (s *PolicySpec) slicerFields() map[string]bool {
-	return map[string]bool{
-		"bucket_size":       s.BucketSize != nil,
-		"table_limit":       s.TableLimit != 0,
-		"inner_slicer":      s.InnerSlicer != "",
-		"quotas":            s.Quotas != nil,
-		"entries":           s.Entries != nil,
-		"scarcity_behavior": s.ScarcityBehavior != "",
+// slicerFields are the policy's slicer fields, in key order (a test keeps
+// them so).
+func (s *PolicySpec) slicerFields() [6]field {
+	return [...]field{
+		{"bucket_size", s.BucketSize != nil},
+		{"entries", s.Entries != nil},
+		{"inner_slicer", s.InnerSlicer != ""},
+		{"quotas", s.Quotas != nil},
+		{"scarcity_behavior", s.ScarcityBehavior != ""},
+		{"table_limit", s.TableLimit != 0},
 	}
 }
 
@@ -17,7 +19,7 @@ func (s *PolicySpec) slicerFields() map[string]bool {
 // the policy's table.
 func (s *PolicySpec) buildSlicer() (Slicer, error) {
 	set := s.slicerFields()
-	check := func(allowed ...string) error { return onlyFields("", "slicer "+s.Slicer, set, allowed...) }
+	check := func(allowed ...string) error { return onlyFields("", "slicer "+s.Slicer, set[:], allowed...) }
 	knapsack := func() (*KnapsackSlice, error) {
 		bucket := DefaultBucketSize
 		if s.BucketSize != nil {

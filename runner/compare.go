@@ -133,7 +133,11 @@ func Compare(c *vector.Case, r protocol.Result) Judgement {
 }
 
 func checkIndices(what string, idx []int, n int, v *Judgement) bool {
-	seen := map[int]bool{}
+	var buf [256]bool // seen, without an allocation for most cases
+	seen := buf[:]
+	if n > len(buf) {
+		seen = make([]bool, n)
+	}
 	for _, i := range idx {
 		if i < 0 || i >= n {
 			v.failf("%s: index %d is out of range (%d items)", what, i, n)

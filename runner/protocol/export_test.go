@@ -1,8 +1,10 @@
 package protocol
 
-// EncodeLine and ReadResult are encodeLine and readResult, for the tests
-// that check them against go-cupel's own results.
+// EncodeLine, ReadRun and ReadResult are encodeLine, readRun and
+// readResult, for the tests that check them against go-cupel's own
+// results and against encoding/json.
 var (
 	EncodeLine = encodeLine
+	ReadRun    = readRun
 	ReadResult = readResult
 )
