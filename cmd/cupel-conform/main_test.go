@@ -50,19 +50,20 @@ func TestScripts(t *testing.T) {
 // whole suite 5 to 10 times slower. The race detector finds races between
 // goroutines; these scripts check what is printed, written and exited
 // with by code that runs in one goroutine (flag parsing, lint, diff,
-// --rerun-failed's selection, export and verify), and the runs they start
-// are runs of one process, one case after another, as TestCLIFrontEnd and
-// TestOfflineFrontEnd do in process under -race for every test
-// implementation. The scripts that start implementations side by side
-// (-i, also with --failfast in gate), in parallel (-parallel,
-// --exec-per-case), that fault, time out, smoke-test or explore run in
-// both passes.
+// --rerun-failed's selection, export and verify, the verdict's
+// rendering), and the runs they start are runs of one process, one case
+// after another, as TestCLIFrontEnd and TestOfflineFrontEnd do in process
+// under -race for every test implementation, with their verdicts in every
+// report format. The scripts that start implementations side by side (-i,
+// with --failfast too), in parallel (-parallel, --exec-per-case), that
+// fault, time out, smoke-test or explore run in both passes.
 var plainOnly = map[string]string{
 	"usage":   "flag parsing and usage errors",
 	"lint":    "the vector files' lint",
 	"diff":    "the diff of two saved reports",
 	"offline": "export and verify (TestOfflineFrontEnd runs them in process)",
 	"rerun":   "--rerun-failed's selection of cases",
+	"gate":    "one verdict in every report format, run after run of one process",
 }
 
 // scripts lists the scripts TestScripts runs: all of testdata/script,
