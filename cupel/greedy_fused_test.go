@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/internal/testtool"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 )
@@ -67,7 +68,9 @@ func fusedCase(r *rand.Rand, n int) []*cupel.ContextItem {
 var _ = Describe("a plain run with GreedySlice (Sort and Slice stages fused)", func() {
 	It("selects, orders and scores exactly as the separate Sort and Slice stages do", func() {
 		r := rand.New(rand.NewPCG(25, 4))
-		for trial := range 400 {
+		// Fewer under -race: 72 trials meet every size with and without
+		// deduplication twice.
+		for trial := range testtool.Iterations(400, 72) {
 			n := []int{0, 1, 2, 17, 100, 300, 1023, 1025, 3000}[trial%9]
 			items := fusedCase(r, n)
 			total := 0

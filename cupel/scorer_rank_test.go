@@ -10,6 +10,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/internal/testtool"
 )
 
 var _ = Describe("RecencyScorer (spec chapter RecencyScorer)", func() {
@@ -23,7 +24,7 @@ var _ = Describe("RecencyScorer (spec chapter RecencyScorer)", func() {
 		// ends and outside it, with ties and items without a timestamp.
 		r := rand.New(rand.NewPCG(25, 5))
 		units := []time.Duration{time.Second, time.Millisecond, time.Microsecond, time.Nanosecond}
-		for trial := range 400 {
+		for trial := range testtool.Iterations(400, 100) { // fewer under -race; every unit 25 times
 			unit := units[trial%4]
 			n := []int{2, 3, 50, 300, 1100}[r.IntN(5)]
 			items := make([]*cupel.ContextItem, n)

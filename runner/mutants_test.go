@@ -8,6 +8,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/cupel-go/go-cupel/internal/platform"
+	"github.com/cupel-go/go-cupel/internal/testtool"
 	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/vector"
@@ -81,6 +82,17 @@ func failures(m mutant) []string {
 	return ids
 }
 
+// plainPassOnly skips a spec that runs the suite against a mutant under
+// -race. Each such run goes through the same code as the unbroken
+// engine's run, in one goroutine, 5 to 10 times slower; the race pass
+// keeps that run ("passes in full"), and the plain and 386 passes check
+// that the suite catches every mutant.
+func plainPassOnly() {
+	if testtool.Race {
+		Skip("the same runner code as the unbroken engine's run, which -race runs; the plain and 386 passes run this mutant")
+	}
+}
+
 var _ = Describe("The embedded suite against deliberately broken engines", func() {
 	BeforeEach(func() {
 		s, err := vector.LoadSuite(nil)
@@ -103,6 +115,7 @@ var _ = Describe("The embedded suite against deliberately broken engines", func(
 	})
 
 	It("catches an engine that ignores the output reserve", func() {
+		plainPassOnly()
 		Expect(failures(mutant{req: func(r *protocol.Request) func(*protocol.Result) {
 			if r.Case.Budget != nil {
 				r.Case.Budget.OutputReserve = 0
@@ -112,6 +125,7 @@ var _ = Describe("The embedded suite against deliberately broken engines", func(
 	})
 
 	It("catches an engine that ignores reserved slots and the safety margin", func() {
+		plainPassOnly()
 		ids := failures(mutant{req: func(r *protocol.Request) func(*protocol.Result) {
 			if r.Case.Budget != nil {
 				r.Case.Budget.ReservedSlots = nil
@@ -124,6 +138,7 @@ var _ = Describe("The embedded suite against deliberately broken engines", func(
 	})
 
 	It("catches an engine whose effective target is one token short", func() {
+		plainPassOnly()
 		Expect(failures(mutant{req: func(r *protocol.Request) func(*protocol.Result) {
 			if r.Stage == vector.StagePipeline && r.Case.Budget.TargetTokens > 0 {
 				r.Case.Budget.TargetTokens--
@@ -133,12 +148,14 @@ var _ = Describe("The embedded suite against deliberately broken engines", func(
 	})
 
 	It("catches an engine whose sorts break ties by the wrong end", func() {
+		plainPassOnly()
 		ids := failures(mutant{req: reverseItems})
 		Expect(ids).To(ContainElement(MatchRegexp("required/placing/.*tie")))
 		Expect(ids).To(ContainElement(MatchRegexp("required/slicing/greedy-tie-by-index")))
 	})
 
 	It("catches an engine that never deduplicates", func() {
+		plainPassOnly()
 		Expect(failures(mutant{req: func(r *protocol.Request) func(*protocol.Result) {
 			if r.Case.Deduplication != nil {
 				f := false
@@ -149,6 +166,7 @@ var _ = Describe("The embedded suite against deliberately broken engines", func(
 	})
 
 	It("catches an engine off by 1e-6 in every score", func() {
+		plainPassOnly()
 		Expect(failures(mutant{req: func(*protocol.Request) func(*protocol.Result) {
 			return func(r *protocol.Result) {
 				if r.Output != nil {

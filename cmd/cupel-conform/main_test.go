@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -10,6 +11,7 @@ import (
 	"github.com/cupel-go/go-cupel/internal/cli"
 	"github.com/cupel-go/go-cupel/internal/faultadapter"
 	"github.com/cupel-go/go-cupel/internal/testimpl"
+	"github.com/cupel-go/go-cupel/internal/testtool"
 )
 
 func TestMain(m *testing.M) {
@@ -32,7 +34,7 @@ func TestMain(m *testing.M) {
 
 func TestScripts(t *testing.T) {
 	fixtures, python, vectors := abs(t, fixtureSuite), abs(t, pythonImpl), abs(t, "../../vectors")
-	testscript.Run(t, testscript.Params{Dir: "testdata/script", Setup: func(e *testscript.Env) error {
+	testscript.Run(t, testscript.Params{Files: scripts(t), Setup: func(e *testscript.Env) error {
 		// FIXTURES is the fixture suite the test implementations answer;
 		// PYIMPL the partial Python example; VECTORS the embedded suite.
 		e.Setenv("FIXTURES", fixtures)
@@ -40,6 +42,55 @@ func TestScripts(t *testing.T) {
 		e.Setenv("VECTORS", vectors)
 		return nil
 	}})
+}
+
+// plainOnly are the scripts that run in the plain pass only, not under
+// -race, with the reason. Under -race every command of a script is a
+// process of this test binary, built with the race detector, and runs the
+// whole suite 5 to 10 times slower. The race detector finds races between
+// goroutines; these scripts check what is printed, written and exited
+// with by code that runs in one goroutine (flag parsing, lint, diff,
+// --rerun-failed's selection, export and verify, the verdict's
+// rendering), and the runs they start are runs of one process, one case
+// after another, as TestCLIFrontEnd and TestOfflineFrontEnd do in process
+// under -race for every test implementation, with their verdicts in every
+// report format. The scripts that start implementations side by side (-i,
+// with --failfast too), in parallel (-parallel, --exec-per-case), that
+// fault, time out, smoke-test or explore run in both passes.
+var plainOnly = map[string]string{
+	"usage":   "flag parsing and usage errors",
+	"lint":    "the vector files' lint",
+	"diff":    "the diff of two saved reports",
+	"offline": "export and verify (TestOfflineFrontEnd runs them in process)",
+	"rerun":   "--rerun-failed's selection of cases",
+	"gate":    "one verdict in every report format, run after run of one process",
+}
+
+// scripts lists the scripts TestScripts runs: all of testdata/script,
+// less plainOnly under -race.
+func scripts(t *testing.T) []string {
+	t.Helper()
+	all, err := filepath.Glob("testdata/script/*.txtar")
+	if err != nil || len(all) == 0 {
+		t.Fatalf("no scripts in testdata/script: %v", err)
+	}
+	found := map[string]bool{}
+	var run []string
+	for _, f := range all {
+		name := strings.TrimSuffix(filepath.Base(f), ".txtar")
+		found[name] = true
+		if testtool.Race && plainOnly[name] != "" {
+			t.Logf("%s: plain pass only (%s)", name, plainOnly[name])
+			continue
+		}
+		run = append(run, f)
+	}
+	for name := range plainOnly {
+		if !found[name] {
+			t.Errorf("plainOnly names %s, which is no script in testdata/script", name)
+		}
+	}
+	return run
 }
 
 // The fixture suite the test implementations answer, and the partial

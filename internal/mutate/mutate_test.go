@@ -65,7 +65,7 @@ var _ = Describe("the mutator", func() {
 	})
 
 	It("draws the same sample for the same seed, and another for another seed", func() {
-		n := testtool.Iterations(25, 8)
+		n := testtool.Iterations(25, 4)
 		a, na := p.Sample(7, n)
 		b, nb := p.Sample(7, n)
 		c, _ := p.Sample(8, n)
@@ -81,7 +81,7 @@ var _ = Describe("the mutator", func() {
 	})
 
 	It("draws only mutants that type-check", func() {
-		s, _ := p.Sample(3, testtool.Iterations(40, 10))
+		s, _ := p.Sample(3, testtool.Iterations(40, 5))
 		Expect(s).NotTo(BeEmpty())
 		for _, m := range s {
 			Expect(p.Compiles(m)).To(BeTrue(), m.String())

@@ -14,6 +14,7 @@ import (
 
 	"github.com/cupel-go/go-cupel/internal/cli"
 	"github.com/cupel-go/go-cupel/internal/report"
+	"github.com/cupel-go/go-cupel/internal/testtool"
 	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/vector"
@@ -128,7 +129,8 @@ var _ = Describe("Every surface renders the one verdict", func() {
 	It("agrees with Report.Verdict on random outcomes × targets × expectations", func() {
 		rnd := rand.New(rand.NewPCG(23, 42))
 		seen := map[string]bool{}
-		for range 600 {
+		// Fewer under -race: the renderers run in one goroutine.
+		for range testtool.Iterations(600, 150) {
 			r := randomReport(rnd)
 			v := r.Verdict()
 			seen[fmt.Sprintf("%v/%s/%v", v.Passed, v.Target, v.Warnings > 0)] = true

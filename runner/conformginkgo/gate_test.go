@@ -41,9 +41,15 @@ type childRun struct {
 	filter   string // a label filter
 }
 
+// childBins are the ginkgo command and the child suite's test binary,
+// built once for every run: go test and ginkgo would build the suite again
+// for each (go test -c links it; ginkgo -p runs a precompiled .test as it
+// runs the one it compiles).
+type childBins struct{ ginkgo, suite string }
+
 // run runs the child suite and returns its exit code and the statuses of
 // Ginkgo's JUnit report, by case id (and conformginkgo.LevelSpec).
-func (r childRun) run(ginkgoBin string) (int, map[string]string) {
+func (r childRun) run(bins childBins) (int, map[string]string) {
 	fixtures, err := filepath.Abs("../testdata/suite")
 	Expect(err).NotTo(HaveOccurred())
 	junit := filepath.Join(GinkgoT().TempDir(), "junit.xml")
@@ -53,13 +59,15 @@ func (r childRun) run(ginkgoBin string) (int, map[string]string) {
 		if r.filter != "" {
 			args = append(args, "--label-filter="+r.filter)
 		}
-		cmd = exec.Command(ginkgoBin, append(args, "./testdata/gatesuite")...)
+		cmd = exec.Command(bins.ginkgo, append(args, bins.suite)...)
 	} else {
-		args := []string{"test", "-count=1", "./testdata/gatesuite", "-args", "-ginkgo.junit-report=" + junit}
+		// What go test does: the test binary in the package's directory.
+		args := []string{"-test.count=1", "-ginkgo.junit-report=" + junit}
 		if r.filter != "" {
 			args = append(args, "-ginkgo.label-filter="+r.filter)
 		}
-		cmd = exec.Command("go", args...)
+		cmd = exec.Command(bins.suite, args...)
+		cmd.Dir = "testdata/gatesuite"
 	}
 	cmd.Env = append(os.Environ(), "TESTIMPL="+r.impl, "TESTIMPL_SUITE="+fixtures, "REQUIRE_LEVEL="+string(r.require))
 	out, err := cmd.CombinedOutput()
@@ -131,16 +139,19 @@ func (r childRun) want() (code int, status map[string]string) {
 }
 
 var _ = Describe("The Ginkgo gate, in a child Ginkgo suite", Ordered, ContinueOnFailure, func() {
-	var ginkgoBin string
+	var bins childBins
 	BeforeAll(func() {
-		ginkgoBin = filepath.Join(GinkgoT().TempDir(), "ginkgo")
-		out, err := exec.Command("go", "build", "-o", ginkgoBin, "github.com/onsi/ginkgo/v2/ginkgo").CombinedOutput()
+		dir := GinkgoT().TempDir()
+		bins = childBins{ginkgo: filepath.Join(dir, "ginkgo"), suite: filepath.Join(dir, "gatesuite.test")}
+		out, err := exec.Command("go", "build", "-o", bins.ginkgo, "github.com/onsi/ginkgo/v2/ginkgo").CombinedOutput()
+		Expect(err).NotTo(HaveOccurred(), string(out))
+		out, err = exec.Command("go", "test", "-c", "-o", bins.suite, "./testdata/gatesuite").CombinedOutput()
 		Expect(err).NotTo(HaveOccurred(), string(out))
 	})
 
 	DescribeTable("renders the runner's verdict: the exit code of runner.Check, each case's class in Ginkgo's JUnit",
 		func(r childRun) {
-			code, got := r.run(ginkgoBin)
+			code, got := r.run(bins)
 			wantCode, want := r.want()
 			Expect(code).To(Equal(wantCode))
 			Expect(got).To(Equal(want))
