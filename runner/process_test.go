@@ -30,7 +30,7 @@ var _ = BeforeSuite(func() {
 
 // faultRun runs the fixtures against the fault adapter with FAULT=fault at
 // seq 3 (the third required case).
-func faultRun(fault string, mod func(*protocol.ProcessOptions)) (*runner.Report, time.Duration) {
+func faultRun(fault string, mod func(*protocol.ProcessOptions)) *runner.Report {
 	GinkgoHelper()
 	abs, _ := filepath.Abs("testdata/suite")
 	po := protocol.ProcessOptions{
@@ -50,10 +50,9 @@ func faultRun(fault string, mod func(*protocol.ProcessOptions)) (*runner.Report,
 		opts.Timeout = 2 * time.Minute
 	}
 	opts.StartupTimeout = 10 * time.Second
-	start := time.Now()
 	rep, err := runner.Run(context.Background(), p, opts)
 	Expect(err).NotTo(HaveOccurred())
-	return rep, time.Since(start)
+	return rep
 }
 
 // thirdCase is the case that gets seq 3: required cases run first, by id.
@@ -61,7 +60,7 @@ const thirdCase = "required/pipeline/pipeline-pinned-exceeds-budget"
 
 var _ = Describe("Process implementations", func() {
 	It("passes everything over a healthy session", func() {
-		rep, _ := faultRun("none", nil)
+		rep := faultRun("none", nil)
 		Expect(rep.Implementation.Name).To(Equal("oracle"))
 		Expect(rep.Level).To(Equal(runner.LevelFullyConformant))
 		Expect(rep.Err()).To(Succeed())
@@ -69,8 +68,7 @@ var _ = Describe("Process implementations", func() {
 
 	DescribeTable("reports each fault on the case it hit, restarts, and finishes the rest",
 		func(fault string, status protocol.Status, msg string) {
-			rep, took := faultRun(fault, nil)
-			Expect(took).To(BeNumerically("<", 3*time.Minute)) // a guard against a stall, not a timing
+			rep := faultRun(fault, nil)
 			for _, c := range rep.Cases {
 				if c.ID == thirdCase {
 					Expect(c.Status).To(Equal(status), c.Message)
@@ -94,14 +92,12 @@ var _ = Describe("Process implementations", func() {
 	)
 
 	It("survives 50 MB of stderr without a limit, keeping only a tail", func() {
-		rep, took := faultRun("stderr", func(po *protocol.ProcessOptions) { po.MaxStderr = -1 })
-		Expect(took).To(BeNumerically("<", 3*time.Minute)) // a guard against a stall, not a timing
+		rep := faultRun("stderr", func(po *protocol.ProcessOptions) { po.MaxStderr = -1 })
 		Expect(rep.Level).To(Equal(runner.LevelFullyConformant))
 	})
 
 	It("keeps only a bounded tail of a flood of stderr on a failing case", func() {
-		rep, took := faultRun("stderrcrash", func(po *protocol.ProcessOptions) { po.StderrTail, po.MaxStderr = 1024, -1 })
-		Expect(took).To(BeNumerically("<", 3*time.Minute)) // a guard against a stall, not a timing
+		rep := faultRun("stderrcrash", func(po *protocol.ProcessOptions) { po.StderrTail, po.MaxStderr = 1024, -1 })
 		var c runner.CaseResult
 		for _, x := range rep.Cases {
 			if x.ID == thirdCase {
@@ -116,8 +112,7 @@ var _ = Describe("Process implementations", func() {
 	})
 
 	It("exits with an infrastructure error when the implementation dies at start", func() {
-		rep, took := faultRun("start", nil)
-		Expect(took).To(BeNumerically("<", 30*time.Second)) // well below 14 cases × 3s, however loaded the machine
+		rep := faultRun("start", nil)
 		Expect(rep.Infrastructure).To(ContainSubstring("failed to start"))
 		Expect(rep.InfrastructureStderr).To(ContainSubstring("cannot start"))
 		Expect(rep.Level).To(Equal(runner.LevelNone))
@@ -126,7 +121,7 @@ var _ = Describe("Process implementations", func() {
 	})
 
 	It("restarts an implementation that starts slower than a case may take", func() {
-		rep, _ := faultRun("crash", func(po *protocol.ProcessOptions) {
+		rep := faultRun("crash", func(po *protocol.ProcessOptions) {
 			po.Env = append(po.Env, "FAULT_SLOW_START=3500ms")
 		})
 		Expect(statusOf(rep, thirdCase)).To(Equal(protocol.StatusCrash))
@@ -136,14 +131,13 @@ var _ = Describe("Process implementations", func() {
 
 	DescribeTable("exits with an infrastructure error when the hello fails",
 		func(fault, msg string, exec bool) {
-			rep, took := faultRun(fault, func(po *protocol.ProcessOptions) {
+			rep := faultRun(fault, func(po *protocol.ProcessOptions) {
 				po.StartupTimeout = time.Second
 				po.ExecPerCase = exec
 			})
-			// Far below the default startup timeout (30s) and the cases'
-			// timeouts (14 × 3s): the run stops at the hello, however
-			// loaded the machine is.
-			Expect(took).To(BeNumerically("<", 25*time.Second))
+			// The run stops at the hello: no case is sent, none waits
+			// for its timeout.
+			Expect(rep.Counts["all"][protocol.StatusNotRun]).To(Equal(14))
 			Expect(rep.Infrastructure).To(ContainSubstring(msg))
 			Expect(rep.Err()).To(MatchError(protocol.ErrInfrastructure))
 		},
@@ -200,11 +194,11 @@ for line in sys.stdin:
 	})
 
 	It("runs one process per case in exec mode, where a fault touches one case only", func() {
-		rep, _ := faultRun("none", func(po *protocol.ProcessOptions) { po.ExecPerCase = true })
+		rep := faultRun("none", func(po *protocol.ProcessOptions) { po.ExecPerCase = true })
 		Expect(rep.Level).To(Equal(runner.LevelFullyConformant))
 		// In exec mode every case has seq >= 1 in a fresh process; FAULT_AT=3
 		// still hits only the third case.
-		rep, _ = faultRun("crash", func(po *protocol.ProcessOptions) { po.ExecPerCase = true })
+		rep = faultRun("crash", func(po *protocol.ProcessOptions) { po.ExecPerCase = true })
 		Expect(statusOf(rep, thirdCase)).To(Equal(protocol.StatusCrash))
 		Expect(rep.Counts["all"][protocol.StatusPass]).To(Equal(13))
 	})
