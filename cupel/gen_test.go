@@ -13,6 +13,16 @@ import (
 // of 20; futureRelevanceHint on a third; unique content; about 1% pinned items
 // of 10 to 20 tokens.
 func benchItems(n int) []*cupel.ContextItem {
+	specs := benchSpecs(n)
+	items := make([]*cupel.ContextItem, n)
+	for i, spec := range specs {
+		items[i] = cupel.MustItem(spec)
+	}
+	return items
+}
+
+// benchSpecs are the specs of benchItems(n).
+func benchSpecs(n int) []cupel.ItemSpec {
 	kinds := []cupel.ContextKind{cupel.KindMessage, cupel.KindDocument, cupel.KindToolOutput, cupel.KindMemory, cupel.KindSystemPrompt}
 	tagPool := make([]string, 20)
 	for i := range tagPool {
@@ -28,8 +38,8 @@ func benchItems(n int) []*cupel.ContextItem {
 		z = (z ^ (z >> 27)) * 0x94D049BB133111EB
 		return z ^ (z >> 31)
 	}
-	items := make([]*cupel.ContextItem, n)
-	for i := range items {
+	specs := make([]cupel.ItemSpec, n)
+	for i := range specs {
 		spec := cupel.ItemSpec{
 			Content: "item " + strconv.Itoa(i) + " " + strconv.FormatUint(next()%1_000_000, 36),
 			Tokens:  10 + int(next()%1991),
@@ -51,7 +61,7 @@ func benchItems(n int) []*cupel.ContextItem {
 			spec.Pinned = true
 			spec.Tokens = 10 + int(next()%11)
 		}
-		items[i] = cupel.MustItem(spec)
+		specs[i] = spec
 	}
-	return items
+	return specs
 }
