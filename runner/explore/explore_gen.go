@@ -112,7 +112,12 @@ var (
 	genTags    = []string{"a", "b", "c", "urgent", "A"}
 	genMetaKey = []string{"cupel:trust", "lang", "team", "score"}
 	genMetaVal = []string{"go", "py", "x", "0.7", "1.5", "-1", "NaN", "abc", ""}
-	genBase    = time.Date(2024, 6, 1, 12, 0, 0, 0, time.UTC)
+	// genMetaAny and genMetaFloat are the metadata values as interface
+	// values, made once: putting a string or float into an `any` copies it
+	// to the heap, for every item.
+	genMetaAny   = boxAll(genMetaVal)
+	genMetaFloat = boxAll([]float64{0, 0.2, 0.5, 0.8, 1, -0.5, 2, math.NaN(), math.Inf(1)})
+	genBase      = time.Date(2024, 6, 1, 12, 0, 0, 0, time.UTC)
 	// genTimes are the extreme and special instants.
 	genTimes = []time.Time{
 		time.Unix(0, 0).UTC(),
@@ -125,6 +130,15 @@ var (
 )
 
 func (g *exploreGen) pick(list []string) string { return list[g.r.IntN(len(list))] }
+
+// boxAll returns list's values as interface values.
+func boxAll[T any](list []T) []any {
+	out := make([]any, len(list))
+	for i, v := range list {
+		out[i] = v
+	}
+	return out
+}
 
 // chance is true with probability p percent.
 func (g *exploreGen) chance(p int) bool { return g.r.IntN(100) < p }
@@ -218,6 +232,7 @@ func (g *exploreGen) items(n int, how itemGen) []vector.Item {
 	times := make([]time.Time, n)
 	floats := make([]vector.Float, 2*n)
 	dupShare, tagShare, tagPool := g.largeShares(n)
+	var tags []string // the items' tags, in blocks shared by several items
 	for i := range items {
 		it := vector.Item{Index: i, Content: genContent(i), Kind: "Message", Source: "Chat"}
 		if i > 0 && g.chance(dupShare) {
@@ -262,10 +277,16 @@ func (g *exploreGen) items(n int, how itemGen) []vector.Item {
 		}
 		if g.chance(tagShare) {
 			k := 1 + g.r.IntN(3)
-			it.Tags = make([]string, 0, k)
-			for ; k > 0; k-- {
-				it.Tags = append(it.Tags, g.pick(tagPool))
+			if cap(tags)-len(tags) < k {
+				// A new block for this and the items after it (about
+				// one tag each); earlier items keep the old one.
+				tags = make([]string, 0, k+n-i)
 			}
+			start := len(tags)
+			for ; k > 0; k-- {
+				tags = append(tags, g.pick(tagPool))
+			}
+			it.Tags = tags[start:len(tags):len(tags)]
 		}
 		if g.chance(70) {
 			var t time.Time
@@ -321,9 +342,9 @@ func (g *exploreGen) metadata() map[string]any {
 		key := g.pick(genMetaKey)
 		switch q := g.r.IntN(100); {
 		case q < 40:
-			md[key] = g.pick(genMetaVal)
+			md[key] = genMetaAny[g.r.IntN(len(genMetaAny))]
 		case q < 80:
-			md[key] = []float64{0, 0.2, 0.5, 0.8, 1, -0.5, 2, math.NaN(), math.Inf(1)}[g.r.IntN(9)]
+			md[key] = genMetaFloat[g.r.IntN(len(genMetaFloat))]
 		default:
 			md[key] = g.chance(50)
 		}
