@@ -236,7 +236,7 @@ func build(spec cupel.PolicySpec) (cupel.Policy, error) {
 		return cupel.Policy{}, unsupportedError{u}
 	}
 	if len(spec.Scorers) == 0 {
-		spec.Scorers = []cupel.ScorerSpec{{Type: "reflexive"}}
+		spec.Scorers = standInScorers
 	}
 	if spec.Slicer == "" {
 		spec.Slicer = "greedy"
@@ -246,6 +246,10 @@ func build(spec cupel.PolicySpec) (cupel.Policy, error) {
 	}
 	return spec.Build()
 }
+
+// standInScorers are the scorers of stages without one (Build reads its
+// spec and never changes it, so one slice serves every case).
+var standInScorers = []cupel.ScorerSpec{{Type: "reflexive"}}
 
 // The types a PolicySpec knows (cupel returns a copy each call; a case
 // asks several times).
@@ -438,7 +442,11 @@ func enginePipeline(in vector.Input) (*protocol.Output, error) {
 		out.Overflow = &vector.Overflow{TokensOverBudget: int64(event.TokensOverBudget)}
 	}
 	rep := trace.Report()
-	d := &protocol.Diagnostics{Included: []protocol.DiagnosticItem{}, Excluded: []protocol.DiagnosticItem{},
+	// One allocation for both lists (never nil: the protocol states an
+	// empty list as []).
+	nInc := len(rep.Included)
+	both := make([]protocol.DiagnosticItem, 0, nInc+len(rep.Excluded))
+	d := &protocol.Diagnostics{Included: both[:0:nInc], Excluded: both[nInc:nInc],
 		TotalCandidates: int64(rep.TotalCandidates), TotalTokensConsidered: int64(rep.TotalTokensConsidered),
 		Shortfalls: engineShortfalls(rep.CountRequirementShortfalls)}
 	for _, inc := range rep.Included {

@@ -227,10 +227,13 @@ func (g *exploreGen) items(n int, how itemGen) []vector.Item {
 	tieTokens := int64(1 + g.r.IntN(200))
 	tieScore := float64(g.r.IntN(11)) / 10
 	tieTime := genBase.Add(time.Duration(g.r.IntN(1000)) * time.Hour)
-	// One allocation per field for all items: the pointers point into these.
-	prios := make([]int64, n)
-	times := make([]time.Time, n)
-	floats := make([]vector.Float, 2*n)
+	// One allocation for the optional values of all items: the pointers
+	// point into it.
+	vals := make([]struct {
+		prio        int64
+		time        time.Time
+		hint, score vector.Float
+	}, n)
 	dupShare, tagShare, tagPool := g.largeShares(n)
 	var tags []string // the items' tags, in blocks shared by several items
 	for i := range items {
@@ -272,8 +275,8 @@ func (g *exploreGen) items(n int, how itemGen) []vector.Item {
 			default:
 				p = int64(g.r.IntN(6))
 			}
-			prios[i] = p
-			it.Priority = &prios[i]
+			vals[i].prio = p
+			it.Priority = &vals[i].prio
 		}
 		if g.chance(tagShare) {
 			k := 1 + g.r.IntN(3)
@@ -300,16 +303,16 @@ func (g *exploreGen) items(n int, how itemGen) []vector.Item {
 			default:
 				t = genBase.Add(time.Duration(g.r.IntN(100000)) * time.Minute)
 			}
-			times[i] = t
-			it.Timestamp = &times[i]
+			vals[i].time = t
+			it.Timestamp = &vals[i].time
 		}
 		if g.chance(65) {
 			h := genHints[g.r.IntN(len(genHints))]
 			if g.chance(50) {
 				h = float64(g.r.IntN(101)) / 100
 			}
-			floats[2*i] = vector.Float(h)
-			it.FutureRelevanceHint = &floats[2*i]
+			vals[i].hint = vector.Float(h)
+			it.FutureRelevanceHint = &vals[i].hint
 		}
 		if g.chance(30) {
 			it.Metadata = g.metadata()
@@ -328,8 +331,8 @@ func (g *exploreGen) items(n int, how itemGen) []vector.Item {
 			default:
 				s = float64(g.r.IntN(101)) / 100
 			}
-			floats[2*i+1] = vector.Float(s)
-			it.Score = &floats[2*i+1]
+			vals[i].score = vector.Float(s)
+			it.Score = &vals[i].score
 		}
 		items[i] = it
 	}
