@@ -141,21 +141,48 @@ func engineScored(in []vector.Item, items []*cupel.ContextItem) []cupel.ScoredIt
 	return scored
 }
 
-// indexer maps items back to their input positions.
-type indexer map[*cupel.ContextItem]int
+// indexer maps items back to their input positions: by a map for many
+// items, by looking through them for a few (the common case, where
+// building a map costs more than the search).
+type indexer struct {
+	items []*cupel.ContextItem
+	m     map[*cupel.ContextItem]int
+}
+
+// indexerScan is the most items an indexer looks through instead of
+// building a map.
+const indexerScan = 16
 
 func newIndexer(items []*cupel.ContextItem) indexer {
-	ix := make(indexer, len(items))
-	for i, it := range items {
-		ix[it] = i
+	ix := indexer{items: items}
+	if len(items) > indexerScan {
+		ix.m = make(map[*cupel.ContextItem]int, len(items))
+		for i, it := range items {
+			ix.m[it] = i
+		}
 	}
 	return ix
+}
+
+// index returns the input position of it, and false when it is not an
+// input.
+func (ix indexer) index(it *cupel.ContextItem) (int, bool) {
+	if ix.m != nil {
+		i, ok := ix.m[it]
+		return i, ok
+	}
+	for i, x := range ix.items {
+		if x == it {
+			return i, true
+		}
+	}
+	return 0, false
 }
 
 func (ix indexer) of(list []*cupel.ContextItem) ([]int, error) {
 	out := make([]int, 0, len(list))
 	for _, it := range list {
-		i, ok := ix[it]
+		i, ok := ix.index(it)
 		if !ok {
 			return nil, errors.New("engine returned an item that is not one of its inputs")
 		}
@@ -450,14 +477,14 @@ func enginePipeline(in vector.Input) (*protocol.Output, error) {
 		TotalCandidates: int64(rep.TotalCandidates), TotalTokensConsidered: int64(rep.TotalTokensConsidered),
 		Shortfalls: engineShortfalls(rep.CountRequirementShortfalls)}
 	for _, inc := range rep.Included {
-		i, ok := ix[inc.Item]
+		i, ok := ix.index(inc.Item)
 		if !ok {
 			return nil, errors.New("report names an item that is not an input")
 		}
 		d.Included = append(d.Included, protocol.DiagnosticItem{Index: i, Score: vector.Float(inc.Score), Reason: map[string]any{"reason": inclusionName(inc.Reason)}})
 	}
 	for _, exc := range rep.Excluded {
-		i, ok := ix[exc.Item]
+		i, ok := ix.index(exc.Item)
 		if !ok {
 			return nil, errors.New("report names an item that is not an input")
 		}

@@ -365,12 +365,23 @@ func sortByScoreDesc(items []vector.Item) {
 		order[i] = i
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(float64(*items[b].Score), float64(*items[a].Score)) })
-	sorted := make([]vector.Item, len(items))
-	for i, j := range order {
-		sorted[i] = items[j]
-		sorted[i].Index = i
+	// Position i takes the item at order[i]: follow each cycle of the
+	// permutation, moving every item once and marking its position done.
+	for i := range order {
+		if order[i] < 0 {
+			continue
+		}
+		first, j := items[i], i
+		for order[j] != i {
+			k := order[j]
+			items[j], order[j] = items[k], -1
+			j = k
+		}
+		items[j], order[j] = first, -1
 	}
-	copy(items, sorted)
+	for i := range items {
+		items[i].Index = i
+	}
 }
 
 func (g *exploreGen) budget(items []vector.Item, pipeline bool) *vector.Budget {
