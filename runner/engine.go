@@ -94,8 +94,10 @@ func engineError(err error) protocol.Result {
 func engineItems(in []vector.Item) ([]*cupel.ContextItem, error) {
 	items := make([]*cupel.ContextItem, len(in))
 	// One allocation for the values of all items' pointers.
-	prios := make([]int, len(in))
-	hints := make([]float64, len(in))
+	vals := make([]struct {
+		prio int
+		hint float64
+	}, len(in))
 	for i, it := range in {
 		tokens, err := itemInt(i, "tokens", it.Tokens)
 		if err != nil {
@@ -111,12 +113,12 @@ func engineItems(in []vector.Item) ([]*cupel.ContextItem, error) {
 			if err != nil {
 				return nil, err
 			}
-			prios[i] = p
-			spec.Priority = &prios[i]
+			vals[i].prio = p
+			spec.Priority = &vals[i].prio
 		}
 		if it.FutureRelevanceHint != nil {
-			hints[i] = float64(*it.FutureRelevanceHint)
-			spec.FutureRelevanceHint = &hints[i]
+			vals[i].hint = float64(*it.FutureRelevanceHint)
+			spec.FutureRelevanceHint = &vals[i].hint
 		}
 		item, err := cupel.NewItem(spec)
 		if err != nil {
@@ -139,21 +141,48 @@ func engineScored(in []vector.Item, items []*cupel.ContextItem) []cupel.ScoredIt
 	return scored
 }
 
-// indexer maps items back to their input positions.
-type indexer map[*cupel.ContextItem]int
+// indexer maps items back to their input positions: by a map for many
+// items, by looking through them for a few (the common case, where
+// building a map costs more than the search).
+type indexer struct {
+	items []*cupel.ContextItem
+	m     map[*cupel.ContextItem]int
+}
+
+// indexerScan is the most items an indexer looks through instead of
+// building a map.
+const indexerScan = 16
 
 func newIndexer(items []*cupel.ContextItem) indexer {
-	ix := make(indexer, len(items))
-	for i, it := range items {
-		ix[it] = i
+	ix := indexer{items: items}
+	if len(items) > indexerScan {
+		ix.m = make(map[*cupel.ContextItem]int, len(items))
+		for i, it := range items {
+			ix.m[it] = i
+		}
 	}
 	return ix
+}
+
+// index returns the input position of it, and false when it is not an
+// input.
+func (ix indexer) index(it *cupel.ContextItem) (int, bool) {
+	if ix.m != nil {
+		i, ok := ix.m[it]
+		return i, ok
+	}
+	for i, x := range ix.items {
+		if x == it {
+			return i, true
+		}
+	}
+	return 0, false
 }
 
 func (ix indexer) of(list []*cupel.ContextItem) ([]int, error) {
 	out := make([]int, 0, len(list))
 	for _, it := range list {
-		i, ok := ix[it]
+		i, ok := ix.index(it)
 		if !ok {
 			return nil, errors.New("engine returned an item that is not one of its inputs")
 		}
@@ -168,14 +197,14 @@ func engineBudget(b *vector.Budget) (cupel.ContextBudget, error) {
 	}
 	var spec cupel.BudgetSpec
 	var err error
-	for _, f := range []struct {
-		name string
-		v    int64
-		dst  *int
-	}{{"maxTokens", b.MaxTokens, &spec.MaxTokens}, {"targetTokens", b.TargetTokens, &spec.TargetTokens}, {"outputReserve", b.OutputReserve, &spec.OutputReserve}} {
-		if *f.dst, err = platformInt("budget."+f.name, f.v); err != nil {
-			return cupel.ContextBudget{}, err
-		}
+	if spec.MaxTokens, err = budgetInt("maxTokens", b.MaxTokens); err != nil {
+		return cupel.ContextBudget{}, err
+	}
+	if spec.TargetTokens, err = budgetInt("targetTokens", b.TargetTokens); err != nil {
+		return cupel.ContextBudget{}, err
+	}
+	if spec.OutputReserve, err = budgetInt("outputReserve", b.OutputReserve); err != nil {
+		return cupel.ContextBudget{}, err
 	}
 	spec.EstimationSafetyMarginPercent = float64(b.EstimationSafetyMarginPercent)
 	if len(b.ReservedSlots) > 0 {
@@ -202,6 +231,15 @@ func platformInt(what string, v int64) (int, error) {
 	return int(v), nil
 }
 
+// budgetInt is platformInt for a field of the budget, named only when it
+// does not fit (joining the name for every case allocates).
+func budgetInt(field string, v int64) (int, error) {
+	if int64(int(v)) == v {
+		return int(v), nil
+	}
+	return platformInt("budget."+field, v)
+}
+
 // itemInt is platformInt for a field of items[i], named only when it does
 // not fit (formatting the name of every item's fields is a tenth of the
 // cost of a small case).
@@ -225,7 +263,7 @@ func build(spec cupel.PolicySpec) (cupel.Policy, error) {
 		return cupel.Policy{}, unsupportedError{u}
 	}
 	if len(spec.Scorers) == 0 {
-		spec.Scorers = []cupel.ScorerSpec{{Type: "reflexive"}}
+		spec.Scorers = standInScorers
 	}
 	if spec.Slicer == "" {
 		spec.Slicer = "greedy"
@@ -235,6 +273,10 @@ func build(spec cupel.PolicySpec) (cupel.Policy, error) {
 	}
 	return spec.Build()
 }
+
+// standInScorers are the scorers of stages without one (Build reads its
+// spec and never changes it, so one slice serves every case).
+var standInScorers = []cupel.ScorerSpec{{Type: "reflexive"}}
 
 // The types a PolicySpec knows (cupel returns a copy each call; a case
 // asks several times).
@@ -427,18 +469,22 @@ func enginePipeline(in vector.Input) (*protocol.Output, error) {
 		out.Overflow = &vector.Overflow{TokensOverBudget: int64(event.TokensOverBudget)}
 	}
 	rep := trace.Report()
-	d := &protocol.Diagnostics{Included: []protocol.DiagnosticItem{}, Excluded: []protocol.DiagnosticItem{},
+	// One allocation for both lists (never nil: the protocol states an
+	// empty list as []).
+	nInc := len(rep.Included)
+	both := make([]protocol.DiagnosticItem, 0, nInc+len(rep.Excluded))
+	d := &protocol.Diagnostics{Included: both[:0:nInc], Excluded: both[nInc:nInc],
 		TotalCandidates: int64(rep.TotalCandidates), TotalTokensConsidered: int64(rep.TotalTokensConsidered),
 		Shortfalls: engineShortfalls(rep.CountRequirementShortfalls)}
 	for _, inc := range rep.Included {
-		i, ok := ix[inc.Item]
+		i, ok := ix.index(inc.Item)
 		if !ok {
 			return nil, errors.New("report names an item that is not an input")
 		}
-		d.Included = append(d.Included, protocol.DiagnosticItem{Index: i, Score: vector.Float(inc.Score), Reason: map[string]any{"reason": string(inc.Reason)}})
+		d.Included = append(d.Included, protocol.DiagnosticItem{Index: i, Score: vector.Float(inc.Score), Reason: map[string]any{"reason": inclusionName(inc.Reason)}})
 	}
 	for _, exc := range rep.Excluded {
-		i, ok := ix[exc.Item]
+		i, ok := ix.index(exc.Item)
 		if !ok {
 			return nil, errors.New("report names an item that is not an input")
 		}
@@ -448,30 +494,57 @@ func enginePipeline(in vector.Input) (*protocol.Output, error) {
 	return out, nil
 }
 
+// inclusionName is the name of r as an interface value. The known names
+// are constants, which go into an interface without an allocation; a
+// string variable would be copied to the heap for every included item.
+func inclusionName(r cupel.InclusionReason) any {
+	switch r {
+	case cupel.InclusionScored:
+		return string(cupel.InclusionScored)
+	case cupel.InclusionPinned:
+		return string(cupel.InclusionPinned)
+	case cupel.InclusionZeroToken:
+		return string(cupel.InclusionZeroToken)
+	}
+	return string(r)
+}
+
 // exclusionReason is the protocol's reason envelope of r, built from its
 // accessors: {"reason": "<Variant>", ...the variant's fields}. Integers
-// are int64 and floats Float, as a protocol answer decodes them.
+// are int64 and floats Float, as a protocol answer decodes them. Each
+// known variant's name is put in as a constant (see inclusionName).
 func exclusionReason(r cupel.ExclusionReason) map[string]any {
-	m := map[string]any{"reason": string(r.Variant)}
+	m := make(map[string]any, 4)
 	switch r.Variant {
 	case cupel.ExclusionBudgetExceeded:
+		m["reason"] = string(cupel.ExclusionBudgetExceeded)
 		m["item_tokens"], m["available_tokens"] = int64(r.ItemTokens()), int64(r.AvailableTokens())
 	case cupel.ExclusionScoredTooLow:
+		m["reason"] = string(cupel.ExclusionScoredTooLow)
 		m["score"], m["threshold"] = vector.Float(r.Score()), vector.Float(r.Threshold())
 	case cupel.ExclusionDeduplicated:
+		m["reason"] = string(cupel.ExclusionDeduplicated)
 		m["deduplicated_against"] = r.DeduplicatedAgainst()
 	case cupel.ExclusionQuotaCapExceeded:
+		m["reason"] = string(cupel.ExclusionQuotaCapExceeded)
 		m["kind"], m["cap"], m["actual"] = string(r.Kind()), int64(r.Cap()), int64(r.Actual())
 	case cupel.ExclusionQuotaRequireDisplaced:
+		m["reason"] = string(cupel.ExclusionQuotaRequireDisplaced)
 		m["displaced_by_kind"] = string(r.DisplacedByKind())
 	case cupel.ExclusionNegativeTokens:
+		m["reason"] = string(cupel.ExclusionNegativeTokens)
 		m["tokens"] = int64(r.Tokens())
 	case cupel.ExclusionPinnedOverride:
+		m["reason"] = string(cupel.ExclusionPinnedOverride)
 		m["displaced_by"] = r.DisplacedBy()
 	case cupel.ExclusionFiltered:
+		m["reason"] = string(cupel.ExclusionFiltered)
 		m["filter_name"] = r.FilterName()
 	case cupel.ExclusionCountCapExceeded:
+		m["reason"] = string(cupel.ExclusionCountCapExceeded)
 		m["kind"], m["cap"], m["count"] = string(r.Kind()), int64(r.Cap()), int64(r.Count())
+	default:
+		m["reason"] = string(r.Variant)
 	}
 	return m
 }

@@ -184,7 +184,7 @@ func (x *explorer) found(ctx context.Context, c *vector.Case, index int, o outco
 	}
 	d := &Divergence{Class: class, Stage: c.Stage, Component: component(c), Kind: o.kind,
 		Seed: x.opts.Seed, Index: index, OriginalItems: orig, Count: 1, Case: c, Verdict: o.verdict,
-		Actual: o.actual, OracleResult: o.oracle, Fault: o.fault, Stderr: o.stderr, OracleFault: o.oracleFault,
+		Actual: o.actual(), OracleResult: o.oracle(), Fault: o.fault, Stderr: o.stderr, OracleFault: o.oracleFault,
 		ShrinkRuns: s.runs}
 	c.ID = exploreID(c.Stage, x.opts.Seed, index)
 	if index < 0 {

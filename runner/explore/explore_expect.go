@@ -143,19 +143,21 @@ var (
 )
 
 func expectDiagnostics(refs *indexRefs, d *protocol.Diagnostics) (*vector.ExpectedDiagnostics, bool) {
-	tc, tt := d.TotalCandidates, d.TotalTokensConsidered
-	out := &vector.ExpectedDiagnostics{TotalCandidates: &tc, TotalTokensConsidered: &tt,
-		Included: make([]vector.ExpectedDiagnosticItem, 0, len(d.Included)), Excluded: make([]vector.ExpectedDiagnosticItem, 0, len(d.Excluded))}
+	totals := &[2]int64{d.TotalCandidates, d.TotalTokensConsidered}
+	out := &vector.ExpectedDiagnostics{TotalCandidates: &totals[0], TotalTokensConsidered: &totals[1]}
+	// One allocation each for the entries of both lists and for the
+	// values their Score fields point to.
+	entries := make([]vector.ExpectedDiagnosticItem, 0, len(d.Included)+len(d.Excluded))
+	scores := make([]vector.Float, 0, len(d.Included)+len(d.Excluded))
 	conv := func(list []protocol.DiagnosticItem) ([]vector.ExpectedDiagnosticItem, bool) {
-		res := make([]vector.ExpectedDiagnosticItem, 0, len(list))
-		scores := make([]vector.Float, len(list)) // what the entries' Score point to
-		for i, e := range list {
+		start := len(entries)
+		for _, e := range list {
 			if e.Index < 0 || e.Index >= len(refs.items) {
 				return nil, false
 			}
 			name, _ := e.Reason["reason"].(string)
-			scores[i] = e.Score
-			er := vector.ExpectedDiagnosticItem{Ref: refs.ref(e.Index), Score: &scores[i], Reason: name}
+			scores = append(scores, e.Score)
+			er := vector.ExpectedDiagnosticItem{Ref: refs.ref(e.Index), Score: &scores[len(scores)-1], Reason: name}
 			for k, v := range e.Reason {
 				var fv any
 				switch {
@@ -165,12 +167,14 @@ func expectDiagnostics(refs *indexRefs, d *protocol.Diagnostics) (*vector.Expect
 						return nil, false
 					}
 					fv = int64(f)
+					if _, same := v.(int64); same {
+						fv = v // the same value, without boxing it again
+					}
 				case slices.Contains(exploreReasonStrings, k):
-					str, ok := v.(string)
-					if !ok {
+					if _, ok := v.(string); !ok {
 						return nil, false
 					}
-					fv = str
+					fv = v
 				case slices.Contains(exploreReasonFloats, k):
 					f, ok := reasonNumber(v)
 					if !ok {
@@ -181,13 +185,13 @@ func expectDiagnostics(refs *indexRefs, d *protocol.Diagnostics) (*vector.Expect
 					continue // not a field the format states
 				}
 				if er.Fields == nil {
-					er.Fields = map[string]any{}
+					er.Fields = make(map[string]any, len(e.Reason)-1)
 				}
 				er.Fields[k] = fv
 			}
-			res = append(res, er)
+			entries = append(entries, er)
 		}
-		return res, true
+		return entries[start:len(entries):len(entries)], true
 	}
 	var ok bool
 	if out.Included, ok = conv(d.Included); !ok {

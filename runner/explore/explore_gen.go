@@ -112,7 +112,12 @@ var (
 	genTags    = []string{"a", "b", "c", "urgent", "A"}
 	genMetaKey = []string{"cupel:trust", "lang", "team", "score"}
 	genMetaVal = []string{"go", "py", "x", "0.7", "1.5", "-1", "NaN", "abc", ""}
-	genBase    = time.Date(2024, 6, 1, 12, 0, 0, 0, time.UTC)
+	// genMetaAny and genMetaFloat are the metadata values as interface
+	// values, made once: putting a string or float into an `any` copies it
+	// to the heap, for every item.
+	genMetaAny   = boxAll(genMetaVal)
+	genMetaFloat = boxAll([]float64{0, 0.2, 0.5, 0.8, 1, -0.5, 2, math.NaN(), math.Inf(1)})
+	genBase      = time.Date(2024, 6, 1, 12, 0, 0, 0, time.UTC)
 	// genTimes are the extreme and special instants.
 	genTimes = []time.Time{
 		time.Unix(0, 0).UTC(),
@@ -125,6 +130,15 @@ var (
 )
 
 func (g *exploreGen) pick(list []string) string { return list[g.r.IntN(len(list))] }
+
+// boxAll returns list's values as interface values.
+func boxAll[T any](list []T) []any {
+	out := make([]any, len(list))
+	for i, v := range list {
+		out[i] = v
+	}
+	return out
+}
 
 // chance is true with probability p percent.
 func (g *exploreGen) chance(p int) bool { return g.r.IntN(100) < p }
@@ -213,11 +227,15 @@ func (g *exploreGen) items(n int, how itemGen) []vector.Item {
 	tieTokens := int64(1 + g.r.IntN(200))
 	tieScore := float64(g.r.IntN(11)) / 10
 	tieTime := genBase.Add(time.Duration(g.r.IntN(1000)) * time.Hour)
-	// One allocation per field for all items: the pointers point into these.
-	prios := make([]int64, n)
-	times := make([]time.Time, n)
-	floats := make([]vector.Float, 2*n)
+	// One allocation for the optional values of all items: the pointers
+	// point into it.
+	vals := make([]struct {
+		prio        int64
+		time        time.Time
+		hint, score vector.Float
+	}, n)
 	dupShare, tagShare, tagPool := g.largeShares(n)
+	var tags []string // the items' tags, in blocks shared by several items
 	for i := range items {
 		it := vector.Item{Index: i, Content: genContent(i), Kind: "Message", Source: "Chat"}
 		if i > 0 && g.chance(dupShare) {
@@ -257,15 +275,21 @@ func (g *exploreGen) items(n int, how itemGen) []vector.Item {
 			default:
 				p = int64(g.r.IntN(6))
 			}
-			prios[i] = p
-			it.Priority = &prios[i]
+			vals[i].prio = p
+			it.Priority = &vals[i].prio
 		}
 		if g.chance(tagShare) {
 			k := 1 + g.r.IntN(3)
-			it.Tags = make([]string, 0, k)
-			for ; k > 0; k-- {
-				it.Tags = append(it.Tags, g.pick(tagPool))
+			if cap(tags)-len(tags) < k {
+				// A new block for this and the items after it (about
+				// one tag each); earlier items keep the old one.
+				tags = make([]string, 0, k+n-i)
 			}
+			start := len(tags)
+			for ; k > 0; k-- {
+				tags = append(tags, g.pick(tagPool))
+			}
+			it.Tags = tags[start:len(tags):len(tags)]
 		}
 		if g.chance(70) {
 			var t time.Time
@@ -279,16 +303,16 @@ func (g *exploreGen) items(n int, how itemGen) []vector.Item {
 			default:
 				t = genBase.Add(time.Duration(g.r.IntN(100000)) * time.Minute)
 			}
-			times[i] = t
-			it.Timestamp = &times[i]
+			vals[i].time = t
+			it.Timestamp = &vals[i].time
 		}
 		if g.chance(65) {
 			h := genHints[g.r.IntN(len(genHints))]
 			if g.chance(50) {
 				h = float64(g.r.IntN(101)) / 100
 			}
-			floats[2*i] = vector.Float(h)
-			it.FutureRelevanceHint = &floats[2*i]
+			vals[i].hint = vector.Float(h)
+			it.FutureRelevanceHint = &vals[i].hint
 		}
 		if g.chance(30) {
 			it.Metadata = g.metadata()
@@ -307,8 +331,8 @@ func (g *exploreGen) items(n int, how itemGen) []vector.Item {
 			default:
 				s = float64(g.r.IntN(101)) / 100
 			}
-			floats[2*i+1] = vector.Float(s)
-			it.Score = &floats[2*i+1]
+			vals[i].score = vector.Float(s)
+			it.Score = &vals[i].score
 		}
 		items[i] = it
 	}
@@ -321,9 +345,9 @@ func (g *exploreGen) metadata() map[string]any {
 		key := g.pick(genMetaKey)
 		switch q := g.r.IntN(100); {
 		case q < 40:
-			md[key] = g.pick(genMetaVal)
+			md[key] = genMetaAny[g.r.IntN(len(genMetaAny))]
 		case q < 80:
-			md[key] = []float64{0, 0.2, 0.5, 0.8, 1, -0.5, 2, math.NaN(), math.Inf(1)}[g.r.IntN(9)]
+			md[key] = genMetaFloat[g.r.IntN(len(genMetaFloat))]
 		default:
 			md[key] = g.chance(50)
 		}
@@ -341,12 +365,23 @@ func sortByScoreDesc(items []vector.Item) {
 		order[i] = i
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(float64(*items[b].Score), float64(*items[a].Score)) })
-	sorted := make([]vector.Item, len(items))
-	for i, j := range order {
-		sorted[i] = items[j]
-		sorted[i].Index = i
+	// Position i takes the item at order[i]: follow each cycle of the
+	// permutation, moving every item once and marking its position done.
+	for i := range order {
+		if order[i] < 0 {
+			continue
+		}
+		first, j := items[i], i
+		for order[j] != i {
+			k := order[j]
+			items[j], order[j] = items[k], -1
+			j = k
+		}
+		items[j], order[j] = first, -1
 	}
-	copy(items, sorted)
+	for i := range items {
+		items[i].Index = i
+	}
 }
 
 func (g *exploreGen) budget(items []vector.Item, pipeline bool) *vector.Budget {

@@ -82,11 +82,34 @@ type outcome struct {
 	// kind is the kind of difference ("" when both agree).
 	kind string
 	skip bool
-	// oracle and actual are the two results (nil after a fault).
-	oracle, actual *protocol.Result
-	verdict        runner.Judgement
-	fault, stderr  string
-	oracleFault    bool
+	// oracleRes and actualRes are the two results, set when hasOracle
+	// and hasActual are (not after a fault). They are held by value: most
+	// outcomes are dropped, and a pointer would cost an allocation per
+	// case; oracle and actual return them.
+	oracleRes, actualRes protocol.Result
+	hasOracle, hasActual bool
+	verdict              runner.Judgement
+	fault, stderr        string
+	oracleFault          bool
+}
+
+// oracle returns a copy of the oracle's result, or nil after a fault.
+func (o *outcome) oracle() *protocol.Result {
+	if !o.hasOracle {
+		return nil
+	}
+	r := o.oracleRes
+	return &r
+}
+
+// actual returns a copy of the implementation's result, or nil after a
+// fault or when it did not run.
+func (o *outcome) actual() *protocol.Result {
+	if !o.hasActual {
+		return nil
+	}
+	r := o.actualRes
+	return &r
 }
 
 // call runs one request with the timeout, turning panics into crashes. It
@@ -152,7 +175,7 @@ func (x *explorer) check(ctx context.Context, c *vector.Case) outcome {
 		o.kind, o.fault, o.stderr, o.oracleFault = "oracle "+string(f.Status), faultText(f), f.Stderr, true
 		return o
 	}
-	o.oracle = &or
+	o.oracleRes, o.hasOracle = or, true
 	switch or.Status {
 	case protocol.ResultUnsupported:
 		o.skip = true
@@ -181,7 +204,7 @@ func (x *explorer) check(ctx context.Context, c *vector.Case) outcome {
 		return o
 	}
 	x.lastGood = c
-	o.actual = &ar
+	o.actualRes, o.hasActual = ar, true
 	o.verdict = runner.Compare(c, ar)
 	switch o.verdict.Status {
 	case protocol.StatusPass:
