@@ -63,7 +63,7 @@ func (*RecencyScorer) ScoreAll(items []*ContextItem, out []float64) {
 			continue
 		}
 		sec := it.timestamp.Unix()
-		if sec < -9223372036 || sec > 9223372035 {
+		if !nanosExact(sec) {
 			nanosOK = false // UnixNano would overflow
 		}
 		if ns := int64(it.timestamp.Nanosecond()); ns != 0 {
