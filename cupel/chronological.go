@@ -3,7 +3,6 @@ package cupel
 import (
 	"math"
 	"slices"
-	"time"
 )
 
 // ChronologicalPlacer orders items by timestamp, oldest first (spec chapter
@@ -82,11 +81,13 @@ func itemsAt(items []ScoredItem, positions []int) []*ContextItem {
 	return out
 }
 
-// Instants whose UnixNano is exact.
-var (
-	minNanoTime = time.Unix(0, math.MinInt64)
-	maxNanoTime = time.Unix(0, math.MaxInt64-1) // MaxInt64 is kept for "no timestamp"
-)
+// nanosExact reports whether every instant in the Unix second sec has an
+// exact UnixNano below math.MaxInt64 (which chronoFastKeys keeps for "no
+// timestamp"): the seconds of the years 1678 to 2262, less the partial
+// ones at each end.
+func nanosExact(sec int64) bool {
+	return sec >= math.MinInt64/1_000_000_000 && sec < math.MaxInt64/1_000_000_000
+}
 
 // chronoFastKeys fills keys, of len(items), with the placer's uint64 keys,
 // or reports that some timestamp has no exact UnixNano.
@@ -95,7 +96,7 @@ func chronoFastKeys(items []ScoredItem, keys []keyIdx) ([]keyIdx, bool) {
 		k := uint64(math.MaxUint64)
 		if it := si.Item; it != nil && it.hasTimestamp {
 			t := it.timestamp
-			if t.Before(minNanoTime) || t.After(maxNanoTime) {
+			if !nanosExact(t.Unix()) {
 				return nil, false
 			}
 			k = uint64(t.UnixNano()) ^ 1<<63 // order-preserving

@@ -232,7 +232,7 @@ func (r *run) execute(items []*ContextItem) (Result, error) {
 		return Result{}, err
 	}
 	r.beginStage()
-	res, err := r.place(pinned, sliced)
+	res, err := r.place(pinned, sliced, true)
 	if err != nil {
 		return Result{}, err
 	}
@@ -497,7 +497,10 @@ func (r *run) excludeUnchosen(sorted []ScoredItem, chosen []bool, capped []CapEx
 // place merges pinned items (score 1.0) before the sliced items, handles
 // overflow against the original targetTokens and hands the merged list to the
 // placer (spec "Stage 6: Place").
-func (r *run) place(pinned []*ContextItem, sliced []ScoredItem) (Result, error) {
+//
+// scoreOrdered says that sliced is in Sort-stage order (score descending,
+// ties in list order), as the batch run's slice is; a streamed run's is not.
+func (r *run) place(pinned []*ContextItem, sliced []ScoredItem, scoreOrdered bool) (Result, error) {
 	merged := resize(&r.sc.merged, len(pinned)+len(sliced))[:0]
 	total := 0
 	for _, it := range pinned {
@@ -528,7 +531,7 @@ func (r *run) place(pinned []*ContextItem, sliced []ScoredItem) (Result, error) 
 		}
 	}
 
-	placed, scores, err := r.placeMerged(merged)
+	placed, scores, err := r.placeMerged(merged, scoreOrdered && len(pinned) == 0)
 	if err != nil {
 		return Result{}, err
 	}
@@ -600,17 +603,24 @@ func (r *run) truncate(merged []ScoredItem, hasPinned bool, target int) ([]Score
 // scores. A PositionPlacer's positions must be a permutation of merged's; any
 // other placer's output is matched back to merged by identity and must be a
 // permutation of it.
-func (r *run) placeMerged(merged []ScoredItem) ([]*ContextItem, []float64, error) {
+//
+// scoreOrdered says that merged is in UShapedPlacer's rank order already
+// (score descending, ties in list order), so that UShapedPlacer need not
+// sort it. The built-in placers' positions are permutations by
+// construction and are not checked.
+func (r *run) placeMerged(merged []ScoredItem, scoreOrdered bool) ([]*ContextItem, []float64, error) {
 	if pp, ok := r.p.placer.(PositionPlacer); ok {
 		var pos []int
-		if pi, ok := pp.(positionsIntoPlacer); ok {
+		scores := make([]float64, len(merged))
+		if u, ok := pp.(*UShapedPlacer); ok && scoreOrdered {
+			pos = u.placeRanked(resize(&r.sc.positions, len(merged)))
+		} else if pi, ok := pp.(positionsIntoPlacer); ok {
 			pos = pi.placeInto(merged, resize(&r.sc.positions, len(merged)))
 		} else {
 			pos = pp.PlacePositions(merged)
-		}
-		scores := make([]float64, len(pos))
-		if err := r.checkPermutation(pos, len(merged), scores); err != nil {
-			return nil, nil, err
+			if err := r.checkPermutation(pos, len(merged), scores); err != nil {
+				return nil, nil, err
+			}
 		}
 		placed := make([]*ContextItem, len(pos))
 		for i, p := range pos {

@@ -29,13 +29,26 @@ func (r *run) sliceGreedyFused(items []*ContextItem, scores []float64, survivors
 	if target <= 0 || len(survivors) == 0 {
 		return resize(&r.sc.sliced, 0)
 	}
-	f := newGreedyFill(len(survivors), target, true)
-	defer f.release()
-	for pos, i := range survivors {
-		f.tie[pos] = descKey(scores[i])
-		f.add(pos, scores[i], items[i].tokens)
+	var taken []keyIdx
+	if greedyAllFit(items, survivors, target) {
+		// Every candidate is taken: no density order to find.
+		kp := getScratch(len(survivors))
+		defer putScratch(kp)
+		taken = (*kp)[:0]
+		for pos, i := range survivors {
+			if items[i].tokens >= 0 {
+				taken = append(taken, keyIdx{descKey(scores[i]), pos})
+			}
+		}
+	} else {
+		f := newGreedyFill(len(survivors), target, true)
+		defer f.release()
+		for pos, i := range survivors {
+			f.tie[pos] = descKey(scores[i])
+			f.add(pos, scores[i], items[i].tokens)
+		}
+		taken = f.run()
 	}
-	taken := f.run()
 	sortKeyIdx(taken)
 	sliced := resize(&r.sc.sliced, len(taken))
 	for k, t := range taken {
@@ -43,4 +56,20 @@ func (r *run) sliceGreedyFused(items []*ContextItem, scores []float64, survivors
 		sliced[k] = ScoredItem{Item: items[i], Score: scores[i]}
 	}
 	return sliced
+}
+
+// greedyAllFit reports whether the candidates of GreedySlice (the survivors'
+// items of non-negative tokens) total at most target tokens, so that it
+// takes every one of them. It stops at the first item past target.
+func greedyAllFit(items []*ContextItem, survivors []int, target int) bool {
+	sum := 0
+	for _, i := range survivors {
+		if t := items[i].tokens; t >= 0 {
+			if t > target-sum {
+				return false
+			}
+			sum += t
+		}
+	}
+	return true
 }

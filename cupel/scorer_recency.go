@@ -52,38 +52,42 @@ func (*RecencyScorer) Score(item *ContextItem, allItems []*ContextItem) float64 
 // unit instead: the same order, in fewer varying bytes, which the radix
 // sort then skips.
 func (*RecencyScorer) ScoreAll(items []*ContextItem, out []float64) {
-	n := 0
+	kp := getScratch(len(items))
+	defer putScratch(kp)
+	keys := (*kp)[:0] // keyed in seconds first, the unit of most timestamps
 	nanosOK := true
 	unit := int64(1e9) // the largest of 1s, 1ms, 1µs, 1ns dividing every timestamp
 	for i, it := range items {
 		out[i] = 0.0
-		if it != nil && it.hasTimestamp {
-			n++
-			if sec := it.timestamp.Unix(); sec < -9223372036 || sec > 9223372035 {
-				nanosOK = false // UnixNano would overflow
-			}
-			for int64(it.timestamp.Nanosecond())%unit != 0 {
+		if it == nil || !it.hasTimestamp {
+			continue
+		}
+		sec := it.timestamp.Unix()
+		if !nanosExact(sec) {
+			nanosOK = false // UnixNano would overflow
+		}
+		if ns := int64(it.timestamp.Nanosecond()); ns != 0 {
+			for ns%unit != 0 {
 				unit /= 1000
 			}
 		}
+		keys = append(keys, keyIdx{signedKey(sec), i})
 	}
-	if nanosOK || unit == 1e9 {
-		kp := getScratch(n)
-		defer putScratch(kp)
-		keys := (*kp)[:0]
-		for i, it := range items {
-			if it != nil && it.hasTimestamp {
-				keys = append(keys, keyIdx{recencyKey(it.timestamp, unit), i})
-			}
+	if unit == 1e9 {
+		assignRanksKeys(keys, out)
+		return
+	}
+	if nanosOK {
+		for j, k := range keys {
+			keys[j].key = recencyKey(items[k.idx].timestamp, unit)
 		}
 		assignRanksKeys(keys, out)
 		return
 	}
-	es := make([]rankEntry[instant], 0, n)
-	for i, it := range items {
-		if it != nil && it.hasTimestamp {
-			es = append(es, rankEntry[instant]{instant{it.timestamp.Unix(), it.timestamp.Nanosecond()}, i})
-		}
+	es := make([]rankEntry[instant], 0, len(keys))
+	for _, k := range keys {
+		t := items[k.idx].timestamp
+		es = append(es, rankEntry[instant]{instant{t.Unix(), t.Nanosecond()}, k.idx})
 	}
 	assignRanks(es, compareInstant, out)
 }

@@ -40,15 +40,31 @@ func (*UShapedPlacer) placeInto(items []ScoredItem, out []int) []int {
 		keys[i] = keyIdx{descKey(si.Score), i}
 	}
 	sortKeyIdx(keys)
-	left, right := 0, len(items)-1
+	n := len(items)
 	for rank, k := range keys {
-		if rank%2 == 0 {
-			out[left] = k.idx
-			left++
-		} else {
-			out[right] = k.idx
-			right--
-		}
+		out[ushapedSlot(rank, n)] = k.idx
 	}
 	return out
+}
+
+// placeRanked is placeInto for items already in rank order (score
+// descending, ties in input order), the order in which the pipeline's Sort
+// stage delivers them: the rank of each item is its position. It writes the
+// positions to out (len(items)) and returns it.
+func (*UShapedPlacer) placeRanked(out []int) []int {
+	n := len(out)
+	for rank := range out {
+		out[ushapedSlot(rank, n)] = rank
+	}
+	return out
+}
+
+// ushapedSlot is where UShapedPlacer puts the item of the given rank among
+// n: even ranks fill from the start, odd ranks from the end.
+func ushapedSlot(rank, n int) int {
+	half := int(uint(rank) >> 1)
+	if rank&1 == 0 {
+		return half
+	}
+	return n - 1 - half
 }
