@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/internal/testtool"
 	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/vector"
@@ -47,6 +48,10 @@ var _ = ginkgo.Describe("explore's generator and vector writer", func() {
 		gomega.Expect(string(y)).To(gomega.Equal(string(x)))
 	})
 
+	// Under the race detector the spec round-trips every third case (the
+	// writer and the loader run in one goroutine); the plain and 386
+	// passes round-trip every case, and both see all 3,000 generated.
+	roundTripEvery := testtool.Iterations(1, 3)
 	ginkgo.It("round-trips every generated case through the vector format", func() {
 		caps := newExploreCaps(engineCaps(), engineCaps(), nil)
 		g := newExploreGen(caps)
@@ -60,6 +65,9 @@ var _ = ginkgo.Describe("explore's generator and vector writer", func() {
 			}
 			seen[c.Stage+" "+component(c)] = true
 			seen["expect "+c.Expect.Error] = true
+			if i%roundTripEvery != 0 {
+				continue
+			}
 			var w tomlWriter
 			gomega.Expect(writeCase(&w, c, "round trip")).To(gomega.Succeed())
 			name := fmt.Sprintf("optional/%s/case-%d.toml", c.Stage, i)
