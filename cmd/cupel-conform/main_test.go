@@ -64,6 +64,7 @@ var plainOnly = map[string]string{
 	"offline": "export and verify (TestOfflineFrontEnd runs them in process)",
 	"rerun":   "--rerun-failed's selection of cases",
 	"gate":    "one verdict in every report format, run after run of one process",
+	"summary": "the level, summary, colour, version, filters and lint warnings of runs of go-cupel in process",
 }
 
 // scripts lists the scripts TestScripts runs: all of testdata/script,
