@@ -5,7 +5,7 @@
 //
 // It does not replace encoding/json. The Reader accepts a plain subset of
 // JSON (keys and strings without escapes, no null where a value is read,
-// no duplicate keys) and, on anything else, marks itself failed, so that
+// objects of at most 32 keys, none given twice) and, on anything else, marks itself failed, so that
 // the caller decodes the same bytes again with encoding/json: what the
 // Reader accepts, it reads as encoding/json would, and everything else
 // keeps encoding/json's behaviour and errors. The append functions write
@@ -65,17 +65,10 @@ func (r *Reader) next(c byte) bool {
 	return false
 }
 
-// Once fails the read when bit is already set in seen (a key given twice),
-// and sets it.
-func (r *Reader) Once(seen *uint32, bit uint32) {
-	if *seen&bit != 0 {
-		r.bad = true
-	}
-	*seen |= bit
-}
-
 // Object reads an object, calling f with each key when the reader is at
-// the key's value; f must read the value (or fail).
+// the key's value; f must read the value (or fail). It fails on a key
+// given twice and on an object of more than maxObjectKeys keys, so that
+// no caller tracks the keys it has seen.
 func (r *Reader) Object(f func(key []byte)) {
 	if !r.next('{') {
 		r.bad = true
@@ -84,12 +77,29 @@ func (r *Reader) Object(f func(key []byte)) {
 	if r.next('}') {
 		return
 	}
+	// The keys read so far, to fail on one given twice: encoding/json
+	// keeps the last, which a reader that fills a value as it goes cannot
+	// do. An object of more keys than this is left to encoding/json too.
+	var keys [maxObjectKeys][]byte
+	n := 0
 	for !r.bad {
 		key := r.plainString()
 		if !r.next(':') {
 			r.bad = true
 			return
 		}
+		if n == len(keys) {
+			r.bad = true
+			return
+		}
+		for _, k := range keys[:n] {
+			if string(k) == string(key) {
+				r.bad = true
+				return
+			}
+		}
+		keys[n] = key
+		n++
 		f(key)
 		if r.next(',') {
 			continue
@@ -100,6 +110,9 @@ func (r *Reader) Object(f func(key []byte)) {
 		return
 	}
 }
+
+// maxObjectKeys is the most keys an object the Reader accepts may have.
+const maxObjectKeys = 32
 
 // Array reads an array, calling f at each element; f must read it.
 func (r *Reader) Array(f func()) {
@@ -433,16 +446,10 @@ func AppendFloat(b []byte, f cupel.Float) []byte {
 }
 
 // Map reads an object into a new map, each value by value and each key
-// from strs; a key given twice fails the read (encoding/json would keep
-// the last).
+// from strs; like every object, one with a key given twice fails the
+// read (encoding/json would keep the last).
 func Map[V any](r *Reader, strs *Strings, value func() V) map[string]V {
 	m := map[string]V{}
-	r.Object(func(key []byte) {
-		if _, dup := m[string(key)]; dup {
-			r.bad = true
-			return
-		}
-		m[strs.Of(key)] = value()
-	})
+	r.Object(func(key []byte) { m[strs.Of(key)] = value() })
 	return m
 }

@@ -54,19 +54,16 @@ func encodeRun(m RunMessage) ([]byte, error) {
 // (encoding/json then reads it, or says why it cannot).
 func readRun(line []byte) (m RunMessage, ok bool) {
 	r := wirejson.NewReader(line)
-	var seen uint32
 	r.Object(func(key []byte) {
 		switch string(key) {
 		case "stage":
-			r.Once(&seen, 1<<3)
 			m.Stage = r.String()
 		case "case":
-			r.Once(&seen, 1<<4)
 			if raw := r.Value(); r.OK() && m.Case.UnmarshalJSON(raw) != nil {
 				r.Fail()
 			}
 		default:
-			if !readHead(r, key, &seen, &m.Type, &m.Seq, &m.ID) {
+			if !readHead(r, key, &m.Type, &m.Seq, &m.ID) {
 				r.Fail()
 			}
 		}
@@ -78,36 +75,28 @@ func readRun(line []byte) (m RunMessage, ok bool) {
 // ResultMessage; ok is false when the fast reader does not accept it.
 func readResult(line []byte) (m ResultMessage, ok bool) {
 	r := wirejson.NewReader(line)
-	var seen uint32
 	r.Object(func(key []byte) {
 		switch string(key) {
 		case "status":
-			r.Once(&seen, 1<<3)
 			m.Status = r.String()
 		case "output":
-			r.Once(&seen, 1<<4)
 			m.Output = readOutput(r)
 		case "error":
-			r.Once(&seen, 1<<5)
 			m.Error = &ErrorInfo{}
-			var seenErr uint32
 			r.Object(func(key []byte) {
 				switch string(key) {
 				case "kind":
-					r.Once(&seenErr, 1<<0)
 					m.Error.Kind = r.String()
 				case "message":
-					r.Once(&seenErr, 1<<1)
 					m.Error.Message = r.String()
 				default:
 					r.Fail()
 				}
 			})
 		case "reason":
-			r.Once(&seen, 1<<6)
 			m.Reason = r.String()
 		default:
-			if !readHead(r, key, &seen, &m.Type, &m.Seq, &m.ID) {
+			if !readHead(r, key, &m.Type, &m.Seq, &m.ID) {
 				r.Fail()
 			}
 		}
@@ -116,18 +105,14 @@ func readResult(line []byte) (m ResultMessage, ok bool) {
 }
 
 // readHead reads the value of key when it is one that run and result
-// messages share (type, seq, id), and reports whether it was. They take
-// the first three bits of seen.
-func readHead(r *wirejson.Reader, key []byte, seen *uint32, typ *string, seq *int, id *string) bool {
+// messages share (type, seq, id), and reports whether it was.
+func readHead(r *wirejson.Reader, key []byte, typ *string, seq *int, id *string) bool {
 	switch string(key) {
 	case "type":
-		r.Once(seen, 1<<0)
 		*typ = r.String()
 	case "seq":
-		r.Once(seen, 1<<1)
 		*seq = int(r.Int(strconv.IntSize))
 	case "id":
-		r.Once(seen, 1<<2)
 		*id = r.String()
 	default:
 		return false
@@ -137,22 +122,17 @@ func readHead(r *wirejson.Reader, key []byte, seen *uint32, typ *string, seq *in
 
 func readOutput(r *wirejson.Reader) *Output {
 	o := &Output{}
-	var seen uint32
 	r.Object(func(key []byte) {
 		switch string(key) {
 		case "scores":
-			r.Once(&seen, 1<<0)
 			o.Scores = []IndexScore{}
 			r.Array(func() {
 				var s IndexScore
-				var seenScore uint32
 				r.Object(func(key []byte) {
 					switch string(key) {
 					case "index":
-						r.Once(&seenScore, 1<<0)
 						s.Index = int(r.Int(strconv.IntSize))
 					case "score":
-						r.Once(&seenScore, 1<<1)
 						s.Score = r.Float()
 					default:
 						r.Fail()
@@ -161,32 +141,24 @@ func readOutput(r *wirejson.Reader) *Output {
 				o.Scores = append(o.Scores, s)
 			})
 		case "selected":
-			r.Once(&seen, 1<<1)
 			o.Selected = readInts(r)
 		case "ordered":
-			r.Once(&seen, 1<<2)
 			o.Ordered = readInts(r)
 		case "shortfalls":
-			r.Once(&seen, 1<<3)
 			o.Shortfalls = readShortfalls(r)
 		case "cap_excluded_count":
-			r.Once(&seen, 1<<4)
 			n := int(r.Int(strconv.IntSize))
 			o.CapExcludedCount = &n
 		case "overflow":
-			r.Once(&seen, 1<<5)
 			o.Overflow = &vector.Overflow{}
-			var seenOverflow uint32
 			r.Object(func(key []byte) {
 				if string(key) != "tokens_over_budget" {
 					r.Fail()
 					return
 				}
-				r.Once(&seenOverflow, 1)
 				o.Overflow.TokensOverBudget = r.Int(64)
 			})
 		case "diagnostics":
-			r.Once(&seen, 1<<6)
 			o.Diagnostics = readDiagnostics(r)
 		default:
 			r.Fail()
@@ -205,17 +177,13 @@ func readShortfalls(r *wirejson.Reader) []vector.Shortfall {
 	out := []vector.Shortfall{}
 	r.Array(func() {
 		var s vector.Shortfall
-		var seen uint32
 		r.Object(func(key []byte) {
 			switch string(key) {
 			case "kind":
-				r.Once(&seen, 1<<0)
 				s.Kind = r.String()
 			case "required_count":
-				r.Once(&seen, 1<<1)
 				s.RequiredCount = r.Int(64)
 			case "satisfied_count":
-				r.Once(&seen, 1<<2)
 				s.SatisfiedCount = r.Int(64)
 			default:
 				r.Fail()
@@ -228,23 +196,17 @@ func readShortfalls(r *wirejson.Reader) []vector.Shortfall {
 
 func readDiagnostics(r *wirejson.Reader) *Diagnostics {
 	d := &Diagnostics{}
-	var seen uint32
 	r.Object(func(key []byte) {
 		switch string(key) {
 		case "included":
-			r.Once(&seen, 1<<0)
 			d.Included = readDiagnosticItems(r)
 		case "excluded":
-			r.Once(&seen, 1<<1)
 			d.Excluded = readDiagnosticItems(r)
 		case "total_candidates":
-			r.Once(&seen, 1<<2)
 			d.TotalCandidates = r.Int(64)
 		case "total_tokens_considered":
-			r.Once(&seen, 1<<3)
 			d.TotalTokensConsidered = r.Int(64)
 		case "count_requirement_shortfalls":
-			r.Once(&seen, 1<<4)
 			d.Shortfalls = readShortfalls(r)
 		default:
 			r.Fail()
@@ -258,17 +220,13 @@ func readDiagnosticItems(r *wirejson.Reader) []DiagnosticItem {
 	strs := &wirejson.Strings{}
 	r.Array(func() {
 		var it DiagnosticItem
-		var seen uint32
 		r.Object(func(key []byte) {
 			switch string(key) {
 			case "index":
-				r.Once(&seen, 1<<0)
 				it.Index = int(r.Int(strconv.IntSize))
 			case "score":
-				r.Once(&seen, 1<<1)
 				it.Score = r.Float()
 			case "reason":
-				r.Once(&seen, 1<<2)
 				it.Reason = wirejson.Map(r, strs, r.Scalar)
 			default:
 				r.Fail()

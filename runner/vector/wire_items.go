@@ -137,55 +137,42 @@ func (it *Item) readJSON(r *wirejson.Reader, strs *wirejson.Strings) {
 		}
 		return vals
 	}
-	var seen uint32
 	r.Object(func(key []byte) {
 		switch string(key) {
 		case "index":
-			r.Once(&seen, 1<<0)
 			it.Index = int(r.Int(strconv.IntSize))
 		case "content":
-			r.Once(&seen, 1<<1)
 			it.Content = r.String()
 		case "tokens":
-			r.Once(&seen, 1<<2)
 			it.Tokens = r.Int(64)
 		case "kind":
-			r.Once(&seen, 1<<3)
 			it.Kind = r.StringIn(strs)
 		case "source":
-			r.Once(&seen, 1<<4)
 			it.Source = r.StringIn(strs)
 		case "priority":
-			r.Once(&seen, 1<<5)
 			v := values()
 			v.priority = r.Int(64)
 			it.Priority = &v.priority
 		case "tags":
-			r.Once(&seen, 1<<6)
 			it.Tags = []string{}
 			r.Array(func() { it.Tags = append(it.Tags, r.StringIn(strs)) })
 		case "futureRelevanceHint":
-			r.Once(&seen, 1<<7)
 			v := values()
 			v.hint = r.Float()
 			it.FutureRelevanceHint = &v.hint
 		case "pinned":
-			r.Once(&seen, 1<<8)
 			it.Pinned = r.Bool()
 		case "score":
-			r.Once(&seen, 1<<9)
 			v := values()
 			v.score = r.Float()
 			it.Score = &v.score
 		case "timestamp":
-			r.Once(&seen, 1<<10)
 			v := values()
 			if raw := r.RawString(); r.OK() && v.timestamp.UnmarshalJSON(raw) != nil {
 				r.Fail()
 			}
 			it.Timestamp = &v.timestamp
 		case "metadata":
-			r.Once(&seen, 1<<11)
 			it.Metadata = wirejson.Map(r, strs, func() any { return readMetadataValue(r, strs) })
 		default:
 			r.Fail()
@@ -228,23 +215,17 @@ func readMetadataValue(r *wirejson.Reader, strs *wirejson.Strings) any {
 // readBudget reads a budget as encoding/json does, or fails r.
 func readBudget(r *wirejson.Reader) *Budget {
 	b := &Budget{}
-	var seen uint32
 	r.Object(func(key []byte) {
 		switch string(key) {
 		case "maxTokens":
-			r.Once(&seen, 1<<0)
 			b.MaxTokens = r.Int(64)
 		case "targetTokens":
-			r.Once(&seen, 1<<1)
 			b.TargetTokens = r.Int(64)
 		case "outputReserve":
-			r.Once(&seen, 1<<2)
 			b.OutputReserve = r.Int(64)
 		case "reservedSlots":
-			r.Once(&seen, 1<<3)
 			b.ReservedSlots = wirejson.Map(r, &wirejson.Strings{}, func() int64 { return r.Int(64) })
 		case "estimationSafetyMarginPercent":
-			r.Once(&seen, 1<<4)
 			b.EstimationSafetyMarginPercent = r.Float()
 		default:
 			r.Fail()
@@ -270,38 +251,30 @@ func readItems(r *wirejson.Reader) []Item {
 // readWireInput reads the protocol's case object into w, or fails r: the
 // items and budget here, the configuration by encoding/json (it is small).
 func readWireInput(r *wirejson.Reader, w *wireInput) {
-	var seen uint32
 	r.Object(func(key []byte) {
 		switch string(key) {
 		case "scorer":
-			r.Once(&seen, 1<<0)
 			if raw := r.Value(); r.OK() && json.Unmarshal(raw, &w.Scorer) != nil {
 				r.Fail()
 			}
 		case "slicer":
-			r.Once(&seen, 1<<1)
 			if raw := r.Value(); r.OK() && json.Unmarshal(raw, &w.Slicer) != nil {
 				r.Fail()
 			}
 		case "placer":
-			r.Once(&seen, 1<<2)
 			w.Placer = r.String()
 		case "budget":
-			r.Once(&seen, 1<<3)
 			if r.Null() {
 				w.Budget = nil
 				break
 			}
 			w.Budget = readBudget(r)
 		case "deduplication":
-			r.Once(&seen, 1<<4)
 			d := r.Bool()
 			w.Deduplication = &d
 		case "overflow_strategy":
-			r.Once(&seen, 1<<5)
 			w.OverflowStrategy = r.String()
 		case "items":
-			r.Once(&seen, 1<<6)
 			w.Items = readItems(r)
 		default:
 			r.Fail()
