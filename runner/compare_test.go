@@ -120,10 +120,10 @@ var _ = Describe("Comparator", func() {
 			Expect(v.Message).To(Equal("rejected with overflow, want pinned_exceeds_budget"))
 		})
 		It("fails a successful run", func() {
-			_, v := mutated("optional/slicing/knapsack-invalid-bucket-size", func(r *protocol.Result) {
+			_, v := mutated("optional/slicing/knapsack-table-too-large", func(r *protocol.Result) {
 				*r = protocol.Result{Status: protocol.ResultOK, Output: &protocol.Output{Selected: []int{0}}}
 			})
-			Expect(v.Message).To(ContainSubstring("expected the run to fail with invalid_config, got ok"))
+			Expect(v.Message).To(ContainSubstring("expected the run to fail with table_too_large, got ok"))
 		})
 		It("treats a construction error as invalid_config", func() {
 			_, v := mutated("optional/scoring/composite-construction-empty", func(r *protocol.Result) { r.Error.Kind = "invalid_item" })
