@@ -23,7 +23,7 @@ var _ = Describe("go-cupel's own vectors", func() {
 		rep, err := runner.Run(ctx(), runner.Engine(), runner.Options{Suite: os.DirFS(goCupelVectors), SuiteName: "go-cupel's own"})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(rep.Infrastructure).To(BeEmpty())
-		Expect(rep.Cases).To(HaveLen(17))
+		Expect(rep.Cases).To(HaveLen(18))
 		for _, c := range rep.Cases {
 			Expect(c.Status).To(Equal(protocol.StatusPass), "%s: %s", c.ID, c.Message)
 		}
