@@ -208,14 +208,11 @@ func Start(ctx context.Context, impl Implementation, suite *vector.Suite, opts O
 	if opts.StartupTimeout <= 0 {
 		opts.StartupTimeout = 30 * time.Second
 	}
-	if opts.RequireLevel != "" && opts.RequireLevel != LevelNone && opts.Filtered() {
-		return nil, fmt.Errorf("%w: a filtered run claims no level: RequireLevel cannot be combined with Run, Skip, Tiers or Stages", ErrUsage)
-	}
 	if err := opts.Shard.Validate(); err != nil {
 		return nil, err
 	}
-	if opts.RequireLevel != "" && opts.RequireLevel != LevelNone && opts.Shard.Count > 1 {
-		return nil, fmt.Errorf("%w: a shard claims no level: merge the shards' reports (cupel-conform report merge) to get one", ErrUsage)
+	if err := checkTarget(opts.RequireLevel, opts.Filtered(), opts.Shard); err != nil {
+		return nil, err
 	}
 	entries, err := plan(suite, opts)
 	if err != nil {

@@ -78,6 +78,16 @@ var _ = Describe("shards", func() {
 		Expect(merged.Filtered).To(BeFalse())
 		Expect(merged.Err().Error()).To(Equal(whole.Err().Error()))
 
+		// A target set on the merged report judges it as the unsharded run
+		// with that target is judged; a shard accepts none.
+		for _, lvl := range []runner.Level{runner.LevelConformant, runner.LevelFullyConformant} {
+			target, err := runner.Run(ctx(), impl, runner.Options{RequireLevel: lvl})
+			Expect(err).NotTo(HaveOccurred())
+			Expect(merged.Require(lvl)).To(Succeed())
+			Expect(merged.Verdict()).To(Equal(target.Verdict()))
+			Expect(parts[0].Require(lvl)).To(MatchError(runner.ErrUsage))
+		}
+
 		good, err := runner.Run(ctx(), runner.Engine(), runner.Options{})
 		Expect(err).NotTo(HaveOccurred())
 		var goods []*runner.Report
@@ -93,7 +103,9 @@ var _ = Describe("shards", func() {
 		Expect(m.LevelReason).To(Equal(good.LevelReason))
 
 		_, err = runner.MergeReports(goods[:1])
-		Expect(err).To(MatchError(ContainSubstring("shards 2/2 are missing")))
+		Expect(err).To(MatchError(ContainSubstring("shard 2/2 is missing")))
+		_, err = runner.MergeReports(parts[:1])
+		Expect(err).To(MatchError(ContainSubstring("shards 2/3, 3/3 are missing")))
 		_, err = runner.MergeReports([]*runner.Report{goods[0], goods[0]})
 		Expect(err).To(MatchError(ContainSubstring("shard 1/2 is given twice")))
 		_, err = runner.MergeReports([]*runner.Report{goods[0], parts[1], parts[2]})

@@ -200,19 +200,11 @@ func (f *implFlag) Set(s string) error {
 	return nil
 }
 
-// manyFlags are run's flags that compare implementations or write HTML.
+// manyFlags are run's flags that compare implementations.
 type manyFlags struct {
 	impls implFlag
-	html  string
 }
 
 func (m *manyFlags) register(fs *flag.FlagSet) {
 	fs.Var(&m.impls, "i", "run the suite against the implementation `NAME=CMD` (a shell command speaking cupel-conform/1), or go-cupel for the built-in engine; repeat to compare implementations side by side, run in parallel (--json then writes schema "+matrix.Schema+")")
-	fs.Func("html", "write a self-contained HTML report to `FILE`", func(s string) error {
-		if s == "" || s == "-" {
-			return errors.New("--html needs a file name")
-		}
-		m.html = s
-		return nil
-	})
 }
