@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"os"
 
-		"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/explore"
 )
 
