@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -65,6 +66,8 @@ var _ = Describe("shards", func() {
 			r, err := runner.Run(ctx(), impl, runner.Options{Shard: runner.Shard{Index: i, Count: 3}})
 			Expect(err).NotTo(HaveOccurred())
 			Expect(r.Filtered).To(BeTrue(), "a shard alone claims no level")
+			Expect(r.LevelReason).To(HavePrefix("shard %d/3 claims no level", i))
+			Expect(r.Verdict().LevelText).To(Equal(fmt.Sprintf("no level claimed (shard %d/3 of a run)", i)))
 			parts = append(parts, throughJSON(r))
 		}
 		merged, err := runner.MergeReports([]*runner.Report{parts[2], parts[0], parts[1]})

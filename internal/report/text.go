@@ -94,8 +94,11 @@ func WriteText(w io.Writer, r *runner.Report, o TextOptions) error {
 	if caps := describeCapabilities(r.Implementation.Capabilities); caps != "" {
 		fmt.Fprintf(&b, "capabilities: %s\n", caps)
 	}
-	if r.Filtered {
-		fmt.Fprintf(&b, "filters: %s\n", describeFilters(r.Filters))
+	if r.Shard.Count > 1 {
+		fmt.Fprintf(&b, "shard: %s (a shard claims no level: merge the shards' JSON reports with cupel-conform report merge)\n", r.Shard)
+	}
+	if f := describeFilters(r.Filters); f != "" {
+		fmt.Fprintf(&b, "filters: %s\n", f)
 	}
 	b.WriteString("\n")
 	limit := o.MaxFailures
@@ -243,6 +246,9 @@ func describeFilters(f runner.Filters) string {
 	}
 	for _, s := range f.Stages {
 		parts = append(parts, "--stage "+s)
+	}
+	if len(parts) == 0 {
+		return ""
 	}
 	return strings.Join(parts, " ") + " (a filtered run claims no level)"
 }
