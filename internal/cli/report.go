@@ -29,7 +29,12 @@ Renders saved JSON reports (cupel-conform run --json FILE) side by side:
 the level of each implementation, passes per tier and stage, and the cases
 on which they disagree. An argument NAME=FILE names the implementation;
 otherwise the name is the one its hello gave. A file written by
-"report --json" or "run -i … --json" can be read back.`
+"report --json" or "run -i … --json" can be read back.
+
+cupel-conform report merge [flags] SHARD.json… merges the JSON reports of
+the shards of one run (run --shard I/N --json FILE) into the report of the
+unsharded run, with run's report flags and --require-level, or those of
+one exploration: see "cupel-conform report merge -h".`
 
 // report renders saved JSON reports: cupel-conform report REPORT.json…
 func (e *env) report(args []string) (int, error) {
