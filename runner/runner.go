@@ -240,6 +240,11 @@ func Start(ctx context.Context, impl Implementation, suite *vector.Suite, opts O
 	return x, nil
 }
 
+// notRunMessage is the message of the cases not run after an
+// infrastructure error: the report says why once (Report.Infrastructure),
+// not once a case.
+const notRunMessage = "the run stopped without a verdict (see the infrastructure error)"
+
 // Infrastructure says why the run stopped without a verdict (the
 // implementation failed to start, a restart budget ran out, ctx was done),
 // or is "" while it goes on. Every entry run after that is "not run".
@@ -284,10 +289,10 @@ func (x *Execution) runEntry(ctx context.Context, impl Implementation, seq *int,
 	case x.rep.Infrastructure == "" && ctx.Err() != nil:
 		x.rep.Infrastructure = "interrupted: " + ctx.Err().Error()
 		cr = newCaseResult(e.Case)
-		cr.Status, cr.Message = protocol.StatusNotRun, "not run: "+x.rep.Infrastructure
+		cr.Status, cr.Message = protocol.StatusNotRun, notRunMessage
 	case x.rep.Infrastructure != "":
 		cr = newCaseResult(e.Case)
-		cr.Status, cr.Message = protocol.StatusNotRun, "not run: "+x.rep.Infrastructure
+		cr.Status, cr.Message = protocol.StatusNotRun, notRunMessage
 	default:
 		run = true
 	}

@@ -68,6 +68,9 @@ func (g *goTestFlags) apply(o outputs, pos []string, suite *vector.Suite, opts *
 		}
 		return true
 	}
+	if matches(report.InfrastructureTestName) {
+		return nil // the run stopped without a verdict: run it all again
+	}
 	if opts.RequireLevel != runner.LevelNone && opts.RequireLevel != "" && matches(report.LevelTestName) {
 		return nil // the level test is the whole run's: run it all again
 	}

@@ -80,10 +80,7 @@ func WriteText(w io.Writer, r *runner.Report, o TextOptions) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s · spec %s · suite %s (%d cases, sha256 %s)\n", r.Runner.Name, r.Runner.Version,
 		r.Suite.SpecVersion, r.Suite.Source, r.Suite.Cases, short(r.Suite.Digest))
-	impl := r.Implementation.Name
-	if impl == "" {
-		impl = "(unknown)"
-	}
+	impl := implementationName(r)
 	if r.Implementation.Version != "" {
 		impl += " " + r.Implementation.Version
 	}
@@ -189,7 +186,7 @@ func WriteText(w io.Writer, r *runner.Report, o TextOptions) error {
 	}
 	if r.Infrastructure != "" {
 		if notRun > 0 {
-			fmt.Fprintf(&b, "\n%d cases not run: the run stopped without a verdict\n", notRun)
+			fmt.Fprintf(&b, "\n%s not run: the run stopped without a verdict\n", casesCount(notRun))
 		}
 		fmt.Fprintf(&b, "\n%s %s\n", p.c("31;1", "INFRASTRUCTURE ERROR:"), r.Infrastructure)
 		if r.InfrastructureStderr != "" {
