@@ -80,7 +80,7 @@ var _ = Describe("A run that cannot start", func() {
 				}
 				if name == "json" {
 					cause = strings.ReplaceAll(cause, "'", `\u0027`) // as encoding/json writes it
-					Expect(strings.Count(out[name], cause) + strings.Count(out[name], cantOpen)).To(Equal(1), name)
+					Expect(strings.Count(out[name], cause)+strings.Count(out[name], cantOpen)).To(Equal(1), name)
 				} else {
 					Expect(strings.Count(out[name], cause)).To(Equal(1), "%s says the cause once:\n%s", name, out[name])
 				}
@@ -134,4 +134,3 @@ var _ = Describe("A run that cannot start", func() {
 })
 
 func itoa(n int) string { return strconv.Itoa(n) }
-
