@@ -134,7 +134,7 @@ func checkTarget(target Level, filtered bool, shard Shard) error {
 		return fmt.Errorf("%w: a filtered run claims no level: RequireLevel cannot be combined with Run, Skip, Tiers or Stages", ErrUsage)
 	}
 	if shard.Count > 1 {
-		return fmt.Errorf("%w: a shard claims no level: merge the shards' reports (cupel-conform report merge) to get one", ErrUsage)
+		return fmt.Errorf("%w: a shard claims no level: run the shards without a target, and give it to their merged report (cupel-conform report merge --require-level LEVEL, or Report.Require)", ErrUsage)
 	}
 	return nil
 }

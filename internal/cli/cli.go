@@ -139,6 +139,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	code, err := cmd(args[1:])
+	if name == "report" && len(args) > 1 && args[1] == "merge" {
+		name = "report merge" // its errors name it
+	}
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0

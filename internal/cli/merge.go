@@ -60,33 +60,33 @@ func (e *env) reportMerge(args []string) (int, error) {
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {
-			return 0, usagef("report merge: %v", err)
+			return 0, usagef("%v", err)
 		}
 		var head struct {
 			Schema string `json:"schema"`
 		}
 		if err := json.Unmarshal(data, &head); err != nil {
-			return 0, usagef("report merge: %s is not a JSON report: %v", f, err)
+			return 0, usagef("%s is not a JSON report: %v", f, err)
 		}
 		switch head.Schema {
 		case runner.ReportSchema:
 			var r runner.Report
 			if err := json.Unmarshal(data, &r); err != nil {
-				return 0, usagef("report merge: %s: %v", f, err)
+				return 0, usagef("%s: %v", f, err)
 			}
 			runs = append(runs, &r)
 		case explore.ReportSchema:
 			var r explore.Report
 			if err := json.Unmarshal(data, &r); err != nil {
-				return 0, usagef("report merge: %s: %v", f, err)
+				return 0, usagef("%s: %v", f, err)
 			}
 			explores = append(explores, &r)
 		default:
-			return 0, usagef("report merge: %s has schema %q (want %s or %s)", f, head.Schema, runner.ReportSchema, explore.ReportSchema)
+			return 0, usagef("%s has schema %q (want %s or %s)", f, head.Schema, runner.ReportSchema, explore.ReportSchema)
 		}
 	}
 	if len(runs) > 0 && len(explores) > 0 {
-		return 0, usagef("report merge: the reports mix runs and explorations")
+		return 0, usagef("the reports mix runs and explorations")
 	}
 	if len(runs) > 0 {
 		return e.mergeRuns(runs, o, *require, *suiteDir)
@@ -99,7 +99,7 @@ func (e *env) reportMerge(args []string) (int, error) {
 func (e *env) mergeRuns(runs []*runner.Report, o outputs, require, suiteDir string) (int, error) {
 	m, err := runner.MergeReports(runs)
 	if err != nil {
-		return 0, usagef("report merge: %v", err)
+		return 0, usagef("%v", err)
 	}
 	if require != "" {
 		lvl, err := runner.ParseLevel(require)
@@ -148,7 +148,7 @@ func (e *env) mergeExplorations(explores []*explore.Report, o outputs, require s
 	}
 	m, err := explore.MergeReports(explores)
 	if err != nil {
-		return 0, usagef("report merge: %v", err)
+		return 0, usagef("%v", err)
 	}
 	if err := m.WriteText(textOut); err != nil {
 		return exitInfrastructure, err
