@@ -78,12 +78,7 @@ var _ = Describe("A run that cannot start", func() {
 				if name == "html" {
 					cause = strings.ReplaceAll(cause, "'", "&#39;")
 				}
-				if name == "json" {
-					cause = strings.ReplaceAll(cause, "'", `\u0027`) // as encoding/json writes it
-					Expect(strings.Count(out[name], cause)+strings.Count(out[name], cantOpen)).To(Equal(1), name)
-				} else {
-					Expect(strings.Count(out[name], cause)).To(Equal(1), "%s says the cause once:\n%s", name, out[name])
-				}
+				Expect(strings.Count(out[name], cause)).To(Equal(1), "%s says the cause once:\n%s", name, out[name])
 				Expect(strings.Count(out[name], "process closed its output without answering")).To(Equal(1), "%s says the error once", name)
 			}
 			for _, name := range []string{"junit", "tap", "test2json", "markdown"} {
@@ -108,8 +103,8 @@ var _ = Describe("A run that cannot start", func() {
 				Expect(actions[c.ID]).To(Equal("skip"), c.ID)
 			}
 			Expect(strings.Count(out["tap"], "\nnot ok ")).To(Equal(1))
-			Expect(out["tap"]).To(ContainSubstring("\nnot ok " + itoa(len(rep.Cases)+1) + " - infrastructure\n"))
-			Expect(out["junit"]).To(ContainSubstring(`<testsuites name="cupel-conform (unknown)" tests="` + itoa(len(rep.Cases)+1) + `" failures="0" errors="1"`))
+			Expect(out["tap"]).To(ContainSubstring("\nnot ok " + strconv.Itoa(len(rep.Cases)+1) + " - infrastructure\n"))
+			Expect(out["junit"]).To(ContainSubstring(`<testsuites name="cupel-conform (unknown)" tests="` + strconv.Itoa(len(rep.Cases)+1) + `" failures="0" errors="1"`))
 
 			var back map[string]any
 			Expect(json.Unmarshal([]byte(out["json"]), &back)).To(Succeed())
@@ -132,5 +127,3 @@ var _ = Describe("A run that cannot start", func() {
 		}
 	})
 })
-
-func itoa(n int) string { return strconv.Itoa(n) }

@@ -87,7 +87,8 @@ const LevelTestName = "conformance level"
 // and a case not run are skipped. A run that stopped without a verdict has
 // one error, the test case "infrastructure" of the testsuite
 // "conformance", with the error and the implementation's stderr tail, and
-// no "conformance level" test case. suite, when set, lets failures show their inputs.
+// no "conformance level" test case. suite, when set, lets failures show
+// their inputs.
 func WriteJUnit(w io.Writer, r *runner.Report, suite *vector.Suite) error {
 	v := r.Verdict()
 	class := v.Classes()
