@@ -9,7 +9,9 @@ import (
 // This file merges the reports of shards (Options.Shard,
 // explore.Options.Shard) into the report of one unsharded run.
 
-// checkShards checks that shards are the N distinct shards of one split.
+// CheckShards checks that shards are the N distinct shards of one split
+// and returns N; the error (ErrUsage) names the shard that is missing,
+// given twice or of another split.
 func CheckShards(shards []Shard) (int, error) {
 	if len(shards) == 0 {
 		return 0, fmt.Errorf("%w: no report to merge", ErrUsage)
@@ -38,7 +40,11 @@ func CheckShards(shards []Shard) (int, error) {
 			missing = append(missing, fmt.Sprintf("%d/%d", i, n))
 		}
 	}
-	if len(missing) > 0 {
+	switch len(missing) {
+	case 0:
+	case 1:
+		return 0, fmt.Errorf("%w: shard %s is missing", ErrUsage, missing[0])
+	default:
 		return 0, fmt.Errorf("%w: shards %s are missing", ErrUsage, strings.Join(missing, ", "))
 	}
 	return n, nil
@@ -102,4 +108,38 @@ func MergeReports(reps []*Report) (*Report, error) {
 	m.InfrastructureStderr = strings.TrimSpace(strings.Join(stderr, "\n"))
 	m.finish()
 	return &m, nil
+}
+
+// Require sets the level the report's [Verdict] judges it against, as
+// [Options.RequireLevel] does for a run: for the report of shards merged
+// by MergeReports, since a shard runs without a target. The verdict is
+// then the one an unsharded run with that target gets. "" (or
+// [LevelNone]) judges strictly. A shard, and a run with filters, claim no
+// level and accept no target (ErrUsage), as [Start] refuses them.
+func (r *Report) Require(target Level) error {
+	if err := checkTarget(target, r.Filters.any(), r.Shard); err != nil {
+		return err
+	}
+	r.RequireLevel = target
+	return nil
+}
+
+// checkTarget refuses a target level for a filtered run or a shard: they
+// claim no level.
+func checkTarget(target Level, filtered bool, shard Shard) error {
+	if target == "" || target == LevelNone {
+		return nil
+	}
+	if filtered {
+		return fmt.Errorf("%w: a filtered run claims no level: RequireLevel cannot be combined with Run, Skip, Tiers or Stages", ErrUsage)
+	}
+	if shard.Count > 1 {
+		return fmt.Errorf("%w: a shard claims no level: run the shards without a target, and give it to their merged report (cupel-conform report merge --require-level LEVEL, or Report.Require)", ErrUsage)
+	}
+	return nil
+}
+
+// any reports whether a filter is set (as [Options.Filtered]).
+func (f Filters) any() bool {
+	return f.Run != "" || f.Skip != "" || len(f.Tiers) > 0 || len(f.Stages) > 0
 }

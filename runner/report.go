@@ -170,6 +170,9 @@ func (r *Report) computeLevel() (Level, string) {
 	if r.StoppedEarly {
 		return LevelNone, "the run stopped at its first gated outcome (fail fast): no level can be claimed"
 	}
+	if r.Shard.Count > 1 {
+		return LevelNone, "shard " + r.Shard.String() + " claims no level: merge the shards' reports (cupel-conform report merge) to get one"
+	}
 	if r.Filtered {
 		return LevelNone, "a filtered run claims no level"
 	}

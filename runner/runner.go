@@ -208,14 +208,11 @@ func Start(ctx context.Context, impl Implementation, suite *vector.Suite, opts O
 	if opts.StartupTimeout <= 0 {
 		opts.StartupTimeout = 30 * time.Second
 	}
-	if opts.RequireLevel != "" && opts.RequireLevel != LevelNone && opts.Filtered() {
-		return nil, fmt.Errorf("%w: a filtered run claims no level: RequireLevel cannot be combined with Run, Skip, Tiers or Stages", ErrUsage)
-	}
 	if err := opts.Shard.Validate(); err != nil {
 		return nil, err
 	}
-	if opts.RequireLevel != "" && opts.RequireLevel != LevelNone && opts.Shard.Count > 1 {
-		return nil, fmt.Errorf("%w: a shard claims no level: merge the shards' reports (cupel-conform report merge) to get one", ErrUsage)
+	if err := checkTarget(opts.RequireLevel, opts.Filtered(), opts.Shard); err != nil {
+		return nil, err
 	}
 	entries, err := plan(suite, opts)
 	if err != nil {
@@ -242,6 +239,11 @@ func Start(ctx context.Context, impl Implementation, suite *vector.Suite, opts O
 	}
 	return x, nil
 }
+
+// notRunMessage is the message of the cases not run after an
+// infrastructure error: the report says why once (Report.Infrastructure),
+// not once a case.
+const notRunMessage = "the run stopped without a verdict (see the infrastructure error)"
 
 // Infrastructure says why the run stopped without a verdict (the
 // implementation failed to start, a restart budget ran out, ctx was done),
@@ -287,10 +289,10 @@ func (x *Execution) runEntry(ctx context.Context, impl Implementation, seq *int,
 	case x.rep.Infrastructure == "" && ctx.Err() != nil:
 		x.rep.Infrastructure = "interrupted: " + ctx.Err().Error()
 		cr = newCaseResult(e.Case)
-		cr.Status, cr.Message = protocol.StatusNotRun, "not run: "+x.rep.Infrastructure
+		cr.Status, cr.Message = protocol.StatusNotRun, notRunMessage
 	case x.rep.Infrastructure != "":
 		cr = newCaseResult(e.Case)
-		cr.Status, cr.Message = protocol.StatusNotRun, "not run: "+x.rep.Infrastructure
+		cr.Status, cr.Message = protocol.StatusNotRun, notRunMessage
 	default:
 		run = true
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -65,6 +66,8 @@ var _ = Describe("shards", func() {
 			r, err := runner.Run(ctx(), impl, runner.Options{Shard: runner.Shard{Index: i, Count: 3}})
 			Expect(err).NotTo(HaveOccurred())
 			Expect(r.Filtered).To(BeTrue(), "a shard alone claims no level")
+			Expect(r.LevelReason).To(HavePrefix("shard %d/3 claims no level", i))
+			Expect(r.Verdict().LevelText).To(Equal(fmt.Sprintf("no level claimed (shard %d/3 of a run)", i)))
 			parts = append(parts, throughJSON(r))
 		}
 		merged, err := runner.MergeReports([]*runner.Report{parts[2], parts[0], parts[1]})
@@ -77,6 +80,16 @@ var _ = Describe("shards", func() {
 		Expect(merged.Verdict()).To(Equal(whole.Verdict()))
 		Expect(merged.Filtered).To(BeFalse())
 		Expect(merged.Err().Error()).To(Equal(whole.Err().Error()))
+
+		// A target set on the merged report judges it as the unsharded run
+		// with that target is judged; a shard accepts none.
+		for _, lvl := range []runner.Level{runner.LevelConformant, runner.LevelFullyConformant} {
+			target, err := runner.Run(ctx(), impl, runner.Options{RequireLevel: lvl})
+			Expect(err).NotTo(HaveOccurred())
+			Expect(merged.Require(lvl)).To(Succeed())
+			Expect(merged.Verdict()).To(Equal(target.Verdict()))
+			Expect(parts[0].Require(lvl)).To(MatchError(runner.ErrUsage))
+		}
 
 		good, err := runner.Run(ctx(), runner.Engine(), runner.Options{})
 		Expect(err).NotTo(HaveOccurred())
@@ -93,7 +106,9 @@ var _ = Describe("shards", func() {
 		Expect(m.LevelReason).To(Equal(good.LevelReason))
 
 		_, err = runner.MergeReports(goods[:1])
-		Expect(err).To(MatchError(ContainSubstring("shards 2/2 are missing")))
+		Expect(err).To(MatchError(ContainSubstring("shard 2/2 is missing")))
+		_, err = runner.MergeReports(parts[:1])
+		Expect(err).To(MatchError(ContainSubstring("shards 2/3, 3/3 are missing")))
 		_, err = runner.MergeReports([]*runner.Report{goods[0], goods[0]})
 		Expect(err).To(MatchError(ContainSubstring("shard 1/2 is given twice")))
 		_, err = runner.MergeReports([]*runner.Report{goods[0], parts[1], parts[2]})

@@ -145,8 +145,8 @@ type Verdict struct {
 	Infrastructure bool `json:"infrastructure,omitempty"`
 	// Target is the level the run was judged against; "" when strict.
 	Target Level `json:"target,omitempty"`
-	// LevelClaimed is false for a filtered run, a run stopped early and a
-	// run without a verdict; Level is then LevelNone.
+	// LevelClaimed is false for a filtered run, a shard, a run stopped
+	// early and a run without a verdict; Level is then LevelNone.
 	LevelClaimed bool   `json:"level_claimed"`
 	Level        Level  `json:"level"`
 	LevelText    string `json:"level_text"`
@@ -188,6 +188,8 @@ func (r *Report) Verdict() Verdict {
 		v.LevelText = "no level claimed (infrastructure error)"
 	case r.StoppedEarly:
 		v.LevelText = "no level claimed (the run stopped early: fail fast)"
+	case r.Shard.Count > 1:
+		v.LevelText = "no level claimed (shard " + r.Shard.String() + " of a run)"
 	case r.Filtered:
 		v.LevelText = "no level claimed (filtered run)"
 	default:

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cupel-go/go-cupel/internal/cli"
 	"github.com/cupel-go/go-cupel/internal/report"
 	"github.com/cupel-go/go-cupel/internal/testimpl"
 	"github.com/cupel-go/go-cupel/internal/testtool"
@@ -47,7 +48,8 @@ var doneLine = regexp.MustCompile(`(?m)^DONE (?:(\d+) runs, )?(\d+) tests?(?:, (
 // gotestsum print, from the run's verdict: one test per case that was run
 // or not (a case left out by the filters or --failfast is no test), one
 // per tier (failing when a case of it is gated), and the level test when
-// there is a target.
+// there is a target, or the one failing test "infrastructure" when the run
+// stopped without a verdict (its cases are skipped).
 func streamCounts(rep *runner.Report) (tests, skipped, failures int) {
 	v := rep.Verdict()
 	failingTier := map[string]bool{}
@@ -61,7 +63,7 @@ func streamCounts(rep *runner.Report) (tests, skipped, failures int) {
 		}
 		tests++
 		switch class, _ := v.ClassOf(c.ID); {
-		case class == runner.ClassGated, c.Status == protocol.StatusNotRun && v.Infrastructure:
+		case class == runner.ClassGated:
 			failures++
 			failingTier[c.Tier] = true
 		case class == runner.ClassWarning, class == runner.ClassNotRun:
@@ -73,7 +75,11 @@ func streamCounts(rep *runner.Report) (tests, skipped, failures int) {
 			failures++
 		}
 	}
-	if v.Target != "" {
+	switch {
+	case rep.Infrastructure != "":
+		tests++ // the one test "infrastructure", instead of the level's
+		failures++
+	case v.Target != "":
 		tests++
 		if !v.Level.AtLeast(v.Target) {
 			failures++
@@ -107,10 +113,11 @@ func TestGotestsum(t *testing.T) {
 		{"optional-failures", []string{"--suite", fixtures, "--require-level", "conformant", "--impl-cmd", implCmd(t, testimpl.OptionalFailures)}, false},
 		{"failing-required", []string{"--suite", fixtures, "--require-level", "conformant", "--impl-cmd", implCmd(t, testimpl.FailingRequired)}, true},
 		{"failing-required-filtered", []string{"--suite", fixtures, "--stage", "scoring", "--impl-cmd", implCmd(t, testimpl.FailingRequired)}, false},
+		{"cannot-start", []string{"--suite", fixtures, "--require-level", "conformant", "--impl-cmd", "python3 " + filepath.Join(t.TempDir(), "nonexistent.py")}, false},
 	}
 	for _, r := range runs {
 		t.Run(r.name, func(t *testing.T) {
-			if r.name == "python" {
+			if r.name == "python" || r.name == "cannot-start" {
 				testtool.Python3(t, "the Python example under gotestsum")
 			}
 			dir := t.TempDir()
@@ -134,10 +141,7 @@ func TestGotestsum(t *testing.T) {
 			if rerr != nil {
 				t.Fatalf("%v\n%s", rerr, out)
 			}
-			want := 0
-			if !rep.Verdict().Passed {
-				want = 1
-			}
+			want := cli.ExitCode(rep) // gotestsum exits with the command's code
 			if code != want {
 				t.Errorf("gotestsum exit code %d, want %d (verdict: %s)\n%s", code, want, rep.Verdict().Line(), out)
 			}
@@ -156,6 +160,15 @@ func TestGotestsum(t *testing.T) {
 			}
 			if !r.rerun {
 				checkGotestsumJUnit(t, junitPath, tests, skipped, failures)
+			}
+			if r.name == "cannot-start" {
+				// One failure, which says why: Python's own message. (The
+				// testname format shows a failure's output as it happens,
+				// then again in its summary of failures.)
+				_, summary, _ := strings.Cut(string(out), "\n=== Failed\n")
+				if n, f := strings.Count(summary, "can't open file"), strings.Count(summary, "=== FAIL: "); n != 1 || f != 1 || failures != 1 {
+					t.Errorf("gotestsum's summary shows %d failures and Python's \"can't open file\" %d times; want once, in the one failure:\n%s", f, n, out)
+				}
 			}
 			if r.rerun {
 				checkRerun(t, rep, string(out), got)

@@ -20,7 +20,9 @@ commands:
   export     write DIR/cases.jsonl and DIR/manifest.json for an offline run
   verify     judge DIR/results.jsonl against the suite
   diff       compare two JSON reports: cupel-conform diff OLD NEW
-  report     render JSON reports side by side (text, --markdown, --json, --html)
+  report     render JSON reports side by side (text, --markdown, --json, --html);
+             "report merge" joins the JSON reports of shards (--shard I/N)
+             into the report of the whole run or exploration
   show       print a case as sent and its expected result: cupel-conform show ID
   list       list the cases
   lint       check the vector files (errors with file and line, unknown keys)
@@ -137,6 +139,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	code, err := cmd(args[1:])
+	if name == "report" && len(args) > 1 && args[1] == "merge" {
+		name = "report merge" // its errors name it
+	}
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0

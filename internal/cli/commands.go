@@ -63,11 +63,15 @@ func (e *env) verify(args []string) (int, error) {
 	c.register(fs)
 	var o outputs
 	o.register(fs)
+	o.registerProgress(fs)
 	results := fs.String("results", "", "read results from `FILE` (default DIR/results.jsonl)")
 	var g gate
 	g.register(fs)
 	args, err := parse(fs, args)
 	if err != nil {
+		return 0, err
+	}
+	if err := o.check(); err != nil {
 		return 0, err
 	}
 	if len(args) != 1 {

@@ -61,7 +61,7 @@ func (e *env) explore(args []string) (int, error) {
 	}
 	implCmd := fs.String("impl-cmd", "", "the implementation: a shell `CMD` speaking cupel-conform/1 (required)")
 	against := fs.String("against", "", "compare with a second implementation `CMD2` instead of go-cupel (neither is trusted)")
-	seed := fs.Uint64("seed", 0, "the seed `N` (default: a random seed, printed in the summary)")
+	seed := fs.Uint64("seed", 0, "the seed `N` (default: a random seed, printed in the summary; required with --shard)")
 	cases := fs.Int("cases", 0, "generate `N` cases (default 10000 unless --duration is set)")
 	duration := fs.Duration("duration", 0, "generate cases for `D` (with --cases, whichever ends first)")
 	var stages listFlag
@@ -91,6 +91,12 @@ func (e *env) explore(args []string) (int, error) {
 	}
 	seedSet := false
 	fs.Visit(func(f *flag.Flag) { seedSet = seedSet || f.Name == "seed" })
+	if !seedSet && shard.Count > 1 {
+		// A random seed per shard would make N explorations that cannot be
+		// merged, and no seed the shards could derive alike, without
+		// talking to each other, would change from one CI run to the next.
+		return 0, usagef("--shard %s needs --seed N: the shards of one exploration share its seed (in CI, one every job sees, e.g. --seed $GITHUB_RUN_ID)", runner.Shard(shard))
+	}
 	if !seedSet {
 		*seed = rand.Uint64() % 1_000_000_000
 	}

@@ -158,8 +158,12 @@ type gate struct {
 	require, expectations string
 }
 
+// requireLevelHelp is the help of --require-level (run, verify, report
+// merge).
+const requireLevelHelp = "judge the run against `LEVEL` (conformant or fully-conformant) instead of strictly: see the verdict in run -h"
+
 func (g *gate) register(fs *flag.FlagSet) {
-	fs.StringVar(&g.require, "require-level", "", "judge the run against `LEVEL` (conformant or fully-conformant) instead of strictly: see the verdict below")
+	fs.StringVar(&g.require, "require-level", "", requireLevelHelp)
 	fs.StringVar(&g.expectations, "expectations", "", "known failures from `FILE` (strict: an expected failure that passes fails the run)")
 }
 

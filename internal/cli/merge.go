@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/cupel-go/go-cupel/internal/report"
 	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/explore"
 )
@@ -26,14 +25,31 @@ func (f *shardFlag) Set(s string) error {
 
 const shardHelp = "run only shard `I/N` of the cases (I from 1 to N; merge the N reports with \"report merge\")"
 
+// mergeUsage is the synopsis of report merge.
+const mergeUsage = `report merge [flags] SHARD.json…
+
+Merges the JSON reports of the N shards of one run (run --shard I/N --json
+FILE) into the report of the unsharded run, and reports it as run does,
+with the same report flags: the level, the verdict and the exit code are
+the unsharded run's. A shard runs without a target level; give it here
+(--require-level). The JSON reports of the shards of one exploration
+(explore --shard I/N --json FILE) merge into the report of the whole
+exploration (text, and --json).`
+
 // reportMerge is `cupel-conform report merge`: the JSON reports of the
 // shards of one run, or of one exploration, merged into the report of the
-// unsharded run.
+// unsharded run, and rendered as run renders a report.
 func (e *env) reportMerge(args []string) (int, error) {
-	fs := newFlags("report merge", "report merge [--json FILE] SHARD.json...", e)
-	jsonOut := fs.String("json", "", "write the merged JSON report to `FILE` (- for stdout)")
+	fs := newFlags("report merge", mergeUsage, e)
+	var o outputs
+	o.register(fs)
+	require := fs.String("require-level", "", requireLevelHelp)
+	suiteDir := fs.String("suite", "", "show the inputs of failing cases from the vectors of `DIR` (default: the embedded suite, when the shards ran it)")
 	files, err := parse(fs, args)
 	if err != nil {
+		return 0, err
+	}
+	if err := o.check(); err != nil {
 		return 0, err
 	}
 	if len(files) == 0 {
@@ -44,56 +60,95 @@ func (e *env) reportMerge(args []string) (int, error) {
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {
-			return 0, usagef("report merge: %v", err)
+			return 0, usagef("%v", err)
 		}
 		var head struct {
 			Schema string `json:"schema"`
 		}
 		if err := json.Unmarshal(data, &head); err != nil {
-			return 0, usagef("report merge: %s is not a JSON report: %v", f, err)
+			return 0, usagef("%s is not a JSON report: %v", f, err)
 		}
 		switch head.Schema {
 		case runner.ReportSchema:
 			var r runner.Report
 			if err := json.Unmarshal(data, &r); err != nil {
-				return 0, usagef("report merge: %s: %v", f, err)
+				return 0, usagef("%s: %v", f, err)
 			}
 			runs = append(runs, &r)
 		case explore.ReportSchema:
 			var r explore.Report
 			if err := json.Unmarshal(data, &r); err != nil {
-				return 0, usagef("report merge: %s: %v", f, err)
+				return 0, usagef("%s: %v", f, err)
 			}
 			explores = append(explores, &r)
 		default:
-			return 0, usagef("report merge: %s has schema %q (want %s or %s)", f, head.Schema, runner.ReportSchema, explore.ReportSchema)
+			return 0, usagef("%s has schema %q (want %s or %s)", f, head.Schema, runner.ReportSchema, explore.ReportSchema)
 		}
 	}
 	if len(runs) > 0 && len(explores) > 0 {
-		return 0, usagef("report merge: the reports mix runs and explorations")
-	}
-	textOut := e.stdout
-	if *jsonOut == "-" {
-		textOut = e.stderr
+		return 0, usagef("the reports mix runs and explorations")
 	}
 	if len(runs) > 0 {
-		m, err := runner.MergeReports(runs)
+		return e.mergeRuns(runs, o, *require, *suiteDir)
+	}
+	return e.mergeExplorations(explores, o, *require)
+}
+
+// mergeRuns merges the shards of a run and emits the merged report as run
+// emits a report; its verdict is the report's (runner.Report.Verdict).
+func (e *env) mergeRuns(runs []*runner.Report, o outputs, require, suiteDir string) (int, error) {
+	m, err := runner.MergeReports(runs)
+	if err != nil {
+		return 0, usagef("%v", err)
+	}
+	if require != "" {
+		lvl, err := runner.ParseLevel(require)
 		if err != nil {
-			return 0, usagef("report merge: %v", err)
+			return 0, err
 		}
-		if err := report.WriteText(textOut, m, report.TextOptions{Summary: true}); err != nil {
-			return exitInfrastructure, err
+		if err := m.Require(lvl); err != nil {
+			return 0, usagef("--require-level: the shards ran with --run, --skip, --tier or --stage, and a filtered run claims no level")
 		}
-		if *jsonOut != "" {
-			if err := writeFile(*jsonOut, e.stdout, m.WriteJSON); err != nil {
-				return exitInfrastructure, err
-			}
+	}
+	c := common{suite: suiteDir}
+	suite, _, err := c.load()
+	if err != nil {
+		return 0, err
+	}
+	if suite.Digest != m.Suite.Digest {
+		if suiteDir != "" {
+			return 0, usagef("--suite %s is suite %s, but the shards ran suite %s", suiteDir, suite.Digest, m.Suite.Digest)
 		}
-		return verdictCode(m.Err()), nil
+		suite = nil // the shards ran another suite: no inputs to show
+	}
+	if err := e.emit(m, suite, o); err != nil {
+		return exitInfrastructure, err
+	}
+	return ExitCode(m), nil
+}
+
+// mergeExplorations merges the shards of an exploration: its text, and
+// --json.
+func (e *env) mergeExplorations(explores []*explore.Report, o outputs, require string) (int, error) {
+	if require != "" {
+		return 0, usagef("--require-level is for the shards of a run: an exploration claims no level")
+	}
+	for _, f := range []struct {
+		name string
+		set  bool
+	}{{"--junit", o.junit != ""}, {"--tap", o.tap != ""}, {"--markdown", o.markdown != ""}, {"--badge", o.badge != ""},
+		{"--html", o.html != ""}, {"--save-failed", o.saveFailed != ""}, {"--test2json", o.test2json}} {
+		if f.set {
+			return 0, usagef("%s is for the shards of a run: an exploration's merged report is its text and --json", f.name)
+		}
+	}
+	textOut := e.stdout
+	if o.json == "-" {
+		textOut = e.stderr
 	}
 	m, err := explore.MergeReports(explores)
 	if err != nil {
-		return 0, usagef("report merge: %v", err)
+		return 0, usagef("%v", err)
 	}
 	if err := m.WriteText(textOut); err != nil {
 		return exitInfrastructure, err
@@ -104,8 +159,8 @@ func (e *env) reportMerge(args []string) (int, error) {
 			return exitInfrastructure, err
 		}
 	}
-	if *jsonOut != "" {
-		if err := writeFile(*jsonOut, e.stdout, m.WriteJSON); err != nil {
+	if o.json != "" {
+		if err := writeFile(o.json, e.stdout, m.WriteJSON); err != nil {
 			return exitInfrastructure, err
 		}
 	}

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -16,30 +17,60 @@ import (
 	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
-// outputs holds the report destinations of run and verify.
+// outputs holds the report destinations of run, verify and report merge.
 type outputs struct {
-	json, junit, tap, markdown, badge string
-	saveFailed                        string
-	maxFailures                       int
-	quiet, verbose                    bool
-	color                             colorMode
+	json, junit, tap, markdown, badge, html string
+	saveFailed                              string
+	maxFailures                             int
+	quiet, verbose                          bool
+	color                                   colorMode
 	// test2json writes the go test -json stream to stdout instead of the
-	// text (run only; see test2json.go).
+	// text (see test2json.go).
 	test2json bool
 }
 
+// register registers the flags that choose the reports of a run: run,
+// verify and report merge share them, so a merged run is reported as an
+// unsharded one.
 func (o *outputs) register(fs *flag.FlagSet) {
 	fs.StringVar(&o.json, "json", "", "write the JSON report (schema "+runner.ReportSchema+") to `FILE` (- for stdout)")
 	fs.StringVar(&o.junit, "junit", "", "write a JUnit XML report to `FILE` (with -i: one testsuite per implementation)")
 	fs.StringVar(&o.tap, "tap", "", "write a TAP report to `FILE` (with -i: FILE is a directory, one NAME.tap per implementation)")
 	fs.StringVar(&o.markdown, "markdown", "", "write a Markdown summary to `FILE`")
 	fs.StringVar(&o.badge, "badge", "", "write a shields.io endpoint badge JSON to `FILE` (with -i: FILE is a directory, one NAME.json per implementation)")
+	fs.Func("html", "write a self-contained HTML report to `FILE`", func(s string) error {
+		if s == "" || s == "-" {
+			return errors.New("--html needs a file name")
+		}
+		o.html = s
+		return nil
+	})
 	fs.StringVar(&o.saveFailed, "save-failed", "", "write request, response, expected result and stderr of each gated case and warning to `DIR`")
 	fs.IntVar(&o.maxFailures, "max-failures", report.DefaultMaxFailures, "cap every list of the text report at `N` entries: failures in full, unsupported reasons, unexpected ids (0: no cap)")
 	fs.BoolVar(&o.quiet, "quiet", false, "print only the summary (counts, unsupported reasons, unexpected ids, level): no progress, no failure in full")
-	fs.BoolVar(&o.verbose, "v", false, "print a line per case on stderr as it finishes (status, time, id)")
 	o.color = "auto"
 	fs.Var(&o.color, "color", "colour the text: `WHEN` is auto (on a terminal, unless NO_COLOR is set), always or never")
+	fs.BoolVar(&o.test2json, "test2json", false, "write the event stream of go test -json to stdout instead of the text report (for gotestsum --raw-command): one test per case, named by its id")
+}
+
+// registerProgress registers -v, for the commands that run cases.
+func (o *outputs) registerProgress(fs *flag.FlagSet) {
+	fs.BoolVar(&o.verbose, "v", false, "print a line per case on stderr as it finishes (status, time, id)")
+}
+
+// check refuses two reports on stdout. With --test2json stderr stays
+// quiet: gotestsum counts what is written there as errors.
+func (o *outputs) check() error {
+	if !o.test2json {
+		return nil
+	}
+	o.quiet, o.verbose = true, false
+	for _, f := range []struct{ name, path string }{{"--json", o.json}, {"--junit", o.junit}, {"--tap", o.tap}, {"--markdown", o.markdown}, {"--badge", o.badge}} {
+		if f.path == "-" {
+			return usagef("%s - and --test2json both write to stdout", f.name)
+		}
+	}
+	return nil
 }
 
 func writeFile(path string, stdout io.Writer, write func(io.Writer) error) error {
@@ -82,6 +113,7 @@ func (e *env) emit(rep *runner.Report, suite *vector.Suite, o outputs) error {
 		{o.tap, func(w io.Writer) error { return report.WriteTAP(w, rep, suite) }},
 		{o.markdown, func(w io.Writer) error { return report.WriteMarkdown(w, rep) }},
 		{o.badge, func(w io.Writer) error { return report.WriteBadge(w, rep) }},
+		{o.html, func(w io.Writer) error { return writeHTML(w, rep, suite) }},
 	}
 	for _, wr := range writers {
 		if wr.path == "" {

@@ -29,7 +29,12 @@ Renders saved JSON reports (cupel-conform run --json FILE) side by side:
 the level of each implementation, passes per tier and stage, and the cases
 on which they disagree. An argument NAME=FILE names the implementation;
 otherwise the name is the one its hello gave. A file written by
-"report --json" or "run -i … --json" can be read back.`
+"report --json" or "run -i … --json" can be read back.
+
+cupel-conform report merge [flags] SHARD.json… merges the JSON reports of
+the shards of one run (run --shard I/N --json FILE) into the report of the
+unsharded run, with run's report flags and --require-level, or those of
+one exploration: see "cupel-conform report merge -h".`
 
 // report renders saved JSON reports: cupel-conform report REPORT.json…
 func (e *env) report(args []string) (int, error) {
@@ -200,19 +205,11 @@ func (f *implFlag) Set(s string) error {
 	return nil
 }
 
-// manyFlags are run's flags that compare implementations or write HTML.
+// manyFlags are run's flags that compare implementations.
 type manyFlags struct {
 	impls implFlag
-	html  string
 }
 
 func (m *manyFlags) register(fs *flag.FlagSet) {
 	fs.Var(&m.impls, "i", "run the suite against the implementation `NAME=CMD` (a shell command speaking cupel-conform/1), or go-cupel for the built-in engine; repeat to compare implementations side by side, run in parallel (--json then writes schema "+matrix.Schema+")")
-	fs.Func("html", "write a self-contained HTML report to `FILE`", func(s string) error {
-		if s == "" || s == "-" {
-			return errors.New("--html needs a file name")
-		}
-		m.html = s
-		return nil
-	})
 }

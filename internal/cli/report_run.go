@@ -84,7 +84,7 @@ func (e *env) runMany(ctx context.Context, m *manyFlags, suite *vector.Suite, op
 	if err != nil {
 		return exitInfrastructure, err
 	}
-	out := matrixOutputs{json: o.json, markdown: o.markdown, html: m.html, maxCases: o.maxFailures}
+	out := matrixOutputs{json: o.json, markdown: o.markdown, html: o.html, maxCases: o.maxFailures}
 	if o.quiet {
 		out.maxCases = -1
 	}
@@ -159,12 +159,8 @@ func worse(a, b int) int {
 	return a
 }
 
-// writeHTML writes the HTML page of a run of one implementation, when
-// --html is set.
-func (m *manyFlags) writeHTML(e *env, rep *runner.Report, suite *vector.Suite) error {
-	if m.html == "" {
-		return nil
-	}
+// writeHTML writes the HTML page of a run of one implementation.
+func writeHTML(w io.Writer, rep *runner.Report, suite *vector.Suite) error {
 	name := rep.Implementation.Name
 	if name == "" {
 		name = "implementation"
@@ -173,5 +169,5 @@ func (m *manyFlags) writeHTML(e *env, rep *runner.Report, suite *vector.Suite) e
 	if err != nil {
 		return fmt.Errorf("--html: %w", err)
 	}
-	return writeFile(m.html, e.stdout, func(w io.Writer) error { return matrix.WriteHTML(w, mx, matrix.HTMLOptions{}) })
+	return matrix.WriteHTML(w, mx, matrix.HTMLOptions{})
 }

@@ -46,6 +46,7 @@ func (e *env) run(args []string) (int, error) {
 	c.register(fs)
 	var o outputs
 	o.register(fs)
+	o.registerProgress(fs)
 	implCmd := fs.String("impl-cmd", "", "run the implementation `CMD` (a shell command speaking cupel-conform/1) instead of go-cupel in-process")
 	execPerCase := fs.Bool("exec-per-case", false, "start one process per case instead of one session")
 	var g gate
@@ -63,9 +64,12 @@ func (e *env) run(args []string) (int, error) {
 	var many manyFlags
 	many.register(fs)
 	var gt goTestFlags
-	gt.register(fs, &o)
+	gt.register(fs)
 	pos, err := parse(fs, args)
 	if err != nil {
+		return 0, err
+	}
+	if err := o.check(); err != nil {
 		return 0, err
 	}
 	if *rerun != "" {
@@ -100,9 +104,6 @@ func (e *env) run(args []string) (int, error) {
 	if err := gt.apply(o, pos, suite, &opts); err != nil {
 		return 0, err
 	}
-	if o.test2json {
-		o.quiet, o.verbose = true, false // stderr stays quiet: gotestsum counts what is written there as errors
-	}
 	opts.Timeout, opts.StartupTimeout = *timeout, *startup
 	opts.FailFast, opts.Parallel = *failfast, *parallel
 	opts.Shard = runner.Shard(shard)
@@ -134,9 +135,6 @@ func (e *env) run(args []string) (int, error) {
 		return 0, err
 	}
 	if err := e.emit(rep, suite, o); err != nil {
-		return exitInfrastructure, err
-	}
-	if err := many.writeHTML(e, rep, suite); err != nil {
 		return exitInfrastructure, err
 	}
 	if *writeExp != "" {

@@ -21,8 +21,7 @@ type goTestFlags struct {
 	pkg string
 }
 
-func (g *goTestFlags) register(fs *flag.FlagSet, o *outputs) {
-	fs.BoolVar(&o.test2json, "test2json", false, "write the event stream of go test -json to stdout instead of the text report (for gotestsum --raw-command): one test per case, named by its id")
+func (g *goTestFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&g.run, "test.run", "", "with --test2json, run only the cases (tests) `PATTERN` selects as go test -run would: one regexp per /-separated level of the id (gotestsum --rerun-fails passes it)")
 }
 
@@ -44,11 +43,6 @@ func (g *goTestFlags) apply(o outputs, pos []string, suite *vector.Suite, opts *
 	}
 	if len(pos) == 1 {
 		g.pkg = pos[0]
-	}
-	for _, f := range []struct{ name, path string }{{"--json", o.json}, {"--junit", o.junit}, {"--tap", o.tap}, {"--markdown", o.markdown}, {"--badge", o.badge}} {
-		if f.path == "-" {
-			return usagef("%s - and --test2json both write to stdout", f.name)
-		}
 	}
 	if g.run == "" {
 		return nil
@@ -73,6 +67,9 @@ func (g *goTestFlags) apply(o outputs, pos []string, suite *vector.Suite, opts *
 			}
 		}
 		return true
+	}
+	if matches(report.InfrastructureTestName) {
+		return nil // the run stopped without a verdict: run it all again
 	}
 	if opts.RequireLevel != runner.LevelNone && opts.RequireLevel != "" && matches(report.LevelTestName) {
 		return nil // the level test is the whole run's: run it all again

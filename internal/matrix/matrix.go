@@ -146,9 +146,12 @@ func (c *Case) AllPass() bool {
 	return true
 }
 
+// failing reports whether s is a failure of the case. A case not run is
+// none: the run stopped, and its infrastructure error is said once, for
+// the implementation.
 func failing(s protocol.Status) bool {
 	switch s {
-	case protocol.StatusPass, protocol.StatusSkip, protocol.StatusXFail, protocol.StatusUnsupported, "":
+	case protocol.StatusPass, protocol.StatusSkip, protocol.StatusXFail, protocol.StatusUnsupported, protocol.StatusNotRun, "":
 		return false
 	}
 	return true

@@ -84,12 +84,15 @@ const LevelTestName = "conformance level"
 // gated case is a failure (an error for errors, crashes and timeouts),
 // with the inputs and the diff in its body; a warning is skipped with the
 // message "… not required for …"; an expected failure that does not count
-// and a case not run are skipped; a case not run after an infrastructure
-// error is an error. suite, when set, lets failures show their inputs.
+// and a case not run are skipped. A run that stopped without a verdict has
+// one error, the test case "infrastructure" of the testsuite
+// "conformance", with the error and the implementation's stderr tail, and
+// no "conformance level" test case. suite, when set, lets failures show
+// their inputs.
 func WriteJUnit(w io.Writer, r *runner.Report, suite *vector.Suite) error {
 	v := r.Verdict()
 	class := v.Classes()
-	out := junitSuites{Name: "cupel-conform " + r.Implementation.Name, Time: seconds(r.Duration)}
+	out := junitSuites{Name: "cupel-conform " + implementationName(r), Time: seconds(r.Duration)}
 	groups := map[string]*junitSuite{}
 	var order []string
 	times := map[string]time.Duration{}
@@ -123,13 +126,6 @@ func WriteJUnit(w io.Writer, r *runner.Report, suite *vector.Suite) error {
 		case runner.ClassWarning:
 			jc.Skipped = &junitSkipped{Message: oneLineMsg(warningMessage(c, v)), Body: msg.Body}
 			s.Skipped++
-		case runner.ClassNotRun:
-			if c.Status == protocol.StatusNotRun && v.Infrastructure {
-				jc.Error = &msg
-				s.Errors++
-				break
-			}
-			fallthrough
 		default:
 			if c.Status != protocol.StatusPass {
 				jc.Skipped = &junitSkipped{Body: statusMessage(c.Status, c.Message)}
@@ -149,22 +145,23 @@ func WriteJUnit(w io.Writer, r *runner.Report, suite *vector.Suite) error {
 		s.Time, s.Timestamp = seconds(runner.Seconds(times[g])), stamp
 		out.Suites = append(out.Suites, *s)
 	}
-	if exists, ok, why := levelTest(v); exists {
+	if exists, ok, why := levelTest(r, v); exists {
 		lvl := junitSuite{Name: "conformance", Tests: 1, Time: "0.000", Timestamp: stamp,
 			Properties: &junitProperties{[]junitProperty{{"runner", r.Runner.Name + " " + r.Runner.Version},
 				{"spec_version", r.Suite.SpecVersion}, {"suite_digest", r.Suite.Digest}, {"level", string(v.Level)},
 				{"target_level", string(v.Target)}}}}
 		lc := junitCase{Name: LevelTestName, Classname: "conformance", Time: "0.000"}
 		if !ok {
-			body := why + " (" + r.LevelReason + ")"
-			if r.Infrastructure != "" {
-				body += "\ninfrastructure error: " + r.Infrastructure
-			}
-			lc.Failure = &junitMessage{Message: why, Type: "level", Body: body}
+			lc.Failure = &junitMessage{Message: why, Type: "level", Body: why + " (" + r.LevelReason + ")"}
 			lvl.Failures = 1
 		}
 		lvl.Cases = []junitCase{lc}
 		out.Suites = append(out.Suites, lvl)
+	}
+	if r.Infrastructure != "" {
+		out.Suites = append(out.Suites, junitSuite{Name: "conformance", Tests: 1, Errors: 1, Time: "0.000", Timestamp: stamp,
+			Cases: []junitCase{{Name: InfrastructureTestName, Classname: "conformance", Time: "0.000",
+				Error: &junitMessage{Message: oneLineMsg(r.Infrastructure), Type: "infrastructure", Body: strings.Join(infrastructureStderr(r), "\n")}}}})
 	}
 	for _, s := range out.Suites {
 		out.Tests += s.Tests

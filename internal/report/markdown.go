@@ -18,7 +18,7 @@ func WriteMarkdown(w io.Writer, r *runner.Report) error {
 	v := r.Verdict()
 	class := v.Classes()
 	var b strings.Builder
-	fmt.Fprintf(&b, "## Cupel conformance: %s\n\n", r.Implementation.Name)
+	fmt.Fprintf(&b, "## Cupel conformance: %s\n\n", mdEscape(implementationName(r)))
 	if v.LevelClaimed {
 		fmt.Fprintf(&b, "**%s** — %s\n\n", v.LevelText, r.LevelReason)
 	} else {
@@ -96,8 +96,16 @@ func WriteMarkdown(w io.Writer, r *runner.Report) error {
 	}
 	if r.Infrastructure != "" {
 		fmt.Fprintf(&b, "\n**Infrastructure error:** %s\n", mdEscape(r.Infrastructure))
+		if r.InfrastructureStderr != "" {
+			b.WriteString("\nThe implementation's stderr (tail):\n\n")
+			// Implementation text: no terminal escapes, no control
+			// characters (as in JUnit and TAP), each line quoted.
+			for _, l := range strings.Split(strings.TrimRight(cleanText(r.InfrastructureStderr), "\n"), "\n") {
+				fmt.Fprintf(&b, "> %s\n", mdEscape(l))
+			}
+		}
 		if notRun > 0 {
-			fmt.Fprintf(&b, "\n%d cases not run: the run stopped without a verdict.\n", notRun)
+			fmt.Fprintf(&b, "\n%s not run: the run stopped without a verdict.\n", casesCount(notRun))
 		}
 	}
 	fmt.Fprintf(&b, "\n%s\n", mdEscape(v.Line()))

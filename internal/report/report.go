@@ -26,6 +26,23 @@ func statusMessage(st protocol.Status, msg string) string {
 	return string(st) + ": " + msg
 }
 
+// implementationName is the implementation's name as its hello gave it,
+// or "(unknown)" when it gave none (it did not start).
+func implementationName(r *runner.Report) string {
+	if r.Implementation.Name == "" {
+		return "(unknown)"
+	}
+	return r.Implementation.Name
+}
+
+// casesCount is "1 case" or "N cases".
+func casesCount(n int) string {
+	if n == 1 {
+		return "1 case"
+	}
+	return fmt.Sprintf("%d cases", n)
+}
+
 // reasonOf is an unsupported case's reason without a leading
 // "unsupported:".
 func reasonOf(c runner.CaseResult) string {
@@ -47,17 +64,38 @@ func warningMessage(c runner.CaseResult, v runner.Verdict) string {
 	return fmt.Sprintf("%s case %s, not required for %s: %s", c.Tier, what, v.Target.Title(), statusMessage(c.Status, c.Message))
 }
 
-// levelTest says whether the "conformance level" test of JUnit and TAP
-// passes: it exists only when the run has a target, and fails exactly when
-// the verdict's level misses it.
-func levelTest(v runner.Verdict) (exists, ok bool, msg string) {
-	if v.Target == "" {
+// levelTest says whether the "conformance level" test of JUnit, TAP and
+// the go test -json stream passes: it exists only when the run has a
+// target and did not stop without a verdict (the infrastructure test
+// stands for it then), and fails exactly when the verdict's level misses
+// it.
+func levelTest(r *runner.Report, v runner.Verdict) (exists, ok bool, msg string) {
+	if v.Target == "" || r.Infrastructure != "" {
 		return false, true, ""
 	}
 	if v.Level.AtLeast(v.Target) {
 		return true, true, fmt.Sprintf("%s reaches the target %s", v.LevelText, v.Target.Title())
 	}
 	return true, false, fmt.Sprintf("%s misses the target %s", v.LevelText, v.Target.Title())
+}
+
+// InfrastructureTestName is the name of the test case of the JUnit
+// report, the test point of the TAP report and the test of the go test
+// -json stream that stands for a run that stopped without a verdict
+// ([runner.Report.Infrastructure]): the one test that fails, once, with
+// the error and the implementation's stderr tail. The cases not run are
+// skipped, and there is no "conformance level" test.
+const InfrastructureTestName = "infrastructure"
+
+// infrastructureStderr is what the infrastructure test says under the
+// error, one line a slice entry: the implementation's stderr tail, or nil.
+// The lines are implementation text: each format makes them safe as it
+// makes the rest of its text safe.
+func infrastructureStderr(r *runner.Report) []string {
+	if r.InfrastructureStderr == "" {
+		return nil
+	}
+	return append([]string{"stderr (tail):"}, strings.Split(indent(r.InfrastructureStderr, "  | "), "\n")...)
 }
 
 // FailureDetail is what the text report says of a case under its header

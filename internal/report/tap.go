@@ -18,15 +18,18 @@ import (
 // misses the target. A gated case is "not ok", with a YAML block holding
 // the message, the inputs and the diff; a warning is "not ok # TODO" (known,
 // not counted), as is an expected failure that does not count; a case not
-// run is "ok # SKIP", or "not ok" after an infrastructure error. suite,
+// run is "ok # SKIP". A run that stopped without a verdict ends with one
+// "not ok" point, "infrastructure", holding the error and the
+// implementation's stderr tail, instead of "conformance level". suite,
 // when set, lets failures show their inputs.
 func WriteTAP(w io.Writer, r *runner.Report, suite *vector.Suite) error {
 	v := r.Verdict()
 	class := v.Classes()
-	exists, levelOK, why := levelTest(v)
+	exists, levelOK, why := levelTest(r, v)
+	infra := r.Infrastructure != ""
 	n := len(r.Cases)
-	if exists {
-		n++
+	if exists || infra {
+		n++ // never both
 	}
 	var b strings.Builder
 	b.WriteString("TAP version 14\n")
@@ -42,11 +45,7 @@ func WriteTAP(w io.Writer, r *runner.Report, suite *vector.Suite) error {
 			ok = "not ok"
 			directive = " # TODO " + tapEscape(warningMessage(c, v))
 		case runner.ClassNotRun:
-			if c.Status == protocol.StatusNotRun && v.Infrastructure {
-				ok, yaml = "not ok", true
-			} else {
-				directive = " # SKIP " + tapEscape(statusMessage(c.Status, c.Message))
-			}
+			directive = " # SKIP " + tapEscape(statusMessage(c.Status, c.Message))
 		default:
 			if c.Status == protocol.StatusXFail {
 				ok = "not ok"
@@ -76,6 +75,18 @@ func WriteTAP(w io.Writer, r *runner.Report, suite *vector.Suite) error {
 		}
 	}
 	switch {
+	case infra:
+		fmt.Fprintf(&b, "not ok %d - %s\n", n, InfrastructureTestName)
+		b.WriteString("  ---\n")
+		fmt.Fprintf(&b, "  message: %s\n", yamlString(r.Infrastructure))
+		if stderr := infrastructureStderr(r); stderr != nil {
+			lines := strings.Split(tapSafe(strings.Join(stderr, "\n")), "\n")
+			fmt.Fprintf(&b, "  detail: %s\n", yamlBlockHeader(lines))
+			for _, l := range lines {
+				fmt.Fprintf(&b, "    %s\n", l)
+			}
+		}
+		b.WriteString("  ...\n")
 	case !exists:
 	case levelOK:
 		fmt.Fprintf(&b, "ok %d - %s\n", n, LevelTestName)
@@ -85,9 +96,6 @@ func WriteTAP(w io.Writer, r *runner.Report, suite *vector.Suite) error {
 		fmt.Fprintf(&b, "  message: %s\n", yamlString(why))
 		fmt.Fprintf(&b, "  level: %s\n", v.Level)
 		fmt.Fprintf(&b, "  target: %s\n", v.Target)
-		if r.Infrastructure != "" {
-			fmt.Fprintf(&b, "  infrastructure_error: %s\n", yamlString(r.Infrastructure))
-		}
 		b.WriteString("  ...\n")
 	}
 	fmt.Fprintf(&b, "# level: %s (%s)\n", v.LevelText, r.LevelReason)

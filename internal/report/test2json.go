@@ -37,10 +37,12 @@ func Test2JSONPackage(r *runner.Report) string {
 // rendering the run's [runner.Verdict]: one test per case, named by the
 // case id, in the package [Test2JSONPackage]. A gated case fails (its
 // failure detail is its output); a warning is skipped with the reason; a
-// case not run is skipped, or fails after an infrastructure error; any
-// other case passes. Each case is a subtest of a test named by its tier,
-// which fails when one of its cases does; a case left out by the filters
-// or by --failfast is not in the stream. When the run has a target level, a last test,
+// case not run is skipped; any other case passes. Each case is a subtest
+// of a test named by its tier, which fails when one of its cases does; a
+// case left out by the filters or by --failfast is not in the stream. A
+// run that stopped without a verdict has one failing test,
+// "infrastructure", whose output is the error and the implementation's
+// stderr tail. Otherwise, when the run has a target level, a last test,
 // "conformance level", fails exactly when the level misses it. The
 // package passes exactly when the verdict does, and its output ends with
 // the verdict line. suite, when set, lets failures show their inputs.
@@ -119,7 +121,13 @@ func WriteTest2JSON(w io.Writer, r *runner.Report, suite *vector.Suite) error {
 			return err
 		}
 	}
-	if exists, ok, why := levelTest(v); exists {
+	if r.Infrastructure != "" {
+		lines := strings.Split(tapSafe(strings.Join(append([]string{r.Infrastructure}, infrastructureStderr(r)...), "\n")), "\n")
+		if err := test(InfrastructureTestName, "fail", lines, 0); err != nil {
+			return err
+		}
+	}
+	if exists, ok, why := levelTest(r, v); exists {
 		action := "pass"
 		if !ok {
 			action = "fail"
@@ -129,11 +137,7 @@ func WriteTest2JSON(w io.Writer, r *runner.Report, suite *vector.Suite) error {
 		}
 	}
 	now = r.Started.Add(time.Duration(r.Duration))
-	var tail []string
-	if r.Infrastructure != "" {
-		tail = append(tail, "infrastructure error: "+tapSafe(r.Infrastructure))
-	}
-	tail = append(tail, tapSafe(v.Line()))
+	tail := []string{tapSafe(v.Line())}
 	word, action := "ok  ", "pass"
 	if !v.Passed {
 		word, action = "FAIL", "fail"
@@ -165,8 +169,7 @@ func detailLines(c runner.CaseResult, suite *vector.Suite) []string {
 
 // caseTest is the action of a case's test, by its class, and its output
 // lines: a gated case fails with its failure detail; a warning is skipped
-// with the reason; a case not run is skipped, or fails after an
-// infrastructure error; any other case passes.
+// with the reason; a case not run is skipped; any other case passes.
 func caseTest(c runner.CaseResult, class runner.Class, v runner.Verdict, suite *vector.Suite) (string, []string) {
 	switch class {
 	case runner.ClassGated:
@@ -174,9 +177,6 @@ func caseTest(c runner.CaseResult, class runner.Class, v runner.Verdict, suite *
 	case runner.ClassWarning:
 		return "skip", []string{tapSafe(warningMessage(c, v))}
 	case runner.ClassNotRun:
-		if c.Status == protocol.StatusNotRun && v.Infrastructure {
-			return "fail", []string{tapSafe(statusMessage(c.Status, c.Message))}
-		}
 		return "skip", []string{tapSafe(statusMessage(c.Status, c.Message))}
 	}
 	if c.Status == protocol.StatusXFail {

@@ -80,10 +80,7 @@ func WriteText(w io.Writer, r *runner.Report, o TextOptions) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s · spec %s · suite %s (%d cases, sha256 %s)\n", r.Runner.Name, r.Runner.Version,
 		r.Suite.SpecVersion, r.Suite.Source, r.Suite.Cases, short(r.Suite.Digest))
-	impl := r.Implementation.Name
-	if impl == "" {
-		impl = "(unknown)"
-	}
+	impl := implementationName(r)
 	if r.Implementation.Version != "" {
 		impl += " " + r.Implementation.Version
 	}
@@ -94,8 +91,11 @@ func WriteText(w io.Writer, r *runner.Report, o TextOptions) error {
 	if caps := describeCapabilities(r.Implementation.Capabilities); caps != "" {
 		fmt.Fprintf(&b, "capabilities: %s\n", caps)
 	}
-	if r.Filtered {
-		fmt.Fprintf(&b, "filters: %s\n", describeFilters(r.Filters))
+	if r.Shard.Count > 1 {
+		fmt.Fprintf(&b, "shard: %s (a shard claims no level: merge the shards' JSON reports with cupel-conform report merge)\n", r.Shard)
+	}
+	if f := describeFilters(r.Filters); f != "" {
+		fmt.Fprintf(&b, "filters: %s\n", f)
 	}
 	b.WriteString("\n")
 	limit := o.MaxFailures
@@ -186,7 +186,7 @@ func WriteText(w io.Writer, r *runner.Report, o TextOptions) error {
 	}
 	if r.Infrastructure != "" {
 		if notRun > 0 {
-			fmt.Fprintf(&b, "\n%d cases not run: the run stopped without a verdict\n", notRun)
+			fmt.Fprintf(&b, "\n%s not run: the run stopped without a verdict\n", casesCount(notRun))
 		}
 		fmt.Fprintf(&b, "\n%s %s\n", p.c("31;1", "INFRASTRUCTURE ERROR:"), r.Infrastructure)
 		if r.InfrastructureStderr != "" {
@@ -243,6 +243,9 @@ func describeFilters(f runner.Filters) string {
 	}
 	for _, s := range f.Stages {
 		parts = append(parts, "--stage "+s)
+	}
+	if len(parts) == 0 {
+		return ""
 	}
 	return strings.Join(parts, " ") + " (a filtered run claims no level)"
 }

@@ -21,7 +21,11 @@ func (r *Report) WriteText(w io.Writer) error {
 	if !r.OracleTrusted {
 		other, trust = "--against implementation", ", though neither side is trusted"
 	}
-	fmt.Fprintf(&b, "cupel-conform explore · seed %d\n", r.Seed)
+	fmt.Fprintf(&b, "cupel-conform explore · seed %d", r.Seed)
+	if r.Shard.Count > 1 {
+		fmt.Fprintf(&b, " · shard %s (merge the shards' JSON reports with cupel-conform report merge)", r.Shard)
+	}
+	b.WriteString("\n")
 	fmt.Fprintf(&b, "implementation: %s\n", r.Implementation.Title())
 	if r.OracleTrusted {
 		fmt.Fprintf(&b, "oracle:         %s\n", oracle)
