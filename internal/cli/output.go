@@ -1,7 +1,7 @@
 package cli
 
 import (
-	"bytes"
+	"bufio"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -42,20 +42,82 @@ func (o *outputs) register(fs *flag.FlagSet) {
 	fs.Var(&o.color, "color", "colour the text: `WHEN` is auto (on a terminal, unless NO_COLOR is set), always or never")
 }
 
+// writeFile writes a report to path through write, atomically (see
+// writeAtomic), or to stdout when path is "-".
 func writeFile(path string, stdout io.Writer, write func(io.Writer) error) error {
 	if path == "-" {
 		return write(stdout)
 	}
-	var buf bytes.Buffer
-	if err := write(&buf); err != nil {
+	return writeAtomic(path, write)
+}
+
+// writeAtomic writes the file at path through write, so that a reader sees
+// the old file or the complete new one, never a mix: into a temporary file
+// in the same directory (created, with its parents, as needed), renamed
+// over path once written and synced. When write fails, or the runner stops
+// before the rename, the old file stays and the temporary file is removed.
+// A path that names something other than a regular file (a device such as
+// /dev/stdout, a FIFO) is written in place; a symbolic link is followed.
+// Every writer of a report or a file the runner saves goes through it.
+func writeAtomic(path string, write func(io.Writer) error) (err error) {
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+		return writeInPlace(path, write)
+	}
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real
+	}
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	if dir := filepath.Dir(path); dir != "" {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return err
-		}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
 	}
-	return os.WriteFile(path, buf.Bytes(), 0o644)
+	tmp := f.Name()
+	pending.add(tmp)
+	defer pending.remove(tmp)
+	defer func() {
+		if err != nil {
+			_ = f.Close()
+			_ = os.Remove(tmp)
+		}
+	}()
+	bw := bufio.NewWriterSize(f, 64<<10)
+	if err := write(bw); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	if err := f.Chmod(0o644); err != nil {
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+// writeInPlace writes a path that is not a regular file.
+func writeInPlace(path string, write func(io.Writer) error) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(f)
+	if err := write(bw); err != nil {
+		_ = f.Close()
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if err := bw.Flush(); err != nil {
+		_ = f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 func (e *env) emit(rep *runner.Report, suite *vector.Suite, o outputs) error {
@@ -99,13 +161,21 @@ func (e *env) emit(rep *runner.Report, suite *vector.Suite, o outputs) error {
 	return nil
 }
 
-// writeJSON writes v as indented JSON to path.
+// writeJSON writes v as indented JSON to path, atomically.
 func writeJSON(path string, v any) error {
 	b, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	return os.WriteFile(path, append(b, '\n'), 0o644)
+	return writeBytes(path, append(b, '\n'))
+}
+
+// writeBytes writes b to path, atomically.
+func writeBytes(path string, b []byte) error {
+	return writeAtomic(path, func(w io.Writer) error {
+		_, err := w.Write(b)
+		return err
+	})
 }
 
 func saveFailed(dir string, rep *runner.Report, suite *vector.Suite) error {
@@ -136,7 +206,7 @@ func saveFailed(dir string, rep *runner.Report, suite *vector.Suite) error {
 			return err
 		}
 		if c.Stderr != "" {
-			if err := os.WriteFile(base+".stderr.txt", []byte(c.Stderr), 0o644); err != nil {
+			if err := writeBytes(base+".stderr.txt", []byte(c.Stderr)); err != nil {
 				return err
 			}
 		}
