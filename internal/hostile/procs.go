@@ -20,7 +20,8 @@ import (
 // With $HOSTILE_PIDS set to a directory, every adapter process and every
 // helper is recorded there, one file each, holding "PID PGID ROLE" (role
 // adapter, helper or escaped): the tests read them to count the processes
-// left alive after a run. The file of a helper is written by the process
+// left alive after a run. Events are recorded the same way, the event as
+// the role (hanging: the process hangs from now on). The file of a helper is written by the process
 // that starts it, before it goes on, so it exists whenever the helper
 // may.
 func init() {
@@ -54,7 +55,7 @@ func init() {
 			recordSelf()
 			startHelper(helperOpts{ignore: true})
 		},
-		Result: atCase(func([]byte) { sleepForever() }),
+		Result: atCase(func([]byte) { mark("hanging"); sleepForever() }),
 	})
 	register("proc-helper-then-garbage", Variant{
 		Doc:    "starts a helper in its process group and answers the case with a line that is not JSON: a protocol error, the group killed before the restart",
@@ -107,12 +108,20 @@ func sleepForever() {
 }
 
 // record writes the file "PID" into $HOSTILE_PIDS, atomically.
-func record(pid, pgid int, role string) {
+func record(pid, pgid int, role string) { write(strconv.Itoa(pid), pid, pgid, role) }
+
+// mark records an event of this process: the file "EVENT.PID", whose role
+// is the event.
+func mark(event string) {
+	write(event+"."+strconv.Itoa(os.Getpid()), os.Getpid(), syscall.Getpgrp(), event)
+}
+
+func write(name string, pid, pgid int, role string) {
 	dir := os.Getenv("HOSTILE_PIDS")
 	if dir == "" {
 		return
 	}
-	path := filepath.Join(dir, strconv.Itoa(pid))
+	path := filepath.Join(dir, name)
 	if err := os.WriteFile(path+".tmp", fmt.Appendf(nil, "%d %d %s\n", pid, pgid, role), 0o644); err != nil {
 		fmt.Fprintln(os.Stderr, "hostile:", err)
 		return
@@ -131,8 +140,9 @@ type helperOpts struct {
 	setsid    bool // leave the process group: a new session
 }
 
-// startHelper starts this program as the proc-helper variant and records
-// it.
+// startHelper starts this program as the proc-helper variant, records it,
+// and waits until the helper is ready (it has started its own helpers):
+// the helper writes a byte to its file descriptor 3 then.
 func startHelper(o helperOpts) {
 	exe, err := os.Executable()
 	if err != nil {
@@ -152,15 +162,24 @@ func startHelper(o helperOpts) {
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 		role = "escaped"
 	}
+	ready, w, err := os.Pipe()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "hostile:", err)
+		os.Exit(1)
+	}
+	cmd.ExtraFiles = []*os.File{w}
 	if err := cmd.Start(); err != nil {
 		fmt.Fprintln(os.Stderr, "hostile:", err)
 		os.Exit(1)
 	}
+	w.Close()
 	pgid := syscall.Getpgrp()
 	if o.setsid {
 		pgid = cmd.Process.Pid
 	}
 	record(cmd.Process.Pid, pgid, role)
+	_, _ = ready.Read(make([]byte, 1))
+	ready.Close()
 }
 
 // helperMain is the proc-helper variant: it never returns.
@@ -170,6 +189,10 @@ func helperMain() {
 	}
 	if d, _ := strconv.Atoi(os.Getenv("HOSTILE_DEPTH")); d > 0 {
 		startHelper(helperOpts{depth: d - 1, ignore: os.Getenv("HOSTILE_IGNORE_SIGNALS") != ""})
+	}
+	if ready := os.NewFile(3, "ready"); ready != nil {
+		_, _ = ready.Write([]byte{1})
+		ready.Close()
 	}
 	sleepForever()
 }
