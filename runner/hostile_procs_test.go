@@ -3,14 +3,11 @@
 package runner_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -18,6 +15,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/cupel-go/go-cupel/internal/testtool"
 	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/explore"
 	"github.com/cupel-go/go-cupel/runner/protocol"
@@ -51,12 +49,6 @@ func procsAdapter() string {
 	return path
 }
 
-// procRecord is one line of $HOSTILE_PIDS: a process the variant started.
-type procRecord struct {
-	pid, pgid int
-	role      string // adapter, helper or escaped
-}
-
 // hostileProcess is the Process of a variant over the fixtures, with the
 // fault at the third case; its pids go to the returned directory.
 func hostileProcess(variant string, mod func(*protocol.ProcessOptions)) (*protocol.Process, string) {
@@ -76,7 +68,7 @@ func hostileProcess(variant string, mod func(*protocol.ProcessOptions)) (*protoc
 
 // hostileRunProcs runs the fixtures against a variant; the case timeout is
 // an hour unless mod changes it.
-func hostileRunProcs(variant string, mod func(*protocol.ProcessOptions), modOpts func(*runner.Options)) (*runner.Report, []procRecord) {
+func hostileRunProcs(variant string, mod func(*protocol.ProcessOptions), modOpts func(*runner.Options)) (*runner.Report, []testtool.ProcRecord) {
 	GinkgoHelper()
 	p, pids := hostileProcess(variant, mod)
 	opts := fixtureOptions()
@@ -89,69 +81,31 @@ func hostileRunProcs(variant string, mod func(*protocol.ProcessOptions), modOpts
 	return rep, readRecords(pids)
 }
 
-func readRecords(dir string) []procRecord {
+func readRecords(dir string) []testtool.ProcRecord {
 	GinkgoHelper()
-	ents, err := os.ReadDir(dir)
+	recs, err := testtool.ReadProcRecords(dir)
 	Expect(err).NotTo(HaveOccurred())
-	var out []procRecord
-	for _, e := range ents {
-		if strings.HasSuffix(e.Name(), ".tmp") {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
-		Expect(err).NotTo(HaveOccurred())
-		f := strings.Fields(string(b))
-		Expect(f).To(HaveLen(3), e.Name())
-		pid, _ := strconv.Atoi(f[0])
-		pgid, _ := strconv.Atoi(f[1])
-		out = append(out, procRecord{pid, pgid, f[2]})
-	}
-	return out
+	return recs
 }
 
-func countRoles(recs []procRecord) map[string]int {
-	n := map[string]int{}
-	for _, r := range recs {
-		n[r.role]++
-	}
-	return n
-}
-
-// liveInGroup lists the pids of the processes of group pgid that are alive
-// (a zombie is dead), from /proc.
 func liveInGroup(pgid int) []int {
 	GinkgoHelper()
-	ents, err := os.ReadDir("/proc")
+	pids, err := testtool.LiveInGroup(pgid)
 	Expect(err).NotTo(HaveOccurred())
-	var pids []int
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue // exited meanwhile
-		}
-		f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
-		if g, _ := strconv.Atoi(f[2]); g == pgid && f[0] != "Z" && f[0] != "X" {
-			pids = append(pids, pid)
-		}
-	}
 	return pids
 }
 
 // expectNoneAlive checks that no group of a recorded process has a live
 // process; escaped helpers (out of the runner's reach) are returned.
-func expectNoneAlive(recs []procRecord) []procRecord {
+func expectNoneAlive(recs []testtool.ProcRecord) []testtool.ProcRecord {
 	GinkgoHelper()
-	var escaped []procRecord
+	var escaped []testtool.ProcRecord
 	for _, r := range recs {
-		if r.role == "escaped" {
+		if r.Role == "escaped" {
 			escaped = append(escaped, r)
 			continue
 		}
-		Expect(liveInGroup(r.pgid)).To(BeEmpty(), "the process group %d (of %s %d) outlived the run", r.pgid, r.role, r.pid)
+		Expect(liveInGroup(r.PGID)).To(BeEmpty(), "the process group %d (of %s %d) outlived the run", r.PGID, r.Role, r.PID)
 	}
 	return escaped
 }
@@ -160,21 +114,21 @@ var _ = Describe("Hostile process variants", func() {
 	It("kills the helpers of a session when it ends with bye", func() {
 		rep, recs := hostileRunProcs("proc-helpers", nil, nil)
 		Expect(rep.Level).To(Equal(runner.LevelFullyConformant))
-		Expect(countRoles(recs)).To(Equal(map[string]int{"adapter": 1, "helper": 2}))
+		Expect(testtool.Roles(recs)).To(Equal(map[string]int{"adapter": 1, "helper": 2}))
 		expectNoneAlive(recs)
 	})
 
 	It("kills the helpers of every parallel session", func() {
 		rep, recs := hostileRunProcs("proc-helpers", nil, func(o *runner.Options) { o.Parallel = 2 })
 		Expect(rep.Level).To(Equal(runner.LevelFullyConformant))
-		Expect(countRoles(recs)).To(Equal(map[string]int{"adapter": 2, "helper": 4}))
+		Expect(testtool.Roles(recs)).To(Equal(map[string]int{"adapter": 2, "helper": 4}))
 		expectNoneAlive(recs)
 	})
 
 	It("kills the helpers of every process in exec-per-case mode", func() {
 		rep, recs := hostileRunProcs("proc-helpers", func(po *protocol.ProcessOptions) { po.ExecPerCase = true }, nil)
 		Expect(rep.Level).To(Equal(runner.LevelFullyConformant))
-		Expect(countRoles(recs)).To(Equal(map[string]int{"adapter": 15, "helper": 30}), "the hello's process and one per case")
+		Expect(testtool.Roles(recs)).To(Equal(map[string]int{"adapter": 15, "helper": 30}), "the hello's process and one per case")
 		expectNoneAlive(recs)
 	})
 
@@ -187,7 +141,7 @@ var _ = Describe("Hostile process variants", func() {
 		Expect(rep.Infrastructure).To(BeEmpty())
 		Expect(rep.Cases).To(Equal(20))
 		recs := readRecords(pids)
-		Expect(countRoles(recs)).To(Equal(map[string]int{"adapter": 1, "helper": 2}))
+		Expect(testtool.Roles(recs)).To(Equal(map[string]int{"adapter": 1, "helper": 2}))
 		expectNoneAlive(recs)
 	})
 
@@ -203,10 +157,10 @@ var _ = Describe("Hostile process variants", func() {
 		Expect(err).NotTo(HaveOccurred())
 		Expect(runner.Compare(suite.Cases[0], res).Status).To(Equal(protocol.StatusPass))
 		recs := readRecords(pids)
-		Expect(countRoles(recs)).To(Equal(map[string]int{"adapter": 1, "helper": 1}))
-		var adapter, helper procRecord
+		Expect(testtool.Roles(recs)).To(Equal(map[string]int{"adapter": 1, "helper": 1}))
+		var adapter, helper testtool.ProcRecord
 		for _, r := range recs {
-			if r.role == "adapter" {
+			if r.Role == "adapter" {
 				adapter = r
 			} else {
 				helper = r
@@ -214,12 +168,12 @@ var _ = Describe("Hostile process variants", func() {
 		}
 		// Wait for the event: the adapter has exited (its helper lives on in
 		// its group), so that the next Run finds the session dead.
-		Eventually(func() []int { return liveInGroup(adapter.pgid) }).WithTimeout(time.Hour).Should(Equal([]int{helper.pid}))
+		Eventually(func() []int { return liveInGroup(adapter.PGID) }).WithTimeout(time.Hour).Should(Equal([]int{helper.PID}))
 		res, err = p.Run(context.Background(), protocol.NewRequest(2, suite.Cases[1]))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(runner.Compare(suite.Cases[1], res).Status).To(Equal(protocol.StatusPass))
 		Expect(p.Restarts()).To(Equal(1))
-		Expect(liveInGroup(adapter.pgid)).To(BeEmpty(), "Run replaced the session but left its helper alive")
+		Expect(liveInGroup(adapter.PGID)).To(BeEmpty(), "Run replaced the session but left its helper alive")
 	})
 
 	It("reports a crash, not a timeout, when a helper holds the output of a process that exited", func() {
@@ -229,7 +183,7 @@ var _ = Describe("Hostile process variants", func() {
 		Expect(c.Message).To(ContainSubstring("still holds its output open"))
 		Expect(c.Message).To(ContainSubstring("exit status 3"))
 		Expect(rep.Counts["all"][protocol.StatusPass]).To(Equal(13))
-		Expect(countRoles(recs)).To(Equal(map[string]int{"adapter": 2, "helper": 1}))
+		Expect(testtool.Roles(recs)).To(Equal(map[string]int{"adapter": 2, "helper": 1}))
 		expectNoneAlive(recs)
 	})
 
@@ -238,7 +192,7 @@ var _ = Describe("Hostile process variants", func() {
 		Expect(rep.Infrastructure).To(ContainSubstring("failed to start"))
 		Expect(rep.Infrastructure).To(ContainSubstring("still holds its output open"))
 		Expect(rep.Counts["all"][protocol.StatusNotRun]).To(Equal(14))
-		Expect(countRoles(recs)).To(Equal(map[string]int{"adapter": 1, "helper": 1}))
+		Expect(testtool.Roles(recs)).To(Equal(map[string]int{"adapter": 1, "helper": 1}))
 		expectNoneAlive(recs)
 	})
 
@@ -246,7 +200,7 @@ var _ = Describe("Hostile process variants", func() {
 		rep, recs := hostileRunProcs("proc-hang-ignoring-signals", nil, func(o *runner.Options) { o.Timeout = 2 * time.Second })
 		Expect(statusOf(rep, thirdCase)).To(Equal(protocol.StatusTimeout))
 		Expect(rep.Counts["all"][protocol.StatusPass]).To(Equal(13))
-		Expect(countRoles(recs)).To(Equal(map[string]int{"adapter": 2, "helper": 2, "hanging": 1}))
+		Expect(testtool.Roles(recs)).To(Equal(map[string]int{"adapter": 2, "helper": 2, "hanging": 1}))
 		expectNoneAlive(recs)
 	})
 
@@ -254,7 +208,7 @@ var _ = Describe("Hostile process variants", func() {
 		rep, recs := hostileRunProcs("proc-helper-then-garbage", nil, nil)
 		Expect(statusOf(rep, thirdCase)).To(Equal(protocol.StatusError))
 		Expect(rep.Restarts).To(Equal(1))
-		Expect(countRoles(recs)).To(Equal(map[string]int{"adapter": 2, "helper": 1}))
+		Expect(testtool.Roles(recs)).To(Equal(map[string]int{"adapter": 2, "helper": 1}))
 		expectNoneAlive(recs)
 	})
 
@@ -264,7 +218,7 @@ var _ = Describe("Hostile process variants", func() {
 		go func() {
 			defer GinkgoRecover()
 			// The event: the adapter hangs on the third case.
-			Eventually(func() map[string]int { return countRoles(readRecords(pids)) }).WithTimeout(time.Hour).Should(HaveKey("hanging"))
+			Eventually(func() map[string]int { return testtool.Roles(readRecords(pids)) }).WithTimeout(time.Hour).Should(HaveKey("hanging"))
 			cancel(errors.New("received SIGTERM"))
 		}()
 		opts := fixtureOptions()
@@ -277,7 +231,7 @@ var _ = Describe("Hostile process variants", func() {
 		Expect(rep.Counts["all"][protocol.StatusNotRun]).To(Equal(12), "the case in flight and the rest")
 		Expect(rep.Err()).To(MatchError(protocol.ErrInfrastructure))
 		recs := readRecords(pids)
-		Expect(countRoles(recs)).To(Equal(map[string]int{"adapter": 1, "helper": 1, "hanging": 1}))
+		Expect(testtool.Roles(recs)).To(Equal(map[string]int{"adapter": 1, "helper": 1, "hanging": 1}))
 		expectNoneAlive(recs)
 	})
 
@@ -290,8 +244,8 @@ var _ = Describe("Hostile process variants", func() {
 		Expect(escaped).To(HaveLen(1))
 		// What the docs say the runner cannot do: the helper left the
 		// group, so it is still alive; the test cleans it up.
-		Expect(liveInGroup(escaped[0].pgid)).To(Equal([]int{escaped[0].pid}))
-		Expect(syscall.Kill(escaped[0].pid, syscall.SIGKILL)).To(Succeed())
+		Expect(liveInGroup(escaped[0].PGID)).To(Equal([]int{escaped[0].PID}))
+		Expect(syscall.Kill(escaped[0].PID, syscall.SIGKILL)).To(Succeed())
 	})
 })
 

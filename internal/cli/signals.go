@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"syscall"
+	"time"
 
 	"github.com/cupel-go/go-cupel/runner/protocol"
 )
@@ -59,16 +60,25 @@ func (s *signals) loop(stderr io.Writer) {
 	case sig := <-s.ch:
 		s.received.Store(true)
 		name := signalName(sig)
-		fmt.Fprintf(stderr, "cupel-conform: received %s: stopping (no new case; the implementations are killed, the reports written marked interrupted; exit 3). Send it again to exit at once\n", name)
 		s.cancel(fmt.Errorf("received %s", name))
+		fmt.Fprintf(stderr, "cupel-conform: received %s: stopping (no new case; the implementations are killed, the reports written marked interrupted; exit 3). Send it again to exit at once\n", name)
 	case <-s.done:
 		return
 	}
 	select {
 	case sig := <-s.ch:
-		fmt.Fprintf(stderr, "cupel-conform: received %s again: exiting at once\n", signalName(sig))
 		protocol.KillProcessGroups()
 		pending.removeAll()
+		// Say why, unless stderr blocks: the exit must not wait for it.
+		said := make(chan struct{})
+		go func() {
+			fmt.Fprintf(stderr, "cupel-conform: received %s again: exiting at once\n", signalName(sig))
+			close(said)
+		}()
+		select {
+		case <-said:
+		case <-time.After(100 * time.Millisecond):
+		}
 		s.exit(exitInfrastructure)
 	case <-s.done:
 	}
