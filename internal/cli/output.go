@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bufio"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -10,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/cupel-go/go-cupel/internal/atomicfile"
 	"github.com/cupel-go/go-cupel/internal/report"
 	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/protocol"
@@ -43,81 +43,12 @@ func (o *outputs) register(fs *flag.FlagSet) {
 }
 
 // writeFile writes a report to path through write, atomically (see
-// writeAtomic), or to stdout when path is "-".
+// atomicfile.Write), or to stdout when path is "-".
 func writeFile(path string, stdout io.Writer, write func(io.Writer) error) error {
 	if path == "-" {
 		return write(stdout)
 	}
-	return writeAtomic(path, write)
-}
-
-// writeAtomic writes the file at path through write, so that a reader sees
-// the old file or the complete new one, never a mix: into a temporary file
-// in the same directory (created, with its parents, as needed), renamed
-// over path once written and synced. When write fails, or the runner stops
-// before the rename, the old file stays and the temporary file is removed.
-// A path that names something other than a regular file (a device such as
-// /dev/stdout, a FIFO) is written in place; a symbolic link is followed.
-// Every writer of a report or a file the runner saves goes through it.
-func writeAtomic(path string, write func(io.Writer) error) (err error) {
-	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
-		return writeInPlace(path, write)
-	}
-	if real, err := filepath.EvalSymlinks(path); err == nil {
-		path = real
-	}
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	pending.add(tmp)
-	defer pending.remove(tmp)
-	defer func() {
-		if err != nil {
-			_ = f.Close()
-			_ = os.Remove(tmp)
-		}
-	}()
-	bw := bufio.NewWriterSize(f, 64<<10)
-	if err := write(bw); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	if err := bw.Flush(); err != nil {
-		return err
-	}
-	if err := f.Chmod(0o644); err != nil {
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
-}
-
-// writeInPlace writes a path that is not a regular file.
-func writeInPlace(path string, write func(io.Writer) error) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0)
-	if err != nil {
-		return err
-	}
-	bw := bufio.NewWriter(f)
-	if err := write(bw); err != nil {
-		_ = f.Close()
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	if err := bw.Flush(); err != nil {
-		_ = f.Close()
-		return err
-	}
-	return f.Close()
+	return atomicfile.Write(path, write)
 }
 
 func (e *env) emit(rep *runner.Report, suite *vector.Suite, o outputs) error {
@@ -167,15 +98,7 @@ func writeJSON(path string, v any) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	return writeBytes(path, append(b, '\n'))
-}
-
-// writeBytes writes b to path, atomically.
-func writeBytes(path string, b []byte) error {
-	return writeAtomic(path, func(w io.Writer) error {
-		_, err := w.Write(b)
-		return err
-	})
+	return atomicfile.WriteBytes(path, append(b, '\n'))
 }
 
 func saveFailed(dir string, rep *runner.Report, suite *vector.Suite) error {
@@ -206,7 +129,7 @@ func saveFailed(dir string, rep *runner.Report, suite *vector.Suite) error {
 			return err
 		}
 		if c.Stderr != "" {
-			if err := writeBytes(base+".stderr.txt", []byte(c.Stderr)); err != nil {
+			if err := atomicfile.WriteBytes(base+".stderr.txt", []byte(c.Stderr)); err != nil {
 				return err
 			}
 		}

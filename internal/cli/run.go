@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/cupel-go/go-cupel/internal/atomicfile"
 	"github.com/cupel-go/go-cupel/internal/report"
 	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/protocol"
@@ -138,7 +139,7 @@ func (e *env) run(args []string) (int, error) {
 		if err != nil {
 			return exitInfrastructure, err
 		}
-		if err := writeBytes(*writeExp, b); err != nil {
+		if err := atomicfile.WriteBytes(*writeExp, b); err != nil {
 			return exitInfrastructure, err
 		}
 		fmt.Fprintf(e.stderr, "wrote %d expected failures to %s\n", len(x.Entries), *writeExp)

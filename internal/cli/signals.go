@@ -6,11 +6,11 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
 
+	"github.com/cupel-go/go-cupel/internal/atomicfile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
 )
 
@@ -68,7 +68,7 @@ func (s *signals) loop(stderr io.Writer) {
 	select {
 	case sig := <-s.ch:
 		protocol.KillProcessGroups()
-		pending.removeAll()
+		atomicfile.RemovePending()
 		// Say why, unless stderr blocks: the exit must not wait for it.
 		said := make(chan struct{})
 		go func() {
@@ -89,34 +89,4 @@ func (s *signals) stop() {
 	signal.Stop(s.ch)
 	close(s.done)
 	s.cancel(nil)
-}
-
-// pending is the temporary files being written (see writeAtomic), removed
-// by an exit at once.
-var pending = tempFiles{m: map[string]bool{}}
-
-type tempFiles struct {
-	mu sync.Mutex
-	m  map[string]bool
-}
-
-func (t *tempFiles) add(path string) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.m[path] = true
-}
-
-func (t *tempFiles) remove(path string) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	delete(t.m, path)
-}
-
-// removeAll removes every pending temporary file.
-func (t *tempFiles) removeAll() {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	for path := range t.m {
-		_ = os.Remove(path)
-	}
 }

@@ -1,4 +1,4 @@
-package cli
+package atomicfile_test
 
 import (
 	"errors"
@@ -9,9 +9,11 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+
+	"github.com/cupel-go/go-cupel/internal/atomicfile"
 )
 
-var _ = Describe("writeAtomic", func() {
+var _ = Describe("Write", func() {
 	var dir, path string
 	BeforeEach(func() {
 		dir = GinkgoT().TempDir()
@@ -33,7 +35,7 @@ var _ = Describe("writeAtomic", func() {
 		half, finish := make(chan struct{}), make(chan struct{})
 		done := make(chan error, 1)
 		go func() {
-			done <- writeAtomic(path, func(w io.Writer) error {
+			done <- atomicfile.Write(path, func(w io.Writer) error {
 				if _, err := io.WriteString(w, "new report, first half\n"); err != nil {
 					return err
 				}
@@ -59,7 +61,7 @@ var _ = Describe("writeAtomic", func() {
 
 	It("keeps the old file and removes the temporary one when the writer fails", func() {
 		boom := errors.New("boom")
-		err := writeAtomic(path, func(w io.Writer) error {
+		err := atomicfile.Write(path, func(w io.Writer) error {
 			_, _ = io.WriteString(w, "half a report")
 			return boom
 		})
@@ -73,7 +75,7 @@ var _ = Describe("writeAtomic", func() {
 		half, finish := make(chan struct{}), make(chan struct{})
 		done := make(chan error, 1)
 		go func() {
-			done <- writeAtomic(path, func(w io.Writer) error {
+			done <- atomicfile.Write(path, func(w io.Writer) error {
 				_, _ = io.WriteString(w, "new")
 				close(half)
 				<-finish
@@ -81,7 +83,7 @@ var _ = Describe("writeAtomic", func() {
 			})
 		}()
 		<-half
-		pending.removeAll() // what a second signal does before it exits
+		atomicfile.RemovePending() // what a second signal does before it exits
 		Expect(names()).To(Equal([]string{"report.json"}))
 		close(finish)
 		Expect(<-done).NotTo(Succeed())
@@ -90,7 +92,7 @@ var _ = Describe("writeAtomic", func() {
 
 	It("creates missing directories", func() {
 		deep := filepath.Join(dir, "a", "b", "report.md")
-		Expect(writeBytes(deep, []byte("# report\n"))).To(Succeed())
+		Expect(atomicfile.WriteBytes(deep, []byte("# report\n"))).To(Succeed())
 		Expect(os.ReadFile(deep)).To(Equal([]byte("# report\n")))
 	})
 
@@ -100,7 +102,7 @@ var _ = Describe("writeAtomic", func() {
 		}
 		link := filepath.Join(dir, "latest.json")
 		Expect(os.Symlink("report.json", link)).To(Succeed())
-		Expect(writeBytes(link, []byte("new\n"))).To(Succeed())
+		Expect(atomicfile.WriteBytes(link, []byte("new\n"))).To(Succeed())
 		fi, err := os.Lstat(link)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(fi.Mode() & os.ModeSymlink).NotTo(BeZero())
@@ -111,7 +113,7 @@ var _ = Describe("writeAtomic", func() {
 		if _, err := os.Stat(os.DevNull); err != nil || runtime.GOOS == "windows" {
 			Skip("no " + os.DevNull)
 		}
-		Expect(writeBytes(os.DevNull, []byte("discarded\n"))).To(Succeed())
+		Expect(atomicfile.WriteBytes(os.DevNull, []byte("discarded\n"))).To(Succeed())
 		fi, err := os.Stat(os.DevNull)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(fi.Mode().IsRegular()).To(BeFalse())
