@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sync"
 	"syscall"
 	"time"
 
@@ -29,25 +28,9 @@ import (
 // their pids in $HOSTILE_PIDS. No assertion is on time: a runner that
 // waited for a timeout it should not would stall until the test timeout.
 
-var procsAdapterPath = sync.OnceValues(func() (string, error) {
-	dir, err := os.MkdirTemp("", "hostileadapter")
-	if err != nil {
-		return "", err
-	}
-	path := filepath.Join(dir, "hostileadapter")
-	if out, err := exec.Command("go", "build", "-o", path, "../internal/hostile/hostileadapter").CombinedOutput(); err != nil {
-		return "", errors.New(string(out))
-	}
-	return path, nil
-})
-
-// procsAdapter builds the hostile adapter once.
-func procsAdapter() string {
-	GinkgoHelper()
-	path, err := procsAdapterPath()
-	Expect(err).NotTo(HaveOccurred())
-	return path
-}
+// procsAdapter is the hostile adapter, built by the BeforeAll of the
+// specs below.
+var procsAdapter string
 
 // hostileProcess is the Process of a variant over the fixtures, with the
 // fault at the third case; its pids go to the returned directory.
@@ -56,7 +39,7 @@ func hostileProcess(variant string, mod func(*protocol.ProcessOptions)) (*protoc
 	pids := GinkgoT().TempDir()
 	abs, _ := filepath.Abs("testdata/suite")
 	po := protocol.ProcessOptions{
-		Argv:           []string{procsAdapter()},
+		Argv:           []string{procsAdapter},
 		Env:            append(os.Environ(), "HOSTILE="+variant, "HOSTILE_SUITE="+abs, "HOSTILE_AT=3", "HOSTILE_PIDS="+pids),
 		StartupTimeout: time.Hour,
 	}
@@ -110,7 +93,16 @@ func expectNoneAlive(recs []testtool.ProcRecord) []testtool.ProcRecord {
 	return escaped
 }
 
-var _ = Describe("Hostile process variants", func() {
+var _ = Describe("Hostile process variants", Ordered, ContinueOnFailure, func() {
+	BeforeAll(func() {
+		dir, err := os.MkdirTemp("", "hostileadapter")
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(os.RemoveAll, dir)
+		procsAdapter = filepath.Join(dir, "hostileadapter")
+		out, err := exec.Command("go", "build", "-o", procsAdapter, "../internal/hostile/hostileadapter").CombinedOutput()
+		Expect(err).NotTo(HaveOccurred(), string(out))
+	})
+
 	It("kills the helpers of a session when it ends with bye", func() {
 		rep, recs := hostileRunProcs("proc-helpers", nil, nil)
 		Expect(rep.Level).To(Equal(runner.LevelFullyConformant))

@@ -11,7 +11,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
@@ -21,19 +20,9 @@ import (
 	"github.com/cupel-go/go-cupel/internal/testtool"
 )
 
-// The binaries the signal tests run: cupel-conform and the hostile adapter.
-var signalBinaries = sync.OnceValues(func() (string, error) {
-	dir, err := os.MkdirTemp("", "cupel-signals")
-	if err != nil {
-		return "", err
-	}
-	for name, pkg := range map[string]string{"cupel-conform": "../../cmd/cupel-conform", "hostileadapter": "../hostile/hostileadapter"} {
-		if out, err := exec.Command("go", "build", "-o", filepath.Join(dir, name), pkg).CombinedOutput(); err != nil {
-			return "", errors.New(string(out))
-		}
-	}
-	return dir, nil
-})
+// signalBin is the directory of the binaries the signal tests run,
+// cupel-conform and the hostile adapter, built by their BeforeAll.
+var signalBin string
 
 // stoppable is cupel-conform running against the hostile variant that
 // hangs on the third case of the fixtures, ignoring SIGTERM, SIGINT and
@@ -46,8 +35,7 @@ type stoppable struct {
 
 func startStoppable(args ...string) *stoppable {
 	GinkgoHelper()
-	bin, err := signalBinaries()
-	Expect(err).NotTo(HaveOccurred())
+	bin := signalBin
 	fixtures, err := filepath.Abs("../../runner/testdata/suite")
 	Expect(err).NotTo(HaveOccurred())
 	s := &stoppable{pids: GinkgoT().TempDir(), stderr: make(chan string, 1000)}
@@ -116,7 +104,18 @@ func (s *stoppable) wait() (int, string) {
 	return code, strings.Join(lines, "\n")
 }
 
-var _ = Describe("Stopping cupel-conform with a signal", func() {
+var _ = Describe("Stopping cupel-conform with a signal", Ordered, ContinueOnFailure, func() {
+	BeforeAll(func() {
+		dir, err := os.MkdirTemp("", "cupel-signals")
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(os.RemoveAll, dir)
+		for name, pkg := range map[string]string{"cupel-conform": "../../cmd/cupel-conform", "hostileadapter": "../hostile/hostileadapter"} {
+			out, err := exec.Command("go", "build", "-o", filepath.Join(dir, name), pkg).CombinedOutput()
+			Expect(err).NotTo(HaveOccurred(), string(out))
+		}
+		signalBin = dir
+	})
+
 	DescribeTable("stops on SIGINT, SIGTERM and SIGHUP alike: implementations killed, every report written marked interrupted, exit 3",
 		func(sig syscall.Signal, name string) {
 			dir := GinkgoT().TempDir()
