@@ -37,8 +37,8 @@ func Write(path string, write func(io.Writer) error) (err error) {
 		return err
 	}
 	tmp := f.Name()
-	pending.add(tmp)
-	defer pending.remove(tmp)
+	pending.Store(tmp, true)
+	defer pending.Delete(tmp)
 	defer func() {
 		if err != nil {
 			_ = f.Close()
@@ -90,33 +90,15 @@ func WriteBytes(path string, b []byte) error {
 	})
 }
 
-// pending is the temporary files being written, for RemovePending.
-var pending = tempFiles{m: map[string]bool{}}
-
-type tempFiles struct {
-	mu sync.Mutex
-	m  map[string]bool
-}
-
-func (t *tempFiles) add(path string) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.m[path] = true
-}
-
-func (t *tempFiles) remove(path string) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	delete(t.m, path)
-}
+// pending is the set of temporary files being written, for RemovePending.
+var pending sync.Map
 
 // RemovePending removes the temporary files of the writes in progress, for
 // a program about to exit at once: their old files stay, and no
 // temporary file is left behind. Those writes then fail.
 func RemovePending() {
-	pending.mu.Lock()
-	defer pending.mu.Unlock()
-	for path := range pending.m {
-		_ = os.Remove(path)
-	}
+	pending.Range(func(path, _ any) bool {
+		_ = os.Remove(path.(string))
+		return true
+	})
 }

@@ -399,7 +399,7 @@ func startProc(cmd *exec.Cmd, tailSize int) (*proc, error) {
 	errW.Close()
 	pr := &proc{cmd: cmd, stdin: stdin, outR: outR, errR: errR, lines: make(chan lineOrErr), quit: make(chan struct{}),
 		exited: make(chan struct{}), stderr: newTail(tailSize), errEOF: make(chan struct{})}
-	live.add(pr)
+	live.Store(pr, true)
 	go func() {
 		_, _ = io.Copy(pr.stderr, errR)
 		errR.Close()
@@ -596,29 +596,13 @@ func (pr *proc) kill() {
 		case <-time.After(200 * time.Millisecond):
 		}
 		_ = pr.errR.Close()
-		live.remove(pr)
+		live.Delete(pr)
 	})
 }
 
-// live is every process a Process started and has not killed yet.
-var live = liveProcs{m: map[*proc]struct{}{}}
-
-type liveProcs struct {
-	mu sync.Mutex
-	m  map[*proc]struct{}
-}
-
-func (l *liveProcs) add(pr *proc) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.m[pr] = struct{}{}
-}
-
-func (l *liveProcs) remove(pr *proc) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	delete(l.m, pr)
-}
+// live is the set of the processes a Process started and has not killed
+// yet.
+var live sync.Map
 
 // KillProcessGroups sends SIGKILL at once to the process group of every
 // implementation process that a [Process] of this program started and has
@@ -627,11 +611,10 @@ func (l *liveProcs) remove(pr *proc) {
 // [Process.Close] stops a session, and every process a Process replaces
 // or ends is killed with its group before the call that ended it returns.
 func KillProcessGroups() {
-	live.mu.Lock()
-	defer live.mu.Unlock()
-	for pr := range live.m {
-		signalGroup(pr.cmd)
-	}
+	live.Range(func(pr, _ any) bool {
+		signalGroup(pr.(*proc).cmd)
+		return true
+	})
 }
 
 // tail keeps the last bytes written to it and counts the total.
