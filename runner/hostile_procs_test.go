@@ -227,6 +227,25 @@ var _ = Describe("Hostile process variants", Ordered, ContinueOnFailure, func() 
 		expectNoneAlive(recs)
 	})
 
+	It("reports a run stopped during the hello as interrupted, not as a failed start", func() {
+		p, pids := hostileProcess("proc-hello-hang", nil)
+		ctx, cancel := context.WithCancelCause(context.Background())
+		go func() {
+			defer GinkgoRecover()
+			Eventually(func() map[string]int { return testtool.Roles(readRecords(pids)) }).WithTimeout(time.Hour).Should(HaveKey("hanging"))
+			cancel(errors.New("received SIGINT"))
+		}()
+		opts := fixtureOptions()
+		opts.StartupTimeout = time.Hour
+		rep, err := runner.Run(ctx, p, opts)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(rep.Infrastructure).To(Equal("interrupted: received SIGINT"))
+		Expect(rep.Counts["all"][protocol.StatusNotRun]).To(Equal(14))
+		recs := readRecords(pids)
+		Expect(testtool.Roles(recs)).To(Equal(map[string]int{"adapter": 1, "helper": 1, "hanging": 1}))
+		expectNoneAlive(recs)
+	})
+
 	It("kills its own group when a helper escapes into a new session; the escaped helper is out of reach", func() {
 		rep, recs := hostileRunProcs("proc-escape-session", nil, nil)
 		c := caseOf(rep, thirdCase)

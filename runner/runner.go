@@ -127,7 +127,10 @@ func (x *Execution) runParallel(ctx context.Context, forker protocol.Forker, n i
 	}
 	wg.Wait()
 	for i, f := range forks {
-		if errs[i] != nil {
+		switch {
+		case errs[i] != nil && ctx.Err() != nil:
+			x.setInfrastructure(interrupted(ctx))
+		case errs[i] != nil:
 			x.setInfrastructure(fmt.Sprintf("parallel worker %d failed to start: %v", i+2, errs[i]))
 		}
 		impls = append(impls, f)
@@ -239,6 +242,10 @@ func Start(ctx context.Context, impl Implementation, suite *vector.Suite, opts O
 			x.rep.Infrastructure = "implementation failed to start: " + f.Message
 			x.rep.InfrastructureStderr = f.Stderr
 		}
+	}
+	if herr != nil && ctx.Err() != nil {
+		// Stopped while it started (a signal): no failure to start.
+		x.rep.Infrastructure, x.rep.InfrastructureStderr = interrupted(ctx), ""
 	}
 	return x, nil
 }

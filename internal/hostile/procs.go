@@ -48,6 +48,11 @@ func init() {
 		Start: recordSelf,
 		Hello: func([]byte) [][]byte { startHelper(helperOpts{holdPipes: true}); os.Exit(3); return nil },
 	})
+	register("proc-hello-hang", Variant{
+		Doc:   "starts a helper in its process group and never answers the hello: a run stopped meanwhile is interrupted, not a failed start, and the group killed",
+		Start: func() { recordSelf(); startHelper(helperOpts{}) },
+		Hello: func([]byte) [][]byte { mark("hanging"); sleepForever(); return nil },
+	})
 	register("proc-hang-ignoring-signals", Variant{
 		Doc: "ignores SIGTERM, SIGINT and SIGHUP, starts a helper that ignores them too, and never answers the case: a timeout, and the group killed with SIGKILL",
 		Start: func() {
