@@ -127,7 +127,10 @@ func (x *Execution) runParallel(ctx context.Context, forker protocol.Forker, n i
 	}
 	wg.Wait()
 	for i, f := range forks {
-		if errs[i] != nil {
+		switch {
+		case errs[i] != nil && ctx.Err() != nil:
+			x.setInfrastructure(interrupted(ctx))
+		case errs[i] != nil:
 			x.setInfrastructure(fmt.Sprintf("parallel worker %d failed to start: %v", i+2, errs[i]))
 		}
 		impls = append(impls, f)
@@ -237,6 +240,10 @@ func Start(ctx context.Context, impl Implementation, suite *vector.Suite, opts O
 			x.rep.InfrastructureStderr = f.Stderr
 		}
 	}
+	if herr != nil && ctx.Err() != nil {
+		// Stopped while it started (a signal): no failure to start.
+		x.rep.Infrastructure, x.rep.InfrastructureStderr = interrupted(ctx), ""
+	}
 	return x, nil
 }
 
@@ -287,7 +294,7 @@ func (x *Execution) runEntry(ctx context.Context, impl Implementation, seq *int,
 		cr = CaseResult{ID: e.ID, Tier: e.Tier, Stage: e.Stage, File: e.SuiteError.File,
 			Status: protocol.StatusError, Message: "suite error: " + e.SuiteError.Error(), SuiteError: e.SuiteError}
 	case x.rep.Infrastructure == "" && ctx.Err() != nil:
-		x.rep.Infrastructure = "interrupted: " + ctx.Err().Error()
+		x.rep.Infrastructure = interrupted(ctx)
 		cr = newCaseResult(e.Case)
 		cr.Status, cr.Message = protocol.StatusNotRun, notRunMessage
 	case x.rep.Infrastructure != "":
@@ -407,6 +414,13 @@ func runCase(ctx context.Context, impl Implementation, c *vector.Case, seq int, 
 	start := time.Now()
 	r, err := protocol.Call(ctx, impl, protocol.NewRequest(seq, c), timeout)
 	cr.Duration = Seconds(time.Since(start))
+	if err != nil && ctx.Err() != nil {
+		// The run was stopped (a signal), not the case: what the
+		// implementation did after that is no outcome.
+		why := interrupted(ctx)
+		cr.Status, cr.Message, cr.infra = protocol.StatusNotRun, "not run: "+why, errors.New(why)
+		return cr
+	}
 	if err != nil {
 		var f *protocol.Fault
 		switch {
@@ -437,6 +451,12 @@ func runCase(ctx context.Context, impl Implementation, c *vector.Case, seq int, 
 	}
 	cr.Actual = &r
 	return cr
+}
+
+// interrupted says why a run stopped when ctx is done: "interrupted: "
+// and the cause (cupel-conform's is "received SIGTERM" and the like).
+func interrupted(ctx context.Context) string {
+	return "interrupted: " + context.Cause(ctx).Error()
 }
 
 func newReport(s *vector.Suite, opts Options) *Report {

@@ -2,6 +2,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -107,11 +108,26 @@ func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(fo
 type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
+	// ctx is cancelled by the first stop signal (see signals).
+	ctx context.Context
 }
 
 // Main runs cupel-conform with args and returns the exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
+	sig := trapSignals(stderr)
+	defer sig.stop()
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, ctx: sig.ctx}
+	code := e.main(args)
+	if sig.received.Load() && code != exitUsage {
+		// Stopped by a signal: no verdict, whatever was written.
+		return exitInfrastructure
+	}
+	return code
+}
+
+// main is Main once the signals are handled.
+func (e *env) main(args []string) int {
+	stdout, stderr := e.stdout, e.stderr
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return exitUsage

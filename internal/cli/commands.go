@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -20,9 +19,7 @@ func (e *env) adapter(args []string) (int, error) {
 	if err := parseNoArgs(fs, args); err != nil {
 		return 0, err
 	}
-	ctx, cancel := signalContext()
-	defer cancel()
-	if err := protocol.Serve(ctx, runner.Engine(), e.stdin, e.stdout); err != nil {
+	if err := protocol.Serve(e.ctx, runner.Engine(), e.stdin, e.stdout); err != nil {
 		return exitInfrastructure, err
 	}
 	return 0, nil
@@ -112,7 +109,7 @@ func (e *env) verify(args []string) (int, error) {
 	if err := res.Check(cases, suite.Digest); err != nil {
 		return exitInfrastructure, err
 	}
-	rep, err := e.runWithProgress(context.Background(), res, suite, opts, o)
+	rep, err := e.runWithProgress(e.ctx, res, suite, opts, o)
 	if err != nil {
 		return 0, err
 	}

@@ -129,9 +129,7 @@ func (e *env) explore(args []string) (int, error) {
 		}
 		fmt.Fprintf(e.stderr, "explore: seed %d\n", *seed)
 	}
-	ctx, cancel := signalContext()
-	defer cancel()
-	rep, err := explore.Run(ctx, process(*implCmd), opts)
+	rep, err := explore.Run(e.ctx, process(*implCmd), opts)
 	if err != nil {
 		return exitInfrastructure, err
 	}

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -11,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/cupel-go/go-cupel/internal/atomicfile"
 	"github.com/cupel-go/go-cupel/internal/report"
 	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/protocol"
@@ -73,20 +73,13 @@ func (o *outputs) check() error {
 	return nil
 }
 
+// writeFile writes a report to path through write, atomically (see
+// atomicfile.Write), or to stdout when path is "-".
 func writeFile(path string, stdout io.Writer, write func(io.Writer) error) error {
 	if path == "-" {
 		return write(stdout)
 	}
-	var buf bytes.Buffer
-	if err := write(&buf); err != nil {
-		return err
-	}
-	if dir := filepath.Dir(path); dir != "" {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return err
-		}
-	}
-	return os.WriteFile(path, buf.Bytes(), 0o644)
+	return atomicfile.Write(path, write)
 }
 
 func (e *env) emit(rep *runner.Report, suite *vector.Suite, o outputs) error {
@@ -131,13 +124,13 @@ func (e *env) emit(rep *runner.Report, suite *vector.Suite, o outputs) error {
 	return nil
 }
 
-// writeJSON writes v as indented JSON to path.
+// writeJSON writes v as indented JSON to path, atomically.
 func writeJSON(path string, v any) error {
 	b, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	return os.WriteFile(path, append(b, '\n'), 0o644)
+	return atomicfile.WriteBytes(path, append(b, '\n'))
 }
 
 func saveFailed(dir string, rep *runner.Report, suite *vector.Suite) error {
@@ -168,7 +161,7 @@ func saveFailed(dir string, rep *runner.Report, suite *vector.Suite) error {
 			return err
 		}
 		if c.Stderr != "" {
-			if err := os.WriteFile(base+".stderr.txt", []byte(c.Stderr), 0o644); err != nil {
+			if err := atomicfile.WriteBytes(base+".stderr.txt", []byte(c.Stderr)); err != nil {
 				return err
 			}
 		}

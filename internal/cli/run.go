@@ -3,21 +3,16 @@ package cli
 import (
 	"context"
 	"fmt"
-	"os"
-	"os/signal"
 	"regexp"
 	"runtime"
 	"time"
 
+	"github.com/cupel-go/go-cupel/internal/atomicfile"
 	"github.com/cupel-go/go-cupel/internal/report"
 	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/vector"
 )
-
-func signalContext() (context.Context, context.CancelFunc) {
-	return signal.NotifyContext(context.Background(), os.Interrupt)
-}
 
 // failedIn returns the ids of the cases that the verdict of the JSON
 // report at path gated or warned about: the cases that did not pass.
@@ -122,8 +117,7 @@ func (e *env) run(args []string) (int, error) {
 	if *implCmd != "" {
 		impl = protocol.NewProcess(popts)
 	}
-	ctx, cancel := signalContext()
-	defer cancel()
+	ctx := e.ctx
 	if len(many.impls) > 0 {
 		return e.runMany(ctx, &many, suite, opts, o, popts, *writeExp)
 	}
@@ -143,7 +137,7 @@ func (e *env) run(args []string) (int, error) {
 		if err != nil {
 			return exitInfrastructure, err
 		}
-		if err := os.WriteFile(*writeExp, b, 0o644); err != nil {
+		if err := atomicfile.WriteBytes(*writeExp, b); err != nil {
 			return exitInfrastructure, err
 		}
 		fmt.Fprintf(e.stderr, "wrote %d expected failures to %s\n", len(x.Entries), *writeExp)

@@ -33,7 +33,7 @@ func (e *env) smoke(args []string) (int, error) {
 	p := protocol.NewProcess(protocol.ProcessOptions{Command: *implCmd, Restarts: -1, StartupTimeout: *startup,
 		Suite: protocol.HelloSuite{SpecVersion: suite.SpecVersion, Digest: suite.Digest}})
 	defer p.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), *startup)
+	ctx, cancel := context.WithTimeout(e.ctx, *startup)
 	info, err := p.Hello(ctx)
 	cancel()
 	if err != nil {
@@ -57,7 +57,7 @@ func (e *env) smoke(args []string) (int, error) {
 			continue
 		}
 		seq++
-		ctx, cancel := context.WithTimeout(context.Background(), *timeout)
+		ctx, cancel := context.WithTimeout(e.ctx, *timeout)
 		res, err := p.Run(ctx, protocol.NewRequest(seq, cs))
 		cancel()
 		if err != nil {

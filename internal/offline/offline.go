@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/cupel-go/go-cupel/internal/atomicfile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/vector"
 )
@@ -48,13 +49,13 @@ func Export(suite *vector.Suite, cases []*vector.Case, dir string) error {
 		buf.Write(b)
 		buf.WriteByte('\n')
 	}
-	if err := os.WriteFile(filepath.Join(dir, CasesFile), buf.Bytes(), 0o644); err != nil {
+	if err := atomicfile.WriteBytes(filepath.Join(dir, CasesFile), buf.Bytes()); err != nil {
 		return err
 	}
 	m := Manifest{Protocol: protocol.Protocol, Runner: protocol.RunnerIdentity{Name: protocol.Name, Version: protocol.Version},
 		Suite: protocol.HelloSuite{SpecVersion: suite.SpecVersion, Digest: suite.Digest}, Cases: len(cases)}
 	b, _ := json.MarshalIndent(m, "", "  ")
-	return os.WriteFile(filepath.Join(dir, ManifestFile), append(b, '\n'), 0o644)
+	return atomicfile.WriteBytes(filepath.Join(dir, ManifestFile), append(b, '\n'))
 }
 
 // ReadManifest reads dir/manifest.json.

@@ -140,7 +140,13 @@ func (p *Process) Run(ctx context.Context, req Request) (Result, error) {
 		}
 		return res, err
 	}
-	if p.cur == nil || p.cur.dead() {
+	if p.cur != nil && p.cur.dead() {
+		// The session ended between cases: a helper it left in its process
+		// group must not outlive it, nor the run.
+		p.cur.kill()
+		p.cur = nil
+	}
+	if p.cur == nil {
 		if err := p.restart(ctx); err != nil {
 			return Result{}, err
 		}
@@ -346,6 +352,8 @@ func preview(b []byte) string {
 type proc struct {
 	cmd     *exec.Cmd
 	stdin   io.WriteCloser
+	outR    *os.File // the runner's ends of stdout and stderr, closed by kill
+	errR    *os.File
 	lines   chan lineOrErr
 	quit    chan struct{}
 	exited  chan struct{}
@@ -389,8 +397,9 @@ func startProc(cmd *exec.Cmd, tailSize int) (*proc, error) {
 	}
 	outW.Close()
 	errW.Close()
-	pr := &proc{cmd: cmd, stdin: stdin, lines: make(chan lineOrErr), quit: make(chan struct{}),
+	pr := &proc{cmd: cmd, stdin: stdin, outR: outR, errR: errR, lines: make(chan lineOrErr), quit: make(chan struct{}),
 		exited: make(chan struct{}), stderr: newTail(tailSize), errEOF: make(chan struct{})}
+	live.Store(pr, true)
 	go func() {
 		_, _ = io.Copy(pr.stderr, errR)
 		errR.Close()
@@ -457,8 +466,18 @@ func (pr *proc) roundTrip(ctx context.Context, msg any, read func(line []byte) b
 	}()
 	tick := time.NewTicker(50 * time.Millisecond)
 	defer tick.Stop()
+	exited := pr.exited
+	var grace <-chan time.Time
 	for {
 		select {
+		case <-exited:
+			// The process exited. What it wrote before is still read, for
+			// a short grace; a process it started that holds its output
+			// open cannot make a crash wait for the timeout.
+			exited = nil
+			grace = time.After(exitGrace)
+		case <-grace:
+			return nil, pr.crashed("process exited without answering (a process it started still holds its output open)", nil)
 		case <-tick.C:
 			if f := pr.flooded(); f != nil {
 				return nil, f
@@ -547,12 +566,54 @@ func (pr *proc) bye(grace time.Duration) {
 	pr.kill()
 }
 
-// kill stops the process (and its process group) and the reader.
+// exitGrace is how long the output of a process that exited is still
+// read: what it wrote before it exited is on its way, but a process it
+// started may hold the pipe open for ever.
+const exitGrace = time.Second
+
+// groupGoneWait bounds how long the runner waits for a killed process
+// group to die: SIGKILL cannot be caught, but a process in uninterruptible
+// sleep dies only when it wakes.
+const groupGoneWait = 10 * time.Second
+
+// kill stops the process and its process group with SIGKILL, waits
+// (bounded) until no process of the group is alive, and closes the
+// runner's ends of the pipes, which a process that left the group may
+// still hold open.
 func (pr *proc) kill() {
 	pr.once.Do(func() {
 		close(pr.quit)
-		killProcess(pr.cmd)
+		signalGroup(pr.cmd)
 		_ = pr.stdin.Close()
+		select {
+		case <-pr.exited:
+		case <-time.After(groupGoneWait):
+		}
+		waitGroupGone(pr.cmd)
+		_ = pr.outR.Close()
+		select {
+		case <-pr.errEOF:
+		case <-time.After(200 * time.Millisecond):
+		}
+		_ = pr.errR.Close()
+		live.Delete(pr)
+	})
+}
+
+// live is the set of the processes a Process started and has not killed
+// yet.
+var live sync.Map
+
+// KillProcessGroups sends SIGKILL at once to the process group of every
+// implementation process that a [Process] of this program started and has
+// not stopped yet, without waiting for them to die. It is for a program
+// that must exit now (cupel-conform on a second signal); otherwise
+// [Process.Close] stops a session, and every process a Process replaces
+// or ends is killed with its group before the call that ended it returns.
+func KillProcessGroups() {
+	live.Range(func(pr, _ any) bool {
+		signalGroup(pr.(*proc).cmd)
+		return true
 	})
 }
 
