@@ -1,0 +1,120 @@
+// Package bound caps the text the runner keeps from an implementation
+// under test, so that no implementation can grow the runner's memory or
+// its reports without bound (PROTOCOL.md, "What the runner keeps"). Every
+// path that stores an implementation's text (the live protocol, offline
+// verify, explore, an implementation in process) cuts it here, once, where
+// it first stores it.
+//
+// A cut text keeps its start and ends with a marker that says how much was
+// cut, so a reader of a report always sees that it was cut and by how much.
+// Both cuts are idempotent: a text within its cap is returned unchanged,
+// and a cut text is within its cap.
+package bound
+
+import (
+	"strconv"
+	"unicode/utf8"
+)
+
+// MaxText is the most bytes of one text the runner keeps for a case: an
+// unsupported reason, an error message or kind, a stderr tail, a raw line,
+// the message and the details of a verdict (64 KiB, marker included).
+const MaxText = 64 << 10
+
+// MaxName is the most characters (runes) the runner keeps of one text of
+// an implementation's hello: its name, version, language, homepage and
+// each capability (marker included).
+const MaxName = 200
+
+// MaxList is the most entries the runner keeps of one capability list of
+// an implementation's hello (stages, scorers, slicers, placers, features);
+// the last kept entry then says how many were cut.
+const MaxList = 64
+
+// TextMarker is the marker that ends a text cut by [Text]: it says how
+// many bytes of the text were cut.
+func TextMarker(cut int) string { return " … [" + strconv.Itoa(cut) + " bytes cut]" }
+
+// NameMarker is the marker that ends a name cut by [Name]: it says how
+// many characters were cut.
+func NameMarker(cut int) string { return " … [" + strconv.Itoa(cut) + " characters cut]" }
+
+// Text returns s when it is at most MaxText bytes long; otherwise its
+// start, cut at a character boundary, followed by [TextMarker], MaxText
+// bytes at most in all. The result never shares memory with a long s.
+func Text(s string) string { return cut(s, MaxText) }
+
+// cut is Text with a cap of max bytes (at least the marker's length).
+func cut(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	// The marker's length depends on the count it says, which is at most
+	// len(s): reserve room for that one.
+	keep := max - len(TextMarker(len(s)))
+	for keep > 0 && !utf8.RuneStart(s[keep]) {
+		keep--
+	}
+	return s[:keep] + TextMarker(len(s)-keep)
+}
+
+// Name returns s when it has at most MaxName characters; otherwise its
+// first characters followed by [NameMarker], MaxName characters at most in
+// all.
+func Name(s string) string {
+	if len(s) <= MaxName || utf8.RuneCountInString(s) <= MaxName {
+		return s
+	}
+	n := utf8.RuneCountInString(s)
+	keep := MaxName - utf8.RuneCountInString(NameMarker(n))
+	i := 0
+	for range keep {
+		_, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+	}
+	return s[:i] + NameMarker(n-keep)
+}
+
+// Lines returns lines when their bytes (a newline counted after each)
+// are at most MaxText in all; otherwise the lines that fit, the last one
+// cut as [Text] cuts, followed by a line that says how many lines (and
+// their bytes) were left out. It is the cap of a verdict's details.
+func Lines(lines []string) []string {
+	total := 0
+	for _, l := range lines {
+		total += len(l) + 1
+	}
+	if total <= MaxText {
+		return lines
+	}
+	out := []string{}
+	used, rest := 0, total
+	for i, l := range lines {
+		rest -= len(l) + 1
+		room := MaxText - used - 1
+		var note string
+		if i < len(lines)-1 {
+			note = linesNote(len(lines)-i-1, rest)
+			room -= len(note) + 1
+		}
+		if len(l) <= room {
+			out = append(out, l)
+			used += len(l) + 1
+			continue
+		}
+		if room < len(TextMarker(len(l)))+1 {
+			// No room for even a marker: the line is left out too.
+			return append(out, linesNote(len(lines)-i, rest+len(l)+1))
+		}
+		out = append(out, cut(l, room))
+		if note != "" {
+			out = append(out, note)
+		}
+		return out
+	}
+	return out
+}
+
+func linesNote(lines, bytes int) string {
+	return "… [" + strconv.Itoa(lines) + " more lines (" + strconv.Itoa(bytes) + " bytes) cut]"
+}
