@@ -98,8 +98,11 @@ type CaseResult struct {
 	Duration Seconds `json:"seconds,omitempty"`
 	// Stderr is the implementation's stderr tail for a faulty case.
 	Stderr string `json:"stderr,omitempty"`
-	// Actual is the raw result the implementation returned.
+	// Actual is the raw result the implementation returned, as the report
+	// keeps it (see [protocol.Result.Kept]).
 	Actual *protocol.Result `json:"actual,omitempty"`
+	// ActualCut, when set, says what of Actual was not kept, and why.
+	ActualCut string `json:"actual_cut,omitempty"`
 	// Expected is the expectation entry that applied to the case.
 	Expected *Expectation `json:"expected_failure,omitempty"`
 	// SuiteError is set when the vector could not be loaded.
