@@ -1,7 +1,7 @@
 package cli
 
 import (
-	"bytes"
+	"bufio"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -42,20 +42,30 @@ func (o *outputs) register(fs *flag.FlagSet) {
 	fs.Var(&o.color, "color", "colour the text: `WHEN` is auto (on a terminal, unless NO_COLOR is set), always or never")
 }
 
+// writeFile writes a report to path (- for stdout) through write, which
+// streams it: a report is never held whole in memory.
 func writeFile(path string, stdout io.Writer, write func(io.Writer) error) error {
 	if path == "-" {
 		return write(stdout)
-	}
-	var buf bytes.Buffer
-	if err := write(&buf); err != nil {
-		return err
 	}
 	if dir := filepath.Dir(path); dir != "" {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return err
 		}
 	}
-	return os.WriteFile(path, buf.Bytes(), 0o644)
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriterSize(f, 64<<10)
+	err = write(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 func (e *env) emit(rep *runner.Report, suite *vector.Suite, o outputs) error {

@@ -166,3 +166,11 @@ func init() {
 		},
 	})
 }
+
+func init() {
+	register("maximal", Variant{
+		Doc:    "huge-name and huge-reason together: the run of the memory target (PROTOCOL.md, What the runner keeps)",
+		Hello:  variants["huge-name"].Hello,
+		Result: variants["huge-reason"].Result,
+	})
+}

@@ -82,13 +82,17 @@ func CallHello(ctx context.Context, impl Implementation) (Identity, error) {
 	return info.Bounded(), err
 }
 
-// Bounded returns r with its texts (the reason, the error's kind and
-// message) cut by [bound.Text]; r itself when none is over the cap. The
-// output is left whole, for the comparison: see [Result.Kept].
+// Bounded returns r with its texts cut: the reason and the error's
+// message by [bound.Text], the error's kind, a name, by [bound.Name] (no
+// kind the comparison knows is that long, so the cut changes no verdict);
+// r itself when none is over its cap. The output is left whole, for the
+// comparison: see [Result.Kept].
 func (r Result) Bounded() Result {
 	r.Reason = bound.Text(r.Reason)
-	if e := r.Error; e != nil && (len(e.Kind) > bound.MaxText || len(e.Message) > bound.MaxText) {
-		r.Error = &ErrorInfo{Kind: bound.Text(e.Kind), Message: bound.Text(e.Message)}
+	if e := r.Error; e != nil {
+		if kind, msg := bound.Name(e.Kind), bound.Text(e.Message); kind != e.Kind || msg != e.Message {
+			r.Error = &ErrorInfo{Kind: kind, Message: msg}
+		}
 	}
 	return r
 }
