@@ -31,16 +31,16 @@ const MaxName = 200
 // the last kept entry then says how many were cut.
 const MaxList = 64
 
-// TextMarker is the marker that ends a text cut by [Text]: it says how
+// textMarker is the marker that ends a text cut by [Text]: it says how
 // many bytes of the text were cut.
-func TextMarker(cut int) string { return " … [" + strconv.Itoa(cut) + " bytes cut]" }
+func textMarker(cut int) string { return " … [" + strconv.Itoa(cut) + " bytes cut]" }
 
-// NameMarker is the marker that ends a name cut by [Name]: it says how
+// nameMarker is the marker that ends a name cut by [Name]: it says how
 // many characters were cut.
-func NameMarker(cut int) string { return " … [" + strconv.Itoa(cut) + " characters cut]" }
+func nameMarker(cut int) string { return " … [" + strconv.Itoa(cut) + " characters cut]" }
 
 // Text returns s when it is at most MaxText bytes long; otherwise its
-// start, cut at a character boundary, followed by [TextMarker], MaxText
+// start, cut at a character boundary, followed by " … [N bytes cut]", MaxText
 // bytes at most in all. The result never shares memory with a long s.
 func Text(s string) string { return cut(s, MaxText) }
 
@@ -51,28 +51,28 @@ func cut(s string, max int) string {
 	}
 	// The marker's length depends on the count it says, which is at most
 	// len(s): reserve room for that one.
-	keep := max - len(TextMarker(len(s)))
+	keep := max - len(textMarker(len(s)))
 	for keep > 0 && !utf8.RuneStart(s[keep]) {
 		keep--
 	}
-	return s[:keep] + TextMarker(len(s)-keep)
+	return s[:keep] + textMarker(len(s)-keep)
 }
 
 // Name returns s when it has at most MaxName characters; otherwise its
-// first characters followed by [NameMarker], MaxName characters at most in
+// first characters followed by " … [N characters cut]", MaxName characters at most in
 // all.
 func Name(s string) string {
 	if len(s) <= MaxName || utf8.RuneCountInString(s) <= MaxName {
 		return s
 	}
 	n := utf8.RuneCountInString(s)
-	keep := MaxName - utf8.RuneCountInString(NameMarker(n))
+	keep := MaxName - utf8.RuneCountInString(nameMarker(n))
 	i := 0
 	for range keep {
 		_, size := utf8.DecodeRuneInString(s[i:])
 		i += size
 	}
-	return s[:i] + NameMarker(n-keep)
+	return s[:i] + nameMarker(n-keep)
 }
 
 // Lines returns lines when their bytes (a newline counted after each)
@@ -102,7 +102,7 @@ func Lines(lines []string) []string {
 			used += len(l) + 1
 			continue
 		}
-		if room < len(TextMarker(len(l)))+1 {
+		if room < len(textMarker(len(l)))+1 {
 			// No room for even a marker: the line is left out too.
 			return append(out, linesNote(len(lines)-i, rest+len(l)+1))
 		}
