@@ -15,7 +15,9 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/cupel-go/go-cupel/internal/bound"
+	"github.com/cupel-go/go-cupel/internal/offline"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/explore"
 	"github.com/cupel-go/go-cupel/runner/protocol"
 )
 
@@ -172,5 +174,63 @@ var _ = Describe("Hostile implementations that send oversized fields", Ordered, 
 			Expect(c.ActualCut).NotTo(BeEmpty())
 		}
 		Expect(cut).To(Equal(1))
+	})
+})
+
+// hugeImpl is an implementation in process that answers every case with an
+// error whose message is 16 MiB, and names itself with 16 MiB.
+type hugeImpl struct{}
+
+func (hugeImpl) Hello(ctx context.Context) (protocol.Identity, error) {
+	info, err := runner.Engine().Hello(ctx)
+	info.Name = strings.Repeat("n", protocol.MaxLine)
+	return info, err
+}
+
+func (hugeImpl) Run(context.Context, protocol.Request) (protocol.Result, error) {
+	return protocol.Result{Status: protocol.ResultError, Error: &protocol.ErrorInfo{Kind: "internal", Message: strings.Repeat("m", protocol.MaxLine)}}, nil
+}
+
+var _ = Describe("Implementations in process, offline results and explore with oversized fields", func() {
+	hugeText := strings.Repeat("m", protocol.MaxLine)
+	It("cuts what a run keeps of an implementation in process", func() {
+		rep, err := runner.Run(context.Background(), hugeImpl{}, fixtureOptions())
+		Expect(err).NotTo(HaveOccurred())
+		Expect(utf8.RuneCountInString(rep.Implementation.Name)).To(Equal(bound.MaxName))
+		for _, c := range rep.Cases {
+			Expect(c.Status).To(Equal(protocol.StatusError))
+			Expect(len(c.Message)).To(BeNumerically("<=", bound.MaxText))
+			Expect(c.Actual.Error.Message).To(HaveSuffix(" bytes cut]"))
+		}
+	})
+	It("cuts what verify keeps of an offline results file", func() {
+		var file bytes.Buffer
+		file.WriteString(`{"type":"hello","protocol":"cupel-conform/1","implementation":{"name":"` + hugeText[:1<<20] + `"}}` + "\n")
+		suite := fixtures()
+		for i, c := range suite.Cases {
+			line, _ := json.Marshal(protocol.ResultMessage{Type: protocol.TypeResult, Seq: i + 1, ID: c.ID,
+				Result: protocol.Result{Status: protocol.ResultUnsupported, Reason: hugeText[:protocol.MaxLine-4<<10]}})
+			file.Write(append(line, '\n'))
+		}
+		res, err := offline.ReadResults(&file)
+		Expect(err).NotTo(HaveOccurred())
+		rep, err := runner.Run(context.Background(), res, fixtureOptions())
+		Expect(err).NotTo(HaveOccurred())
+		Expect(rep.Implementation.Name).To(HaveSuffix(" characters cut]"))
+		for _, c := range rep.Cases {
+			Expect(c.Status).To(Equal(protocol.StatusUnsupported))
+			Expect(c.Message).To(HaveSuffix(" bytes cut]"))
+			Expect(len(c.Actual.Reason)).To(BeNumerically("<=", bound.MaxText))
+		}
+	})
+	It("cuts what explore keeps of a divergence", func() {
+		rep, err := explore.Run(context.Background(), hugeImpl{}, explore.Options{Seed: 1, Cases: 20, ShrinkTime: time.Second})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(utf8.RuneCountInString(rep.Implementation.Name)).To(Equal(bound.MaxName))
+		Expect(rep.Divergences).NotTo(BeEmpty())
+		for _, d := range rep.Divergences {
+			Expect(len(d.Verdict.Message)).To(BeNumerically("<=", bound.MaxText))
+			Expect(d.Actual.Error.Message).To(HaveSuffix(" bytes cut]"))
+		}
 	})
 })
