@@ -117,6 +117,13 @@ var _ = Describe("Hostile implementations that send oversized fields", Ordered, 
 			Expect(c.Actual.Error.Kind).To(cutName)
 		}
 	})
+	It("keeps a huge status cut at 200 characters, and the case an error", func() {
+		for _, c := range within(boundsRun("huge-status")) {
+			Expect(c.Status).To(Equal(protocol.StatusError), c.ID)
+			Expect(c.Message).To(MatchRegexp(`^invalid result status "x+ … \[\d+ characters cut\]"$`))
+			Expect(c.Actual.Status).To(cutName)
+		}
+	})
 	It("keeps a huge name cut at 200 characters, and judges the honest answers", func() {
 		rep := boundsRun("huge-name")
 		for _, c := range within(rep) {

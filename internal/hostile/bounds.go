@@ -82,6 +82,12 @@ func init() {
 			return [][]byte{[]byte(head(honest(line)) + `,"status":"rejected","error":{"kind":"` + fill(lineRoom-200) + `"}}`)}
 		},
 	})
+	register("huge-status", Variant{
+		Doc: "answers every case with a status of nearly MaxLine bytes: each case is an error (no such status), the status kept cut",
+		Result: func(_ int, line []byte) [][]byte {
+			return [][]byte{[]byte(head(honest(line)) + `,"status":"` + fill(lineRoom-200) + `"}`)}
+		},
+	})
 	register("huge-name", Variant{
 		Doc: "says hello with a name of nearly MaxLine bytes, then answers honestly: the name is kept cut at 200 characters",
 		Hello: func(line []byte) [][]byte {

@@ -83,12 +83,12 @@ func CallHello(ctx context.Context, impl Implementation) (Identity, error) {
 }
 
 // Bounded returns r with its texts cut: the reason and the error's
-// message by [bound.Text], the error's kind, a name, by [bound.Name] (no
-// kind the comparison knows is that long, so the cut changes no verdict);
-// r itself when none is over its cap. The output is left whole, for the
-// comparison: see [Result.Kept].
+// message by [bound.Text], the status and the error's kind, names, by
+// [bound.Name] (no status or kind the comparison knows is that long, so
+// the cut changes no verdict); r itself when none is over its cap. The
+// output is left whole, for the comparison: see [Result.Kept].
 func (r Result) Bounded() Result {
-	r.Reason = bound.Text(r.Reason)
+	r.Status, r.Reason = bound.Name(r.Status), bound.Text(r.Reason)
 	if e := r.Error; e != nil {
 		if kind, msg := bound.Name(e.Kind), bound.Text(e.Message); kind != e.Kind || msg != e.Message {
 			r.Error = &ErrorInfo{Kind: kind, Message: msg}
