@@ -13,6 +13,7 @@ package bound
 
 import (
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -44,18 +45,39 @@ func nameMarker(cut int) string { return " … [" + strconv.Itoa(cut) + " charac
 // bytes at most in all. The result never shares memory with a long s.
 func Text(s string) string { return cut(s, MaxText) }
 
-// cut is Text with a cap of max bytes (at least the marker's length).
+// cut is Text with a cap of max bytes (at least the marker's length). A
+// text that ends with a marker already (a text cut before, then led by a
+// few words of the runner's) gets one marker that counts both cuts.
 func cut(s string, max int) string {
 	if len(s) <= max {
 		return s
 	}
+	body, before := cutBefore(s)
 	// The marker's length depends on the count it says, which is at most
-	// len(s): reserve room for that one.
-	keep := max - len(textMarker(len(s)))
-	for keep > 0 && !utf8.RuneStart(s[keep]) {
+	// before+len(body): reserve room for that one.
+	keep := max - len(textMarker(before+len(body)))
+	for keep > 0 && !utf8.RuneStart(body[keep]) {
 		keep--
 	}
-	return s[:keep] + textMarker(len(s)-keep)
+	return body[:keep] + textMarker(before+len(body)-keep)
+}
+
+// cutBefore splits a text that ends with a text marker into the text
+// before it and the count it says; otherwise it returns s and 0.
+func cutBefore(s string) (body string, n int) {
+	const open, close = " … [", " bytes cut]"
+	if !strings.HasSuffix(s, close) {
+		return s, 0
+	}
+	at := strings.LastIndex(s, open)
+	if at < 0 {
+		return s, 0
+	}
+	n, err := strconv.Atoi(s[at+len(open) : len(s)-len(close)])
+	if err != nil || n <= 0 {
+		return s, 0
+	}
+	return s[:at], n
 }
 
 // Name returns s when it has at most MaxName characters; otherwise its

@@ -29,6 +29,14 @@ var _ = ginkgo.Describe("Text", func() {
 			gomega.Expect(bound.Text(got)).To(gomega.Equal(got), "idempotent")
 		}
 	})
+	ginkgo.It("counts both cuts in one marker when a cut text is led by more words and cut again", func() {
+		s := strings.Repeat("m", 16<<20)
+		got := bound.Text("implementation error: " + bound.Text(s))
+		m := regexp.MustCompile(`^implementation error: (m*) … \[(\d+) bytes cut\]$`).FindStringSubmatch(got)
+		gomega.Expect(m).NotTo(gomega.BeNil())
+		gomega.Expect(m[2]).To(gomega.Equal(strconv.Itoa(len(s) - len(m[1]))))
+		gomega.Expect(len(got)).To(gomega.BeNumerically("<=", bound.MaxText))
+	})
 	ginkgo.It("cuts at a character boundary", func() {
 		s := strings.Repeat("é", bound.MaxText) // two bytes each
 		got := bound.Text(s)
