@@ -36,10 +36,15 @@ var maxRSSLine = regexp.MustCompile(`(?m)^\s*Maximum resident set size \(kbytes\
 func timeV(t *testing.T) string {
 	t.Helper()
 	const why = "the memory target (GNU time -v measures the peak RSS)"
-	if _, err := os.Stat("/usr/bin/time"); err == nil {
-		return "/usr/bin/time"
+	for _, p := range []string{"/usr/bin/time", "gtime"} {
+		var out strings.Builder
+		cmd := exec.Command(p, "-v", "true")
+		cmd.Stderr = &out
+		if cmd.Run() == nil && maxRSSLine.MatchString(out.String()) {
+			return p
+		}
 	}
-	return testtool.Need(t, why, "gtime")
+	return testtool.Need(t, why, "GNU time (Debian's package time)")
 }
 
 // goBuild builds pkg into dir and returns the binary's path.
