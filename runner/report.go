@@ -1,6 +1,8 @@
 package runner
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -98,8 +100,11 @@ type CaseResult struct {
 	Duration Seconds `json:"seconds,omitempty"`
 	// Stderr is the implementation's stderr tail for a faulty case.
 	Stderr string `json:"stderr,omitempty"`
-	// Actual is the raw result the implementation returned.
+	// Actual is the raw result the implementation returned, as the report
+	// keeps it (see [protocol.Result.Kept]).
 	Actual *protocol.Result `json:"actual,omitempty"`
+	// ActualCut, when set, says what of Actual was not kept, and why.
+	ActualCut string `json:"actual_cut,omitempty"`
 	// Expected is the expectation entry that applied to the case.
 	Expected *Expectation `json:"expected_failure,omitempty"`
 	// SuiteError is set when the vector could not be loaded.
@@ -196,9 +201,47 @@ func (r *Report) computeLevel() (Level, string) {
 	return lvl, why
 }
 
-// WriteJSON writes the report as indented JSON, with its verdict.
+// WriteJSON writes the report as indented JSON, with its verdict (see
+// [Report.MarshalJSON]). It streams: the cases are encoded one at a time,
+// so the document is never held whole in memory. The bytes are those of
+// encoding/json's Encoder with the indent "  ".
 func (r *Report) WriteJSON(w io.Writer) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(r)
+	if len(r.Cases) == 0 {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(r)
+	}
+	type plain Report // without MarshalJSON
+	head := plain(*r)
+	head.Cases = []CaseResult{}
+	b, err := json.MarshalIndent(struct {
+		plain
+		Verdict Verdict `json:"verdict"`
+	}{head, r.Verdict()}, "", "  ")
+	if err != nil {
+		return err
+	}
+	// A string holds no raw newline: this is the top-level key.
+	const key = "\n  \"cases\": []"
+	at := bytes.Index(b, []byte(key))
+	if at < 0 {
+		return fmt.Errorf("runner: the JSON report has no %q", key)
+	}
+	bw := bufio.NewWriter(w)
+	bw.Write(b[:at+len(key)-1])
+	for i := range r.Cases {
+		if i > 0 {
+			bw.WriteByte(',')
+		}
+		bw.WriteString("\n    ")
+		c, err := json.MarshalIndent(&r.Cases[i], "    ", "  ")
+		if err != nil {
+			return err
+		}
+		bw.Write(c)
+	}
+	bw.WriteString("\n  ]")
+	bw.Write(b[at+len(key):])
+	bw.WriteByte('\n')
+	return bw.Flush()
 }

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cupel-go/go-cupel/internal/bound"
 	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/vector"
 )
@@ -122,7 +123,7 @@ func (x *Execution) runParallel(ctx context.Context, forker protocol.Forker, n i
 			defer wg.Done()
 			hctx, cancel := context.WithTimeout(ctx, x.opts.StartupTimeout)
 			defer cancel()
-			_, errs[i] = forks[i].Hello(hctx)
+			_, errs[i] = protocol.CallHello(hctx, forks[i])
 		}()
 	}
 	wg.Wait()
@@ -131,7 +132,7 @@ func (x *Execution) runParallel(ctx context.Context, forker protocol.Forker, n i
 		case errs[i] != nil && ctx.Err() != nil:
 			x.setInfrastructure(interrupted(ctx))
 		case errs[i] != nil:
-			x.setInfrastructure(fmt.Sprintf("parallel worker %d failed to start: %v", i+2, errs[i]))
+			x.setInfrastructure(bound.Text(fmt.Sprintf("parallel worker %d failed to start: %v", i+2, errs[i])))
 		}
 		impls = append(impls, f)
 		x.extra = append(x.extra, f)
@@ -229,15 +230,15 @@ func Start(ctx context.Context, impl Implementation, suite *vector.Suite, opts O
 	x := &Execution{impl: impl, opts: opts, rep: newReport(suite, opts), entries: entries,
 		results: make([]*CaseResult, len(entries)), start: time.Now()}
 	hctx, cancel := context.WithTimeout(ctx, opts.StartupTimeout)
-	info, herr := impl.Hello(hctx)
+	info, herr := protocol.CallHello(hctx, impl)
 	cancel()
 	x.rep.Implementation = info
 	if herr != nil {
-		x.rep.Infrastructure = "implementation failed to start: " + herr.Error()
+		x.rep.Infrastructure = bound.Text("implementation failed to start: " + herr.Error())
 		var f *protocol.Fault
 		if errors.As(herr, &f) {
-			x.rep.Infrastructure = "implementation failed to start: " + f.Message
-			x.rep.InfrastructureStderr = f.Stderr
+			x.rep.Infrastructure = bound.Text("implementation failed to start: " + f.Message)
+			x.rep.InfrastructureStderr = bound.Text(f.Stderr)
 		}
 	}
 	if herr != nil && ctx.Err() != nil {
@@ -312,7 +313,7 @@ func (x *Execution) runEntry(ctx context.Context, impl Implementation, seq *int,
 	defer x.mu.Unlock()
 	if run {
 		if cr.infra != nil && x.rep.Infrastructure == "" {
-			x.rep.Infrastructure = cr.infra.Error()
+			x.rep.Infrastructure = bound.Text(cr.infra.Error())
 		}
 		x.opts.Expectations.apply(&cr)
 	}
@@ -407,10 +408,14 @@ func newCaseResult(c *vector.Case) CaseResult {
 	return CaseResult{ID: c.ID, Tier: c.Tier, Stage: c.Stage, Name: c.Name, File: c.File}
 }
 
-// timeoutMessage is the message of a case that gave no result in time.
-
+// runCase runs c on impl and judges the result. It is where a run first
+// stores what the implementation said: every text of the case result is
+// cut as package bound cuts it (see [protocol.Result.Kept]).
 func runCase(ctx context.Context, impl Implementation, c *vector.Case, seq int, timeout time.Duration) (cr CaseResult) {
 	cr = newCaseResult(c)
+	defer func() {
+		cr.Message, cr.Stderr, cr.Details = bound.Text(cr.Message), bound.Text(cr.Stderr), bound.Lines(cr.Details)
+	}()
 	start := time.Now()
 	r, err := protocol.Call(ctx, impl, protocol.NewRequest(seq, c), timeout)
 	cr.Duration = Seconds(time.Since(start))
@@ -449,7 +454,8 @@ func runCase(ctx context.Context, impl Implementation, c *vector.Case, seq int, 
 			cr.Stderr = s.CaseStderr()
 		}
 	}
-	cr.Actual = &r
+	kept, cut := r.Kept()
+	cr.Actual, cr.ActualCut = &kept, cut
 	return cr
 }
 

@@ -74,7 +74,8 @@ func (o *outputs) check() error {
 }
 
 // writeFile writes a report to path through write, atomically (see
-// atomicfile.Write), or to stdout when path is "-".
+// atomicfile.Write), or to stdout when path is "-". write streams it: a
+// report is never held whole in memory.
 func writeFile(path string, stdout io.Writer, write func(io.Writer) error) error {
 	if path == "-" {
 		return write(stdout)

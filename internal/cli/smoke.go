@@ -34,7 +34,7 @@ func (e *env) smoke(args []string) (int, error) {
 		Suite: protocol.HelloSuite{SpecVersion: suite.SpecVersion, Digest: suite.Digest}})
 	defer p.Close()
 	ctx, cancel := context.WithTimeout(e.ctx, *startup)
-	info, err := p.Hello(ctx)
+	info, err := protocol.CallHello(ctx, p)
 	cancel()
 	if err != nil {
 		fmt.Fprintf(e.stdout, "FAIL hello: %v\n", err)

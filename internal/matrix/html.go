@@ -1,7 +1,7 @@
 package matrix
 
 import (
-	"bytes"
+	"bufio"
 	_ "embed"
 	"fmt"
 	"html/template"
@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cupel-go/go-cupel/internal/bound"
 	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/vector"
@@ -38,12 +39,11 @@ type HTMLOptions struct {
 // which only filters; its work is linear in the number of cases.
 func WriteHTML(w io.Writer, m *Matrix, o HTMLOptions) error {
 	p := buildPage(m, o)
-	var buf bytes.Buffer
-	if err := page.Execute(&buf, p); err != nil {
+	bw := bufio.NewWriter(w) // streamed: the page is never held whole
+	if err := page.Execute(bw, p); err != nil {
 		return fmt.Errorf("html report: %w", err)
 	}
-	_, err := w.Write(buf.Bytes())
-	return err
+	return bw.Flush()
 }
 
 type htmlPage struct {
@@ -229,8 +229,12 @@ func buildPage(m *Matrix, o HTMLOptions) htmlPage {
 			}
 			chip := htmlChip{Status: s, Label: label, Title: m.Implementations[i].Name + ": " + string(s)}
 			if r != nil && r.Message != "" {
-				chip.Title += " — " + r.Message
-				text = append(text, r.Message)
+				// A tooltip and the text the filter searches: a message's
+				// first characters (bound.Name), so that the page holds
+				// each long message once, in the case's body.
+				short := bound.Name(r.Message)
+				chip.Title += " — " + short
+				text = append(text, short)
 			}
 			hc.Cells = append(hc.Cells, chip)
 			if r != nil && s != protocol.StatusPass && s != protocol.StatusSkip {

@@ -108,7 +108,9 @@ func ReadResults(r io.Reader) (*Results, error) {
 			if _, dup := res.byID[m.ID]; dup {
 				return nil, fmt.Errorf("%w: line %d: case %s has more than one result", protocol.ErrInfrastructure, n, m.ID)
 			}
-			res.byID[m.ID] = m.Result
+			// The first place verify stores a result: its texts are cut
+			// as a live run cuts them (protocol.Result.Bounded).
+			res.byID[m.ID] = m.Result.Bounded()
 		default:
 			return nil, fmt.Errorf("%w: line %d: unexpected message type %q", protocol.ErrInfrastructure, n, typ)
 		}

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -31,9 +32,9 @@ func WriteTAP(w io.Writer, r *runner.Report, suite *vector.Suite) error {
 	if exists || infra {
 		n++ // never both
 	}
-	var b strings.Builder
+	b := bufio.NewWriter(w) // streamed: the document is never held whole
 	b.WriteString("TAP version 14\n")
-	fmt.Fprintf(&b, "1..%d\n", n)
+	fmt.Fprintf(b, "1..%d\n", n)
 	for i, c := range r.Cases {
 		ok := "ok"
 		directive := ""
@@ -52,23 +53,23 @@ func WriteTAP(w io.Writer, r *runner.Report, suite *vector.Suite) error {
 				directive = " # TODO " + tapEscape(statusMessage(c.Status, c.Message))
 			}
 		}
-		fmt.Fprintf(&b, "%s %d - %s%s\n", ok, i+1, tapEscape(c.ID), directive)
+		fmt.Fprintf(b, "%s %d - %s%s\n", ok, i+1, tapEscape(c.ID), directive)
 		if yaml {
 			b.WriteString("  ---\n")
-			fmt.Fprintf(&b, "  status: %s\n", c.Status)
-			fmt.Fprintf(&b, "  tier: %s\n", c.Tier)
+			fmt.Fprintf(b, "  status: %s\n", c.Status)
+			fmt.Fprintf(b, "  tier: %s\n", c.Tier)
 			if c.Status == protocol.StatusUnsupported {
-				fmt.Fprintf(&b, "  message: %s\n", yamlString(c.Tier+" case unsupported: "+reasonOf(c)))
+				fmt.Fprintf(b, "  message: %s\n", yamlString(c.Tier+" case unsupported: "+reasonOf(c)))
 			} else {
 				msg, _, _ := strings.Cut(c.Message, "\n") // the rest is in the detail
-				fmt.Fprintf(&b, "  message: %s\n", yamlString(msg))
+				fmt.Fprintf(b, "  message: %s\n", yamlString(msg))
 			}
-			fmt.Fprintf(&b, "  duration_ms: %.3f\n", float64(time.Duration(c.Duration).Microseconds())/1000)
+			fmt.Fprintf(b, "  duration_ms: %.3f\n", float64(time.Duration(c.Duration).Microseconds())/1000)
 			if d := tapSafe(FailureDetail(c, suite)); d != "" {
 				lines := strings.Split(strings.TrimRight(d, "\n"), "\n")
-				fmt.Fprintf(&b, "  detail: %s\n", yamlBlockHeader(lines))
+				fmt.Fprintf(b, "  detail: %s\n", yamlBlockHeader(lines))
 				for _, l := range lines {
-					fmt.Fprintf(&b, "    %s\n", l)
+					fmt.Fprintf(b, "    %s\n", l)
 				}
 			}
 			b.WriteString("  ...\n")
@@ -76,32 +77,31 @@ func WriteTAP(w io.Writer, r *runner.Report, suite *vector.Suite) error {
 	}
 	switch {
 	case infra:
-		fmt.Fprintf(&b, "not ok %d - %s\n", n, InfrastructureTestName)
+		fmt.Fprintf(b, "not ok %d - %s\n", n, InfrastructureTestName)
 		b.WriteString("  ---\n")
-		fmt.Fprintf(&b, "  message: %s\n", yamlString(r.Infrastructure))
+		fmt.Fprintf(b, "  message: %s\n", yamlString(r.Infrastructure))
 		if stderr := infrastructureStderr(r); stderr != nil {
 			lines := strings.Split(tapSafe(strings.Join(stderr, "\n")), "\n")
-			fmt.Fprintf(&b, "  detail: %s\n", yamlBlockHeader(lines))
+			fmt.Fprintf(b, "  detail: %s\n", yamlBlockHeader(lines))
 			for _, l := range lines {
-				fmt.Fprintf(&b, "    %s\n", l)
+				fmt.Fprintf(b, "    %s\n", l)
 			}
 		}
 		b.WriteString("  ...\n")
 	case !exists:
 	case levelOK:
-		fmt.Fprintf(&b, "ok %d - %s\n", n, LevelTestName)
+		fmt.Fprintf(b, "ok %d - %s\n", n, LevelTestName)
 	default:
-		fmt.Fprintf(&b, "not ok %d - %s\n", n, LevelTestName)
+		fmt.Fprintf(b, "not ok %d - %s\n", n, LevelTestName)
 		b.WriteString("  ---\n")
-		fmt.Fprintf(&b, "  message: %s\n", yamlString(why))
-		fmt.Fprintf(&b, "  level: %s\n", v.Level)
-		fmt.Fprintf(&b, "  target: %s\n", v.Target)
+		fmt.Fprintf(b, "  message: %s\n", yamlString(why))
+		fmt.Fprintf(b, "  level: %s\n", v.Level)
+		fmt.Fprintf(b, "  target: %s\n", v.Target)
 		b.WriteString("  ...\n")
 	}
-	fmt.Fprintf(&b, "# level: %s (%s)\n", v.LevelText, r.LevelReason)
-	fmt.Fprintf(&b, "# %s\n", tapEscape(v.Line()))
-	_, err := io.WriteString(w, b.String())
-	return err
+	fmt.Fprintf(b, "# level: %s (%s)\n", v.LevelText, r.LevelReason)
+	fmt.Fprintf(b, "# %s\n", tapEscape(v.Line()))
+	return b.Flush()
 }
 
 // tapEscape keeps a description or directive on one line and escapes the

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/cupel-go/go-cupel/internal/atomicfile"
+	"github.com/cupel-go/go-cupel/internal/bound"
 	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/vector"
@@ -182,10 +183,18 @@ func (x *explorer) found(ctx context.Context, c *vector.Case, index int, o outco
 		byClass[class0] = d
 		return nil
 	}
+	// What a divergence keeps of the implementation's answer is cut as a
+	// run's case result is (package bound).
+	verdict := o.verdict
+	verdict.Message, verdict.Details = bound.Text(verdict.Message), bound.Lines(verdict.Details)
 	d := &Divergence{Class: class, Stage: c.Stage, Component: component(c), Kind: o.kind,
-		Seed: x.opts.Seed, Index: index, OriginalItems: orig, Count: 1, Case: c, Verdict: o.verdict,
-		Actual: o.actual(), OracleResult: o.oracle(), Fault: o.fault, Stderr: o.stderr, OracleFault: o.oracleFault,
+		Seed: x.opts.Seed, Index: index, OriginalItems: orig, Count: 1, Case: c, Verdict: verdict,
+		Actual: o.actual(), OracleResult: o.oracle(), Fault: bound.Text(o.fault), Stderr: bound.Text(o.stderr), OracleFault: o.oracleFault,
 		ShrinkRuns: s.runs}
+	if d.Actual != nil {
+		kept, cut := d.Actual.Kept()
+		d.Actual, d.ActualCut = &kept, cut
+	}
 	c.ID = exploreID(c.Stage, x.opts.Seed, index)
 	if index < 0 {
 		c.ID = "fuzz/" + c.Stage

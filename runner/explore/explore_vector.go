@@ -47,6 +47,9 @@ func (d *Divergence) VectorTOML(rep *Report) ([]byte, error) {
 	w.comment("")
 	w.comment("Implementation output:")
 	w.commentResult(d.Actual, d.Fault)
+	if d.ActualCut != "" {
+		w.comment("  (%s)", d.ActualCut)
+	}
 	w.comment("Oracle output (the expected values):")
 	w.commentResult(d.OracleResult, "")
 	w.comment("")

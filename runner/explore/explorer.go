@@ -59,7 +59,7 @@ func stageList(stages []string) string {
 func (x *explorer) hello(ctx context.Context, impl protocol.Implementation) (protocol.Identity, error) {
 	hctx, cancel := context.WithTimeout(ctx, x.opts.StartupTimeout)
 	defer cancel()
-	info, err := impl.Hello(hctx)
+	info, err := protocol.CallHello(hctx, impl)
 	if err != nil {
 		var f *protocol.Fault
 		if errors.As(err, &f) && f.Stderr != "" {

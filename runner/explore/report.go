@@ -114,7 +114,10 @@ type Divergence struct {
 	// Actual and OracleResult are the two sides' results on Case; Fault
 	// describes a crash, hang or protocol error of the implementation (or,
 	// with OracleFault, of the oracle), and Stderr its stderr tail.
+	// Actual is kept as a run's report keeps it (protocol.Result.Kept):
+	// ActualCut, when set, says what of it was not kept.
 	Actual, OracleResult *protocol.Result
+	ActualCut            string
 	Fault, Stderr        string
 	OracleFault          bool
 	// ShrinkRuns counts the runs spent shrinking.

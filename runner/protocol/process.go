@@ -13,6 +13,8 @@ import (
 	"runtime"
 	"sync"
 	"time"
+
+	"github.com/cupel-go/go-cupel/internal/bound"
 )
 
 // ProcessOptions configure a Process.
@@ -39,7 +41,7 @@ type ProcessOptions struct {
 	// Grace is how long a process may take to exit after bye (default 2s).
 	Grace time.Duration
 	// StderrTail is how many bytes of stderr are kept per case (default
-	// 8 KiB).
+	// 8 KiB, at most 63 KiB: a case keeps 64 KiB of a text).
 	StderrTail int
 	// MaxStderr is how many bytes of stderr one case (or the hello) may
 	// produce before it is a fault: a stderr flood (default 16 MiB;
@@ -83,6 +85,8 @@ func NewProcess(opts ProcessOptions) *Process {
 	if opts.StderrTail <= 0 {
 		opts.StderrTail = 8 << 10
 	}
+	// Room for the line that says how much of the stderr was omitted.
+	opts.StderrTail = min(opts.StderrTail, bound.MaxText-1<<10)
 	if opts.MaxStderr == 0 {
 		opts.MaxStderr = MaxLine
 	}

@@ -1,0 +1,142 @@
+// Package bound caps the text the runner keeps from an implementation
+// under test, so that no implementation can grow the runner's memory or
+// its reports without bound (PROTOCOL.md, "What the runner keeps"). Every
+// path that stores an implementation's text (the live protocol, offline
+// verify, explore, an implementation in process) cuts it here, once, where
+// it first stores it.
+//
+// A cut text keeps its start and ends with a marker that says how much was
+// cut, so a reader of a report always sees that it was cut and by how much.
+// Both cuts are idempotent: a text within its cap is returned unchanged,
+// and a cut text is within its cap.
+package bound
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// MaxText is the most bytes of one text the runner keeps for a case: an
+// unsupported reason, an error message or kind, a stderr tail, a raw line,
+// the message and the details of a verdict (64 KiB, marker included).
+const MaxText = 64 << 10
+
+// MaxName is the most characters (runes) the runner keeps of one text of
+// an implementation's hello: its name, version, language, homepage and
+// each capability (marker included).
+const MaxName = 200
+
+// MaxList is the most entries the runner keeps of one capability list of
+// an implementation's hello (stages, scorers, slicers, placers, features);
+// the last kept entry then says how many were cut.
+const MaxList = 64
+
+// textMarker is the marker that ends a text cut by [Text]: it says how
+// many bytes of the text were cut.
+func textMarker(cut int) string { return " … [" + strconv.Itoa(cut) + " bytes cut]" }
+
+// nameMarker is the marker that ends a name cut by [Name]: it says how
+// many characters were cut.
+func nameMarker(cut int) string { return " … [" + strconv.Itoa(cut) + " characters cut]" }
+
+// Text returns s when it is at most MaxText bytes long; otherwise its
+// start, cut at a character boundary, followed by " … [N bytes cut]", MaxText
+// bytes at most in all. The result never shares memory with a long s.
+func Text(s string) string { return cut(s, MaxText) }
+
+// cut is Text with a cap of max bytes (at least the marker's length). A
+// text that ends with a marker already (a text cut before, then led by a
+// few words of the runner's) gets one marker that counts both cuts.
+func cut(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	body, before := cutBefore(s)
+	// The marker's length depends on the count it says, which is at most
+	// before+len(body): reserve room for that one.
+	keep := max - len(textMarker(before+len(body)))
+	for keep > 0 && !utf8.RuneStart(body[keep]) {
+		keep--
+	}
+	return body[:keep] + textMarker(before+len(body)-keep)
+}
+
+// cutBefore splits a text that ends with a text marker into the text
+// before it and the count it says; otherwise it returns s and 0.
+func cutBefore(s string) (body string, n int) {
+	const open, close = " … [", " bytes cut]"
+	if !strings.HasSuffix(s, close) {
+		return s, 0
+	}
+	at := strings.LastIndex(s, open)
+	if at < 0 {
+		return s, 0
+	}
+	n, err := strconv.Atoi(s[at+len(open) : len(s)-len(close)])
+	if err != nil || n <= 0 {
+		return s, 0
+	}
+	return s[:at], n
+}
+
+// Name returns s when it has at most MaxName characters; otherwise its
+// first characters followed by " … [N characters cut]", MaxName characters at most in
+// all.
+func Name(s string) string {
+	if len(s) <= MaxName || utf8.RuneCountInString(s) <= MaxName {
+		return s
+	}
+	n := utf8.RuneCountInString(s)
+	keep := MaxName - utf8.RuneCountInString(nameMarker(n))
+	i := 0
+	for range keep {
+		_, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+	}
+	return s[:i] + nameMarker(n-keep)
+}
+
+// Lines returns lines when their bytes (a newline counted after each)
+// are at most MaxText in all; otherwise the lines that fit, the last one
+// cut as [Text] cuts, followed by a line that says how many lines (and
+// their bytes) were left out. It is the cap of a verdict's details.
+func Lines(lines []string) []string {
+	total := 0
+	for _, l := range lines {
+		total += len(l) + 1
+	}
+	if total <= MaxText {
+		return lines
+	}
+	out := []string{}
+	used, rest := 0, total
+	for i, l := range lines {
+		rest -= len(l) + 1
+		room := MaxText - used - 1
+		var note string
+		if i < len(lines)-1 {
+			note = linesNote(len(lines)-i-1, rest)
+			room -= len(note) + 1
+		}
+		if len(l) <= room {
+			out = append(out, l)
+			used += len(l) + 1
+			continue
+		}
+		if room < len(textMarker(len(l)))+1 {
+			// No room for even a marker: the line is left out too.
+			return append(out, linesNote(len(lines)-i, rest+len(l)+1))
+		}
+		out = append(out, cut(l, room))
+		if note != "" {
+			out = append(out, note)
+		}
+		return out
+	}
+	return out
+}
+
+func linesNote(lines, bytes int) string {
+	return "… [" + strconv.Itoa(lines) + " more lines (" + strconv.Itoa(bytes) + " bytes) cut]"
+}
