@@ -74,16 +74,12 @@ func FailureDetail(c runner.CaseResult, suite *vector.Suite) string {
 }
 
 func writeDetail(b *strings.Builder, c runner.CaseResult, suite *vector.Suite) {
-	if c.Message != "" {
-		fmt.Fprintf(b, "  %s\n", c.Message)
-	}
-	details := c.Details
-	if len(details) > 0 && strings.HasPrefix(c.Message, details[0]) {
-		details = details[1:] // the message already says it
-	}
-	for _, d := range details {
-		fmt.Fprintf(b, "  %s\n", d)
-	}
+	if len(c.Details) == 0 || !strings.HasPrefix(c.Message, c.Details[0]) {
+		if c.Message != "" {
+			fmt.Fprintf(b, "  %s\n", c.Message)
+		}
+	} // else the message is the first problem and a count of the others, all listed below
+	writeProblems(b, c.Details, DefaultMaxFailures)
 	if suite != nil {
 		if cs := suite.Case(c.ID); cs != nil && c.Status != protocol.StatusUnsupported && c.Status != protocol.StatusSkip && c.Status != protocol.StatusNotRun && c.SuiteError == nil {
 			b.WriteString("  inputs:\n")
@@ -102,6 +98,33 @@ func writeDetail(b *strings.Builder, c runner.CaseResult, suite *vector.Suite) {
 	}
 	if c.Stderr != "" {
 		fmt.Fprintf(b, "  stderr (tail):\n%s\n", indent(c.Stderr, "    | "))
+	}
+}
+
+// writeProblems writes details, the problems of a failed comparison, each
+// a line followed by its indented lines of diff: the first limit problems
+// (0: all), then how many more the JSON report has.
+func writeProblems(b *strings.Builder, details []string, limit int) {
+	shown := 0
+	for i, d := range details {
+		if !strings.HasPrefix(d, " ") {
+			if limit > 0 && shown == limit {
+				more := 0
+				for _, d := range details[i:] {
+					if !strings.HasPrefix(d, " ") {
+						more++
+					}
+				}
+				noun := "problems"
+				if more == 1 {
+					noun = "problem"
+				}
+				fmt.Fprintf(b, "  … and %d more %s (see the JSON report)\n", more, noun)
+				return
+			}
+			shown++
+		}
+		fmt.Fprintf(b, "  %s\n", d)
 	}
 }
 
