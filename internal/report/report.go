@@ -5,11 +5,13 @@ package report
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
 
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/explore"
 	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/vector"
 )
@@ -161,18 +163,32 @@ func withoutStderr(c runner.CaseResult) runner.CaseResult {
 
 func oneLineMsg(s string) string { return strings.ReplaceAll(s, "\n", " ") }
 
+// ErrNotRunReport is the error of ReadReport for a file that is not the
+// JSON report of a run.
+var ErrNotRunReport = errors.New("want the JSON report of a run (cupel-conform run --json FILE, schema " + runner.ReportSchema + ")")
+
 // ReadReport reads a JSON report written by runner.Report.WriteJSON.
 func ReadReport(path string) (*runner.Report, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
+	var head struct {
+		Schema string `json:"schema"`
+	}
+	if err := json.Unmarshal(data, &head); err != nil {
+		return nil, fmt.Errorf("%s is not JSON (%v): %w", path, err, ErrNotRunReport)
+	}
+	switch head.Schema {
+	case runner.ReportSchema:
+	case explore.ReportSchema:
+		return nil, fmt.Errorf("%s is the report of an exploration (cupel-conform explore --json): %w", path, ErrNotRunReport)
+	default:
+		return nil, fmt.Errorf("%s has schema %q: %w", path, head.Schema, ErrNotRunReport)
+	}
 	var r runner.Report
 	if err := json.Unmarshal(data, &r); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if r.Schema != runner.ReportSchema {
-		return nil, fmt.Errorf("%s: schema %q, want %q", path, r.Schema, runner.ReportSchema)
 	}
 	return &r, nil
 }
