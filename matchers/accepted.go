@@ -44,7 +44,7 @@ func (m *BeAcceptedByMatcher[T]) Match(actual any) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	return assertions.Accepted(c, m.validate) == "", nil
+	return assertions.Accepted("BeAcceptedBy", c, m.validate) == "", nil
 }
 
 // FailureMessage says why the validator refused actual.
@@ -53,7 +53,7 @@ func (m *BeAcceptedByMatcher[T]) FailureMessage(actual any) string {
 	if err != nil {
 		return err.Error()
 	}
-	return assertions.Accepted(c, m.validate)
+	return assertions.Accepted("BeAcceptedBy", c, m.validate)
 }
 
 // NegatedFailureMessage says the conversation was expected to be refused.
