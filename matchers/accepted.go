@@ -14,8 +14,10 @@ import (
 //
 //	kept, _, err := cupelopenai.Trim(msgs, counter, window, opts)
 //	Expect(kept).To(matchers.BeAcceptedBy(cupelopenai.Validate))
-//	Expect(kept).To(matchers.BeAcceptedBy(cupelanthropic.ValidateOptions{Alternate: true}.Validate))
 //
+// (cupelopenai's ExampleValidate_beAcceptedBy compiles it), or for
+// Anthropic's alternation rule
+// BeAcceptedBy(cupelanthropic.ValidateOptions{Alternate: true}.Validate).
 // The matcher takes the validator rather than knowing the SDKs, so this
 // package imports none of them: T is the adapter's message list type. Its
 // failure message carries the validator's error, which names the message
