@@ -1,7 +1,6 @@
 package doccheck_test
 
 import (
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,34 +11,11 @@ import (
 	"github.com/cupel-go/go-cupel/internal/doccheck"
 )
 
-// goFiles lists the repository's Go files outside testdata, nested modules
-// included, relative to root.
-func goFiles() []string {
-	var files []string
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && (d.Name() == ".git" || d.Name() == "testdata" || d.Name() == "node_modules") {
-			return filepath.SkipDir
-		}
-		if !d.IsDir() && strings.HasSuffix(d.Name(), ".go") {
-			rel, _ := filepath.Rel(root, path)
-			files = append(files, filepath.ToSlash(rel))
-		}
-		return nil
-	})
-	if err != nil {
-		panic(err)
-	}
-	return files
-}
-
 var _ = Describe("the Go doc comments", func() {
 	It("show only Go code that is compiled: each block that parses as Go is part of a function or declaration of the repository", func() {
 		var code doccheck.Code
 		var blocks []doccheck.CommentCode
-		for _, file := range goFiles() {
+		for _, file := range repoFiles(".go") {
 			src, err := os.ReadFile(filepath.Join(root, file))
 			Expect(err).NotTo(HaveOccurred())
 			Expect(code.Add(file, src)).To(Succeed())
