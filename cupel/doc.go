@@ -55,11 +55,17 @@
 // For example:
 //
 //	var report cupel.SelectionReport
-//	res, err := pipeline.RunContext(ctx, items, budget, cupel.WithReport(&report))
+//	result, err := pipeline.Run(items, budget, cupel.WithReport(&report))
 //
-// A channel is a source of RunStream in one line:
+// A channel is a source of RunStream:
 //
-//	seq := func(yield func(*cupel.ContextItem) bool) { for it := range ch { if !yield(it) { return } } }
+//	seq := func(yield func(*cupel.ContextItem) bool) {
+//		for it := range ch {
+//			if !yield(it) {
+//				return
+//			}
+//		}
+//	}
 //
 // [DryRunWithPolicy] (spec chapter 41 (Policy Sensitivity)) is Run with a
 // report on a pipeline built from a [Policy] for this one call: for

@@ -80,3 +80,41 @@ func ExamplePipeline_RunStream() {
 	// pulled 16 candidates; selected 11 items, 1500 tokens
 	// report: 11 included, 5 excluded
 }
+
+// A channel as a source: RunStream receives until the budget is full or
+// the channel is closed.
+func ExamplePipeline_RunStream_channel() {
+	pipeline, err := cupel.NewPipeline(cupel.Policy{
+		Scorer: cupel.NewPriorityScorer(),
+		Slicer: cupel.NewGreedySlice(),
+		Placer: cupel.NewChronologicalPlacer(),
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	budget, err := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 1000, TargetTokens: 800})
+	if err != nil {
+		log.Fatal(err)
+	}
+	ch := make(chan *cupel.ContextItem)
+	go func() {
+		defer close(ch)
+		for _, it := range agentContext() {
+			ch <- it
+		}
+	}()
+	seq := func(yield func(*cupel.ContextItem) bool) {
+		for it := range ch {
+			if !yield(it) {
+				return
+			}
+		}
+	}
+	result, err := pipeline.RunStream(seq, budget)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(len(result.Items), "items,", result.TotalTokens, "tokens")
+	// Output:
+	// 4 items, 467 tokens
+}

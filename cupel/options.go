@@ -120,7 +120,7 @@ func WithOnOverflow(f func(OverflowEvent)) RunOption {
 // records it). *dst is left as it was when the run fails.
 //
 //	var report cupel.SelectionReport
-//	res, err := p.Run(items, budget, cupel.WithReport(&report))
+//	result, err := pipeline.Run(items, budget, cupel.WithReport(&report))
 //
 // For a report whose event list keeps only the stage events, pass
 // WithTrace(NewDiagnosticTraceCollector(DetailStage, nil)) and call the

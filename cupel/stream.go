@@ -249,9 +249,15 @@ func streamGreedy(batch []ScoredItem, target int) []int {
 // ([*ValidationError] wrapping [ErrInvalidConfig]). A nil candidate is an
 // error wrapping [ErrInvalidItem].
 //
-// A channel is a source in one line:
+// A channel is a source (see the example):
 //
-//	seq := func(yield func(*cupel.ContextItem) bool) { for it := range ch { if !yield(it) { return } } }
+//	seq := func(yield func(*cupel.ContextItem) bool) {
+//		for it := range ch {
+//			if !yield(it) {
+//				return
+//			}
+//		}
+//	}
 //
 // RunStream stops receiving once the budget is full; stop the sender
 // (through a context or your own signal) when it must not block on a full

@@ -214,12 +214,10 @@ type RewriterOptions struct {
 }
 
 // Rewriter returns a hook that trims messages to budget with [Trim], for
-// react.AgentConfig's MessageRewriter or MessageModifier:
+// react.AgentConfig's MessageRewriter or MessageModifier (see the
+// example):
 //
-//	cfg := &react.AgentConfig{
-//		ToolCallingModel: model,
-//		MessageRewriter:  cupeleino.Rewriter(counter, budget, cupeleino.RewriterOptions{}),
-//	}
+//	cfg := &react.AgentConfig{MessageRewriter: hook}
 //
 // The hook never fails: on an error (a message it cannot convert, pinned
 // system messages over the budget) it calls opts.OnError and returns the

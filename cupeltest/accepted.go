@@ -6,14 +6,17 @@ import "github.com/cupel-go/go-cupel/internal/assertions"
 // accepts conversation, and reports the failure to t otherwise with the
 // validator's error, which names the message and the rule broken:
 //
-//	kept, _, err := cupelanthropic.Trim(system, msgs, counter, window, opts)
+//	_, kept, _, err := cupelanthropic.Trim(system, msgs, counter, window, cupelanthropic.TrimOptions{})
+//	if err != nil {
+//		t.Fatal(err)
+//	}
 //	cupeltest.ShouldBeAccepted(t, kept, cupelanthropic.Validate)
 //
-// It takes the validator rather than knowing the SDKs, so this package
+// (cupelanthropic's ExampleShouldBeAccepted compiles it.) It takes the validator rather than knowing the SDKs, so this package
 // imports none of them. It returns whether the conversation was accepted.
 func ShouldBeAccepted[T any](t TB, conversation T, validate func(T) error) bool {
 	t.Helper()
-	if msg := assertions.Accepted(conversation, validate); msg != "" {
+	if msg := assertions.Accepted("ShouldBeAccepted", conversation, validate); msg != "" {
 		t.Errorf("%s", msg)
 		return false
 	}

@@ -14,8 +14,10 @@ import (
 //
 //	kept, _, err := cupelopenai.Trim(msgs, counter, window, opts)
 //	Expect(kept).To(matchers.BeAcceptedBy(cupelopenai.Validate))
-//	Expect(kept).To(matchers.BeAcceptedBy(cupelanthropic.ValidateOptions{Alternate: true}.Validate))
 //
+// (cupelopenai's ExampleValidate_beAcceptedBy compiles it), or for
+// Anthropic's alternation rule
+// BeAcceptedBy(cupelanthropic.ValidateOptions{Alternate: true}.Validate).
 // The matcher takes the validator rather than knowing the SDKs, so this
 // package imports none of them: T is the adapter's message list type. Its
 // failure message carries the validator's error, which names the message
@@ -44,7 +46,7 @@ func (m *BeAcceptedByMatcher[T]) Match(actual any) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	return assertions.Accepted(c, m.validate) == "", nil
+	return assertions.Accepted("BeAcceptedBy", c, m.validate) == "", nil
 }
 
 // FailureMessage says why the validator refused actual.
@@ -53,7 +55,7 @@ func (m *BeAcceptedByMatcher[T]) FailureMessage(actual any) string {
 	if err != nil {
 		return err.Error()
 	}
-	return assertions.Accepted(c, m.validate)
+	return assertions.Accepted("BeAcceptedBy", c, m.validate)
 }
 
 // NegatedFailureMessage says the conversation was expected to be refused.

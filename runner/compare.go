@@ -124,12 +124,22 @@ func Compare(c *vector.Case, r protocol.Result) Judgement {
 				problems++
 			}
 		}
-		v.Message = v.Details[0]
-		if problems > 1 {
-			v.Message += fmt.Sprintf(" (and %d more problems)", problems-1)
-		}
+		v.Message = v.Details[0] + moreProblems(problems-1)
 	}
 	return v
+}
+
+// moreProblems is what a one-line message adds for the n problems it
+// leaves out: " (and 1 more problem)", " (and n more problems)", or ""
+// when n is 0.
+func moreProblems(n int) string {
+	switch {
+	case n <= 0:
+		return ""
+	case n == 1:
+		return " (and 1 more problem)"
+	}
+	return fmt.Sprintf(" (and %d more problems)", n)
 }
 
 func checkIndices(what string, idx []int, n int, v *Judgement) bool {

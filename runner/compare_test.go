@@ -71,8 +71,13 @@ var _ = Describe("Comparator", func() {
 			n := len(fixtures().Case(id).Expect.Scores)
 			Expect(n).To(BeNumerically(">", 2))
 			Expect(v.Message).To(HaveSuffix(fmt.Sprintf("(and %d more problems)", n-1)))
+			_, v = mutated(id, func(r *protocol.Result) {
+				r.Output.Scores[0].Score += 1
+				r.Output.Scores[1].Score += 1
+			})
+			Expect(v.Message).To(HaveSuffix("(and 1 more problem)"))
 			_, v = mutated(id, func(r *protocol.Result) { r.Output.Scores[0].Score += 1 })
-			Expect(v.Message).NotTo(ContainSubstring("more problems"))
+			Expect(v.Message).NotTo(ContainSubstring("more problem"))
 		})
 		It("fails a missing score, a duplicate index and an index out of range", func() {
 			_, v := mutated(id, func(r *protocol.Result) { r.Output.Scores = r.Output.Scores[1:] })

@@ -84,6 +84,11 @@ type Filters struct {
 	Skip   string   `json:"skip,omitempty"`
 	Tiers  []string `json:"tiers,omitempty"`
 	Stages []string `json:"stages,omitempty"`
+	// RerunFailed is the JSON report whose failed cases the run reruns
+	// (cupel-conform run --rerun-failed), and RerunCases their number: Run
+	// then selects them by id.
+	RerunFailed string `json:"rerun_failed,omitempty"`
+	RerunCases  int    `json:"rerun_cases,omitempty"`
 }
 
 // CaseResult is the verdict on one case.

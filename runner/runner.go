@@ -262,6 +262,14 @@ func (x *Execution) Infrastructure() string {
 	return x.rep.Infrastructure
 }
 
+// InfrastructureStderr is the implementation's stderr tail when it failed
+// to start (see Infrastructure), or "".
+func (x *Execution) InfrastructureStderr() string {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.rep.InfrastructureStderr
+}
+
 // Entries returns the entries of the run, in run order.
 func (x *Execution) Entries() []SuiteFile { return slices.Clone(x.entries) }
 

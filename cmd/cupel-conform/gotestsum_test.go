@@ -115,6 +115,21 @@ func TestGotestsum(t *testing.T) {
 		{"failing-required-filtered", []string{"--suite", fixtures, "--stage", "scoring", "--impl-cmd", implCmd(t, testimpl.FailingRequired)}, false},
 		{"cannot-start", []string{"--suite", fixtures, "--require-level", "conformant", "--impl-cmd", "python3 " + filepath.Join(t.TempDir(), "nonexistent.py")}, false},
 	}
+	// The README's rerun line, for the partial Python example: gotestsum
+	// reruns nothing past 10 failures, and exits 3 (its own error).
+	t.Run("rerun-fails-partial", func(t *testing.T) {
+		testtool.Python3(t, "the Python example under gotestsum")
+		cmd := exec.Command(gts, "--rerun-fails", "--raw-command", "--", self, "run", "--test2json", "--impl-cmd", "python3 "+python)
+		cmd.Env = append(os.Environ(), "CUPEL_CONFORM_MAIN=1")
+		out, err := cmd.CombinedOutput()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 3 {
+			t.Errorf("gotestsum --rerun-fails over a partial implementation: %v, want exit code 3\n%s", err, out)
+		}
+		if !regexp.MustCompile(`number of test failures \(\d+\) exceeds maximum \(10\) set by --rerun-fails-max-failures`).Match(out) {
+			t.Errorf("gotestsum does not say why it reruns nothing, as the README says it does:\n%s", out)
+		}
+	})
 	for _, r := range runs {
 		t.Run(r.name, func(t *testing.T) {
 			if r.name == "python" || r.name == "cannot-start" {

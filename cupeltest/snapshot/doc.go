@@ -3,7 +3,7 @@
 //
 //	var report cupel.SelectionReport
 //	_, _ = pipeline.Run(items, budget, cupel.WithReport(&report))
-//	snapshot.Match(t, "agent_turn", &report)                // t: *testing.T or GinkgoT()
+//	snapshot.Match(t, "agent_turn", &report)               // t: *testing.T or GinkgoT()
 //	Expect(&report).To(snapshot.MatchGolden("agent_turn")) // the same, as a Gomega matcher
 //
 // The golden file is testdata/golden/<name>.golden under the directory go
@@ -21,7 +21,7 @@
 // [DecisionsOnly] keeps only the included and excluded lists, one entry per
 // line (a few dozen lines for 30 items):
 //
-//	snapshot.Match(t, "agent_turn", report, snapshot.DecisionsOnly())
+//	snapshot.Match(t, "agent_turn", &report, snapshot.DecisionsOnly())
 //
 // Run the tests with GOLDIE_UPDATE=1 (or goldie's own -update flag) to
 // write or rewrite the golden files; review the change like code. A

@@ -167,6 +167,24 @@ func (g *gate) register(fs *flag.FlagSet) {
 	fs.StringVar(&g.expectations, "expectations", "", "known failures from `FILE` (strict: an expected failure that passes fails the run)")
 }
 
+// filterFlags names the flags that set opts' filters: "--tier",
+// "--run and --stage", ...
+func filterFlags(opts runner.Options) string {
+	var given []string
+	for _, f := range []struct {
+		name string
+		set  bool
+	}{{"--run", opts.Run != ""}, {"--skip", opts.Skip != ""}, {"--tier", len(opts.Tiers) > 0}, {"--stage", len(opts.Stages) > 0}} {
+		if f.set {
+			given = append(given, f.name)
+		}
+	}
+	if len(given) > 1 {
+		return strings.Join(given[:len(given)-1], ", ") + " and " + given[len(given)-1]
+	}
+	return strings.Join(given, "")
+}
+
 func (g *gate) apply(opts *runner.Options) error {
 	if g.require != "" {
 		lvl, err := runner.ParseLevel(g.require)
@@ -175,7 +193,7 @@ func (g *gate) apply(opts *runner.Options) error {
 		}
 		if opts.Filtered() {
 			// runner.Start refuses it too; say it in the flags' words.
-			return usagef("--require-level cannot be combined with --run, --skip, --tier or --stage: a filtered run claims no level")
+			return usagef("--require-level cannot be combined with %s: a filtered run claims no level", filterFlags(*opts))
 		}
 		opts.RequireLevel = lvl
 	}

@@ -75,6 +75,9 @@ func (e *env) run(args []string) (int, error) {
 		if len(c.run) > 0 {
 			return 0, usagef("--rerun-failed selects the cases itself: drop --run")
 		}
+		if g.require != "" {
+			return 0, usagef("--require-level cannot be combined with --rerun-failed: a run of some cases claims no level")
+		}
 		if len(ids) == 0 {
 			fmt.Fprintf(e.stderr, "%s has no failed case: nothing to rerun\n", *rerun)
 			return 0, nil
@@ -124,6 +127,9 @@ func (e *env) run(args []string) (int, error) {
 	rep, err := e.runWithProgress(ctx, impl, suite, opts, o)
 	if err != nil {
 		return 0, err
+	}
+	if *rerun != "" {
+		rep.Filters.RerunFailed, rep.Filters.RerunCases = *rerun, len(c.run)
 	}
 	if err := gt.check(rep); err != nil {
 		return 0, err

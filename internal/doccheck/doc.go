@@ -25,5 +25,14 @@
 //     command built from this tree ("go run ./cmd/cupel-conform" stands for
 //     it). Other blocks that are not output are tagged (```text).
 //
+// It checks the code in Go doc comments too: a code block of a doc comment
+// that parses as Go (a file, declarations or statements; not a command, a
+// sample output or a sketch with "...") must be lines of compiled code of
+// the repository, in order and together, without their indentation: of a
+// top-level declaration, a function body or a function literal (a
+// function declaration is found as a literal of the same signature, so an
+// Example can hold a test function). Such code is usually an Example
+// function's body, compiled by go vet and go test in its module.
+//
 // go test ./internal/doccheck -update rewrites every block from its source.
 package doccheck

@@ -25,7 +25,11 @@ var root = func() string {
 }()
 
 // markdownFiles lists the repository's Markdown files, relative to root.
-func markdownFiles() []string {
+func markdownFiles() []string { return repoFiles(".md") }
+
+// repoFiles lists the repository's files named *suffix outside testdata,
+// nested modules included, relative to root.
+func repoFiles(suffix string) []string {
 	var files []string
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -34,7 +38,7 @@ func markdownFiles() []string {
 		if d.IsDir() && (d.Name() == ".git" || d.Name() == "testdata" || d.Name() == "node_modules") {
 			return filepath.SkipDir
 		}
-		if !d.IsDir() && strings.HasSuffix(d.Name(), ".md") {
+		if !d.IsDir() && strings.HasSuffix(d.Name(), suffix) {
 			rel, _ := filepath.Rel(root, path)
 			files = append(files, filepath.ToSlash(rel))
 		}

@@ -5,11 +5,13 @@ package report
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
 
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/explore"
 	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/vector"
 )
@@ -112,16 +114,12 @@ func FailureDetail(c runner.CaseResult, suite *vector.Suite) string {
 }
 
 func writeDetail(b *strings.Builder, c runner.CaseResult, suite *vector.Suite) {
-	if c.Message != "" {
-		fmt.Fprintf(b, "  %s\n", c.Message)
-	}
-	details := c.Details
-	if len(details) > 0 && strings.HasPrefix(c.Message, details[0]) {
-		details = details[1:] // the message already says it
-	}
-	for _, d := range details {
-		fmt.Fprintf(b, "  %s\n", d)
-	}
+	if len(c.Details) == 0 || !strings.HasPrefix(c.Message, c.Details[0]) {
+		if c.Message != "" {
+			fmt.Fprintf(b, "  %s\n", c.Message)
+		}
+	} // else the message is the first problem and a count of the others, all listed below
+	writeProblems(b, c.Details, DefaultMaxFailures)
 	if suite != nil {
 		if cs := suite.Case(c.ID); cs != nil && c.Status != protocol.StatusUnsupported && c.Status != protocol.StatusSkip && c.Status != protocol.StatusNotRun && c.SuiteError == nil {
 			b.WriteString("  inputs:\n")
@@ -140,6 +138,33 @@ func writeDetail(b *strings.Builder, c runner.CaseResult, suite *vector.Suite) {
 	}
 	if c.Stderr != "" {
 		fmt.Fprintf(b, "  stderr (tail):\n%s\n", indent(c.Stderr, "    | "))
+	}
+}
+
+// writeProblems writes details, the problems of a failed comparison, each
+// a line followed by its indented lines of diff: the first limit problems
+// (0: all), then how many more the JSON report has.
+func writeProblems(b *strings.Builder, details []string, limit int) {
+	shown := 0
+	for i, d := range details {
+		if !strings.HasPrefix(d, " ") {
+			if limit > 0 && shown == limit {
+				more := 0
+				for _, d := range details[i:] {
+					if !strings.HasPrefix(d, " ") {
+						more++
+					}
+				}
+				noun := "problems"
+				if more == 1 {
+					noun = "problem"
+				}
+				fmt.Fprintf(b, "  … and %d more %s (see the JSON report)\n", more, noun)
+				return
+			}
+			shown++
+		}
+		fmt.Fprintf(b, "  %s\n", d)
 	}
 }
 
@@ -176,18 +201,32 @@ func withoutStderr(c runner.CaseResult) runner.CaseResult {
 
 func oneLineMsg(s string) string { return strings.ReplaceAll(s, "\n", " ") }
 
+// ErrNotRunReport is the error of ReadReport for a file that is not the
+// JSON report of a run.
+var ErrNotRunReport = errors.New("want the JSON report of a run (cupel-conform run --json FILE, schema " + runner.ReportSchema + ")")
+
 // ReadReport reads a JSON report written by runner.Report.WriteJSON.
 func ReadReport(path string) (*runner.Report, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
+	var head struct {
+		Schema string `json:"schema"`
+	}
+	if err := json.Unmarshal(data, &head); err != nil {
+		return nil, fmt.Errorf("%s is not JSON (%v): %w", path, err, ErrNotRunReport)
+	}
+	switch head.Schema {
+	case runner.ReportSchema:
+	case explore.ReportSchema:
+		return nil, fmt.Errorf("%s is the report of an exploration (cupel-conform explore --json): %w", path, ErrNotRunReport)
+	default:
+		return nil, fmt.Errorf("%s has schema %q: %w", path, head.Schema, ErrNotRunReport)
+	}
 	var r runner.Report
 	if err := json.Unmarshal(data, &r); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if r.Schema != runner.ReportSchema {
-		return nil, fmt.Errorf("%s: schema %q, want %q", path, r.Schema, runner.ReportSchema)
 	}
 	return &r, nil
 }

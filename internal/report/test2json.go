@@ -161,7 +161,7 @@ func detailLines(c runner.CaseResult, suite *vector.Suite) []string {
 		return []string{string(c.Status)}
 	}
 	lines := strings.Split(d, "\n")
-	if first, _, _ := strings.Cut(tapSafe(c.Message), "\n"); first != "" && lines[0] == first {
+	if first, _, _ := strings.Cut(tapSafe(c.Message), "\n"); first != "" && strings.HasPrefix(first, lines[0]) {
 		lines[0] = statusMessage(c.Status, first) // say what came of the case
 	}
 	return lines

@@ -232,7 +232,12 @@ func describeCapabilities(c protocol.Capabilities) string {
 
 func describeFilters(f runner.Filters) string {
 	var parts []string
-	if f.Run != "" {
+	switch {
+	case f.RerunFailed != "" && f.RerunCases == 1:
+		parts = append(parts, "rerunning 1 case from "+f.RerunFailed)
+	case f.RerunFailed != "":
+		parts = append(parts, fmt.Sprintf("rerunning %d cases from %s", f.RerunCases, f.RerunFailed))
+	case f.Run != "":
 		parts = append(parts, "--run "+f.Run)
 	}
 	if f.Skip != "" {

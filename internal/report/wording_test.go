@@ -2,12 +2,14 @@ package report_test
 
 import (
 	"bytes"
+	"fmt"
 	"regexp"
 	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/cupel-go/go-cupel/internal/answerkey"
 	"github.com/cupel-go/go-cupel/internal/report"
 	"github.com/cupel-go/go-cupel/internal/testimpl"
 	"github.com/cupel-go/go-cupel/runner"
@@ -19,6 +21,42 @@ import (
 var junitMessage = regexp.MustCompile(`<(?:skipped|failure) message="([^"]*)"`)
 
 var _ = Describe("The wording of the reports", func() {
+	// failed is the result of case id of the embedded suite, its correct
+	// answer broken by testimpl.Break, with the suite.
+	failed := func(id string) (runner.CaseResult, *vector.Suite) {
+		suite, err := vector.LoadSuite(nil)
+		Expect(err).NotTo(HaveOccurred())
+		c := suite.Case(id)
+		Expect(c).NotTo(BeNil(), id)
+		r := answerkey.Answer(c)
+		testimpl.Break(&r)
+		v := runner.Compare(c, r)
+		Expect(v.Status).To(Equal(protocol.StatusFail))
+		return runner.CaseResult{ID: c.ID, Tier: c.Tier, Stage: c.Stage, Status: v.Status, Message: v.Message, Details: v.Details}, suite
+	}
+
+	It("lists a failure's problems once, without the count of the one-line message, up to the text report's cap", func() {
+		c, suite := failed("required/scoring/recency-basic") // three scores, each off
+		Expect(c.Message).To(HaveSuffix("(and 2 more problems)"))
+		d := report.FailureDetail(c, suite)
+		Expect(d).NotTo(ContainSubstring("more problem"))
+		for _, p := range c.Details {
+			Expect(strings.Count(d, p)).To(Equal(1), p)
+		}
+
+		c, suite = failed("required/scoring/recency-many-items") // 302 scores
+		Expect(c.Details).To(HaveLen(302))
+		d = report.FailureDetail(c, suite)
+		lines := strings.Split(d, "\n")
+		Expect(lines[0]).To(Equal(c.Details[0]))
+		Expect(lines[report.DefaultMaxFailures-1]).To(Equal(c.Details[report.DefaultMaxFailures-1]))
+		Expect(lines[report.DefaultMaxFailures]).To(Equal(fmt.Sprintf("… and %d more problems (see the JSON report)", 302-report.DefaultMaxFailures)))
+		Expect(strings.Count(d, "score of #")).To(Equal(report.DefaultMaxFailures))
+		var txt bytes.Buffer
+		Expect(report.WriteText(&txt, &runner.Report{Cases: []runner.CaseResult{c}}, report.TextOptions{Suite: suite})).To(Succeed())
+		Expect(strings.Count(txt.String(), "score of #")).To(Equal(report.DefaultMaxFailures), "the text report shows what FailureDetail does")
+	})
+
 	It("says a pin's reason once in JUnit and TAP", func() {
 		first, _ := fixtureRun(testimpl.Partial, runner.Options{})
 		pins := runner.ExpectationsFromReport(first, nil)

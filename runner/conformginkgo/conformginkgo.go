@@ -2,17 +2,21 @@ package conformginkgo
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 
 	"github.com/onsi/ginkgo/v2"
+	"github.com/onsi/ginkgo/v2/types"
 
 	"github.com/cupel-go/go-cupel/internal/report"
 	"github.com/cupel-go/go-cupel/runner"
@@ -20,8 +24,7 @@ import (
 	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
-// LevelSpec is the name of the spec that judges the run's level, declared
-// only when the options have a target.
+// LevelSpec is the name of the spec that judges the run's level.
 const LevelSpec = "conformance level"
 
 // gate is the state of one Gate in one Ginkgo process.
@@ -29,45 +32,55 @@ type gate struct {
 	newImpl func() runner.Implementation
 	opts    runner.Options
 	suite   *vector.Suite
+	loc     types.CodeLocation // the caller's Gate call, where every spec of the gate points
 
 	once    sync.Once
 	x       *runner.Execution
 	entries map[string]runner.SuiteFile
 	err     error
 	mu      sync.Mutex // serialises cases: one session per process
+
+	smu     sync.Mutex // guards shown and stopper
+	shown   int        // gated failures this process showed in full
+	stopper string     // the spec that said why the run has no verdict
 }
 
 // Gate declares the conformance gate in the current Ginkgo container: a
-// spec per case of the suite opts select, and the level spec when
-// opts.RequireLevel is set (see the package documentation). newImpl is
-// called once per Ginkgo process, on its first spec. The suite is loaded
-// when Gate is called; a suite that does not load fails a spec of its own.
+// spec per case of the suite opts select, and the level spec (see the
+// package documentation). Every spec is located at the call of Gate, so a
+// failure points there. newImpl is called once per Ginkgo process, on its
+// first spec. The suite is loaded when Gate is called; a suite that does
+// not load fails a spec of its own.
 func Gate(newImpl func() runner.Implementation, opts runner.Options) {
-	g := &gate{newImpl: newImpl, opts: opts}
+	loc := types.NewCodeLocation(1)
+	g := &gate{newImpl: newImpl, opts: opts, loc: loc}
 	suite, err := vector.LoadSuite(opts.Suite)
 	if err != nil {
-		ginkgo.It("loads the conformance suite", func() { ginkgo.Fail("conformginkgo: " + err.Error()) })
+		ginkgo.It("loads the conformance suite", loc, func() { ginkgo.Fail("conformginkgo: " + err.Error()) })
 		return
 	}
 	g.suite = suite
 	cases, err := runner.Select(suite, opts)
 	if err != nil {
-		ginkgo.It("selects the conformance cases", func() { ginkgo.Fail("conformginkgo: " + err.Error()) })
+		ginkgo.It("selects the conformance cases", loc, func() { ginkgo.Fail("conformginkgo: " + err.Error()) })
 		return
 	}
 	var entries []ginkgo.TableEntry
 	for _, c := range cases {
-		entries = append(entries, ginkgo.Entry(c.ID, c.ID, ginkgo.Label(c.Tier, c.Stage)))
+		entries = append(entries, ginkgo.Entry(c.ID, c.ID, ginkgo.Label(c.Tier, c.Stage), loc))
 	}
 	if !opts.Filtered() {
 		for _, se := range suite.Errors {
-			entries = append(entries, ginkgo.Entry(se.ID(), se.ID(), ginkgo.Label(se.Tier(), se.Stage(), "suite-error")))
+			entries = append(entries, ginkgo.Entry(se.ID(), se.ID(), ginkgo.Label(se.Tier(), se.Stage(), "suite-error"), loc))
 		}
 	}
-	ginkgo.DescribeTable("cases", g.runCase, entries)
-	if opts.RequireLevel != "" && opts.RequireLevel != runner.LevelNone {
-		ginkgo.It(LevelSpec, ginkgo.Serial, ginkgo.Label("level"), g.level)
-	}
+	ginkgo.DescribeTable("cases", g.runCase, entries, loc)
+	// Ginkgo orders the specs of one location by their containers' texts
+	// ("verdict" after "cases"), and with --randomize-all by priority.
+	ginkgo.Describe("verdict", loc, func() {
+		ginkgo.It(LevelSpec, ginkgo.Serial, ginkgo.SpecPriority(-1), ginkgo.Label("level"), loc, g.level)
+		ginkgo.ReportAfterEach(g.cleanUp, loc)
+	})
 }
 
 // start starts this process's execution, once.
@@ -95,6 +108,11 @@ func (g *gate) target() runner.Level {
 	return g.opts.RequireLevel
 }
 
+// hasTarget reports whether the options have a target level.
+func (g *gate) hasTarget() bool {
+	return g.opts.RequireLevel != "" && g.opts.RequireLevel != runner.LevelNone
+}
+
 // narrowed reports whether this Ginkgo run selects specs by label, focus
 // or skip.
 func narrowed() bool {
@@ -105,11 +123,9 @@ func narrowed() bool {
 // runCase is the spec of the case (or suite error) id.
 func (g *gate) runCase(ctx ginkgo.SpecContext, id string) {
 	if err := g.start(); err != nil {
-		ginkgo.Fail("conformginkgo: " + err.Error())
+		g.stop(id, err.Error(), "")
 	}
-	if why := g.x.Infrastructure(); why != "" {
-		ginkgo.Fail("conformginkgo: " + why)
-	}
+	g.stopIfNoVerdict(id)
 	e, ok := g.entries[id]
 	if !ok {
 		ginkgo.Fail(fmt.Sprintf("conformginkgo: no case %s in the suite", id))
@@ -118,7 +134,7 @@ func (g *gate) runCase(ctx ginkgo.SpecContext, id string) {
 	c := g.x.RunEntry(ctx, e)
 	g.mu.Unlock()
 	if g.target() != "" {
-		record(c) // for the level spec, which exists only with a target and runs only unnarrowed
+		g.record(c) // for the level spec, which judges only an unnarrowed run with a target
 	}
 	switch runner.Classify(c, g.target()) {
 	case runner.ClassGated:
@@ -126,7 +142,11 @@ func (g *gate) runCase(ctx ginkgo.SpecContext, id string) {
 	case runner.ClassWarning:
 		ginkgo.Skip(fmt.Sprintf("%s case %s, not required for %s: %s", c.Tier, c.Outcome(), g.opts.RequireLevel.Title(), c.Message))
 	case runner.ClassNotRun:
-		ginkgo.Fail(g.describe(c)) // after an infrastructure error: no verdict
+		if c.Status == protocol.StatusSkip {
+			ginkgo.Skip(c.Message) // another shard's (Options.Shard)
+		}
+		g.stopIfNoVerdict(id) // the run stopped at this case
+		ginkgo.Fail(g.describe(c))
 	case runner.ClassOK:
 		if c.Status == protocol.StatusXFail {
 			ginkgo.Skip("expected failure: " + c.Message)
@@ -140,13 +160,20 @@ func (g *gate) level() {
 	if narrowed() {
 		ginkgo.Skip("a narrowed run claims no level (it is judged strictly on the cases it ran)")
 	}
-	if err := g.start(); err != nil {
-		ginkgo.Fail("conformginkgo: " + err.Error())
+	if !g.hasTarget() {
+		ginkgo.Skip("no target level (Options.RequireLevel): each case passes or fails on its own")
 	}
+	if err := g.start(); err != nil {
+		g.stop(LevelSpec, err.Error(), "")
+	}
+	g.stopIfNoVerdict(LevelSpec)
 	rep := g.x.Finish()
 	rep.RequireLevel = g.opts.RequireLevel
-	if err := gather(rep); err != nil {
+	if err := g.gather(rep); err != nil {
 		ginkgo.Fail("conformginkgo: " + err.Error())
+	}
+	if by := g.stopped(); by != "" {
+		ginkgo.Skip(fmt.Sprintf("the run has no verdict (the spec of %s says why)", by))
 	}
 	v := rep.Verdict()
 	if rep.Infrastructure != "" || v.Infrastructure {
@@ -162,31 +189,163 @@ func (g *gate) level() {
 }
 
 // describe is the failure message of a gated case: its status and the
-// failure detail every report shows (message, diff, inputs, stderr).
+// failure detail every report shows (message, diff, inputs, stderr), as
+// the text report caps it. Past the text report's number of failures in
+// full, a process gives only the status and message.
 func (g *gate) describe(c runner.CaseResult) string {
-	d := strings.TrimRight(report.FailureDetail(c, g.suite), "\n")
-	if strings.HasPrefix(strings.ToLower(d), string(c.Status)+":") {
-		return d
+	g.smu.Lock()
+	g.shown++
+	full := g.shown <= report.DefaultMaxFailures
+	g.smu.Unlock()
+	if !full {
+		first, _, _ := strings.Cut(c.Message, "\n")
+		return fmt.Sprintf("%s (only the first %d failures of each Ginkgo process are shown in full)", statusLine(c.Status, first), report.DefaultMaxFailures)
 	}
-	return string(c.Status) + ": " + d
+	return statusLine(c.Status, strings.TrimRight(report.FailureDetail(c, g.suite), "\n"))
 }
 
-// shared is the directory where the processes of a parallel Ginkgo run
-// leave their results for the level spec, or "" when the run is not
-// parallel. It is named after the run's server address, which every
-// process of the run shares and no other run has.
-func shared() string {
+// statusLine is "status: text", saying the status once.
+func statusLine(st protocol.Status, text string) string {
+	if text == "" {
+		return string(st)
+	}
+	if strings.HasPrefix(strings.ToLower(text), string(st)+":") {
+		return text
+	}
+	return string(st) + ": " + text
+}
+
+// stopIfNoVerdict stops the spec id when the run has no verdict: the
+// implementation failed to start, a restart budget ran out, or the run
+// was interrupted (see stop).
+func (g *gate) stopIfNoVerdict(id string) {
+	if why := g.x.Infrastructure(); why != "" {
+		g.stop(id, why, g.x.InfrastructureStderr())
+	}
+}
+
+// stop ends the spec id of a run that has no verdict. The first spec of
+// the run to meet it (of any process) fails and says why, with the
+// implementation's stderr tail; every other spec is skipped, not run.
+func (g *gate) stop(id, why, stderr string) {
+	if by := g.claim(id); by != id {
+		ginkgo.Skip(fmt.Sprintf("not run: %s (the spec of %s says why)", why, by))
+	}
+	d := report.FailureDetail(runner.CaseResult{Status: protocol.StatusNotRun, Message: why, Stderr: stderr}, nil)
+	ginkgo.Fail("conformginkgo: the run has no verdict: " + strings.TrimRight(d, "\n") +
+		"\n(said by this spec alone: the others are skipped, not run)")
+}
+
+// claim makes id the spec that says why the run has no verdict, unless
+// another spec of the run already is one, and returns the one that is.
+func (g *gate) claim(id string) string {
+	g.smu.Lock()
+	defer g.smu.Unlock()
+	if g.stopper != "" {
+		return g.stopper
+	}
+	g.stopper = id
+	dir := g.dir()
+	if dir == "" {
+		return id
+	}
+	// Among the processes, the first to link its claim to the name
+	// "stopper" is the one.
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return id
+	}
+	mine := filepath.Join(dir, fmt.Sprintf("stopper-%d", ginkgo.GinkgoParallelProcess()))
+	if err := os.WriteFile(mine, []byte(id), 0o644); err != nil {
+		return id
+	}
+	defer os.Remove(mine)
+	err := os.Link(mine, filepath.Join(dir, "stopper"))
+	if !errors.Is(err, fs.ErrExist) {
+		return id // linked (or no links here: better twice than never)
+	}
+	if by, err := os.ReadFile(filepath.Join(dir, "stopper")); err == nil && len(by) > 0 {
+		g.stopper = string(by)
+	}
+	return g.stopper
+}
+
+// stopped is the spec of any process that said why the run has no
+// verdict, or "".
+func (g *gate) stopped() string {
+	g.smu.Lock()
+	defer g.smu.Unlock()
+	if g.stopper != "" {
+		return g.stopper
+	}
+	if dir := g.dir(); dir != "" {
+		if by, err := os.ReadFile(filepath.Join(dir, "stopper")); err == nil {
+			return string(by)
+		}
+	}
+	return ""
+}
+
+// runDir is the directory the processes of a parallel Ginkgo run share,
+// or "" when the run is not parallel. It is named after what every
+// process of the run shares and no other run has: their parent, the
+// ginkgo command (its process id and, where the system tells it, its
+// start time), and the run's random seed. The level spec removes it
+// (see cleanUp).
+func runDir() string {
 	s, _ := ginkgo.GinkgoConfiguration()
-	if s.ParallelTotal <= 1 || s.ParallelHost == "" {
+	if s.ParallelTotal <= 1 {
 		return ""
 	}
-	sum := sha256.Sum256([]byte(s.ParallelHost))
+	ppid := os.Getppid()
+	sum := sha256.Sum256(fmt.Appendf(nil, "%d %s %d", ppid, startTime(ppid), s.RandomSeed))
 	return filepath.Join(os.TempDir(), "cupel-conformginkgo-"+hex.EncodeToString(sum[:8]))
 }
 
+// startTime is when the process pid started, in the system's units, or
+// "" where the system does not say (Linux's /proc does).
+func startTime(pid int) string {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return ""
+	}
+	// The fields after the command, which is in parentheses and may hold
+	// anything: state is field 3, starttime field 22.
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return ""
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 20 {
+		return ""
+	}
+	return f[19]
+}
+
+// dir is this gate's directory in the run's (see runDir), named after
+// its location, or "" when the run is not parallel.
+func (g *gate) dir() string {
+	run := runDir()
+	if run == "" {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(g.loc.String()))
+	return filepath.Join(run, hex.EncodeToString(sum[:8]))
+}
+
+// cleanUp removes this gate's directory of the run after the level spec,
+// which Ginkgo reports on process 1 after every other process has
+// finished, whether the spec ran, was skipped (a filter, --fail-fast) or
+// was interrupted.
+func (g *gate) cleanUp(types.SpecReport) {
+	if dir := g.dir(); dir != "" {
+		_ = os.RemoveAll(dir)
+		_ = os.Remove(filepath.Dir(dir)) // unless another gate of the run still has its own
+	}
+}
+
 // record leaves c for the level spec of a parallel run.
-func record(c runner.CaseResult) {
-	dir := shared()
+func (g *gate) record(c runner.CaseResult) {
+	dir := g.dir()
 	if dir == "" {
 		return
 	}
@@ -212,12 +371,11 @@ func record(c runner.CaseResult) {
 
 // gather puts into rep (process 1's report) the results the other
 // processes recorded, and recounts it.
-func gather(rep *runner.Report) error {
-	dir := shared()
+func (g *gate) gather(rep *runner.Report) error {
+	dir := g.dir()
 	if dir == "" {
 		return nil
 	}
-	defer os.RemoveAll(dir)
 	files, err := filepath.Glob(filepath.Join(dir, "process-*.jsonl"))
 	if err != nil {
 		return err

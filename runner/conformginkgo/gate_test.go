@@ -1,18 +1,25 @@
 package conformginkgo_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"encoding/xml"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
+	"github.com/onsi/ginkgo/v2/types"
 	. "github.com/onsi/gomega"
 
+	"github.com/cupel-go/go-cupel/internal/report"
 	"github.com/cupel-go/go-cupel/internal/testimpl"
 	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/conformginkgo"
@@ -36,9 +43,13 @@ var caseName = regexp.MustCompile(`^\[It\] Cupel conformance cases (\S+) \[`)
 // childRun is one run of the child suite testdata/gatesuite.
 type childRun struct {
 	impl     string
+	implCmd  string // a command to run as the implementation instead of impl
+	suite    string // the suite's directory (default ../testdata/suite)
 	require  runner.Level
 	parallel bool   // ginkgo -p instead of go test
 	filter   string // a label filter
+	focus    string // a focus
+	failFast bool
 }
 
 // childBins are the ginkgo command and the child suite's test binary,
@@ -47,52 +58,123 @@ type childRun struct {
 // runs the one it compiles).
 type childBins struct{ ginkgo, suite string }
 
-// run runs the child suite and returns its exit code and the statuses of
-// Ginkgo's JUnit report, by case id (and conformginkgo.LevelSpec).
-func (r childRun) run(bins childBins) (int, map[string]string) {
-	fixtures, err := filepath.Abs("../testdata/suite")
+// childResult is what a child run reported.
+type childResult struct {
+	code   int
+	status map[string]string  // Ginkgo's JUnit: each spec's status, by case id (and conformginkgo.LevelSpec)
+	specs  []types.SpecReport // Ginkgo's JSON report: the gate's specs
+	tmp    string             // the run's TMPDIR
+	out    string
+}
+
+// command is the command of the child run, with its JUnit and JSON
+// reports in dir and dir as its TMPDIR.
+func (r childRun) command(bins childBins, dir string) *exec.Cmd {
+	suite := r.suite
+	if suite == "" {
+		suite = "../testdata/suite"
+	}
+	fixtures, err := filepath.Abs(suite)
 	Expect(err).NotTo(HaveOccurred())
-	junit := filepath.Join(GinkgoT().TempDir(), "junit.xml")
 	var cmd *exec.Cmd
+	reports := []string{"junit-report=" + filepath.Join(dir, "junit.xml"), "json-report=" + filepath.Join(dir, "report.json")}
+	if r.filter != "" {
+		reports = append(reports, "label-filter="+r.filter)
+	}
+	if r.focus != "" {
+		reports = append(reports, "focus="+r.focus)
+	}
+	if r.failFast {
+		reports = append(reports, "fail-fast")
+	}
 	if r.parallel {
-		args := []string{"-p", "--procs=3", "--junit-report=" + junit}
-		if r.filter != "" {
-			args = append(args, "--label-filter="+r.filter)
+		args := []string{"-p", "--procs=3"}
+		for _, a := range reports {
+			args = append(args, "--"+a)
 		}
 		cmd = exec.Command(bins.ginkgo, append(args, bins.suite)...)
 	} else {
 		// What go test does: the test binary in the package's directory.
-		args := []string{"-test.count=1", "-ginkgo.junit-report=" + junit}
-		if r.filter != "" {
-			args = append(args, "-ginkgo.label-filter="+r.filter)
+		args := []string{"-test.count=1"}
+		for _, a := range reports {
+			args = append(args, "-ginkgo."+a)
 		}
 		cmd = exec.Command(bins.suite, args...)
 		cmd.Dir = "testdata/gatesuite"
 	}
-	cmd.Env = append(os.Environ(), "TESTIMPL="+r.impl, "TESTIMPL_SUITE="+fixtures, "REQUIRE_LEVEL="+string(r.require))
+	cmd.Env = append(os.Environ(), "TESTIMPL="+r.impl, "TESTIMPL_SUITE="+fixtures, "REQUIRE_LEVEL="+string(r.require),
+		"IMPL_CMD="+r.implCmd, "TMPDIR="+dir)
+	return cmd
+}
+
+// run runs the child suite and returns what it reported.
+func (r childRun) run(bins childBins) childResult {
+	dir := GinkgoT().TempDir()
+	cmd := r.command(bins, dir)
 	out, err := cmd.CombinedOutput()
-	code := 0
+	return r.result(dir, string(out), err)
+}
+
+// result reads the reports of the child run in dir that exited with err.
+func (r childRun) result(dir, out string, err error) childResult {
+	res := childResult{tmp: dir, out: out, status: map[string]string{}}
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
-		code = ee.ExitCode()
+		res.code = ee.ExitCode()
 	} else {
-		Expect(err).NotTo(HaveOccurred(), string(out))
+		Expect(err).NotTo(HaveOccurred(), out)
 	}
-	data, err := os.ReadFile(junit)
-	Expect(err).NotTo(HaveOccurred(), string(out))
+	data, err := os.ReadFile(filepath.Join(dir, "junit.xml"))
+	Expect(err).NotTo(HaveOccurred(), out)
 	var j ginkgoJUnit
 	Expect(xml.Unmarshal(data, &j)).To(Succeed())
-	status := map[string]string{}
 	for _, s := range j.Suites {
 		for _, c := range s.Cases {
 			if m := caseName.FindStringSubmatch(c.Name); m != nil {
-				status[m[1]] = c.Status
+				res.status[m[1]] = c.Status
 			} else if strings.Contains(c.Name, conformginkgo.LevelSpec) {
-				status[conformginkgo.LevelSpec] = c.Status
+				res.status[conformginkgo.LevelSpec] = c.Status
 			}
 		}
 	}
-	return code, status
+	data, err = os.ReadFile(filepath.Join(dir, "report.json"))
+	Expect(err).NotTo(HaveOccurred(), out)
+	var reports []types.Report
+	Expect(json.Unmarshal(data, &reports)).To(Succeed())
+	for _, rep := range reports {
+		for _, s := range rep.SpecReports {
+			if s.LeafNodeType == types.NodeTypeIt {
+				res.specs = append(res.specs, s)
+			}
+		}
+	}
+	return res
+}
+
+// left lists what the child run left in its TMPDIR, besides its reports.
+func (res childResult) left() []string {
+	entries, err := os.ReadDir(res.tmp)
+	Expect(err).NotTo(HaveOccurred())
+	var names []string
+	for _, e := range entries {
+		if n := e.Name(); n != "junit.xml" && n != "report.json" {
+			names = append(names, n)
+		}
+	}
+	return names
+}
+
+// gateLine is the line of the Gate call in the child suite.
+func gateLine() int {
+	data, err := os.ReadFile("testdata/gatesuite/gate_suite_test.go")
+	Expect(err).NotTo(HaveOccurred())
+	for i, l := range strings.Split(string(data), "\n") {
+		if strings.Contains(l, "conformginkgo.Gate(") {
+			return i + 1
+		}
+	}
+	Fail("no Gate call in the child suite")
+	return 0
 }
 
 // want is what the child run must report, from the runner's own verdict
@@ -126,9 +208,7 @@ func (r childRun) want() (code int, status map[string]string) {
 			status[c.ID] = "passed"
 		}
 	}
-	if r.filter != "" && r.require != "" {
-		status[conformginkgo.LevelSpec] = "skipped"
-	}
+	status[conformginkgo.LevelSpec] = "skipped" // without a target, or narrowed
 	if v.Target != "" {
 		status[conformginkgo.LevelSpec] = "passed"
 		if !v.Level.AtLeast(v.Target) {
@@ -149,12 +229,25 @@ var _ = Describe("The Ginkgo gate, in a child Ginkgo suite", Ordered, ContinueOn
 		Expect(err).NotTo(HaveOccurred(), string(out))
 	})
 
-	DescribeTable("renders the runner's verdict: the exit code of runner.Check, each case's class in Ginkgo's JUnit",
+	DescribeTable("renders the runner's verdict: the exit code of runner.Check, each case's class in Ginkgo's JUnit; every spec at the Gate call; nothing left in TMPDIR",
 		func(r childRun) {
-			code, got := r.run(bins)
+			res := r.run(bins)
 			wantCode, want := r.want()
-			Expect(code).To(Equal(wantCode))
-			Expect(got).To(Equal(want))
+			Expect(res.code).To(Equal(wantCode), res.out)
+			Expect(res.status).To(Equal(want))
+			line := gateLine()
+			Expect(res.specs).To(HaveLen(len(want)))
+			for _, s := range res.specs {
+				Expect(s.LeafNodeLocation.FileName).To(HaveSuffix("/testdata/gatesuite/gate_suite_test.go"), s.LeafNodeText)
+				Expect(s.LeafNodeLocation.LineNumber).To(Equal(line), s.LeafNodeText)
+				if s.State == types.SpecStateFailed {
+					Expect(s.Failure.FailureNodeLocation).To(Equal(s.LeafNodeLocation), s.LeafNodeText)
+				}
+			}
+			if res.code != 0 {
+				Expect(res.out).To(ContainSubstring(fmt.Sprintf("gate_suite_test.go:%d", line)))
+			}
+			Expect(res.left()).To(BeEmpty())
 		},
 		Entry("a conformant implementation", childRun{impl: testimpl.Conformant, require: runner.LevelConformant}),
 		Entry("a failing implementation", childRun{impl: testimpl.FailingRequired, require: runner.LevelConformant}),
@@ -164,6 +257,105 @@ var _ = Describe("The Ginkgo gate, in a child Ginkgo suite", Ordered, ContinueOn
 		Entry("ginkgo -p: a conformant implementation", childRun{impl: testimpl.Conformant, require: runner.LevelFullyConformant, parallel: true}),
 		Entry("ginkgo -p: optional failures, with the level gathered from every process", childRun{impl: testimpl.OptionalFailures, require: runner.LevelConformant, parallel: true}),
 		Entry("ginkgo -p: optional failures miss fully conformant", childRun{impl: testimpl.OptionalFailures, require: runner.LevelFullyConformant, parallel: true}),
+		Entry("ginkgo -p: optional failures fail strictly", childRun{impl: testimpl.OptionalFailures, parallel: true}),
 		Entry("ginkgo -p with a label filter", childRun{impl: testimpl.FailingRequired, parallel: true, filter: "required && scoring"}),
 	)
+
+	DescribeTable("fails one spec, with the implementation's stderr, when the implementation cannot start, and skips the others",
+		func(r childRun) {
+			r.implCmd = `echo "python3: can't open file '/nowhere/nonexistent.py': [Errno 2] No such file or directory" >&2; exit 2`
+			res := r.run(bins)
+			Expect(res.code).To(Equal(1), res.out)
+			var failed []types.SpecReport
+			for _, s := range res.specs {
+				switch s.State {
+				case types.SpecStateFailed:
+					failed = append(failed, s)
+				case types.SpecStateSkipped:
+				default:
+					Fail(fmt.Sprintf("%s: %s, want failed (once) or skipped", s.LeafNodeText, s.State))
+				}
+			}
+			Expect(failed).To(HaveLen(1), res.out)
+			msg := failed[0].Failure.Message
+			Expect(msg).To(ContainSubstring("the run has no verdict: implementation failed to start: "))
+			Expect(msg).To(ContainSubstring("  | python3: can't open file '/nowhere/nonexistent.py'"))
+			for _, s := range res.specs {
+				if s.State == types.SpecStateSkipped && s.LeafNodeText != conformginkgo.LevelSpec {
+					Expect(s.Failure.Message).To(HavePrefix("not run: implementation failed to start: "), s.LeafNodeText)
+					Expect(s.Failure.Message).To(HaveSuffix(fmt.Sprintf("(the spec of %s says why)", failed[0].LeafNodeText)), s.LeafNodeText)
+				}
+			}
+			Expect(strings.Count(res.out, "can't open file")).To(Equal(1), "the stderr tail is said once")
+			Expect(res.left()).To(BeEmpty())
+		},
+		Entry("go test", childRun{}),
+		Entry("go test, with a target", childRun{require: runner.LevelConformant}),
+		Entry("ginkgo -p", childRun{parallel: true}),
+		Entry("ginkgo -p, with a target", childRun{require: runner.LevelConformant, parallel: true}),
+	)
+
+	It("caps a failure's output as the text report does: its problems, and the failures in full", func() {
+		vectors := "../../vectors" // the embedded suite: a failure of 302 scores
+		res := childRun{impl: testimpl.FailingRequired, suite: vectors, focus: "recency-many-items$"}.run(bins)
+		Expect(res.code).To(Equal(1))
+		var msg string
+		for _, s := range res.specs {
+			if s.LeafNodeText == "required/scoring/recency-many-items" {
+				msg = s.Failure.Message
+			}
+		}
+		Expect(msg).To(HavePrefix(`fail: score of #0 "r0": `))
+		Expect(strings.Count(msg, "score of #")).To(Equal(report.DefaultMaxFailures))
+		Expect(msg).To(ContainSubstring(fmt.Sprintf("… and %d more problems (see the JSON report)", 302-report.DefaultMaxFailures)))
+
+		res = childRun{impl: testimpl.FailingRequired, suite: vectors}.run(bins)
+		full, short := 0, 0
+		for _, s := range res.specs {
+			if s.State != types.SpecStateFailed {
+				continue
+			}
+			if strings.HasSuffix(s.Failure.Message, fmt.Sprintf("(only the first %d failures of each Ginkgo process are shown in full)", report.DefaultMaxFailures)) {
+				short++
+				Expect(s.Failure.Message).NotTo(ContainSubstring("\n"))
+			} else {
+				full++
+			}
+		}
+		Expect(full).To(Equal(report.DefaultMaxFailures))
+		Expect(short).To(BeNumerically(">", 0))
+	})
+
+	It("leaves nothing in TMPDIR after ginkgo -p --fail-fast, or an interrupt", func() {
+		res := childRun{impl: testimpl.FailingRequired, require: runner.LevelConformant, parallel: true, failFast: true}.run(bins)
+		Expect(res.code).To(Equal(1), res.out)
+		Expect(res.status).To(ContainElement("failed"))
+		Expect(res.status[conformginkgo.LevelSpec]).To(Equal("skipped"))
+		Expect(res.left()).To(BeEmpty())
+
+		// Each process answers its first case, recording it in the run's
+		// directory, and hangs on its second until the run is interrupted:
+		// once every process has recorded a case, each is in the middle of
+		// its run, and the ^C reaches all of them there.
+		r := childRun{impl: testimpl.Conformant, require: runner.LevelConformant, parallel: true}
+		dir := GinkgoT().TempDir()
+		cmd := r.command(bins, dir)
+		cmd.Env = append(cmd.Env, "CASE_TIMEOUT=5m", "HANG_AFTER_FIRST=1")
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		Expect(cmd.Start()).To(Succeed())
+		recorded := func() []string {
+			files, err := filepath.Glob(filepath.Join(dir, "cupel-conformginkgo-*", "*", "process-*.jsonl"))
+			Expect(err).NotTo(HaveOccurred())
+			return files
+		}
+		Eventually(recorded).WithTimeout(2 * time.Minute).Should(HaveLen(3))
+		Expect(syscall.Kill(-cmd.Process.Pid, syscall.SIGINT)).To(Succeed()) // ^C: to every process of the run
+		err := cmd.Wait()
+		res = r.result(dir, out.String(), err)
+		Expect(res.code).NotTo(Equal(0))
+		Expect(res.specs).To(ContainElement(HaveField("State", types.SpecStateInterrupted)), res.out)
+		Expect(res.left()).To(BeEmpty())
+	})
 })

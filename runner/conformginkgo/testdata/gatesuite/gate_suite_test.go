@@ -1,11 +1,18 @@
 // Package gatesuite is the Ginkgo suite the tests of package conformginkgo
 // run as a child: the gate over the test implementation $TESTIMPL and the
-// suite in $TESTIMPL_SUITE, with the target $REQUIRE_LEVEL.
+// suite in $TESTIMPL_SUITE, with the target $REQUIRE_LEVEL and the
+// per-case timeout $CASE_TIMEOUT (default the runner's); or, with
+// $IMPL_CMD set, over that command as a process. $HANG_AFTER_FIRST makes
+// each process's implementation hang on every case after its first, until
+// the case's context ends.
 package gatesuite
 
 import (
+	"context"
 	"os"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -13,6 +20,7 @@ import (
 	"github.com/cupel-go/go-cupel/internal/testimpl"
 	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/conformginkgo"
+	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
@@ -27,6 +35,29 @@ var _ = Describe("Cupel conformance", func() {
 	if err != nil {
 		panic(err)
 	}
-	conformginkgo.Gate(func() runner.Implementation { return testimpl.New(os.Getenv("TESTIMPL"), suite) },
-		runner.Options{Suite: fsys, RequireLevel: runner.Level(os.Getenv("REQUIRE_LEVEL"))})
+	timeout, _ := time.ParseDuration(os.Getenv("CASE_TIMEOUT"))
+	newImpl := func() runner.Implementation { return testimpl.New(os.Getenv("TESTIMPL"), suite) }
+	if cmd := os.Getenv("IMPL_CMD"); cmd != "" {
+		newImpl = func() runner.Implementation { return protocol.NewProcess(protocol.ProcessOptions{Command: cmd}) }
+	}
+	if os.Getenv("HANG_AFTER_FIRST") != "" {
+		answer := newImpl
+		newImpl = func() runner.Implementation { return &hanging{Implementation: answer()} }
+	}
+	conformginkgo.Gate(newImpl, runner.Options{Suite: fsys, RequireLevel: runner.Level(os.Getenv("REQUIRE_LEVEL")), Timeout: timeout}) // the gate's location
 })
+
+// hanging answers its first case, and hangs on every other until the
+// case's context ends.
+type hanging struct {
+	runner.Implementation
+	answered atomic.Bool
+}
+
+func (h *hanging) Run(ctx context.Context, req protocol.Request) (protocol.Result, error) {
+	if h.answered.Swap(true) {
+		<-ctx.Done()
+		return protocol.Result{}, ctx.Err()
+	}
+	return h.Implementation.Run(ctx, req)
+}
