@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strconv"
 
@@ -102,6 +103,34 @@ func readResult(line []byte) (m ResultMessage, ok bool) {
 		}
 	})
 	return m, r.Done()
+}
+
+// DecodeResult reads a result line as the runner reads every result an
+// implementation sends (PROTOCOL.md, "Reading a line"): keys match byte
+// for byte, and a key given twice, or one that is a documented key under
+// case folding only, makes the line an error matching ErrProtocol. The
+// fast reader reads the lines it accepts; [wirejson.Strict] reads the
+// others with the same rules (FuzzReadResult holds the two to each other).
+// The line is taken as sent: the bare NaN and Infinity tokens are quoted
+// by the caller (relaxJSON) when it allows them.
+func DecodeResult(line []byte) (ResultMessage, error) {
+	if m, ok := readResult(line); ok {
+		return m, nil
+	}
+	var m ResultMessage
+	if err := wirejson.Strict(line, &m); err != nil {
+		return ResultMessage{}, fmt.Errorf("%w: %w", ErrProtocol, err)
+	}
+	return m, nil
+}
+
+// DecodeHello reads a hello line with the rules of [DecodeResult].
+func DecodeHello(line []byte) (HelloResponse, error) {
+	var h HelloResponse
+	if err := wirejson.Strict(line, &h); err != nil {
+		return HelloResponse{}, fmt.Errorf("%w: %w", ErrProtocol, err)
+	}
+	return h, nil
 }
 
 // readHead reads the value of key when it is one that run and result
