@@ -1,0 +1,162 @@
+package runner_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/cupel-go/go-cupel/internal/hostile"
+	"github.com/cupel-go/go-cupel/internal/offline"
+	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/protocol"
+	"github.com/cupel-go/go-cupel/runner/vector"
+)
+
+// The wire variants of internal/hostile forge a pass: each rewrites
+// go-cupel's honest result lines so that their documented fields, read
+// byte for byte, are wrong, while a reader matching keys without regard
+// to case, or merging repeated objects, reads the honest answer back.
+// Run live over the protocol on the full embedded suite, and read from
+// an offline results.jsonl, no line a variant changed may pass its case,
+// and so no variant that changed a line reaches the level go-cupel does.
+var _ = Describe("the hostile wire variants", Ordered, func() {
+	var adapter string
+	var suite *vector.Suite
+	// honest holds go-cupel's result line of each case (seq 1), by ID.
+	honest := map[string][]byte{}
+
+	BeforeAll(func() {
+		dir, err := os.MkdirTemp("", "hostilewire")
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(os.RemoveAll, dir)
+		adapter = filepath.Join(dir, "hostileadapter")
+		out, err := exec.Command("go", "build", "-o", adapter, "../internal/hostile/hostileadapter").CombinedOutput()
+		Expect(err).NotTo(HaveOccurred(), string(out))
+		suite, err = vector.LoadSuite(nil)
+		Expect(err).NotTo(HaveOccurred())
+		for _, c := range suite.Cases {
+			req := protocol.NewRequest(1, c)
+			res, err := runner.Engine().Run(context.Background(), req)
+			Expect(err).NotTo(HaveOccurred())
+			line, err := json.Marshal(protocol.ResultMessage{Type: protocol.TypeResult, Seq: 1, ID: c.ID, Result: res})
+			Expect(err).NotTo(HaveOccurred())
+			honest[c.ID] = line
+		}
+	})
+
+	// forged reports whether variant changes the result line of case id.
+	forged := func(variant, id string) bool {
+		got := hostile.Rewrite(variant, 1, honest[id])
+		return len(got) != 1 || !bytes.Equal(got[0], honest[id])
+	}
+
+	// check holds a report of variant to the rule: every case whose line
+	// it changed is a protocol error (or not run, once the session's
+	// restarts are spent), never a pass, and the report keeps the line.
+	check := func(variant string, rep *runner.Report) (changed int) {
+		GinkgoHelper()
+		refused := 0
+		for _, c := range rep.Cases {
+			if !forged(variant, c.ID) {
+				continue
+			}
+			changed++
+			Expect(c.Status).To(BeElementOf(protocol.StatusError, protocol.StatusNotRun), "%s: %s: %s", variant, c.ID, c.Message)
+			if c.Status == protocol.StatusError {
+				refused++
+				Expect(c.Message).To(Or(ContainSubstring("refused"), ContainSubstring("invalid result line")), "%s: %s", variant, c.ID)
+				Expect(c.Line).NotTo(BeEmpty(), "%s: %s", variant, c.ID)
+			}
+		}
+		if changed == 0 {
+			return 0
+		}
+		Expect(refused).To(BeNumerically(">", 0), variant)
+		Expect(rep.Level.AtLeast(rep.RequireLevel)).To(BeFalse(), variant)
+		return changed
+	}
+
+	// unused are the variants of fields go-cupel's answers to the embedded
+	// suite never state: they change no line.
+	unused := []string{"wire-twin-case-reason", "wire-twin-fold-reason", "wire-dup-reason"}
+
+	It("go-cupel's honest lines reach Fully Conformant through the hostile adapter", func() {
+		rep := hostileRun(adapter, "honest")
+		Expect(rep.Level).To(Equal(runner.LevelFullyConformant), rep.LevelReason)
+	})
+
+	It("refuses every forged line live over the protocol", func() {
+		names := hostile.WireVariants
+		Expect(len(names)).To(BeNumerically(">", 60))
+		var none []string
+		for _, name := range names {
+			if strings.Contains(name, "hello") {
+				continue
+			}
+			if check(name, hostileRun(adapter, name)) == 0 {
+				none = append(none, name)
+			}
+		}
+		Expect(none).To(ConsistOf(unused))
+	})
+
+	It("refuses a forged hello", func() {
+		for _, name := range []string{"wire-bom-hello", "wire-twin-case-hello-protocol", "wire-dup-hello-type"} {
+			rep := hostileRun(adapter, name)
+			Expect(rep.Infrastructure).To(ContainSubstring("hello"), name)
+			Expect(rep.Level).To(Equal(runner.LevelNone), name)
+		}
+	})
+
+	It("refuses every forged line of an offline results.jsonl", func() {
+		hello, err := json.Marshal(protocol.NewHelloResponse(protocol.Identity{Name: "forger", Capabilities: protocol.Capabilities{Stages: []string{"scoring"}}}))
+		Expect(err).NotTo(HaveOccurred())
+		for _, name := range hostile.WireVariants {
+			if strings.Contains(name, "hello") {
+				continue
+			}
+			var file bytes.Buffer
+			file.Write(append(hello, '\n'))
+			for _, c := range suite.Cases {
+				for _, l := range hostile.Rewrite(name, 1, honest[c.ID]) {
+					file.Write(append(l, '\n'))
+				}
+			}
+			res, err := offline.ReadResults(&file)
+			if err != nil {
+				// A line that does not name its case exactly (a forged
+				// id or type, a BOM) refuses the whole file.
+				Expect(err).To(MatchError(protocol.ErrInfrastructure), name)
+				continue
+			}
+			rep, err := runner.Run(context.Background(), res, runner.Options{RequireLevel: runner.LevelFullyConformant})
+			Expect(err).NotTo(HaveOccurred())
+			if check(name, rep) == 0 {
+				Expect(unused).To(ContainElement(name))
+			}
+		}
+	})
+})
+
+// hostileRun runs the embedded suite against the hostile adapter playing
+// variant, requiring Fully Conformant.
+func hostileRun(adapter, variant string) *runner.Report {
+	GinkgoHelper()
+	p := protocol.NewProcess(protocol.ProcessOptions{
+		Argv:           []string{adapter},
+		Env:            append(os.Environ(), "HOSTILE="+variant),
+		StartupTimeout: 30 * time.Second,
+	})
+	rep, err := runner.Run(context.Background(), p, runner.Options{RequireLevel: runner.LevelFullyConformant,
+		Timeout: time.Minute, StartupTimeout: 30 * time.Second})
+	Expect(err).NotTo(HaveOccurred(), variant)
+	return rep
+}
