@@ -163,15 +163,15 @@ func FuzzReadResult(f *testing.F) {
 // the path of the object with list indexes left out; an object not listed
 // (a reason, an unknown key's value) has none.
 var resultKeys = map[string][]string{
-	"":                                 {"type", "seq", "id", "status", "output", "error", "reason"},
-	".error":                           {"kind", "message"},
-	".output":                          {"scores", "selected", "ordered", "shortfalls", "cap_excluded_count", "overflow", "diagnostics"},
-	".output.scores":                   {"index", "score"},
-	".output.shortfalls":               {"kind", "required_count", "satisfied_count"},
-	".output.overflow":                 {"tokens_over_budget"},
-	".output.diagnostics":              {"included", "excluded", "total_candidates", "total_tokens_considered", "count_requirement_shortfalls"},
-	".output.diagnostics.included":     {"index", "score", "reason"},
-	".output.diagnostics.excluded":     {"index", "score", "reason"},
+	"":                             {"type", "seq", "id", "status", "output", "error", "reason"},
+	".error":                       {"kind", "message"},
+	".output":                      {"scores", "selected", "ordered", "shortfalls", "cap_excluded_count", "overflow", "diagnostics"},
+	".output.scores":               {"index", "score"},
+	".output.shortfalls":           {"kind", "required_count", "satisfied_count"},
+	".output.overflow":             {"tokens_over_budget"},
+	".output.diagnostics":          {"included", "excluded", "total_candidates", "total_tokens_considered", "count_requirement_shortfalls"},
+	".output.diagnostics.included": {"index", "score", "reason"},
+	".output.diagnostics.excluded": {"index", "score", "reason"},
 	".output.diagnostics.count_requirement_shortfalls": {"kind", "required_count", "satisfied_count"},
 }
 
