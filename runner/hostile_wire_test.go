@@ -72,7 +72,7 @@ var _ = Describe("the hostile wire variants", Ordered, func() {
 			Expect(c.Status).To(BeElementOf(protocol.StatusError, protocol.StatusNotRun), "%s: %s: %s", variant, c.ID, c.Message)
 			if c.Status == protocol.StatusError {
 				refused++
-				Expect(c.Message).To(Or(ContainSubstring("refused"), ContainSubstring("invalid result line")), "%s: %s", variant, c.ID)
+				Expect(c.Message).To(Or(ContainSubstring("refused"), ContainSubstring("invalid result line"), ContainSubstring("not JSON")), "%s: %s", variant, c.ID)
 				Expect(c.Line).NotTo(BeEmpty(), "%s: %s", variant, c.ID)
 			}
 		}
@@ -96,12 +96,33 @@ var _ = Describe("the hostile wire variants", Ordered, func() {
 	It("refuses every forged line live over the protocol", func() {
 		names := hostile.WireVariants
 		Expect(len(names)).To(BeNumerically(">", 60))
-		var none []string
+		// The runs are independent: four at a time, checked in order.
+		type outcome struct {
+			rep *runner.Report
+			err error
+		}
+		var live []string
 		for _, name := range names {
-			if strings.Contains(name, "hello") {
-				continue
+			if !strings.Contains(name, "hello") {
+				live = append(live, name)
 			}
-			if check(name, hostileRun(adapter, name)) == 0 {
+		}
+		outcomes := make([]chan outcome, len(live))
+		sem := make(chan struct{}, 4)
+		for i, name := range live {
+			outcomes[i] = make(chan outcome, 1)
+			go func() {
+				sem <- struct{}{}
+				defer func() { <-sem }()
+				rep, err := runHostile(adapter, name)
+				outcomes[i] <- outcome{rep, err}
+			}()
+		}
+		var none []string
+		for i, name := range live {
+			o := <-outcomes[i]
+			Expect(o.err).NotTo(HaveOccurred(), name)
+			if check(name, o.rep) == 0 {
 				none = append(none, name)
 			}
 		}
@@ -150,13 +171,17 @@ var _ = Describe("the hostile wire variants", Ordered, func() {
 // variant, requiring Fully Conformant.
 func hostileRun(adapter, variant string) *runner.Report {
 	GinkgoHelper()
+	rep, err := runHostile(adapter, variant)
+	Expect(err).NotTo(HaveOccurred(), variant)
+	return rep
+}
+
+func runHostile(adapter, variant string) (*runner.Report, error) {
 	p := protocol.NewProcess(protocol.ProcessOptions{
 		Argv:           []string{adapter},
 		Env:            append(os.Environ(), "HOSTILE="+variant),
 		StartupTimeout: 30 * time.Second,
 	})
-	rep, err := runner.Run(context.Background(), p, runner.Options{RequireLevel: runner.LevelFullyConformant,
+	return runner.Run(context.Background(), p, runner.Options{RequireLevel: runner.LevelFullyConformant,
 		Timeout: time.Minute, StartupTimeout: 30 * time.Second})
-	Expect(err).NotTo(HaveOccurred(), variant)
-	return rep
 }

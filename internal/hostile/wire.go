@@ -3,6 +3,7 @@ package hostile
 import (
 	"bytes"
 	"encoding/json"
+	"math/rand/v2"
 	"strconv"
 	"strings"
 )
@@ -341,4 +342,120 @@ func encode(b []byte, v any) []byte {
 		return append(b, v...)
 	}
 	return append(b, "null"...)
+}
+
+// MutateResult rewrites a result line as an implementation could send it,
+// with choices drawn from r: the keys of an object reordered, unknown keys
+// added to an object of documented keys (none folds to one), and at times a twin of a
+// documented key by case or by folding, or a key given twice. forged
+// reports whether it added a twin or a repeated key: a line the protocol
+// refuses. Without one, the line's documented fields are line's.
+func MutateResult(r *rand.Rand, line []byte) (out []byte, forged bool) {
+	v, err := parse(line)
+	if err != nil {
+		return line, false
+	}
+	var objs []*object
+	structs := map[*object]bool{}
+	collect(v, "", &objs, structs)
+	extra := 0
+	for range 1 + r.IntN(4) {
+		o := objs[r.IntN(len(objs))]
+		switch r.IntN(5) {
+		case 0:
+			r.Shuffle(len(o.m), func(i, j int) { o.m[i], o.m[j] = o.m[j], o.m[i] })
+		case 1:
+			// An unknown key's value is ignored: keys that differ by
+			// case only are no twins there. (A reason's keys are its
+			// data: none is unknown.)
+			if !structs[o] {
+				continue
+			}
+			extra++
+			o.insert(r.IntN(len(o.m)+1), member{key: "x_extra_" + strconv.Itoa(extra), val: json.RawMessage(`{"status":"ok","Status":1}`)})
+		case 2, 3:
+			if !structs[o] || len(o.m) == 0 {
+				continue
+			}
+			i := r.IntN(len(o.m))
+			k := o.m[i].key
+			if !documented(k) {
+				continue
+			}
+			twin := strings.ToUpper(k[:1]) + k[1:]
+			if f := foldKey(k); f != k && r.IntN(2) == 0 {
+				twin = f
+			}
+			val := o.m[i].val
+			if w, ok := wrong(k, val); ok && r.IntN(2) == 0 {
+				val = w
+			}
+			o.insert(r.IntN(len(o.m)+1), member{key: twin, val: val})
+			forged = true
+		case 4:
+			if len(o.m) == 0 {
+				continue
+			}
+			m := o.m[r.IntN(len(o.m))]
+			if w, ok := wrong(m.key, m.val); ok && r.IntN(2) == 0 {
+				m.val = w
+			}
+			o.insert(r.IntN(len(o.m)+1), m)
+			forged = true
+		}
+	}
+	return encode(nil, v), forged
+}
+
+// WrongResult rewrites one documented field of a result line, drawn by r,
+// to a wrong value of its type ("status" ok to error, a number plus one,
+// a list or object emptied); it returns line when the field drawn is not
+// in it.
+func WrongResult(r *rand.Rand, line []byte) []byte {
+	path := wireFields[r.IntN(len(wireFields))]
+	return forgeEach(path, func(o *object, i int) bool {
+		w, ok := wrong(o.m[i].key, o.m[i].val)
+		o.m[i].val = w
+		return ok
+	})(0, line)[0]
+}
+
+// collect appends every object in v, at path (keys joined by dots, lists
+// as "*"), and marks in structs those whose keys are documented (not a
+// reason's).
+func collect(v any, path string, objs *[]*object, structs map[*object]bool) {
+	switch v := v.(type) {
+	case *object:
+		*objs = append(*objs, v)
+		structs[v] = documentedObject(path)
+		for _, m := range v.m {
+			collect(m.val, strings.TrimPrefix(path+"."+m.key, "."), objs, structs)
+		}
+	case []any:
+		for _, e := range v {
+			collect(e, path+".*", objs, structs)
+		}
+	}
+}
+
+// documentedObject reports whether the object at path has documented
+// keys: wireFields names fields in it.
+func documentedObject(path string) bool {
+	for _, p := range wireFields {
+		if strings.Join(p[:len(p)-1], ".") == path {
+			return true
+		}
+	}
+	return false
+}
+
+// documented reports whether k is a documented key of some object of a
+// result line (what a twin is made of).
+func documented(k string) bool {
+	for _, p := range wireFields {
+		if last(p) == k {
+			return true
+		}
+	}
+	return false
 }
