@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -78,9 +77,8 @@ func Strict(b []byte, v any) error {
 	if err := json.Unmarshal(b, v); err != nil {
 		return err
 	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	return (&walker{dec: dec}).walk(shapeOf(reflect.TypeOf(v)))
+	w := walker{b: b}
+	return w.walk(shapeOf(reflect.TypeOf(v)))
 }
 
 // shape is what Strict knows of a type at a position of the JSON text:
@@ -88,7 +86,7 @@ func Strict(b []byte, v any) error {
 // map's elements.
 type shape struct {
 	fields map[string]*shape // a struct: its keys (nil for other kinds)
-	names  []string          // the keys of fields, for the folding check
+	names  [][]byte          // the keys of fields, for the folding check
 	elem   *shape            // a slice, array, map or pointer's element
 }
 
@@ -161,21 +159,23 @@ func addFields(s *shape, t reflect.Type) {
 			name = f.Name
 		}
 		s.fields[name] = build(f.Type)
-		s.names = append(s.names, name)
+		s.names = append(s.names, []byte(name))
 	}
 }
 
-// walker reads a text encoding/json accepted, keeping the path to the
-// current value as segments (made into a string only for an error).
+// walker reads a JSON text encoding/json accepted (so its syntax is not
+// checked again), keeping the path to the current value as segments, made
+// into a string only for an error.
 type walker struct {
-	dec  *json.Decoder
+	b    []byte
+	i    int
 	path []segment
 }
 
 // segment is a step of a path: an object's key, or a list's index (when
 // key is nil).
 type segment struct {
-	key   *string
+	key   []byte
 	index int
 }
 
@@ -188,10 +188,10 @@ func (w *walker) pathString() string {
 		switch {
 		case s.key == nil:
 			b.WriteString("[" + strconv.Itoa(s.index) + "]")
-		case plainWord(*s.key):
-			b.WriteString("." + *s.key)
+		case plainWord(s.key):
+			b.WriteString("." + string(s.key))
 		default:
-			b.WriteString("[" + quoteKey(*s.key) + "]")
+			b.WriteString("[" + quoteKey(string(s.key)) + "]")
 		}
 	}
 	return b.String()
@@ -199,81 +199,150 @@ func (w *walker) pathString() string {
 
 // plainWord reports whether s is a non-empty run of ASCII letters, digits
 // and underscores.
-func plainWord(s string) bool {
-	for _, c := range []byte(s) {
+func plainWord(s []byte) bool {
+	for _, c := range s {
 		if !(c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
 			return false
 		}
 	}
-	return s != ""
+	return len(s) > 0
 }
 
 // maxSeenList is how many keys of an object walk compares one by one;
 // past it, it keeps them in a map.
 const maxSeenList = 32
 
+func (w *walker) ws() {
+	for w.i < len(w.b) {
+		switch w.b[w.i] {
+		case ' ', '\t', '\n', '\r':
+			w.i++
+		default:
+			return
+		}
+	}
+}
+
+// skipString reads a string and returns it with its quotes, and whether
+// it has no escape and no byte past ASCII.
+func (w *walker) skipString() (raw []byte, plain bool) {
+	start := w.i
+	w.i++
+	plain = true
+	for w.b[w.i] != '"' {
+		switch c := w.b[w.i]; {
+		case c == '\\':
+			plain = false
+			w.i += 2
+		case c >= utf8.RuneSelf:
+			plain = false
+			w.i++
+		default:
+			w.i++
+		}
+	}
+	w.i++
+	return w.b[start:w.i], plain
+}
+
+// key reads a string and returns its value as encoding/json decodes it
+// (escapes decoded, invalid UTF-8 as U+FFFD), aliasing the text when it
+// has neither.
+func (w *walker) key() []byte {
+	raw, plain := w.skipString()
+	if plain || (bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw)) {
+		return raw[1 : len(raw)-1]
+	}
+	var s string
+	_ = json.Unmarshal(raw, &s) // valid: encoding/json read the text
+	return []byte(s)
+}
+
 // walk reads the next value at the position of shape s, and fails on a
 // key Strict refuses.
 func (w *walker) walk(s *shape) error {
-	tok, err := w.dec.Token()
-	if err != nil {
-		return err
-	}
-	switch tok {
-	case json.Delim('{'):
-		var list []string
+	w.ws()
+	switch w.b[w.i] {
+	case '{':
+		w.i++
+		var list [maxSeenList][]byte
+		n := 0
 		var set map[string]bool
-		for w.dec.More() {
-			t, err := w.dec.Token()
-			if err != nil {
-				return err
+		for {
+			w.ws()
+			if w.b[w.i] == '}' {
+				w.i++
+				return nil
 			}
-			key, _ := t.(string)
-			dup := set[key]
-			if set == nil {
-				dup = slices.Contains(list, key)
-				if list = append(list, key); len(list) > maxSeenList {
-					set = map[string]bool{}
-					for _, k := range list {
-						set[k] = true
+			if w.b[w.i] == ',' {
+				w.i++
+				w.ws()
+			}
+			key := w.key()
+			w.ws()
+			w.i++ // the colon
+			dup := false
+			switch {
+			case set != nil:
+				dup = set[string(key)]
+				set[string(key)] = true
+			default:
+				for _, k := range list[:n] {
+					if bytes.Equal(k, key) {
+						dup = true
+						break
 					}
 				}
-			} else {
-				set[key] = true
+				if n < len(list) {
+					list[n] = key
+					n++
+				} else {
+					set = map[string]bool{string(key): true}
+					for _, k := range list {
+						set[string(k)] = true
+					}
+				}
 			}
 			if dup {
-				return &KeyError{Path: w.pathString(), Key: key}
+				return &KeyError{Path: w.pathString(), Key: string(key)}
 			}
 			child := anyShape
 			switch {
 			case s.fields != nil:
-				if f, ok := s.fields[key]; ok {
+				if f, ok := s.fields[string(key)]; ok {
 					child = f
 					break
 				}
 				for _, name := range s.names {
-					if strings.EqualFold(key, name) {
-						return &KeyError{Path: w.pathString(), Key: key, Documented: name}
+					if bytes.EqualFold(key, name) {
+						return &KeyError{Path: w.pathString(), Key: string(key), Documented: string(name)}
 					}
 				}
 			case s.elem != nil:
 				child = s.elem
 			}
-			w.path = append(w.path, segment{key: &key})
-			err = w.walk(child)
+			w.path = append(w.path, segment{key: key})
+			err := w.walk(child)
 			w.path = w.path[:len(w.path)-1]
 			if err != nil {
 				return err
 			}
 		}
-		_, err = w.dec.Token()
-		return err
-	case json.Delim('['):
+	case '[':
+		w.i++
 		elem := s.elem
 		if elem == nil {
 			elem = anyShape
 		}
-		for i := 0; w.dec.More(); i++ {
+		for i := 0; ; i++ {
+			w.ws()
+			if w.b[w.i] == ']' {
+				w.i++
+				return nil
+			}
+			if w.b[w.i] == ',' {
+				w.i++
+			}
 			w.path = append(w.path, segment{index: i})
 			err := w.walk(elem)
 			w.path = w.path[:len(w.path)-1]
@@ -281,8 +350,16 @@ func (w *walker) walk(s *shape) error {
 				return err
 			}
 		}
-		_, err = w.dec.Token()
-		return err
+	case '"':
+		w.skipString()
+	default: // a number or a literal
+		for w.i < len(w.b) {
+			switch w.b[w.i] {
+			case ',', ']', '}', ' ', '\t', '\n', '\r':
+				return nil
+			}
+			w.i++
+		}
 	}
 	return nil
 }
