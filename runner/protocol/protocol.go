@@ -139,7 +139,7 @@ func Serve(ctx context.Context, impl Implementation, r io.Reader, w io.Writer) e
 			continue
 		}
 		var env envelope
-		if err := json.Unmarshal(line, &env); err != nil {
+		if err := wirejson.Strict(line, &env); err != nil {
 			return fmt.Errorf("%w: invalid JSON line: %v", ErrProtocol, err)
 		}
 		switch env.Type {
@@ -153,7 +153,7 @@ func Serve(ctx context.Context, impl Implementation, r io.Reader, w io.Writer) e
 			}
 		case TypeRun:
 			var m RunMessage
-			if err := json.Unmarshal(line, &m); err != nil {
+			if err := wirejson.Strict(line, &m); err != nil {
 				return fmt.Errorf("%w: invalid run message: %v", ErrProtocol, err)
 			}
 			if err := run(m); err != nil {

@@ -15,7 +15,7 @@ import (
 // than vector.Input's own MarshalJSON and UnmarshalJSON do; these functions
 // write and read the envelope around the case themselves. The bytes are
 // encoding/json's, and a line the fast reader does not accept is read by
-// encoding/json.
+// wirejson.Strict: encoding/json with PROTOCOL.md's exact reading of keys.
 
 // encodeLine is the JSON of msg, as encoding/json writes it.
 func encodeLine(msg any) ([]byte, error) {
@@ -50,9 +50,9 @@ func encodeRun(m RunMessage) ([]byte, error) {
 	return append(b, '}'), nil
 }
 
-// readRun reads a run message as encoding/json reads one into a
+// readRun reads a run message as wirejson.Strict reads one into a
 // RunMessage; ok is false when the fast reader does not accept the line
-// (encoding/json then reads it, or says why it cannot).
+// (Strict then reads it, or says why it cannot).
 func readRun(line []byte) (m RunMessage, ok bool) {
 	r := wirejson.NewReader(line)
 	r.Object(func(key []byte) {
@@ -72,7 +72,7 @@ func readRun(line []byte) (m RunMessage, ok bool) {
 	return m, r.Done() && m.Type == TypeRun
 }
 
-// readResult reads a result line as encoding/json reads one into a
+// readResult reads a result line as wirejson.Strict reads one into a
 // ResultMessage; ok is false when the fast reader does not accept it.
 func readResult(line []byte) (m ResultMessage, ok bool) {
 	r := wirejson.NewReader(line)

@@ -17,12 +17,12 @@ import (
 )
 
 // The fuzz targets hold the fast readers of run and result lines (wire.go)
-// to encoding/json on any bytes: they decline, or read exactly what
-// encoding/json reads (and never accept what it rejects). A result line is
-// written by another implementation, so a malformed one must be judged as
-// encoding/json judges it. Their seeds, run by every go test, are the
-// embedded vectors' run messages and go-cupel's results of them, and the
-// edge cases below.
+// to wirejson.Strict, the reading of the lines they decline, on any bytes:
+// they decline, or read exactly what Strict reads (and never accept what
+// it refuses). A result line is written by another implementation, so a
+// malformed one must be judged by the one reading PROTOCOL.md describes.
+// Their seeds, run by every go test, are the embedded vectors' run
+// messages and go-cupel's results of them, and the edge cases below.
 
 // edgeRuns are hand-made run lines at the edges of what readRun accepts.
 var edgeRuns = []string{
@@ -65,7 +65,9 @@ var edgeResults = []string{
 	"{\"type\":\"result\",\"seq\":1,\"status\":\"\xff\"}",
 }
 
-// FuzzReadRun holds readRun to encoding/json's reading of a RunMessage.
+// FuzzReadRun holds readRun to wirejson.Strict, which reads the run lines
+// readRun declines: both decline, or both accept with deep-equal values, or
+// only Strict accepts.
 func FuzzReadRun(f *testing.F) {
 	suite, err := vector.LoadSuite(nil)
 	if err != nil {
@@ -84,7 +86,7 @@ func FuzzReadRun(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		fast, ok := protocol.ReadRun(b)
 		var want protocol.RunMessage
-		err := json.Unmarshal(b, &want)
+		err := wirejson.Strict(b, &want)
 		wirejsontest.Check(t, b, fast, ok, want, err)
 	})
 }
