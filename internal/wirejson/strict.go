@@ -77,7 +77,7 @@ func Strict(b []byte, v any) error {
 	if err := json.Unmarshal(b, v); err != nil {
 		return err
 	}
-	w := walker{b: b}
+	w := walker{Reader: Reader{b: b}}
 	return w.walk(shapeOf(reflect.TypeOf(v)))
 }
 
@@ -167,9 +167,8 @@ func addFields(s *shape, t reflect.Type) {
 // checked again), keeping the path to the current value as segments, made
 // into a string only for an error.
 type walker struct {
-	b    []byte
-	i    int
-	path []segment
+	Reader // its text and position, and its ws
+	path   []segment
 }
 
 // segment is a step of a path: an object's key, or a list's index (when
@@ -212,20 +211,9 @@ func plainWord(s []byte) bool {
 // past it, it keeps them in a map.
 const maxSeenList = 32
 
-func (w *walker) ws() {
-	for w.i < len(w.b) {
-		switch w.b[w.i] {
-		case ' ', '\t', '\n', '\r':
-			w.i++
-		default:
-			return
-		}
-	}
-}
-
-// skipString reads a string and returns it with its quotes, and whether
+// stringSpan reads a string and returns it with its quotes, and whether
 // it has no escape and no byte past ASCII.
-func (w *walker) skipString() (raw []byte, plain bool) {
+func (w *walker) stringSpan() (raw []byte, plain bool) {
 	start := w.i
 	w.i++
 	plain = true
@@ -249,7 +237,7 @@ func (w *walker) skipString() (raw []byte, plain bool) {
 // (escapes decoded, invalid UTF-8 as U+FFFD), aliasing the text when it
 // has neither.
 func (w *walker) key() []byte {
-	raw, plain := w.skipString()
+	raw, plain := w.stringSpan()
 	if plain || (bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw)) {
 		return raw[1 : len(raw)-1]
 	}
@@ -351,7 +339,7 @@ func (w *walker) walk(s *shape) error {
 			}
 		}
 	case '"':
-		w.skipString()
+		w.stringSpan()
 	default: // a number or a literal
 		for w.i < len(w.b) {
 			switch w.b[w.i] {
