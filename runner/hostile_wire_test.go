@@ -137,6 +137,33 @@ var _ = Describe("the hostile wire variants", Ordered, func() {
 		}
 	})
 
+	It("keeps the line of a case that did not pass as the implementation sent it, and no other", func() {
+		hello, err := json.Marshal(protocol.NewHelloResponse(protocol.Identity{Name: "honest"}))
+		Expect(err).NotTo(HaveOccurred())
+		var file bytes.Buffer
+		file.Write(append(hello, '\n'))
+		first := suite.Cases[0].ID
+		sent := `{"type":"result", "seq":1, "id":"` + first + `", "status":"error", "error":{"kind":"internal"}, "x":"\u00e9"}`
+		file.WriteString(sent + "\n")
+		for _, c := range suite.Cases[1:] {
+			file.Write(append(honest[c.ID], '\n'))
+		}
+		res, err := offline.ReadResults(&file)
+		Expect(err).NotTo(HaveOccurred())
+		rep, err := runner.Run(context.Background(), res, runner.Options{})
+		Expect(err).NotTo(HaveOccurred())
+		for _, c := range rep.Cases {
+			if c.ID == first {
+				Expect(c.Status).To(Equal(protocol.StatusError))
+				Expect(c.Line).To(Equal(sent))
+				Expect(c.Actual.Error.Kind).To(Equal("internal"))
+				continue
+			}
+			Expect(c.Status).To(Equal(protocol.StatusPass), c.ID)
+			Expect(c.Line).To(BeEmpty(), c.ID)
+		}
+	})
+
 	It("refuses every forged line of an offline results.jsonl", func() {
 		hello, err := json.Marshal(protocol.NewHelloResponse(protocol.Identity{Name: "forger", Capabilities: protocol.Capabilities{Stages: []string{"scoring"}}}))
 		Expect(err).NotTo(HaveOccurred())
