@@ -77,7 +77,8 @@ func Strict(b []byte, v any) error {
 	if err := json.Unmarshal(b, v); err != nil {
 		return err
 	}
-	w := walker{Reader: Reader{b: b}}
+	var path [16]segment
+	w := walker{Reader: Reader{b: b}, path: path[:0]}
 	return w.walk(shapeOf(reflect.TypeOf(v)))
 }
 
