@@ -43,12 +43,7 @@ var _ = Describe("the hostile wire variants", Ordered, func() {
 		suite, err = vector.LoadSuite(nil)
 		Expect(err).NotTo(HaveOccurred())
 		for _, c := range suite.Cases {
-			req := protocol.NewRequest(1, c)
-			res, err := runner.Engine().Run(context.Background(), req)
-			Expect(err).NotTo(HaveOccurred())
-			line, err := json.Marshal(protocol.ResultMessage{Type: protocol.TypeResult, Seq: 1, ID: c.ID, Result: res})
-			Expect(err).NotTo(HaveOccurred())
-			honest[c.ID] = line
+			honest[c.ID] = honestLine(c)
 		}
 	})
 
@@ -193,6 +188,17 @@ var _ = Describe("the hostile wire variants", Ordered, func() {
 		}
 	})
 })
+
+// honestLine is go-cupel's result line for case c, sent with seq 1, as
+// the hostile adapter writes it.
+func honestLine(c *vector.Case) []byte {
+	GinkgoHelper()
+	res, err := runner.Engine().Run(context.Background(), protocol.NewRequest(1, c))
+	Expect(err).NotTo(HaveOccurred())
+	line, err := json.Marshal(protocol.ResultMessage{Type: protocol.TypeResult, Seq: 1, ID: c.ID, Result: res})
+	Expect(err).NotTo(HaveOccurred())
+	return line
+}
 
 // hostileRun runs the embedded suite against the hostile adapter playing
 // variant, requiring Fully Conformant.

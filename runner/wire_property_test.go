@@ -1,8 +1,6 @@
 package runner_test
 
 import (
-	"context"
-	"encoding/json"
 	"math/rand/v2"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -31,11 +29,7 @@ var _ = Describe("a result line, however it is written", func() {
 		r := rand.New(rand.NewPCG(34, 1))
 		var passes, refusals, wrongs int
 		for _, c := range suite.Cases {
-			req := protocol.NewRequest(1, c)
-			res, err := runner.Engine().Run(context.Background(), req)
-			Expect(err).NotTo(HaveOccurred())
-			honest, err := json.Marshal(protocol.ResultMessage{Type: protocol.TypeResult, Seq: 1, ID: c.ID, Result: res})
-			Expect(err).NotTo(HaveOccurred())
+			honest := honestLine(c)
 			for range 12 {
 				base := honest
 				if r.IntN(2) == 0 {
