@@ -110,6 +110,10 @@ type CaseResult struct {
 	Actual *protocol.Result `json:"actual,omitempty"`
 	// ActualCut, when set, says what of Actual was not kept, and why.
 	ActualCut string `json:"actual_cut,omitempty"`
+	// Line is the line the implementation sent for the case, as sent, for
+	// a case that did not pass (bounded by protocol.ClipLine): the
+	// evidence Actual was decoded from, or the line refused.
+	Line string `json:"line,omitempty"`
 	// Expected is the expectation entry that applied to the case.
 	Expected *Expectation `json:"expected_failure,omitempty"`
 	// SuiteError is set when the vector could not be loaded.

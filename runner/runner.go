@@ -444,7 +444,7 @@ func runCase(ctx context.Context, impl Implementation, c *vector.Case, seq int, 
 			}
 			cr.infra = errors.New(cr.Message)
 		case errors.As(err, &f):
-			cr.Status, cr.Message, cr.Stderr = f.Status, f.Message, f.Stderr
+			cr.Status, cr.Message, cr.Stderr, cr.Line = f.Status, f.Message, f.Stderr, f.Line
 			if f.Err != nil {
 				cr.Message += ": " + f.Err.Error()
 			}
@@ -460,6 +460,9 @@ func runCase(ctx context.Context, impl Implementation, c *vector.Case, seq int, 
 	if cr.Status != protocol.StatusPass {
 		if s, ok := impl.(protocol.StderrReporter); ok {
 			cr.Stderr = s.CaseStderr()
+		}
+		if l, ok := impl.(protocol.LineReporter); ok {
+			cr.Line = l.CaseLine()
 		}
 	}
 	kept, cut := r.Kept()

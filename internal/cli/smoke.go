@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/cupel-go/go-cupel/internal/wirejson"
 	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/vector"
@@ -38,6 +39,7 @@ func (e *env) smoke(args []string) (int, error) {
 	cancel()
 	if err != nil {
 		fmt.Fprintf(e.stdout, "FAIL hello: %v\n", err)
+		e.keyHint(err)
 		var f *protocol.Fault
 		if errors.As(err, &f) && f.Stderr != "" {
 			fmt.Fprintf(e.stdout, "stderr:\n%s\n", f.Stderr)
@@ -62,6 +64,7 @@ func (e *env) smoke(args []string) (int, error) {
 		cancel()
 		if err != nil {
 			fmt.Fprintf(e.stdout, "FAIL run %s (seq %d): %v\n", cs.ID, seq, err)
+			e.keyHint(err)
 			if s := p.CaseStderr(); s != "" {
 				fmt.Fprintf(e.stdout, "stderr:\n%s\n", s)
 			}
@@ -78,4 +81,26 @@ func (e *env) smoke(args []string) (int, error) {
 	}
 	fmt.Fprintf(e.stdout, "ok   bye\n")
 	return 0, nil
+}
+
+// keyHint explains a line refused for its keys to the adapter's author:
+// what their serializer did, the line as sent (quoted, cut), and the rule.
+func (e *env) keyHint(err error) {
+	var ke *wirejson.KeyError
+	if !errors.As(err, &ke) {
+		return
+	}
+	if ke.Documented != "" {
+		fmt.Fprintf(e.stdout, "hint: the runner reads keys byte for byte: your serializer writes %q for %q (a field name's case, a naming policy?); write the key exactly as PROTOCOL.md documents it\n", ke.Key, ke.Documented)
+	} else {
+		fmt.Fprintf(e.stdout, "hint: the runner refuses a key given twice in one object: write each key once (PROTOCOL.md, Reading a line)\n")
+	}
+	var f *protocol.Fault
+	if errors.As(err, &f) && f.Line != "" {
+		line := f.Line
+		if len(line) > 300 {
+			line = line[:300]
+		}
+		fmt.Fprintf(e.stdout, "line sent: %q\n", line)
+	}
 }

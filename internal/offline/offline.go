@@ -8,12 +8,15 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/cupel-go/go-cupel/internal/atomicfile"
+	"github.com/cupel-go/go-cupel/internal/wirejson"
 	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/vector"
 )
@@ -76,6 +79,14 @@ func ReadManifest(dir string) (*Manifest, error) {
 type Results struct {
 	hello protocol.HelloResponse
 	byID  map[string]protocol.Result
+	// refused holds the fault of each case whose result line was refused
+	// (a key given twice, a documented key under case folding only).
+	refused map[string]*protocol.Fault
+	// lines holds each case's result line as the file states it (bounded
+	// by protocol.ClipLine), for the report of a case that does not pass.
+	lines map[string]string
+	mu    sync.Mutex
+	last  string // the ID of the last case run
 }
 
 // ReadResults parses a results file. Every line must be valid; a case
@@ -83,7 +94,7 @@ type Results struct {
 func ReadResults(r io.Reader) (*Results, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), protocol.MaxLine)
-	res := &Results{byID: map[string]protocol.Result{}}
+	res := &Results{byID: map[string]protocol.Result{}, refused: map[string]*protocol.Fault{}, lines: map[string]string{}}
 	n := 0
 	for sc.Scan() {
 		n++
@@ -91,26 +102,37 @@ func ReadResults(r io.Reader) (*Results, error) {
 		if len(line) == 0 {
 			continue
 		}
+		sent := line
 		typ, line, err := protocol.ParseLine(line)
 		if err != nil {
 			return nil, fmt.Errorf("%w: line %d: %w", protocol.ErrInfrastructure, n, err)
 		}
 		switch typ {
 		case protocol.TypeHello:
-			if err := json.Unmarshal(line, &res.hello); err != nil {
+			h, err := protocol.DecodeHello(line)
+			if err != nil {
 				return nil, fmt.Errorf("%w: line %d: %v", protocol.ErrInfrastructure, n, err)
 			}
+			res.hello = h
 		case protocol.TypeResult:
-			var m protocol.ResultMessage
-			if err := json.Unmarshal(line, &m); err != nil {
-				return nil, fmt.Errorf("%w: line %d: %v", protocol.ErrInfrastructure, n, err)
+			m, err := protocol.DecodeResult(line)
+			if err != nil {
+				// A line refused for its keys is an error for its case,
+				// when the line names the case without doubt.
+				id, ok := protocol.ExactID(line)
+				if !errors.Is(err, wirejson.ErrKey) || !ok {
+					return nil, fmt.Errorf("%w: line %d: %v", protocol.ErrInfrastructure, n, err)
+				}
+				m = protocol.ResultMessage{ID: id}
+				res.refused[id] = &protocol.Fault{Status: protocol.StatusError, Message: fmt.Sprintf("%s line %d: result line refused", ResultsFile, n), Line: protocol.ClipLine(sent), Err: err}
 			}
-			if _, dup := res.byID[m.ID]; dup {
+			if _, dup := res.lines[m.ID]; dup {
 				return nil, fmt.Errorf("%w: line %d: case %s has more than one result", protocol.ErrInfrastructure, n, m.ID)
 			}
-			// The first place verify stores a result: its texts are cut
-			// as a live run cuts them (protocol.Result.Bounded).
-			res.byID[m.ID] = m.Result.Bounded()
+			res.lines[m.ID] = protocol.ClipLine(sent)
+			if res.refused[m.ID] == nil {
+				res.byID[m.ID] = m.Result.Bounded() // cut as a live run cuts it
+			}
 		default:
 			return nil, fmt.Errorf("%w: line %d: unexpected message type %q", protocol.ErrInfrastructure, n, typ)
 		}
@@ -134,12 +156,12 @@ func (r *Results) Check(cases []*vector.Case, digest string) error {
 	var missing []string
 	for _, c := range cases {
 		want[c.ID] = true
-		if _, ok := r.byID[c.ID]; !ok {
+		if _, ok := r.lines[c.ID]; !ok {
 			missing = append(missing, c.ID)
 		}
 	}
 	var extra []string
-	for id := range r.byID {
+	for id := range r.lines {
 		if !want[id] {
 			extra = append(extra, id)
 		}
@@ -158,9 +180,24 @@ func (r *Results) Hello(context.Context) (protocol.Identity, error) { return r.h
 
 // Run returns the recorded result of the case.
 func (r *Results) Run(_ context.Context, req protocol.Request) (protocol.Result, error) {
+	r.mu.Lock()
+	r.last = req.ID
+	r.mu.Unlock()
+	if f := r.refused[req.ID]; f != nil {
+		g := *f // a copy: the runner may add to it
+		return protocol.Result{}, &g
+	}
 	res, ok := r.byID[req.ID]
 	if !ok {
 		return protocol.Result{}, &protocol.Fault{Status: protocol.StatusError, Message: "no result recorded for " + req.ID}
 	}
 	return res, nil
+}
+
+// CaseLine implements protocol.LineReporter: the result line of the last
+// case run, as the file states it (bounded).
+func (r *Results) CaseLine() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.lines[r.last]
 }

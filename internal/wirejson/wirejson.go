@@ -5,11 +5,13 @@
 //
 // It does not replace encoding/json. The Reader accepts a plain subset of
 // JSON (keys and strings without escapes, no null where a value is read,
-// objects of at most 32 keys, none given twice) and, on anything else, marks itself failed, so that
-// the caller decodes the same bytes again with encoding/json: what the
-// Reader accepts, it reads as encoding/json would, and everything else
-// keeps encoding/json's behaviour and errors. The append functions write
-// encoding/json's bytes for the values they are given.
+// objects of at most 32 keys, none given twice) and, on anything else,
+// marks itself failed, so that the caller decodes the same bytes again
+// with [Strict]: encoding/json, with a key given twice or a documented key
+// under case folding refused. What the Reader accepts, it reads as Strict
+// would, and everything else keeps Strict's behaviour and errors. The
+// append functions write encoding/json's bytes for the values they are
+// given.
 package wirejson
 
 import (
@@ -32,7 +34,7 @@ type Reader struct {
 // NewReader returns a Reader of b.
 func NewReader(b []byte) *Reader { return &Reader{b: b} }
 
-// Fail marks the read as failed: the caller falls back to encoding/json.
+// Fail marks the read as failed: the caller falls back to [Strict].
 func (r *Reader) Fail() { r.bad = true }
 
 // OK reports whether every read so far succeeded.

@@ -157,7 +157,11 @@ type Fault struct {
 	Message string
 	// Stderr is the tail of the process's stderr, if any.
 	Stderr string
-	Err    error
+	// Line is the line the implementation sent, when the fault is about
+	// it (a line refused, of the wrong type or sequence), bounded by
+	// [ClipLine].
+	Line string
+	Err  error
 }
 
 // Error implements error.
@@ -202,6 +206,15 @@ type TimeoutGracer interface {
 // the report attaches to the failure.
 type StderrReporter interface {
 	CaseStderr() string
+}
+
+// LineReporter is an Implementation that reads its answers from lines
+// (a process, an offline results file). After a case that did not pass,
+// CaseLine returns the line of its result as the implementation sent it,
+// bounded by [ClipLine], which the report keeps next to the result it
+// decoded.
+type LineReporter interface {
+	CaseLine() string
 }
 
 // Forker is an Implementation that can run cases in parallel through

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/cupel-go/go-cupel/internal/bound"
+	"github.com/cupel-go/go-cupel/internal/wirejson"
 )
 
 // ProcessOptions configure a Process.
@@ -65,6 +66,7 @@ type Process struct {
 	restarts int // restarts so far (reported)
 	streak   int // restarts since a case last completed (budgeted)
 	lastTail string
+	lastLine []byte // the result line of the last case, as sent
 }
 
 // NewProcess returns a Process; nothing starts before Hello.
@@ -119,6 +121,7 @@ func (p *Process) Hello(ctx context.Context) (Identity, error) {
 func (p *Process) Run(ctx context.Context, req Request) (Result, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.lastLine = nil
 	budget := time.Duration(-1)
 	if dl, ok := ctx.Deadline(); ok {
 		budget = time.Until(dl)
@@ -240,6 +243,17 @@ func (p *Process) CaseStderr() string {
 	return p.lastTail
 }
 
+// CaseLine returns the result line of the last case as the process sent
+// it, bounded by [ClipLine] ("" when it sent none).
+func (p *Process) CaseLine() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.lastLine == nil {
+		return ""
+	}
+	return ClipLine(p.lastLine)
+}
+
 // Restarts returns how many restarts the session used.
 func (p *Process) Restarts() int {
 	p.mu.Lock()
@@ -289,10 +303,14 @@ func (p *Process) start(ctx context.Context) (*proc, Identity, error) {
 		}
 		return nil, Identity{}, f
 	}
-	var h HelloResponse
-	if jerr := json.Unmarshal(line, &h); jerr != nil || h.Type != TypeHello {
+	h, herr := DecodeHello(line)
+	if ke := (*wirejson.KeyError)(nil); errors.As(herr, &ke) {
 		pr.kill()
-		return nil, Identity{}, &Fault{Status: StatusError, Message: badHello(line), Stderr: pr.stderr.since(0), Err: ErrProtocol}
+		return nil, Identity{}, &Fault{Status: StatusError, Message: "hello line refused: " + ke.Error(), Stderr: pr.stderr.since(0), Line: ClipLine(pr.sent), Err: ErrProtocol}
+	}
+	if herr != nil || h.Type != TypeHello {
+		pr.kill()
+		return nil, Identity{}, &Fault{Status: StatusError, Message: badHello(line), Stderr: pr.stderr.since(0), Line: ClipLine(pr.sent), Err: ErrProtocol}
 	}
 	if h.Protocol != Protocol {
 		pr.kill()
@@ -327,19 +345,25 @@ func (p *Process) exchange(ctx context.Context, pr *proc, req Request) (Result, 
 	if f != nil {
 		return Result{}, f
 	}
+	p.lastLine = pr.sent
 	if !fast {
-		if err := json.Unmarshal(line, &m); err != nil {
-			return Result{}, &Fault{Status: StatusError, Message: fmt.Sprintf("invalid result line %s", preview(line)), Err: fmt.Errorf("%w: %v", ErrProtocol, err)}
+		var err error
+		if m, err = DecodeResult(line); err != nil {
+			msg := fmt.Sprintf("invalid result line %s", preview(line))
+			if errors.Is(err, wirejson.ErrKey) {
+				msg = "result line refused"
+			}
+			return Result{}, &Fault{Status: StatusError, Message: msg, Line: ClipLine(pr.sent), Err: err}
 		}
 	}
 	if m.Type != TypeResult {
-		return Result{}, &Fault{Status: StatusError, Message: fmt.Sprintf("expected a result message, got type %q", m.Type), Err: ErrProtocol}
+		return Result{}, &Fault{Status: StatusError, Message: fmt.Sprintf("expected a result message, got type %q", m.Type), Line: ClipLine(pr.sent), Err: ErrProtocol}
 	}
 	if m.Seq != req.Seq {
-		return Result{}, &Fault{Status: StatusError, Message: fmt.Sprintf("result has seq %d, want %d", m.Seq, req.Seq), Err: ErrProtocol}
+		return Result{}, &Fault{Status: StatusError, Message: fmt.Sprintf("result has seq %d, want %d", m.Seq, req.Seq), Line: ClipLine(pr.sent), Err: ErrProtocol}
 	}
 	if m.ID != "" && m.ID != req.ID {
-		return Result{}, &Fault{Status: StatusError, Message: fmt.Sprintf("result has id %q, want %q", m.ID, req.ID), Err: ErrProtocol}
+		return Result{}, &Fault{Status: StatusError, Message: fmt.Sprintf("result has id %q, want %q", m.ID, req.ID), Line: ClipLine(pr.sent), Err: ErrProtocol}
 	}
 	return m.Result, nil
 }
@@ -365,7 +389,9 @@ type proc struct {
 	stderr  *tail
 	errEOF  chan struct{}
 	mark    int64
-	once    sync.Once
+	// sent is the last line read from stdout, as the process sent it.
+	sent []byte
+	once sync.Once
 	// maxStderr bounds the stderr of one exchange (<= 0: no bound).
 	maxStderr int64
 }
@@ -498,11 +524,12 @@ func (pr *proc) roundTrip(ctx context.Context, msg any, read func(line []byte) b
 				}
 				return nil, pr.crashed("process closed its output without answering", nil)
 			}
+			pr.sent = l.line
 			l.line = relaxJSON(l.line)
 			if read == nil || !read(l.line) {
 				var env envelope
 				if err := json.Unmarshal(l.line, &env); err != nil {
-					return nil, &Fault{Status: StatusError, Message: "stdout line is not JSON: " + preview(l.line), Err: ErrProtocol}
+					return nil, &Fault{Status: StatusError, Message: "stdout line is not JSON: " + preview(pr.sent), Line: ClipLine(pr.sent), Err: ErrProtocol}
 				}
 			}
 			if f := pr.flooded(); f != nil {

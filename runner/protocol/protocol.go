@@ -2,11 +2,15 @@ package protocol
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"strings"
+
+	"github.com/cupel-go/go-cupel/internal/wirejson"
 )
 
 // Protocol is the name of the protocol between the runner and an
@@ -135,7 +139,7 @@ func Serve(ctx context.Context, impl Implementation, r io.Reader, w io.Writer) e
 			continue
 		}
 		var env envelope
-		if err := json.Unmarshal(line, &env); err != nil {
+		if err := wirejson.Strict(line, &env); err != nil {
 			return fmt.Errorf("%w: invalid JSON line: %v", ErrProtocol, err)
 		}
 		switch env.Type {
@@ -149,7 +153,7 @@ func Serve(ctx context.Context, impl Implementation, r io.Reader, w io.Writer) e
 			}
 		case TypeRun:
 			var m RunMessage
-			if err := json.Unmarshal(line, &m); err != nil {
+			if err := wirejson.Strict(line, &m); err != nil {
 				return fmt.Errorf("%w: invalid run message: %v", ErrProtocol, err)
 			}
 			if err := run(m); err != nil {
@@ -174,5 +178,50 @@ func ParseLine(line []byte) (typ string, msg []byte, err error) {
 	if err := json.Unmarshal(msg, &env); err != nil {
 		return "", nil, fmt.Errorf("%w: the line is not JSON: %v", ErrProtocol, err)
 	}
-	return env.Type, msg, nil
+	typ, err = topString(msg, "type")
+	if err != nil {
+		return "", nil, fmt.Errorf("%w: %w", ErrProtocol, err)
+	}
+	return typ, msg, nil
+}
+
+// ExactID returns the "id" of a line's object when the line states it
+// exactly: once, as a string, without another key equal to "id" under case
+// folding. A line refused for another key still names its case so.
+func ExactID(line []byte) (string, bool) {
+	id, err := topString(line, "id")
+	return id, err == nil && id != ""
+}
+
+// topString reads the string value of key in the object of the JSON text
+// line (valid JSON) by the protocol's reading: "" when the key is absent
+// or not a string, an error matching wirejson.ErrKey when it is given
+// twice or another key equals it under case folding.
+func topString(line []byte, key string) (string, error) {
+	dec := json.NewDecoder(bytes.NewReader(line))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return "", nil
+	}
+	val, seen := "", false
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return "", err
+		}
+		k, _ := t.(string)
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return "", err
+		}
+		switch {
+		case k == key && seen:
+			return "", &wirejson.KeyError{Path: "$", Key: k}
+		case k == key:
+			seen = true
+			_ = json.Unmarshal(raw, &val)
+		case strings.EqualFold(k, key):
+			return "", &wirejson.KeyError{Path: "$", Key: k, Documented: key}
+		}
+	}
+	return val, nil
 }

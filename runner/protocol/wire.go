@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strconv"
 
@@ -14,7 +15,7 @@ import (
 // than vector.Input's own MarshalJSON and UnmarshalJSON do; these functions
 // write and read the envelope around the case themselves. The bytes are
 // encoding/json's, and a line the fast reader does not accept is read by
-// encoding/json.
+// wirejson.Strict: encoding/json with PROTOCOL.md's exact reading of keys.
 
 // encodeLine is the JSON of msg, as encoding/json writes it.
 func encodeLine(msg any) ([]byte, error) {
@@ -49,9 +50,9 @@ func encodeRun(m RunMessage) ([]byte, error) {
 	return append(b, '}'), nil
 }
 
-// readRun reads a run message as encoding/json reads one into a
+// readRun reads a run message as wirejson.Strict reads one into a
 // RunMessage; ok is false when the fast reader does not accept the line
-// (encoding/json then reads it, or says why it cannot).
+// (Strict then reads it, or says why it cannot).
 func readRun(line []byte) (m RunMessage, ok bool) {
 	r := wirejson.NewReader(line)
 	r.Object(func(key []byte) {
@@ -71,7 +72,7 @@ func readRun(line []byte) (m RunMessage, ok bool) {
 	return m, r.Done() && m.Type == TypeRun
 }
 
-// readResult reads a result line as encoding/json reads one into a
+// readResult reads a result line as wirejson.Strict reads one into a
 // ResultMessage; ok is false when the fast reader does not accept it.
 func readResult(line []byte) (m ResultMessage, ok bool) {
 	r := wirejson.NewReader(line)
@@ -102,6 +103,34 @@ func readResult(line []byte) (m ResultMessage, ok bool) {
 		}
 	})
 	return m, r.Done()
+}
+
+// DecodeResult reads a result line as the runner reads every result an
+// implementation sends (PROTOCOL.md, "Reading a line"): keys match byte
+// for byte, and a key given twice, or one that is a documented key under
+// case folding only, makes the line an error matching ErrProtocol. The
+// fast reader reads the lines it accepts; [wirejson.Strict] reads the
+// others with the same rules (FuzzReadResult holds the two to each other).
+// The line is taken as sent: the bare NaN and Infinity tokens are quoted
+// by the caller (relaxJSON) when it allows them.
+func DecodeResult(line []byte) (ResultMessage, error) {
+	if m, ok := readResult(line); ok {
+		return m, nil
+	}
+	var m ResultMessage
+	if err := wirejson.Strict(line, &m); err != nil {
+		return ResultMessage{}, fmt.Errorf("%w: %w", ErrProtocol, err)
+	}
+	return m, nil
+}
+
+// DecodeHello reads a hello line with the rules of [DecodeResult].
+func DecodeHello(line []byte) (HelloResponse, error) {
+	var h HelloResponse
+	if err := wirejson.Strict(line, &h); err != nil {
+		return HelloResponse{}, fmt.Errorf("%w: %w", ErrProtocol, err)
+	}
+	return h, nil
 }
 
 // readHead reads the value of key when it is one that run and result

@@ -165,7 +165,7 @@ func (it *Item) UnmarshalJSON(b []byte) error {
 	return it.unmarshalSlow(b)
 }
 
-// unmarshalSlow is UnmarshalJSON by encoding/json, for what the fast
+// unmarshalSlow is UnmarshalJSON by wirejson.Strict, for what the fast
 // reader (readJSON) does not accept.
 func (it *Item) unmarshalSlow(b []byte) error {
 	type plain Item
@@ -173,7 +173,7 @@ func (it *Item) unmarshalSlow(b []byte) error {
 		plain
 		Metadata map[string]json.RawMessage `json:"metadata,omitempty"`
 	}
-	if err := json.Unmarshal(b, &aux); err != nil {
+	if err := wirejson.Strict(b, &aux); err != nil {
 		return err
 	}
 	*it = Item(aux.plain)

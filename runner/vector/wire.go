@@ -145,7 +145,7 @@ func (in *Input) UnmarshalJSON(b []byte) error {
 	r := wirejson.NewReader(b)
 	if readWireInput(r, &w); !r.Done() {
 		w = wireInput{}
-		if err := json.Unmarshal(b, &w); err != nil {
+		if err := wirejson.Strict(b, &w); err != nil {
 			return err
 		}
 	}

@@ -15,7 +15,7 @@ import (
 // thousands of messages a second. Item's MarshalJSON and UnmarshalJSON
 // and Input's are these functions; the bytes are encoding/json's (the
 // tests compare them with it), and an input the fast reader does not
-// accept is read again by encoding/json.
+// accept is read again by wirejson.Strict (encoding/json, keys exactly).
 
 // appendJSON appends the JSON of it: the fields in declaration order, the
 // timestamp as RFC 3339 UTC with nanoseconds as needed, and non-finite
@@ -249,16 +249,17 @@ func readItems(r *wirejson.Reader) []Item {
 }
 
 // readWireInput reads the protocol's case object into w, or fails r: the
-// items and budget here, the configuration by encoding/json (it is small).
+// items and budget here, the configuration by wirejson.Strict (it is
+// small).
 func readWireInput(r *wirejson.Reader, w *wireInput) {
 	r.Object(func(key []byte) {
 		switch string(key) {
 		case "scorer":
-			if raw := r.Value(); r.OK() && json.Unmarshal(raw, &w.Scorer) != nil {
+			if raw := r.Value(); r.OK() && wirejson.Strict(raw, &w.Scorer) != nil {
 				r.Fail()
 			}
 		case "slicer":
-			if raw := r.Value(); r.OK() && json.Unmarshal(raw, &w.Slicer) != nil {
+			if raw := r.Value(); r.OK() && wirejson.Strict(raw, &w.Slicer) != nil {
 				r.Fail()
 			}
 		case "placer":
