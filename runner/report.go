@@ -111,7 +111,7 @@ type CaseResult struct {
 	// ActualCut, when set, says what of Actual was not kept, and why.
 	ActualCut string `json:"actual_cut,omitempty"`
 	// Line is the line the implementation sent for the case, as sent, for
-	// a case that did not pass (bounded by protocol.ClipLine): the
+	// a case that did not pass (bounded by bound.Line): the
 	// evidence Actual was decoded from, or the line refused.
 	Line string `json:"line,omitempty"`
 	// Expected is the expectation entry that applied to the case.

@@ -22,6 +22,13 @@ import (
 // the message and the details of a verdict (64 KiB, marker included).
 const MaxText = 64 << 10
 
+// MaxLine is the most bytes of an implementation's protocol line a report
+// keeps, as sent, as the evidence for a case that did not pass (16 KiB,
+// marker included). It is less than MaxText: the case's message and result
+// keep what the line said, and at 16 KiB a run of the whole suite whose
+// every case sends a maximal line still writes a JSON report under 64 MiB.
+const MaxLine = 16 << 10
+
 // MaxName is the most characters (runes) the runner keeps of one text of
 // an implementation's hello: its name, version, language, homepage and
 // each capability (marker included).
@@ -44,6 +51,16 @@ func nameMarker(cut int) string { return " … [" + strconv.Itoa(cut) + " charac
 // start, cut at a character boundary, followed by " … [N bytes cut]", MaxText
 // bytes at most in all. The result never shares memory with a long s.
 func Text(s string) string { return cut(s, MaxText) }
+
+// Line returns line as Text would, with a cap of MaxLine bytes: the line
+// itself when it is at most MaxLine bytes long, else its start and a
+// marker saying how many bytes were cut.
+func Line(line []byte) string {
+	if len(line) <= MaxLine {
+		return string(line)
+	}
+	return cut(string(line), MaxLine)
+}
 
 // cut is Text with a cap of max bytes (at least the marker's length). A
 // text that ends with a marker already (a text cut before, then led by a

@@ -45,6 +45,26 @@ var _ = ginkgo.Describe("Text", func() {
 	})
 })
 
+var _ = ginkgo.Describe("Line", func() {
+	ginkgo.It("keeps a line of at most MaxLine bytes as sent", func() {
+		head := `{"type":"result","seq":1,"id":"a","status":"ok"}`
+		line := []byte(head + strings.Repeat(" ", bound.MaxLine-len(head)))
+		gomega.Expect(len(line)).To(gomega.Equal(bound.MaxLine))
+		gomega.Expect(bound.Line(line)).To(gomega.Equal(string(line)))
+	})
+	ginkgo.It("cuts a longer line to MaxLine bytes at a character boundary, marker included, and says how many bytes it cut", func() {
+		for _, n := range []int{bound.MaxLine + 1, 16 << 20} {
+			line := []byte(strings.Repeat("é", n/2+1))
+			got := bound.Line(line)
+			gomega.Expect(len(got)).To(gomega.BeNumerically("<=", bound.MaxLine), "n=%d", n)
+			gomega.Expect(utf8.ValidString(got)).To(gomega.BeTrue())
+			m := regexp.MustCompile(`^((?:é)*) … \[(\d+) bytes cut\]$`).FindStringSubmatch(got)
+			gomega.Expect(m).NotTo(gomega.BeNil(), "n=%d", n)
+			gomega.Expect(m[2]).To(gomega.Equal(strconv.Itoa(len(line)-len(m[1]))), "n=%d", n)
+		}
+	})
+})
+
 var _ = ginkgo.Describe("Name", func() {
 	ginkgo.It("keeps a name of at most MaxName characters as it is", func() {
 		for _, s := range []string{"", "go-cupel", strings.Repeat("é", bound.MaxName)} {

@@ -16,6 +16,7 @@ import (
 	"sync"
 
 	"github.com/cupel-go/go-cupel/internal/atomicfile"
+	"github.com/cupel-go/go-cupel/internal/bound"
 	"github.com/cupel-go/go-cupel/internal/wirejson"
 	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/vector"
@@ -83,7 +84,7 @@ type Results struct {
 	// (a key given twice, a documented key under case folding only).
 	refused map[string]*protocol.Fault
 	// lines holds each case's result line as the file states it (bounded
-	// by protocol.ClipLine), for the report of a case that does not pass.
+	// by bound.Line), for the report of a case that does not pass.
 	lines map[string]string
 	mu    sync.Mutex
 	last  string // the ID of the last case run
@@ -124,12 +125,12 @@ func ReadResults(r io.Reader) (*Results, error) {
 					return nil, fmt.Errorf("%w: line %d: %v", protocol.ErrInfrastructure, n, err)
 				}
 				m = protocol.ResultMessage{ID: id}
-				res.refused[id] = &protocol.Fault{Status: protocol.StatusError, Message: fmt.Sprintf("%s line %d: result line refused", ResultsFile, n), Line: protocol.ClipLine(sent), Err: err}
+				res.refused[id] = &protocol.Fault{Status: protocol.StatusError, Message: fmt.Sprintf("%s line %d: result line refused", ResultsFile, n), Line: bound.Line(sent), Err: err}
 			}
 			if _, dup := res.lines[m.ID]; dup {
 				return nil, fmt.Errorf("%w: line %d: case %s has more than one result", protocol.ErrInfrastructure, n, m.ID)
 			}
-			res.lines[m.ID] = protocol.ClipLine(sent)
+			res.lines[m.ID] = bound.Line(sent)
 			if res.refused[m.ID] == nil {
 				res.byID[m.ID] = m.Result.Bounded() // cut as a live run cuts it
 			}

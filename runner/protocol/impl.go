@@ -159,7 +159,7 @@ type Fault struct {
 	Stderr string
 	// Line is the line the implementation sent, when the fault is about
 	// it (a line refused, of the wrong type or sequence), bounded by
-	// [ClipLine].
+	// bound.Line.
 	Line string
 	Err  error
 }
@@ -211,7 +211,7 @@ type StderrReporter interface {
 // LineReporter is an Implementation that reads its answers from lines
 // (a process, an offline results file). After a case that did not pass,
 // CaseLine returns the line of its result as the implementation sent it,
-// bounded by [ClipLine], which the report keeps next to the result it
+// bounded by bound.Line, which the report keeps next to the result it
 // decoded.
 type LineReporter interface {
 	CaseLine() string

@@ -244,14 +244,14 @@ func (p *Process) CaseStderr() string {
 }
 
 // CaseLine returns the result line of the last case as the process sent
-// it, bounded by [ClipLine] ("" when it sent none).
+// it, bounded by bound.Line ("" when it sent none).
 func (p *Process) CaseLine() string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.lastLine == nil {
 		return ""
 	}
-	return ClipLine(p.lastLine)
+	return bound.Line(p.lastLine)
 }
 
 // Restarts returns how many restarts the session used.
@@ -306,11 +306,11 @@ func (p *Process) start(ctx context.Context) (*proc, Identity, error) {
 	h, herr := DecodeHello(line)
 	if ke := (*wirejson.KeyError)(nil); errors.As(herr, &ke) {
 		pr.kill()
-		return nil, Identity{}, &Fault{Status: StatusError, Message: "hello line refused: " + ke.Error(), Stderr: pr.stderr.since(0), Line: ClipLine(pr.sent), Err: ErrProtocol}
+		return nil, Identity{}, &Fault{Status: StatusError, Message: "hello line refused: " + ke.Error(), Stderr: pr.stderr.since(0), Line: bound.Line(pr.sent), Err: ErrProtocol}
 	}
 	if herr != nil || h.Type != TypeHello {
 		pr.kill()
-		return nil, Identity{}, &Fault{Status: StatusError, Message: badHello(line), Stderr: pr.stderr.since(0), Line: ClipLine(pr.sent), Err: ErrProtocol}
+		return nil, Identity{}, &Fault{Status: StatusError, Message: badHello(line), Stderr: pr.stderr.since(0), Line: bound.Line(pr.sent), Err: ErrProtocol}
 	}
 	if h.Protocol != Protocol {
 		pr.kill()
@@ -353,17 +353,17 @@ func (p *Process) exchange(ctx context.Context, pr *proc, req Request) (Result, 
 			if errors.Is(err, wirejson.ErrKey) {
 				msg = "result line refused"
 			}
-			return Result{}, &Fault{Status: StatusError, Message: msg, Line: ClipLine(pr.sent), Err: err}
+			return Result{}, &Fault{Status: StatusError, Message: msg, Line: bound.Line(pr.sent), Err: err}
 		}
 	}
 	if m.Type != TypeResult {
-		return Result{}, &Fault{Status: StatusError, Message: fmt.Sprintf("expected a result message, got type %q", m.Type), Line: ClipLine(pr.sent), Err: ErrProtocol}
+		return Result{}, &Fault{Status: StatusError, Message: fmt.Sprintf("expected a result message, got type %q", m.Type), Line: bound.Line(pr.sent), Err: ErrProtocol}
 	}
 	if m.Seq != req.Seq {
-		return Result{}, &Fault{Status: StatusError, Message: fmt.Sprintf("result has seq %d, want %d", m.Seq, req.Seq), Line: ClipLine(pr.sent), Err: ErrProtocol}
+		return Result{}, &Fault{Status: StatusError, Message: fmt.Sprintf("result has seq %d, want %d", m.Seq, req.Seq), Line: bound.Line(pr.sent), Err: ErrProtocol}
 	}
 	if m.ID != "" && m.ID != req.ID {
-		return Result{}, &Fault{Status: StatusError, Message: fmt.Sprintf("result has id %q, want %q", m.ID, req.ID), Line: ClipLine(pr.sent), Err: ErrProtocol}
+		return Result{}, &Fault{Status: StatusError, Message: fmt.Sprintf("result has id %q, want %q", m.ID, req.ID), Line: bound.Line(pr.sent), Err: ErrProtocol}
 	}
 	return m.Result, nil
 }
@@ -529,7 +529,7 @@ func (pr *proc) roundTrip(ctx context.Context, msg any, read func(line []byte) b
 			if read == nil || !read(l.line) {
 				var env envelope
 				if err := json.Unmarshal(l.line, &env); err != nil {
-					return nil, &Fault{Status: StatusError, Message: "stdout line is not JSON: " + preview(pr.sent), Line: ClipLine(pr.sent), Err: ErrProtocol}
+					return nil, &Fault{Status: StatusError, Message: "stdout line is not JSON: " + preview(pr.sent), Line: bound.Line(pr.sent), Err: ErrProtocol}
 				}
 			}
 			if f := pr.flooded(); f != nil {

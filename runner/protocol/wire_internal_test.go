@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
-	"unicode/utf8"
 
 	"github.com/onsi/ginkgo/v2"
 	"github.com/onsi/gomega"
@@ -114,18 +113,5 @@ var _ = ginkgo.Describe("a run message on the wire", func() {
 			_, ok := readResult([]byte(line))
 			gomega.Expect(ok).To(gomega.BeFalse(), line)
 		}
-	})
-})
-
-var _ = ginkgo.Describe("ClipLine", func() {
-	ginkgo.It("keeps a line of up to 64 KiB whole, and cuts a longer one at a UTF-8 boundary with a marker", func() {
-		short := bytes.Repeat([]byte("a"), MaxKeptLine)
-		gomega.Expect(ClipLine(short)).To(gomega.Equal(string(short)))
-		long := append(bytes.Repeat([]byte("a"), MaxKeptLine-1), bytes.Repeat([]byte("é"), 100)...)
-		got := ClipLine(long)
-		gomega.Expect(got).To(gomega.HavePrefix(string(long[:MaxKeptLine-1])))
-		gomega.Expect(got).To(gomega.HaveSuffix("[… 200 more bytes of the line omitted …]"))
-		gomega.Expect(utf8.ValidString(got)).To(gomega.BeTrue())
-		gomega.Expect(len(got)).To(gomega.BeNumerically("<", MaxKeptLine+64))
 	})
 })
