@@ -15,9 +15,9 @@ import (
 
 // invalidPerMille is the share of the scoring, slicing and pipeline cases
 // drawn to be invalid, in thousandths: 5%. A case drawn whose
-// configuration has nothing that can be made invalid (a scorer without
-// keys, a greedy slicer) stays valid. EXPLORE.md gives the shares
-// measured.
+// configuration has nothing that can be made invalid (a scoring case whose
+// scorer has no keys: slicing and pipeline cases have a budget) stays
+// valid. EXPLORE.md gives the shares measured.
 const invalidPerMille = 50
 
 // breakConfig makes one part of c's configuration invalid, chosen among
