@@ -166,6 +166,33 @@ func exampleWith() map[string]string {
 var _ = Describe("the GitHub Action (action.yml)", func() {
 	reports := []string{"junit.xml", "index.html", "report.json", "summary.md"}
 
+	It("has the inputs and defaults docs/ci.md lists", func() {
+		data, err := os.ReadFile(filepath.Join(root, "action.yml"))
+		Expect(err).NotTo(HaveOccurred())
+		var action compositeAction
+		Expect(yaml.Unmarshal(data, &action)).To(Succeed())
+		md, err := os.ReadFile(filepath.Join(root, "docs", "ci.md"))
+		Expect(err).NotTo(HaveOccurred())
+		section := string(md)[strings.Index(string(md), "## The GitHub Action"):]
+		rows := regexp.MustCompile("(?m)^\\| `([a-z-]+)` \\| ([^|]*) \\|").FindAllStringSubmatch(section, -1)
+		listed := map[string]string{}
+		for _, r := range rows {
+			listed[r[1]] = strings.TrimSpace(r[2])
+		}
+		Expect(listed).To(HaveLen(len(action.Inputs)))
+		for name, in := range action.Inputs {
+			Expect(listed).To(HaveKey(name))
+			switch {
+			case in.Required:
+				Expect(listed[name]).To(Equal("(required)"), name)
+			case strings.HasPrefix(listed[name], "`"):
+				Expect(listed[name]).To(Equal("`"+in.Default+"`"), name)
+			default:
+				Expect(in.Default).To(BeEmpty(), "%s: the table gives no value", name)
+			}
+		}
+	})
+
 	It("installs cupel-conform from its own checkout and passes when the level is kept", func() {
 		with := exampleWith()
 		Expect(with).To(HaveKeyWithValue("require-level", "conformant"))
