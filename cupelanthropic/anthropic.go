@@ -208,8 +208,18 @@ type TrimOptions struct {
 // message. Before selection the tools and opts.ReplyReserve come out of the
 // window (chat.RequestBudget), and unless opts.Exact or the budget has a
 // margin, [DefaultMarginPercent] is applied. It returns the system blocks
-// and messages in conversation order with the report explaining every
-// block and message kept or dropped.
+// and messages in conversation order, and a *chat.Trimmed: the report
+// explaining every block and message kept or dropped, and the input tokens
+// as estimated (the kept blocks and messages, the omitted note, the tools
+// with [ToolUseSystemTokens]), whose sum Estimated() pairs with the
+// response's input_tokens (plus its cache read and write tokens) in a
+// chat.Usage for chat.Calibrate.
+//
+// With HistoryOptions.OmittedNote, the note that says how many messages
+// were dropped ("[41 earlier messages omitted]") is a system turn, so it
+// becomes one more text block at the end of the returned system prompt,
+// after the request's own blocks. EvictCache keeps it unchanged while the
+// budget holds, as the rest of the cached prefix.
 //
 // When the stretch that fits would open with an assistant message, chat.
 // EvictCache keeps the user message before it if the budget still holds,
@@ -222,7 +232,7 @@ type TrimOptions struct {
 // For a conversation that grows a turn at a time, keep a chat.History
 // instead (with OpenWithUser): it counts each message once and reports the
 // repeated prefix.
-func Trim(system []anthropic.TextBlockParam, msgs []anthropic.MessageParam, counter cupel.TokenCounter, window cupel.ContextBudget, opts TrimOptions) ([]anthropic.TextBlockParam, []anthropic.MessageParam, *cupel.SelectionReport, error) {
+func Trim(system []anthropic.TextBlockParam, msgs []anthropic.MessageParam, counter cupel.TokenCounter, window cupel.ContextBudget, opts TrimOptions) ([]anthropic.TextBlockParam, []anthropic.MessageParam, *chat.Trimmed, error) {
 	turns, err := ToTurns(system, msgs)
 	if err != nil {
 		return nil, nil, nil, err
@@ -256,14 +266,14 @@ func Trim(system []anthropic.TextBlockParam, msgs []anthropic.MessageParam, coun
 		return nil, nil, nil, err
 	}
 	if len(m) == 0 {
-		return nil, nil, sel.Report, &chat.ConversationError{Index: 0, Rule: chat.RuleNoMessages, Detail: "no user message fits the budget"}
+		return nil, nil, sel.Trimmed(tools), &chat.ConversationError{Index: 0, Rule: chat.RuleNoMessages, Detail: "no user message fits the budget"}
 	}
 	if opts.CacheBreakpoint {
 		if err := markLast(m); err != nil {
 			return nil, nil, nil, err
 		}
 	}
-	return s, m, sel.Report, nil
+	return s, m, sel.Trimmed(tools), nil
 }
 
 // toolTokens counts tools as their JSON, plus ToolUseSystemTokens.

@@ -2,6 +2,7 @@ package cupelanthropic_test
 
 import (
 	"encoding/json"
+	"fmt"
 
 	"github.com/anthropics/anthropic-sdk-go"
 	. "github.com/onsi/ginkgo/v2"
@@ -185,5 +186,32 @@ var _ = Describe("Trim", func() {
 		Expect(marshal(m)).To(Equal(marshal([]anthropic.MessageParam{msgs[6], msgs[1], msgs[2]})), "the exchange gives both its messages")
 		_, _, err = cupelanthropic.Messages([]*cupel.ContextItem{cupel.MustItem(cupel.ItemSpec{Content: "x"})})
 		Expect(err).To(MatchError(chat.ErrNotChatItem))
+	})
+
+	It("puts the omitted note last in the system prompt, and returns the input it estimates in parts", func() {
+		system, msgs := parse()
+		tool := anthropic.ToolUnionParam{OfTool: &anthropic.ToolParam{Name: "weather", InputSchema: anthropic.ToolInputSchemaParam{Properties: map[string]any{"city": map[string]any{"type": "string"}}}}}
+		toolJSON, err := json.Marshal(tool)
+		Expect(err).NotTo(HaveOccurred())
+		toolTokens, _ := quarter.Count(string(toolJSON))
+		budget, err := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 420, TargetTokens: 420})
+		Expect(err).NotTo(HaveOccurred())
+		opts := cupelanthropic.TrimOptions{HistoryOptions: chat.HistoryOptions{OmittedNote: true}, Tools: []anthropic.ToolUnionParam{tool}, Exact: true}
+		s, m, report, err := cupelanthropic.Trim(system, msgs, quarter, budget, opts)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(len(m)).To(BeNumerically("<", len(msgs)), "some messages dropped")
+		Expect(s).To(HaveLen(len(system) + 1))
+		Expect(marshal(s[:len(system)])).To(Equal(marshal(system)), "the request's own blocks first, unchanged")
+		Expect(s[len(system)].Text).To(Equal(fmt.Sprintf("[%d earlier messages omitted]", len(msgs)-len(m))))
+
+		Expect(report.FixedTokens).To(Equal(cupelanthropic.ToolUseSystemTokens+toolTokens), "the tools")
+		Expect(report.NoteTokens).To(BeNumerically(">", 0))
+		turns := 0
+		for _, in := range report.Included {
+			turns += in.Item.Tokens()
+		}
+		Expect(report.TurnTokens).To(Equal(turns), "the kept system blocks and messages")
+		Expect(report.Estimated()).To(Equal(turns + report.NoteTokens + report.FixedTokens))
+		Expect(report.Estimated()).To(BeNumerically("<=", 420), "all of it inside the window")
 	})
 })

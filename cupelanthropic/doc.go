@@ -43,5 +43,13 @@
 // reserve (max_tokens) out of the window before selection, applies
 // [DefaultMarginPercent] unless the counter is exact, and with
 // chat.EvictCache and TrimOptions.CacheBreakpoint keeps the prompt cache
-// warm.
+// warm. It returns a *chat.Trimmed: the selection report, and the input it
+// estimates (system blocks and messages, the omitted note, the tools), to
+// pair with the input tokens the API bills in a chat.Usage for
+// chat.Calibrate.
+//
+// With chat.HistoryOptions.OmittedNote, the note that says how many
+// messages were dropped ("[41 earlier messages omitted]") is a system turn:
+// [Trim] returns it as one more text block at the end of the system prompt,
+// after the request's own blocks.
 package cupelanthropic

@@ -54,20 +54,15 @@ func ExampleTrim_cache() {
 	}
 	params.System, params.Messages = system, msgs // send with client.Messages.New(ctx, params)
 
-	fmt.Printf("kept %d of %d messages, %d tokens estimated; first %s, dropped %d items\n",
-		len(msgs), 121, report.TotalTokensConsidered-tokensExcluded(report), msgs[0].Role, len(report.Excluded))
+	// What Trim estimates the request's input at: pair it with the
+	// response's input tokens in a chat.Usage for chat.Calibrate.
+	fmt.Printf("kept %d of %d messages, first %s, dropped %d items\n", len(msgs), 121, msgs[0].Role, len(report.Excluded))
+	fmt.Printf("input estimated at %d tokens: %d of system and messages, %d of tools\n", report.Estimated(), report.TurnTokens, report.FixedTokens)
 	fmt.Println("breakpoint on the last message:", strings.Contains(marshalExample(msgs[len(msgs)-1]), `"cache_control":{"type":"ephemeral"}`))
 	// Output:
-	// kept 85 of 121 messages, 9882 tokens estimated; first user, dropped 36 items
+	// kept 85 of 121 messages, first user, dropped 36 items
+	// input estimated at 10265 tokens: 9882 of system and messages, 383 of tools
 	// breakpoint on the last message: true
-}
-
-func tokensExcluded(r *cupel.SelectionReport) int {
-	n := 0
-	for _, ex := range r.Excluded {
-		n += ex.Item.Tokens()
-	}
-	return n
 }
 
 func marshalExample(m anthropic.MessageParam) string {

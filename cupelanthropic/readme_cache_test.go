@@ -13,7 +13,7 @@ import (
 // compiled here; ExampleTrim_cache runs the same call.
 var _ = trimCached
 
-func trimCached(params *anthropic.MessageNewParams, counter cupel.TokenCounter, window cupel.ContextBudget) (*cupel.SelectionReport, error) {
+func trimCached(params *anthropic.MessageNewParams, counter cupel.TokenCounter, window cupel.ContextBudget) (*chat.Trimmed, error) {
 	system, msgs, report, err := cupelanthropic.Trim(params.System, params.Messages, counter, window, cupelanthropic.TrimOptions{
 		HistoryOptions:  chat.HistoryOptions{Eviction: chat.EvictCache}, // drop to 65% of the budget, then keep the prefix
 		Tools:           params.Tools,                                   // counted, taken out of the window

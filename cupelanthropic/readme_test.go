@@ -4,6 +4,7 @@ import (
 	"github.com/anthropics/anthropic-sdk-go"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/chat"
 	"github.com/cupel-go/go-cupel/cupelanthropic"
 )
 
@@ -12,7 +13,7 @@ import (
 // module, and compiled here.
 var _ = trimParams
 
-func trimParams(params *anthropic.MessageNewParams, counter cupel.TokenCounter, budget cupel.ContextBudget) (*cupel.SelectionReport, error) {
+func trimParams(params *anthropic.MessageNewParams, counter cupel.TokenCounter, budget cupel.ContextBudget) (*chat.Trimmed, error) {
 	system, msgs, report, err := cupelanthropic.Trim(params.System, params.Messages, counter, budget, cupelanthropic.TrimOptions{})
 	if err != nil {
 		return nil, err

@@ -25,5 +25,13 @@
 // ([ToolTokens]) and the reply reserve out of the window before selection.
 // Images, audio and files are not counted: add a margin to the budget
 // (cupel.BudgetSpec.EstimationSafetyMarginPercent) when a conversation holds
-// them.
+// them. [Trim] returns a *chat.Trimmed: the selection report, and the input
+// it estimates (the kept messages, the omitted note, the tools and the
+// reply primer), to pair with the response's usage.prompt_tokens in a
+// chat.Usage for chat.Calibrate.
+//
+// With chat.HistoryOptions.OmittedNote, the note that says how many
+// messages were dropped ("[41 earlier messages omitted]") is a system
+// message of its own, after the system and developer messages that open the
+// conversation.
 package cupelopenai

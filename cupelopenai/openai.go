@@ -242,13 +242,21 @@ type TrimOptions struct {
 
 // Trim selects the messages of a request that fit window, the model's
 // context window (MaxTokens; TargetTokens may ask for less), and returns
-// them in conversation order with the report explaining every message kept
-// or dropped. Before selection, the tools (counted by [ToolTokens]), the 3
+// them in conversation order with a *chat.Trimmed: the report explaining
+// every message kept or dropped, and the input tokens as estimated (the
+// kept messages, the omitted note, the tools and the reply primer), whose
+// sum Estimated() pairs with the response's usage.prompt_tokens in a
+// chat.Usage for chat.Calibrate. Before selection, the tools (counted by [ToolTokens]), the 3
 // tokens that prime the reply ([TokensReplyPrimer]) and opts.ReplyReserve
 // come out of the window (chat.RequestBudget); each message is counted with
 // OpenAI's framing. System and developer messages are always kept; then the
 // newest messages that fit (chat.EvictWindow) or the stretch chat.EvictCache
 // keeps, tool calls with their results.
+//
+// With HistoryOptions.OmittedNote, the note that says how many messages
+// were dropped ("[41 earlier messages omitted]") is a system message of its
+// own, after the system and developer messages that open the conversation
+// and before the first message kept after them.
 //
 // If msgs passes [Validate], so does what Trim returns. For a conversation
 // that grows a turn at a time, keep a chat.History instead: it counts each
@@ -259,7 +267,7 @@ type TrimOptions struct {
 // are needed in the request. With chat.EvictCache each request repeats the
 // previous one up to its newest turns until the budget is reached again, so
 // those prefixes hit the cache.
-func Trim(msgs []openai.ChatCompletionMessageParamUnion, counter cupel.TokenCounter, window cupel.ContextBudget, opts TrimOptions) ([]openai.ChatCompletionMessageParamUnion, *cupel.SelectionReport, error) {
+func Trim(msgs []openai.ChatCompletionMessageParamUnion, counter cupel.TokenCounter, window cupel.ContextBudget, opts TrimOptions) ([]openai.ChatCompletionMessageParamUnion, *chat.Trimmed, error) {
 	turns, err := ToTurns(msgs)
 	if err != nil {
 		return nil, nil, err
@@ -275,7 +283,8 @@ func Trim(msgs []openai.ChatCompletionMessageParamUnion, counter cupel.TokenCoun
 	if err != nil {
 		return nil, nil, err
 	}
-	budget, err := chat.RequestBudget(window, tools+TokensReplyPrimer, opts.ReplyReserve)
+	fixed := tools + TokensReplyPrimer
+	budget, err := chat.RequestBudget(window, fixed, opts.ReplyReserve)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -291,5 +300,5 @@ func Trim(msgs []openai.ChatCompletionMessageParamUnion, counter cupel.TokenCoun
 	if err != nil {
 		return nil, nil, err
 	}
-	return out, sel.Report, nil
+	return out, sel.Trimmed(fixed), nil
 }

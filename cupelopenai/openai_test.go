@@ -2,6 +2,7 @@ package cupelopenai_test
 
 import (
 	"encoding/json"
+	"fmt"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -193,5 +194,42 @@ var _ = Describe("Trim", func() {
 		Expect(msgs[1].OfSystem).NotTo(BeNil())
 		_, err = cupelopenai.Messages([]*cupel.ContextItem{cupel.MustItem(cupel.ItemSpec{Content: "x"})})
 		Expect(err).To(MatchError(chat.ErrNotChatItem))
+	})
+})
+
+var _ = Describe("Trim's omitted note and estimate", func() {
+	It("puts the note after the opening system and developer messages, and returns the input it estimates in parts", func() {
+		msgs := conversation()
+		counter := cupeltiktoken.O200kBase()
+		items, err := cupelopenai.Items(msgs, counter, chat.Options{PerTurnTokens: cupelopenai.TokensPerMessage + 1, PerNameTokens: cupelopenai.TokensPerName})
+		Expect(err).NotTo(HaveOccurred())
+		pinned := 0
+		for _, it := range items {
+			if it.Pinned() {
+				pinned += it.Tokens()
+			}
+		}
+		window := pinned + 60 + cupelopenai.TokensReplyPrimer
+		budget, err := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: window, TargetTokens: window})
+		Expect(err).NotTo(HaveOccurred())
+		kept, report, err := cupelopenai.Trim(msgs, counter, budget, cupelopenai.TrimOptions{HistoryOptions: chat.HistoryOptions{OmittedNote: true}})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(marshal(kept[:2])).To(Equal(marshal(msgs[:2])), "the system and developer messages first")
+		note, err := cupelopenai.ToTurn(kept[2])
+		Expect(err).NotTo(HaveOccurred())
+		Expect(note.Role).To(Equal(chat.RoleSystem))
+		Expect(note.Content).To(Equal(fmt.Sprintf("[%d earlier messages omitted]", len(msgs)-(len(kept)-1))))
+		Expect(kept[3].OfSystem).To(BeNil())
+		Expect(kept[3].OfDeveloper).To(BeNil())
+
+		Expect(report.FixedTokens).To(Equal(cupelopenai.TokensReplyPrimer), "no tools: the reply primer")
+		Expect(report.NoteTokens).To(BeNumerically(">", 0))
+		turns := 0
+		for _, in := range report.Included {
+			turns += in.Item.Tokens()
+		}
+		Expect(report.TurnTokens).To(Equal(turns))
+		Expect(report.Estimated()).To(Equal(turns + report.NoteTokens + report.FixedTokens))
+		Expect(report.Estimated()).To(BeNumerically("<=", window), "all of it inside the window")
 	})
 })

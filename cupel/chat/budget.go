@@ -27,3 +27,34 @@ func RequestBudget(window cupel.ContextBudget, fixed, reply int) (cupel.ContextB
 	spec.OutputReserve = min(max(spec.OutputReserve, reply), spec.MaxTokens)
 	return cupel.NewBudget(spec)
 }
+
+// Trimmed is what a provider adapter's Trim (the cupelopenai and
+// cupelanthropic modules) returns beside the messages it kept: the
+// selection report, and what the request's input is estimated to cost, in
+// three parts whose sum [Trimmed.Estimated] goes into a [Usage] for
+// [Calibrate].
+type Trimmed struct {
+	// SelectionReport explains every message kept or dropped.
+	*cupel.SelectionReport
+	// TurnTokens are the kept turns' tokens as counted, their framing
+	// included: the selection's Result.TotalTokens.
+	TurnTokens int
+	// NoteTokens are the omitted note's tokens (HistoryOptions.OmittedNote;
+	// Selection.NoteTokens), zero without a note.
+	NoteTokens int
+	// FixedTokens are what the request spends outside its turns, as the
+	// adapter took it out of the window ([RequestBudget]'s fixed): the tool
+	// definitions, and the tokens that prime the reply.
+	FixedTokens int
+}
+
+// Estimated is the request's input tokens as estimated: TurnTokens +
+// NoteTokens + FixedTokens, the Usage.Estimated to pair with what the
+// provider billed.
+func (t *Trimmed) Estimated() int { return t.TurnTokens + t.NoteTokens + t.FixedTokens }
+
+// Trimmed is s as a provider adapter's Trim reports it, for a request that
+// spends fixed tokens outside its turns.
+func (s Selection) Trimmed(fixed int) *Trimmed {
+	return &Trimmed{SelectionReport: s.Report, TurnTokens: s.Result.TotalTokens, NoteTokens: s.NoteTokens, FixedTokens: fixed}
+}

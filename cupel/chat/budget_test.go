@@ -1,6 +1,8 @@
 package chat_test
 
 import (
+	"strings"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
@@ -32,5 +34,26 @@ var _ = Describe("RequestBudget", func() {
 		Expect(items[1].Tokens()).To(Equal(3 + 2))
 		_, err = chat.Items(nil, &wordCounter{}, chat.Options{PerNameTokens: -1})
 		Expect(err).To(MatchError(cupel.ErrInvalidArgument))
+	})
+
+	It("reports a trimmed request's estimate in parts: the turns, the omitted note and the fixed tokens", func() {
+		turns := longConversation(60)
+		sel, err := chat.Select(turns, &wordCounter{}, budget(100), chat.HistoryOptions{OmittedNote: true})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(sel.NoteTokens).NotTo(BeZero())
+		t := sel.Trimmed(150)
+		Expect(t.SelectionReport).To(BeIdenticalTo(sel.Report))
+		Expect(t.TurnTokens).To(Equal(sel.Result.TotalTokens))
+		Expect(t.NoteTokens).To(Equal(sel.NoteTokens))
+		Expect(t.FixedTokens).To(Equal(150))
+		words := 0
+		for _, turn := range sel.Turns {
+			words += len(strings.Fields(turn.Content)) + len(strings.Fields(turn.Name))
+			for _, c := range turn.ToolCalls {
+				words += len(strings.Fields(c.Name)) + len(strings.Fields(c.Arguments))
+			}
+		}
+		Expect(t.Estimated()).To(Equal(words+150), "every word sent, note included, and the fixed tokens")
+		Expect(t.Included).To(HaveLen(len(sel.Result.Items)), "the report's fields")
 	})
 })

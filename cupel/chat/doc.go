@@ -53,7 +53,8 @@
 // provider's prompt cache serves it again ([Selection].PrefixTokens says how
 // many tokens repeat). OpenWithUser makes the kept turns open with a user
 // turn, as Anthropic requires, and OmittedNote says how many turns were
-// dropped in one short system turn.
+// dropped in one short system turn, after the system turns that open the
+// conversation.
 //
 // # Requests the provider accepts
 //
@@ -62,7 +63,8 @@
 // [*ConversationError] naming the message and the [Rule]; the SDK adapters'
 // Validate functions are built on it. [RequestBudget] takes what a request
 // spends outside its turns (tool definitions, reply priming) and the reply's
-// reserve out of the model's window, and [Calibrate] measures how far token
-// estimates drift from what the provider billed, and the margin that covers
-// it.
+// reserve out of the model's window; [Trimmed] is what the SDK adapters'
+// Trim functions return: the report, and the input they estimate in parts;
+// and [Calibrate] measures how far token estimates drift from what the
+// provider billed, and the margin that covers it.
 package chat

@@ -33,7 +33,8 @@ type HistoryOptions struct {
 	// Filtered by OpeningFilterName). Only with the default policy.
 	OpenWithUser bool
 	// OmittedNote, when turns are dropped, puts one short system turn after
-	// the pinned ones that says how many: "[41 earlier messages omitted]",
+	// the leading pinned ones (the system and developer turns that open the
+	// conversation) that says how many: "[41 earlier messages omitted]",
 	// counted from the report's excluded items. Its tokens are counted
 	// inside the budget: Select reserves what the note costs with the
 	// largest count it can give and selects under the rest. Off by default.
@@ -297,11 +298,14 @@ func (h *History) Select(budget cupel.ContextBudget) (Selection, error) {
 	if err != nil {
 		return Selection{}, err
 	}
-	prefix, pinned := 0, 0
+	// pinned counts the leading pinned items: the system and developer
+	// turns the note follows.
+	pinned := 0
+	for pinned < len(res.Items) && res.Items[pinned].Pinned() {
+		pinned++
+	}
+	prefix := 0
 	for i, it := range res.Items {
-		if it.Pinned() {
-			pinned = i + 1
-		}
 		if i >= len(h.prev) || h.prev[i] != it {
 			break
 		}

@@ -42,4 +42,24 @@ var _ = Describe("OmittedNote", func() {
 		Expect(sel.NoteTokens).To(BeZero(), "off by default")
 		Expect(sel.Turns[1].Role).NotTo(Equal(chat.RoleSystem))
 	})
+
+	It("follows every system turn that opens the conversation, on the first selection and the next", func() {
+		turns := append([]chat.Turn{{Role: chat.RoleSystem, Content: "You are terse."}, {Role: chat.RoleDeveloper, Content: "Answer in French."}}, longConversation(60)[1:]...)
+		for _, ev := range []chat.Eviction{chat.EvictWindow, chat.EvictCache} {
+			h, err := chat.NewHistory(&wordCounter{}, chat.HistoryOptions{Eviction: ev, OmittedNote: true})
+			Expect(err).NotTo(HaveOccurred())
+			for i, t := range turns {
+				Expect(h.Append(t)).To(Succeed())
+				if i < 40 {
+					continue
+				}
+				sel, err := h.Select(budget(100))
+				Expect(err).NotTo(HaveOccurred())
+				Expect(sel.NoteTokens).NotTo(BeZero(), "%v, %d turns", ev, i+1)
+				Expect(sel.Turns[:2]).To(Equal(turns[:2]), "%v, %d turns", ev, i+1)
+				Expect(sel.Turns[2].Content).To(MatchRegexp(`^\[\d+ earlier messages omitted\]$`), "%v, %d turns", ev, i+1)
+				Expect(sel.Turns[3].Role).NotTo(Equal(chat.RoleSystem))
+			}
+		}
+	})
 })

@@ -87,8 +87,9 @@ func Budget() (cupel.ContextBudget, error) {
 	})
 }
 
-// Trim returns the messages to send and the report of the selection.
-func Trim() ([]openai.ChatCompletionMessageParamUnion, *cupel.SelectionReport, error) {
+// Trim returns the messages to send, and the report of the selection with
+// the input it estimates.
+func Trim() ([]openai.ChatCompletionMessageParamUnion, *chat.Trimmed, error) {
 	counter, err := cupeltiktoken.ForModel(Model)
 	if err != nil {
 		return nil, nil, err
@@ -110,8 +111,10 @@ func run(w io.Writer) error {
 	budget, _ := Budget()
 	fmt.Fprintf(w, "%s, %d-token window, %d kept for the answer\n", Model, ContextWindow, AnswerReserve)
 	fmt.Fprintf(w, "conversation: %d messages, %d tokens as items (%d items)\n", len(msgs), report.TotalTokensConsidered, report.TotalCandidates)
-	fmt.Fprintf(w, "kept: %d messages, %d tokens (%.1f%% of the %d available)\n\n",
+	fmt.Fprintf(w, "kept: %d messages, %d tokens (%.1f%% of the %d available)\n",
 		len(kept), tokens(report.Included), 100*float64(tokens(report.Included))/float64(budget.TargetTokens()), budget.TargetTokens())
+	fmt.Fprintf(w, "estimated input: %d tokens, %d to prime the reply included (pair it with usage.prompt_tokens for chat.Calibrate)\n\n",
+		report.Estimated(), report.FixedTokens)
 
 	fmt.Fprintln(w, "included, in the order sent (first five and last three):")
 	for k, in := range report.Included {

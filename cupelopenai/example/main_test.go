@@ -28,7 +28,7 @@ func TestTrim(t *testing.T) {
 	index := func(n int) func(*cupel.ContextItem) bool {
 		return func(it *cupel.ContextItem) bool { i, _ := it.MetadataValue(chat.IndexKey); return i == n }
 	}
-	cupeltest.Should(t, report).
+	cupeltest.Should(t, report.SelectionReport).
 		IncludeItemWithKind(cupel.KindSystemPrompt).
 		IncludeItemMatching(func(in cupel.IncludedItem) bool { return in.Item.Content() == "[240] assistant: ok" }).
 		ExcludeItemWithReason(cupel.ExclusionBudgetExceeded).
@@ -68,6 +68,11 @@ func TestTrim(t *testing.T) {
 	if sent > ContextWindow-AnswerReserve {
 		t.Errorf("the kept messages count %d tokens, over the %d available", sent, ContextWindow-AnswerReserve)
 	}
+	// The estimate Trim returns is what is sent: each message's role (one
+	// token) besides, and the reply primer.
+	if want := sent + len(turns) + cupelopenai.TokensReplyPrimer; report.Estimated() != want {
+		t.Errorf("Trim estimates %d input tokens (%d + %d + %d), the messages sent count %d", report.Estimated(), report.TurnTokens, report.NoteTokens, report.FixedTokens, want)
+	}
 
 	all := Conversation()
 	if kept[0].OfSystem == nil {
@@ -105,6 +110,7 @@ func TestRun(t *testing.T) {
 		"Filtered: by chat.NewestFirstSlice (older than a turn that did not fit)",
 		"they are messages 1 to 69, the oldest after the system prompt",
 		"BudgetExceeded: 609 tokens requested, 11 available",
+		"estimated input: 7157 tokens, 3 to prime the reply included",
 	} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, b.String())

@@ -136,18 +136,8 @@ func startExplore(ctx context.Context, impl protocol.Implementation, opts Option
 // The error is an unwritable Out; x.infra is set when no verdict can be
 // reached.
 func (x *explorer) runCase(ctx context.Context, c *vector.Case, index int) (*Divergence, error) {
-	rep := x.rep
-	o := x.check(ctx, c)
-	if x.infra != nil {
-		return nil, nil
-	}
-	switch {
-	case o.skip:
-		rep.Skipped++
-	default:
-		rep.Cases++
-	}
-	if o.kind == "" {
+	o, diverged := x.checkCounted(ctx, c)
+	if !diverged {
 		return nil, nil
 	}
 	class := x.class(c, o.kind)
@@ -155,39 +145,44 @@ func (x *explorer) runCase(ctx context.Context, c *vector.Case, index int) (*Div
 		d.Count++
 		return d, nil
 	}
-	d := x.found(ctx, c, index, o, x.byClass)
-	if d == nil { // shrunk into a class already found
-		return x.byClass[class], nil
+	d, class0 := x.shrink(ctx, c, index, o)
+	if old := x.known(d, class0); old != nil { // shrunk into a class already found
+		return old, nil
 	}
-	if err := x.write(d); err != nil {
-		return d, err
-	}
-	rep.Divergences = append(rep.Divergences, d)
-	x.progress("")
-	return d, nil
+	return d, x.record(d)
 }
 
-// found shrinks a new divergence and returns it, or nil when the shrunk
-// case falls in a class already found.
-func (x *explorer) found(ctx context.Context, c *vector.Case, index int, o outcome, byClass map[string]*Divergence) *Divergence {
+// checkCounted runs c on both sides and counts it as run or skipped; it
+// reports whether the two diverge. It counts nothing when no verdict can
+// be reached (x.infra).
+func (x *explorer) checkCounted(ctx context.Context, c *vector.Case) (outcome, bool) {
+	o := x.check(ctx, c)
+	if x.infra != nil {
+		return o, false
+	}
+	if o.skip {
+		x.rep.Skipped++
+	} else {
+		x.rep.Cases++
+	}
+	return o, o.kind != ""
+}
+
+// shrink shrinks the divergence o of case c (generated at index, or -1
+// for a fuzzer's input) and returns it, with the class c showed before
+// shrinking.
+func (x *explorer) shrink(ctx context.Context, c *vector.Case, index int, o outcome) (*Divergence, string) {
 	orig := len(c.Input.Items)
 	class0 := x.class(c, o.kind)
 	x.progress(class0)
 	s := &shrinker{x: x, ctx: ctx, kind: o.kind, best: c, out: o, deadline: time.Now().Add(x.opts.ShrinkTime)}
 	s.run()
 	c, o = s.best, s.out
-	class := x.class(c, o.kind)
-	// Both the generated class and the shrunk one now point at it.
-	if d := byClass[class]; d != nil {
-		d.Count++
-		byClass[class0] = d
-		return nil
-	}
 	// What a divergence keeps of the implementation's answer is cut as a
 	// run's case result is (package bound).
 	verdict := o.verdict
 	verdict.Message, verdict.Details = bound.Text(verdict.Message), bound.Lines(verdict.Details)
-	d := &Divergence{Class: class, Stage: c.Stage, Component: component(c), Kind: o.kind,
+	d := &Divergence{Class: x.class(c, o.kind), Stage: c.Stage, Component: component(c), Kind: o.kind,
 		Seed: x.opts.Seed, Index: index, OriginalItems: orig, Count: 1, Case: c, Verdict: verdict,
 		Actual: o.actual(), OracleResult: o.oracle(), Fault: bound.Text(o.fault), Stderr: bound.Text(o.stderr), OracleFault: o.oracleFault,
 		ShrinkRuns: s.runs}
@@ -199,8 +194,31 @@ func (x *explorer) found(ctx context.Context, c *vector.Case, index int, o outco
 	if index < 0 {
 		c.ID = "fuzz/" + c.Stage
 	}
-	byClass[class0], byClass[class] = d, d
-	return d
+	return d, class0
+}
+
+// known returns the divergence already found in d's class, counting d in
+// it, or nil when d's class is new. Either way, class0 (the class of d's
+// case before shrinking) then finds the divergence of d's class.
+func (x *explorer) known(d *Divergence, class0 string) *Divergence {
+	if old := x.byClass[d.Class]; old != nil {
+		old.Count++
+		x.byClass[class0] = old
+		return old
+	}
+	x.byClass[class0], x.byClass[d.Class] = d, d
+	return nil
+}
+
+// record writes the vector of d, a divergence of a new class, and adds it
+// to the report.
+func (x *explorer) record(d *Divergence) error {
+	if err := x.write(d); err != nil {
+		return err
+	}
+	x.rep.Divergences = append(x.rep.Divergences, d)
+	x.progress("")
+	return nil
 }
 
 // write writes d's vector under Out.
@@ -239,7 +257,7 @@ func vectorName(d *Divergence) string {
 		}
 	}
 	if d.Index < 0 {
-		return strings.TrimRight(b.String(), "-") + "-fuzz"
+		return strings.TrimRight(b.String(), "-") + "-fuzz-" + d.Input
 	}
 	return strings.TrimRight(b.String(), "-") + fmt.Sprintf("-s%d-i%d", d.Seed, d.Index)
 }

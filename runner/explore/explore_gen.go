@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/cupel-go/go-cupel/cupel"
@@ -90,6 +91,9 @@ type exploreGen struct {
 	// case, as a go-cupel policy has one clock (it answers unsupported
 	// to decay scorers with two).
 	refTime *time.Time
+	// invalid names the invalid configuration the last case was given
+	// (breakConfig), "" when it is valid.
+	invalid string
 }
 
 func newExploreGen(c exploreCaps) *exploreGen {
@@ -213,6 +217,10 @@ func (g *exploreGen) build() *vector.Case {
 		c.Input.Items = g.items(n, itemGen{pipeline: true})
 		c.Input.Budget = g.budget(c.Input.Items, true)
 		g.slicer(&c.Input.PolicySpec, c.Input.Budget.TargetTokens)
+	}
+	g.invalid = ""
+	if stage != vector.StagePlacing && g.r.IntN(1000) < invalidPerMille {
+		g.breakConfig(c)
 	}
 	return c
 }
@@ -407,24 +415,41 @@ func (g *exploreGen) budget(items []vector.Item, pipeline bool) *vector.Budget {
 	}
 	if g.chance(20) {
 		b.ReservedSlots = map[string]int64{}
-		for k := 1 + g.r.IntN(2); k > 0; k-- {
-			b.ReservedSlots[g.pick(genKinds)] = int64(g.r.IntN(int(b.TargetTokens/3) + 1))
+		for _, kind := range g.kinds(1 + g.r.IntN(2)) {
+			b.ReservedSlots[kind] = int64(g.r.IntN(int(b.TargetTokens/3) + 1))
 		}
 	}
 	if g.chance(20) {
 		b.EstimationSafetyMarginPercent = vector.Float([]float64{5, 10, 12.5, 50, 100}[g.r.IntN(5)])
 	}
-	if g.chance(3) { // an invalid budget now and then
-		b.TargetTokens = b.MaxTokens + 1
-	}
 	return b
 }
 
+// weight is a kind or tag weight: zero now and then.
 func (g *exploreGen) weight() vector.Float {
 	if g.chance(5) {
 		return 0
 	}
+	return g.positiveWeight()
+}
+
+// positiveWeight is a weight above zero, as a composite's child needs.
+func (g *exploreGen) positiveWeight() vector.Float {
 	return vector.Float(float64(1+g.r.IntN(20)) / 10)
+}
+
+// kinds returns k kinds of genKinds (k at most 6) that differ under ASCII
+// case folding: a kind given twice, in whatever case, is an invalid
+// configuration (breakConfig makes those).
+func (g *exploreGen) kinds(k int) []string {
+	out := make([]string, 0, k)
+	for len(out) < k {
+		kind := g.pick(genKinds)
+		if !slices.ContainsFunc(out, func(o string) bool { return strings.EqualFold(o, kind) }) {
+			out = append(out, kind)
+		}
+	}
+	return out
 }
 
 // scorer returns a scorer configuration; depth bounds composite and scaled
@@ -441,17 +466,21 @@ func (g *exploreGen) scorer(depth int) cupel.ScorerSpec {
 		if *sc.UseDefaultWeights {
 			break
 		}
-		for k := 1 + g.r.IntN(3); k > 0; k-- {
-			sc.Weights = append(sc.Weights, cupel.KindWeightSpec{Kind: cupel.ContextKind(g.pick(genKinds)), Weight: g.weight()})
+		for _, kind := range g.kinds(1 + g.r.IntN(3)) {
+			sc.Weights = append(sc.Weights, cupel.KindWeightSpec{Kind: cupel.ContextKind(kind), Weight: g.weight()})
 		}
 	case "tag":
+		// Distinct tags (a tag given twice is invalid); "a" and "A" differ.
 		for k := g.r.IntN(4); k > 0; k-- {
-			sc.TagWeights = append(sc.TagWeights, cupel.TagWeightSpec{Tag: g.pick(genTags), Weight: g.weight()})
+			tag := g.pick(genTags)
+			if !slices.ContainsFunc(sc.TagWeights, func(w cupel.TagWeightSpec) bool { return w.Tag == tag }) {
+				sc.TagWeights = append(sc.TagWeights, cupel.TagWeightSpec{Tag: tag, Weight: g.weight()})
+			}
 		}
 	case "composite":
 		sc.Children = []cupel.ScorerSpec{}
 		for k := 1 + g.r.IntN(3); k > 0; k-- {
-			w := g.weight()
+			w := g.positiveWeight()
 			ch := g.scorer(depth - 1)
 			ch.Weight = &w
 			sc.Children = append(sc.Children, ch)
@@ -495,9 +524,9 @@ func (g *exploreGen) scorer(depth int) cupel.ScorerSpec {
 
 func (g *exploreGen) entries() []cupel.CountEntrySpec {
 	es := []cupel.CountEntrySpec{}
-	for k := 1 + g.r.IntN(3); k > 0; k-- {
+	for _, kind := range g.kinds(1 + g.r.IntN(3)) {
 		req := g.r.IntN(4)
-		es = append(es, cupel.CountEntrySpec{Kind: cupel.ContextKind(g.pick(genKinds)), RequireCount: req, CapCount: req + g.r.IntN(4)})
+		es = append(es, cupel.CountEntrySpec{Kind: cupel.ContextKind(kind), RequireCount: req, CapCount: req + g.r.IntN(4)})
 	}
 	return es
 }
@@ -516,10 +545,13 @@ func (g *exploreGen) slicer(s *cupel.PolicySpec, budget int64) {
 		}
 		return cupel.Ptr(int(b))
 	}
-	inner := func() {
+	// inner names the inner slicer: greedy, or knapsack where allowed (a
+	// count quota's inner slicer must not be a knapsack: breakConfig makes
+	// that one).
+	inner := func(knapsack bool) {
 		var simple []string
 		for _, x := range g.caps.slicers {
-			if x == "greedy" || x == "knapsack" {
+			if x == "greedy" || (x == "knapsack" && knapsack) {
 				simple = append(simple, x)
 			}
 		}
@@ -541,16 +573,16 @@ func (g *exploreGen) slicer(s *cupel.PolicySpec, budget int64) {
 	case "knapsack":
 		s.BucketSize = bucket()
 	case "quota":
-		inner()
+		inner(true)
 		s.Quotas = []cupel.QuotaSpec{}
 		left := 100.0
-		for k := 1 + g.r.IntN(3); k > 0; k-- {
+		for _, kind := range g.kinds(1 + g.r.IntN(3)) {
 			req := math.Min(left, float64(5*g.r.IntN(8)))
 			left -= req
-			s.Quotas = append(s.Quotas, cupel.QuotaSpec{Kind: cupel.ContextKind(g.pick(genKinds)), Require: vector.FloatPtr(req), Cap: vector.FloatPtr(math.Max(req, float64(10*(1+g.r.IntN(10)))))})
+			s.Quotas = append(s.Quotas, cupel.QuotaSpec{Kind: cupel.ContextKind(kind), Require: vector.FloatPtr(req), Cap: vector.FloatPtr(math.Max(req, float64(10*(1+g.r.IntN(10)))))})
 		}
 	case "count_quota":
-		inner()
+		inner(false)
 		s.Entries = g.entries()
 		s.ScarcityBehavior = scarcity()
 	case "count_constrained_knapsack":

@@ -114,7 +114,7 @@ var _ = ginkgo.Describe("explore's shrinker budget", func() {
 		x.opts.ShrinkRuns, x.opts.ShrinkTime = 12, time.Hour
 		c := largeDupCase()
 		o := x.check(context.Background(), c)
-		d := x.found(context.Background(), c, 0, o, map[string]*Divergence{})
+		d, _ := x.shrink(context.Background(), c, 0, o)
 		gomega.Expect(d.ShrinkRuns).To(gomega.Equal(12))
 		gomega.Expect(len(d.Case.Input.Items)).To(gomega.BeNumerically("<", 5000))
 		gomega.Expect(len(d.Case.Input.Items)).To(gomega.BeNumerically(">", 2), "12 runs cannot reach the 2 items")
@@ -128,7 +128,7 @@ var _ = ginkgo.Describe("explore's shrinker budget", func() {
 		o := x.check(context.Background(), c)
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
-		d := x.found(ctx, c, 0, o, map[string]*Divergence{})
+		d, _ := x.shrink(ctx, c, 0, o)
 		gomega.Expect(d).NotTo(gomega.BeNil())
 		gomega.Expect(d.ShrinkRuns).To(gomega.Equal(0))
 		gomega.Expect(d.Case.Input.Items).To(gomega.HaveLen(5000))

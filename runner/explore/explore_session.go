@@ -2,7 +2,9 @@ package explore
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/binary"
+	"encoding/hex"
 	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
@@ -48,17 +50,22 @@ func NewSession(ctx context.Context, impl protocol.Implementation, opts Options)
 // suite's vectors, and the fuzzer's mutations of them, make a seed
 // corpus); otherwise every choice of explore's generator reads the next
 // bytes of data (then a stream seeded by data's hash, when data runs
-// out). A divergence of a class not seen before is shrunk and, with
-// Options.Out, written as a vector; CheckInput returns the
-// divergence the case fell in, or nil when both sides agree or the case is
-// skipped. The error wraps ErrInfrastructure when no verdict can be
+// out). A divergence is shrunk from this input's case, so that the input
+// alone, checked again in a new session (go test -run=FuzzXxx/ID),
+// reproduces the divergence reported for it. CheckInput returns that
+// divergence, or nil when both sides agree or the case is skipped. The
+// first input of each class is written as a vector under Options.Out,
+// named after its input (Divergence.Input), and added to the report; an
+// input of a class already found only counts in it: its divergence is
+// returned, not written (a fuzzer minimizing an input checks many of the
+// same class). The error wraps ErrInfrastructure when no verdict can be
 // reached, or is an unwritable Out.
 func (s *Session) CheckInput(ctx context.Context, data []byte) (*Divergence, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	x := s.x
 	c := x.decodeInput(data)
-	d, err := x.runCase(ctx, c, -1)
+	d, err := x.runInput(ctx, c, inputName(data))
 	if err != nil {
 		return d, err
 	}
@@ -83,6 +90,38 @@ func (s *Session) Close() error {
 	defer s.mu.Unlock()
 	s.x.close()
 	return nil
+}
+
+// runInput is runCase for a fuzzer's input named name: the divergence
+// returned is always this input's case shrunk, and an input checked again
+// returns the divergence it returned before.
+func (x *explorer) runInput(ctx context.Context, c *vector.Case, name string) (*Divergence, error) {
+	o, diverged := x.checkCounted(ctx, c)
+	if !diverged {
+		return nil, nil
+	}
+	if d := x.byInput[name]; d != nil {
+		if old := x.byClass[d.Class]; old != nil {
+			old.Count++
+		}
+		return d, nil
+	}
+	d, class0 := x.shrink(ctx, c, -1, o)
+	d.Input = name
+	if x.byInput == nil {
+		x.byInput = map[string]*Divergence{}
+	}
+	x.byInput[name] = d
+	if x.known(d, class0) != nil {
+		return d, nil
+	}
+	return d, x.record(d)
+}
+
+// inputName is Divergence.Input for data.
+func inputName(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:6])
 }
 
 // decodeInput is CheckInput's case of data.

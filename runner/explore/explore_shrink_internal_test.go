@@ -49,7 +49,7 @@ func shrunk(impl protocol.Implementation, c *vector.Case) *Divergence {
 		opts: Options{Seed: 3, Timeout: time.Minute, ShrinkRuns: 5000, ShrinkTime: time.Hour}}
 	o := x.check(context.Background(), c)
 	gomega.Expect(o.kind).NotTo(gomega.BeEmpty(), "the case must diverge before shrinking")
-	d := x.found(context.Background(), c, 7, o, map[string]*Divergence{})
+	d, _ := x.shrink(context.Background(), c, 7, o)
 	gomega.Expect(d).NotTo(gomega.BeNil())
 	gomega.Expect(d.ShrinkRuns).To(gomega.BeNumerically("<", 5000), "shrinking must end before its budget")
 	return d

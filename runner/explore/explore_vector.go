@@ -28,8 +28,9 @@ func (d *Divergence) VectorTOML(rep *Report) ([]byte, error) {
 		oracle = rep.Oracle.Title()
 	}
 	if d.Index < 0 {
-		w.comment("Found by explore's fuzz target under go test -fuzz (the fuzzer saves its input under")
-		w.comment("testdata/fuzz; the case had %d items before shrinking, %d runs shrank it to %d).", d.OriginalItems, d.ShrinkRuns, len(c.Input.Items))
+		w.comment("Found by explore's fuzz target under go test -fuzz, from the input of SHA-256 %s...", d.Input)
+		w.comment("(the fuzzer saves its input under testdata/fuzz; the case had %d items before shrinking,", d.OriginalItems)
+		w.comment("%d runs shrank it to %d).", d.ShrinkRuns, len(c.Input.Items))
 	} else {
 		w.comment("Found by cupel-conform explore: seed %d, index %d (regenerate with --seed %d; the case", d.Seed, d.Index, d.Seed)
 		w.comment("had %d items before shrinking, %d runs shrank it to %d).", d.OriginalItems, d.ShrinkRuns, len(c.Input.Items))
@@ -77,7 +78,7 @@ func (d *Divergence) VectorTOML(rep *Report) ([]byte, error) {
 	w.blank()
 	name := fmt.Sprintf("explore: %s (seed %d, index %d)", d.Class, d.Seed, d.Index)
 	if d.Index < 0 {
-		name = "explore fuzz: " + d.Class
+		name = fmt.Sprintf("explore fuzz: %s (input %s)", d.Class, d.Input)
 	}
 	if err := writeCase(&w, c, name); err != nil {
 		return nil, err

@@ -36,6 +36,9 @@ type explorer struct {
 	start    time.Time
 	// byClass finds a divergence by the class of a case that shows it.
 	byClass map[string]*Divergence
+	// byInput finds the divergence a fuzzer's input showed, by its name
+	// (Divergence.Input).
+	byInput map[string]*Divergence
 }
 
 // close closes both sides (when they have a Close method) and records the

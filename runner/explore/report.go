@@ -122,6 +122,10 @@ type Divergence struct {
 	OracleFault          bool
 	// ShrinkRuns counts the runs spent shrinking.
 	ShrinkRuns int
+	// Input names a fuzzer's input (Index -1): the first 12 hex digits of
+	// its SHA-256. It is in the name of the input's vector, so that each
+	// input writes a file of its own.
+	Input string `json:",omitempty"`
 	// File is the vector written for it (under Options.Out).
 	File string
 }

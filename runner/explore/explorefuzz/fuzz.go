@@ -2,6 +2,7 @@ package explorefuzz
 
 import (
 	"context"
+	"fmt"
 	"io/fs"
 	"strings"
 	"sync"
@@ -53,8 +54,13 @@ func Fuzz(f *testing.F, impl protocol.Implementation, opts explore.Options) {
 }
 
 // Check runs one input in sess and describes the divergence it shows ("":
-// none). It is the body of [Fuzz]'s target, for tests that run it on
-// chosen inputs without the fuzzing engine.
+// none): its class, the verdict on the input's case shrunk, the input's
+// name (its SHA-256, abbreviated) and its vector. An input of a class
+// another input already showed in sess is not written again: its message
+// names that vector, and running the input alone (go test
+// -run=FuzzXxx/ID) shrinks it to the same case and writes its own. Check is
+// the body of [Fuzz]'s target, for tests that run it on chosen inputs
+// without the fuzzing engine.
 func Check(sess *explore.Session, data []byte) string {
 	d, err := sess.CheckInput(context.Background(), data)
 	if err != nil {
@@ -68,10 +74,23 @@ func Check(sess *explore.Session, data []byte) string {
 	if d.Fault != "" && d.Verdict.Message == "" {
 		b.WriteString(d.Fault)
 	}
+	fmt.Fprintf(&b, "\ninput: sha256 %s..., shrunk from %d to %d items", d.Input, d.OriginalItems, len(d.Case.Input.Items))
 	if d.File != "" {
 		b.WriteString("\nvector: " + d.File)
+	} else if first := classFile(sess.Report(), d.Class); first != "" {
+		b.WriteString("\nvector: not written for this input; " + first + " shows its class from another input (run this input alone to write its own)")
 	}
 	return b.String()
+}
+
+// classFile is the vector written for class in rep ("": none).
+func classFile(rep *explore.Report, class string) string {
+	for _, d := range rep.Divergences {
+		if d.Class == class {
+			return d.File
+		}
+	}
+	return ""
 }
 
 // Seeds is the seed corpus of [Fuzz]: every vector file of the embedded

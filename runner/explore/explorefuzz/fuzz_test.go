@@ -2,8 +2,12 @@ package explorefuzz_test
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -62,9 +66,62 @@ var _ = Describe("the fuzz target's body", func() {
 		data, err := os.ReadFile(d.File)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(string(data)).To(ContainSubstring("Found by explore's fuzz target under go test -fuzz"))
-		Expect(d.File).To(HaveSuffix("/optional/placing/explore-u-shaped-order-fuzz.toml"))
+		Expect(d.File).To(HaveSuffix("/optional/placing/explore-u-shaped-order-fuzz-" + d.Input + ".toml"))
 		// The written vector is an input too: it shows the bug again.
 		Expect(explorefuzz.Check(sess, data)).To(ContainSubstring("divergence placing / u-shaped / order"))
+	})
+
+	It("reports each input's own case, which the input alone reproduces, and names each vector after its input", func() {
+		out := GinkgoT().TempDir()
+		sess, err := explore.NewSession(context.Background(), &served{impl: planted{}}, explore.Options{Out: out})
+		Expect(err).NotTo(HaveOccurred())
+		defer sess.Close()
+		// Two inputs of the class placing / u-shaped / order, as a fuzzer
+		// minimizing the first would check.
+		var inputs [][]byte
+		var found []*explore.Divergence
+		var msgs []string
+		for i := 0; i < 600 && len(inputs) < 2; i++ {
+			in := []byte{byte(i), byte(i >> 8), 7, byte(i * 13), 3, 9, byte(i * 7)}
+			d, err := sess.CheckInput(context.Background(), in)
+			Expect(err).NotTo(HaveOccurred())
+			if d != nil && d.Class == "placing / u-shaped / order" {
+				inputs, found = append(inputs, in), append(found, d)
+				msgs = append(msgs, explorefuzz.Check(sess, in)) // checked again: the same divergence
+			}
+		}
+		Expect(inputs).To(HaveLen(2))
+		for i, in := range inputs {
+			sum := sha256.Sum256(in)
+			Expect(found[i].Input).To(Equal(hex.EncodeToString(sum[:6])))
+			Expect(msgs[i]).To(ContainSubstring("\ninput: sha256 " + found[i].Input + "..."))
+		}
+		Expect(found[0].Input).NotTo(Equal(found[1].Input))
+		first, err := os.ReadFile(found[0].File)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(found[1].File).To(BeEmpty(), "one vector a class in a session")
+		Expect(msgs[1]).To(ContainSubstring("vector: not written for this input; " + found[0].File + " shows its class"))
+		Expect(sess.Report().Divergences).To(HaveLen(1))
+		Expect(sess.Report().Divergences[0].Count).To(Equal(4), "two inputs, each checked twice")
+
+		// go test -run=FuzzXxx/ID: the second input alone, in a new session.
+		again, err := explore.NewSession(context.Background(), &served{impl: planted{}}, explore.Options{Out: out})
+		Expect(err).NotTo(HaveOccurred())
+		defer again.Close()
+		msg := explorefuzz.Check(again, inputs[1])
+		d := again.Report().Divergences[0]
+		Expect(d.Input).To(Equal(found[1].Input))
+		Expect(d.Case.Input).To(Equal(found[1].Case.Input), "the case reported while fuzzing")
+		Expect(d.Case.Expect).To(Equal(found[1].Case.Expect))
+		Expect(d.Verdict).To(Equal(found[1].Verdict))
+		lines := func(m string) []string { return strings.SplitN(m, "\n", 3)[:2] }
+		Expect(lines(msg)).To(Equal(lines(msgs[1])))
+		Expect(msg).To(ContainSubstring("\nvector: " + d.File))
+		Expect(d.File).NotTo(Equal(found[0].File), "a file of its own")
+		Expect(os.ReadFile(found[0].File)).To(Equal(first), "the first input's vector is kept")
+		entries, err := os.ReadDir(filepath.Join(out, "optional", "placing"))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(entries).To(HaveLen(2))
 	})
 
 	It("finds no divergence on its seed corpus with go-cupel on both sides", func() {
