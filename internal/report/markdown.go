@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/protocol"
@@ -18,7 +20,7 @@ func WriteMarkdown(w io.Writer, r *runner.Report) error {
 	v := r.Verdict()
 	class := v.Classes()
 	var b strings.Builder
-	fmt.Fprintf(&b, "## Cupel conformance: %s\n\n", r.Implementation.Name)
+	fmt.Fprintf(&b, "## Cupel conformance: %s\n\n", markdownText(r.Implementation.Name))
 	if v.LevelClaimed {
 		fmt.Fprintf(&b, "**%s** — %s\n\n", v.LevelText, r.LevelReason)
 	} else {
@@ -26,7 +28,8 @@ func WriteMarkdown(w io.Writer, r *runner.Report) error {
 	}
 	fmt.Fprintf(&b, "Runner %s %s · spec %s · suite `%s` (%d cases)\n\n", r.Runner.Name, r.Runner.Version, r.Suite.SpecVersion, short(r.Suite.Digest), r.Suite.Cases)
 	if caps := describeCapabilities(r.Implementation.Capabilities); caps != "" {
-		fmt.Fprintf(&b, "Implementation %s %s (%s): %s\n\n", r.Implementation.Name, r.Implementation.Version, r.Implementation.Language, caps)
+		fmt.Fprintf(&b, "Implementation %s %s (%s): %s\n\n", markdownText(r.Implementation.Name), markdownText(r.Implementation.Version),
+			markdownText(r.Implementation.Language), markdownText(caps))
 	}
 	rows := map[string]map[runner.Outcome]int{}
 	for _, c := range r.Cases {
@@ -69,7 +72,7 @@ func WriteMarkdown(w io.Writer, r *runner.Report) error {
 		if len(list) > 0 {
 			fmt.Fprintf(&b, "\n### %s\n\n| case | status | message |\n|---|---|---|\n", l.title)
 			for _, c := range list {
-				fmt.Fprintf(&b, "| `%s` | %s | %s |\n", c.ID, c.Status, mdEscape(c.Message))
+				fmt.Fprintf(&b, "| `%s` | %s | %s |\n", c.ID, c.Status, markdownText(c.Message))
 			}
 		}
 	}
@@ -91,25 +94,107 @@ func WriteMarkdown(w io.Writer, r *runner.Report) error {
 	if len(reasons) > 0 {
 		b.WriteString("\n### Unsupported, by reason\n\n| reason | required | optional |\n|---|---:|---:|\n")
 		for _, why := range reasons {
-			fmt.Fprintf(&b, "| %s | %d | %d |\n", mdEscape(why), unsupported[why][vector.TierRequired], unsupported[why][vector.TierOptional])
+			fmt.Fprintf(&b, "| %s | %d | %d |\n", markdownText(why), unsupported[why][vector.TierRequired], unsupported[why][vector.TierOptional])
 		}
 	}
 	if r.Infrastructure != "" {
-		fmt.Fprintf(&b, "\n**Infrastructure error:** %s\n", mdEscape(r.Infrastructure))
+		fmt.Fprintf(&b, "\n**Infrastructure error:** %s\n", markdownText(r.Infrastructure))
 		if notRun > 0 {
 			fmt.Fprintf(&b, "\n%d cases not run: the run stopped without a verdict.\n", notRun)
 		}
 	}
-	fmt.Fprintf(&b, "\n%s\n", mdEscape(v.Line()))
+	fmt.Fprintf(&b, "\n%s\n", v.Line())
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-func mdEscape(s string) string {
-	s = strings.ReplaceAll(s, "|", "\\|")
-	s = strings.ReplaceAll(s, "\n", " ")
-	if len(s) > 300 && !strings.HasPrefix(s, "verdict: ") {
-		s = s[:300] + "…"
+// markdownCut is how many bytes of a piece of implementation text the
+// Markdown summary shows, before "…".
+const markdownCut = 300
+
+// markdownText is implementation text for the Markdown summary, in the
+// middle of one of its lines (a heading, a paragraph or a table cell). It
+// is cleaned as the text report cleans it, kept on the line (a newline is
+// a space), cut after markdownCut bytes, and every character that could
+// start markup there is written as a character reference, which CommonMark
+// and GitHub show as the character and never read as syntax:
+//
+//   - always: & (&amp;), < (&lt;: HTML, comments, autolinks), ` (code
+//     spans), * and ~ (emphasis, strikethrough), | (table cells) and $
+//     (GitHub's maths);
+//   - where it has a meaning: _ unless between two letters or digits
+//     (where it cannot open or close emphasis), ] before ( (a link or an
+//     image), \ before ASCII punctuation or at the end (it would escape
+//     the next character), and # in a run of them that would close a
+//     heading (after a space, with nothing but spaces or # after it).
+//
+// Ordinary text (names, reasons, messages without those characters, "C#",
+// "pinned_exceeds_budget", "score of #0", "[1, 2]") is written unchanged.
+func markdownText(s string) string {
+	s = strings.ReplaceAll(cleanText(s), "\n", " ")
+	if len(s) > markdownCut {
+		i := markdownCut
+		for i > 0 && !utf8.RuneStart(s[i]) {
+			i--
+		}
+		s = s[:i] + "…"
 	}
-	return s
+	if !strings.ContainsAny(s, "&<`*~|$_]\\#") {
+		return s
+	}
+	rs := []rune(s)
+	at := func(i int) rune {
+		if i < 0 || i >= len(rs) {
+			return 0
+		}
+		return rs[i]
+	}
+	word := func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+	var b strings.Builder
+	for i, r := range rs {
+		escape := false
+		switch r {
+		case '&', '<', '`', '*', '~', '|', '$':
+			escape = true
+		case '_':
+			escape = !word(at(i-1)) || !word(at(i+1))
+		case ']':
+			escape = at(i+1) == '('
+		case '\\':
+			next := at(i + 1)
+			escape = next == 0 || next < 0x80 && unicode.IsPunct(next) || next < 0x80 && unicode.IsSymbol(next)
+		case '#':
+			escape = closesHeading(rs, i)
+		}
+		switch {
+		case !escape:
+			b.WriteRune(r)
+		case r == '&':
+			b.WriteString("&amp;")
+		case r == '<':
+			b.WriteString("&lt;")
+		default:
+			fmt.Fprintf(&b, "&#%d;", r)
+		}
+	}
+	return b.String()
+}
+
+// closesHeading reports whether the # at rs[i] is part of the closing
+// sequence of an ATX heading if rs ended one: a run of # after a space (or
+// at the start) with nothing but spaces, tabs and # after it.
+func closesHeading(rs []rune, i int) bool {
+	j := i
+	for j > 0 && rs[j-1] == '#' {
+		j--
+	}
+	if j > 0 && rs[j-1] != ' ' && rs[j-1] != '\t' {
+		return false
+	}
+	for _, r := range rs[i+1:] {
+		if r != '#' && r != ' ' && r != '\t' {
+			return false
+		}
+	}
+	return true
 }

@@ -75,14 +75,14 @@ func FailureDetail(c runner.CaseResult, suite *vector.Suite) string {
 
 func writeDetail(b *strings.Builder, c runner.CaseResult, suite *vector.Suite) {
 	if c.Message != "" {
-		fmt.Fprintf(b, "  %s\n", c.Message)
+		fmt.Fprintf(b, "  %s\n", TextLines(c.Message, "  "))
 	}
 	details := c.Details
 	if len(details) > 0 && strings.HasPrefix(c.Message, details[0]) {
 		details = details[1:] // the message already says it
 	}
 	for _, d := range details {
-		fmt.Fprintf(b, "  %s\n", d)
+		fmt.Fprintf(b, "  %s\n", TextLines(d, "  "))
 	}
 	if suite != nil {
 		if cs := suite.Case(c.ID); cs != nil && c.Status != protocol.StatusUnsupported && c.Status != protocol.StatusSkip && c.Status != protocol.StatusNotRun && c.SuiteError == nil {
@@ -92,10 +92,10 @@ func writeDetail(b *strings.Builder, c runner.CaseResult, suite *vector.Suite) {
 				d := c.Actual.Output.Diagnostics
 				b.WriteString("  actual selection report:\n")
 				for _, e := range d.Included {
-					fmt.Fprintf(b, "    included %s\n", runner.DescribeItem(e, cs))
+					fmt.Fprintf(b, "    included %s\n", TextLines(runner.DescribeItem(e, cs), "      "))
 				}
 				for _, e := range d.Excluded {
-					fmt.Fprintf(b, "    excluded %s\n", runner.DescribeItem(e, cs))
+					fmt.Fprintf(b, "    excluded %s\n", TextLines(runner.DescribeItem(e, cs), "      "))
 				}
 			}
 		}
@@ -126,8 +126,10 @@ func writeInputs(b *strings.Builder, c *vector.Case) {
 	}
 }
 
+// indent is implementation text (stderr) as a block of lines, each
+// after prefix, cleaned as [TextLines] cleans it.
 func indent(s, prefix string) string {
-	s = strings.TrimRight(s, "\n")
+	s = strings.TrimRight(cleanText(s), "\n")
 	return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix)
 }
 

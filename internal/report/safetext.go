@@ -8,24 +8,33 @@ import (
 
 // Text from an implementation (its name, stderr, unsupported reasons,
 // error and fault messages, its answers) is data. The JSON report carries
-// it exactly; the HTML page escapes it (html/template); the JUnit and TAP
-// reports pass it through the functions of this file, which keep what the
-// format can carry and make the rest readable:
+// it exactly; the HTML page escapes it (html/template); the text, JUnit,
+// TAP, test2json and Markdown reports pass it through cleanText, which
+// keeps what the format can carry and makes the rest readable:
 //
 //   - ANSI escape sequences (colours, cursor moves, terminal titles) are
 //     removed: loggers colour their output, and a report is not a terminal.
 //   - A control character is shown as its Unicode control picture (NUL as
 //     ␀, ESC as ␛, a lone carriage return as ␍), DEL as ␡; C1 controls,
 //     U+2028, U+2029, the byte-order mark, the non-characters U+FFFE and
-//     U+FFFF and every byte of invalid UTF-8 (a lone surrogate included)
-//     become U+FFFD. Tab and newline stay; CRLF becomes a newline.
+//     U+FFFF, the bidirectional formatting characters (U+202E and its
+//     kin, which reorder the text around them unseen) and every byte of
+//     invalid UTF-8 (a lone surrogate included) become U+FFFD. Tab and
+//     newline stay; CRLF becomes a newline.
 //
 // XML 1.0 forbids those characters outright ("CData section not
 // finished"), YAML 1.2 (TAP's YAML blocks) has no room for them either,
-// and U+2028, U+2029 and U+0085 are line breaks to older YAML readers.
+// U+2028, U+2029 and U+0085 are line breaks to older YAML readers, and a
+// terminal obeys the rest.
+//
+// The text and Markdown reports also keep implementation text from
+// starting a line, where it could pass for the runner's own lines (a
+// "level:" or "verdict:" line): [TextLine] keeps it on its line, with a
+// newline shown as ␊; [TextLines] indents each of its lines that would
+// start at the left margin; markdownText (markdown.go) escapes what
+// Markdown would read as markup.
 
-// printable reports whether r may appear as itself in a JUnit or a TAP
-// report.
+// printable reports whether r may appear as itself in a report.
 func printable(r rune) bool {
 	switch {
 	case r == '\t' || r == '\n':
@@ -34,8 +43,24 @@ func printable(r rune) bool {
 		return false
 	case r == 0x2028, r == 0x2029, r == 0xfeff, r == 0xfffe, r == 0xffff:
 		return false
+	case bidiControl(r):
+		return false
 	}
 	return utf8.ValidRune(r) // excludes surrogates
+}
+
+// bidiControl reports whether r is a bidirectional formatting character
+// (an embedding, override or isolate, or a directional mark): invisible
+// itself, it reorders the text that follows it, so that U+202E "ssap"
+// reads "pass".
+func bidiControl(r rune) bool {
+	switch {
+	case r == 0x061c, r == 0x200e, r == 0x200f:
+		return true
+	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
+		return true
+	}
+	return false
 }
 
 // standIn is what an unprintable rune becomes.
@@ -86,6 +111,45 @@ func cleanText(s string) string {
 			b.WriteRune(standIn(r))
 		}
 		i += size
+	}
+	return b.String()
+}
+
+// TextLine is implementation text made safe for one line of a report
+// for people (the text report, smoke's and explore's output): cleaned as
+// JUnit and TAP clean it (no escape sequence or control character gets
+// through; each is removed or shown as its picture), with each newline
+// shown as ␊, so that the text stays on the runner's line.
+func TextLine(s string) string {
+	s = cleanText(s)
+	if !strings.Contains(s, "\n") {
+		return s
+	}
+	return strings.ReplaceAll(s, "\n", string(standIn('\n')))
+}
+
+// TextLines is implementation text made safe for lines of a report for
+// people that start with indent: cleaned as [TextLine] cleans it, its
+// lines kept, and each line after the first that would start at the left
+// margin (with anything but a space or a tab, an invisible character
+// included) indented with indent. So no line of it starts where the
+// runner's own "level:" and "verdict:" lines do. The caller writes indent
+// before the first line.
+func TextLines(s, indent string) string {
+	s = cleanText(s)
+	if !strings.Contains(s, "\n") {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + len(indent)*strings.Count(s, "\n"))
+	for i, l := range strings.Split(s, "\n") {
+		if i > 0 {
+			b.WriteByte('\n')
+			if l != "" && l[0] != ' ' && l[0] != '\t' {
+				b.WriteString(indent)
+			}
+		}
+		b.WriteString(l)
 	}
 	return b.String()
 }

@@ -90,9 +90,9 @@ func WriteText(w io.Writer, r *runner.Report, o TextOptions) error {
 	if r.Implementation.Language != "" {
 		impl += " (" + r.Implementation.Language + ")"
 	}
-	fmt.Fprintf(&b, "implementation: %s\n", impl)
+	fmt.Fprintf(&b, "implementation: %s\n", TextLine(impl))
 	if caps := describeCapabilities(r.Implementation.Capabilities); caps != "" {
-		fmt.Fprintf(&b, "capabilities: %s\n", caps)
+		fmt.Fprintf(&b, "capabilities: %s\n", TextLine(caps))
 	}
 	if r.Filtered {
 		fmt.Fprintf(&b, "filters: %s\n", describeFilters(r.Filters))
@@ -165,7 +165,7 @@ func WriteText(w io.Writer, r *runner.Report, o TextOptions) error {
 				break
 			}
 			ids := unsupported[why]
-			fmt.Fprintf(&b, "  %4d  %s (%d required; %s)\n", len(ids), why, requiredUnsupported[why], exampleIDs(ids))
+			fmt.Fprintf(&b, "  %4d  %s (%d required; %s)\n", len(ids), TextLine(why), requiredUnsupported[why], exampleIDs(ids))
 		}
 	}
 	for _, l := range []struct {
@@ -188,7 +188,7 @@ func WriteText(w io.Writer, r *runner.Report, o TextOptions) error {
 		if notRun > 0 {
 			fmt.Fprintf(&b, "\n%d cases not run: the run stopped without a verdict\n", notRun)
 		}
-		fmt.Fprintf(&b, "\n%s %s\n", p.c("31;1", "INFRASTRUCTURE ERROR:"), r.Infrastructure)
+		fmt.Fprintf(&b, "\n%s %s\n", p.c("31;1", "INFRASTRUCTURE ERROR:"), TextLines(r.Infrastructure, "  "))
 		if r.InfrastructureStderr != "" {
 			fmt.Fprintf(&b, "stderr:\n%s\n", indent(r.InfrastructureStderr, "  | "))
 		}
