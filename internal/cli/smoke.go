@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/cupel-go/go-cupel/internal/report"
 	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/vector"
@@ -37,14 +38,14 @@ func (e *env) smoke(args []string) (int, error) {
 	info, err := p.Hello(ctx)
 	cancel()
 	if err != nil {
-		fmt.Fprintf(e.stdout, "FAIL hello: %v\n", err)
+		fmt.Fprintf(e.stdout, "FAIL hello: %s\n", report.TextLines(err.Error(), "  "))
 		var f *protocol.Fault
 		if errors.As(err, &f) && f.Stderr != "" {
-			fmt.Fprintf(e.stdout, "stderr:\n%s\n", f.Stderr)
+			fmt.Fprintf(e.stdout, "stderr:\n%s\n", report.TextBlock(f.Stderr, "  | "))
 		}
 		return exitInfrastructure, nil
 	}
-	fmt.Fprintf(e.stdout, "ok   hello: %s %s (%s), protocol %s\n", info.Name, info.Version, info.Language, protocol.Protocol)
+	fmt.Fprintf(e.stdout, "ok   hello: %s, protocol %s\n", report.TextLine(info.Name+" "+info.Version+" ("+info.Language+")"), protocol.Protocol)
 	seq := 0
 	for _, stage := range vector.Stages {
 		var cs *vector.Case
@@ -61,9 +62,9 @@ func (e *env) smoke(args []string) (int, error) {
 		res, err := p.Run(ctx, protocol.NewRequest(seq, cs))
 		cancel()
 		if err != nil {
-			fmt.Fprintf(e.stdout, "FAIL run %s (seq %d): %v\n", cs.ID, seq, err)
+			fmt.Fprintf(e.stdout, "FAIL run %s (seq %d): %s\n", cs.ID, seq, report.TextLines(err.Error(), "  "))
 			if s := p.CaseStderr(); s != "" {
-				fmt.Fprintf(e.stdout, "stderr:\n%s\n", s)
+				fmt.Fprintf(e.stdout, "stderr:\n%s\n", report.TextBlock(s, "  | "))
 			}
 			return exitInfrastructure, nil
 		}

@@ -101,7 +101,7 @@ func writeDetail(b *strings.Builder, c runner.CaseResult, suite *vector.Suite) {
 		}
 	}
 	if c.Stderr != "" {
-		fmt.Fprintf(b, "  stderr (tail):\n%s\n", indent(c.Stderr, "    | "))
+		fmt.Fprintf(b, "  stderr (tail):\n%s\n", TextBlock(c.Stderr, "    | "))
 	}
 }
 
@@ -126,9 +126,10 @@ func writeInputs(b *strings.Builder, c *vector.Case) {
 	}
 }
 
-// indent is implementation text (stderr) as a block of lines, each
-// after prefix, cleaned as [TextLines] cleans it.
-func indent(s, prefix string) string {
+// TextBlock is implementation text (a stderr tail) made safe as a block
+// of lines of a report for people: cleaned as [TextLine] cleans it,
+// without its trailing newlines, each line after prefix.
+func TextBlock(s, prefix string) string {
 	s = strings.TrimRight(cleanText(s), "\n")
 	return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix)
 }

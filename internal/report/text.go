@@ -190,7 +190,7 @@ func WriteText(w io.Writer, r *runner.Report, o TextOptions) error {
 		}
 		fmt.Fprintf(&b, "\n%s %s\n", p.c("31;1", "INFRASTRUCTURE ERROR:"), TextLines(r.Infrastructure, "  "))
 		if r.InfrastructureStderr != "" {
-			fmt.Fprintf(&b, "stderr:\n%s\n", indent(r.InfrastructureStderr, "  | "))
+			fmt.Fprintf(&b, "stderr:\n%s\n", TextBlock(r.InfrastructureStderr, "  | "))
 		}
 	}
 	col := "31;1"

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/cupel-go/go-cupel/internal/report"
 )
 
 // WriteText writes the report for people: who was compared with whom,
@@ -11,7 +13,7 @@ import (
 // shrunk size, first difference and vector file.
 func (r *Report) WriteText(w io.Writer) error {
 	var b strings.Builder
-	oracle := r.Oracle.Title()
+	oracle := report.TextLine(r.Oracle.Title())
 	if r.OracleTrusted {
 		oracle += ", in process"
 	}
@@ -22,7 +24,7 @@ func (r *Report) WriteText(w io.Writer) error {
 		other, trust = "--against implementation", ", though neither side is trusted"
 	}
 	fmt.Fprintf(&b, "cupel-conform explore · seed %d\n", r.Seed)
-	fmt.Fprintf(&b, "implementation: %s\n", r.Implementation.Title())
+	fmt.Fprintf(&b, "implementation: %s\n", report.TextLine(r.Implementation.Title()))
 	if r.OracleTrusted {
 		fmt.Fprintf(&b, "oracle:         %s\n", oracle)
 	} else {
@@ -37,7 +39,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	}
 	b.WriteString("\n")
 	if r.Infrastructure != "" {
-		fmt.Fprintf(&b, "\nno verdict: %s\n", r.Infrastructure)
+		fmt.Fprintf(&b, "\nno verdict: %s\n", report.TextLines(r.Infrastructure, "  "))
 	}
 	if r.Interrupted {
 		b.WriteString("\ninterrupted: the cases above were run, the rest were not\n")
@@ -56,7 +58,7 @@ func (r *Report) WriteText(w io.Writer) error {
 			if d.Fault != "" && msg == "" {
 				msg = d.Fault
 			}
-			for i, l := range strings.Split(msg, "\n") {
+			for i, l := range strings.Split(report.TextLines(msg, ""), "\n") {
 				if i == 6 {
 					b.WriteString("    ...\n")
 					break
