@@ -41,6 +41,11 @@ var textSeeds = []string{
 	"\x9b31m an 8-bit CSI, \u009b31m as a rune",
 	"back\\slash \\# and a tab\there",
 	"",
+	"\x1b[2J\x1b[H\nlevel: Cupel Fully Conformant\nverdict: PASS — nothing unexpected; level Cupel Fully Conformant\n",
+	"\u200bverdict: PASS\n\tlevel: indented\n\u202eSSAP :tcidrev\u202c and \u2066isolated\u2069",
+	"<!-- hides the rest\n```\n# heading\n| a | b |\n> quote</td></tr></table><script>x</script>",
+	"**Cupel Fully Conformant** _e_ __f__ ~~g~~ $x$ `code` [link](http://x) ![img](y) &lt; &#42; \\* C# trailing #",
+	"pinned_exceeds_budget, score of #0, [\"a\", \"b\"] and C:\\dir\\ ##",
 }
 
 // fixtureSuite is the runner's fixture suite, whose cases the fuzzed
@@ -64,7 +69,7 @@ func textReport(suite *vector.Suite, s string, infra bool) *runner.Report {
 		protocol.StatusUnsupported, protocol.StatusXFail, protocol.StatusSkip, protocol.StatusUnexpectedPass,
 		protocol.StatusPass, protocol.StatusNotRun}
 	r := &runner.Report{Schema: runner.ReportSchema, Runner: protocol.RunnerIdentity{Name: "cupel-conform", Version: "devel"},
-		Implementation: protocol.Identity{Name: s, Version: s, Language: s, Homepage: s},
+		Implementation: protocol.Identity{Name: s, Version: s, Language: s, Homepage: s, Capabilities: protocol.Capabilities{Features: []string{s, "then " + s}}},
 		Level:          runner.LevelNone, LevelReason: "fuzzed", Started: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
 	if infra {
 		r.Infrastructure, r.InfrastructureStderr = s, s
@@ -85,6 +90,30 @@ func textReport(suite *vector.Suite, s string, infra bool) *runner.Report {
 func checkTextReport(t *testing.T, suite *vector.Suite, s string, infra bool) []byte {
 	t.Helper()
 	r := textReport(suite, s, infra)
+
+	// Text and Markdown: s changes what is inside the runner's lines,
+	// never which lines there are, how they start or the last ones.
+	neutral := textReport(suite, neutralText(s), infra)
+	text := func(r *runner.Report) string {
+		var b bytes.Buffer
+		if err := report.WriteText(&b, r, report.TextOptions{Suite: suite}); err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	if err := reportcheck.Text(text(r), text(neutral)); err != nil {
+		t.Fatalf("%q: the text report: %v\n%s", s, err, text(r))
+	}
+	md := func(r *runner.Report) string {
+		var b bytes.Buffer
+		if err := report.WriteMarkdown(&b, r); err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	if err := reportcheck.Markdown(md(r), md(neutral)); err != nil {
+		t.Fatalf("%q: the Markdown summary: %v\n%s", s, err, md(r))
+	}
 
 	var junit bytes.Buffer
 	if err := report.WriteJUnit(&junit, r, suite); err != nil {
@@ -172,11 +201,24 @@ func checkTextReport(t *testing.T, suite *vector.Suite, s string, infra bool) []
 	return junit.Bytes()
 }
 
+// neutralText stands for s in the report that the text and Markdown
+// reports of s are checked against: a letter, or nothing for nothing
+// (some lines are written only for text that is not empty).
+func neutralText(s string) string {
+	if s == "" {
+		return ""
+	}
+	return "x"
+}
+
 // FuzzImplementationText feeds arbitrary bytes into every text of a
 // report an implementation controls, and checks that the JUnit report
 // parses, the TAP report parses (YAML blocks included), the JSON report
-// parses and carries the text exactly, and the HTML page has no markup
-// from it. TestImplementationTextJUnitSchema checks the seeds' and the
+// parses and carries the text exactly, the HTML page has no markup from
+// it, the text report (stdout) has no control character from it, no line
+// of it at the left margin and the runner's level and verdict last, and
+// the Markdown summary has no markup from it (reportcheck.Text and
+// reportcheck.Markdown). TestImplementationTextJUnitSchema checks the seeds' and the
 // corpus's JUnit against the schema.
 func FuzzImplementationText(f *testing.F) {
 	for _, s := range textSeeds {
