@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -236,13 +237,10 @@ func FuzzImplementationText(f *testing.F) {
 	})
 }
 
-// TestImplementationTextJUnitSchema writes the JUnit report of every seed
-// of FuzzImplementationText and of every input in its corpus
-// (testdata/fuzz), and validates it against the Jenkins JUnit schema with
-// xmllint.
-func TestImplementationTextJUnitSchema(t *testing.T) {
-	xmllint := testtool.Need(t, "the check of the JUnit report against testdata/jenkins-junit.xsd (package libxml2-utils)", "xmllint")
-	suite := fixtureSuite(t)
+// textInputs are the seeds of FuzzImplementationText and every input in
+// its corpus (testdata/fuzz).
+func textInputs(t *testing.T) []string {
+	t.Helper()
 	inputs := slices.Clone(textSeeds)
 	corpus, _ := filepath.Glob("testdata/fuzz/FuzzImplementationText/*")
 	for _, path := range corpus {
@@ -260,8 +258,64 @@ func TestImplementationTextJUnitSchema(t *testing.T) {
 		}
 		inputs = append(inputs, s)
 	}
+	return inputs
+}
+
+// TestImplementationTextMarkdownRendered renders the Markdown summary of
+// every seed of FuzzImplementationText and of every input in its corpus
+// with cmark-gfm (CommonMark with GitHub's tables and strikethrough, raw
+// HTML let through), and checks that the page has the elements and
+// attributes of the summary with neutral text, no more and no fewer (no
+// HTML, comment, heading, table cell, emphasis, code, link or image came
+// from the text), and ends with the runner's verdict in a paragraph of
+// its own.
+func TestImplementationTextMarkdownRendered(t *testing.T) {
+	cmark := testtool.Need(t, "the rendering of the Markdown summary (package cmark-gfm)", "cmark-gfm")
+	suite := fixtureSuite(t)
+	render := func(r *runner.Report) []byte {
+		var md bytes.Buffer
+		if err := report.WriteMarkdown(&md, r); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(cmark, "--unsafe", "-e", "table", "-e", "strikethrough")
+		cmd.Stdin = &md
+		page, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("cmark-gfm: %v", err)
+		}
+		return page
+	}
+	for _, s := range textInputs(t) {
+		for _, infra := range []bool{false, true} {
+			r := textReport(suite, s, infra)
+			page := render(r)
+			got, err := reportcheck.Skeleton(page)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := reportcheck.Skeleton(render(textReport(suite, neutralText(s), infra)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("%q: the rendered Markdown has the elements\n%q\nwith neutral text\n%q\n%s", s, got, want, page)
+			}
+			if v := r.Verdict().Line(); !bytes.HasSuffix(page, []byte("\n<p>"+v+"</p>\n")) {
+				t.Errorf("%q: the rendered Markdown does not end with the paragraph %q:\n%s", s, v, page)
+			}
+		}
+	}
+}
+
+// TestImplementationTextJUnitSchema writes the JUnit report of every seed
+// of FuzzImplementationText and of every input in its corpus
+// (testdata/fuzz), and validates it against the Jenkins JUnit schema with
+// xmllint.
+func TestImplementationTextJUnitSchema(t *testing.T) {
+	xmllint := testtool.Need(t, "the check of the JUnit report against testdata/jenkins-junit.xsd (package libxml2-utils)", "xmllint")
+	suite := fixtureSuite(t)
 	dir := t.TempDir()
-	for i, s := range inputs {
+	for i, s := range textInputs(t) {
 		for _, infra := range []bool{false, true} {
 			path := filepath.Join(dir, strconv.Itoa(i)+strconv.FormatBool(infra)+".xml")
 			if err := os.WriteFile(path, checkTextReport(t, suite, s, infra), 0o644); err != nil {
