@@ -20,7 +20,7 @@ func WriteMarkdown(w io.Writer, r *runner.Report) error {
 	v := r.Verdict()
 	class := v.Classes()
 	var b strings.Builder
-	fmt.Fprintf(&b, "## Cupel conformance: %s\n\n", markdownText(r.Implementation.Name))
+	fmt.Fprintf(&b, "## Cupel conformance: %s\n\n", MarkdownText(r.Implementation.Name))
 	if v.LevelClaimed {
 		fmt.Fprintf(&b, "**%s** — %s\n\n", v.LevelText, r.LevelReason)
 	} else {
@@ -28,8 +28,8 @@ func WriteMarkdown(w io.Writer, r *runner.Report) error {
 	}
 	fmt.Fprintf(&b, "Runner %s %s · spec %s · suite `%s` (%d cases)\n\n", r.Runner.Name, r.Runner.Version, r.Suite.SpecVersion, short(r.Suite.Digest), r.Suite.Cases)
 	if caps := describeCapabilities(r.Implementation.Capabilities); caps != "" {
-		fmt.Fprintf(&b, "Implementation %s %s (%s): %s\n\n", markdownText(r.Implementation.Name), markdownText(r.Implementation.Version),
-			markdownText(r.Implementation.Language), markdownText(caps))
+		fmt.Fprintf(&b, "Implementation %s %s (%s): %s\n\n", MarkdownText(r.Implementation.Name), MarkdownText(r.Implementation.Version),
+			MarkdownText(r.Implementation.Language), MarkdownText(caps))
 	}
 	rows := map[string]map[runner.Outcome]int{}
 	for _, c := range r.Cases {
@@ -72,7 +72,7 @@ func WriteMarkdown(w io.Writer, r *runner.Report) error {
 		if len(list) > 0 {
 			fmt.Fprintf(&b, "\n### %s\n\n| case | status | message |\n|---|---|---|\n", l.title)
 			for _, c := range list {
-				fmt.Fprintf(&b, "| `%s` | %s | %s |\n", c.ID, c.Status, markdownText(c.Message))
+				fmt.Fprintf(&b, "| `%s` | %s | %s |\n", c.ID, c.Status, MarkdownText(c.Message))
 			}
 		}
 	}
@@ -94,11 +94,11 @@ func WriteMarkdown(w io.Writer, r *runner.Report) error {
 	if len(reasons) > 0 {
 		b.WriteString("\n### Unsupported, by reason\n\n| reason | required | optional |\n|---|---:|---:|\n")
 		for _, why := range reasons {
-			fmt.Fprintf(&b, "| %s | %d | %d |\n", markdownText(why), unsupported[why][vector.TierRequired], unsupported[why][vector.TierOptional])
+			fmt.Fprintf(&b, "| %s | %d | %d |\n", MarkdownText(why), unsupported[why][vector.TierRequired], unsupported[why][vector.TierOptional])
 		}
 	}
 	if r.Infrastructure != "" {
-		fmt.Fprintf(&b, "\n**Infrastructure error:** %s\n", markdownText(r.Infrastructure))
+		fmt.Fprintf(&b, "\n**Infrastructure error:** %s\n", MarkdownText(r.Infrastructure))
 		if notRun > 0 {
 			fmt.Fprintf(&b, "\n%d cases not run: the run stopped without a verdict.\n", notRun)
 		}
@@ -112,7 +112,7 @@ func WriteMarkdown(w io.Writer, r *runner.Report) error {
 // Markdown summary shows, before "…".
 const markdownCut = 300
 
-// markdownText is implementation text for the Markdown summary, in the
+// MarkdownText is implementation text for a Markdown report, in the
 // middle of one of its lines (a heading, a paragraph or a table cell). It
 // is cleaned as the text report cleans it, kept on the line (a newline is
 // a space), cut after markdownCut bytes, and every character that could
@@ -130,7 +130,7 @@ const markdownCut = 300
 //
 // Ordinary text (names, reasons, messages without those characters, "C#",
 // "pinned_exceeds_budget", "score of #0", "[1, 2]") is written unchanged.
-func markdownText(s string) string {
+func MarkdownText(s string) string {
 	s = strings.ReplaceAll(cleanText(s), "\n", " ")
 	if len(s) > markdownCut {
 		i := markdownCut

@@ -31,7 +31,7 @@ import (
 // starting a line, where it could pass for the runner's own lines (a
 // "level:" or "verdict:" line): [TextLine] keeps it on its line, with a
 // newline shown as ␊; [TextLines] indents each of its lines that would
-// start at the left margin; markdownText (markdown.go) escapes what
+// start at the left margin; MarkdownText (markdown.go) escapes what
 // Markdown would read as markup.
 
 // printable reports whether r may appear as itself in a report.
