@@ -101,6 +101,26 @@ var _ = Describe("Reports of implementations whose text is hostile to their read
 				Expect(e).NotTo(ContainSubstring("onerror"), "an attribute of the implementation's text in the HTML page")
 			}
 			Expect(string(page)).NotTo(ContainSubstring("<script>alert("))
+
+			// The comparison's text and Markdown (cupel-conform report) of
+			// the JSON report, against those of the neutral report.
+			nb, err := json.Marshal(neutral)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(os.WriteFile(out("n.json"), nb, 0o644)).To(Succeed())
+			matrixOf := func(json string) (text, md string) {
+				var stdout, stderr bytes.Buffer
+				code := Main([]string{"report", "--markdown", out("m.md"), json}, strings.NewReader(""), &stdout, &stderr)
+				Expect(code).To(Equal(0), stderr.String())
+				b, err := os.ReadFile(out("m.md"))
+				Expect(err).NotTo(HaveOccurred())
+				return stdout.String(), string(b)
+			}
+			text, md2 := matrixOf(out("r.json"))
+			ntext, nmd := matrixOf(out("n.json"))
+			Expect(reportcheck.Unseen(text)).To(Succeed(), text)
+			Expect(strings.Count(text, "\n")).To(Equal(strings.Count(ntext, "\n")), text)
+			Expect(text).To(HaveSuffix(": " + v.Line() + "\n"))
+			Expect(reportcheck.MarkdownMarkup(md2, nmd)).To(Succeed(), md2)
 		})
 	}
 })
