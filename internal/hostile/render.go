@@ -69,12 +69,7 @@ func init() {
 	})
 	register("render-reasons", Variant{
 		Doc: "unsupported reasons (the first seven cases) that carry Markdown comments, code fences, headings, table rows, HTML and a fake verdict. The reports must show the real FAIL last",
-		Result: func(seq int, line []byte) [][]byte {
-			if seq > len(markupTexts) {
-				return [][]byte{line}
-			}
-			return unsupported(line, markupTexts[seq-1])
-		},
+		Result: unsupportedEach(markupTexts),
 	})
 	register("render-errors", Variant{
 		Doc: "error results (the first three cases) whose kind and message clear the screen and print a fake level and verdict with ANSI colours and control characters. The reports must show the real FAIL last",
@@ -95,12 +90,7 @@ func init() {
 				}
 			})}
 		},
-		Result: func(seq int, line []byte) [][]byte {
-			if seq > len(invisibleTexts) {
-				return [][]byte{line}
-			}
-			return unsupported(line, invisibleTexts[seq-1])
-		},
+		Result: unsupportedEach(invisibleTexts),
 	})
 	register("render-diagnostics", Variant{
 		Doc: "selection reports whose reasons (what the runner's diffs quote) carry a fake verdict at the left margin, ANSI sequences and markup; the first case unsupported. The reports must show the real FAIL last",
@@ -134,6 +124,17 @@ func init() {
 			return [][]byte{line}
 		},
 	})
+}
+
+// unsupportedEach answers case seq unsupported with reason reasons[seq-1]
+// while there are reasons, the others honestly.
+func unsupportedEach(reasons []string) func(int, []byte) [][]byte {
+	return func(seq int, line []byte) [][]byte {
+		if seq > len(reasons) {
+			return [][]byte{line}
+		}
+		return unsupported(line, reasons[seq-1])
+	}
 }
 
 // unsupportedFirst answers the first case unsupported with reason, the
