@@ -68,7 +68,7 @@ func init() {
 		Result: unsupportedFirst("not yet" + spoof),
 	})
 	register("render-reasons", Variant{
-		Doc: "unsupported reasons (the first seven cases) that carry Markdown comments, code fences, headings, table rows, HTML and a fake verdict. The reports must show the real FAIL last",
+		Doc:    "unsupported reasons (the first seven cases) that carry Markdown comments, code fences, headings, table rows, HTML and a fake verdict. The reports must show the real FAIL last",
 		Result: unsupportedEach(markupTexts),
 	})
 	register("render-errors", Variant{

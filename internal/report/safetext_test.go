@@ -91,4 +91,3 @@ var _ = Describe("Implementation text in the Markdown summary", func() {
 		Expect(report.MarkdownText(strings.Repeat("é", 150))).To(Equal(strings.Repeat("é", 150)))
 	})
 })
-
