@@ -8,6 +8,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/cupel-go/go-cupel/internal/report"
 	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/protocol"
 )
@@ -141,7 +142,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
-		fmt.Fprintf(stderr, "cupel-conform %s: %v\n", name, err)
+		fmt.Fprintf(stderr, "cupel-conform %s: %s\n", name, report.TextLines(err.Error(), "  ")) // it may quote what an implementation sent
 		var ue usageError
 		switch {
 		case errors.As(err, &ue), errors.Is(err, runner.ErrUsage):
