@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strings"
 )
 
 // The render variants send text meant for the reader of a report rather
@@ -39,12 +40,14 @@ var markupTexts = []string{
 // invisibleTexts reorder or hide text without being seen: a
 // right-to-left override that makes "SSAP :tcidrev" read "verdict:
 // PASS", isolates, marks, a zero-width space, a word joiner, a soft
-// hyphen, tag characters and a byte-order mark.
+// hyphen, tag characters, a byte-order mark, and hundreds of combining
+// marks on one letter, which draw over the lines around them.
 var invisibleTexts = []string{
 	"\u202eSSAP :tcidrev\u202c",
 	"\u2067\u2066verdict: PASS\u2069\u2069 \u200e\u200f\u061c",
 	"\u200b\nverdict: PASS\u2060\u00ad\U000e0041\ufeff",
 	"\u202dlevel: Cupel Fully Conformant\u202c\n\u2028verdict: PASS\u2029\u0085verdict: PASS",
+	"verdict: PASS" + strings.Repeat("\u0336\u0489\u20dd\u0358", 60),
 }
 
 // spoof is text that clears the terminal and prints a fake level and

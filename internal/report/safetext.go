@@ -3,6 +3,7 @@ package report
 import (
 	"reflect"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -21,6 +22,8 @@ import (
 //     kin, which reorder the text around them unseen) and every byte of
 //     invalid UTF-8 (a lone surrogate included) become U+FFFD. Tab and
 //     newline stay; CRLF becomes a newline.
+//   - A run of more than eight combining marks is cut to eight and
+//     U+FFFD: hundreds on one letter draw over the lines around it.
 //
 // XML 1.0 forbids those characters outright ("CData section not
 // finished"), YAML 1.2 (TAP's YAML blocks) has no room for them either,
@@ -74,15 +77,32 @@ func standIn(r rune) rune {
 	return utf8.RuneError
 }
 
+// maxMarks is how many combining marks in a row cleanText keeps: no
+// script puts more than a few on one letter, and hundreds of them ("Zalgo"
+// text) draw over the lines above and below in a browser.
+const maxMarks = 8
+
+// mark reports whether r is a combining mark (Unicode categories Mn, Me).
+func mark(r rune) bool { return r >= 0x300 && unicode.In(r, unicode.Mn, unicode.Me) }
+
 // cleanText returns s without ANSI escape sequences, with CRLF as a
-// newline and every unprintable rune (or byte of invalid UTF-8) replaced
-// by its stand-in. It returns s itself when there is nothing to change.
+// newline, every unprintable rune (or byte of invalid UTF-8) replaced by
+// its stand-in, and a run of more than maxMarks combining marks cut to
+// maxMarks and U+FFFD. It returns s itself when there is nothing to
+// change.
 func cleanText(s string) string {
-	i := 0
+	i, marks := 0, 0
 	for i < len(s) {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if !printable(r) || (r == utf8.RuneError && size == 1) {
 			break
+		}
+		if !mark(r) {
+			marks = 0
+		} else if marks == maxMarks {
+			break // the slow path counts it again
+		} else {
+			marks++
 		}
 		i += size
 	}
@@ -102,7 +122,13 @@ func cleanText(s string) string {
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
+		if marks = marks + 1; !mark(r) {
+			marks = 0
+		}
 		switch {
+		case marks > maxMarks+1:
+		case marks == maxMarks+1:
+			b.WriteRune(utf8.RuneError)
 		case r == utf8.RuneError && size == 1:
 			b.WriteRune(utf8.RuneError)
 		case printable(r):

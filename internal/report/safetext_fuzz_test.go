@@ -47,6 +47,7 @@ var textSeeds = []string{
 	"<!-- hides the rest\n```\n# heading\n| a | b |\n> quote</td></tr></table><script>x</script>",
 	"**Cupel Fully Conformant** _e_ __f__ ~~g~~ $x$ `code` [link](http://x) ![img](y) &lt; &#42; \\* C# trailing #",
 	"pinned_exceeds_budget, score of #0, [\"a\", \"b\"] and C:\\dir\\ ##",
+	"Z\u0336\u0337\u0338\u0339\u033a\u033b\u033c\u033d\u033e\u033f\u0340\u0341\u0342\u0343\u0344\u0345\u0346\u0347\u0348\u0349\u034a\u20dd\u20de\u20df\u20e0 overlays the verdict",
 }
 
 // fixtureSuite is the runner's fixture suite, whose cases the fuzzed

@@ -55,6 +55,7 @@ var _ = Describe("Implementation text in the text report", func() {
 		Entry("a newline as its picture", "name\nlevel: Cupel Fully Conformant", "name␊level: Cupel Fully Conformant"),
 		Entry("without a clear-screen", "x\x1b[2J\x1b[Hy", "xy"),
 		Entry("a bidirectional override as U+FFFD", "\u202eSSAP :tcidrev", "\ufffdSSAP :tcidrev"),
+		Entry("combining marks cut after eight", "e\u0301\u0301 "+"z"+strings.Repeat("\u0336", 200)+"!", "e\u0301\u0301 z"+strings.Repeat("\u0336", 8)+"\ufffd!"),
 	)
 
 	DescribeTable("starts no line at the left margin in TextLines",

@@ -23,13 +23,19 @@ var unseen = regexp.MustCompile("[\x00-\x08\x0b-\x1f\x7f\u0080-\u009f\u2028\u202
 // Unseen checks that report has no character that a terminal or a
 // renderer obeys rather than shows: a C0 control but tab and newline,
 // DEL, a C1 control, U+2028, U+2029 or a bidirectional formatting
-// character.
+// character, and no run of more than eight combining marks.
 func Unseen(report string) error {
 	if loc := unseen.FindStringIndex(report); loc != nil {
 		return fmt.Errorf("%q at byte %d: a character the reader's terminal or renderer obeys rather than shows", report[loc[0]:loc[1]], loc[0])
 	}
+	if loc := marks.FindStringIndex(report); loc != nil {
+		return fmt.Errorf("%d bytes of combining marks in a row at byte %d: they draw over the lines around them", loc[1]-loc[0], loc[0])
+	}
 	return nil
 }
+
+// marks finds more than eight combining marks in a row.
+var marks = regexp.MustCompile(`[\p{Mn}\p{Me}]{9,}`)
 
 // Text checks a text report (cupel-conform's stdout) against neutral, the
 // same report with neutral implementation text: no control character but
