@@ -132,9 +132,9 @@ var _ = Describe("Reports of implementations whose text is hostile to their read
 	}
 })
 
-// neutralReport is rep with every text the implementation sent replaced by
-// a letter and a number (empty text kept empty): the report whose lines the hostile
-// one's must match.
+// neutralReport is rep with every text the implementation sent replaced
+// by a letter and a number (empty text kept empty, the same text by the
+// same token): the report whose lines the hostile one's must match.
 func neutralReport(rep *runner.Report) *runner.Report {
 	b, err := json.Marshal(rep)
 	Expect(err).NotTo(HaveOccurred())
