@@ -9,6 +9,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/cupel-go/go-cupel/internal/safetext"
 	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/protocol"
 )
@@ -162,7 +163,7 @@ func (e *env) main(args []string) int {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
-		fmt.Fprintf(stderr, "cupel-conform %s: %v\n", name, err)
+		fmt.Fprintf(stderr, "cupel-conform %s: %s\n", name, safetext.Lines(err.Error(), "  ")) // it may quote what an implementation sent
 		var ue usageError
 		switch {
 		case errors.As(err, &ue), errors.Is(err, runner.ErrUsage):

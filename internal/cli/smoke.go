@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/cupel-go/go-cupel/internal/safetext"
 	"github.com/cupel-go/go-cupel/internal/wirejson"
 	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/protocol"
@@ -38,15 +39,15 @@ func (e *env) smoke(args []string) (int, error) {
 	info, err := protocol.CallHello(ctx, p)
 	cancel()
 	if err != nil {
-		fmt.Fprintf(e.stdout, "FAIL hello: %v\n", err)
+		fmt.Fprintf(e.stdout, "FAIL hello: %s\n", safetext.Lines(err.Error(), "  "))
 		e.keyHint(err)
 		var f *protocol.Fault
 		if errors.As(err, &f) && f.Stderr != "" {
-			fmt.Fprintf(e.stdout, "stderr:\n%s\n", f.Stderr)
+			fmt.Fprintf(e.stdout, "stderr:\n%s\n", safetext.Block(f.Stderr, "  | "))
 		}
 		return exitInfrastructure, nil
 	}
-	fmt.Fprintf(e.stdout, "ok   hello: %s %s (%s), protocol %s\n", info.Name, info.Version, info.Language, protocol.Protocol)
+	fmt.Fprintf(e.stdout, "ok   hello: %s, protocol %s\n", safetext.Line(info.Name+" "+info.Version+" ("+info.Language+")"), protocol.Protocol)
 	seq := 0
 	for _, stage := range vector.Stages {
 		var cs *vector.Case
@@ -63,10 +64,10 @@ func (e *env) smoke(args []string) (int, error) {
 		res, err := p.Run(ctx, protocol.NewRequest(seq, cs))
 		cancel()
 		if err != nil {
-			fmt.Fprintf(e.stdout, "FAIL run %s (seq %d): %v\n", cs.ID, seq, err)
+			fmt.Fprintf(e.stdout, "FAIL run %s (seq %d): %s\n", cs.ID, seq, safetext.Lines(err.Error(), "  "))
 			e.keyHint(err)
 			if s := p.CaseStderr(); s != "" {
-				fmt.Fprintf(e.stdout, "stderr:\n%s\n", s)
+				fmt.Fprintf(e.stdout, "stderr:\n%s\n", safetext.Block(s, "  | "))
 			}
 			return exitInfrastructure, nil
 		}

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/cupel-go/go-cupel/internal/safetext"
 	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/vector"
@@ -20,22 +21,22 @@ const mdFoldAfter = 20
 // which they disagree, the failing ones first.
 func WriteMarkdown(w io.Writer, m *Matrix) error {
 	var b strings.Builder
-	names := make([]string, len(m.Implementations))
+	names := make([]string, len(m.Implementations)) // as Markdown
 	for i, im := range m.Implementations {
-		names[i] = im.Name
+		names[i] = safetext.Markdown(im.Name)
 	}
 	fmt.Fprintf(&b, "## Cupel conformance: %s\n\n", strings.Join(names, " · "))
 	fmt.Fprintf(&b, "Runner %s %s · spec %s · suite `%s` (%d cases)\n\n", m.Runner.Name, m.Runner.Version,
 		m.Suite.SpecVersion, short(m.Suite.Digest), m.Suite.Cases)
 	b.WriteString("| implementation | level | required | optional |\n|---|---|---:|---:|\n")
-	for _, im := range m.Implementations {
-		fmt.Fprintf(&b, "| **%s** <br>%s | %s %s | %s | %s |\n", mdEscape(im.Name), mdEscape(describe(im.Info)),
-			levelMark(im.Level), mdEscape(levelText(im)), fraction(tally(im.Counts[vector.TierRequired])),
+	for i, im := range m.Implementations {
+		fmt.Fprintf(&b, "| **%s** <br>%s | %s %s | %s | %s |\n", names[i], safetext.Markdown(describe(im.Info)),
+			levelMark(im.Level), levelText(im), fraction(tally(im.Counts[vector.TierRequired])),
 			fraction(tally(im.Counts[vector.TierOptional])))
 	}
 	b.WriteString("\n| tier | stage |")
 	for _, n := range names {
-		fmt.Fprintf(&b, " %s |", mdEscape(n))
+		fmt.Fprintf(&b, " %s |", n)
 	}
 	b.WriteString("\n|---|---|" + strings.Repeat("---:|", len(names)) + "\n")
 	for _, g := range m.Groups {
@@ -47,7 +48,7 @@ func WriteMarkdown(w io.Writer, m *Matrix) error {
 		b.WriteString("\n")
 	}
 	for _, wng := range m.Warnings {
-		fmt.Fprintf(&b, "\n> **Warning:** %s\n", mdEscape(wng))
+		fmt.Fprintf(&b, "\n> **Warning:** %s\n", safetext.Markdown(wng))
 	}
 	if len(m.Implementations) > 1 {
 		writeMDDisagreements(&b, m, names)
@@ -64,13 +65,13 @@ func writeMDDisagreements(b *strings.Builder, m *Matrix, names []string) {
 	fmt.Fprintf(b, "\n### %d %s where they disagree\n\n", len(m.Disagreements), plural(len(m.Disagreements), "case", "cases"))
 	head := "| case |"
 	for _, n := range names {
-		head += " " + mdEscape(n) + " |"
+		head += " " + n + " |"
 	}
 	head += "\n|---|" + strings.Repeat("---|", len(names)) + "\n"
 	row := func(d Disagreement) {
 		fmt.Fprintf(b, "| `%s` |", d.ID)
-		for _, n := range names {
-			s := d.Statuses[n]
+		for _, im := range m.Implementations {
+			s := d.Statuses[im.Name]
 			if failing(s) {
 				fmt.Fprintf(b, " ❌ **%s** |", s)
 			} else if s == protocol.StatusPass {
@@ -108,7 +109,7 @@ func levelMark(l runner.Level) string {
 func levelText(im Implementation) string {
 	s := "**" + im.Verdict.LevelText + "** (" + im.LevelReason + ")"
 	if im.Infrastructure != "" {
-		s += "; infrastructure error: " + im.Infrastructure
+		s += "; infrastructure error: " + safetext.Markdown(im.Infrastructure)
 	}
 	return s + "; " + im.Verdict.Line()
 }
@@ -135,18 +136,6 @@ func mdCell(t Tally) string {
 	}
 	if t.Pass == t.Total {
 		s = "✅ " + s
-	}
-	return s
-}
-
-// mdEscape keeps s on one table cell: pipes escaped, newlines folded,
-// long text cut.
-func mdEscape(s string) string {
-	s = strings.ReplaceAll(s, "|", "\\|")
-	s = strings.ReplaceAll(s, "\n", " ")
-	s = strings.ReplaceAll(s, "<", "&lt;")
-	if r := []rune(s); len(r) > 300 {
-		s = string(r[:300]) + "…"
 	}
 	return s
 }

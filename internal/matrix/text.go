@@ -6,6 +6,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/cupel-go/go-cupel/internal/safetext"
 	"github.com/cupel-go/go-cupel/runner/protocol"
 )
 
@@ -25,18 +26,18 @@ func WriteText(w io.Writer, m *Matrix, o TextOptions) error {
 	b.WriteString("\n")
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	for _, im := range m.Implementations {
-		fmt.Fprintf(tw, "%s\t%s\t(%s)\t%s\n", im.Name, im.Verdict.LevelText, im.LevelReason, describe(im.Info))
+		fmt.Fprintf(tw, "%s\t%s\t(%s)\t%s\n", safetext.Line(im.Name), im.Verdict.LevelText, im.LevelReason, safetext.Line(describe(im.Info)))
 	}
 	tw.Flush()
 	for _, im := range m.Implementations {
 		if im.Infrastructure != "" {
-			fmt.Fprintf(&b, "%s: INFRASTRUCTURE ERROR: %s\n", im.Name, im.Infrastructure)
+			fmt.Fprintf(&b, "%s: INFRASTRUCTURE ERROR: %s\n", safetext.Line(im.Name), safetext.Lines(im.Infrastructure, "  "))
 		}
 	}
 	b.WriteString("\n")
 	tw = tabwriter.NewWriter(&b, 0, 0, 3, ' ', 0)
 	for _, im := range m.Implementations {
-		fmt.Fprintf(tw, "\t%s", im.Name)
+		fmt.Fprintf(tw, "\t%s", safetext.Line(im.Name))
 	}
 	fmt.Fprint(tw, "\n")
 	for _, tier := range tiersOf(m) {
@@ -59,7 +60,7 @@ func WriteText(w io.Writer, m *Matrix, o TextOptions) error {
 	}
 	tw.Flush()
 	for _, wng := range m.Warnings {
-		fmt.Fprintf(&b, "\nwarning: %s", wng)
+		fmt.Fprintf(&b, "\nwarning: %s", safetext.Line(wng))
 	}
 	if len(m.Warnings) > 0 {
 		b.WriteString("\n")
@@ -194,7 +195,7 @@ func writeDisagreements(b *strings.Builder, m *Matrix, o TextOptions) {
 	}
 	fmt.Fprintf(b, "\n%d %s where they disagree (%d where one fails):\n", len(m.Disagreements), plural(len(m.Disagreements), "case", "cases"), nf)
 	for _, g := range groupDisagreements(m) {
-		fmt.Fprintf(b, "  %s (%d %s)\n", g.signature, len(g.cases), plural(len(g.cases), "case", "cases"))
+		fmt.Fprintf(b, "  %s (%d %s)\n", safetext.Line(g.signature), len(g.cases), plural(len(g.cases), "case", "cases"))
 		if o.MaxCases < 0 {
 			continue
 		}
@@ -206,7 +207,7 @@ func writeDisagreements(b *strings.Builder, m *Matrix, o TextOptions) {
 				break
 			}
 			if p := firstProblem(m, d.Case); p != "" {
-				fmt.Fprintf(tw, "    %s\t%s\n", d.ID, p)
+				fmt.Fprintf(tw, "    %s\t%s\n", d.ID, safetext.Line(p))
 			} else {
 				fmt.Fprintf(tw, "    %s\n", d.ID)
 			}
@@ -219,7 +220,7 @@ func writeDisagreements(b *strings.Builder, m *Matrix, o TextOptions) {
 func writeRequired(b *strings.Builder, m *Matrix) {
 	b.WriteString("\n")
 	for _, im := range m.Implementations {
-		fmt.Fprintf(b, "%s: %s\n", im.Name, im.Verdict.Line())
+		fmt.Fprintf(b, "%s: %s\n", safetext.Line(im.Name), im.Verdict.Line())
 	}
 }
 

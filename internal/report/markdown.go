@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/cupel-go/go-cupel/internal/safetext"
 	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/vector"
@@ -18,7 +19,7 @@ func WriteMarkdown(w io.Writer, r *runner.Report) error {
 	v := r.Verdict()
 	class := v.Classes()
 	var b strings.Builder
-	fmt.Fprintf(&b, "## Cupel conformance: %s\n\n", mdEscape(implementationName(r)))
+	fmt.Fprintf(&b, "## Cupel conformance: %s\n\n", safetext.Markdown(implementationName(r)))
 	if v.LevelClaimed {
 		fmt.Fprintf(&b, "**%s** — %s\n\n", v.LevelText, r.LevelReason)
 	} else {
@@ -26,7 +27,8 @@ func WriteMarkdown(w io.Writer, r *runner.Report) error {
 	}
 	fmt.Fprintf(&b, "Runner %s %s · spec %s · suite `%s` (%d cases)\n\n", r.Runner.Name, r.Runner.Version, r.Suite.SpecVersion, short(r.Suite.Digest), r.Suite.Cases)
 	if caps := describeCapabilities(r.Implementation.Capabilities); caps != "" {
-		fmt.Fprintf(&b, "Implementation %s %s (%s): %s\n\n", r.Implementation.Name, r.Implementation.Version, r.Implementation.Language, caps)
+		fmt.Fprintf(&b, "Implementation %s %s (%s): %s\n\n", safetext.Markdown(r.Implementation.Name), safetext.Markdown(r.Implementation.Version),
+			safetext.Markdown(r.Implementation.Language), safetext.Markdown(caps))
 	}
 	rows := map[string]map[runner.Outcome]int{}
 	for _, c := range r.Cases {
@@ -69,7 +71,7 @@ func WriteMarkdown(w io.Writer, r *runner.Report) error {
 		if len(list) > 0 {
 			fmt.Fprintf(&b, "\n### %s\n\n| case | status | message |\n|---|---|---|\n", l.title)
 			for _, c := range list {
-				fmt.Fprintf(&b, "| `%s` | %s | %s |\n", c.ID, c.Status, mdEscape(c.Message))
+				fmt.Fprintf(&b, "| `%s` | %s | %s |\n", c.ID, c.Status, safetext.Markdown(c.Message))
 			}
 		}
 	}
@@ -91,33 +93,24 @@ func WriteMarkdown(w io.Writer, r *runner.Report) error {
 	if len(reasons) > 0 {
 		b.WriteString("\n### Unsupported, by reason\n\n| reason | required | optional |\n|---|---:|---:|\n")
 		for _, why := range reasons {
-			fmt.Fprintf(&b, "| %s | %d | %d |\n", mdEscape(why), unsupported[why][vector.TierRequired], unsupported[why][vector.TierOptional])
+			fmt.Fprintf(&b, "| %s | %d | %d |\n", safetext.Markdown(why), unsupported[why][vector.TierRequired], unsupported[why][vector.TierOptional])
 		}
 	}
 	if r.Infrastructure != "" {
-		fmt.Fprintf(&b, "\n**Infrastructure error:** %s\n", mdEscape(r.Infrastructure))
+		fmt.Fprintf(&b, "\n**Infrastructure error:** %s\n", safetext.Markdown(r.Infrastructure))
 		if r.InfrastructureStderr != "" {
 			b.WriteString("\nThe implementation's stderr (tail):\n\n")
 			// Implementation text: no terminal escapes, no control
 			// characters (as in JUnit and TAP), each line quoted.
-			for _, l := range strings.Split(strings.TrimRight(cleanText(r.InfrastructureStderr), "\n"), "\n") {
-				fmt.Fprintf(&b, "> %s\n", mdEscape(l))
+			for _, l := range strings.Split(strings.TrimRight(safetext.Clean(r.InfrastructureStderr), "\n"), "\n") {
+				fmt.Fprintf(&b, "> %s\n", safetext.Markdown(l))
 			}
 		}
 		if notRun > 0 {
 			fmt.Fprintf(&b, "\n%s not run: the run stopped without a verdict.\n", casesCount(notRun))
 		}
 	}
-	fmt.Fprintf(&b, "\n%s\n", mdEscape(v.Line()))
+	fmt.Fprintf(&b, "\n%s\n", v.Line())
 	_, err := io.WriteString(w, b.String())
 	return err
-}
-
-func mdEscape(s string) string {
-	s = strings.ReplaceAll(s, "|", "\\|")
-	s = strings.ReplaceAll(s, "\n", " ")
-	if len(s) > 300 && !strings.HasPrefix(s, "verdict: ") {
-		s = s[:300] + "…"
-	}
-	return s
 }

@@ -10,6 +10,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/cupel-go/go-cupel/internal/safetext"
 	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/explore"
 	"github.com/cupel-go/go-cupel/runner/protocol"
@@ -97,7 +98,7 @@ func infrastructureStderr(r *runner.Report) []string {
 	if r.InfrastructureStderr == "" {
 		return nil
 	}
-	return append([]string{"stderr (tail):"}, strings.Split(indent(r.InfrastructureStderr, "  | "), "\n")...)
+	return append([]string{"stderr (tail):"}, strings.Split(safetext.Block(r.InfrastructureStderr, "  | "), "\n")...)
 }
 
 // FailureDetail is what the text report says of a case under its header
@@ -116,7 +117,7 @@ func FailureDetail(c runner.CaseResult, suite *vector.Suite) string {
 func writeDetail(b *strings.Builder, c runner.CaseResult, suite *vector.Suite) {
 	if len(c.Details) == 0 || !strings.HasPrefix(c.Message, c.Details[0]) {
 		if c.Message != "" {
-			fmt.Fprintf(b, "  %s\n", c.Message)
+			fmt.Fprintf(b, "  %s\n", safetext.Lines(c.Message, "  "))
 		}
 	} // else the message is the first problem and a count of the others, all listed below
 	writeProblems(b, c.Details, DefaultMaxFailures)
@@ -128,16 +129,16 @@ func writeDetail(b *strings.Builder, c runner.CaseResult, suite *vector.Suite) {
 				d := c.Actual.Output.Diagnostics
 				b.WriteString("  actual selection report:\n")
 				for _, e := range d.Included {
-					fmt.Fprintf(b, "    included %s\n", runner.DescribeItem(e, cs))
+					fmt.Fprintf(b, "    included %s\n", safetext.Lines(runner.DescribeItem(e, cs), "      "))
 				}
 				for _, e := range d.Excluded {
-					fmt.Fprintf(b, "    excluded %s\n", runner.DescribeItem(e, cs))
+					fmt.Fprintf(b, "    excluded %s\n", safetext.Lines(runner.DescribeItem(e, cs), "      "))
 				}
 			}
 		}
 	}
 	if c.Stderr != "" {
-		fmt.Fprintf(b, "  stderr (tail):\n%s\n", indent(c.Stderr, "    | "))
+		fmt.Fprintf(b, "  stderr (tail):\n%s\n", safetext.Block(c.Stderr, "    | "))
 	}
 }
 
@@ -164,7 +165,7 @@ func writeProblems(b *strings.Builder, details []string, limit int) {
 			}
 			shown++
 		}
-		fmt.Fprintf(b, "  %s\n", d)
+		fmt.Fprintf(b, "  %s\n", safetext.Lines(d, "  "))
 	}
 }
 
@@ -187,11 +188,6 @@ func writeInputs(b *strings.Builder, c *vector.Case) {
 		j, _ := json.Marshal(it)
 		fmt.Fprintf(b, "    %s\n", j)
 	}
-}
-
-func indent(s, prefix string) string {
-	s = strings.TrimRight(s, "\n")
-	return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix)
 }
 
 func withoutStderr(c runner.CaseResult) runner.CaseResult {

@@ -3,141 +3,13 @@ package report
 import (
 	"reflect"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/cupel-go/go-cupel/internal/safetext"
 )
-
-// Text from an implementation (its name, stderr, unsupported reasons,
-// error and fault messages, its answers) is data. The JSON report carries
-// it exactly; the HTML page escapes it (html/template); the JUnit and TAP
-// reports pass it through the functions of this file, which keep what the
-// format can carry and make the rest readable:
-//
-//   - ANSI escape sequences (colours, cursor moves, terminal titles) are
-//     removed: loggers colour their output, and a report is not a terminal.
-//   - A control character is shown as its Unicode control picture (NUL as
-//     ␀, ESC as ␛, a lone carriage return as ␍), DEL as ␡; C1 controls,
-//     U+2028, U+2029, the byte-order mark, the non-characters U+FFFE and
-//     U+FFFF and every byte of invalid UTF-8 (a lone surrogate included)
-//     become U+FFFD. Tab and newline stay; CRLF becomes a newline.
-//
-// XML 1.0 forbids those characters outright ("CData section not
-// finished"), YAML 1.2 (TAP's YAML blocks) has no room for them either,
-// and U+2028, U+2029 and U+0085 are line breaks to older YAML readers.
-
-// printable reports whether r may appear as itself in a JUnit or a TAP
-// report.
-func printable(r rune) bool {
-	switch {
-	case r == '\t' || r == '\n':
-		return true
-	case r < 0x20, r >= 0x7f && r < 0xa0: // C0, DEL, C1
-		return false
-	case r == 0x2028, r == 0x2029, r == 0xfeff, r == 0xfffe, r == 0xffff:
-		return false
-	}
-	return utf8.ValidRune(r) // excludes surrogates
-}
-
-// standIn is what an unprintable rune becomes.
-func standIn(r rune) rune {
-	switch {
-	case r >= 0 && r < 0x20:
-		return 0x2400 + r // SYMBOL FOR NULL … SYMBOL FOR UNIT SEPARATOR
-	case r == 0x7f:
-		return 0x2421 // SYMBOL FOR DELETE
-	}
-	return utf8.RuneError
-}
-
-// cleanText returns s without ANSI escape sequences, with CRLF as a
-// newline and every unprintable rune (or byte of invalid UTF-8) replaced
-// by its stand-in. It returns s itself when there is nothing to change.
-func cleanText(s string) string {
-	i := 0
-	for i < len(s) {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if !printable(r) || (r == utf8.RuneError && size == 1) {
-			break
-		}
-		i += size
-	}
-	if i == len(s) {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s))
-	b.WriteString(s[:i])
-	for i < len(s) {
-		if n := ansiLen(s[i:]); n > 0 {
-			i += n
-			continue
-		}
-		if strings.HasPrefix(s[i:], "\r\n") {
-			i++ // the newline is written next
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			b.WriteRune(utf8.RuneError)
-		case printable(r):
-			b.WriteString(s[i : i+size])
-		default:
-			b.WriteRune(standIn(r))
-		}
-		i += size
-	}
-	return b.String()
-}
-
-// ansiLen is the length of the ANSI escape sequence at the start of s, or
-// 0: a CSI sequence (ESC [ parameters, intermediates, a final byte), an
-// OSC, DCS, SOS, PM or APC string (ESC ] … ended by BEL or ESC \), or a
-// two-character escape (ESC and a byte from 0x40 to 0x7e, or ESC and an
-// intermediate and a final byte). An unfinished sequence is not one: its
-// ESC shows as ␛.
-func ansiLen(s string) int {
-	if len(s) < 2 || s[0] != 0x1b {
-		return 0
-	}
-	switch c := s[1]; {
-	case c == '[':
-		for i := 2; i < len(s); i++ {
-			switch b := s[i]; {
-			case b >= 0x40 && b <= 0x7e:
-				return i + 1
-			case b < 0x20 || b > 0x3f:
-				return 0
-			}
-		}
-		return 0
-	case c == ']' || c == 'P' || c == 'X' || c == '^' || c == '_':
-		for i := 2; i < len(s); i++ {
-			switch s[i] {
-			case 0x07:
-				return i + 1
-			case 0x1b:
-				if i+1 < len(s) && s[i+1] == '\\' {
-					return i + 2
-				}
-				return 0
-			}
-		}
-		return 0
-	case c >= 0x20 && c <= 0x2f:
-		if len(s) > 2 && s[2] >= 0x30 && s[2] <= 0x7e {
-			return 3
-		}
-		return 0
-	case c >= 0x40 && c <= 0x7e:
-		return 2
-	}
-	return 0
-}
 
 // junitSafe makes every string of v (a pointer to the JUnit structures,
 // followed through structs, pointers and slices) safe for XML 1.0 with
-// cleanText. The XML encoder escapes markup in attributes and splits "]]>"
+// safetext.Clean. The XML encoder escapes markup in attributes and splits "]]>"
 // in CDATA; it does neither for characters XML cannot carry. It walks the
 // whole value so that a field added to the JUnit structures is covered
 // without another call.
@@ -161,17 +33,17 @@ func cleanStrings(v reflect.Value) {
 		}
 	case reflect.String:
 		if v.CanSet() {
-			v.SetString(cleanText(v.String()))
+			v.SetString(safetext.Clean(v.String()))
 		}
 	}
 }
 
 // tapSafe makes implementation text safe for TAP 14 and its YAML blocks
-// with cleanText. It is called where such text enters the report:
+// with safetext.Clean. It is called where such text enters the report:
 // tapEscape (descriptions and directives, kept on one line), yamlString
 // (YAML strings) and the detail block (kept inside the block by its
 // indentation and yamlBlockHeader).
-func tapSafe(s string) string { return cleanText(s) }
+func tapSafe(s string) string { return safetext.Clean(s) }
 
 // yamlBlockHeader is the header of a YAML literal block whose lines are
 // lines, indented by four spaces under a key indented by two: "|", or

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -41,6 +42,12 @@ var textSeeds = []string{
 	"\x9b31m an 8-bit CSI, \u009b31m as a rune",
 	"back\\slash \\# and a tab\there",
 	"",
+	"\x1b[2J\x1b[H\nlevel: Cupel Fully Conformant\nverdict: PASS — nothing unexpected; level Cupel Fully Conformant\n",
+	"\u200bverdict: PASS\n\tlevel: indented\n\u202eSSAP :tcidrev\u202c and \u2066isolated\u2069",
+	"<!-- hides the rest\n```\n# heading\n| a | b |\n> quote</td></tr></table><script>x</script>",
+	"**Cupel Fully Conformant** _e_ __f__ ~~g~~ $x$ `code` [link](http://x) ![img](y) &lt; &#42; \\* C# trailing #",
+	"pinned_exceeds_budget, score of #0, [\"a\", \"b\"] and C:\\dir\\ ##",
+	"Z\u0336\u0337\u0338\u0339\u033a\u033b\u033c\u033d\u033e\u033f\u0340\u0341\u0342\u0343\u0344\u0345\u0346\u0347\u0348\u0349\u034a\u20dd\u20de\u20df\u20e0 overlays the verdict",
 }
 
 // fixtureSuite is the runner's fixture suite, whose cases the fuzzed
@@ -64,7 +71,7 @@ func textReport(suite *vector.Suite, s string, infra bool) *runner.Report {
 		protocol.StatusUnsupported, protocol.StatusXFail, protocol.StatusSkip, protocol.StatusUnexpectedPass,
 		protocol.StatusPass, protocol.StatusNotRun}
 	r := &runner.Report{Schema: runner.ReportSchema, Runner: protocol.RunnerIdentity{Name: "cupel-conform", Version: "devel"},
-		Implementation: protocol.Identity{Name: s, Version: s, Language: s, Homepage: s},
+		Implementation: protocol.Identity{Name: s, Version: s, Language: s, Homepage: s, Capabilities: protocol.Capabilities{Features: []string{s, "then " + s}}},
 		Level:          runner.LevelNone, LevelReason: "fuzzed", Started: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
 	if infra {
 		r.Infrastructure, r.InfrastructureStderr = s, s
@@ -85,6 +92,30 @@ func textReport(suite *vector.Suite, s string, infra bool) *runner.Report {
 func checkTextReport(t *testing.T, suite *vector.Suite, s string, infra bool) []byte {
 	t.Helper()
 	r := textReport(suite, s, infra)
+
+	// Text and Markdown: s changes what is inside the runner's lines,
+	// never which lines there are, how they start or the last ones.
+	neutral := textReport(suite, neutralText(s), infra)
+	text := func(r *runner.Report) string {
+		var b bytes.Buffer
+		if err := report.WriteText(&b, r, report.TextOptions{Suite: suite}); err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	if err := reportcheck.Text(text(r), text(neutral)); err != nil {
+		t.Fatalf("%q: the text report: %v\n%s", s, err, text(r))
+	}
+	md := func(r *runner.Report) string {
+		var b bytes.Buffer
+		if err := report.WriteMarkdown(&b, r); err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	if err := reportcheck.Markdown(md(r), md(neutral)); err != nil {
+		t.Fatalf("%q: the Markdown summary: %v\n%s", s, err, md(r))
+	}
 
 	var junit bytes.Buffer
 	if err := report.WriteJUnit(&junit, r, suite); err != nil {
@@ -172,11 +203,24 @@ func checkTextReport(t *testing.T, suite *vector.Suite, s string, infra bool) []
 	return junit.Bytes()
 }
 
+// neutralText stands for s in the report that the text and Markdown
+// reports of s are checked against: a letter, or nothing for nothing
+// (some lines are written only for text that is not empty).
+func neutralText(s string) string {
+	if s == "" {
+		return ""
+	}
+	return "x"
+}
+
 // FuzzImplementationText feeds arbitrary bytes into every text of a
 // report an implementation controls, and checks that the JUnit report
 // parses, the TAP report parses (YAML blocks included), the JSON report
-// parses and carries the text exactly, and the HTML page has no markup
-// from it. TestImplementationTextJUnitSchema checks the seeds' and the
+// parses and carries the text exactly, the HTML page has no markup from
+// it, the text report (stdout) has no control character from it, no line
+// of it at the left margin and the runner's level and verdict last, and
+// the Markdown summary has no markup from it (reportcheck.Text and
+// reportcheck.Markdown). TestImplementationTextJUnitSchema checks the seeds' and the
 // corpus's JUnit against the schema.
 func FuzzImplementationText(f *testing.F) {
 	for _, s := range textSeeds {
@@ -194,13 +238,10 @@ func FuzzImplementationText(f *testing.F) {
 	})
 }
 
-// TestImplementationTextJUnitSchema writes the JUnit report of every seed
-// of FuzzImplementationText and of every input in its corpus
-// (testdata/fuzz), and validates it against the Jenkins JUnit schema with
-// xmllint.
-func TestImplementationTextJUnitSchema(t *testing.T) {
-	xmllint := testtool.Need(t, "the check of the JUnit report against testdata/jenkins-junit.xsd (package libxml2-utils)", "xmllint")
-	suite := fixtureSuite(t)
+// textInputs are the seeds of FuzzImplementationText and every input in
+// its corpus (testdata/fuzz).
+func textInputs(t *testing.T) []string {
+	t.Helper()
 	inputs := slices.Clone(textSeeds)
 	corpus, _ := filepath.Glob("testdata/fuzz/FuzzImplementationText/*")
 	for _, path := range corpus {
@@ -218,8 +259,64 @@ func TestImplementationTextJUnitSchema(t *testing.T) {
 		}
 		inputs = append(inputs, s)
 	}
+	return inputs
+}
+
+// TestImplementationTextMarkdownRendered renders the Markdown summary of
+// every seed of FuzzImplementationText and of every input in its corpus
+// with cmark-gfm (CommonMark with GitHub's tables and strikethrough, raw
+// HTML let through), and checks that the page has the elements and
+// attributes of the summary with neutral text, no more and no fewer (no
+// HTML, comment, heading, table cell, emphasis, code, link or image came
+// from the text), and ends with the runner's verdict in a paragraph of
+// its own.
+func TestImplementationTextMarkdownRendered(t *testing.T) {
+	cmark := testtool.Need(t, "the rendering of the Markdown summary (package cmark-gfm)", "cmark-gfm")
+	suite := fixtureSuite(t)
+	render := func(r *runner.Report) []byte {
+		var md bytes.Buffer
+		if err := report.WriteMarkdown(&md, r); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(cmark, "--unsafe", "-e", "table", "-e", "strikethrough")
+		cmd.Stdin = &md
+		page, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("cmark-gfm: %v", err)
+		}
+		return page
+	}
+	for _, s := range textInputs(t) {
+		for _, infra := range []bool{false, true} {
+			r := textReport(suite, s, infra)
+			page := render(r)
+			got, err := reportcheck.Skeleton(page)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := reportcheck.Skeleton(render(textReport(suite, neutralText(s), infra)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("%q: the rendered Markdown has the elements\n%q\nwith neutral text\n%q\n%s", s, got, want, page)
+			}
+			if v := r.Verdict().Line(); !bytes.HasSuffix(page, []byte("\n<p>"+v+"</p>\n")) {
+				t.Errorf("%q: the rendered Markdown does not end with the paragraph %q:\n%s", s, v, page)
+			}
+		}
+	}
+}
+
+// TestImplementationTextJUnitSchema writes the JUnit report of every seed
+// of FuzzImplementationText and of every input in its corpus
+// (testdata/fuzz), and validates it against the Jenkins JUnit schema with
+// xmllint.
+func TestImplementationTextJUnitSchema(t *testing.T) {
+	xmllint := testtool.Need(t, "the check of the JUnit report against testdata/jenkins-junit.xsd (package libxml2-utils)", "xmllint")
+	suite := fixtureSuite(t)
 	dir := t.TempDir()
-	for i, s := range inputs {
+	for i, s := range textInputs(t) {
 		for _, infra := range []bool{false, true} {
 			path := filepath.Join(dir, strconv.Itoa(i)+strconv.FormatBool(infra)+".xml")
 			if err := os.WriteFile(path, checkTextReport(t, suite, s, infra), 0o644); err != nil {

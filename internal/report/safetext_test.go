@@ -2,12 +2,14 @@ package report_test
 
 import (
 	"bytes"
+	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
 	"github.com/cupel-go/go-cupel/internal/report"
 	"github.com/cupel-go/go-cupel/internal/report/reportcheck"
+	"github.com/cupel-go/go-cupel/internal/safetext"
 )
 
 var _ = Describe("Implementation text in JUnit and TAP", func() {
@@ -44,5 +46,50 @@ var _ = Describe("Implementation text in JUnit and TAP", func() {
 		points, err := reportcheck.TAP(tap)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(points[0].YAML["detail"]).To(HavePrefix("  indented\nnot\n"))
+	})
+})
+
+var _ = Describe("Implementation text in the text report", func() {
+	DescribeTable("stays on its line in TextLine",
+		func(text, shown string) { Expect(safetext.Line(text)).To(Equal(shown)) },
+		Entry("ordinary text unchanged", "cupel-python-example 0.1.0 (python)", "cupel-python-example 0.1.0 (python)"),
+		Entry("a newline as its picture", "name\nlevel: Cupel Fully Conformant", "name␊level: Cupel Fully Conformant"),
+		Entry("without a clear-screen", "x\x1b[2J\x1b[Hy", "xy"),
+		Entry("a bidirectional override as U+FFFD", "\u202eSSAP :tcidrev", "\ufffdSSAP :tcidrev"),
+		Entry("combining marks cut after eight", "e\u0301\u0301 "+"z"+strings.Repeat("\u0336", 200)+"!", "e\u0301\u0301 z"+strings.Repeat("\u0336", 8)+"\ufffd!"),
+	)
+
+	DescribeTable("starts no line at the left margin in TextLines",
+		func(text, shown string) { Expect(safetext.Lines(text, "  ")).To(Equal(shown)) },
+		Entry("one line unchanged", "expected 1, got 2", "expected 1, got 2"),
+		Entry("a line at the margin indented", "boom\nverdict: PASS", "boom\n  verdict: PASS"),
+		Entry("indented lines and blank lines kept", "a\n      actual   #1\n\n\tb", "a\n      actual   #1\n\n\tb"),
+		Entry("an invisible first character is no indentation", "a\n\u200bverdict: PASS", "a\n  \u200bverdict: PASS"),
+		Entry("a carriage return as its picture", "a\rverdict: PASS", "a␍verdict: PASS"),
+	)
+})
+
+var _ = Describe("Implementation text in the Markdown summary", func() {
+	DescribeTable("is written as character references where it could be markup",
+		func(text, shown string) { Expect(safetext.Markdown(text)).To(Equal(shown)) },
+		Entry("ordinary text unchanged", `output differs: expected ["b", "a"], got [] (score of #0)`, `output differs: expected ["b", "a"], got [] (score of #0)`),
+		Entry("identifiers with underscores unchanged", "pinned_exceeds_budget", "pinned_exceeds_budget"),
+		Entry("C# unchanged", "C#", "C#"),
+		Entry("a newline as a space", "one\ntwo", "one two"),
+		Entry("HTML and comments", "<!-- <b>x</b>", "&lt;!-- &lt;b>x&lt;/b>"),
+		Entry("ampersands", "a & b &lt;", "a &amp; b &amp;lt;"),
+		Entry("table cells", "a | b", "a &#124; b"),
+		Entry("emphasis and strikethrough", "**x** _y_ ~~z~~", "&#42;&#42;x&#42;&#42; &#95;y&#95; &#126;&#126;z&#126;&#126;"),
+		Entry("code spans and maths", "`c` $m$", "&#96;c&#96; &#36;m&#36;"),
+		Entry("links and images", "[a](u) ![i](v)", "[a&#93;(u) ![i&#93;(v)"),
+		Entry("a backslash that would escape", `a\* b\`, `a&#92;&#42; b&#92;`),
+		Entry("a backslash before a letter unchanged", `C:\dir\x`, `C:\dir\x`),
+		Entry("a heading's closing sequence", "name ##", "name &#35;&#35;"),
+		Entry("control characters as their pictures", "a\x00b\x1b[31mc", "a␀bc"),
+	)
+
+	It("cuts long text after 300 bytes, on a character boundary", func() {
+		Expect(safetext.Markdown(strings.Repeat("é", 200))).To(Equal(strings.Repeat("é", 150) + "…"))
+		Expect(safetext.Markdown(strings.Repeat("é", 150))).To(Equal(strings.Repeat("é", 150)))
 	})
 })

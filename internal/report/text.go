@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/cupel-go/go-cupel/internal/safetext"
 	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/vector"
@@ -87,9 +88,9 @@ func WriteText(w io.Writer, r *runner.Report, o TextOptions) error {
 	if r.Implementation.Language != "" {
 		impl += " (" + r.Implementation.Language + ")"
 	}
-	fmt.Fprintf(&b, "implementation: %s\n", impl)
+	fmt.Fprintf(&b, "implementation: %s\n", safetext.Line(impl))
 	if caps := describeCapabilities(r.Implementation.Capabilities); caps != "" {
-		fmt.Fprintf(&b, "capabilities: %s\n", caps)
+		fmt.Fprintf(&b, "capabilities: %s\n", safetext.Line(caps))
 	}
 	if r.Shard.Count > 1 {
 		fmt.Fprintf(&b, "shard: %s (a shard claims no level: merge the shards' JSON reports with cupel-conform report merge)\n", r.Shard)
@@ -165,7 +166,7 @@ func WriteText(w io.Writer, r *runner.Report, o TextOptions) error {
 				break
 			}
 			ids := unsupported[why]
-			fmt.Fprintf(&b, "  %4d  %s (%d required; %s)\n", len(ids), why, requiredUnsupported[why], exampleIDs(ids))
+			fmt.Fprintf(&b, "  %4d  %s (%d required; %s)\n", len(ids), safetext.Line(why), requiredUnsupported[why], exampleIDs(ids))
 		}
 	}
 	for _, l := range []struct {
@@ -188,9 +189,9 @@ func WriteText(w io.Writer, r *runner.Report, o TextOptions) error {
 		if notRun > 0 {
 			fmt.Fprintf(&b, "\n%s not run: the run stopped without a verdict\n", casesCount(notRun))
 		}
-		fmt.Fprintf(&b, "\n%s %s\n", p.c("31;1", "INFRASTRUCTURE ERROR:"), r.Infrastructure)
+		fmt.Fprintf(&b, "\n%s %s\n", p.c("31;1", "INFRASTRUCTURE ERROR:"), safetext.Lines(r.Infrastructure, "  "))
 		if r.InfrastructureStderr != "" {
-			fmt.Fprintf(&b, "stderr:\n%s\n", indent(r.InfrastructureStderr, "  | "))
+			fmt.Fprintf(&b, "stderr:\n%s\n", safetext.Block(r.InfrastructureStderr, "  | "))
 		}
 	}
 	col := "31;1"

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/cupel-go/go-cupel/internal/safetext"
 )
 
 // WriteText writes the report for people: who was compared with whom,
@@ -11,7 +13,7 @@ import (
 // shrunk size, first difference and vector file.
 func (r *Report) WriteText(w io.Writer) error {
 	var b strings.Builder
-	oracle := r.Oracle.Title()
+	oracle := safetext.Line(r.Oracle.Title())
 	if r.OracleTrusted {
 		oracle += ", in process"
 	}
@@ -26,7 +28,7 @@ func (r *Report) WriteText(w io.Writer) error {
 		fmt.Fprintf(&b, " · shard %s (merge the shards' JSON reports with cupel-conform report merge)", r.Shard)
 	}
 	b.WriteString("\n")
-	fmt.Fprintf(&b, "implementation: %s\n", r.Implementation.Title())
+	fmt.Fprintf(&b, "implementation: %s\n", safetext.Line(r.Implementation.Title()))
 	if r.OracleTrusted {
 		fmt.Fprintf(&b, "oracle:         %s\n", oracle)
 	} else {
@@ -41,7 +43,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	}
 	b.WriteString("\n")
 	if r.Infrastructure != "" {
-		fmt.Fprintf(&b, "\nno verdict: %s\n", r.Infrastructure)
+		fmt.Fprintf(&b, "\nno verdict: %s\n", safetext.Lines(r.Infrastructure, "  "))
 	}
 	if r.Interrupted {
 		b.WriteString("\ninterrupted: the cases above were run, the rest were not\n")
@@ -60,7 +62,7 @@ func (r *Report) WriteText(w io.Writer) error {
 			if d.Fault != "" && msg == "" {
 				msg = d.Fault
 			}
-			for i, l := range strings.Split(msg, "\n") {
+			for i, l := range strings.Split(safetext.Lines(msg, ""), "\n") {
 				if i == 6 {
 					b.WriteString("    ...\n")
 					break

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/cupel-go/go-cupel/internal/safetext"
 	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/vector"
 )
@@ -103,7 +104,7 @@ type tomlWriter struct {
 }
 
 func (w *tomlWriter) comment(format string, args ...any) {
-	s := fmt.Sprintf(format, args...)
+	s := safetext.Lines(fmt.Sprintf(format, args...), "") // TOML comments allow no control character but tab
 	if s == "" {
 		w.buf.WriteString("#\n")
 		return
