@@ -102,8 +102,16 @@ func TestFrequencyScoresUnderTagHashCollisions(t *testing.T) {
 // sign); with few distinct strings and with many more than the cache has
 // entries, so that entries are evicted; under the fast hash and with it
 // forced to collide (the strong restart).
+//
+// The fast hash's seed is fixed here: with the process's random seed, a
+// run of many strings could, rarely, meet a probe longer than
+// tagProbeLimit, which the engine handles by restarting with the strong
+// hash (the forced collisions below test that) but this test would report
+// as a failure.
 func TestTagCacheAgreesWithMap(t *testing.T) {
 	defer func(h func([]byte) uint64) { tagFastHash = h }(tagFastHash)
+	defer func(s uint64) { tagSeed = s }(tagSeed)
+	tagSeed = 0x2545F4914F6CDD1D
 	r := rand.New(rand.NewPCG(25, 9))
 	long := "Tag-0123456789-ABCDEFGHIJ"
 	base := []string{"", "k", "K", "\u212A", "é", "É", "\xffA", "\xffa", "tag", "TAG", "Tag", long}

@@ -205,7 +205,7 @@ func (r *Report) computeLevel() (Level, string) {
 		lvl, why = LevelFullyConformant, fmt.Sprintf("all %d required and %d optional cases pass", rt, ot)
 	}
 	if r.SuiteErrors > 0 {
-		why += fmt.Sprintf("; %d vector files could not be loaded (a suite error, not counted)", r.SuiteErrors)
+		why += "; " + vectorFiles(r.SuiteErrors) + " could not be loaded (a suite error, not counted)"
 	}
 	return lvl, why
 }

@@ -204,7 +204,7 @@ func (r *Report) Verdict() Verdict {
 	case r.Infrastructure != "":
 		v.Infrastructure, why = true, "no verdict: infrastructure error (the run stopped; see the report)"
 	case suiteErrors > 0:
-		v.Infrastructure, why = true, fmt.Sprintf("no verdict: %d vector files could not be loaded", suiteErrors)
+		v.Infrastructure, why = true, "no verdict: "+vectorFiles(suiteErrors)+" could not be loaded"
 	case r.StoppedEarly:
 		why = "the run stopped at its first gated outcome (fail fast); " + v.LevelText
 	case v.Gated > 0:
@@ -311,7 +311,7 @@ func (r *Report) Err() error {
 				suiteErrs = append(suiteErrs, c.SuiteError.Error())
 			}
 		}
-		return fmt.Errorf("%w: %d vector files could not be loaded: %s", protocol.ErrInfrastructure, len(suiteErrs), strings.Join(suiteErrs, "; "))
+		return fmt.Errorf("%w: %s could not be loaded: %s", protocol.ErrInfrastructure, vectorFiles(len(suiteErrs)), strings.Join(suiteErrs, "; "))
 	}
 	var failing []string
 	for i, c := range r.Cases {
@@ -345,4 +345,12 @@ func (r Report) MarshalJSON() ([]byte, error) {
 		plain
 		Verdict Verdict `json:"verdict"`
 	}{plain(r), r.Verdict()})
+}
+
+// vectorFiles is "1 vector file" or "N vector files".
+func vectorFiles(n int) string {
+	if n == 1 {
+		return "1 vector file"
+	}
+	return fmt.Sprintf("%d vector files", n)
 }

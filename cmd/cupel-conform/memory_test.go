@@ -14,6 +14,7 @@ import (
 	"github.com/cupel-go/go-cupel/internal/report"
 	"github.com/cupel-go/go-cupel/internal/testtool"
 	"github.com/cupel-go/go-cupel/runner/protocol"
+	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // The memory target of PROTOCOL.md ("What the runner keeps"): a full run
@@ -138,8 +139,12 @@ func TestMemoryTarget(t *testing.T) {
 	if n := utf8.RuneCountInString(rep.Implementation.Name); n != bound.MaxName || !strings.HasSuffix(rep.Implementation.Name, " characters cut]") {
 		t.Errorf("the name is %d characters, ending %q: want it cut to %d", n, rep.Implementation.Name[len(rep.Implementation.Name)-30:], bound.MaxName)
 	}
-	if len(rep.Cases) != 374 {
-		t.Errorf("%d cases, want 374", len(rep.Cases))
+	suite, err := vector.LoadSuite(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Cases) != len(suite.Cases) {
+		t.Errorf("%d cases, want the embedded suite's %d", len(rep.Cases), len(suite.Cases))
 	}
 	for _, c := range rep.Cases {
 		if c.Status != protocol.StatusUnsupported || len(c.Message) > bound.MaxText || !strings.HasSuffix(c.Message, " bytes cut]") {

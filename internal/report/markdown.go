@@ -99,12 +99,10 @@ func WriteMarkdown(w io.Writer, r *runner.Report) error {
 	if r.Infrastructure != "" {
 		fmt.Fprintf(&b, "\n**Infrastructure error:** %s\n", safetext.Markdown(r.Infrastructure))
 		if r.InfrastructureStderr != "" {
-			b.WriteString("\nThe implementation's stderr (tail):\n\n")
-			// Implementation text: no terminal escapes, no control
-			// characters (as in JUnit and TAP), each line quoted.
-			for _, l := range strings.Split(strings.TrimRight(safetext.Clean(r.InfrastructureStderr), "\n"), "\n") {
-				fmt.Fprintf(&b, "> %s\n", safetext.Markdown(l))
-			}
+			// Implementation text never starts a line of the summary: the
+			// tail follows the label on one line (newlines become spaces),
+			// escaped as the rest of its text is.
+			fmt.Fprintf(&b, "\n**The implementation's stderr (tail):** %s\n", safetext.Markdown(strings.TrimSpace(r.InfrastructureStderr)))
 		}
 		if notRun > 0 {
 			fmt.Fprintf(&b, "\n%s not run: the run stopped without a verdict.\n", casesCount(notRun))

@@ -137,7 +137,11 @@ func WriteText(w io.Writer, r *runner.Report, o TextOptions) error {
 	if full {
 		for i, c := range failing {
 			if limit > 0 && i >= limit {
-				fmt.Fprintf(&b, "… and %d more failures (see the JSON report)\n\n", len(failing)-limit)
+				more, noun := len(failing)-limit, "failures"
+				if more == 1 {
+					noun = "failure"
+				}
+				fmt.Fprintf(&b, "… and %d more %s (see the JSON report)\n\n", more, noun)
 				break
 			}
 			writeFailure(&b, p, c, o.Suite)
