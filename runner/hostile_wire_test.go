@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -15,6 +16,7 @@ import (
 
 	"github.com/cupel-go/go-cupel/internal/hostile"
 	"github.com/cupel-go/go-cupel/internal/offline"
+	"github.com/cupel-go/go-cupel/internal/testtool"
 	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/vector"
@@ -89,8 +91,8 @@ var _ = Describe("the hostile wire variants", Ordered, func() {
 	})
 
 	It("refuses every forged line live over the protocol", func() {
-		names := hostile.WireVariants
-		Expect(len(names)).To(BeNumerically(">", 60))
+		Expect(len(hostile.WireVariants)).To(BeNumerically(">", 60))
+		names := raceSample(hostile.WireVariants)
 		// The runs are independent: four at a time, checked in order.
 		type outcome struct {
 			rep *runner.Report
@@ -121,7 +123,13 @@ var _ = Describe("the hostile wire variants", Ordered, func() {
 				none = append(none, name)
 			}
 		}
-		Expect(none).To(ConsistOf(unused))
+		var want []string
+		for _, name := range live {
+			if slices.Contains(unused, name) {
+				want = append(want, name)
+			}
+		}
+		Expect(none).To(ConsistOf(want))
 	})
 
 	It("refuses a forged hello", func() {
@@ -162,7 +170,7 @@ var _ = Describe("the hostile wire variants", Ordered, func() {
 	It("refuses every forged line of an offline results.jsonl", func() {
 		hello, err := json.Marshal(protocol.NewHelloResponse(protocol.Identity{Name: "forger", Capabilities: protocol.Capabilities{Stages: []string{"scoring"}}}))
 		Expect(err).NotTo(HaveOccurred())
-		for _, name := range hostile.WireVariants {
+		for _, name := range raceSample(hostile.WireVariants) {
 			if strings.Contains(name, "hello") {
 				continue
 			}
@@ -217,4 +225,20 @@ func runHostile(adapter, variant string) (*runner.Report, error) {
 	})
 	return runner.Run(context.Background(), p, runner.Options{RequireLevel: runner.LevelFullyConformant,
 		Timeout: time.Minute, StartupTimeout: 30 * time.Second})
+}
+
+// raceSample is names, or under the race detector every fifth of them: the
+// race pass looks for data races in the runner, which every variant drives
+// through the same code; the plain and 386 passes run every variant.
+func raceSample(names []string) []string {
+	if !testtool.Race {
+		return names
+	}
+	var out []string
+	for i, name := range names {
+		if i%5 == 0 {
+			out = append(out, name)
+		}
+	}
+	return out
 }
