@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
@@ -26,12 +25,7 @@ import (
 // case judged as its documented fields say.
 var _ = Describe("Hostile implementations that send oversized fields", Ordered, func() {
 	var adapter string
-	BeforeAll(func() {
-		dir := GinkgoT().TempDir()
-		adapter = filepath.Join(dir, "hostileadapter")
-		out, err := exec.Command("go", "build", "-o", adapter, "../internal/hostile/hostileadapter").CombinedOutput()
-		Expect(err).NotTo(HaveOccurred(), string(out))
-	})
+	BeforeAll(func() { adapter = hostileAdapter })
 
 	// boundsRun runs four fixtures (one with a selection report) against
 	// the variant.

@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"syscall"
 	"time"
@@ -94,14 +93,7 @@ func expectNoneAlive(recs []testtool.ProcRecord) []testtool.ProcRecord {
 }
 
 var _ = Describe("Hostile process variants", Ordered, ContinueOnFailure, func() {
-	BeforeAll(func() {
-		dir, err := os.MkdirTemp("", "hostileadapter")
-		Expect(err).NotTo(HaveOccurred())
-		DeferCleanup(os.RemoveAll, dir)
-		procsAdapter = filepath.Join(dir, "hostileadapter")
-		out, err := exec.Command("go", "build", "-o", procsAdapter, "../internal/hostile/hostileadapter").CombinedOutput()
-		Expect(err).NotTo(HaveOccurred(), string(out))
-	})
+	BeforeAll(func() { procsAdapter = hostileAdapter })
 
 	It("kills the helpers of a session when it ends with bye", func() {
 		rep, recs := hostileRunProcs("proc-helpers", nil, nil)

@@ -5,8 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -38,12 +36,8 @@ var _ = Describe("the hostile wire variants", Ordered, func() {
 	honest := map[string][]byte{}
 
 	BeforeAll(func() {
-		dir, err := os.MkdirTemp("", "hostilewire")
-		Expect(err).NotTo(HaveOccurred())
-		DeferCleanup(os.RemoveAll, dir)
-		adapter = filepath.Join(dir, "hostileadapter")
-		out, err := exec.Command("go", "build", "-o", adapter, "../internal/hostile/hostileadapter").CombinedOutput()
-		Expect(err).NotTo(HaveOccurred(), string(out))
+		adapter = hostileAdapter
+		var err error
 		suite, err = vector.LoadSuite(nil)
 		Expect(err).NotTo(HaveOccurred())
 		for _, c := range suite.Cases {

@@ -17,7 +17,9 @@ import (
 	"github.com/cupel-go/go-cupel/runner/protocol"
 )
 
-var faultAdapter string
+// faultAdapter and hostileAdapter are internal/faultadapter and
+// internal/hostile as programs, built once for the suite.
+var faultAdapter, hostileAdapter string
 
 var _ = BeforeSuite(func() {
 	dir, err := os.MkdirTemp("", "faultadapter")
@@ -25,6 +27,9 @@ var _ = BeforeSuite(func() {
 	DeferCleanup(os.RemoveAll, dir)
 	faultAdapter = filepath.Join(dir, "faultadapter")
 	out, err := exec.Command("go", "build", "-o", faultAdapter, "./testdata/faultadapter").CombinedOutput()
+	Expect(err).NotTo(HaveOccurred(), string(out))
+	hostileAdapter = filepath.Join(dir, "hostileadapter")
+	out, err = exec.Command("go", "build", "-o", hostileAdapter, "../internal/hostile/hostileadapter").CombinedOutput()
 	Expect(err).NotTo(HaveOccurred(), string(out))
 })
 
