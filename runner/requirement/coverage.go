@@ -1,6 +1,7 @@
 package requirement
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/cupel-go/go-cupel/runner/vector"
@@ -24,8 +25,10 @@ type Coverage struct {
 // UnknownID is an id that a case's covers lists and the catalogue does
 // not hold.
 type UnknownID struct {
-	// Case is the case's id; File its vector file.
+	// Case is the case's id; File its vector file and Line the line of
+	// its covers (0 when unknown).
 	Case, File string
+	Line       int
 	// ID is the unknown requirement id.
 	ID string
 }
@@ -44,7 +47,7 @@ func Cover(cat *Catalogue, cases []*vector.Case) *Coverage {
 			}
 			seen[id] = true
 			if _, ok := cat.Lookup(id); !ok {
-				cv.Unknown = append(cv.Unknown, UnknownID{Case: c.ID, File: c.File, ID: id})
+				cv.Unknown = append(cv.Unknown, UnknownID{Case: c.ID, File: c.File, Line: c.CoversLine, ID: id})
 				continue
 			}
 			cv.Cases[id] = append(cv.Cases[id], c)
@@ -69,4 +72,114 @@ func (cv *Coverage) Uncovered() []Requirement {
 // requirement.
 func (cv *Coverage) CoveredIn(id, tier string) bool {
 	return slices.ContainsFunc(cv.Cases[id], func(c *vector.Case) bool { return c.Tier == tier })
+}
+
+// ProblemKind is a way a suite falls short of its catalogue.
+type ProblemKind string
+
+// The problems Coverage.Problems finds.
+const (
+	// UnknownCover: a case covers an id the catalogue does not hold.
+	UnknownCover ProblemKind = "unknown id"
+	// BareCase: a case covers no requirement.
+	BareCase ProblemKind = "covers nothing"
+	// UncoveredRequirement: a requirement tested by the protocol that no
+	// case covers.
+	UncoveredRequirement ProblemKind = "uncovered"
+)
+
+// Problem is one shortfall of a suite's coverage, located: a case's vector
+// file (and the line of its covers), or a requirement's catalogue file.
+type Problem struct {
+	Kind ProblemKind
+	// File is the vector file (UnknownCover, BareCase) or the catalogue
+	// file (UncoveredRequirement); Line is 1-based, 0 when unknown.
+	File string
+	Line int
+	// Case is the case's id ("" for UncoveredRequirement).
+	Case string
+	// Requirement is the unknown id or the uncovered requirement ("" for
+	// BareCase); Statement the uncovered requirement's statement.
+	Requirement, Statement string
+}
+
+// String says the problem as a lint line: "file:line: what is wrong".
+func (p Problem) String() string {
+	loc := p.File
+	if p.Line > 0 {
+		loc = fmt.Sprintf("%s:%d", p.File, p.Line)
+	}
+	switch p.Kind {
+	case UnknownCover:
+		return fmt.Sprintf("%s: test.covers: %q is no requirement of the catalogue", loc, p.Requirement)
+	case BareCase:
+		return fmt.Sprintf("%s: covers no requirement: [test] covers must name the requirements the case checks", loc)
+	}
+	return fmt.Sprintf("%s: %s: tested by the protocol, and no vector covers it (%s)", loc, p.Requirement, p.Statement)
+}
+
+// Problems returns what lint reports of the coverage, in this order: the
+// ids cases cover that the catalogue does not hold (always), then, when
+// complete is set (the suite claims to cover the catalogue, as the
+// embedded suite does), the cases that cover no requirement and the
+// requirements tested by the protocol that no case covers. This is the
+// one check of coverage: cupel-conform lint and go test ./vectors both
+// call it.
+func (cv *Coverage) Problems(complete bool) []Problem {
+	var out []Problem
+	for _, u := range cv.Unknown {
+		out = append(out, Problem{Kind: UnknownCover, File: u.File, Line: u.Line, Case: u.Case, Requirement: u.ID})
+	}
+	if !complete {
+		return out
+	}
+	for _, c := range cv.Bare {
+		out = append(out, Problem{Kind: BareCase, File: c.File, Line: c.CoversLine, Case: c.ID})
+	}
+	for _, r := range cv.Uncovered() {
+		out = append(out, Problem{Kind: UncoveredRequirement, File: r.File, Requirement: r.ID, Statement: r.Statement})
+	}
+	return out
+}
+
+// Summary is the catalogue counted, with its coverage.
+type Summary struct {
+	// Requirements is the catalogue's size; ByKind and ByMethod split it.
+	Requirements int            `json:"requirements"`
+	ByKind       map[Kind]int   `json:"by_kind"`
+	ByMethod     map[Method]int `json:"by_method"`
+	// Protocol counts the requirements tested by the protocol, Covered
+	// those of them some case covers.
+	Protocol int `json:"protocol"`
+	Covered  int `json:"protocol_covered"`
+	// RequiredProtocol counts the requirements, tested by the protocol, of
+	// the chapters chapter 42 requires (RequiredChapter; rulings are not
+	// among them); RequiredCovered those of them a case of the required
+	// tier covers.
+	RequiredProtocol int `json:"required_chapters_protocol"`
+	RequiredCovered  int `json:"required_chapters_required_tier"`
+}
+
+// Summary counts the catalogue and its coverage.
+func (cv *Coverage) Summary() Summary {
+	s := Summary{ByKind: map[Kind]int{}, ByMethod: map[Method]int{}}
+	for _, r := range cv.Catalogue.reqs {
+		s.Requirements++
+		s.ByKind[r.Kind]++
+		s.ByMethod[r.Test]++
+		if r.Test != Protocol {
+			continue
+		}
+		s.Protocol++
+		if len(cv.Cases[r.ID]) > 0 {
+			s.Covered++
+		}
+		if r.Ruling == 0 && RequiredChapter(r.Chapter) {
+			s.RequiredProtocol++
+			if cv.CoveredIn(r.ID, vector.TierRequired) {
+				s.RequiredCovered++
+			}
+		}
+	}
+	return s
 }
