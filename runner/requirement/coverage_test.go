@@ -127,7 +127,7 @@ var _ = Describe("Summary", func() {
 	It("counts by kind and method, the covered protocol requirements, and chapter 42's required chapters by the required tier", func() {
 		cv := requirement.Cover(catalogue(), []*vector.Case{
 			vcase("optional/slicing/a", "R26.1", "R23.1", "RL3"), // R26.1 only in optional: not counted as required-tier
-			vcase("required/slicing/b", "R0.1", "RL26"),         // chapter 0 and rulings are not chapter 42's
+			vcase("required/slicing/b", "R0.1", "RL26"),          // chapter 0 and rulings are not chapter 42's
 		})
 		s := cv.Summary()
 		Expect(s.Requirements).To(Equal(7))
