@@ -20,6 +20,8 @@ type Coverage struct {
 	Unknown []UnknownID
 	// Bare are the cases that cover no requirement.
 	Bare []*vector.Case
+	// Vectors counts the cases.
+	Vectors int
 }
 
 // UnknownID is an id that a case's covers lists and the catalogue does
@@ -35,7 +37,7 @@ type UnknownID struct {
 
 // Cover computes the coverage of cat by cases.
 func Cover(cat *Catalogue, cases []*vector.Case) *Coverage {
-	cv := &Coverage{Catalogue: cat, Cases: map[string][]*vector.Case{}}
+	cv := &Coverage{Catalogue: cat, Cases: map[string][]*vector.Case{}, Vectors: len(cases)}
 	for _, c := range cases {
 		if len(c.Covers) == 0 {
 			cv.Bare = append(cv.Bare, c)
@@ -158,11 +160,17 @@ type Summary struct {
 	// tier covers.
 	RequiredProtocol int `json:"required_chapters_protocol"`
 	RequiredCovered  int `json:"required_chapters_required_tier"`
+	// Vectors counts the suite's cases, Bare those that cover no
+	// requirement, UnknownIDs the ids cases cover that the catalogue does
+	// not hold.
+	Vectors    int `json:"vectors"`
+	Bare       int `json:"vectors_covering_none"`
+	UnknownIDs int `json:"unknown_ids"`
 }
 
 // Summary counts the catalogue and its coverage.
 func (cv *Coverage) Summary() Summary {
-	s := Summary{ByKind: map[Kind]int{}, ByMethod: map[Method]int{}}
+	s := Summary{ByKind: map[Kind]int{}, ByMethod: map[Method]int{}, Vectors: cv.Vectors, Bare: len(cv.Bare), UnknownIDs: len(cv.Unknown)}
 	for _, r := range cv.Catalogue.reqs {
 		s.Requirements++
 		s.ByKind[r.Kind]++
