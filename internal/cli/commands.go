@@ -231,7 +231,9 @@ func (e *env) list(args []string) (int, error) {
 func (e *env) lint(args []string) (int, error) {
 	fs := newFlags("lint", "lint [--suite DIR] [--unknown-keys] [--strict] [--coverage WHEN] [--catalogue DIR]\n\n"+
 		"Checks the vector files (errors with file and line, unknown keys) and their\n"+
-		"[test] covers against the requirements catalogue (docs/requirements.md).", e)
+		"[test] covers against the requirements catalogue (docs/requirements.md).\n\n"+
+		"Exit codes: 0 no error, 1 an error (or an ignored key with --strict),\n"+
+		"2 usage error, 3 the catalogue could not be loaded.", e)
 	var c common
 	fs.StringVar(&c.suite, "suite", "", "lint the vectors of `DIR`")
 	unknown := fs.Bool("unknown-keys", false, "list the keys the loader ignores, with their lines and a likely spelling")
