@@ -266,6 +266,7 @@ func (l *listing) summaryLines() []string {
 		"by test method: " + strings.Join(methods, ", "),
 		fmt.Sprintf("protocol requirements with a vector: %d of %d", s.Covered, s.Protocol),
 		fmt.Sprintf("protocol requirements of the components chapter 42 lists as required that have a required-tier vector: %d of %d", s.RequiredCovered, s.RequiredProtocol),
+		fmt.Sprintf("MUST, MUST NOT and steps of those components (whose vectors belong in the required tier) that have a required-tier vector: %d of %d", s.RequiredTierCovered, s.RequiredTierProtocol),
 		fmt.Sprintf("vectors: %d, of which %d cover no requirement; %d covered ids are not in the catalogue (cupel-conform lint lists both)", s.Vectors, s.Bare, s.UnknownIDs),
 	}
 }

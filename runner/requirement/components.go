@@ -71,6 +71,14 @@ func RequiredChapters() []int {
 	return out
 }
 
+// RequiredTier reports whether chapter 42 implies that r's vectors belong
+// in the required tier: r is a MUST, MUST NOT or step of a chapter it
+// requires (RequiredChapter). SHOULD, MAY, edge-case rows, the other
+// chapters and the rulings go to the optional tier.
+func RequiredTier(r Requirement) bool {
+	return r.Ruling == 0 && RequiredChapter(r.Chapter) && (r.Kind == Must || r.Kind == MustNot || r.Kind == Step)
+}
+
 // component returns the component with the given stage and id.
 func component(stage, id string) (Component, bool) {
 	i := slices.IndexFunc(Components, func(c Component) bool { return c.Stage == stage && c.ID == id })

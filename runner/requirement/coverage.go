@@ -160,6 +160,12 @@ type Summary struct {
 	// tier covers.
 	RequiredProtocol int `json:"required_chapters_protocol"`
 	RequiredCovered  int `json:"required_chapters_required_tier"`
+	// RequiredTierProtocol counts those of them whose vectors belong in
+	// the required tier (RequiredTier: MUST, MUST NOT, steps), and
+	// RequiredTierCovered those of these a case of the required tier
+	// covers: the figure that should reach all.
+	RequiredTierProtocol int `json:"required_tier_protocol"`
+	RequiredTierCovered  int `json:"required_tier_covered"`
 	// Vectors counts the suite's cases, Bare those that cover no
 	// requirement, UnknownIDs the ids cases cover that the catalogue does
 	// not hold.
@@ -183,9 +189,16 @@ func (cv *Coverage) Summary() Summary {
 			s.Covered++
 		}
 		if r.Ruling == 0 && RequiredChapter(r.Chapter) {
+			inRequired := cv.CoveredIn(r.ID, vector.TierRequired)
 			s.RequiredProtocol++
-			if cv.CoveredIn(r.ID, vector.TierRequired) {
+			if inRequired {
 				s.RequiredCovered++
+			}
+			if RequiredTier(r) {
+				s.RequiredTierProtocol++
+				if inRequired {
+					s.RequiredTierCovered++
+				}
 			}
 		}
 	}

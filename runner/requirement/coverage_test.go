@@ -23,7 +23,8 @@ func vcase(id string, covers ...string) *vector.Case {
 func catalogue() *requirement.Catalogue {
 	GinkgoHelper()
 	cat, err := load(map[string]string{"26-greedyslice.toml": greedy, "rulings.toml": rulings, "00-introduction.toml": intro,
-		"23-decayscorer.toml": "chapter = 23\ntitle = \"DecayScorer\"\n\n[[requirement]]\n" + entry("R23.1")})
+		"23-decayscorer.toml":   "chapter = 23\ntitle = \"DecayScorer\"\n\n[[requirement]]\n" + entry("R23.1"),
+		"27-knapsackslice.toml": "chapter = 27\ntitle = \"KnapsackSlice\"\n\n[[requirement]]\n" + entry("R27.1", "kind", `"SHOULD"`)})
 	Expect(err).NotTo(HaveOccurred())
 	return cat
 }
@@ -72,7 +73,7 @@ var _ = Describe("Cover", func() {
 	It("lists the protocol requirements no case covers, in catalogue order", func() {
 		cv := requirement.Cover(catalogue(), cases())
 		// R26.2 is api and R26.10 none: covered or not, they are not the protocol's.
-		Expect(reqIDs(cv.Uncovered())).To(Equal([]string{"R0.1", "R23.1", "RL3"}))
+		Expect(reqIDs(cv.Uncovered())).To(Equal([]string{"R0.1", "R23.1", "R27.1", "RL3"}))
 	})
 
 	It("tells whether a case of a tier covers a requirement", func() {
@@ -112,13 +113,14 @@ var _ = Describe("Problems", func() {
 			`required/slicing/bare.toml: covers no requirement: [test] covers must name the requirements the case checks`,
 			`00-introduction.toml: R0.1: tested by the protocol, and no vector covers it (Follow the spec.)`,
 			`23-decayscorer.toml: R23.1: tested by the protocol, and no vector covers it (Do it.)`,
+			`27-knapsackslice.toml: R27.1: tested by the protocol, and no vector covers it (Do it.)`,
 			`rulings.toml: RL3: tested by the protocol, and no vector covers it (Scores are clamped.)`,
 			`rulings.toml: RL26: tested by the protocol, and no vector covers it (Truncate walks the merged list.)`,
 		}))
 	})
 
 	It("finds nothing in a suite that covers its catalogue", func() {
-		cv := requirement.Cover(catalogue(), []*vector.Case{vcase("optional/slicing/a", "R0.1", "R23.1", "R26.1", "RL3", "RL26")})
+		cv := requirement.Cover(catalogue(), []*vector.Case{vcase("optional/slicing/a", "R0.1", "R23.1", "R26.1", "R27.1", "RL3", "RL26")})
 		Expect(cv.Problems(true)).To(BeEmpty())
 	})
 })
@@ -130,17 +132,19 @@ var _ = Describe("Summary", func() {
 			vcase("required/slicing/b", "R0.1", "RL26"),          // chapter 0 and rulings are not chapter 42's
 		})
 		s := cv.Summary()
-		Expect(s.Requirements).To(Equal(7))
-		Expect(s.ByKind).To(Equal(map[requirement.Kind]int{requirement.Must: 2, requirement.MustNot: 1, requirement.May: 1, requirement.Step: 1, requirement.Ruling: 2}))
-		Expect(s.ByMethod).To(Equal(map[requirement.Method]int{requirement.Protocol: 5, requirement.API: 1, requirement.None: 1}))
-		Expect(s.Protocol).To(Equal(5))
-		Expect(s.Covered).To(Equal(5))
-		Expect(s.RequiredProtocol).To(Equal(1)) // R26.1
-		Expect(s.RequiredCovered).To(Equal(0))
-		cv = requirement.Cover(catalogue(), []*vector.Case{vcase("required/slicing/b", "R26.1")})
+		Expect(s.Requirements).To(Equal(8))
+		Expect(s.ByKind).To(Equal(map[requirement.Kind]int{requirement.Must: 2, requirement.MustNot: 1, requirement.Should: 1, requirement.May: 1, requirement.Step: 1, requirement.Ruling: 2}))
+		Expect(s.ByMethod).To(Equal(map[requirement.Method]int{requirement.Protocol: 6, requirement.API: 1, requirement.None: 1}))
+		Expect([]int{s.Protocol, s.Covered}).To(Equal([]int{6, 5}))
+		Expect([]int{s.RequiredProtocol, s.RequiredCovered}).To(Equal([]int{2, 0}))         // R26.1, R27.1 (a SHOULD)
+		Expect([]int{s.RequiredTierProtocol, s.RequiredTierCovered}).To(Equal([]int{1, 0})) // R26.1: the SHOULD's vectors are optional
+		Expect([]int{s.Vectors, s.Bare, s.UnknownIDs}).To(Equal([]int{2, 0, 0}))
+		cv = requirement.Cover(catalogue(), []*vector.Case{vcase("required/slicing/b", "R26.1", "R27.1", "R9.9"), vcase("optional/slicing/bare")})
 		s = cv.Summary()
-		Expect(s.Covered).To(Equal(1))
-		Expect([]int{s.RequiredProtocol, s.RequiredCovered}).To(Equal([]int{1, 1}))
+		Expect(s.Covered).To(Equal(2))
+		Expect([]int{s.RequiredProtocol, s.RequiredCovered}).To(Equal([]int{2, 2}))
+		Expect([]int{s.RequiredTierProtocol, s.RequiredTierCovered}).To(Equal([]int{1, 1}))
+		Expect([]int{s.Vectors, s.Bare, s.UnknownIDs}).To(Equal([]int{2, 1, 1}))
 	})
 })
 
@@ -149,6 +153,20 @@ var _ = Describe("chapter 42's required components", func() {
 		Expect(requirement.RequiredChapters()).To(Equal([]int{6, 7, 8, 9, 10, 11, 12, 14, 15, 16, 17, 18, 19, 20, 21, 26, 27, 28, 32, 33}))
 		Expect(requirement.RequiredChapter(23)).To(BeFalse())
 		Expect(requirement.RequiredChapter(29)).To(BeFalse())
+	})
+
+	It("put the vectors of their MUST, MUST NOT and steps in the required tier, and nothing else", func() {
+		r := func(ch int, kind requirement.Kind) requirement.Requirement {
+			return requirement.Requirement{Chapter: ch, Kind: kind}
+		}
+		Expect(requirement.RequiredTier(r(26, requirement.Must))).To(BeTrue())
+		Expect(requirement.RequiredTier(r(6, requirement.MustNot))).To(BeTrue())
+		Expect(requirement.RequiredTier(r(33, requirement.Step))).To(BeTrue())
+		Expect(requirement.RequiredTier(r(26, requirement.Should))).To(BeFalse())
+		Expect(requirement.RequiredTier(r(26, requirement.EdgeCase))).To(BeFalse())
+		Expect(requirement.RequiredTier(r(26, requirement.May))).To(BeFalse())
+		Expect(requirement.RequiredTier(r(29, requirement.Must))).To(BeFalse())
+		Expect(requirement.RequiredTier(requirement.Requirement{Chapter: -1, Ruling: 26, Chapters: []int{26}, Kind: requirement.Ruling})).To(BeFalse())
 	})
 
 	It("name every component the protocol runs, in its stage", func() {
