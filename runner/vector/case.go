@@ -74,6 +74,11 @@ type Case struct {
 	Stage string `json:"stage"`
 	// Name is [test].name.
 	Name string `json:"name"`
+	// Covers is [test].covers: the ids of the spec requirements the case
+	// checks (package runner/requirement), as the file lists them. A case
+	// covers a requirement only if an implementation that breaks the
+	// requirement fails the case.
+	Covers []string `json:"covers,omitempty"`
 	// File is the vector path relative to the suite root.
 	File string `json:"file"`
 	// Input is the canonical input sent to implementations.

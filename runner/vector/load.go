@@ -49,6 +49,7 @@ func LoadCase(name string, data []byte) (*Case, error) {
 		return nil, &SuiteError{File: name, Line: 1, Reason: "missing [test] table"}
 	}
 	c.Name, _ = test.str("name")
+	c.Covers = test.strings("covers")
 	stage := test.reqStr("stage")
 	if f.err != nil {
 		return nil, f.err

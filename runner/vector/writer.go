@@ -34,6 +34,9 @@ func writeCase(w *tomlWriter, c *Case, name string) error {
 	w.table("test")
 	w.kv("name", name)
 	w.kv("stage", c.Stage)
+	if len(c.Covers) > 0 {
+		w.kv("covers", c.Covers)
+	}
 	switch c.Stage {
 	case StageScoring:
 		if len(in.Scorers) != 1 {
