@@ -69,7 +69,7 @@ func (q *Requirements) Summary() string {
 
 // UncheckedSummary says which testable requirements the level reached
 // leaves unchecked, without their ids: "Cupel Conformant leaves 2
-// testable requirements unchecked: no required case covers them"; "" when
+// testable requirements unchecked (no required case covers them)"; "" when
 // no level was reached.
 func (q *Requirements) UncheckedSummary() string {
 	u := q.Unchecked
@@ -84,9 +84,38 @@ func (q *Requirements) UncheckedSummary() string {
 		who = "no required case covers"
 	}
 	if u.Count == 1 {
-		return fmt.Sprintf("%s leaves 1 testable requirement unchecked: %s it", u.Level.Title(), who)
+		return fmt.Sprintf("%s leaves 1 testable requirement unchecked (%s it)", u.Level.Title(), who)
 	}
-	return fmt.Sprintf("%s leaves %d testable requirements unchecked: %s them", u.Level.Title(), u.Count, who)
+	return fmt.Sprintf("%s leaves %d testable requirements unchecked (%s them)", u.Level.Title(), u.Count, who)
+}
+
+// RequirementState is what a case says of the requirements it covers.
+type RequirementState string
+
+// The states of a case's requirements.
+const (
+	// RequirementMet: the case ran and passed (a pass, or an unexpected
+	// pass).
+	RequirementMet RequirementState = "met"
+	// RequirementFailed: the case ran and did not pass (fail, error,
+	// crash, timeout, or an expected failure).
+	RequirementFailed RequirementState = "failed"
+	// RequirementNotRun: the case did not run (skipped, not run,
+	// unsupported).
+	RequirementNotRun RequirementState = "not-run"
+)
+
+// RequirementState is what c says of the requirements it covers; a
+// requirement is met when every case that covers it says met, and failed
+// when one says failed (see [Requirements]).
+func (c CaseResult) RequirementState() RequirementState {
+	switch c.Outcome() {
+	case OutcomePass, OutcomeXPass:
+		return RequirementMet
+	case OutcomeFail, OutcomeXFail:
+		return RequirementFailed
+	}
+	return RequirementNotRun
 }
 
 // judgeRequirements decides the run's requirements from its cases: the
@@ -110,21 +139,20 @@ func judgeRequirements(cat *requirement.Catalogue, cases []CaseResult, level Lev
 			continue
 		}
 		q.Testable++
-		ran, failed := 0, false
+		met, failed := 0, false
 		covering := cv.Cases[r.ID]
 		for _, c := range covering {
-			switch cr := result[c]; cr.Outcome() {
-			case OutcomePass, OutcomeXPass:
-				ran++
-			case OutcomeFail, OutcomeXFail:
-				ran++
+			switch result[c].RequirementState() {
+			case RequirementMet:
+				met++
+			case RequirementFailed:
 				failed = true
 			}
 		}
 		switch {
 		case failed:
 			q.Failed.add(r.ID)
-		case ran > 0 && ran == len(covering):
+		case met > 0 && met == len(covering):
 			q.Met.add(r.ID)
 		default:
 			q.NotRun.add(r.ID)

@@ -94,14 +94,14 @@ var _ = Describe("The requirements of a run", func() {
 		Expect(q.Unchecked.Level).To(Equal(runner.LevelConformant))
 		Expect(q.Unchecked.IDs).To(Equal(coveredOnlyOptional))
 		Expect(q.Unchecked.Count).To(Equal(8))
-		Expect(q.UncheckedSummary()).To(Equal("Cupel Conformant leaves 8 testable requirements unchecked: no required case covers them"))
+		Expect(q.UncheckedSummary()).To(Equal("Cupel Conformant leaves 8 testable requirements unchecked (no required case covers them)"))
 
 		rep = runWith(newOracle(), reqOptions())
 		Expect(rep.Level).To(Equal(runner.LevelFullyConformant))
 		q = rep.Requirements
 		Expect(q.Met.IDs).To(Equal(without(testable, "R26.2")))
 		Expect(q.Unchecked.IDs).To(Equal([]string{"R26.2"}))
-		Expect(q.UncheckedSummary()).To(Equal("Cupel Fully Conformant leaves 1 testable requirement unchecked: no case covers it"))
+		Expect(q.UncheckedSummary()).To(Equal("Cupel Fully Conformant leaves 1 testable requirement unchecked (no case covers it)"))
 	})
 
 	It("counts an expected failure as failed, and a requirement not every covering case ran as not run", func() {
