@@ -137,11 +137,7 @@ func WriteTest2JSON(w io.Writer, r *runner.Report, suite *vector.Suite) error {
 		}
 	}
 	now = r.Started.Add(time.Duration(r.Duration))
-	var tail []string
-	for _, l := range requirementSummary(r) {
-		tail = append(tail, l)
-	}
-	tail = append(tail, tapSafe(v.Line()))
+	tail := append(requirementSummary(r), tapSafe(v.Line()))
 	word, action := "ok  ", "pass"
 	if !v.Passed {
 		word, action = "FAIL", "fail"
