@@ -14,60 +14,60 @@ import (
 )
 
 // Judgement is the comparator's judgement of one result.
-type Judgement struct {
-	Status protocol.Status
+type Comparison struct {
+	Outcome protocol.Outcome
 	// Message is a one-line summary (empty on pass).
 	Message string
 	// Details are the lines of a diff: expected vs actual, per item.
 	Details []string
 }
 
-func (v *Judgement) failf(format string, args ...any) {
-	v.Status = protocol.StatusFail
+func (v *Comparison) failf(format string, args ...any) {
+	v.Outcome = protocol.OutcomeFail
 	v.Details = append(v.Details, fmt.Sprintf(format, args...))
 }
 
 // Compare judges an implementation's result for c.
-func Compare(c *vector.Case, r protocol.Result) Judgement {
-	v := Judgement{Status: protocol.StatusPass}
+func Compare(c *vector.Case, r protocol.Result) Comparison {
+	v := Comparison{Outcome: protocol.OutcomePass}
 	exp := &c.Expect
 	wantKind := exp.Error
 	if exp.ConstructionError {
 		wantKind = vector.KindInvalidConfig
 	}
-	switch r.Status {
+	switch r.Kind {
 	case protocol.ResultUnsupported:
 		reason := r.Reason
 		if reason == "" {
 			reason = "(no reason given)"
 		}
-		return Judgement{Status: protocol.StatusUnsupported, Message: reason}
+		return Comparison{Outcome: protocol.OutcomeUnsupported, Message: reason}
 	case protocol.ResultError:
-		return Judgement{Status: protocol.StatusError, Message: "implementation error: " + r.Error.Text()}
+		return Comparison{Outcome: protocol.OutcomeError, Message: "implementation error: " + r.Error.Text()}
 	case protocol.ResultRejected:
 		got := ""
 		if r.Error != nil {
 			got = r.Error.Kind
 		}
 		if wantKind == "" {
-			return Judgement{Status: protocol.StatusFail, Message: "rejected unexpectedly: " + r.Error.Text(),
+			return Comparison{Outcome: protocol.OutcomeFail, Message: "rejected unexpectedly: " + r.Error.Text(),
 				Details: []string{"expected: a successful run", "actual:   rejected with " + r.Error.Text()}}
 		}
 		if got != wantKind {
-			return Judgement{Status: protocol.StatusFail, Message: fmt.Sprintf("rejected with %s, want %s", got, wantKind),
+			return Comparison{Outcome: protocol.OutcomeFail, Message: fmt.Sprintf("rejected with %s, want %s", got, wantKind),
 				Details: []string{"expected: rejected with " + wantKind, "actual:   rejected with " + r.Error.Text()}}
 		}
 		return v
 	case protocol.ResultOK:
 	default:
-		return Judgement{Status: protocol.StatusError, Message: fmt.Sprintf("invalid result status %q", r.Status)}
+		return Comparison{Outcome: protocol.OutcomeError, Message: fmt.Sprintf("invalid result status %q", r.Kind)}
 	}
 	if wantKind != "" {
 		what := "the run to fail with " + wantKind
 		if exp.ConstructionError {
 			what = "construction to fail (" + vector.KindInvalidConfig + ")"
 		}
-		return Judgement{Status: protocol.StatusFail, Message: "expected " + what + ", got ok",
+		return Comparison{Outcome: protocol.OutcomeFail, Message: "expected " + what + ", got ok",
 			Details: []string{"expected: " + what, "actual:   ok"}}
 	}
 	out := r.Output
@@ -116,7 +116,7 @@ func Compare(c *vector.Case, r protocol.Result) Judgement {
 			}
 		}
 	}
-	if v.Status == protocol.StatusFail && v.Message == "" {
+	if v.Outcome == protocol.OutcomeFail && v.Message == "" {
 		// Details hold problems, each followed by indented lines of diff.
 		problems := 0
 		for _, d := range v.Details {
@@ -142,7 +142,7 @@ func moreProblems(n int) string {
 	return fmt.Sprintf(" (and %d more problems)", n)
 }
 
-func checkIndices(what string, idx []int, n int, v *Judgement) bool {
+func checkIndices(what string, idx []int, n int, v *Comparison) bool {
 	var buf [256]bool // seen, without an allocation for most cases
 	seen := buf[:]
 	if n > len(buf) {
@@ -171,7 +171,7 @@ func ScoresMatch(actual, expected, epsilon float64) bool {
 	return math.Abs(actual-expected) < epsilon
 }
 
-func compareScores(c *vector.Case, out *protocol.Output, v *Judgement) {
+func compareScores(c *vector.Case, out *protocol.Output, v *Comparison) {
 	got := map[int]float64{}
 	for _, s := range out.Scores {
 		if s.Index < 0 || s.Index >= len(c.Input.Items) {
@@ -211,7 +211,7 @@ func quoteList(ss []string) string {
 	return "[" + strings.Join(q, ", ") + "]"
 }
 
-func compareMultiset(c *vector.Case, selected []int, v *Judgement) {
+func compareMultiset(c *vector.Case, selected []int, v *Comparison) {
 	want := map[string]int{}
 	var wantIdx []int
 	for _, r := range c.Expect.Selected {
@@ -291,7 +291,7 @@ func refName(r vector.Ref) string {
 // the lists' sizes instead of the lists.
 const longOrder = 12
 
-func compareOrdered(what string, c *vector.Case, want []vector.Ref, got []int, v *Judgement) {
+func compareOrdered(what string, c *vector.Case, want []vector.Ref, got []int, v *Comparison) {
 	ok := len(want) == len(got)
 	first := -1
 	for i := 0; i < len(want) && i < len(got); i++ {
@@ -339,7 +339,7 @@ func compareOrdered(what string, c *vector.Case, want []vector.Ref, got []int, v
 	}
 }
 
-func compareCounts(c *vector.Case, out *protocol.Output, shortfalls []vector.Shortfall, v *Judgement) {
+func compareCounts(c *vector.Case, out *protocol.Output, shortfalls []vector.Shortfall, v *Comparison) {
 	exp := &c.Expect
 	if exp.ShortfallCount != nil && len(shortfalls) != *exp.ShortfallCount {
 		v.failf("shortfalls: %d recorded, want %d (%v)", len(shortfalls), *exp.ShortfallCount, shortfalls)
@@ -357,7 +357,7 @@ func compareCounts(c *vector.Case, out *protocol.Output, shortfalls []vector.Sho
 	}
 }
 
-func compareDiagnostics(c *vector.Case, d *protocol.Diagnostics, v *Judgement) {
+func compareDiagnostics(c *vector.Case, d *protocol.Diagnostics, v *Comparison) {
 	exp := c.Expect.Diagnostics
 	if d == nil {
 		v.failf("diagnostics: expected a selection report, got none")
@@ -416,7 +416,7 @@ func fieldList(fields []string) string {
 	return " (" + strings.Join(fields, ", ") + ")"
 }
 
-func compareEntries(c *vector.Case, what string, want []vector.ExpectedDiagnosticItem, got []protocol.DiagnosticItem, v *Judgement) {
+func compareEntries(c *vector.Case, what string, want []vector.ExpectedDiagnosticItem, got []protocol.DiagnosticItem, v *Comparison) {
 	var problems []string
 	if len(want) != len(got) {
 		problems = append(problems, fmt.Sprintf("%d entries, want %d", len(got), len(want)))

@@ -16,7 +16,7 @@ import (
 )
 
 // mutated returns the oracle's passing answer for id, changed by f.
-func mutated(id string, f func(r *protocol.Result)) (*vector.Case, runner.Judgement) {
+func mutated(id string, f func(r *protocol.Result)) (*vector.Case, runner.Comparison) {
 	GinkgoHelper()
 	c := fixtures().Case(id)
 	Expect(c).NotTo(BeNil(), id)
@@ -37,7 +37,7 @@ var _ = Describe("Comparator", func() {
 		r := answerkey.Answer(c)
 		slices.Reverse(r.Output.Ordered)
 		v := runner.Compare(c, r)
-		Expect(v.Status).To(Equal(protocol.StatusFail))
+		Expect(v.Outcome).To(Equal(protocol.OutcomeFail))
 		Expect(v.Message).To(Equal("output differs (in order): 300 items expected, 300 got; first difference at position 0"))
 		Expect(v.Details[0]).To(Equal(v.Message))
 		Expect(v.Details[1]).To(MatchRegexp(`^  !  0  expected "u\d+" +actual #\d+ "u\d+"$`))
@@ -49,7 +49,7 @@ var _ = Describe("Comparator", func() {
 	It("passes every fixture's expected answer", func() {
 		for _, c := range fixtures().Cases {
 			v := runner.Compare(c, answerkey.Answer(c))
-			Expect(v.Status).To(Equal(protocol.StatusPass), c.ID+": "+v.Message)
+			Expect(v.Outcome).To(Equal(protocol.OutcomePass), c.ID+": "+v.Message)
 		}
 	})
 
@@ -57,9 +57,9 @@ var _ = Describe("Comparator", func() {
 		const id = "required/scoring/recency-basic"
 		It("accepts a difference below epsilon and rejects one at epsilon", func() {
 			_, v := mutated(id, func(r *protocol.Result) { r.Output.Scores[0].Score += 5e-10 })
-			Expect(v.Status).To(Equal(protocol.StatusPass))
+			Expect(v.Outcome).To(Equal(protocol.OutcomePass))
 			_, v = mutated(id, func(r *protocol.Result) { r.Output.Scores[0].Score += 1e-9 + 1e-12 })
-			Expect(v.Status).To(Equal(protocol.StatusFail))
+			Expect(v.Outcome).To(Equal(protocol.OutcomeFail))
 			Expect(v.Message).To(ContainSubstring("delta"))
 		})
 		It("counts the other problems in the message", func() {
@@ -99,21 +99,21 @@ var _ = Describe("Comparator", func() {
 	Describe("statuses", func() {
 		It("maps unsupported and error results", func() {
 			_, v := mutated("required/scoring/recency-basic", func(r *protocol.Result) {
-				*r = protocol.Result{Status: protocol.ResultUnsupported, Reason: "no recency"}
+				*r = protocol.Result{Kind: protocol.ResultUnsupported, Reason: "no recency"}
 			})
-			Expect(v.Status).To(Equal(protocol.StatusUnsupported))
+			Expect(v.Outcome).To(Equal(protocol.OutcomeUnsupported))
 			_, v = mutated("required/scoring/recency-basic", func(r *protocol.Result) {
-				*r = protocol.Result{Status: protocol.ResultError, Error: &protocol.ErrorInfo{Kind: "internal", Message: "oops"}}
+				*r = protocol.Result{Kind: protocol.ResultError, Error: &protocol.ErrorInfo{Kind: "internal", Message: "oops"}}
 			})
-			Expect(v.Status).To(Equal(protocol.StatusError))
-			_, v = mutated("required/scoring/recency-basic", func(r *protocol.Result) { r.Status = "maybe" })
-			Expect(v.Status).To(Equal(protocol.StatusError))
+			Expect(v.Outcome).To(Equal(protocol.OutcomeError))
+			_, v = mutated("required/scoring/recency-basic", func(r *protocol.Result) { r.Kind = "maybe" })
+			Expect(v.Outcome).To(Equal(protocol.OutcomeError))
 		})
 		It("fails an unexpected rejection", func() {
 			_, v := mutated("required/scoring/recency-basic", func(r *protocol.Result) {
-				*r = protocol.Result{Status: protocol.ResultRejected, Error: &protocol.ErrorInfo{Kind: "invalid_config"}}
+				*r = protocol.Result{Kind: protocol.ResultRejected, Error: &protocol.ErrorInfo{Kind: "invalid_config"}}
 			})
-			Expect(v.Status).To(Equal(protocol.StatusFail))
+			Expect(v.Outcome).To(Equal(protocol.OutcomeFail))
 			Expect(v.Message).To(ContainSubstring("rejected unexpectedly"))
 		})
 	})
@@ -121,20 +121,20 @@ var _ = Describe("Comparator", func() {
 	Describe("expected errors", func() {
 		It("needs the right kind", func() {
 			_, v := mutated("required/pipeline/pipeline-pinned-exceeds-budget", func(r *protocol.Result) { r.Error.Kind = "overflow" })
-			Expect(v.Status).To(Equal(protocol.StatusFail))
+			Expect(v.Outcome).To(Equal(protocol.OutcomeFail))
 			Expect(v.Message).To(Equal("rejected with overflow, want pinned_exceeds_budget"))
 		})
 		It("fails a successful run", func() {
 			_, v := mutated("optional/slicing/knapsack-table-too-large", func(r *protocol.Result) {
-				*r = protocol.Result{Status: protocol.ResultOK, Output: &protocol.Output{Selected: []int{0}}}
+				*r = protocol.Result{Kind: protocol.ResultOK, Output: &protocol.Output{Selected: []int{0}}}
 			})
 			Expect(v.Message).To(ContainSubstring("expected the run to fail with table_too_large, got ok"))
 		})
 		It("treats a construction error as invalid_config", func() {
 			_, v := mutated("optional/scoring/composite-construction-empty", func(r *protocol.Result) { r.Error.Kind = "invalid_item" })
-			Expect(v.Status).To(Equal(protocol.StatusFail))
+			Expect(v.Outcome).To(Equal(protocol.OutcomeFail))
 			_, v = mutated("optional/scoring/composite-construction-empty", func(r *protocol.Result) {
-				*r = protocol.Result{Status: protocol.ResultOK, Output: &protocol.Output{}}
+				*r = protocol.Result{Kind: protocol.ResultOK, Output: &protocol.Output{}}
 			})
 			Expect(v.Message).To(ContainSubstring("construction to fail"))
 		})
@@ -149,11 +149,11 @@ var _ = Describe("Comparator", func() {
 					s[i], s[j] = s[j], s[i]
 				}
 			})
-			Expect(v.Status).To(Equal(protocol.StatusPass))
+			Expect(v.Outcome).To(Equal(protocol.OutcomePass))
 		})
 		It("shows missing and unexpected items, and no line for an empty side", func() {
 			_, v := mutated(id, func(r *protocol.Result) { r.Output.Selected = r.Output.Selected[1:] })
-			Expect(v.Status).To(Equal(protocol.StatusFail))
+			Expect(v.Outcome).To(Equal(protocol.OutcomeFail))
 			Expect(v.Details).To(ContainElement(ContainSubstring("missing:")))
 			Expect(v.Details).NotTo(ContainElement(ContainSubstring("unexpected:")))
 
@@ -166,7 +166,7 @@ var _ = Describe("Comparator", func() {
 			}
 			Expect(unused).To(BeNumerically(">=", 0))
 			_, v = mutated(id, func(r *protocol.Result) { r.Output.Selected = append(r.Output.Selected, unused) })
-			Expect(v.Status).To(Equal(protocol.StatusFail))
+			Expect(v.Outcome).To(Equal(protocol.OutcomeFail))
 			Expect(v.Details).To(ContainElement(HavePrefix("  + unexpected: ")))
 			Expect(v.Details).NotTo(ContainElement(ContainSubstring("missing:")))
 		})
@@ -186,7 +186,7 @@ var _ = Describe("Comparator", func() {
 				o := r.Output.Ordered
 				o[1], o[2] = o[2], o[1]
 			})
-			Expect(v.Status).To(Equal(protocol.StatusFail))
+			Expect(v.Outcome).To(Equal(protocol.OutcomeFail))
 			Expect(v.Details).To(ContainElement(ContainSubstring("first difference at position 1")))
 			var marked, rows []string
 			for _, d := range v.Details {
@@ -208,7 +208,7 @@ var _ = Describe("Comparator", func() {
 		})
 		It("tells duplicate contents apart when the vector gives an index", func() {
 			_, v := mutated("optional/pipeline/diagnostics-duplicate-content", func(r *protocol.Result) { r.Output.Ordered = []int{1} })
-			Expect(v.Status).To(Equal(protocol.StatusFail))
+			Expect(v.Outcome).To(Equal(protocol.OutcomeFail))
 		})
 	})
 
@@ -247,13 +247,13 @@ var _ = Describe("Comparator", func() {
 					r.Output.Diagnostics.Excluded[0].Index = bad
 					r.Output.Diagnostics.Included[0].Index = bad
 				})
-				Expect(v.Status).To(Equal(protocol.StatusFail), "an index out of range in the report fails the case")
+				Expect(v.Outcome).To(Equal(protocol.OutcomeFail), "an index out of range in the report fails the case")
 				Expect(v.Message).To(ContainSubstring(fmt.Sprintf("[0] index %d is out of range", bad)))
 			}
 			_, v = mutated(id, func(r *protocol.Result) {
 				r.Output.Diagnostics.Excluded[0].Reason["extra_field"] = "not asserted"
 			})
-			Expect(v.Status).To(Equal(protocol.StatusPass), "fields the vector does not state are not compared")
+			Expect(v.Outcome).To(Equal(protocol.OutcomePass), "fields the vector does not state are not compared")
 		})
 	})
 })

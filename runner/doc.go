@@ -61,8 +61,8 @@
 // Cupel Fully Conformant: every required and optional case passes. Cupel
 // Conformant: every required case passes. The level comes from the
 // outcomes alone: skips, unsupported cases and expected failures that fail
-// never count as passes, and a pinned case that passes (an unexpected
-// pass) does. A filtered run (one that left any case out, or stopped early
+// never count as passes, and an expected failure that passes (an xpass)
+// does. A filtered run (one that left any case out, or stopped early
 // with [Options.FailFast]) claims no level. A vector file that cannot be
 // loaded is the suite's fault: it never counts against the level, and
 // [Report.Err] is then an infrastructure error.
@@ -71,26 +71,28 @@
 //
 // [Report.Verdict] is the one decision on a run, which [Report.Err],
 // [Check], conformtest and every report of cupel-conform render. Without
-// a target it is strict: a failure or unsupported case not pinned by the
-// expectations, or a pinned case that passes, fails the run. With
-// [Options.RequireLevel] Conformant, a required case that fails or is
-// unsupported fails the run, pinned or not, and an optional one is a
+// a target it is strict: a failure or unsupported case that is not an
+// expected failure, or an expected failure that passes, fails the run.
+// With [Options.RequireLevel] Conformant, a required case that fails or
+// is unsupported fails the run, expected or not, and an optional one is a
 // warning; with Fully Conformant both tiers count. [Classify] says how
 // one case counts; docs/verdicts.md in the repository has the table.
 //
-// # Expectations
+// # Expected failures
 //
-// Known failures are pinned in a TOML file, one entry per case, with the
-// exact failure kind (fail, error, crash, timeout or unsupported):
+// Known failures are listed in an expected failures file (TOML), one
+// entry per case, with the exact outcome it fails with (fail, error,
+// crash, timeout or unsupported):
 //
 //	[[expected_failure]]
 //	id = "optional/scoring/decay-future-dated-item"
-//	status = "fail"
+//	outcome = "fail"
 //	reason = "future-dated items are not clamped yet"
 //	issue = "https://example.com/issues/12"
 //
 // The file is strict: an id the suite does not have is an error, and a
-// pinned case that passes is an unexpected pass that fails the run.
-// Expectations decide which results are gated without a target (see
-// [Verdict]), never the level.
+// listed case that passes is an xpass that fails the run. Expected
+// failures decide which results are gated without a target (see
+// [Verdict]), never the level. docs/vocabulary.md in the repository names
+// every outcome.
 package runner

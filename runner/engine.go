@@ -54,12 +54,12 @@ func (engine) Run(_ context.Context, req protocol.Request) (protocol.Result, err
 	case vector.StagePipeline:
 		out, err = enginePipeline(req.Case)
 	default:
-		return protocol.Result{Status: protocol.ResultUnsupported, Reason: "unknown stage " + req.Stage}, nil
+		return protocol.Result{Kind: protocol.ResultUnsupported, Reason: "unknown stage " + req.Stage}, nil
 	}
 	if err != nil {
 		return engineError(err), nil
 	}
-	return protocol.Result{Status: protocol.ResultOK, Output: out}, nil
+	return protocol.Result{Kind: protocol.ResultOK, Output: out}, nil
 }
 
 // engineErrorKinds are the error kinds of the engine's sentinel errors.
@@ -81,14 +81,14 @@ var engineErrorKinds = []struct {
 func engineError(err error) protocol.Result {
 	var u unsupportedError
 	if errors.As(err, &u) {
-		return protocol.Result{Status: protocol.ResultUnsupported, Reason: u.what}
+		return protocol.Result{Kind: protocol.ResultUnsupported, Reason: u.what}
 	}
 	for _, k := range engineErrorKinds {
 		if errors.Is(err, k.sentinel) {
-			return protocol.Result{Status: protocol.ResultRejected, Error: &protocol.ErrorInfo{Kind: k.kind, Message: err.Error()}}
+			return protocol.Result{Kind: protocol.ResultRejected, Error: &protocol.ErrorInfo{Kind: k.kind, Message: err.Error()}}
 		}
 	}
-	return protocol.Result{Status: protocol.ResultError, Error: &protocol.ErrorInfo{Kind: "internal", Message: err.Error()}}
+	return protocol.Result{Kind: protocol.ResultError, Error: &protocol.ErrorInfo{Kind: "internal", Message: err.Error()}}
 }
 
 func engineItems(in []vector.Item) ([]*cupel.ContextItem, error) {

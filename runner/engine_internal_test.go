@@ -40,7 +40,7 @@ var _ = ginkgo.Describe("The engine adapter", func() {
 		gomega.Expect(err).To(gomega.MatchError(errPathsDisagree))
 		gomega.Expect(err).To(gomega.MatchError(gomega.ContainSubstring("item 0: Score gives 0.5 but the batch path")))
 		r := engineError(err)
-		gomega.Expect(r.Status).To(gomega.Equal(protocol.ResultError))
+		gomega.Expect(r.Kind).To(gomega.Equal(protocol.ResultError))
 	})
 
 	ginkgo.It("treats the two zeros as one score, and any NaN as any NaN", func() {
@@ -86,7 +86,7 @@ var _ = ginkgo.Describe("The engine adapter", func() {
 			{Placer: "nonesuch"},
 		} {
 			_, err := build(in)
-			gomega.Expect(engineError(err).Status).To(gomega.Equal(protocol.ResultUnsupported))
+			gomega.Expect(engineError(err).Kind).To(gomega.Equal(protocol.ResultUnsupported))
 			gomega.Expect(engineError(err).Reason).To(gomega.ContainSubstring("nonesuch"))
 		}
 	})
@@ -112,7 +112,7 @@ var _ = ginkgo.Describe("The engine adapter", func() {
 			return
 		}
 		_, err := platformInt("items[0].priority", math.MaxInt64)
-		gomega.Expect(engineError(err).Status).To(gomega.Equal(protocol.ResultUnsupported))
+		gomega.Expect(engineError(err).Kind).To(gomega.Equal(protocol.ResultUnsupported))
 		gomega.Expect(engineError(err).Reason).To(gomega.ContainSubstring("items[0].priority = 9223372036854775807 does not fit"))
 	})
 

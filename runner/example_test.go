@@ -19,7 +19,7 @@ func (myImpl) Hello(context.Context) (protocol.Identity, error) {
 }
 
 func (myImpl) Run(_ context.Context, req protocol.Request) (protocol.Result, error) {
-	return protocol.Result{Status: protocol.ResultUnsupported, Reason: "not yet: " + req.Stage}, nil
+	return protocol.Result{Kind: protocol.ResultUnsupported, Reason: "not yet: " + req.Stage}, nil
 }
 
 // Run returns a report to inspect or write in any format.
@@ -29,7 +29,7 @@ func ExampleRun() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(rep.Level, rep.Counts["required"][protocol.StatusUnsupported], errors.Is(rep.Err(), runner.ErrFailed))
+	fmt.Println(rep.Level, rep.Counts["required"][protocol.OutcomeUnsupported], errors.Is(rep.Err(), runner.ErrFailed))
 	// Output: none 8 true
 }
 
@@ -51,7 +51,7 @@ func ExampleReport_Verdict() {
 		return
 	}
 	v := rep.Verdict()
-	fmt.Println(v.Passed, v.Counts[runner.OutcomeUnsupported], v.Gated, v.Warnings)
+	fmt.Println(v.Passed, v.Counts[protocol.OutcomeUnsupported], v.Gated, v.Warnings)
 	fmt.Println(v.Line())
 	// Output:
 	// false 14 8 6

@@ -109,14 +109,14 @@ func pythonProcess(py, script string) *protocol.Process {
 
 // suiteVerdict runs the embedded suite and returns the level and each
 // case's status.
-func suiteVerdict(impl protocol.Implementation) (runner.Level, map[string]protocol.Status) {
+func suiteVerdict(impl protocol.Implementation) (runner.Level, map[string]protocol.Outcome) {
 	GinkgoHelper()
 	rep, err := runner.Run(ctx(), impl, runner.Options{})
 	Expect(err).NotTo(HaveOccurred())
 	Expect(rep.Infrastructure).To(BeEmpty())
-	st := map[string]protocol.Status{}
+	st := map[string]protocol.Outcome{}
 	for _, c := range rep.Cases {
-		st[c.ID] = c.Status
+		st[c.ID] = c.Outcome
 	}
 	return rep.Level, st
 }
@@ -124,7 +124,7 @@ func suiteVerdict(impl protocol.Implementation) (runner.Level, map[string]protoc
 var _ = Describe("Explore against copies of the Python example with a planted bug", Ordered, func() {
 	var py string
 	var level runner.Level
-	var statuses map[string]protocol.Status
+	var statuses map[string]protocol.Outcome
 	BeforeAll(func() {
 		if raceEnabled {
 			Skip("the race detector is on: explore against copies of the Python example runs only without -race (it tests a Python program, not Go concurrency, and takes about two minutes)")
@@ -169,18 +169,18 @@ var _ = Describe("Explore against copies of the Python example with a planted bu
 			bad, err := runner.Run(ctx(), pythonProcess(py, script), runner.Options{Suite: os.DirFS(out)})
 			Expect(err).NotTo(HaveOccurred())
 			Expect(bad.Cases).To(HaveLen(1))
-			want := protocol.StatusFail
+			want := protocol.OutcomeFail
 			if d.Kind == "crash" {
-				want = protocol.StatusCrash
+				want = protocol.OutcomeCrash
 			}
-			Expect(bad.Cases[0].Status).To(Equal(want), bad.Cases[0].Message)
+			Expect(bad.Cases[0].Outcome).To(Equal(want), bad.Cases[0].Message)
 			good, err := runner.Run(ctx(), runner.Engine(), runner.Options{Suite: os.DirFS(out)})
 			Expect(err).NotTo(HaveOccurred())
-			Expect(good.Cases[0].Status).To(Equal(protocol.StatusPass), good.Cases[0].Message)
+			Expect(good.Cases[0].Outcome).To(Equal(protocol.OutcomePass), good.Cases[0].Message)
 			// And the unmodified example passes it too.
 			orig, err := runner.Run(ctx(), pythonProcess(py, pythonImpl), runner.Options{Suite: os.DirFS(out)})
 			Expect(err).NotTo(HaveOccurred())
-			Expect(orig.Cases[0].Status).To(Equal(protocol.StatusPass), orig.Cases[0].Message)
+			Expect(orig.Cases[0].Outcome).To(Equal(protocol.OutcomePass), orig.Cases[0].Message)
 		})
 	}
 })

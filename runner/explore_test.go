@@ -43,7 +43,7 @@ func (p plantedImpl) Run(ctx context.Context, req protocol.Request) (protocol.Re
 		}
 	}
 	r, err := runner.Engine().Run(ctx, req)
-	if err != nil || r.Status != protocol.ResultOK {
+	if err != nil || r.Kind != protocol.ResultOK {
 		return r, err
 	}
 	out := *r.Output
@@ -167,12 +167,12 @@ var _ = Describe("Explore", func() {
 		bad, err := runner.Run(ctx(), impl, runner.Options{Suite: os.DirFS(out)})
 		Expect(err).NotTo(HaveOccurred())
 		for _, c := range bad.Cases {
-			Expect(c.Status).To(BeElementOf(protocol.StatusFail, protocol.StatusCrash), c.ID)
+			Expect(c.Outcome).To(BeElementOf(protocol.OutcomeFail, protocol.OutcomeCrash), c.ID)
 		}
 		good, err := runner.Run(ctx(), runner.Engine(), runner.Options{Suite: os.DirFS(out)})
 		Expect(err).NotTo(HaveOccurred())
 		for _, c := range good.Cases {
-			Expect(c.Status).To(Equal(protocol.StatusPass), c.ID+": "+c.Message)
+			Expect(c.Outcome).To(Equal(protocol.OutcomePass), c.ID+": "+c.Message)
 		}
 	})
 

@@ -146,7 +146,7 @@ func FuzzProtocol(f *testing.F) {
 			if !errors.As(runErr, &fault) {
 				t.Fatalf("error is %T, not a *protocol.Fault: %v", runErr, runErr)
 			}
-			if fault.Status == "" {
+			if fault.Outcome == "" {
 				t.Fatalf("fault without a status: %v", fault)
 			}
 			return

@@ -25,7 +25,7 @@ var _ = Describe("go-cupel's own vectors", func() {
 		Expect(rep.Infrastructure).To(BeEmpty())
 		Expect(rep.Cases).To(HaveLen(18))
 		for _, c := range rep.Cases {
-			Expect(c.Status).To(Equal(protocol.StatusPass), "%s: %s", c.ID, c.Message)
+			Expect(c.Outcome).To(Equal(protocol.OutcomePass), "%s: %s", c.ID, c.Message)
 		}
 		Expect(rep.Level).To(Equal(runner.LevelFullyConformant))
 	})

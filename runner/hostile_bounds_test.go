@@ -63,7 +63,7 @@ var _ = Describe("Hostile implementations that send oversized fields", Ordered, 
 		}
 		var ran []runner.CaseResult
 		for _, c := range rep.Cases {
-			if c.Status == protocol.StatusSkip {
+			if c.Outcome == protocol.OutcomeSkip {
 				continue
 			}
 			ran = append(ran, c)
@@ -89,7 +89,7 @@ var _ = Describe("Hostile implementations that send oversized fields", Ordered, 
 
 	It("keeps a huge unsupported reason cut at 64 KiB, and the case unsupported", func() {
 		for _, c := range within(boundsRun("huge-reason")) {
-			Expect(c.Status).To(Equal(protocol.StatusUnsupported), c.ID)
+			Expect(c.Outcome).To(Equal(protocol.OutcomeUnsupported), c.ID)
 			Expect(c.Message).To(HavePrefix("xxxx"))
 			Expect(c.Message).To(cutText)
 			Expect(c.Actual.Reason).To(Equal(c.Message))
@@ -97,7 +97,7 @@ var _ = Describe("Hostile implementations that send oversized fields", Ordered, 
 	})
 	It("keeps a huge error kind and message cut, and the case an error", func() {
 		for _, c := range within(boundsRun("huge-error")) {
-			Expect(c.Status).To(Equal(protocol.StatusError), c.ID)
+			Expect(c.Outcome).To(Equal(protocol.OutcomeError), c.ID)
 			Expect(c.Message).To(HavePrefix("implementation error: xxx"))
 			Expect(c.Message).To(cutText)
 			Expect(c.Actual.Error.Kind).To(cutName)
@@ -106,22 +106,22 @@ var _ = Describe("Hostile implementations that send oversized fields", Ordered, 
 	})
 	It("fails a rejection with a huge kind, the kind kept cut", func() {
 		for _, c := range within(boundsRun("huge-kind")) {
-			Expect(c.Status).To(Equal(protocol.StatusFail), c.ID)
+			Expect(c.Outcome).To(Equal(protocol.OutcomeFail), c.ID)
 			Expect(c.Message).To(MatchRegexp(`^rejected (with|unexpectedly:) x+ … \[\d+ characters cut\]`))
 			Expect(c.Actual.Error.Kind).To(cutName)
 		}
 	})
 	It("keeps a huge status cut at 200 characters, and the case an error", func() {
 		for _, c := range within(boundsRun("huge-status")) {
-			Expect(c.Status).To(Equal(protocol.StatusError), c.ID)
+			Expect(c.Outcome).To(Equal(protocol.OutcomeError), c.ID)
 			Expect(c.Message).To(MatchRegexp(`^invalid result status "x+ … \[\d+ characters cut\]"$`))
-			Expect(c.Actual.Status).To(cutName)
+			Expect(c.Actual.Kind).To(cutName)
 		}
 	})
 	It("keeps a huge name cut at 200 characters, and judges the honest answers", func() {
 		rep := boundsRun("huge-name")
 		for _, c := range within(rep) {
-			Expect(c.Status).To(Equal(protocol.StatusPass), c.ID+": "+c.Message)
+			Expect(c.Outcome).To(Equal(protocol.OutcomePass), c.ID+": "+c.Message)
 		}
 		Expect(rep.Implementation.Name).To(cutName)
 		Expect(utf8.RuneCountInString(rep.Implementation.Name)).To(Equal(bound.MaxName))
@@ -138,13 +138,13 @@ var _ = Describe("Hostile implementations that send oversized fields", Ordered, 
 	})
 	It("keeps a bounded stderr tail of a flood under the limit", func() {
 		for _, c := range within(boundsRun("huge-stderr")) {
-			Expect(c.Status).To(Equal(protocol.StatusError), c.ID)
+			Expect(c.Outcome).To(Equal(protocol.OutcomeError), c.ID)
 			Expect(c.Stderr).To(MatchRegexp(`^\[… \d+ bytes of stderr omitted …\]\nx+$`))
 		}
 	})
 	It("fails a million scores and keeps the result without its output, saying so", func() {
 		for _, c := range within(boundsRun("wide-output")) {
-			Expect(c.Status).To(Equal(protocol.StatusFail), c.ID)
+			Expect(c.Outcome).To(Equal(protocol.OutcomeFail), c.ID)
 			Expect(c.Actual.Output).To(BeNil())
 			Expect(c.ActualCut).To(MatchRegexp(`^the output is not kept: the result is \d+ bytes of JSON, over the 64 KiB the runner keeps$`))
 		}
@@ -152,24 +152,24 @@ var _ = Describe("Hostile implementations that send oversized fields", Ordered, 
 	It("ignores a huge unknown value and 500000 unknown keys", func() {
 		for _, v := range []string{"wide-unknown", "many-keys"} {
 			for _, c := range within(boundsRun(v)) {
-				Expect(c.Status).To(Equal(protocol.StatusPass), v+" "+c.ID+": "+c.Message)
+				Expect(c.Outcome).To(Equal(protocol.OutcomePass), v+" "+c.ID+": "+c.Message)
 			}
 		}
 	})
 	It("never misreads an unknown value nested 5000 deep", func() {
 		for _, c := range within(boundsRun("deep-unknown")) {
-			Expect(c.Status).To(BeElementOf(protocol.StatusPass, protocol.StatusError), c.ID+": "+c.Message)
+			Expect(c.Outcome).To(BeElementOf(protocol.OutcomePass, protocol.OutcomeError), c.ID+": "+c.Message)
 		}
 	})
 	It("fails a selection report with huge reasons, its message and diff kept cut", func() {
 		cut := 0
 		for _, c := range within(boundsRun("huge-diagnostics")) {
 			if c.ID != "optional/pipeline/diagnostics-duplicate-content" {
-				Expect(c.Status).To(Equal(protocol.StatusPass), c.ID+": "+c.Message)
+				Expect(c.Outcome).To(Equal(protocol.OutcomePass), c.ID+": "+c.Message)
 				continue
 			}
 			cut++
-			Expect(c.Status).To(Equal(protocol.StatusFail))
+			Expect(c.Outcome).To(Equal(protocol.OutcomeFail))
 			Expect(c.Message).To(cutText)
 			Expect(c.Details[len(c.Details)-1]).To(MatchRegexp(`^… \[\d+ more lines \(\d+ bytes\) cut\]$`))
 			Expect(c.ActualCut).NotTo(BeEmpty())
@@ -189,7 +189,7 @@ func (hugeImpl) Hello(ctx context.Context) (protocol.Identity, error) {
 }
 
 func (hugeImpl) Run(context.Context, protocol.Request) (protocol.Result, error) {
-	return protocol.Result{Status: protocol.ResultError, Error: &protocol.ErrorInfo{Kind: "internal", Message: strings.Repeat("m", protocol.MaxLine)}}, nil
+	return protocol.Result{Kind: protocol.ResultError, Error: &protocol.ErrorInfo{Kind: "internal", Message: strings.Repeat("m", protocol.MaxLine)}}, nil
 }
 
 var _ = Describe("Implementations in process, offline results and explore with oversized fields", func() {
@@ -199,7 +199,7 @@ var _ = Describe("Implementations in process, offline results and explore with o
 		Expect(err).NotTo(HaveOccurred())
 		Expect(utf8.RuneCountInString(rep.Implementation.Name)).To(Equal(bound.MaxName))
 		for _, c := range rep.Cases {
-			Expect(c.Status).To(Equal(protocol.StatusError))
+			Expect(c.Outcome).To(Equal(protocol.OutcomeError))
 			Expect(len(c.Message)).To(BeNumerically("<=", bound.MaxText))
 			Expect(c.Actual.Error.Message).To(HaveSuffix(" bytes cut]"))
 		}
@@ -210,7 +210,7 @@ var _ = Describe("Implementations in process, offline results and explore with o
 		suite := fixtures()
 		for i, c := range suite.Cases {
 			line, _ := json.Marshal(protocol.ResultMessage{Type: protocol.TypeResult, Seq: i + 1, ID: c.ID,
-				Result: protocol.Result{Status: protocol.ResultUnsupported, Reason: hugeText[:protocol.MaxLine-4<<10]}})
+				Result: protocol.Result{Kind: protocol.ResultUnsupported, Reason: hugeText[:protocol.MaxLine-4<<10]}})
 			file.Write(append(line, '\n'))
 		}
 		res, err := offline.ReadResults(&file)
@@ -219,7 +219,7 @@ var _ = Describe("Implementations in process, offline results and explore with o
 		Expect(err).NotTo(HaveOccurred())
 		Expect(rep.Implementation.Name).To(HaveSuffix(" characters cut]"))
 		for _, c := range rep.Cases {
-			Expect(c.Status).To(Equal(protocol.StatusUnsupported))
+			Expect(c.Outcome).To(Equal(protocol.OutcomeUnsupported))
 			Expect(c.Message).To(HaveSuffix(" bytes cut]"))
 			Expect(len(c.Actual.Reason)).To(BeNumerically("<=", bound.MaxText))
 		}

@@ -62,8 +62,8 @@ var _ = Describe("the hostile wire variants", Ordered, func() {
 				continue
 			}
 			changed++
-			Expect(c.Status).To(BeElementOf(protocol.StatusError, protocol.StatusNotRun), "%s: %s: %s", variant, c.ID, c.Message)
-			if c.Status == protocol.StatusError {
+			Expect(c.Outcome).To(BeElementOf(protocol.OutcomeError, protocol.OutcomeNotRun), "%s: %s: %s", variant, c.ID, c.Message)
+			if c.Outcome == protocol.OutcomeError {
 				refused++
 				Expect(c.Message).To(Or(ContainSubstring("refused"), ContainSubstring("invalid result line"), ContainSubstring("not JSON")), "%s: %s", variant, c.ID)
 				Expect(c.Line).NotTo(BeEmpty(), "%s: %s", variant, c.ID)
@@ -94,9 +94,9 @@ var _ = Describe("the hostile wire variants", Ordered, func() {
 		// integers need 64 (internal/platform), which go-cupel answers
 		// "unsupported" there.
 		for _, c := range rep.Cases {
-			if c.Status != protocol.StatusPass {
-				Expect(strconv.IntSize).To(Equal(32), "%s: %s %s", c.ID, c.Status, c.Message)
-				Expect(c.Status).To(Equal(protocol.StatusUnsupported), c.ID)
+			if c.Outcome != protocol.OutcomePass {
+				Expect(strconv.IntSize).To(Equal(32), "%s: %s %s", c.ID, c.Outcome, c.Message)
+				Expect(c.Outcome).To(Equal(protocol.OutcomeUnsupported), c.ID)
 				Expect(c.Message).To(ContainSubstring("does not fit in this platform's 32-bit int"), c.ID)
 			}
 		}
@@ -169,12 +169,12 @@ var _ = Describe("the hostile wire variants", Ordered, func() {
 		Expect(err).NotTo(HaveOccurred())
 		for _, c := range rep.Cases {
 			if c.ID == first {
-				Expect(c.Status).To(Equal(protocol.StatusError))
+				Expect(c.Outcome).To(Equal(protocol.OutcomeError))
 				Expect(c.Line).To(Equal(sent))
 				Expect(c.Actual.Error.Kind).To(Equal("internal"))
 				continue
 			}
-			if c.Status == protocol.StatusUnsupported {
+			if c.Outcome == protocol.OutcomeUnsupported {
 				// go-cupel's honest answer to a case whose integers need
 				// 64 bits where int has 32 (internal/platform): it did not
 				// pass either, so its line is kept too.
@@ -182,7 +182,7 @@ var _ = Describe("the hostile wire variants", Ordered, func() {
 				Expect(c.Line).To(Equal(string(honest[c.ID])), c.ID)
 				continue
 			}
-			Expect(c.Status).To(Equal(protocol.StatusPass), c.ID)
+			Expect(c.Outcome).To(Equal(protocol.OutcomePass), c.ID)
 			Expect(c.Line).To(BeEmpty(), c.ID)
 		}
 	})

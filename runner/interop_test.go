@@ -26,9 +26,9 @@ var _ = Describe("Interoperability", func() {
 		for _, c := range rep.Cases {
 			switch {
 			case strings.HasPrefix(c.ID, "required/scoring/reflexive"), strings.HasPrefix(c.ID, "required/placing/chronological"):
-				Expect(c.Status).To(Equal(protocol.StatusPass), c.ID+": "+c.Message)
-			case c.Status != protocol.StatusPass:
-				Expect(c.Status).To(Equal(protocol.StatusUnsupported), c.ID+": "+c.Message)
+				Expect(c.Outcome).To(Equal(protocol.OutcomePass), c.ID+": "+c.Message)
+			case c.Outcome != protocol.OutcomePass:
+				Expect(c.Outcome).To(Equal(protocol.OutcomeUnsupported), c.ID+": "+c.Message)
 			}
 		}
 		Expect(rep.Level).To(Equal(runner.LevelNone))

@@ -25,7 +25,7 @@ func runWith(o *answerkey.AnswerKey, opts runner.Options) *runner.Report {
 func breakCase(id string) func(*vector.Case, *protocol.Result) {
 	return func(c *vector.Case, r *protocol.Result) {
 		if c.ID == id {
-			*r = protocol.Result{Status: protocol.ResultOK, Output: &protocol.Output{}}
+			*r = protocol.Result{Kind: protocol.ResultOK, Output: &protocol.Output{}}
 		}
 	}
 }
@@ -35,8 +35,8 @@ var _ = Describe("Levels and exit codes", func() {
 		rep := runWith(newOracle(), fixtureOptions())
 		Expect(rep.Level).To(Equal(runner.LevelFullyConformant))
 		Expect(rep.Err()).To(Succeed())
-		Expect(rep.Counts["required"][protocol.StatusPass]).To(Equal(8))
-		Expect(rep.Counts["optional"][protocol.StatusPass]).To(Equal(6))
+		Expect(rep.Counts["required"][protocol.OutcomePass]).To(Equal(8))
+		Expect(rep.Counts["optional"][protocol.OutcomePass]).To(Equal(6))
 		Expect(rep.Cases[0].Tier).To(Equal("required"), "required cases run first")
 	})
 
@@ -56,7 +56,7 @@ var _ = Describe("Levels and exit codes", func() {
 		o := newOracle()
 		o.Mutate = func(c *vector.Case, r *protocol.Result) {
 			if c.ID == "required/placing/u-shaped-seven-items" {
-				*r = protocol.Result{Status: protocol.ResultUnsupported, Reason: "no placers"}
+				*r = protocol.Result{Kind: protocol.ResultUnsupported, Reason: "no placers"}
 			}
 		}
 		rep := runWith(o, fixtureOptions())
@@ -69,13 +69,13 @@ var _ = Describe("Levels and exit codes", func() {
 		rep := runWith(newOracle(), runner.Options{Suite: os.DirFS("testdata/suite"), Tiers: []string{"required"}})
 		Expect(rep.Level).To(Equal(runner.LevelNone))
 		Expect(rep.LevelReason).To(ContainSubstring("filtered"))
-		Expect(rep.Counts["optional"][protocol.StatusSkip]).To(Equal(6))
+		Expect(rep.Counts["optional"][protocol.OutcomeSkip]).To(Equal(6))
 		Expect(rep.Err()).To(Succeed())
 	})
 
 	It("filters by --run, --skip and --stage, and a filter that selects nothing is a usage error", func() {
 		rep := runWith(newOracle(), runner.Options{Suite: os.DirFS("testdata/suite"), Run: "pipeline", Skip: "proceed", Stages: []string{"pipeline"}})
-		Expect(rep.Counts["all"][protocol.StatusPass]).To(Equal(3))
+		Expect(rep.Counts["all"][protocol.OutcomePass]).To(Equal(3))
 		_, err := runner.Run(context.Background(), newOracle(), runner.Options{Suite: os.DirFS("testdata/suite"), Run: "nothing-matches"})
 		Expect(err).To(MatchError(runner.ErrUsage))
 		_, err = runner.Run(context.Background(), newOracle(), runner.Options{Suite: os.DirFS("testdata/suite"), Run: "("})
@@ -90,7 +90,7 @@ var _ = Describe("Levels and exit codes", func() {
 		rep, err := runner.RunSuite(context.Background(), answerkey.New(s), s, runner.Options{})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(rep.SuiteErrors).To(Equal(5))
-		Expect(rep.Counts["required"][protocol.StatusPass]).To(Equal(1))
+		Expect(rep.Counts["required"][protocol.OutcomePass]).To(Equal(1))
 		Expect(rep.Err()).To(MatchError(protocol.ErrInfrastructure))
 		var msgs []string
 		for _, c := range rep.Cases {
@@ -108,8 +108,8 @@ var _ = Describe("Levels and exit codes", func() {
 		opts.Timeout = 2 * time.Second
 		rep, err := runner.Run(context.Background(), h, opts)
 		Expect(err).NotTo(HaveOccurred())
-		Expect(statusOf(rep, "required/scoring/recency-basic")).To(Equal(protocol.StatusTimeout))
-		Expect(rep.Counts["all"][protocol.StatusPass]).To(Equal(13))
+		Expect(statusOf(rep, "required/scoring/recency-basic")).To(Equal(protocol.OutcomeTimeout))
+		Expect(rep.Counts["all"][protocol.OutcomePass]).To(Equal(13))
 
 		o.Mutate = func(c *vector.Case, r *protocol.Result) {
 			if c.ID == "required/slicing/greedy-density-order" {
@@ -117,7 +117,7 @@ var _ = Describe("Levels and exit codes", func() {
 			}
 		}
 		rep = runWith(o, fixtureOptions())
-		Expect(statusOf(rep, "required/slicing/greedy-density-order")).To(Equal(protocol.StatusCrash))
+		Expect(statusOf(rep, "required/slicing/greedy-density-order")).To(Equal(protocol.OutcomeCrash))
 	})
 })
 
@@ -133,10 +133,10 @@ func (h *hanging) Run(ctx context.Context, req protocol.Request) (protocol.Resul
 	return h.AnswerKey.Run(ctx, req)
 }
 
-func statusOf(rep *runner.Report, id string) protocol.Status {
+func statusOf(rep *runner.Report, id string) protocol.Outcome {
 	for _, c := range rep.Cases {
 		if c.ID == id {
-			return c.Status
+			return c.Outcome
 		}
 	}
 	return ""
@@ -150,17 +150,17 @@ var _ = Describe("An Execution stepped by hand", func() {
 		Expect(entries).To(HaveLen(len(fixtures().Cases)))
 		Expect(entries[0].Tier).To(Equal(vector.TierRequired))
 		cr := x.RunEntry(ctx(), entries[0])
-		Expect(cr.Status).To(Equal(protocol.StatusPass))
+		Expect(cr.Outcome).To(Equal(protocol.OutcomePass))
 
 		foreign := entries[1]
 		foreign.ID = "required/scoring/elsewhere"
-		Expect(x.RunEntry(ctx(), foreign).Status).To(Equal(protocol.StatusError))
+		Expect(x.RunEntry(ctx(), foreign).Outcome).To(Equal(protocol.OutcomeError))
 		Expect(x.Skip(runner.SuiteFile{ID: "x"}, "why").Message).To(ContainSubstring("not an entry of this Execution"))
 
 		rep := x.Finish()
 		Expect(rep.Cases).To(HaveLen(len(entries)))
-		Expect(rep.Counts["all"][protocol.StatusPass]).To(Equal(1))
-		Expect(rep.Counts["all"][protocol.StatusSkip]).To(Equal(len(entries) - 1))
+		Expect(rep.Counts["all"][protocol.OutcomePass]).To(Equal(1))
+		Expect(rep.Counts["all"][protocol.OutcomeSkip]).To(Equal(len(entries) - 1))
 		Expect(rep.Filtered).To(BeTrue())
 		Expect(rep.Level).To(Equal(runner.LevelNone))
 		Expect(rep.LevelReason).To(Equal("a filtered run claims no level"))

@@ -280,7 +280,7 @@ satisfied_count = 0
 			}))
 			r, err := runner.Engine().Run(ctx(), protocol.NewRequest(1, c))
 			Expect(err).NotTo(HaveOccurred())
-			Expect(runner.Compare(c, r).Status).To(Equal(protocol.StatusPass))
+			Expect(runner.Compare(c, r).Outcome).To(Equal(protocol.OutcomePass))
 		})
 
 		It("compares in full and in order against the report's shortfalls", func() {
@@ -291,15 +291,15 @@ satisfied_count = 0
 			sf := r.Output.Diagnostics.Shortfalls
 			sf[0], sf[1] = sf[1], sf[0]
 			v := runner.Compare(c, r)
-			Expect(v.Status).To(Equal(protocol.StatusFail))
+			Expect(v.Outcome).To(Equal(protocol.OutcomeFail))
 			Expect(v.Message).To(ContainSubstring("count_requirement_shortfalls differ (in order)"))
 
 			r.Output.Diagnostics.Shortfalls = sf[:1]
-			Expect(runner.Compare(c, r).Status).To(Equal(protocol.StatusFail))
+			Expect(runner.Compare(c, r).Outcome).To(Equal(protocol.OutcomeFail))
 
 			r.Output.Diagnostics = nil
 			v = runner.Compare(c, r)
-			Expect(v.Status).To(Equal(protocol.StatusFail))
+			Expect(v.Outcome).To(Equal(protocol.OutcomeFail))
 			Expect(v.Message).To(ContainSubstring("no selection report"))
 		})
 

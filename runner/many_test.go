@@ -54,9 +54,9 @@ var _ = Describe("RunMany", func() {
 		Expect(reps[0].Implementation.Name).To(Equal("go-cupel"))
 		Expect(reps[0].Level).To(Equal(runner.LevelFullyConformant))
 		Expect(reps[1].Implementation.Name).To(Equal("my-cupel"))
-		Expect(reps[1].Counts["all"][protocol.StatusPass]).To(BeZero())
-		Expect(statusOf(reps[2], "required/placing/u-shaped-seven-items")).To(Equal(protocol.StatusFail))
-		Expect(reps[2].Counts["all"][protocol.StatusFail]).To(Equal(1))
+		Expect(reps[1].Counts["all"][protocol.OutcomePass]).To(BeZero())
+		Expect(statusOf(reps[2], "required/placing/u-shaped-seven-items")).To(Equal(protocol.OutcomeFail))
+		Expect(reps[2].Counts["all"][protocol.OutcomeFail]).To(Equal(1))
 	})
 
 	It("returns a run's usage error under the implementation's name", func() {

@@ -76,7 +76,7 @@ func failures(m mutant) []string {
 	Expect(err).NotTo(HaveOccurred())
 	var ids []string
 	for _, c := range rep.Cases {
-		if c.Status != protocol.StatusPass {
+		if c.Outcome != protocol.OutcomePass {
 			ids = append(ids, c.ID)
 		}
 	}

@@ -32,12 +32,12 @@ type Options struct {
 	Timeout time.Duration
 	// StartupTimeout bounds Hello (default 30s).
 	StartupTimeout time.Duration
-	// Expectations are the known failures; nil means none.
-	Expectations *Expectations
+	// ExpectedFailures are the known failures; nil means none.
+	ExpectedFailures *ExpectedFailures
 	// RequireLevel is the target level of the run's [Verdict] (for
 	// [Report.Err] and [Check]); "" judges strictly: no failure or
-	// unsupported case that the expectations do not pin, and no pinned case
-	// that passes. A filtered run claims no level, so RequireLevel cannot be
+	// unsupported case that is not an expected failure, and no expected
+	// failure that passes. A filtered run claims no level, so RequireLevel cannot be
 	// combined with filters.
 	RequireLevel Level
 	// OnResult, when set, is called after each case that ran (for

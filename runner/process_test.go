@@ -72,28 +72,28 @@ var _ = Describe("Process implementations", func() {
 	})
 
 	DescribeTable("reports each fault on the case it hit, restarts, and finishes the rest",
-		func(fault string, status protocol.Status, msg string) {
+		func(fault string, status protocol.Outcome, msg string) {
 			rep := faultRun(fault, nil)
 			for _, c := range rep.Cases {
 				if c.ID == thirdCase {
-					Expect(c.Status).To(Equal(status), c.Message)
+					Expect(c.Outcome).To(Equal(status), c.Message)
 					Expect(c.Message).To(ContainSubstring(msg))
 					if fault != "stderr" {
 						Expect(c.Stderr).To(ContainSubstring("injecting " + fault))
 					}
 				} else {
-					Expect(c.Status).To(Equal(protocol.StatusPass), c.ID+": "+c.Message)
+					Expect(c.Outcome).To(Equal(protocol.OutcomePass), c.ID+": "+c.Message)
 				}
 			}
 			Expect(rep.Infrastructure).To(BeEmpty())
 			Expect(rep.Err()).To(MatchError(runner.ErrFailed))
 		},
-		Entry("crash", "crash", protocol.StatusCrash, "exit status 2"),
-		Entry("hang", "hang", protocol.StatusTimeout, "no result within 3s (the per-case timeout)"),
-		Entry("garbage line", "garbage", protocol.StatusError, "not JSON"),
-		Entry("wrong seq", "seq", protocol.StatusError, "seq 103, want 3"),
-		Entry("line over 16 MiB", "longline", protocol.StatusError, "exceeds 16777216 bytes"),
-		Entry("50 MB of stderr", "stderr", protocol.StatusError, "stderr flood"),
+		Entry("crash", "crash", protocol.OutcomeCrash, "exit status 2"),
+		Entry("hang", "hang", protocol.OutcomeTimeout, "no result within 3s (the per-case timeout)"),
+		Entry("garbage line", "garbage", protocol.OutcomeError, "not JSON"),
+		Entry("wrong seq", "seq", protocol.OutcomeError, "seq 103, want 3"),
+		Entry("line over 16 MiB", "longline", protocol.OutcomeError, "exceeds 16777216 bytes"),
+		Entry("50 MB of stderr", "stderr", protocol.OutcomeError, "stderr flood"),
 	)
 
 	It("survives 50 MB of stderr without a limit, keeping only a tail", func() {
@@ -109,11 +109,11 @@ var _ = Describe("Process implementations", func() {
 				c = x
 			}
 		}
-		Expect(c.Status).To(Equal(protocol.StatusCrash))
+		Expect(c.Outcome).To(Equal(protocol.OutcomeCrash))
 		Expect(c.Stderr).To(HavePrefix("[… "))
 		Expect(c.Stderr).To(HaveSuffix("last words\n"))
 		Expect(len(c.Stderr)).To(BeNumerically("<", 1100))
-		Expect(rep.Counts["all"][protocol.StatusPass]).To(Equal(13))
+		Expect(rep.Counts["all"][protocol.OutcomePass]).To(Equal(13))
 	})
 
 	It("exits with an infrastructure error when the implementation dies at start", func() {
@@ -121,7 +121,7 @@ var _ = Describe("Process implementations", func() {
 		Expect(rep.Infrastructure).To(ContainSubstring("failed to start"))
 		Expect(rep.InfrastructureStderr).To(ContainSubstring("cannot start"))
 		Expect(rep.Level).To(Equal(runner.LevelNone))
-		Expect(rep.Counts["all"][protocol.StatusNotRun]).To(Equal(14))
+		Expect(rep.Counts["all"][protocol.OutcomeNotRun]).To(Equal(14))
 		Expect(rep.Err()).To(MatchError(protocol.ErrInfrastructure))
 	})
 
@@ -129,9 +129,9 @@ var _ = Describe("Process implementations", func() {
 		rep := faultRun("crash", func(po *protocol.ProcessOptions) {
 			po.Env = append(po.Env, "FAULT_SLOW_START=3500ms")
 		})
-		Expect(statusOf(rep, thirdCase)).To(Equal(protocol.StatusCrash))
+		Expect(statusOf(rep, thirdCase)).To(Equal(protocol.OutcomeCrash))
 		Expect(rep.Infrastructure).To(BeEmpty())
-		Expect(rep.Counts["all"][protocol.StatusPass]).To(Equal(13))
+		Expect(rep.Counts["all"][protocol.OutcomePass]).To(Equal(13))
 	})
 
 	DescribeTable("exits with an infrastructure error when the hello fails",
@@ -142,7 +142,7 @@ var _ = Describe("Process implementations", func() {
 			})
 			// The run stops at the hello: no case is sent, none waits
 			// for its timeout.
-			Expect(rep.Counts["all"][protocol.StatusNotRun]).To(Equal(14))
+			Expect(rep.Counts["all"][protocol.OutcomeNotRun]).To(Equal(14))
 			Expect(rep.Infrastructure).To(ContainSubstring(msg))
 			Expect(rep.Err()).To(MatchError(protocol.ErrInfrastructure))
 		},
@@ -162,10 +162,10 @@ var _ = Describe("Process implementations", func() {
 		opts.Timeout = 2 * time.Second
 		rep, err := runner.Run(context.Background(), p, opts)
 		Expect(err).NotTo(HaveOccurred())
-		Expect(rep.Counts["all"][protocol.StatusCrash]).To(Equal(3), "the first case and one per restart")
+		Expect(rep.Counts["all"][protocol.OutcomeCrash]).To(Equal(3), "the first case and one per restart")
 		Expect(rep.Infrastructure).To(ContainSubstring("restart budget of 2 restarts in a row exhausted"))
 		Expect(rep.Restarts).To(Equal(2))
-		Expect(rep.Counts["all"][protocol.StatusNotRun]).To(Equal(11))
+		Expect(rep.Counts["all"][protocol.OutcomeNotRun]).To(Equal(11))
 		Expect(rep.Err()).To(MatchError(protocol.ErrInfrastructure))
 	})
 
@@ -191,8 +191,8 @@ for line in sys.stdin:
 		rep, err := runner.Run(context.Background(), p, fixtureOptions())
 		Expect(err).NotTo(HaveOccurred())
 		Expect(rep.Infrastructure).To(BeEmpty())
-		Expect(rep.Counts["all"][protocol.StatusNotRun]).To(BeZero())
-		crashes := rep.Counts["all"][protocol.StatusCrash]
+		Expect(rep.Counts["all"][protocol.OutcomeNotRun]).To(BeZero())
+		crashes := rep.Counts["all"][protocol.OutcomeCrash]
 		Expect(crashes).To(BeNumerically(">", 2), "more faults than the budget, none of them in a row")
 		Expect(rep.Restarts).To(BeNumerically(">=", crashes-1), "a restart after every crash but perhaps the last")
 		Expect(rep.Err()).To(MatchError(runner.ErrFailed))
@@ -204,8 +204,8 @@ for line in sys.stdin:
 		// In exec mode every case has seq >= 1 in a fresh process; FAULT_AT=3
 		// still hits only the third case.
 		rep = faultRun("crash", func(po *protocol.ProcessOptions) { po.ExecPerCase = true })
-		Expect(statusOf(rep, thirdCase)).To(Equal(protocol.StatusCrash))
-		Expect(rep.Counts["all"][protocol.StatusPass]).To(Equal(13))
+		Expect(statusOf(rep, thirdCase)).To(Equal(protocol.OutcomeCrash))
+		Expect(rep.Counts["all"][protocol.OutcomePass]).To(Equal(13))
 	})
 
 	It("serves any Implementation over the protocol in process", func() {

@@ -13,8 +13,20 @@ import (
 	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
-// ReportSchema is the version of the JSON report format.
-const ReportSchema = "cupel-conform/report/1"
+// ReportSchema is the version of the JSON report format. Version 2 names
+// a case's outcome "outcome" (version 1: "status"), an expected failure
+// that passed "xpass" (version 1: "unexpected-pass"), and counts every
+// outcome apart in the verdict; docs/vocabulary.md has the table.
+const ReportSchema = "cupel-conform/report/2"
+
+// reportSchema1 is the first version of the JSON report format, which a
+// Report still reads (upgraded to ReportSchema).
+const reportSchema1 = "cupel-conform/report/1"
+
+// ReportSchemas are the versions of the JSON report a [Report] reads, the
+// current one first; an older one is upgraded to [ReportSchema] as it is
+// read.
+var ReportSchemas = []string{ReportSchema, reportSchema1}
 
 // Report is the outcome of a run. Its JSON form is the --json report.
 type Report struct {
@@ -37,9 +49,9 @@ type Report struct {
 	// RequireLevel is the target level, "" when none.
 	RequireLevel Level `json:"require_level,omitempty"`
 	// Counts are per tier ("required", "optional", "all") and status.
-	Counts map[string]map[protocol.Status]int `json:"counts"`
+	Counts map[string]map[protocol.Outcome]int `json:"counts"`
 	// StageCounts are per "tier/stage" and status.
-	StageCounts map[string]map[protocol.Status]int `json:"stage_counts"`
+	StageCounts map[string]map[protocol.Outcome]int `json:"stage_counts"`
 	// Infrastructure, when set, says why the run stopped without a verdict.
 	Infrastructure       string `json:"infrastructure_error,omitempty"`
 	InfrastructureStderr string `json:"infrastructure_stderr,omitempty"`
@@ -101,14 +113,14 @@ type Filters struct {
 
 // CaseResult is the verdict on one case.
 type CaseResult struct {
-	ID      string          `json:"id"`
-	Tier    string          `json:"tier"`
-	Stage   string          `json:"stage"`
-	Name    string          `json:"name,omitempty"`
-	File    string          `json:"file,omitempty"`
-	Status  protocol.Status `json:"status"`
-	Message string          `json:"message,omitempty"`
-	Details []string        `json:"details,omitempty"`
+	ID      string           `json:"id"`
+	Tier    string           `json:"tier"`
+	Stage   string           `json:"stage"`
+	Name    string           `json:"name,omitempty"`
+	File    string           `json:"file,omitempty"`
+	Outcome protocol.Outcome `json:"outcome"`
+	Message string           `json:"message,omitempty"`
+	Details []string         `json:"details,omitempty"`
 	// Requirements are the ids of the requirements the case's vector
 	// covers ([test] covers), as it lists them, cut as bound.List cuts (a
 	// suite is input too). An id need not be in the catalogue.
@@ -127,11 +139,57 @@ type CaseResult struct {
 	// evidence Actual was decoded from, or the line refused.
 	Line string `json:"line,omitempty"`
 	// Expected is the expectation entry that applied to the case.
-	Expected *Expectation `json:"expected_failure,omitempty"`
+	ExpectedFailure *ExpectedFailure `json:"expected_failure,omitempty"`
 	// SuiteError is set when the vector could not be loaded.
 	SuiteError *vector.SuiteError `json:"suite_error,omitempty"`
 
 	infra error
+}
+
+// UnmarshalJSON reads a JSON report of any of the [ReportSchemas] and
+// upgrades it to [ReportSchema].
+func (r *Report) UnmarshalJSON(b []byte) error {
+	type plain Report
+	if err := json.Unmarshal(b, (*plain)(r)); err != nil {
+		return err
+	}
+	if r.Schema != reportSchema1 {
+		return nil
+	}
+	var old struct { // what report/1 says under other names
+		Cases []struct {
+			Status   protocol.Outcome `json:"status"`
+			Expected *struct {
+				Status protocol.Outcome `json:"status"`
+			} `json:"expected_failure"`
+		} `json:"cases"`
+	}
+	if err := json.Unmarshal(b, &old); err != nil {
+		return err
+	}
+	upgrade := func(o protocol.Outcome) protocol.Outcome {
+		if o == "unexpected-pass" {
+			return protocol.OutcomeXPass
+		}
+		return o
+	}
+	for i := range min(len(r.Cases), len(old.Cases)) {
+		c, o := &r.Cases[i], old.Cases[i]
+		c.Outcome = upgrade(o.Status)
+		if c.ExpectedFailure != nil && o.Expected != nil {
+			c.ExpectedFailure.Outcome = o.Expected.Status
+		}
+	}
+	for _, counts := range []map[string]map[protocol.Outcome]int{r.Counts, r.StageCounts} {
+		for _, m := range counts {
+			if n, ok := m["unexpected-pass"]; ok {
+				delete(m, "unexpected-pass")
+				m[protocol.OutcomeXPass] += n
+			}
+		}
+	}
+	r.Schema = ReportSchema
+	return nil
 }
 
 // Recount computes the counts, Filtered, SuiteErrors, the level and the
@@ -141,21 +199,21 @@ func (r *Report) Recount() { r.finish() }
 
 // finish computes the counts and the level.
 func (r *Report) finish() {
-	r.Counts = map[string]map[protocol.Status]int{"all": {}, vector.TierRequired: {}, vector.TierOptional: {}}
-	r.StageCounts = map[string]map[protocol.Status]int{}
+	r.Counts = map[string]map[protocol.Outcome]int{"all": {}, vector.TierRequired: {}, vector.TierOptional: {}}
+	r.StageCounts = map[string]map[protocol.Outcome]int{}
 	r.SuiteErrors, r.Filtered = 0, false
 	for i := range r.Cases {
 		c := &r.Cases[i]
-		r.Counts["all"][c.Status]++
+		r.Counts["all"][c.Outcome]++
 		if _, ok := r.Counts[c.Tier]; ok {
-			r.Counts[c.Tier][c.Status]++
+			r.Counts[c.Tier][c.Outcome]++
 		}
 		g := c.Tier + "/" + c.Stage
 		if r.StageCounts[g] == nil {
-			r.StageCounts[g] = map[protocol.Status]int{}
+			r.StageCounts[g] = map[protocol.Outcome]int{}
 		}
-		r.StageCounts[g][c.Status]++
-		if c.Status == protocol.StatusSkip {
+		r.StageCounts[g][c.Outcome]++
+		if c.Outcome == protocol.OutcomeSkip {
 			r.Filtered = true
 		}
 		if c.SuiteError != nil {
@@ -169,10 +227,10 @@ func (r *Report) finish() {
 }
 
 // tierPasses counts the cases of a tier that were loaded, and those the
-// implementation passed. The level comes from outcomes only: a case pinned
-// as an expected failure that passes (an unexpected pass) is a pass, and
-// one that fails as expected (xfail) is not; expectations decide what is
-// unexpected, never the level. A file that could not be loaded is the
+// implementation passed. The level comes from outcomes only: an expected
+// failure that passes (xpass) is a pass, and one that fails as expected
+// (xfail) is not; expected failures decide what is unexpected, never the
+// level. A file that could not be loaded is the
 // suite's fault, not the implementation's, and does not count.
 func (r *Report) tierPasses(tier string) (pass, total int) {
 	for _, c := range r.Cases {
@@ -187,9 +245,9 @@ func (r *Report) tierPasses(tier string) (pass, total int) {
 }
 
 // Passed reports whether the implementation's answer was right: a pass,
-// or an unexpected pass (a pinned failure that passes).
+// or an xpass (an expected failure that passes).
 func (c CaseResult) Passed() bool {
-	return c.Status == protocol.StatusPass || c.Status == protocol.StatusUnexpectedPass
+	return c.Outcome == protocol.OutcomePass || c.Outcome == protocol.OutcomeXPass
 }
 
 func (r *Report) computeLevel() (Level, string) {

@@ -33,7 +33,7 @@ var _ = Describe("Report.WriteJSON", func() {
 		Expect(len(rep.Cases)).To(BeNumerically(">", 1))
 		// Texts that encoding/json escapes, in the head and in a case.
 		rep.Implementation.Name = "<b>&\u2028\x01"
-		rep.Cases[0].Status, rep.Cases[0].Message = protocol.StatusFail, "a\n<b>\"&\u2029"
+		rep.Cases[0].Outcome, rep.Cases[0].Message = protocol.OutcomeFail, "a\n<b>\"&\u2029"
 		rep.Cases[0].Details = []string{"x", strings.Repeat("y", 100)}
 		Expect(written(rep)).To(Equal(encoded(rep)))
 	})

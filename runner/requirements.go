@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/requirement"
 	"github.com/cupel-go/go-cupel/runner/vector"
 )
@@ -14,10 +15,10 @@ import (
 // by every report:
 //
 //   - met: every case that covers it ran and passed (a pass, or an
-//     unexpected pass);
+//     xpass);
 //   - failed: a case that covers it ran and did not pass (fail, error,
-//     crash, timeout, and an expected failure too: a pin never meets a
-//     requirement);
+//     crash, timeout, and an expected failure too: an xfail never
+//     meets a requirement);
 //   - not run: the rest. No case covering it ran (skipped, not run,
 //     unsupported, filtered out, in another shard, or no case covers it),
 //     or some did and passed but not all ran.
@@ -109,13 +110,13 @@ const (
 // requirement is met when every case that covers it says met, and failed
 // when one says failed (see [Requirements]).
 func (c CaseResult) RequirementState() RequirementState {
-	switch c.Outcome() {
-	case OutcomePass, OutcomeXPass:
+	switch {
+	case c.Outcome == protocol.OutcomePass || c.Outcome == protocol.OutcomeXPass:
 		return RequirementMet
-	case OutcomeFail, OutcomeXFail:
-		return RequirementFailed
+	case c.Outcome == protocol.OutcomeUnsupported || !c.Ran():
+		return RequirementNotRun
 	}
-	return RequirementNotRun
+	return RequirementFailed
 }
 
 // judgeRequirements decides the run's requirements from its cases: the

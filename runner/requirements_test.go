@@ -108,9 +108,9 @@ var _ = Describe("The requirements of a run", func() {
 		o := newOracle()
 		o.Mutate = breakCase(compositeCase)
 		opts := reqOptions()
-		x, err := runner.ParseExpectations("x.toml", []byte("[[expected_failure]]\nid = \""+compositeCase+"\"\nstatus = \"fail\"\nreason = \"known\"\n"))
+		x, err := runner.ParseExpectedFailures("x.toml", []byte("[[expected_failure]]\nid = \""+compositeCase+"\"\nstatus = \"fail\"\nreason = \"known\"\n"))
 		Expect(err).NotTo(HaveOccurred())
-		opts.Expectations = x
+		opts.ExpectedFailures = x
 		rep := runWith(o, opts)
 		Expect(rep.Verdict().Passed).To(BeTrue(), "the failure is pinned")
 		Expect(rep.Requirements.Failed.IDs).To(Equal([]string{"R20.2", "RL3"}))
@@ -132,7 +132,7 @@ var _ = Describe("The requirements of a run", func() {
 		o := newOracle()
 		o.Mutate = func(c *vector.Case, r *protocol.Result) {
 			if c.ID == greedyCase {
-				*r = protocol.Result{Status: protocol.ResultUnsupported, Reason: "no greedy"}
+				*r = protocol.Result{Kind: protocol.ResultUnsupported, Reason: "no greedy"}
 			}
 		}
 		rep := runWith(o, reqOptions())

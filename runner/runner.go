@@ -196,7 +196,7 @@ func (x *Execution) setInfrastructure(why string) {
 // Start validates opts against suite, says hello to impl and returns the
 // Execution. The error is for usage errors (ErrUsage): invalid filters, a
 // filter that selects nothing, RequireLevel together with filters, and
-// expectations naming unknown cases. An implementation that fails to start
+// expected failures naming unknown cases. An implementation that fails to start
 // is not an error: every case is then "not run" and the report's
 // Infrastructure says why.
 func Start(ctx context.Context, impl Implementation, suite *vector.Suite, opts Options) (*Execution, error) {
@@ -222,8 +222,8 @@ func Start(ctx context.Context, impl Implementation, suite *vector.Suite, opts O
 	if err != nil {
 		return nil, err
 	}
-	if opts.Expectations != nil {
-		if err := opts.Expectations.Check(suite); err != nil {
+	if opts.ExpectedFailures != nil {
+		if err := opts.ExpectedFailures.Check(suite); err != nil {
 			return nil, err
 		}
 	}
@@ -306,14 +306,14 @@ func (x *Execution) runEntry(ctx context.Context, impl Implementation, seq *int,
 		return x.Skip(e, "not run: the run stopped at its first gated outcome (fail fast)")
 	case e.SuiteError != nil:
 		cr = CaseResult{ID: e.ID, Tier: e.Tier, Stage: e.Stage, File: e.SuiteError.File,
-			Status: protocol.StatusError, Message: "suite error: " + e.SuiteError.Error(), SuiteError: e.SuiteError}
+			Outcome: protocol.OutcomeError, Message: "suite error: " + e.SuiteError.Error(), SuiteError: e.SuiteError}
 	case x.rep.Infrastructure == "" && ctx.Err() != nil:
 		x.rep.Infrastructure = interrupted(ctx)
 		cr = newCaseResult(e.Case)
-		cr.Status, cr.Message = protocol.StatusNotRun, notRunMessage
+		cr.Outcome, cr.Message = protocol.OutcomeNotRun, notRunMessage
 	case x.rep.Infrastructure != "":
 		cr = newCaseResult(e.Case)
-		cr.Status, cr.Message = protocol.StatusNotRun, notRunMessage
+		cr.Outcome, cr.Message = protocol.OutcomeNotRun, notRunMessage
 	default:
 		run = true
 	}
@@ -328,7 +328,7 @@ func (x *Execution) runEntry(ctx context.Context, impl Implementation, seq *int,
 		if cr.infra != nil && x.rep.Infrastructure == "" {
 			x.rep.Infrastructure = bound.Text(cr.infra.Error())
 		}
-		x.opts.Expectations.apply(&cr)
+		x.opts.ExpectedFailures.apply(&cr)
 	}
 	x.record(e, cr)
 	if x.opts.FailFast && cr.SuiteError == nil && Classify(cr, x.opts.RequireLevel) == ClassGated {
@@ -352,10 +352,10 @@ func (x *Execution) Skip(e SuiteFile, why string) CaseResult {
 }
 
 func (x *Execution) skip(e SuiteFile, why string) CaseResult {
-	cr := CaseResult{ID: e.ID, Tier: e.Tier, Stage: e.Stage, Status: protocol.StatusSkip, Message: why}
+	cr := CaseResult{ID: e.ID, Tier: e.Tier, Stage: e.Stage, Outcome: protocol.OutcomeSkip, Message: why}
 	if e.Case != nil {
 		cr = newCaseResult(e.Case)
-		cr.Status, cr.Message = protocol.StatusSkip, why
+		cr.Outcome, cr.Message = protocol.OutcomeSkip, why
 	} else if e.SuiteError != nil {
 		cr.File, cr.SuiteError = e.SuiteError.File, e.SuiteError
 	}
@@ -371,7 +371,7 @@ func (x *Execution) owns(e SuiteFile) bool {
 // foreign is the result of an entry that is not one of the Execution's:
 // an error, recorded nowhere.
 func foreign(e SuiteFile) CaseResult {
-	return CaseResult{ID: e.ID, Tier: e.Tier, Stage: e.Stage, Status: protocol.StatusError,
+	return CaseResult{ID: e.ID, Tier: e.Tier, Stage: e.Stage, Outcome: protocol.OutcomeError,
 		Message: fmt.Sprintf("runner: %q is not an entry of this Execution (take entries from its Entries)", e.ID)}
 }
 
@@ -436,33 +436,33 @@ func runCase(ctx context.Context, impl Implementation, c *vector.Case, seq int, 
 		// The run was stopped (a signal), not the case: what the
 		// implementation did after that is no outcome.
 		why := interrupted(ctx)
-		cr.Status, cr.Message, cr.infra = protocol.StatusNotRun, "not run: "+why, errors.New(why)
+		cr.Outcome, cr.Message, cr.infra = protocol.OutcomeNotRun, "not run: "+why, errors.New(why)
 		return cr
 	}
 	if err != nil {
 		var f *protocol.Fault
 		switch {
 		case errors.Is(err, protocol.ErrInfrastructure):
-			cr.Status, cr.Message = protocol.StatusNotRun, err.Error()
+			cr.Outcome, cr.Message = protocol.OutcomeNotRun, err.Error()
 			if errors.As(err, &f) {
 				cr.Message, cr.Stderr = f.Message, f.Stderr
 			}
 			cr.infra = errors.New(cr.Message)
 		case errors.As(err, &f):
-			cr.Status, cr.Message, cr.Stderr, cr.Line = f.Status, f.Message, f.Stderr, f.Line
+			cr.Outcome, cr.Message, cr.Stderr, cr.Line = f.Outcome, f.Message, f.Stderr, f.Line
 			if f.Err != nil {
 				cr.Message += ": " + f.Err.Error()
 			}
 		case errors.Is(err, context.DeadlineExceeded):
-			cr.Status, cr.Message = protocol.StatusTimeout, protocol.TimeoutMessage(timeout)
+			cr.Outcome, cr.Message = protocol.OutcomeTimeout, protocol.TimeoutMessage(timeout)
 		default:
-			cr.Status, cr.Message = protocol.StatusError, err.Error()
+			cr.Outcome, cr.Message = protocol.OutcomeError, err.Error()
 		}
 		return cr
 	}
 	v := Compare(c, r)
-	cr.Status, cr.Message, cr.Details = v.Status, v.Message, v.Details
-	if cr.Status != protocol.StatusPass {
+	cr.Outcome, cr.Message, cr.Details = v.Outcome, v.Message, v.Details
+	if cr.Outcome != protocol.OutcomePass {
 		if s, ok := impl.(protocol.StderrReporter); ok {
 			cr.Stderr = s.CaseStderr()
 		}

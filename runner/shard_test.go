@@ -19,7 +19,7 @@ import (
 func caseLines(r *runner.Report) []string {
 	var out []string
 	for _, c := range r.Cases {
-		out = append(out, c.ID+" "+string(c.Status)+" "+c.Message)
+		out = append(out, c.ID+" "+string(c.Outcome)+" "+c.Message)
 	}
 	return out
 }

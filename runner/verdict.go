@@ -10,79 +10,46 @@ import (
 	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
-// Outcome is what a case came to, for the verdict: the statuses of a
-// [CaseResult] folded into the six outcomes the gate counts.
-type Outcome string
+// Outcome is what the runner judged one case (docs/vocabulary.md): the
+// same type as [protocol.Outcome], where the faults of the transport are
+// judged too.
+type Outcome = protocol.Outcome
 
-// Case outcomes.
-const (
-	// OutcomePass is a right answer the expectations do not pin.
-	OutcomePass Outcome = "pass"
-	// OutcomeFail is a wrong answer, an error, a crash or a timeout not
-	// pinned as such by the expectations.
-	OutcomeFail Outcome = "fail"
-	// OutcomeUnsupported is a case the implementation declined, not pinned.
-	OutcomeUnsupported Outcome = "unsupported"
-	// OutcomeXFail is a case pinned by the expectations that failed (or was
-	// unsupported) as pinned.
-	OutcomeXFail Outcome = "xfail"
-	// OutcomeXPass is a case pinned by the expectations that passed.
-	OutcomeXPass Outcome = "xpass"
-	// OutcomeNotRun is a case left out by the filters, skipped after
-	// --failfast stopped the run, or not run after an infrastructure error.
-	OutcomeNotRun Outcome = "not-run"
-)
-
-// Outcomes lists the outcomes in report order.
-var Outcomes = []Outcome{OutcomePass, OutcomeFail, OutcomeUnsupported, OutcomeXFail, OutcomeXPass, OutcomeNotRun}
-
-// Outcome folds the case's status into its outcome.
-func (c CaseResult) Outcome() Outcome {
-	switch c.Status {
-	case protocol.StatusPass:
-		return OutcomePass
-	case protocol.StatusUnsupported:
-		return OutcomeUnsupported
-	case protocol.StatusXFail:
-		return OutcomeXFail
-	case protocol.StatusUnexpectedPass:
-		return OutcomeXPass
-	case protocol.StatusSkip, protocol.StatusNotRun:
-		return OutcomeNotRun
-	}
-	return OutcomeFail
-}
+// Outcomes lists every outcome in report order.
+var Outcomes = protocol.Outcomes
 
 // Class is how the gate counts a case.
 type Class string
 
 // Case classes.
 const (
-	// ClassOK is a case that neither fails the run nor warns.
+	// ClassOK is a case that neither fails the run nor warns: a pass, an
+	// xfail without a target, a case that did not run.
 	ClassOK Class = "ok"
 	// ClassGated is a case that fails the run.
 	ClassGated Class = "gated"
 	// ClassWarning is a case that failed but that the target does not
 	// require: it is reported, and the run still passes.
 	ClassWarning Class = "warning"
-	// ClassNotRun is a case that did not run.
-	ClassNotRun Class = "not-run"
 )
+
+// Ran reports whether the case ran: its outcome is neither skip nor
+// not-run.
+func (c CaseResult) Ran() bool {
+	return c.Outcome != protocol.OutcomeSkip && c.Outcome != protocol.OutcomeNotRun
+}
 
 // Classify is how the gate counts c against target ("" or [LevelNone]:
 // strict, no target). It is the one place that decides it, for the
 // verdict and for [Options.FailFast] alike; see [Verdict] for the table.
 func Classify(c CaseResult, target Level) Class {
-	o := c.Outcome()
-	switch o {
-	case OutcomePass:
+	switch {
+	case c.Outcome == protocol.OutcomePass || !c.Ran():
 		return ClassOK
-	case OutcomeNotRun:
-		return ClassNotRun
-	case OutcomeXPass:
+	case c.Outcome == protocol.OutcomeXPass:
 		return ClassGated
 	}
-	// fail, unsupported, xfail
+	// fail, error, crash, timeout, unsupported, xfail
 	switch target {
 	case LevelConformant:
 		if c.Tier == vector.TierRequired {
@@ -92,7 +59,7 @@ func Classify(c CaseResult, target Level) Class {
 	case LevelFullyConformant:
 		return ClassGated
 	}
-	if o == OutcomeXFail {
+	if c.Outcome == protocol.OutcomeXFail {
 		return ClassOK
 	}
 	return ClassGated
@@ -112,22 +79,25 @@ type CaseVerdict struct {
 // [Report.Err]); none of them decides again. It is documented in
 // docs/verdicts.md.
 //
-// Each case has an outcome: pass; fail (fail, error, crash, timeout);
-// unsupported; xfail (pinned by the expectations and failed as pinned);
-// xpass (pinned, but passed); not run (filtered, or skipped by fail
-// fast). The level comes from outcomes only (an xpass is a pass, an xfail
-// is not): expectations never change it.
+// Each case has an [Outcome] (docs/vocabulary.md): pass; fail, error,
+// crash or timeout (a failure); unsupported; xfail (an expected failure
+// that failed as expected); xpass (an expected failure that passed); skip
+// (filtered, or skipped by fail fast); not-run (the run stopped). The
+// level comes from outcomes only (an xpass is a pass, an xfail is not):
+// expected failures never change it. Its [Class] is how the gate counts
+// it: gated, warning or ok.
 //
 // Which outcomes the gate counts, by target (spec chapter 42: optional
-// vectors MAY pass):
+// vectors MAY pass); "a failure" is fail, error, crash or timeout:
 //
-//	target            | gated: the run fails                           | warnings: the run still passes
-//	------------------+------------------------------------------------+-------------------------------
-//	none (strict)     | fail or unsupported not pinned, either tier;   | -
-//	                  | xpass                                          |
-//	conformant        | required tier: fail, unsupported or xfail      | optional tier: fail,
-//	                  | (a pin never lets a level pass); xpass anywhere| unsupported or xfail
-//	fully-conformant  | both tiers: fail, unsupported or xfail; xpass  | -
+//	target            | gated: the run fails                            | warnings: the run still passes
+//	------------------+-------------------------------------------------+-------------------------------
+//	none (strict)     | a failure or unsupported, either tier; xpass    | -
+//	conformant        | required tier: a failure, unsupported or xfail  | optional tier: a failure,
+//	                  | (an expected failure never lets a level pass);  | unsupported or xfail
+//	                  | xpass anywhere                                  |
+//	fully-conformant  | both tiers: a failure, unsupported or xfail;    | -
+//	                  | xpass                                           |
 //
 // The run passes when no case is gated and, with a target, the level
 // reaches it. A filtered run claims no level, accepts no target and is
@@ -150,7 +120,7 @@ type Verdict struct {
 	LevelClaimed bool   `json:"level_claimed"`
 	Level        Level  `json:"level"`
 	LevelText    string `json:"level_text"`
-	// Counts count the cases per outcome.
+	// Counts count the cases per outcome (only the outcomes that occur).
 	Counts map[Outcome]int `json:"counts"`
 	// Gated and Warnings count the cases of those classes.
 	Gated    int `json:"gated"`
@@ -170,10 +140,10 @@ func (r *Report) Verdict() Verdict {
 	v.Target = target
 	suiteErrors := 0
 	for _, c := range r.Cases {
-		if c.SuiteError != nil && c.Status != protocol.StatusSkip {
+		if c.SuiteError != nil && c.Outcome != protocol.OutcomeSkip {
 			suiteErrors++ // the suite's fault: gated, and no verdict
 		}
-		cv := CaseVerdict{ID: c.ID, Tier: c.Tier, Outcome: c.Outcome(), Class: Classify(c, target)}
+		cv := CaseVerdict{ID: c.ID, Tier: c.Tier, Outcome: c.Outcome, Class: Classify(c, target)}
 		v.Counts[cv.Outcome]++
 		switch cv.Class {
 		case ClassGated:
@@ -307,7 +277,7 @@ func (r *Report) Err() error {
 		}
 		var suiteErrs []string
 		for _, c := range r.Cases {
-			if c.SuiteError != nil && c.Status != protocol.StatusSkip {
+			if c.SuiteError != nil && c.Outcome != protocol.OutcomeSkip {
 				suiteErrs = append(suiteErrs, c.SuiteError.Error())
 			}
 		}
@@ -331,10 +301,10 @@ func (r *Report) Err() error {
 
 // statusMessage is the case's message led by its status, said once.
 func statusMessage(c CaseResult) string {
-	if strings.HasPrefix(c.Message, string(c.Status)+":") {
+	if strings.HasPrefix(c.Message, string(c.Outcome)+":") {
 		return c.Message
 	}
-	return string(c.Status) + ": " + c.Message
+	return string(c.Outcome) + ": " + c.Message
 }
 
 // MarshalJSON writes the report with its [Verdict] as "verdict": the

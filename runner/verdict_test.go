@@ -87,15 +87,15 @@ func comparable(r *runner.Report) *runner.Report {
 
 var _ = Describe("The verdict", func() {
 	It("takes the level from outcomes only: a stale expected failure fails the run but keeps the level", func() {
-		x, err := runner.ParseExpectations("x.toml", []byte("[[expected_failure]]\nid = \"required/placing/u-shaped-seven-items\"\nstatus = \"fail\"\nreason = \"fixed since\"\n"))
+		x, err := runner.ParseExpectedFailures("x.toml", []byte("[[expected_failure]]\nid = \"required/placing/u-shaped-seven-items\"\nstatus = \"fail\"\nreason = \"fixed since\"\n"))
 		Expect(err).NotTo(HaveOccurred())
 		opts := fixtureOptions()
-		opts.Expectations = x
+		opts.ExpectedFailures = x
 		rep := runWith(newOracle(), opts)
 		Expect(rep.Level).To(Equal(runner.LevelFullyConformant))
 		Expect(rep.LevelReason).To(Equal("all 8 required and 6 optional cases pass"))
 		Expect(rep.Err()).To(MatchError(runner.ErrFailed))
-		Expect(rep.Err().Error()).To(ContainSubstring("u-shaped-seven-items: unexpected-pass"))
+		Expect(rep.Err().Error()).To(ContainSubstring("u-shaped-seven-items: xpass"))
 
 		// An expected failure that fails as expected is still no pass.
 		o := newOracle()
@@ -160,7 +160,7 @@ var _ = Describe("The verdict", func() {
 		Expect(rep.LevelReason).To(ContainSubstring("fail fast"))
 		ran := 0
 		for _, c := range rep.Cases {
-			if c.Status != protocol.StatusSkip {
+			if c.Outcome != protocol.OutcomeSkip {
 				ran++
 			}
 		}
@@ -199,7 +199,7 @@ func copyFS(dst fstest.MapFS, src fs.FS) error {
 var _ = Describe("Classify", func() {
 	// The table of docs/verdicts.md, case by case.
 	type row struct {
-		status protocol.Status
+		status protocol.Outcome
 		tier   string
 		target runner.Level
 		want   runner.Class
@@ -207,24 +207,24 @@ var _ = Describe("Classify", func() {
 	const req, opt = vector.TierRequired, vector.TierOptional
 	none, conf, full := runner.Level(""), runner.LevelConformant, runner.LevelFullyConformant
 	rows := []row{
-		{protocol.StatusPass, req, none, runner.ClassOK}, {protocol.StatusPass, opt, full, runner.ClassOK},
-		{protocol.StatusSkip, req, conf, runner.ClassNotRun}, {protocol.StatusNotRun, opt, none, runner.ClassNotRun},
+		{protocol.OutcomePass, req, none, runner.ClassOK}, {protocol.OutcomePass, opt, full, runner.ClassOK},
+		{protocol.OutcomeSkip, req, conf, runner.ClassOK}, {protocol.OutcomeNotRun, opt, none, runner.ClassOK},
 		// strict: unpinned fail or unsupported in either tier, and xpass
-		{protocol.StatusFail, opt, none, runner.ClassGated}, {protocol.StatusCrash, req, none, runner.ClassGated},
-		{protocol.StatusUnsupported, opt, none, runner.ClassGated}, {protocol.StatusXFail, req, none, runner.ClassOK},
-		{protocol.StatusUnexpectedPass, opt, none, runner.ClassGated},
+		{protocol.OutcomeFail, opt, none, runner.ClassGated}, {protocol.OutcomeCrash, req, none, runner.ClassGated},
+		{protocol.OutcomeUnsupported, opt, none, runner.ClassGated}, {protocol.OutcomeXFail, req, none, runner.ClassOK},
+		{protocol.OutcomeXPass, opt, none, runner.ClassGated},
 		// conformant: the required tier, pinned or not; optional warns
-		{protocol.StatusFail, req, conf, runner.ClassGated}, {protocol.StatusXFail, req, conf, runner.ClassGated},
-		{protocol.StatusUnsupported, req, conf, runner.ClassGated}, {protocol.StatusTimeout, opt, conf, runner.ClassWarning},
-		{protocol.StatusUnsupported, opt, conf, runner.ClassWarning}, {protocol.StatusXFail, opt, conf, runner.ClassWarning},
-		{protocol.StatusUnexpectedPass, opt, conf, runner.ClassGated},
+		{protocol.OutcomeFail, req, conf, runner.ClassGated}, {protocol.OutcomeXFail, req, conf, runner.ClassGated},
+		{protocol.OutcomeUnsupported, req, conf, runner.ClassGated}, {protocol.OutcomeTimeout, opt, conf, runner.ClassWarning},
+		{protocol.OutcomeUnsupported, opt, conf, runner.ClassWarning}, {protocol.OutcomeXFail, opt, conf, runner.ClassWarning},
+		{protocol.OutcomeXPass, opt, conf, runner.ClassGated},
 		// fully-conformant: both tiers, pinned or not
-		{protocol.StatusXFail, opt, full, runner.ClassGated}, {protocol.StatusUnsupported, opt, full, runner.ClassGated},
-		{protocol.StatusError, req, full, runner.ClassGated}, {protocol.StatusUnexpectedPass, req, full, runner.ClassGated},
+		{protocol.OutcomeXFail, opt, full, runner.ClassGated}, {protocol.OutcomeUnsupported, opt, full, runner.ClassGated},
+		{protocol.OutcomeError, req, full, runner.ClassGated}, {protocol.OutcomeXPass, req, full, runner.ClassGated},
 	}
 	for _, r := range rows {
 		It(fmt.Sprintf("counts %s in the %s tier under target %q as %s", r.status, r.tier, r.target, r.want), func() {
-			Expect(runner.Classify(runner.CaseResult{ID: "x", Tier: r.tier, Status: r.status}, r.target)).To(Equal(r.want))
+			Expect(runner.Classify(runner.CaseResult{ID: "x", Tier: r.tier, Outcome: r.status}, r.target)).To(Equal(r.want))
 		})
 	}
 })
@@ -235,12 +235,12 @@ var _ = Describe("Report.Verdict", func() {
 		r.Recount()
 		return r
 	}
-	c := func(id, tier string, st protocol.Status) runner.CaseResult {
-		return runner.CaseResult{ID: id, Tier: tier, Status: st}
+	c := func(id, tier string, st protocol.Outcome) runner.CaseResult {
+		return runner.CaseResult{ID: id, Tier: tier, Outcome: st}
 	}
 
 	It("passes an optional failure under conformant, with a warning, and keeps the level", func() {
-		v := report(runner.LevelConformant, c("r", vector.TierRequired, protocol.StatusPass), c("o", vector.TierOptional, protocol.StatusFail)).Verdict()
+		v := report(runner.LevelConformant, c("r", vector.TierRequired, protocol.OutcomePass), c("o", vector.TierOptional, protocol.OutcomeFail)).Verdict()
 		Expect(v.Passed).To(BeTrue())
 		Expect(v.Warnings).To(Equal(1))
 		Expect(v.Level).To(Equal(runner.LevelConformant))
@@ -248,31 +248,31 @@ var _ = Describe("Report.Verdict", func() {
 	})
 
 	It("fails a target the level misses even with nothing gated", func() {
-		v := report(runner.LevelConformant, c("o", vector.TierOptional, protocol.StatusPass)).Verdict()
+		v := report(runner.LevelConformant, c("o", vector.TierOptional, protocol.OutcomePass)).Verdict()
 		Expect(v.Passed).To(BeFalse())
 		Expect(v.Gated).To(BeZero())
 		Expect(v.Reason).To(HavePrefix("level not conformant misses the target Cupel Conformant"))
 	})
 
-	It("counts fail and unsupported apart", func() {
-		v := report("", c("a", vector.TierRequired, protocol.StatusCrash), c("b", vector.TierRequired, protocol.StatusUnsupported),
-			c("d", vector.TierOptional, protocol.StatusUnsupported)).Verdict()
-		Expect(v.Counts).To(Equal(map[runner.Outcome]int{runner.OutcomeFail: 1, runner.OutcomeUnsupported: 2}))
-		Expect(v.Reason).To(Equal("3 gated (1 fail, 2 unsupported)"))
+	It("counts each outcome apart", func() {
+		v := report("", c("a", vector.TierRequired, protocol.OutcomeCrash), c("b", vector.TierRequired, protocol.OutcomeUnsupported),
+			c("d", vector.TierOptional, protocol.OutcomeUnsupported)).Verdict()
+		Expect(v.Counts).To(Equal(map[runner.Outcome]int{protocol.OutcomeCrash: 1, protocol.OutcomeUnsupported: 2}))
+		Expect(v.Reason).To(Equal("3 gated (1 crash, 2 unsupported)"))
 	})
 
 	It("labels a filtered run 'no level claimed' and judges it strictly", func() {
-		r := report("", c("a", vector.TierRequired, protocol.StatusPass), c("b", vector.TierRequired, protocol.StatusSkip))
+		r := report("", c("a", vector.TierRequired, protocol.OutcomePass), c("b", vector.TierRequired, protocol.OutcomeSkip))
 		v := r.Verdict()
 		Expect(v.Passed).To(BeTrue())
 		Expect(v.LevelClaimed).To(BeFalse())
 		Expect(v.LevelText).To(Equal("no level claimed (filtered run)"))
-		r = report("", c("a", vector.TierOptional, protocol.StatusUnsupported), c("b", vector.TierRequired, protocol.StatusSkip))
+		r = report("", c("a", vector.TierOptional, protocol.OutcomeUnsupported), c("b", vector.TierRequired, protocol.OutcomeSkip))
 		Expect(r.Verdict().Passed).To(BeFalse())
 	})
 
 	It("fails a run that stopped early, claiming no level", func() {
-		r := report(runner.LevelConformant, c("a", vector.TierRequired, protocol.StatusPass), c("b", vector.TierRequired, protocol.StatusSkip))
+		r := report(runner.LevelConformant, c("a", vector.TierRequired, protocol.OutcomePass), c("b", vector.TierRequired, protocol.OutcomeSkip))
 		r.StoppedEarly = true
 		r.Recount()
 		v := r.Verdict()
@@ -282,7 +282,7 @@ var _ = Describe("Report.Verdict", func() {
 	})
 
 	It("has no verdict after an infrastructure error", func() {
-		r := report("", c("a", vector.TierRequired, protocol.StatusNotRun))
+		r := report("", c("a", vector.TierRequired, protocol.OutcomeNotRun))
 		r.Infrastructure = "implementation failed to start"
 		r.Recount()
 		v := r.Verdict()
@@ -292,7 +292,7 @@ var _ = Describe("Report.Verdict", func() {
 	})
 
 	It("is in the JSON report as the verdict object", func() {
-		r := report(runner.LevelConformant, c("r", vector.TierRequired, protocol.StatusPass), c("o", vector.TierOptional, protocol.StatusUnsupported))
+		r := report(runner.LevelConformant, c("r", vector.TierRequired, protocol.OutcomePass), c("o", vector.TierOptional, protocol.OutcomeUnsupported))
 		var b bytes.Buffer
 		Expect(r.WriteJSON(&b)).To(Succeed())
 		var doc struct {

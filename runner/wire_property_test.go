@@ -40,7 +40,7 @@ var _ = Describe("a result line, however it is written", func() {
 				bm, err := protocol.DecodeResult(base)
 				Expect(err).NotTo(HaveOccurred(), string(base))
 				correct := bm.Type == protocol.TypeResult && bm.Seq == 1 && bm.ID == c.ID &&
-					runner.Compare(c, bm.Result).Status == protocol.StatusPass
+					runner.Compare(c, bm.Result).Outcome == protocol.OutcomePass
 				if !correct {
 					wrongs++
 				}
@@ -55,7 +55,7 @@ var _ = Describe("a result line, however it is written", func() {
 				Expect(err).NotTo(HaveOccurred(), "%s: %s", c.ID, line)
 				Expect(wirejsontest.Equal(m, bm)).To(BeTrue(), "%s: %s", c.ID, line)
 				pass := m.Type == protocol.TypeResult && m.Seq == 1 && m.ID == c.ID &&
-					runner.Compare(c, m.Result).Status == protocol.StatusPass
+					runner.Compare(c, m.Result).Outcome == protocol.OutcomePass
 				Expect(pass).To(Equal(correct), "%s: %s", c.ID, line)
 				if pass {
 					passes++

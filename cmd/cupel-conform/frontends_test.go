@@ -35,7 +35,7 @@ func cupelConform(args ...string) (code int, stdout, stderr string) {
 // checkReports asserts what every report format written to dir says about
 // the run: the JSON report's statuses and level, and every case in the
 // JUnit, TAP and Markdown outputs and the badge's verdict.
-func checkReports(t *testing.T, dir string, want func(*vector.Case) protocol.Status, level runner.Level) {
+func checkReports(t *testing.T, dir string, want func(*vector.Case) protocol.Outcome, level runner.Level) {
 	t.Helper()
 	suite, err := vector.LoadSuite(os.DirFS("../../runner/testdata/suite"))
 	if err != nil {
@@ -52,8 +52,8 @@ func checkReports(t *testing.T, dir string, want func(*vector.Case) protocol.Sta
 		t.Errorf("%d cases in the report, want %d", len(rep.Cases), len(suite.Cases))
 	}
 	for _, c := range rep.Cases {
-		if w := want(suite.Case(c.ID)); c.Status != w {
-			t.Errorf("%s: %s (%s), want %s", c.ID, c.Status, c.Message, w)
+		if w := want(suite.Case(c.ID)); c.Outcome != w {
+			t.Errorf("%s: %s (%s), want %s", c.ID, c.Outcome, c.Message, w)
 		}
 	}
 	read := func(name string) string {
@@ -70,12 +70,12 @@ func checkReports(t *testing.T, dir string, want func(*vector.Case) protocol.Sta
 		}
 		// Unsupported cases are grouped by reason in the Markdown summary;
 		// every other unexpected result is listed.
-		if c.Status == protocol.StatusUnsupported {
+		if c.Outcome == protocol.OutcomeUnsupported {
 			if !strings.Contains(md, "| "+c.Message+" |") {
 				t.Errorf("%s: the reason %q is missing from the Markdown summary", c.ID, c.Message)
 			}
 		} else if runner.Classify(c, "") == runner.ClassGated && !strings.Contains(md, c.ID) {
-			t.Errorf("%s (%s) is missing from the Markdown summary", c.ID, c.Status)
+			t.Errorf("%s (%s) is missing from the Markdown summary", c.ID, c.Outcome)
 		}
 	}
 	// The "conformance level" test exists only with a target, and fails
@@ -144,7 +144,7 @@ func TestCLIFrontEnd(t *testing.T) {
 				if !strings.Contains(stdout, "level: "+testimpl.Level(name).Title()) {
 					t.Errorf("the text report does not give the level %s:\n%s", testimpl.Level(name).Title(), stdout)
 				}
-				checkReports(t, dir, func(c *vector.Case) protocol.Status { return testimpl.Want(name, c) }, testimpl.Level(name))
+				checkReports(t, dir, func(c *vector.Case) protocol.Outcome { return testimpl.Want(name, c) }, testimpl.Level(name))
 				if name == testimpl.Crashing && !strings.Contains(stdout, "testimpl: segmentation violation on "+testimpl.CrashID) {
 					t.Errorf("the crash's stderr is not in the text report:\n%s", stdout)
 				}
@@ -179,7 +179,7 @@ func TestOfflineFrontEnd(t *testing.T) {
 			if code != want {
 				t.Errorf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, want, stdout, stderr)
 			}
-			checkReports(t, dir, func(c *vector.Case) protocol.Status { return testimpl.WantOffline(name, c) }, testimpl.Level(name))
+			checkReports(t, dir, func(c *vector.Case) protocol.Outcome { return testimpl.WantOffline(name, c) }, testimpl.Level(name))
 		})
 	}
 }

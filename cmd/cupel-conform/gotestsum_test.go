@@ -54,7 +54,7 @@ func streamCounts(rep *runner.Report) (tests, skipped, failures int) {
 	v := rep.Verdict()
 	failingTier := map[string]bool{}
 	for _, c := range rep.Cases {
-		if c.Status == protocol.StatusSkip {
+		if c.Outcome == protocol.OutcomeSkip {
 			continue
 		}
 		if _, ok := failingTier[c.Tier]; !ok {
@@ -66,7 +66,7 @@ func streamCounts(rep *runner.Report) (tests, skipped, failures int) {
 		case class == runner.ClassGated:
 			failures++
 			failingTier[c.Tier] = true
-		case class == runner.ClassWarning, class == runner.ClassNotRun:
+		case class == runner.ClassWarning, !c.Ran():
 			skipped++
 		}
 	}

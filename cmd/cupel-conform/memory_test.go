@@ -147,8 +147,8 @@ func TestMemoryTarget(t *testing.T) {
 		t.Errorf("%d cases, want the embedded suite's %d", len(rep.Cases), len(suite.Cases))
 	}
 	for _, c := range rep.Cases {
-		if c.Status != protocol.StatusUnsupported || len(c.Message) > bound.MaxText || !strings.HasSuffix(c.Message, " bytes cut]") {
-			t.Fatalf("%s: %s with a message of %d bytes ending %q: want unsupported, its reason cut", c.ID, c.Status, len(c.Message), c.Message[max(0, len(c.Message)-30):])
+		if c.Outcome != protocol.OutcomeUnsupported || len(c.Message) > bound.MaxText || !strings.HasSuffix(c.Message, " bytes cut]") {
+			t.Fatalf("%s: %s with a message of %d bytes ending %q: want unsupported, its reason cut", c.ID, c.Outcome, len(c.Message), c.Message[max(0, len(c.Message)-30):])
 		}
 	}
 }

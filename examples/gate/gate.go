@@ -75,7 +75,7 @@ func (c core) Hello(ctx context.Context) (protocol.Identity, error) {
 // case with the engine.
 func (c core) Run(ctx context.Context, req protocol.Request) (protocol.Result, error) {
 	if what := laterFeature(req.Case); what != "" {
-		return protocol.Result{Status: protocol.ResultUnsupported, Reason: what + " is not implemented (added after spec 1.0)"}, nil
+		return protocol.Result{Kind: protocol.ResultUnsupported, Reason: what + " is not implemented (added after spec 1.0)"}, nil
 	}
 	return c.engine.Run(ctx, req)
 }

@@ -39,7 +39,7 @@ func TestCoreConformance(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := runner.ExpectationsFromReport(rep, nil).Marshal()
+		b, err := runner.ExpectedFailuresFromReport(rep, nil).Marshal()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -47,11 +47,11 @@ func TestCoreConformance(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	x, err := runner.ReadExpectations(coreExpectations)
+	x, err := runner.ReadExpectedFailures(coreExpectations)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep := conformtest.Test(t, gate.Core(), runner.Options{RequireLevel: runner.LevelConformant, Expectations: x})
+	rep := conformtest.Test(t, gate.Core(), runner.Options{RequireLevel: runner.LevelConformant, ExpectedFailures: x})
 	if rep != nil && rep.Level != runner.LevelConformant {
 		t.Errorf("level %s, want exactly conformant (%s)", rep.Level, rep.LevelReason)
 	}
@@ -72,10 +72,10 @@ func TestCoreIsNotFullyConformant(t *testing.T) {
 	if err := rep.Err(); !errors.Is(err, runner.ErrFailed) {
 		t.Errorf("Err() = %v, want a runner.ErrFailed", err)
 	}
-	if n := rep.Counts[vector.TierOptional][protocol.StatusUnsupported]; n == 0 {
+	if n := rep.Counts[vector.TierOptional][protocol.OutcomeUnsupported]; n == 0 {
 		t.Errorf("no optional case is unsupported")
 	}
-	if n := rep.Counts[vector.TierRequired][protocol.StatusUnsupported]; n != 0 {
+	if n := rep.Counts[vector.TierRequired][protocol.OutcomeUnsupported]; n != 0 {
 		t.Errorf("%d required cases are unsupported", n)
 	}
 }

@@ -85,8 +85,8 @@ func TestCompareImplementations(t *testing.T) {
 	for _, d := range m.Disagreements {
 		if d.Failing {
 			failing = append(failing, d.ID)
-			if d.Statuses["broken"] != protocol.StatusFail || strings.Join(d.Passed, ",") != "go-cupel,python" {
-				t.Errorf("%s: statuses %v, passed %v; want only broken to fail", d.ID, d.Statuses, d.Passed)
+			if d.Outcomes["broken"] != protocol.OutcomeFail || strings.Join(d.Passed, ",") != "go-cupel,python" {
+				t.Errorf("%s: statuses %v, passed %v; want only broken to fail", d.ID, d.Outcomes, d.Passed)
 			}
 		}
 	}

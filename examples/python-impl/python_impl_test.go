@@ -53,7 +53,7 @@ func supported(c *vector.Case) bool {
 }
 
 // wantStatus is the status each case of the suite must get.
-func wantStatus(t *testing.T) map[string]protocol.Status {
+func wantStatus(t *testing.T) map[string]protocol.Outcome {
 	t.Helper()
 	suite, err := vector.LoadSuite(nil)
 	if err != nil {
@@ -62,11 +62,11 @@ func wantStatus(t *testing.T) map[string]protocol.Status {
 	if len(suite.Errors) > 0 {
 		t.Fatalf("the embedded suite has %d load errors, first: %v", len(suite.Errors), suite.Errors[0])
 	}
-	want := map[string]protocol.Status{}
+	want := map[string]protocol.Outcome{}
 	for _, c := range suite.Cases {
-		want[c.ID] = protocol.StatusUnsupported
+		want[c.ID] = protocol.OutcomeUnsupported
 		if supported(c) {
-			want[c.ID] = protocol.StatusPass
+			want[c.ID] = protocol.OutcomePass
 		}
 	}
 	return want
@@ -109,14 +109,14 @@ func TestPythonImplementation(t *testing.T) {
 			continue
 		}
 		delete(want, c.ID)
-		if c.Status != w {
-			t.Errorf("%s: %s (%s), want %s", c.ID, c.Status, c.Message, w)
+		if c.Outcome != w {
+			t.Errorf("%s: %s (%s), want %s", c.ID, c.Outcome, c.Message, w)
 			continue
 		}
-		if c.Status == protocol.StatusUnsupported && (c.Actual == nil || c.Actual.Reason == "") {
+		if c.Outcome == protocol.OutcomeUnsupported && (c.Actual == nil || c.Actual.Reason == "") {
 			t.Errorf("%s: unsupported without a reason", c.ID)
 		}
-		if c.Status == protocol.StatusPass && c.Tier == vector.TierRequired && c.Actual != nil {
+		if c.Outcome == protocol.OutcomePass && c.Tier == vector.TierRequired && c.Actual != nil {
 			implemented[c.Stage] = true
 		}
 	}
@@ -134,7 +134,7 @@ func TestPythonImplementation(t *testing.T) {
 	for _, tier := range vector.Tiers {
 		for _, stage := range vector.Stages {
 			counts := rep.StageCounts[tier+"/"+stage]
-			pass, unsupported := counts[protocol.StatusPass], counts[protocol.StatusUnsupported]
+			pass, unsupported := counts[protocol.OutcomePass], counts[protocol.OutcomeUnsupported]
 			t.Logf("%-8s %-8s %3d pass, %3d unsupported", tier, stage, pass, unsupported)
 			if pass+unsupported == 0 {
 				t.Errorf("%s/%s: no case", tier, stage)
@@ -192,12 +192,12 @@ func TestPythonImplementationExecPerCase(t *testing.T) {
 	}
 	ran := 0
 	for _, c := range rep.Cases {
-		if c.Status == protocol.StatusSkip {
+		if c.Outcome == protocol.OutcomeSkip {
 			continue
 		}
 		ran++
-		if c.Status != protocol.StatusPass {
-			t.Errorf("%s: %s (%s)", c.ID, c.Status, c.Message)
+		if c.Outcome != protocol.OutcomePass {
+			t.Errorf("%s: %s (%s)", c.ID, c.Outcome, c.Message)
 		}
 	}
 	if ran == 0 {

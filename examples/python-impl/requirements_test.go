@@ -102,7 +102,7 @@ func TestRequirementsInEveryFormat(t *testing.T) {
 	}
 	var failed []runner.CaseResult
 	for _, c := range rep.Cases {
-		if c.Status == protocol.StatusFail {
+		if c.Outcome == protocol.OutcomeFail {
 			failed = append(failed, c)
 		}
 	}

@@ -36,7 +36,7 @@ func (o *AnswerKey) Hello(context.Context) (protocol.Identity, error) { return o
 func (o *AnswerKey) Run(_ context.Context, req protocol.Request) (protocol.Result, error) {
 	c := o.Suite.Case(req.ID)
 	if c == nil {
-		return protocol.Result{Status: protocol.ResultError, Error: &protocol.ErrorInfo{Kind: "internal", Message: "unknown case " + req.ID}}, nil
+		return protocol.Result{Kind: protocol.ResultError, Error: &protocol.ErrorInfo{Kind: "internal", Message: "unknown case " + req.ID}}, nil
 	}
 	r := Answer(c)
 	if o.Mutate != nil {
@@ -49,10 +49,10 @@ func (o *AnswerKey) Run(_ context.Context, req protocol.Request) (protocol.Resul
 func Answer(c *vector.Case) protocol.Result {
 	e := &c.Expect
 	if e.ConstructionError {
-		return protocol.Result{Status: protocol.ResultRejected, Error: &protocol.ErrorInfo{Kind: vector.KindInvalidConfig, Message: "oracle"}}
+		return protocol.Result{Kind: protocol.ResultRejected, Error: &protocol.ErrorInfo{Kind: vector.KindInvalidConfig, Message: "oracle"}}
 	}
 	if e.Error != "" {
-		return protocol.Result{Status: protocol.ResultRejected, Error: &protocol.ErrorInfo{Kind: e.Error, Message: "oracle"}}
+		return protocol.Result{Kind: protocol.ResultRejected, Error: &protocol.ErrorInfo{Kind: e.Error, Message: "oracle"}}
 	}
 	out := &protocol.Output{}
 	switch c.Stage {
@@ -101,7 +101,7 @@ func Answer(c *vector.Case) protocol.Result {
 		}
 		out.Diagnostics.Shortfalls = slices.Clone(e.ReportShortfalls)
 	}
-	return protocol.Result{Status: protocol.ResultOK, Output: out}
+	return protocol.Result{Kind: protocol.ResultOK, Output: out}
 }
 
 func entries(list []vector.ExpectedDiagnosticItem) []protocol.DiagnosticItem {

@@ -155,7 +155,7 @@ func parseNoArgs(fs *flag.FlagSet, args []string) error {
 // gate holds the flags that set the verdict's target: a level and known
 // failures (run and verify).
 type gate struct {
-	require, expectations string
+	require, expectedFailures string
 }
 
 // requireLevelHelp is the help of --require-level (run, verify, report
@@ -164,7 +164,8 @@ const requireLevelHelp = "judge the run against `LEVEL` (conformant or fully-con
 
 func (g *gate) register(fs *flag.FlagSet) {
 	fs.StringVar(&g.require, "require-level", "", requireLevelHelp)
-	fs.StringVar(&g.expectations, "expectations", "", "known failures from `FILE` (strict: an expected failure that passes fails the run)")
+	fs.StringVar(&g.expectedFailures, "expected-failures", "", "the expected failures file: known failures from `FILE` (strict: an expected failure that passes fails the run)")
+	fs.StringVar(&g.expectedFailures, "expectations", "", "the old name of --expected-failures (deprecated)")
 }
 
 // filterFlags names the flags that set opts' filters: "--tier",
@@ -197,12 +198,12 @@ func (g *gate) apply(opts *runner.Options) error {
 		}
 		opts.RequireLevel = lvl
 	}
-	if g.expectations != "" {
-		x, err := runner.ReadExpectations(g.expectations)
+	if g.expectedFailures != "" {
+		x, err := runner.ReadExpectedFailures(g.expectedFailures)
 		if err != nil {
 			return err
 		}
-		opts.Expectations = x
+		opts.ExpectedFailures = x
 	}
 	return nil
 }

@@ -67,7 +67,7 @@ var _ = Describe("Reports of implementations whose text is hostile to their read
 			if variant == "render-stderr" {
 				// Its text is on stderr, which the runner reads as it can: the
 				// crash is certain, the tail is not.
-				Expect(rep.Counts["all"]).To(HaveKey(protocol.StatusCrash))
+				Expect(rep.Counts["all"]).To(HaveKey(protocol.OutcomeCrash))
 			} else {
 				Expect(hostileText).To(Or(ContainSubstring("verdict: PASS"), ContainSubstring("SSAP :tcidrev")),
 					"the variant sent no fake verdict that reached the report")

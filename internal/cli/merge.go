@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 
 	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/explore"
@@ -68,14 +69,14 @@ func (e *env) reportMerge(args []string) (int, error) {
 		if err := json.Unmarshal(data, &head); err != nil {
 			return 0, usagef("%s is not a JSON report: %v", f, err)
 		}
-		switch head.Schema {
-		case runner.ReportSchema:
+		switch {
+		case slices.Contains(runner.ReportSchemas, head.Schema):
 			var r runner.Report
 			if err := json.Unmarshal(data, &r); err != nil {
 				return 0, usagef("%s: %v", f, err)
 			}
 			runs = append(runs, &r)
-		case explore.ReportSchema:
+		case head.Schema == explore.ReportSchema:
 			var r explore.Report
 			if err := json.Unmarshal(data, &r); err != nil {
 				return 0, usagef("%s: %v", f, err)

@@ -55,7 +55,7 @@ func (o *outputs) register(fs *flag.FlagSet) {
 
 // registerProgress registers -v, for the commands that run cases.
 func (o *outputs) registerProgress(fs *flag.FlagSet) {
-	fs.BoolVar(&o.verbose, "v", false, "print a line per case on stderr as it finishes (status, time, id)")
+	fs.BoolVar(&o.verbose, "v", false, "print a line per case on stderr as it finishes (outcome, time, id)")
 }
 
 // check refuses two reports on stdout. With --test2json stderr stays
@@ -153,11 +153,11 @@ func saveFailed(dir string, rep *runner.Report, suite *vector.Suite) error {
 			}
 		}
 		resp := struct {
-			Status  protocol.Status  `json:"status"`
+			Outcome protocol.Outcome `json:"outcome"`
 			Message string           `json:"message,omitempty"`
 			Details []string         `json:"details,omitempty"`
 			Actual  *protocol.Result `json:"actual,omitempty"`
-		}{c.Status, c.Message, c.Details, c.Actual}
+		}{c.Outcome, c.Message, c.Details, c.Actual}
 		if err := writeJSON(base+".response.json", resp); err != nil {
 			return err
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/cupel-go/go-cupel/internal/report"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/protocol"
 )
 
 // colorMode is the --color flag: auto, always or never.
@@ -110,10 +111,10 @@ func (p *progress) onResult(c runner.CaseResult) {
 	if p.outcomes == nil {
 		p.outcomes = map[runner.Outcome]int{}
 	}
-	p.outcomes[c.Outcome()]++
+	p.outcomes[c.Outcome]++
 	switch {
 	case p.verbose:
-		st := report.PaintStatus(c.Status, fmt.Sprintf("%-16s", c.Status), p.color)
+		st := report.PaintOutcome(c.Outcome, fmt.Sprintf("%-16s", c.Outcome), p.color)
 		fmt.Fprintf(p.w, "%s %8.3fs  %s\n", st, time.Duration(c.Duration).Seconds(), c.ID)
 	case p.live:
 		p.draw()
@@ -127,17 +128,17 @@ func (p *progress) draw() {
 	p.drawn = true
 }
 
-// counts is the outcomes so far, fail and unsupported always, the others
-// when there are any: "6 fail · 319 unsupported"; p.mu is held.
+// counts is the outcomes so far but pass and skip, fail and unsupported
+// always, the others when there are any: "6 fail · 319 unsupported"; p.mu is held.
 func (p *progress) counts() string {
 	var parts []string
-	for _, o := range []runner.Outcome{runner.OutcomeFail, runner.OutcomeUnsupported, runner.OutcomeXFail, runner.OutcomeXPass} {
+	for _, o := range runner.Outcomes {
 		n := p.outcomes[o]
-		if n == 0 && o != runner.OutcomeFail && o != runner.OutcomeUnsupported {
+		if o == protocol.OutcomePass || o == protocol.OutcomeSkip || n == 0 && o != protocol.OutcomeFail && o != protocol.OutcomeUnsupported {
 			continue
 		}
 		s := fmt.Sprintf("%d %s", n, o)
-		if p.color && n > 0 && (o == runner.OutcomeFail || o == runner.OutcomeXPass) {
+		if p.color && n > 0 && o != protocol.OutcomeUnsupported && o != protocol.OutcomeXFail {
 			s = "\x1b[31m" + s + "\x1b[0m"
 		}
 		parts = append(parts, s)

@@ -54,14 +54,14 @@ func parseImpls(flags []string, popts protocol.ProcessOptions) ([]runner.Named, 
 func (e *env) runMany(ctx context.Context, m *manyFlags, suite *vector.Suite, opts runner.Options, o outputs, popts protocol.ProcessOptions, writeExp string) (int, error) {
 	for _, f := range []struct{ name, val string }{
 		{"--impl-cmd", popts.Command},
-		{"--save-failed", o.saveFailed}, {"--write-expectations", writeExp},
+		{"--save-failed", o.saveFailed}, {"--write-expected-failures", writeExp},
 	} {
 		if f.val != "" {
 			return 0, usagef("%s %v", f.name, errNotWithImpls)
 		}
 	}
-	if opts.Expectations != nil {
-		return 0, usagef("--expectations %v", errNotWithImpls)
+	if opts.ExpectedFailures != nil {
+		return 0, usagef("--expected-failures %v", errNotWithImpls)
 	}
 	if o.test2json {
 		return 0, usagef("--test2json %v", errNotWithImpls)

@@ -46,7 +46,8 @@ func (e *env) run(args []string) (int, error) {
 	execPerCase := fs.Bool("exec-per-case", false, "start one process per case instead of one session")
 	var g gate
 	g.register(fs)
-	writeExp := fs.String("write-expectations", "", "write the current failures to `FILE` as expectations (the run then exits 0 unless it could not run)")
+	writeExp := fs.String("write-expected-failures", "", "write the current failures to `FILE` as expected failures (the run then exits 0 unless it could not run)")
+	fs.StringVar(writeExp, "write-expectations", "", "the old name of --write-expected-failures (deprecated)")
 	timeout := fs.Duration("timeout", 10*time.Second, "per-case timeout")
 	startup := fs.Duration("startup-timeout", 30*time.Second, "timeout for the implementation's hello")
 	restarts := fs.Int("restarts", 3, "restarts in a row (without a case completing) allowed after crashes, hangs and protocol errors")
@@ -138,7 +139,7 @@ func (e *env) run(args []string) (int, error) {
 		return exitInfrastructure, err
 	}
 	if *writeExp != "" {
-		x := runner.ExpectationsFromReport(rep, opts.Expectations)
+		x := runner.ExpectedFailuresFromReport(rep, opts.ExpectedFailures)
 		b, err := x.Marshal()
 		if err != nil {
 			return exitInfrastructure, err

@@ -136,18 +136,18 @@ var _ = Describe("Stopping cupel-conform with a signal", Ordered, ContinueOnFail
 			var rep struct {
 				Infrastructure string `json:"infrastructure_error"`
 				Cases          []struct {
-					Status, Message string
+					Outcome, Message string
 				} `json:"cases"`
 			}
 			b, err := os.ReadFile(filepath.Join(dir, "report.json"))
 			Expect(err).NotTo(HaveOccurred())
 			Expect(json.Unmarshal(b, &rep)).To(Succeed())
 			Expect(rep.Infrastructure).To(Equal(why))
-			statuses := map[string]int{}
+			outcomes := map[string]int{}
 			for _, c := range rep.Cases {
-				statuses[c.Status]++
+				outcomes[c.Outcome]++
 			}
-			Expect(statuses).To(Equal(map[string]int{"pass": 2, "not-run": 12}), "the case in flight is not run, not a timeout")
+			Expect(outcomes).To(Equal(map[string]int{"pass": 2, "not-run": 12}), "the case in flight is not run, not a timeout")
 			for _, r := range reports[1:4] {
 				b, err := os.ReadFile(filepath.Join(dir, r))
 				Expect(err).NotTo(HaveOccurred())

@@ -71,14 +71,14 @@ func (e *env) smoke(args []string) (int, error) {
 			}
 			return exitInfrastructure, nil
 		}
-		switch res.Status {
+		switch res.Kind {
 		case protocol.ResultOK, protocol.ResultRejected, protocol.ResultUnsupported, protocol.ResultError:
 		default:
-			fmt.Fprintf(e.stdout, "FAIL run %s: status %q is not ok, rejected, unsupported or error\n", cs.ID, res.Status)
+			fmt.Fprintf(e.stdout, "FAIL run %s: answer %q is not ok, rejected, unsupported or error\n", cs.ID, res.Kind)
 			return exitInfrastructure, nil
 		}
 		v := runner.Compare(cs, res)
-		fmt.Fprintf(e.stdout, "ok   run %s (seq %d): framing ok, status %s, verdict %s\n", cs.ID, seq, res.Status, v.Status)
+		fmt.Fprintf(e.stdout, "ok   run %s (seq %d): framing ok, answered %s, outcome %s\n", cs.ID, seq, res.Kind, v.Outcome)
 	}
 	fmt.Fprintf(e.stdout, "ok   bye\n")
 	return 0, nil

@@ -66,19 +66,19 @@ func synthetic(n int) (*matrix.Matrix, []string) {
 		stage := vector.Stages[i%len(vector.Stages)]
 		id := fmt.Sprintf("%s/%s/case-%04d", tier, stage, i)
 		for _, name := range names {
-			cr := runner.CaseResult{ID: id, Tier: tier, Stage: stage, Name: fmt.Sprintf("synthetic case %d", i), Status: protocol.StatusPass}
+			cr := runner.CaseResult{ID: id, Tier: tier, Stage: stage, Name: fmt.Sprintf("synthetic case %d", i), Outcome: protocol.OutcomePass}
 			switch {
 			case name == "all":
 			case i%7 == 3:
-				cr.Status, cr.Message = protocol.StatusUnsupported, "unsupported: not implemented"
+				cr.Outcome, cr.Message = protocol.OutcomeUnsupported, "unsupported: not implemented"
 			case name == "bugs" && i%50 == 0:
-				cr.Status = protocol.StatusFail
+				cr.Outcome = protocol.OutcomeFail
 				cr.Details = []string{fmt.Sprintf("output differs (in order): expected [\"x%d\", \"y\"], got [\"y\", \"x%d\"]", i, i),
 					"  first difference at position 0",
 					fmt.Sprintf("  !  0  expected \"x%d\"  actual #1 \"y\"", i),
 					fmt.Sprintf("  !  1  expected \"y\"  actual #0 \"x%d\"", i)}
 				cr.Message = cr.Details[0]
-				cr.Actual = &protocol.Result{Status: protocol.ResultOK, Output: &protocol.Output{Ordered: []int{1, 0}}}
+				cr.Actual = &protocol.Result{Kind: protocol.ResultOK, Output: &protocol.Output{Ordered: []int{1, 0}}}
 				failing = append(failing, id)
 			}
 			reports[name].Cases = append(reports[name].Cases, cr)
@@ -112,7 +112,7 @@ var _ = Describe("the HTML page in headless Chromium", Label("browser"), func() 
 		Expect(os.WriteFile(path, b.Bytes(), 0o644)).To(Succeed())
 
 		start := time.Now()
-		dom := dumpDOM(bin, "file://"+path+"#status=fail")
+		dom := dumpDOM(bin, "file://"+path+"#outcome=fail")
 		wall := time.Since(start)
 		doc, err := html.Parse(strings.NewReader(dom))
 		Expect(err).NotTo(HaveOccurred())
@@ -129,7 +129,7 @@ var _ = Describe("the HTML page in headless Chromium", Label("browser"), func() 
 
 		// The status filter of the address applied: only the failing
 		// cases are shown, and the counter says so.
-		Expect(attr(one(doc, byID("f-status")), "value")).To(BeEmpty(), "the select's state is a property, not an attribute")
+		Expect(attr(one(doc, byID("f-outcome")), "value")).To(BeEmpty(), "the select's state is a property, not an attribute")
 		list := one(doc, byID("list"))
 		visible := 0
 		for c := list.FirstChild; c != nil; c = c.NextSibling {

@@ -31,7 +31,7 @@ type HTMLOptions struct {
 // CSS and script, no network access, no external assets. It shows the
 // level of each implementation, a tier/stage × implementation matrix of
 // counts coloured by result, the cases on which the implementations
-// disagree, and every case in a list that can be filtered by status,
+// disagree, and every case in a list that can be filtered by outcome,
 // stage, tier and text; each failing case opens to its inputs and
 // expectation (when the matrix has them), and each implementation's
 // message, diff, actual result and stderr. Light and dark colour schemes
@@ -56,12 +56,12 @@ type htmlPage struct {
 	NDisagree     int
 	NFailing      int
 	Cases         []htmlCase
-	Statuses      []protocol.Status
+	Outcomes      []protocol.Outcome
 	Stages        []string
 	TierNames     []string
 	Warnings      []string
 	Columns       template.CSS
-	Legend        []protocol.Status
+	Legend        []protocol.Outcome
 	InputsMissing bool
 }
 
@@ -85,15 +85,15 @@ type htmlBar struct {
 	Class       string
 	Text        string
 	Title       string
-	// Rest lists the statuses other than pass: "4 fail · 86 unsupported".
+	// Rest lists the outcomes other than pass: "4 fail · 86 unsupported".
 	Rest        string
 	Segs        []htmlSeg
 	Tier, Stage string
 }
 
 type htmlSeg struct {
-	Status protocol.Status
-	Style  template.CSS
+	Outcome protocol.Outcome
+	Style   template.CSS
 }
 
 type htmlTier struct {
@@ -114,8 +114,8 @@ type htmlGroup struct {
 }
 
 type htmlSig struct {
-	Status protocol.Status
-	Who    string
+	Outcome protocol.Outcome
+	Who     string
 }
 
 type htmlRef struct {
@@ -146,14 +146,14 @@ type htmlRequirement struct {
 }
 
 type htmlChip struct {
-	Status protocol.Status
-	Label  string
-	Title  string
+	Outcome protocol.Outcome
+	Label   string
+	Title   string
 }
 
 type htmlProblem struct {
 	Impl    string
-	Status  protocol.Status
+	Outcome protocol.Outcome
 	Message string
 	Diff    []diffLine
 	Actual  string
@@ -226,7 +226,7 @@ func buildPage(m *Matrix, o HTMLOptions) htmlPage {
 		p.TierNames = append(p.TierNames, tier)
 	}
 
-	statuses := map[protocol.Status]bool{}
+	outcomes := map[protocol.Outcome]bool{}
 	stages := map[string]bool{}
 	for _, c := range m.Cases {
 		hc := htmlCase{ID: c.ID, Name: c.Name, Tier: c.Tier, Stage: c.Stage, Anchor: anchor(c.ID)}
@@ -234,16 +234,16 @@ func buildPage(m *Matrix, o HTMLOptions) htmlPage {
 		text := []string{c.ID, c.Name}
 		stages[c.Stage] = true
 		for i, r := range c.Results {
-			s := c.Status(i)
+			s := c.Outcome(i)
 			label := string(s)
 			if s == "" {
-				s, label = StatusAbsent, "—"
+				s, label = OutcomeAbsent, "—"
 			}
-			statuses[s] = true
+			outcomes[s] = true
 			if !slices.Contains(filter, string(s)) {
 				filter = append(filter, string(s))
 			}
-			chip := htmlChip{Status: s, Label: label, Title: m.Implementations[i].Name + ": " + string(s)}
+			chip := htmlChip{Outcome: s, Label: label, Title: m.Implementations[i].Name + ": " + string(s)}
 			if r != nil && r.Message != "" {
 				// A tooltip and the text the filter searches: a message's
 				// first characters (bound.Name), so that the page holds
@@ -253,10 +253,10 @@ func buildPage(m *Matrix, o HTMLOptions) htmlPage {
 				text = append(text, short)
 			}
 			hc.Cells = append(hc.Cells, chip)
-			if r != nil && s != protocol.StatusPass && s != protocol.StatusSkip {
+			if r != nil && s != protocol.OutcomePass && s != protocol.OutcomeSkip {
 				hc.Problems = append(hc.Problems, problem(m.Implementations[i].Name, r))
 			}
-			if failing(s) || s == protocol.StatusXFail {
+			if failing(s) || s == protocol.OutcomeXFail {
 				hc.Open = true
 			}
 		}
@@ -284,15 +284,15 @@ func buildPage(m *Matrix, o HTMLOptions) htmlPage {
 		}
 		p.Cases = append(p.Cases, hc)
 	}
-	for _, s := range protocol.Statuses {
-		if statuses[s] {
-			p.Statuses = append(p.Statuses, s)
+	for _, s := range protocol.Outcomes {
+		if outcomes[s] {
+			p.Outcomes = append(p.Outcomes, s)
 		}
 	}
-	if statuses[StatusAbsent] {
-		p.Statuses = append(p.Statuses, StatusAbsent)
+	if outcomes[OutcomeAbsent] {
+		p.Outcomes = append(p.Outcomes, OutcomeAbsent)
 	}
-	p.Legend = p.Statuses
+	p.Legend = p.Outcomes
 	for _, st := range vector.Stages {
 		if stages[st] {
 			p.Stages = append(p.Stages, st)
@@ -305,10 +305,10 @@ func buildPage(m *Matrix, o HTMLOptions) htmlPage {
 	for _, g := range groupDisagreements(m) {
 		hg := htmlGroup{Failing: g.failing}
 		d0 := g.cases[0]
-		for _, s := range append(append([]protocol.Status{}, protocol.Statuses...), StatusAbsent) {
+		for _, s := range append(append([]protocol.Outcome{}, protocol.Outcomes...), OutcomeAbsent) {
 			var who []string
 			for _, im := range m.Implementations {
-				if d0.Statuses[im.Name] == s {
+				if d0.Outcomes[im.Name] == s {
 					who = append(who, im.Name)
 				}
 			}
@@ -359,7 +359,7 @@ func caseRequirements(m *Matrix, c *Case) []htmlRequirement {
 // anchor is the element id of a case.
 func anchor(id string) string { return "case:" + id }
 
-// bar is a count cell: "pass/total" over a bar of one segment per status.
+// bar is a count cell: "pass/total" over a bar of one segment per outcome.
 func bar(t Tally, tier, stage string) htmlBar {
 	b := htmlBar{Pass: t.Pass, Total: t.Total, Class: t.Class(), Text: fraction(t), Tier: tier, Stage: stage}
 	if t.Total == 0 {
@@ -368,20 +368,20 @@ func bar(t Tally, tier, stage string) htmlBar {
 	}
 	parts := []string{fmt.Sprintf("%d pass", t.Pass)}
 	if t.Pass > 0 {
-		b.Segs = append(b.Segs, seg(protocol.StatusPass, t.Pass, t.Total))
+		b.Segs = append(b.Segs, seg(protocol.OutcomePass, t.Pass, t.Total))
 	}
 	var rest []string
 	for _, o := range t.Other {
-		rest = append(rest, fmt.Sprintf("%d %s", o.N, o.Status))
-		b.Segs = append(b.Segs, seg(o.Status, o.N, t.Total))
+		rest = append(rest, fmt.Sprintf("%d %s", o.N, o.Outcome))
+		b.Segs = append(b.Segs, seg(o.Outcome, o.N, t.Total))
 	}
 	b.Title = strings.Join(append(parts, rest...), ", ")
 	b.Rest = strings.Join(rest, " · ")
 	return b
 }
 
-func seg(s protocol.Status, n, total int) htmlSeg {
-	return htmlSeg{Status: s, Style: template.CSS(fmt.Sprintf("width:%.2f%%", 100*float64(n)/float64(total)))}
+func seg(s protocol.Outcome, n, total int) htmlSeg {
+	return htmlSeg{Outcome: s, Style: template.CSS(fmt.Sprintf("width:%.2f%%", 100*float64(n)/float64(total)))}
 }
 
 func capabilities(c protocol.Capabilities) string {
@@ -393,7 +393,7 @@ func capabilities(c protocol.Capabilities) string {
 }
 
 func problem(impl string, r *runner.CaseResult) htmlProblem {
-	p := htmlProblem{Impl: impl, Status: r.Status, Message: r.Message, Stderr: r.Stderr}
+	p := htmlProblem{Impl: impl, Outcome: r.Outcome, Message: r.Message, Stderr: r.Stderr}
 	if len(r.Details) > 0 && strings.HasPrefix(r.Details[0], r.Message) {
 		p.Message = "" // the diff's first line says it
 	}
@@ -405,8 +405,8 @@ func problem(impl string, r *runner.CaseResult) htmlProblem {
 	if r.Actual != nil {
 		p.Actual = readableJSON(r.Actual)
 	}
-	if r.Expected != nil {
-		p.Pinned = r.Expected.Reason
+	if r.ExpectedFailure != nil {
+		p.Pinned = r.ExpectedFailure.Reason
 	}
 	return p
 }

@@ -196,7 +196,7 @@ var _ = Describe("the HTML page", func() {
 			}
 			return out
 		}
-		Expect(values(one(doc, byID("f-status")))).To(Equal([]string{"all", "x-notpass", "x-failing", "x-disagree", "pass", "fail", "unsupported"}))
+		Expect(values(one(doc, byID("f-outcome")))).To(Equal([]string{"all", "x-notpass", "x-failing", "x-disagree", "pass", "fail", "unsupported"}))
 		Expect(values(one(doc, byID("f-tier")))).To(Equal([]string{"all", "required", "optional"}))
 		Expect(values(one(doc, byID("f-stage")))).To(Equal([]string{"all", "scoring", "slicing", "placing", "pipeline"}))
 		Expect(attr(one(doc, byID("f-text")), "type")).To(Equal("search"))

@@ -5,12 +5,18 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/cupel-go/go-cupel/runner"
 )
 
-// Schema is the version of the JSON form WriteJSON writes.
-const Schema = "cupel-conform/matrix/1"
+// Schema is the version of the JSON form WriteJSON writes. Version 2
+// holds reports of runner.ReportSchema version 2 and counts the outcomes
+// by their report/2 names (docs/vocabulary.md).
+const Schema = "cupel-conform/matrix/2"
+
+// schema1 is the first version, which Decode still reads.
+const schema1 = "cupel-conform/matrix/1"
 
 // ErrFormat is matched (errors.Is) by Decode's errors: data that is not a
 // JSON report or matrix of a known schema.
@@ -52,14 +58,14 @@ func Decode(data []byte, source string) ([]Entry, error) {
 	if err := json.Unmarshal(data, &head); err != nil {
 		return nil, fmt.Errorf("%s: %w: %w", source, ErrFormat, err)
 	}
-	switch head.Schema {
-	case runner.ReportSchema:
+	switch {
+	case slices.Contains(runner.ReportSchemas, head.Schema):
 		var r runner.Report
 		if err := json.Unmarshal(data, &r); err != nil {
 			return nil, fmt.Errorf("%s: %w: %w", source, ErrFormat, err)
 		}
 		return []Entry{{Name: r.Implementation.Name, Report: &r}}, nil
-	case Schema:
+	case head.Schema == Schema || head.Schema == schema1:
 		var doc document
 		if err := json.Unmarshal(data, &doc); err != nil {
 			return nil, fmt.Errorf("%s: %w: %w", source, ErrFormat, err)
@@ -75,7 +81,7 @@ func Decode(data []byte, source string) ([]Entry, error) {
 			return nil, fmt.Errorf("%s: %w: the matrix holds no report", source, ErrFormat)
 		}
 		return out, nil
-	case "":
+	case head.Schema == "":
 		return nil, fmt.Errorf("%s: %w: no \"schema\" field", source, ErrFormat)
 	}
 	return nil, fmt.Errorf("%s: %w: schema %q, want %q or %q", source, ErrFormat, head.Schema, runner.ReportSchema, Schema)

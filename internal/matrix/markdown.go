@@ -88,10 +88,10 @@ func writeMDDisagreements(b *strings.Builder, m *Matrix, names []string) {
 	row := func(d Disagreement) {
 		fmt.Fprintf(b, "| `%s` |", d.ID)
 		for _, im := range m.Implementations {
-			s := d.Statuses[im.Name]
+			s := d.Outcomes[im.Name]
 			if failing(s) {
 				fmt.Fprintf(b, " ❌ **%s** |", s)
-			} else if s == protocol.StatusPass {
+			} else if s == protocol.OutcomePass {
 				b.WriteString(" ✅ pass |")
 			} else {
 				fmt.Fprintf(b, " %s |", s)
@@ -138,17 +138,17 @@ func fraction(t Tally) string {
 	return fmt.Sprintf("%d/%d", t.Pass, t.Total)
 }
 
-// mdCell is "41/41", or "14/41 · 27 unsupported" with the other statuses.
+// mdCell is "41/41", or "14/41 · 27 unsupported" with the other outcomes.
 func mdCell(t Tally) string {
 	if t.Total == 0 {
 		return "—"
 	}
 	s := fmt.Sprintf("%d/%d", t.Pass, t.Total)
 	for _, o := range t.Other {
-		if failing(o.Status) {
-			s += fmt.Sprintf(" · **%d %s**", o.N, o.Status)
+		if failing(o.Outcome) {
+			s += fmt.Sprintf(" · **%d %s**", o.N, o.Outcome)
 		} else {
-			s += fmt.Sprintf(" · %d %s", o.N, o.Status)
+			s += fmt.Sprintf(" · %d %s", o.N, o.Outcome)
 		}
 	}
 	if t.Pass == t.Total {

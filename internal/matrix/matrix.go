@@ -51,7 +51,7 @@ type Matrix struct {
 	// Cases are every case of any report: the first report's in its
 	// order, then the cases only later reports have.
 	Cases []*Case `json:"-"`
-	// Disagreements are the cases whose status is not the same for every
+	// Disagreements are the cases whose outcome is not the same for every
 	// implementation (always empty for one implementation), failing ones
 	// first (see Disagreement.Failing), then in case order.
 	Disagreements []Disagreement `json:"disagreements"`
@@ -69,10 +69,10 @@ type Implementation struct {
 	RequireLevel runner.Level      `json:"require_level,omitempty"`
 	// Infrastructure, when set, says why the run stopped without a verdict.
 	Infrastructure string `json:"infrastructure_error,omitempty"`
-	// Counts are per tier ("required", "optional", "all") and status.
-	Counts map[string]map[protocol.Status]int `json:"counts"`
-	// StageCounts are per "tier/stage" and status.
-	StageCounts map[string]map[protocol.Status]int `json:"stage_counts"`
+	// Counts are per tier ("required", "optional", "all") and outcome.
+	Counts map[string]map[protocol.Outcome]int `json:"counts"`
+	// StageCounts are per "tier/stage" and outcome.
+	StageCounts map[string]map[protocol.Outcome]int `json:"stage_counts"`
 	// Verdict is the verdict of the implementation's run.
 	Verdict runner.Verdict `json:"verdict"`
 	// Report is the report the summary was made from.
@@ -103,43 +103,43 @@ type Case struct {
 	Data *CaseData
 }
 
-// Status is the case's status for implementation i, or "" when its report
+// Outcome is the case's outcome for implementation i, or "" when its report
 // lacks the case.
-func (c *Case) Status(i int) protocol.Status {
+func (c *Case) Outcome(i int) protocol.Outcome {
 	if r := c.Results[i]; r != nil {
-		return r.Status
+		return r.Outcome
 	}
 	return ""
 }
 
-// Disagree reports whether the statuses of the implementations that ran
+// Disagree reports whether the outcomes of the implementations that ran
 // the case differ: a case one of them did not run (filtered out, or
 // skipped after --failfast stopped its run) is no disagreement.
 func (c *Case) Disagree() bool {
-	first := protocol.Status("")
+	first := protocol.Outcome("")
 	for i, r := range c.Results {
-		if r != nil && r.Outcome() == runner.OutcomeNotRun {
+		if r != nil && !r.Ran() {
 			continue
 		}
-		switch st := c.Status(i); {
+		switch st := c.Outcome(i); {
 		case first == "":
 			first = st
 			if st == "" {
-				first = StatusAbsent
+				first = OutcomeAbsent
 			}
-		case st == "" && first != StatusAbsent, st != "" && st != first:
+		case st == "" && first != OutcomeAbsent, st != "" && st != first:
 			return true
 		}
 	}
 	return false
 }
 
-// Failing reports whether some implementation has a failing status on the
+// Failing reports whether some implementation has a failing outcome on the
 // case: anything but pass, skip, xfail and unsupported (which is not a
 // pass either, but says "not implemented" rather than "wrong").
 func (c *Case) Failing() bool {
 	for i := range c.Results {
-		if failing(c.Status(i)) {
+		if failing(c.Outcome(i)) {
 			return true
 		}
 	}
@@ -149,7 +149,7 @@ func (c *Case) Failing() bool {
 // AllPass reports whether every implementation passed the case.
 func (c *Case) AllPass() bool {
 	for i := range c.Results {
-		if c.Status(i) != protocol.StatusPass {
+		if c.Outcome(i) != protocol.OutcomePass {
 			return false
 		}
 	}
@@ -159,23 +159,23 @@ func (c *Case) AllPass() bool {
 // failing reports whether s is a failure of the case. A case not run is
 // none: the run stopped, and its infrastructure error is said once, for
 // the implementation.
-func failing(s protocol.Status) bool {
+func failing(s protocol.Outcome) bool {
 	switch s {
-	case protocol.StatusPass, protocol.StatusSkip, protocol.StatusXFail, protocol.StatusUnsupported, protocol.StatusNotRun, "":
+	case protocol.OutcomePass, protocol.OutcomeSkip, protocol.OutcomeXFail, protocol.OutcomeUnsupported, protocol.OutcomeNotRun, "":
 		return false
 	}
 	return true
 }
 
-// Disagreement is a case on which the implementations' statuses differ.
+// Disagreement is a case on which the implementations' outcomes differ.
 type Disagreement struct {
 	ID    string `json:"id"`
 	Tier  string `json:"tier"`
 	Stage string `json:"stage"`
 	Name  string `json:"name,omitempty"`
-	// Statuses are per implementation name; "absent" where its report
+	// Outcomes are per implementation name; "absent" where its report
 	// lacks the case.
-	Statuses map[string]protocol.Status `json:"statuses"`
+	Outcomes map[string]protocol.Outcome `json:"outcomes"`
 	// Passed names the implementations that passed, in matrix order.
 	Passed []string `json:"passed"`
 	// Failing is true when some implementation failed, errored, crashed,
@@ -186,8 +186,8 @@ type Disagreement struct {
 	Case *Case `json:"-"`
 }
 
-// StatusAbsent stands for a case that an implementation's report lacks.
-const StatusAbsent protocol.Status = "absent"
+// OutcomeAbsent stands for a case that an implementation's report lacks.
+const OutcomeAbsent protocol.Outcome = "absent"
 
 // New compares the reports of entries. It never modifies them.
 func New(entries []Entry, opts Options) (*Matrix, error) {
@@ -217,8 +217,8 @@ func New(entries []Entry, opts Options) (*Matrix, error) {
 		im := Implementation{
 			Name: e.Name, Info: r.Implementation, Level: r.Level, LevelReason: r.LevelReason,
 			RequireLevel: r.RequireLevel, Infrastructure: r.Infrastructure, Report: r, Verdict: r.Verdict(),
-			Counts:      map[string]map[protocol.Status]int{"all": {}, vector.TierRequired: {}, vector.TierOptional: {}},
-			StageCounts: map[string]map[protocol.Status]int{},
+			Counts:      map[string]map[protocol.Outcome]int{"all": {}, vector.TierRequired: {}, vector.TierOptional: {}},
+			StageCounts: map[string]map[protocol.Outcome]int{},
 		}
 		if r.Suite.Digest != first.Suite.Digest {
 			m.Warnings = append(m.Warnings, fmt.Sprintf("%s ran suite %s, %s ran suite %s: the cases may differ",
@@ -232,15 +232,15 @@ func New(entries []Entry, opts Options) (*Matrix, error) {
 		}
 		for k := range r.Cases {
 			cr := &r.Cases[k]
-			im.Counts["all"][cr.Status]++
+			im.Counts["all"][cr.Outcome]++
 			if t := im.Counts[cr.Tier]; t != nil {
-				t[cr.Status]++
+				t[cr.Outcome]++
 			}
 			g := cr.Tier + "/" + cr.Stage
 			if im.StageCounts[g] == nil {
-				im.StageCounts[g] = map[protocol.Status]int{}
+				im.StageCounts[g] = map[protocol.Outcome]int{}
 			}
-			im.StageCounts[g][cr.Status]++
+			im.StageCounts[g][cr.Outcome]++
 			groups[g] = true
 			c := byID[cr.ID]
 			if c == nil {
@@ -267,15 +267,15 @@ func New(entries []Entry, opts Options) (*Matrix, error) {
 		if !c.Disagree() {
 			continue
 		}
-		d := Disagreement{ID: c.ID, Tier: c.Tier, Stage: c.Stage, Name: c.Name, Statuses: map[string]protocol.Status{},
+		d := Disagreement{ID: c.ID, Tier: c.Tier, Stage: c.Stage, Name: c.Name, Outcomes: map[string]protocol.Outcome{},
 			Passed: []string{}, Failing: c.Failing(), Case: c}
 		for i, im := range m.Implementations {
-			s := c.Status(i)
+			s := c.Outcome(i)
 			if s == "" {
-				s = StatusAbsent
+				s = OutcomeAbsent
 			}
-			d.Statuses[im.Name] = s
-			if s == protocol.StatusPass {
+			d.Outcomes[im.Name] = s
+			if s == protocol.OutcomePass {
 				d.Passed = append(d.Passed, im.Name)
 			}
 		}
@@ -330,36 +330,36 @@ func short(d string) string {
 	return d
 }
 
-// Tally is a pass count out of a total, with the other statuses.
+// Tally is a pass count out of a total, with the other outcomes.
 type Tally struct {
 	Pass, Total int
-	// Other are the non-pass statuses with their counts, in report order.
-	Other []StatusCount
+	// Other are the non-pass outcomes with their counts, in report order.
+	Other []OutcomeCount
 }
 
-// StatusCount is a status with a count.
-type StatusCount struct {
-	Status protocol.Status
-	N      int
+// OutcomeCount is a outcome with a count.
+type OutcomeCount struct {
+	Outcome protocol.Outcome
+	N       int
 }
 
-// tally summarises a status map.
-func tally(m map[protocol.Status]int) Tally {
+// tally summarises a outcome map.
+func tally(m map[protocol.Outcome]int) Tally {
 	var t Tally
-	for _, s := range protocol.Statuses {
+	for _, s := range protocol.Outcomes {
 		n := m[s]
 		t.Total += n
-		if s == protocol.StatusPass {
+		if s == protocol.OutcomePass {
 			t.Pass = n
 		} else if n > 0 {
-			t.Other = append(t.Other, StatusCount{s, n})
+			t.Other = append(t.Other, OutcomeCount{s, n})
 		}
 	}
 	return t
 }
 
 // Class is the result class of the tally: "empty" (no case), "pass"
-// (every case passes), "fail" (some case has a failing status) or
+// (every case passes), "fail" (some case has a failing outcome) or
 // "partial" (the rest: unsupported, skipped, expected failures).
 func (t Tally) Class() string {
 	switch {
@@ -369,7 +369,7 @@ func (t Tally) Class() string {
 		return "pass"
 	}
 	for _, o := range t.Other {
-		if failing(o.Status) {
+		if failing(o.Outcome) {
 			return "fail"
 		}
 	}

@@ -21,7 +21,7 @@ func TestMatrix(t *testing.T) {
 // result is one case of a fixture report.
 type result struct {
 	id      string
-	status  protocol.Status
+	status  protocol.Outcome
 	message string
 	details []string
 }
@@ -41,13 +41,13 @@ func fixtureReport(name, version string, level runner.Level, reason string, resu
 	for _, res := range results {
 		tier, stage := split(res.id)
 		cr := runner.CaseResult{ID: res.id, Tier: tier, Stage: stage, Name: "name of " + res.id,
-			Status: res.status, Message: res.message, Details: res.details}
-		if res.status == protocol.StatusFail {
-			cr.Actual = &protocol.Result{Status: protocol.ResultOK, Output: &protocol.Output{Ordered: []int{1, 0}}}
+			Outcome: res.status, Message: res.message, Details: res.details}
+		if res.status == protocol.OutcomeFail {
+			cr.Actual = &protocol.Result{Kind: protocol.ResultOK, Output: &protocol.Output{Ordered: []int{1, 0}}}
 			cr.Stderr = "debug: placing 2 items\n"
 		}
-		if res.status == protocol.StatusUnsupported {
-			cr.Actual = &protocol.Result{Status: protocol.ResultUnsupported, Reason: "not implemented"}
+		if res.status == protocol.OutcomeUnsupported {
+			cr.Actual = &protocol.Result{Kind: protocol.ResultUnsupported, Reason: "not implemented"}
 		}
 		r.Cases = append(r.Cases, cr)
 	}
@@ -80,9 +80,9 @@ var tiesDiff = []string{
 // implements) and broken (python with a bug in u-shaped ties).
 func threeImpls() []matrix.Entry {
 	unsup := func(id string) result {
-		return result{id: id, status: protocol.StatusUnsupported, message: "unsupported: not implemented"}
+		return result{id: id, status: protocol.OutcomeUnsupported, message: "unsupported: not implemented"}
 	}
-	pass := func(id string) result { return result{id: id, status: protocol.StatusPass} }
+	pass := func(id string) result { return result{id: id, status: protocol.OutcomePass} }
 	all := []string{scoreRec, scoreKind, sliceGreed, placeBasic, placeTies, scoreDecay, pipeBasic}
 	var goResults []result
 	for _, id := range all {
@@ -93,7 +93,7 @@ func threeImpls() []matrix.Entry {
 		pass(scoreRec), unsup(scoreKind), unsup(sliceGreed), pass(placeBasic), pass(placeTies), unsup(scoreDecay), unsup(pipeBasic))
 	brRep := fixtureReport("cupel-python-example", "0.1.0", runner.LevelNone, "2 of 5 required cases pass",
 		pass(scoreRec), unsup(scoreKind), unsup(sliceGreed), pass(placeBasic),
-		result{id: placeTies, status: protocol.StatusFail, message: tiesDiff[0], details: tiesDiff},
+		result{id: placeTies, status: protocol.OutcomeFail, message: tiesDiff[0], details: tiesDiff},
 		unsup(scoreDecay), unsup(pipeBasic))
 	return []matrix.Entry{{Name: "go-cupel", Report: goRep}, {Name: "python", Report: pyRep}, {Name: "broken", Report: brRep}}
 }

@@ -28,8 +28,8 @@ var _ = Describe("New", func() {
 		py := m.Implementations[1]
 		Expect(py.Name).To(Equal("python"))
 		Expect(py.Level).To(Equal(runner.LevelNone))
-		Expect(py.Counts[vector.TierRequired]).To(Equal(map[protocol.Status]int{protocol.StatusPass: 3, protocol.StatusUnsupported: 2}))
-		Expect(py.StageCounts["required/scoring"]).To(Equal(map[protocol.Status]int{protocol.StatusPass: 1, protocol.StatusUnsupported: 1}))
+		Expect(py.Counts[vector.TierRequired]).To(Equal(map[protocol.Outcome]int{protocol.OutcomePass: 3, protocol.OutcomeUnsupported: 2}))
+		Expect(py.StageCounts["required/scoring"]).To(Equal(map[protocol.Outcome]int{protocol.OutcomePass: 1, protocol.OutcomeUnsupported: 1}))
 		Expect(m.Groups).To(Equal([]string{"required/scoring", "required/slicing", "required/placing", "optional/scoring", "optional/pipeline"}))
 
 		ids := []string{}
@@ -40,7 +40,7 @@ var _ = Describe("New", func() {
 		first := m.Disagreements[0]
 		Expect(first.Failing).To(BeTrue())
 		Expect(first.Passed).To(Equal([]string{"go-cupel", "python"}))
-		Expect(first.Statuses).To(Equal(map[string]protocol.Status{"go-cupel": protocol.StatusPass, "python": protocol.StatusPass, "broken": protocol.StatusFail}))
+		Expect(first.Outcomes).To(Equal(map[string]protocol.Outcome{"go-cupel": protocol.OutcomePass, "python": protocol.OutcomePass, "broken": protocol.OutcomeFail}))
 		Expect(m.Disagreements[1].Failing).To(BeFalse())
 		Expect(m.Disagreements[1].Passed).To(Equal([]string{"go-cupel"}))
 		Expect(m.Warnings).To(BeEmpty())
@@ -66,7 +66,7 @@ var _ = Describe("New", func() {
 			}
 		}
 		Expect(d).NotTo(BeNil())
-		Expect(d.Statuses["broken"]).To(Equal(matrix.StatusAbsent))
+		Expect(d.Outcomes["broken"]).To(Equal(matrix.OutcomeAbsent))
 		Expect(d.Passed).To(Equal([]string{"go-cupel", "python"}))
 		Expect(d.Failing).To(BeFalse())
 		Expect(m.Warnings).To(ConsistOf(
@@ -151,9 +151,9 @@ var _ = Describe("text and Markdown", func() {
 		es := threeImpls()
 		for i := range 30 {
 			id := "optional/scoring/extra-" + string(rune('a'+i%26)) + strings.Repeat("x", i/26)
-			es[0].Report.Cases = append(es[0].Report.Cases, runner.CaseResult{ID: id, Tier: "optional", Stage: "scoring", Status: protocol.StatusPass})
-			es[1].Report.Cases = append(es[1].Report.Cases, runner.CaseResult{ID: id, Tier: "optional", Stage: "scoring", Status: protocol.StatusUnsupported})
-			es[2].Report.Cases = append(es[2].Report.Cases, runner.CaseResult{ID: id, Tier: "optional", Stage: "scoring", Status: protocol.StatusUnsupported})
+			es[0].Report.Cases = append(es[0].Report.Cases, runner.CaseResult{ID: id, Tier: "optional", Stage: "scoring", Outcome: protocol.OutcomePass})
+			es[1].Report.Cases = append(es[1].Report.Cases, runner.CaseResult{ID: id, Tier: "optional", Stage: "scoring", Outcome: protocol.OutcomeUnsupported})
+			es[2].Report.Cases = append(es[2].Report.Cases, runner.CaseResult{ID: id, Tier: "optional", Stage: "scoring", Outcome: protocol.OutcomeUnsupported})
 		}
 		var b bytes.Buffer
 		Expect(matrix.WriteMarkdown(&b, mustNew(es))).To(Succeed())
@@ -179,7 +179,7 @@ var _ = Describe("JSON", func() {
 		Expect(err).NotTo(HaveOccurred())
 		Expect(es).To(HaveLen(3))
 		Expect(es[2].Name).To(Equal("broken"))
-		Expect(es[2].Report.Cases[4].Status).To(Equal(protocol.StatusFail))
+		Expect(es[2].Report.Cases[4].Outcome).To(Equal(protocol.OutcomeFail))
 		Expect(es[2].Report.Cases[4].Details).To(Equal(tiesDiff))
 		again, err := matrix.New(es, matrix.Options{})
 		Expect(err).NotTo(HaveOccurred())
@@ -204,7 +204,7 @@ var _ = Describe("JSON", func() {
 		},
 		Entry("not JSON", "<html>", "invalid character"),
 		Entry("no schema", `{"cases": []}`, `no "schema" field`),
-		Entry("another schema", `{"schema": "cupel-conform/report/9"}`, `schema "cupel-conform/report/9", want "cupel-conform/report/1" or "cupel-conform/matrix/1"`),
+		Entry("another schema", `{"schema": "cupel-conform/report/9"}`, `schema "cupel-conform/report/9", want "cupel-conform/report/2" or "cupel-conform/matrix/2"`),
 		Entry("an empty matrix", `{"schema": "cupel-conform/matrix/1", "reports": []}`, "the matrix holds no report"),
 		Entry("a matrix entry without report", `{"schema": "cupel-conform/matrix/1", "reports": [{"name": "a"}]}`, `reports[0] ("a") has no report`),
 	)

@@ -19,7 +19,7 @@ type TextOptions struct {
 
 // WriteText writes the comparison for a terminal: a header, the level of
 // each implementation, a tier/stage × implementation table of passes, and
-// the cases on which they disagree, grouped by who got which status.
+// the cases on which they disagree, grouped by who got which outcome.
 func WriteText(w io.Writer, m *Matrix, o TextOptions) error {
 	var b strings.Builder
 	writeHeader(&b, m)
@@ -110,7 +110,7 @@ func tiersOf(m *Matrix) []string {
 	return out
 }
 
-// cellText is "pass/total", then the other statuses: "14/41 (27 unsupported)".
+// cellText is "pass/total", then the other outcomes: "14/41 (27 unsupported)".
 func cellText(t Tally) string {
 	if t.Total == 0 {
 		return "—"
@@ -119,14 +119,14 @@ func cellText(t Tally) string {
 	if len(t.Other) > 0 {
 		parts := make([]string, len(t.Other))
 		for i, o := range t.Other {
-			parts[i] = fmt.Sprintf("%d %s", o.N, o.Status)
+			parts[i] = fmt.Sprintf("%d %s", o.N, o.Outcome)
 		}
 		s += " (" + strings.Join(parts, ", ") + ")"
 	}
 	return s
 }
 
-// group is a set of disagreements with the same status per implementation.
+// group is a set of disagreements with the same outcome per implementation.
 type group struct {
 	signature string
 	failing   bool
@@ -152,13 +152,13 @@ func groupDisagreements(m *Matrix) []*group {
 	return out
 }
 
-// signature lists, per status in report order, who got it.
+// signature lists, per outcome in report order, who got it.
 func signature(m *Matrix, d Disagreement) string {
 	var parts []string
-	for _, s := range append(append([]protocol.Status{}, protocol.Statuses...), StatusAbsent) {
+	for _, s := range append(append([]protocol.Outcome{}, protocol.Outcomes...), OutcomeAbsent) {
 		var who []string
 		for _, im := range m.Implementations {
-			if d.Statuses[im.Name] == s {
+			if d.Outcomes[im.Name] == s {
 				who = append(who, im.Name)
 			}
 		}
@@ -170,10 +170,10 @@ func signature(m *Matrix, d Disagreement) string {
 }
 
 // firstProblem is "name: message" of the first implementation with a
-// failing status on the case, for a one-line hint.
+// failing outcome on the case, for a one-line hint.
 func firstProblem(m *Matrix, c *Case) string {
 	for i, r := range c.Results {
-		if r != nil && failing(r.Status) {
+		if r != nil && failing(r.Outcome) {
 			msg := r.Message
 			if j := strings.IndexByte(msg, '\n'); j >= 0 {
 				msg = msg[:j]

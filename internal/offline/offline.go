@@ -125,7 +125,7 @@ func ReadResults(r io.Reader) (*Results, error) {
 					return nil, fmt.Errorf("%w: line %d: %v", protocol.ErrInfrastructure, n, err)
 				}
 				m = protocol.ResultMessage{ID: id}
-				res.refused[id] = &protocol.Fault{Status: protocol.StatusError, Message: fmt.Sprintf("%s line %d: result line refused", ResultsFile, n), Line: bound.Line(sent), Err: err}
+				res.refused[id] = &protocol.Fault{Outcome: protocol.OutcomeError, Message: fmt.Sprintf("%s line %d: result line refused", ResultsFile, n), Line: bound.Line(sent), Err: err}
 			}
 			if _, dup := res.lines[m.ID]; dup {
 				return nil, fmt.Errorf("%w: line %d: case %s has more than one result", protocol.ErrInfrastructure, n, m.ID)
@@ -190,7 +190,7 @@ func (r *Results) Run(_ context.Context, req protocol.Request) (protocol.Result,
 	}
 	res, ok := r.byID[req.ID]
 	if !ok {
-		return protocol.Result{}, &protocol.Fault{Status: protocol.StatusError, Message: "no result recorded for " + req.ID}
+		return protocol.Result{}, &protocol.Fault{Outcome: protocol.OutcomeError, Message: "no result recorded for " + req.ID}
 	}
 	return res, nil
 }

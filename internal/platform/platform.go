@@ -39,7 +39,7 @@ func EngineLevel() runner.Level {
 }
 
 // EngineExpectations: see EngineLevel.
-func EngineExpectations() *runner.Expectations {
+func EngineExpectations() *runner.ExpectedFailures {
 	if strconv.IntSize == 64 {
 		return nil
 	}
@@ -47,7 +47,7 @@ func EngineExpectations() *runner.Expectations {
 	for _, id := range wideIntCases {
 		fmt.Fprintf(&b, "[[expected_failure]]\nid = %q\nstatus = \"unsupported\"\nreason = \"needs 64-bit integers; int has %d bits here\"\n\n", id, strconv.IntSize)
 	}
-	x, err := runner.ParseExpectations("platform", []byte(b.String()))
+	x, err := runner.ParseExpectedFailures("platform", []byte(b.String()))
 	if err != nil {
 		panic(err) // the text above is well-formed
 	}

@@ -12,20 +12,20 @@ import (
 
 // ReportDiff compares two reports case by case.
 type ReportDiff struct {
-	NewlyFailing []StatusChange `json:"newly_failing"`
-	NewlyPassing []StatusChange `json:"newly_passing"`
-	Changed      []StatusChange `json:"changed"`
+	NewlyFailing []OutcomeChange `json:"newly_failing"`
+	NewlyPassing []OutcomeChange `json:"newly_passing"`
+	Changed      []OutcomeChange `json:"changed"`
 	Added        []string       `json:"added"`
 	Removed      []string       `json:"removed"`
 	OldLevel     runner.Level   `json:"old_level"`
 	NewLevel     runner.Level   `json:"new_level"`
 }
 
-// StatusChange is a case whose status changed.
-type StatusChange struct {
-	ID  string          `json:"id"`
-	Old protocol.Status `json:"old"`
-	New protocol.Status `json:"new"`
+// OutcomeChange is a case whose status changed.
+type OutcomeChange struct {
+	ID  string           `json:"id"`
+	Old protocol.Outcome `json:"old"`
+	New protocol.Outcome `json:"new"`
 }
 
 // Diff compares old and new.
@@ -44,17 +44,17 @@ func Diff(old, new *runner.Report) ReportDiff {
 	for _, c := range new.Cases {
 		seen[c.ID] = true
 		oc, ok := prev[c.ID]
-		o := oc.Status
+		o := oc.Outcome
 		switch {
 		case !ok:
 			d.Added = append(d.Added, c.ID)
-		case o == c.Status, sameCause(oc, c): // an xfail that is now unpinned, or back, is the same result
-		case o == protocol.StatusPass:
-			d.NewlyFailing = append(d.NewlyFailing, StatusChange{c.ID, o, c.Status})
-		case c.Status == protocol.StatusPass:
-			d.NewlyPassing = append(d.NewlyPassing, StatusChange{c.ID, o, c.Status})
+		case o == c.Outcome, sameCause(oc, c): // an xfail that is now unpinned, or back, is the same result
+		case o == protocol.OutcomePass:
+			d.NewlyFailing = append(d.NewlyFailing, OutcomeChange{c.ID, o, c.Outcome})
+		case c.Outcome == protocol.OutcomePass:
+			d.NewlyPassing = append(d.NewlyPassing, OutcomeChange{c.ID, o, c.Outcome})
 		default:
-			d.Changed = append(d.Changed, StatusChange{c.ID, o, c.Status})
+			d.Changed = append(d.Changed, OutcomeChange{c.ID, o, c.Outcome})
 		}
 	}
 	for _, c := range old.Cases {
@@ -70,7 +70,7 @@ func Diff(old, new *runner.Report) ReportDiff {
 func WriteDiff(w io.Writer, d ReportDiff, limit int) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "level: %s -> %s\n", d.OldLevel, d.NewLevel)
-	section := func(title string, list []StatusChange) {
+	section := func(title string, list []OutcomeChange) {
 		if len(list) == 0 {
 			return
 		}

@@ -30,7 +30,7 @@ type noStart struct{}
 const cantOpen = "can't open file '/work/nonexistent.py': [Errno 2] No such file or directory"
 
 func (noStart) Hello(context.Context) (protocol.Identity, error) {
-	return protocol.Identity{}, &protocol.Fault{Status: protocol.StatusCrash,
+	return protocol.Identity{}, &protocol.Fault{Outcome: protocol.OutcomeCrash,
 		Message: "during hello: process closed its output without answering (exit status 2)",
 		Stderr:  "\x1b[31mpython3: " + cantOpen + "\x1b[0m\n", Err: protocol.ErrInfrastructure}
 }

@@ -113,15 +113,15 @@ func WriteJUnit(w io.Writer, r *runner.Report, suite *vector.Suite) error {
 		if len(c.Requirements) > 0 {
 			jc.SystemOut = &junitBody{"requirements: " + strings.Join(c.Requirements, " ") + "\n"}
 		}
-		msg := junitMessage{Message: oneLineMsg(c.Message), Type: string(c.Status), Body: caseDetail(r, withoutStderr(c), suite)}
+		msg := junitMessage{Message: oneLineMsg(c.Message), Type: string(c.Outcome), Body: caseDetail(r, withoutStderr(c), suite)}
 		switch class[c.ID] {
 		case runner.ClassGated:
-			switch c.Status {
-			case protocol.StatusError, protocol.StatusCrash, protocol.StatusTimeout:
+			switch c.Outcome {
+			case protocol.OutcomeError, protocol.OutcomeCrash, protocol.OutcomeTimeout:
 				jc.Error = &msg
 				s.Errors++
 			default:
-				if c.Status == protocol.StatusUnsupported {
+				if c.Outcome == protocol.OutcomeUnsupported {
 					msg.Message = c.Tier + " case unsupported: " + reasonOf(c)
 				}
 				jc.Failure = &msg
@@ -131,8 +131,8 @@ func WriteJUnit(w io.Writer, r *runner.Report, suite *vector.Suite) error {
 			jc.Skipped = &junitSkipped{Message: oneLineMsg(warningMessage(c, v)), Body: msg.Body}
 			s.Skipped++
 		default:
-			if c.Status != protocol.StatusPass {
-				jc.Skipped = &junitSkipped{Body: statusMessage(c.Status, c.Message)}
+			if c.Outcome != protocol.OutcomePass {
+				jc.Skipped = &junitSkipped{Body: outcomeMessage(c.Outcome, c.Message)}
 				s.Skipped++
 			}
 		}

@@ -34,26 +34,34 @@ func WriteMarkdown(w io.Writer, r *runner.Report) error {
 			safetext.Markdown(r.Implementation.Language), safetext.Markdown(caps))
 	}
 	rows := map[string]map[runner.Outcome]int{}
+	seen := map[runner.Outcome]bool{protocol.OutcomePass: true, protocol.OutcomeFail: true}
 	for _, c := range r.Cases {
-		if r.Filtered && c.Status == protocol.StatusSkip {
+		if r.Filtered && c.Outcome == protocol.OutcomeSkip {
 			continue // filtered out: a row of them would say "not run" again and again
 		}
 		g := c.Tier + "/" + c.Stage
 		if rows[g] == nil {
 			rows[g] = map[runner.Outcome]int{}
 		}
-		rows[g][c.Outcome()]++
+		rows[g][c.Outcome]++
+		seen[c.Outcome] = true
+	}
+	var columns []runner.Outcome // pass, fail and the outcomes the run has
+	for _, o := range runner.Outcomes {
+		if seen[o] {
+			columns = append(columns, o)
+		}
 	}
 	b.WriteString("| tier | stage |")
-	for _, o := range runner.Outcomes {
+	for _, o := range columns {
 		fmt.Fprintf(&b, " %s |", o)
 	}
-	b.WriteString("\n|---|---|" + strings.Repeat("---:|", len(runner.Outcomes)) + "\n")
+	b.WriteString("\n|---|---|" + strings.Repeat("---:|", len(columns)) + "\n")
 	for _, tier := range vector.Tiers {
 		for _, st := range vector.Stages {
 			if x := rows[tier+"/"+st]; x != nil {
 				fmt.Fprintf(&b, "| %s | %s |", tier, st)
-				for _, o := range runner.Outcomes {
+				for _, o := range columns {
 					fmt.Fprintf(&b, " %d |", x[o])
 				}
 				b.WriteString("\n")
@@ -67,14 +75,14 @@ func WriteMarkdown(w io.Writer, r *runner.Report) error {
 	}{{"Gated results", runner.ClassGated}, {"Warnings (not required for the target)", runner.ClassWarning}} {
 		var list []runner.CaseResult
 		for _, c := range r.Cases {
-			if class[c.ID] == l.class && c.Status != protocol.StatusUnsupported {
+			if class[c.ID] == l.class && c.Outcome != protocol.OutcomeUnsupported {
 				list = append(list, c)
 			}
 		}
 		if len(list) > 0 {
-			fmt.Fprintf(&b, "\n### %s\n\n| case | status | requirements | message |\n|---|---|---|---|\n", l.title)
+			fmt.Fprintf(&b, "\n### %s\n\n| case | outcome | requirements | message |\n|---|---|---|---|\n", l.title)
 			for _, c := range list {
-				fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", c.ID, c.Status, markdownIDs(r, c.Requirements), safetext.Markdown(c.Message))
+				fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", c.ID, c.Outcome, markdownIDs(r, c.Requirements), safetext.Markdown(c.Message))
 			}
 		}
 	}
@@ -82,10 +90,10 @@ func WriteMarkdown(w io.Writer, r *runner.Report) error {
 	unsupported := map[string]map[string]int{}
 	var reasons []string
 	for _, c := range r.Cases {
-		if c.Status == protocol.StatusNotRun && r.Infrastructure != "" {
+		if c.Outcome == protocol.OutcomeNotRun && r.Infrastructure != "" {
 			notRun++ // one infrastructure error, said once below
 		}
-		if c.Status == protocol.StatusUnsupported {
+		if c.Outcome == protocol.OutcomeUnsupported {
 			why := reasonOf(c)
 			if unsupported[why] == nil {
 				unsupported[why] = map[string]int{}

@@ -100,8 +100,8 @@ func lastLine(s string) string {
 // randomReport is a report of random outcomes in random tiers, with a
 // random target (none for a filtered run, which accepts none).
 func randomReport(rnd *rand.Rand) *runner.Report {
-	statuses := []protocol.Status{protocol.StatusPass, protocol.StatusFail, protocol.StatusError, protocol.StatusCrash,
-		protocol.StatusTimeout, protocol.StatusUnsupported, protocol.StatusXFail, protocol.StatusUnexpectedPass, protocol.StatusSkip}
+	statuses := []protocol.Outcome{protocol.OutcomePass, protocol.OutcomeFail, protocol.OutcomeError, protocol.OutcomeCrash,
+		protocol.OutcomeTimeout, protocol.OutcomeUnsupported, protocol.OutcomeXFail, protocol.OutcomeXPass, protocol.OutcomeSkip}
 	r := &runner.Report{Schema: runner.ReportSchema, Runner: protocol.RunnerIdentity{Name: "cupel-conform", Version: "test"},
 		Suite: runner.SuiteIdentity{Source: "random", SpecVersion: "1.3"}, Implementation: protocol.Identity{Name: "random"}}
 	n := 1 + rnd.IntN(10)
@@ -109,12 +109,12 @@ func randomReport(rnd *rand.Rand) *runner.Report {
 		tier := vector.Tiers[rnd.IntN(2)]
 		st := statuses[rnd.IntN(len(statuses))]
 		if rnd.IntN(3) == 0 {
-			st = protocol.StatusPass
+			st = protocol.OutcomePass
 		}
 		c := runner.CaseResult{ID: fmt.Sprintf("%s/scoring/c%d", tier, i), Tier: tier, Stage: vector.StageScoring,
-			Status: st, Message: "m#" + string(st)}
-		if st == protocol.StatusXFail || st == protocol.StatusUnexpectedPass {
-			c.Expected = &runner.Expectation{ID: c.ID, Status: protocol.StatusFail, Reason: "pinned"}
+			Outcome: st, Message: "m#" + string(st)}
+		if st == protocol.OutcomeXFail || st == protocol.OutcomeXPass {
+			c.ExpectedFailure = &runner.ExpectedFailure{ID: c.ID, Outcome: protocol.OutcomeFail, Reason: "pinned"}
 		}
 		r.Cases = append(r.Cases, c)
 	}
@@ -197,7 +197,7 @@ var _ = Describe("Every surface renders the one verdict", func() {
 			}
 			Expect(tapLevel).To(Equal(v.Target != ""), what)
 			Expect(tapFailing == 0).To(Equal(v.Passed), what)
-			Expect(todo).To(Equal(v.Warnings+v.Counts[runner.OutcomeXFail]*boolInt(v.Target == "")), what)
+			Expect(todo).To(Equal(v.Warnings+v.Counts[protocol.OutcomeXFail]*boolInt(v.Target == "")), what)
 
 			// Text and Markdown, by their last line.
 			var text, md bytes.Buffer

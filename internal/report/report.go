@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/cupel-go/go-cupel/internal/safetext"
@@ -17,9 +18,9 @@ import (
 	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
-// statusMessage is "status: message", saying the status once when the
+// outcomeMessage is "outcome: message", saying the outcome once when the
 // message already starts with it ("unsupported: unsupported: …" never).
-func statusMessage(st protocol.Status, msg string) string {
+func outcomeMessage(st protocol.Outcome, msg string) string {
 	if msg == "" {
 		return string(st)
 	}
@@ -62,9 +63,7 @@ func reasonOf(c runner.CaseResult) string {
 // warningMessage is what JUnit and TAP say of a warning: a case the
 // target does not require.
 func warningMessage(c runner.CaseResult, v runner.Verdict) string {
-	what := map[runner.Outcome]string{runner.OutcomeFail: "failed", runner.OutcomeUnsupported: "unsupported",
-		runner.OutcomeXFail: "failed (pinned)"}[c.Outcome()]
-	return fmt.Sprintf("%s case %s, not required for %s: %s", c.Tier, what, v.Target.Title(), statusMessage(c.Status, c.Message))
+	return fmt.Sprintf("%s case, not required for %s: %s", c.Tier, v.Target.Title(), outcomeMessage(c.Outcome, c.Message))
 }
 
 // levelTest says whether the "conformance level" test of JUnit, TAP and
@@ -122,7 +121,7 @@ func writeDetail(b *strings.Builder, c runner.CaseResult, suite *vector.Suite) {
 	} // else the message is the first problem and a count of the others, all listed below
 	writeProblems(b, c.Details, DefaultMaxFailures)
 	if suite != nil {
-		if cs := suite.Case(c.ID); cs != nil && c.Status != protocol.StatusUnsupported && c.Status != protocol.StatusSkip && c.Status != protocol.StatusNotRun && c.SuiteError == nil {
+		if cs := suite.Case(c.ID); cs != nil && c.Outcome != protocol.OutcomeUnsupported && c.Outcome != protocol.OutcomeSkip && c.Outcome != protocol.OutcomeNotRun && c.SuiteError == nil {
 			b.WriteString("  inputs:\n")
 			writeInputs(b, cs)
 			if c.Actual != nil && c.Actual.Output != nil && c.Actual.Output.Diagnostics != nil && cs.Expect.Diagnostics == nil {
@@ -213,9 +212,9 @@ func ReadReport(path string) (*runner.Report, error) {
 	if err := json.Unmarshal(data, &head); err != nil {
 		return nil, fmt.Errorf("%s is not JSON (%v): %w", path, err, ErrNotRunReport)
 	}
-	switch head.Schema {
-	case runner.ReportSchema:
-	case explore.ReportSchema:
+	switch {
+	case slices.Contains(runner.ReportSchemas, head.Schema):
+	case head.Schema == explore.ReportSchema:
 		return nil, fmt.Errorf("%s is the report of an exploration (cupel-conform explore --json): %w", path, ErrNotRunReport)
 	default:
 		return nil, fmt.Errorf("%s has schema %q: %w", path, head.Schema, ErrNotRunReport)

@@ -68,9 +68,9 @@ func fixtureSuite(t testing.TB) *vector.Suite {
 // requirement ids it covers (a foreign suite's vector files are input
 // too), and, when infra is set, an infrastructure error and its stderr.
 func textReport(suite *vector.Suite, s string, infra bool) *runner.Report {
-	statuses := []protocol.Status{protocol.StatusFail, protocol.StatusError, protocol.StatusCrash, protocol.StatusTimeout,
-		protocol.StatusUnsupported, protocol.StatusXFail, protocol.StatusSkip, protocol.StatusUnexpectedPass,
-		protocol.StatusPass, protocol.StatusNotRun}
+	statuses := []protocol.Outcome{protocol.OutcomeFail, protocol.OutcomeError, protocol.OutcomeCrash, protocol.OutcomeTimeout,
+		protocol.OutcomeUnsupported, protocol.OutcomeXFail, protocol.OutcomeSkip, protocol.OutcomeXPass,
+		protocol.OutcomePass, protocol.OutcomeNotRun}
 	r := &runner.Report{Schema: runner.ReportSchema, Runner: protocol.RunnerIdentity{Name: "cupel-conform", Version: "devel"},
 		Implementation: protocol.Identity{Name: s, Version: s, Language: s, Homepage: s, Capabilities: protocol.Capabilities{Features: []string{s, "then " + s}}},
 		Level:          runner.LevelNone, LevelReason: "fuzzed", Started: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
@@ -79,9 +79,9 @@ func textReport(suite *vector.Suite, s string, infra bool) *runner.Report {
 	}
 	for i, c := range suite.Cases[:min(len(statuses), len(suite.Cases))] { // a case of each status
 		st := statuses[i]
-		r.Cases = append(r.Cases, runner.CaseResult{ID: c.ID, Tier: c.Tier, Stage: c.Stage, Name: c.Name, Status: st,
+		r.Cases = append(r.Cases, runner.CaseResult{ID: c.ID, Tier: c.Tier, Stage: c.Stage, Name: c.Name, Outcome: st,
 			Message: s, Details: []string{s, "then " + s}, Stderr: s, Requirements: []string{s, "then " + s},
-			Actual: &protocol.Result{Status: "ok", Reason: s, Error: &protocol.ErrorInfo{Kind: s, Message: s},
+			Actual: &protocol.Result{Kind: "ok", Reason: s, Error: &protocol.ErrorInfo{Kind: s, Message: s},
 				Output: &protocol.Output{Selected: []int{0}, Shortfalls: []vector.Shortfall{{Kind: s}},
 					Diagnostics: &protocol.Diagnostics{Excluded: []protocol.DiagnosticItem{{Index: 0, Reason: map[string]any{"reason": s}}}}}}})
 	}

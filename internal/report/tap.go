@@ -45,20 +45,22 @@ func WriteTAP(w io.Writer, r *runner.Report, suite *vector.Suite) error {
 		case runner.ClassWarning:
 			ok = "not ok"
 			directive = " # TODO " + tapEscape(warningMessage(c, v))
-		case runner.ClassNotRun:
-			directive = " # SKIP " + tapEscape(statusMessage(c.Status, c.Message))
-		default:
-			if c.Status == protocol.StatusXFail {
-				ok = "not ok"
-				directive = " # TODO " + tapEscape(statusMessage(c.Status, c.Message))
+		case runner.ClassOK:
+			if c.Ran() {
+				if c.Outcome == protocol.OutcomeXFail {
+					ok = "not ok"
+					directive = " # TODO " + tapEscape(outcomeMessage(c.Outcome, c.Message))
+				}
+				break
 			}
+			directive = " # SKIP " + tapEscape(outcomeMessage(c.Outcome, c.Message))
 		}
 		fmt.Fprintf(b, "%s %d - %s%s\n", ok, i+1, tapEscape(c.ID), directive)
 		if yaml {
 			b.WriteString("  ---\n")
-			fmt.Fprintf(b, "  status: %s\n", c.Status)
+			fmt.Fprintf(b, "  outcome: %s\n", c.Outcome)
 			fmt.Fprintf(b, "  tier: %s\n", c.Tier)
-			if c.Status == protocol.StatusUnsupported {
+			if c.Outcome == protocol.OutcomeUnsupported {
 				fmt.Fprintf(b, "  message: %s\n", yamlString(c.Tier+" case unsupported: "+reasonOf(c)))
 			} else {
 				msg, _, _ := strings.Cut(c.Message, "\n") // the rest is in the detail

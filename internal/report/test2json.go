@@ -90,7 +90,7 @@ func WriteTest2JSON(w io.Writer, r *runner.Report, suite *vector.Suite) error {
 	for _, tier := range vector.Tiers {
 		var cases []runner.CaseResult
 		for _, c := range r.Cases {
-			if c.Tier == tier && c.Status != protocol.StatusSkip {
+			if c.Tier == tier && c.Outcome != protocol.OutcomeSkip {
 				cases = append(cases, c)
 			}
 		}
@@ -158,11 +158,11 @@ func WriteTest2JSON(w io.Writer, r *runner.Report, suite *vector.Suite) error {
 func detailLines(r *runner.Report, c runner.CaseResult, suite *vector.Suite) []string {
 	d := strings.TrimRight(tapSafe(FailureDetail(c, suite)), "\n")
 	if d == "" {
-		return []string{string(c.Status)}
+		return []string{string(c.Outcome)}
 	}
 	lines := strings.Split(d, "\n")
 	if first, _, _ := strings.Cut(tapSafe(c.Message), "\n"); first != "" && strings.HasPrefix(first, lines[0]) {
-		lines[0] = statusMessage(c.Status, first) // say what came of the case
+		lines[0] = outcomeMessage(c.Outcome, first) // say what came of the case
 	}
 	return append(requirementText(r, c), lines...)
 }
@@ -176,11 +176,12 @@ func caseTest(r *runner.Report, c runner.CaseResult, class runner.Class, v runne
 		return "fail", detailLines(r, c, suite)
 	case runner.ClassWarning:
 		return "skip", []string{tapSafe(warningMessage(c, v))}
-	case runner.ClassNotRun:
-		return "skip", []string{tapSafe(statusMessage(c.Status, c.Message))}
 	}
-	if c.Status == protocol.StatusXFail {
-		return "pass", []string{tapSafe(statusMessage(c.Status, c.Message))}
+	if !c.Ran() {
+		return "skip", []string{tapSafe(outcomeMessage(c.Outcome, c.Message))}
+	}
+	if c.Outcome == protocol.OutcomeXFail {
+		return "pass", []string{tapSafe(outcomeMessage(c.Outcome, c.Message))}
 	}
 	return "pass", nil
 }

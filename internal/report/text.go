@@ -41,27 +41,27 @@ func (p painter) c(code, s string) string {
 	return "\x1b[" + code + "m" + s + "\x1b[0m"
 }
 
-// PaintStatus returns text in the terminal colour of status s when color is
+// PaintOutcome returns text in the terminal colour of outcome s when color is
 // true (green for passes, yellow for skips and unsupported cases, red for the
 // rest), and text unchanged when it is false.
-func PaintStatus(s protocol.Status, text string, color bool) string {
-	return painter{color}.c(statusColor(s), text)
+func PaintOutcome(s protocol.Outcome, text string, color bool) string {
+	return painter{color}.c(outcomeColor(s), text)
 }
 
-func statusColor(s protocol.Status) string {
+func outcomeColor(s protocol.Outcome) string {
 	switch s {
-	case protocol.StatusPass, protocol.StatusXFail:
+	case protocol.OutcomePass, protocol.OutcomeXFail:
 		return "32"
-	case protocol.StatusSkip, protocol.StatusUnsupported, protocol.StatusNotRun:
+	case protocol.OutcomeSkip, protocol.OutcomeUnsupported, protocol.OutcomeNotRun:
 		return "33"
 	}
 	return "31"
 }
 
-// countLine formats the non-zero counts of a status map.
-func countLine(m map[protocol.Status]int) string {
+// countLine formats the non-zero counts of an outcome map.
+func countLine(m map[protocol.Outcome]int) string {
 	var parts []string
-	for _, s := range protocol.Statuses {
+	for _, s := range protocol.Outcomes {
 		if m[s] > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", m[s], s))
 		}
@@ -119,7 +119,7 @@ func WriteText(w io.Writer, r *runner.Report, o TextOptions) error {
 			warned = append(warned, c)
 		}
 		switch {
-		case c.Status == protocol.StatusUnsupported:
+		case c.Outcome == protocol.OutcomeUnsupported:
 			why := reasonOf(c)
 			if unsupported[why] == nil {
 				reasons = append(reasons, why)
@@ -128,7 +128,7 @@ func WriteText(w io.Writer, r *runner.Report, o TextOptions) error {
 			if c.Tier == vector.TierRequired {
 				requiredUnsupported[why]++
 			}
-		case c.Status == protocol.StatusNotRun && r.Infrastructure != "":
+		case c.Outcome == protocol.OutcomeNotRun && r.Infrastructure != "":
 			notRun++ // one infrastructure error, said once below
 		case class[c.ID] == runner.ClassGated || class[c.ID] == runner.ClassWarning:
 			failing = append(failing, c)
@@ -177,7 +177,7 @@ func WriteText(w io.Writer, r *runner.Report, o TextOptions) error {
 	}
 	if len(reasons) > 0 {
 		sort.SliceStable(reasons, func(i, j int) bool { return len(unsupported[reasons[i]]) > len(unsupported[reasons[j]]) })
-		fmt.Fprintf(&b, "\n%s (%d cases), by reason:\n", p.c(statusColor(protocol.StatusUnsupported), "unsupported"), r.Counts["all"][protocol.StatusUnsupported])
+		fmt.Fprintf(&b, "\n%s (%d cases), by reason:\n", p.c(outcomeColor(protocol.OutcomeUnsupported), "unsupported"), r.Counts["all"][protocol.OutcomeUnsupported])
 		for i, why := range reasons {
 			if limit > 0 && i >= limit {
 				fmt.Fprintf(&b, "  … and %d more reasons (see the JSON report)\n", len(reasons)-limit)
@@ -200,7 +200,7 @@ func WriteText(w io.Writer, r *runner.Report, o TextOptions) error {
 				fmt.Fprintf(&b, "  … and %d more (see the JSON report)\n", len(l.cases)-limit)
 				break
 			}
-			fmt.Fprintf(&b, "  %s %s\n", p.c(statusColor(c.Status), fmt.Sprintf("%-16s", c.Status)), c.ID)
+			fmt.Fprintf(&b, "  %s %s\n", p.c(outcomeColor(c.Outcome), fmt.Sprintf("%-16s", c.Outcome)), c.ID)
 		}
 	}
 	if r.Infrastructure != "" {
@@ -282,7 +282,7 @@ func short(d string) string {
 }
 
 func writeFailure(b *strings.Builder, p painter, r *runner.Report, c runner.CaseResult, suite *vector.Suite) {
-	fmt.Fprintf(b, "%s %s", p.c(statusColor(c.Status)+";1", strings.ToUpper(string(c.Status))), c.ID)
+	fmt.Fprintf(b, "%s %s", p.c(outcomeColor(c.Outcome)+";1", strings.ToUpper(string(c.Outcome))), c.ID)
 	if c.Name != "" {
 		fmt.Fprintf(b, " — %s", c.Name)
 	}

@@ -73,10 +73,10 @@ var _ = Describe("The JUnit report", func() {
 	It("is valid against the Jenkins JUnit schema", func() {
 		xmllint := testtool.Need(GinkgoT(), "the check of the JUnit report against testdata/jenkins-junit.xsd (package libxml2-utils)", "xmllint")
 		dir := GinkgoT().TempDir()
-		x, err := runner.ParseExpectations("x.toml", []byte("[[expected_failure]]\nid = \"required/scoring/recency-basic\"\nstatus = \"fail\"\nreason = \"stale\"\n"))
+		x, err := runner.ParseExpectedFailures("x.toml", []byte("[[expected_failure]]\nid = \"required/scoring/recency-basic\"\nstatus = \"fail\"\nreason = \"stale\"\n"))
 		Expect(err).NotTo(HaveOccurred())
 		runs := map[string]runner.Options{
-			testimpl.Conformant + "-stale": {Expectations: x},
+			testimpl.Conformant + "-stale": {ExpectedFailures: x},
 			testimpl.Crashing:              {},
 			testimpl.Slow:                  {},
 		}

@@ -31,8 +31,8 @@ var _ = Describe("The wording of the reports", func() {
 		r := answerkey.Answer(c)
 		testimpl.Break(&r)
 		v := runner.Compare(c, r)
-		Expect(v.Status).To(Equal(protocol.StatusFail))
-		return runner.CaseResult{ID: c.ID, Tier: c.Tier, Stage: c.Stage, Status: v.Status, Message: v.Message, Details: v.Details}, suite
+		Expect(v.Outcome).To(Equal(protocol.OutcomeFail))
+		return runner.CaseResult{ID: c.ID, Tier: c.Tier, Stage: c.Stage, Outcome: v.Outcome, Message: v.Message, Details: v.Details}, suite
 	}
 
 	It("lists a failure's problems once, without the count of the one-line message, up to the text report's cap", func() {
@@ -59,18 +59,18 @@ var _ = Describe("The wording of the reports", func() {
 
 	It("says a pin's reason once in JUnit and TAP", func() {
 		first, _ := fixtureRun(testimpl.Partial, runner.Options{})
-		pins := runner.ExpectationsFromReport(first, nil)
+		pins := runner.ExpectedFailuresFromReport(first, nil)
 		Expect(pins.Entries).NotTo(BeEmpty())
-		rep, suite := fixtureRun(testimpl.Partial, runner.Options{Expectations: pins, RequireLevel: runner.LevelConformant})
+		rep, suite := fixtureRun(testimpl.Partial, runner.Options{ExpectedFailures: pins, RequireLevel: runner.LevelConformant})
 		_, junit := junitOf(rep, suite)
 		tap := tapOf(rep, suite)
 		n := 0
 		for _, c := range rep.Cases {
-			if c.Status != protocol.StatusXFail || c.Expected == nil || c.Expected.Reason == "" {
+			if c.Outcome != protocol.OutcomeXFail || c.ExpectedFailure == nil || c.ExpectedFailure.Reason == "" {
 				continue
 			}
 			n++
-			reason := c.Expected.Reason
+			reason := c.ExpectedFailure.Reason
 			Expect(strings.Count(c.Message, reason)).To(Equal(1), "%s: %q", c.ID, c.Message)
 			for _, l := range strings.Split(tap, "\n") {
 				if strings.Contains(l, " - "+c.ID+" ") {
@@ -82,7 +82,7 @@ var _ = Describe("The wording of the reports", func() {
 			}
 		}
 		Expect(n).To(BeNumerically(">", 0), "no xfail with a reason")
-		Expect(junit).To(ContainSubstring(`message="optional case failed (pinned), not required for Cupel Conformant: xfail: expected unsupported: `))
+		Expect(junit).To(ContainSubstring(`message="optional case, not required for Cupel Conformant: xfail: expected unsupported: `))
 	})
 
 	It("does not repeat itself in a filtered run's Markdown", func() {

@@ -37,7 +37,7 @@ var _ = Describe("The Run and Check API with each test implementation", func() {
 				Expect(err).NotTo(HaveOccurred())
 				Expect(rep.Cases).To(HaveLen(len(suite.Cases)))
 				for _, c := range rep.Cases {
-					Expect(c.Status).To(Equal(testimpl.Want(name, suite.Case(c.ID))), "%s: %s", c.ID, c.Message)
+					Expect(c.Outcome).To(Equal(testimpl.Want(name, suite.Case(c.ID))), "%s: %s", c.ID, c.Message)
 				}
 				Expect(rep.Level).To(Equal(testimpl.Level(name)), rep.LevelReason)
 				Expect(rep.Filtered).To(BeFalse())
@@ -60,7 +60,7 @@ var _ = Describe("The Run and Check API with each test implementation", func() {
 				for i, c := range rep.Cases {
 					if v.Cases[i].Class == runner.ClassGated && listed < 10 {
 						listed++
-						Expect(err.Error()).To(ContainSubstring(c.ID + ": " + string(c.Status)))
+						Expect(err.Error()).To(ContainSubstring(c.ID + ": " + string(c.Outcome)))
 					}
 				}
 				if v.Gated > 10 {
@@ -97,7 +97,7 @@ var _ = Describe("The Run and Check API with each test implementation", func() {
 				for _, c := range rep.Cases {
 					Expect(junit.String()).To(ContainSubstring(`name="` + c.ID + `"`))
 					Expect(tap.String()).To(ContainSubstring(c.ID))
-					if runner.Classify(c, "") == runner.ClassGated && c.Status != protocol.StatusUnsupported {
+					if runner.Classify(c, "") == runner.ClassGated && c.Outcome != protocol.OutcomeUnsupported {
 						Expect(text.String()).To(ContainSubstring(c.ID))
 					}
 				}
@@ -117,7 +117,7 @@ var _ = Describe("The Run and Check API with each test implementation", func() {
 
 	It("breaks every answer of the broken implementations (the table is not vacuous)", func() {
 		for _, c := range suite.Cases {
-			Expect(testimpl.Want(testimpl.OptionalFailures, c) == protocol.StatusFail).To(Equal(c.Tier == vector.TierOptional))
+			Expect(testimpl.Want(testimpl.OptionalFailures, c) == protocol.OutcomeFail).To(Equal(c.Tier == vector.TierOptional))
 		}
 		Expect(runner.Check(testimpl.New("nonesuch", suite), options(""))).To(MatchError(runner.ErrUsage), "a nil Implementation")
 	})

@@ -88,8 +88,8 @@ func New(name string, suite *vector.Suite) protocol.Implementation {
 // item (or gains item 0), an order is reversed (or emptied, or given item
 // 0).
 func Break(r *protocol.Result) {
-	if r.Status != protocol.ResultOK {
-		*r = protocol.Result{Status: protocol.ResultOK, Output: &protocol.Output{}}
+	if r.Kind != protocol.ResultOK {
+		*r = protocol.Result{Kind: protocol.ResultOK, Output: &protocol.Output{}}
 		return
 	}
 	out := r.Output
@@ -127,7 +127,7 @@ func Break(r *protocol.Result) {
 // (included 99, excluded -1); one whose report the case does not check
 // gets both a bad order and such a report, which the text report shows.
 func OutOfRangeIndex(c *vector.Case, r *protocol.Result) {
-	if r.Status != protocol.ResultOK || r.Output == nil {
+	if r.Kind != protocol.ResultOK || r.Output == nil {
 		return
 	}
 	out := r.Output
@@ -169,7 +169,7 @@ type partial struct{ *answerkey.AnswerKey }
 
 func (p partial) Run(ctx context.Context, req protocol.Request) (protocol.Result, error) {
 	if req.Stage == vector.StageSlicing || req.Stage == vector.StagePipeline {
-		return protocol.Result{Status: protocol.ResultUnsupported, Reason: req.Stage + " is not implemented yet"}, nil
+		return protocol.Result{Kind: protocol.ResultUnsupported, Reason: req.Stage + " is not implemented yet"}, nil
 	}
 	return p.AnswerKey.Run(ctx, req)
 }
@@ -301,7 +301,7 @@ func answerOne(impl protocol.Implementation, req protocol.Request) (res protocol
 	defer cancel()
 	res, err := impl.Run(ctx, req)
 	if err != nil {
-		return protocol.Result{Status: protocol.ResultError, Error: &protocol.ErrorInfo{Kind: "internal", Message: err.Error()}}, true
+		return protocol.Result{Kind: protocol.ResultError, Error: &protocol.ErrorInfo{Kind: "internal", Message: err.Error()}}, true
 	}
 	return res, true
 }
@@ -317,31 +317,31 @@ func writeLine(w io.Writer, v any) error {
 
 // Want is the status the implementation called name earns on c, live
 // (in process or as a process).
-func Want(name string, c *vector.Case) protocol.Status {
+func Want(name string, c *vector.Case) protocol.Outcome {
 	expectsRejection := c.Expect.Error != "" || c.Expect.ConstructionError
 	switch {
 	case name == OptionalFailures && c.Tier == vector.TierOptional,
 		name == FailingRequired && c.Tier == vector.TierRequired:
-		return protocol.StatusFail
+		return protocol.OutcomeFail
 	case name == Partial && (c.Stage == vector.StageSlicing || c.Stage == vector.StagePipeline):
-		return protocol.StatusUnsupported
+		return protocol.OutcomeUnsupported
 	case name == Crashing && c.ID == CrashID:
-		return protocol.StatusCrash
+		return protocol.OutcomeCrash
 	case name == Slow && c.ID == SlowID:
-		return protocol.StatusTimeout
+		return protocol.OutcomeTimeout
 	case name == OutOfRange && !expectsRejection:
-		return protocol.StatusFail
+		return protocol.OutcomeFail
 	}
-	return protocol.StatusPass
+	return protocol.OutcomePass
 }
 
 // WantOffline is the status the implementation earns on c through an
 // offline exchange, where nothing times out: the slow implementation's
 // answer is its error (it ran out of its 200ms). A crash leaves no result,
 // which verify refuses as a whole (see Main).
-func WantOffline(name string, c *vector.Case) protocol.Status {
+func WantOffline(name string, c *vector.Case) protocol.Outcome {
 	if name == Slow && c.ID == SlowID {
-		return protocol.StatusError
+		return protocol.OutcomeError
 	}
 	return Want(name, c)
 }

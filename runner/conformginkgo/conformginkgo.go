@@ -140,15 +140,16 @@ func (g *gate) runCase(ctx ginkgo.SpecContext, id string) {
 	case runner.ClassGated:
 		ginkgo.Fail(g.describe(c))
 	case runner.ClassWarning:
-		ginkgo.Skip(fmt.Sprintf("%s case %s, not required for %s: %s", c.Tier, c.Outcome(), g.opts.RequireLevel.Title(), c.Message))
-	case runner.ClassNotRun:
-		if c.Status == protocol.StatusSkip {
-			ginkgo.Skip(c.Message) // another shard's (Options.Shard)
-		}
-		g.stopIfNoVerdict(id) // the run stopped at this case
-		ginkgo.Fail(g.describe(c))
+		ginkgo.Skip(fmt.Sprintf("%s case %s, not required for %s: %s", c.Tier, c.Outcome, g.opts.RequireLevel.Title(), c.Message))
 	case runner.ClassOK:
-		if c.Status == protocol.StatusXFail {
+		if !c.Ran() {
+			if c.Outcome == protocol.OutcomeSkip {
+				ginkgo.Skip(c.Message) // another shard's (Options.Shard)
+			}
+			g.stopIfNoVerdict(id) // the run stopped at this case
+			ginkgo.Fail(g.describe(c))
+		}
+		if c.Outcome == protocol.OutcomeXFail {
 			ginkgo.Skip("expected failure: " + c.Message)
 		}
 	}
@@ -199,17 +200,17 @@ func (g *gate) describe(c runner.CaseResult) string {
 	g.smu.Unlock()
 	if !full {
 		first, _, _ := strings.Cut(c.Message, "\n")
-		return fmt.Sprintf("%s (only the first %d failures of each Ginkgo process are shown in full)", statusLine(c.Status, first), report.DefaultMaxFailures)
+		return fmt.Sprintf("%s (only the first %d failures of each Ginkgo process are shown in full)", outcomeLine(c.Outcome, first), report.DefaultMaxFailures)
 	}
 	d := strings.TrimRight(report.FailureDetail(c, g.suite), "\n")
 	if len(c.Requirements) > 0 {
 		d += "\nrequirements: " + strings.Join(c.Requirements, ", ")
 	}
-	return statusLine(c.Status, d)
+	return outcomeLine(c.Outcome, d)
 }
 
-// statusLine is "status: text", saying the status once.
-func statusLine(st protocol.Status, text string) string {
+// outcomeLine is "outcome: text", saying the outcome once.
+func outcomeLine(st protocol.Outcome, text string) string {
 	if text == "" {
 		return string(st)
 	}
@@ -235,7 +236,7 @@ func (g *gate) stop(id, why, stderr string) {
 	if by := g.claim(id); by != id {
 		ginkgo.Skip(fmt.Sprintf("not run: %s (the spec of %s says why)", why, by))
 	}
-	d := report.FailureDetail(runner.CaseResult{Status: protocol.StatusNotRun, Message: why, Stderr: stderr}, nil)
+	d := report.FailureDetail(runner.CaseResult{Outcome: protocol.OutcomeNotRun, Message: why, Stderr: stderr}, nil)
 	ginkgo.Fail("conformginkgo: the run has no verdict: " + strings.TrimRight(d, "\n") +
 		"\n(said by this spec alone: the others are skipped, not run)")
 }
@@ -401,7 +402,7 @@ func (g *gate) gather(rep *runner.Report) error {
 				f.Close()
 				return fmt.Errorf("%s: %w", path, err)
 			}
-			if i, ok := index[c.ID]; ok && rep.Cases[i].Status == protocol.StatusSkip {
+			if i, ok := index[c.ID]; ok && rep.Cases[i].Outcome == protocol.OutcomeSkip {
 				rep.Cases[i] = c
 			}
 		}

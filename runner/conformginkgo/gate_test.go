@@ -198,11 +198,11 @@ func (r childRun) want() (code int, status map[string]string) {
 	status = map[string]string{}
 	for _, c := range rep.Cases {
 		switch k, _ := v.ClassOf(c.ID); {
-		case c.Status == protocol.StatusSkip:
+		case c.Outcome == protocol.OutcomeSkip:
 			status[c.ID] = "skipped" // Ginkgo lists a spec its filter leaves out as skipped
 		case k == runner.ClassGated:
 			status[c.ID] = "failed"
-		case k == runner.ClassWarning, c.Status == protocol.StatusXFail:
+		case k == runner.ClassWarning, c.Outcome == protocol.OutcomeXFail:
 			status[c.ID] = "skipped"
 		default:
 			status[c.ID] = "passed"

@@ -66,9 +66,9 @@ func Test(t *testing.T, impl runner.Implementation, opts runner.Options) *runner
 			case runner.ClassGated:
 				t.Error(describe(c))
 			case runner.ClassWarning:
-				t.Skipf("%s case %s, not required for %s: %s", c.Tier, c.Outcome(), opts.RequireLevel.Title(), c.Message)
+				t.Skipf("%s case %s, not required for %s: %s", c.Tier, c.Outcome, opts.RequireLevel.Title(), c.Message)
 			case runner.ClassOK:
-				if c.Status == protocol.StatusXFail {
+				if c.Outcome == protocol.OutcomeXFail {
 					t.Skipf("expected failure: %s", c.Message)
 				}
 			}
@@ -90,8 +90,8 @@ func Test(t *testing.T, impl runner.Implementation, opts runner.Options) *runner
 // and diff, the ids of the requirements it covers, and its stderr.
 func describe(c runner.CaseResult) string {
 	msg := c.Message
-	if !strings.HasPrefix(msg, string(c.Status)+":") {
-		msg = string(c.Status) + ": " + msg
+	if !strings.HasPrefix(msg, string(c.Outcome)+":") {
+		msg = string(c.Outcome) + ": " + msg
 	}
 	if len(c.Details) > 0 {
 		msg += "\n" + strings.Join(c.Details, "\n")

@@ -17,7 +17,7 @@ func (myImpl) Hello(context.Context) (protocol.Identity, error) {
 }
 
 func (myImpl) Run(_ context.Context, req protocol.Request) (protocol.Result, error) {
-	return protocol.Result{Status: protocol.ResultUnsupported, Reason: "not yet: " + req.Stage}, nil
+	return protocol.Result{Kind: protocol.ResultUnsupported, Reason: "not yet: " + req.Stage}, nil
 }
 
 // A Go implementation gates itself from go test with one call, in a

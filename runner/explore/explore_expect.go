@@ -20,7 +20,7 @@ const exploreEpsilon = vector.DefaultEpsilon
 // returns false when r cannot be an expectation.
 func exploreExpect(c *vector.Case, r protocol.Result, diagnostics bool) bool {
 	c.Expect = vector.Expect{Epsilon: exploreEpsilon}
-	switch r.Status {
+	switch r.Kind {
 	case protocol.ResultRejected:
 		if r.Error == nil || !slices.Contains(vector.ErrorKinds, r.Error.Kind) {
 			return false

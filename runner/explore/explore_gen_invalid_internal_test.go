@@ -30,7 +30,7 @@ func invalidShares(x *explorer, n int, check func(c *vector.Case, invalid bool))
 		c := x.gen.generate(1, i)
 		res, f := x.call(context.Background(), x.oracle, c, &seq)
 		gomega.Expect(f).To(gomega.BeNil())
-		invalid := res.Status == protocol.ResultRejected &&
+		invalid := res.Kind == protocol.ResultRejected &&
 			(res.Error.Kind == vector.KindInvalidConfig || res.Error.Kind == vector.KindInvalidBudget)
 		keys := []string{c.Stage}
 		if c.Input.Slicer == "count_quota" {

@@ -78,8 +78,8 @@ var _ = ginkgo.Describe("explore's generator and vector writer", func() {
 			got, _ := json.Marshal(loaded.Input)
 			gomega.Expect(string(got)).To(gomega.Equal(string(want)), "case %d:\n%s", i, w.buf.String())
 			v := runner.Compare(loaded, r)
-			gomega.Expect(v.Status).To(gomega.Equal(protocol.StatusPass), "case %d: %s\n%s", i, v.Message, w.buf.String())
-			gomega.Expect(runner.Compare(c, r).Status).To(gomega.Equal(protocol.StatusPass))
+			gomega.Expect(v.Outcome).To(gomega.Equal(protocol.OutcomePass), "case %d: %s\n%s", i, v.Message, w.buf.String())
+			gomega.Expect(runner.Compare(c, r).Outcome).To(gomega.Equal(protocol.OutcomePass))
 		}
 		// Every component go-cupel declares was generated in its stage, and
 		// some cases expect errors.
@@ -104,7 +104,7 @@ var _ = ginkgo.Describe("explore's generator and vector writer", func() {
 			c := g.generate(1, i)
 			r, err := runner.Engine().Run(context.Background(), protocol.NewRequest(1, c))
 			gomega.Expect(err).NotTo(gomega.HaveOccurred())
-			gomega.Expect(r.Status).NotTo(gomega.Equal(protocol.ResultUnsupported), "case %d: %s", i, r.Reason)
+			gomega.Expect(r.Kind).NotTo(gomega.Equal(protocol.ResultUnsupported), "case %d: %s", i, r.Reason)
 			gomega.Expect(exploreExpect(c, r, true)).To(gomega.BeTrue(), "case %d", i)
 			var refs []time.Time
 			var walk func(sc *cupel.ScorerSpec)

@@ -29,7 +29,7 @@ func (b bugImpl) Hello(ctx context.Context) (protocol.Identity, error) {
 
 func (b bugImpl) Run(ctx context.Context, req protocol.Request) (protocol.Result, error) {
 	r, err := runner.Engine().Run(ctx, req)
-	if err != nil || r.Status != protocol.ResultOK {
+	if err != nil || r.Kind != protocol.ResultOK {
 		return r, err
 	}
 	out := *r.Output
@@ -250,7 +250,7 @@ var _ = ginkgo.Describe("explore's vector writer", func() {
 		for i := range 60 {
 			scores = append(scores, protocol.IndexScore{Index: i, Score: vector.Float(float64(i) / 7)})
 		}
-		r := &protocol.Result{Status: protocol.ResultOK, Output: &protocol.Output{Scores: scores}}
+		r := &protocol.Result{Kind: protocol.ResultOK, Output: &protocol.Output{Scores: scores}}
 		var w tomlWriter
 		w.commentResult(r, "")
 		lines := strings.Split(strings.TrimSuffix(w.buf.String(), "\n"), "\n")
@@ -270,7 +270,7 @@ var _ = ginkgo.Describe("explore's vector writer", func() {
 		}
 		// A line without a comma in its first 100 columns is cut at 100.
 		w = tomlWriter{}
-		w.commentResult(&protocol.Result{Status: protocol.ResultError, Error: &protocol.ErrorInfo{Kind: "x", Message: strings.Repeat("m", 250)}}, "")
+		w.commentResult(&protocol.Result{Kind: protocol.ResultError, Error: &protocol.ErrorInfo{Kind: "x", Message: strings.Repeat("m", 250)}}, "")
 		lines = strings.Split(strings.TrimSuffix(w.buf.String(), "\n"), "\n")
 		gomega.Expect(lines).To(gomega.HaveLen(4))
 		gomega.Expect(lines[2]).To(gomega.Equal("#   " + strings.Repeat("m", 100)))
@@ -293,7 +293,7 @@ var _ = ginkgo.Describe("explore's vector writer", func() {
 		}
 		d := &Divergence{Class: "placing / chronological / order", Seed: 4, Index: 9, OriginalItems: 12, ShrinkRuns: 33,
 			Case:    &vector.Case{Stage: vector.StagePlacing, Input: vector.Input{PolicySpec: cupel.PolicySpec{Placer: "chronological"}, Items: []vector.Item{}}},
-			Verdict: runner.Judgement{Status: protocol.StatusFail, Message: "m", Details: details}, Stderr: strings.Join(stderr, "\n") + "\n"}
+			Verdict: runner.Comparison{Outcome: protocol.OutcomeFail, Message: "m", Details: details}, Stderr: strings.Join(stderr, "\n") + "\n"}
 		data, err := d.VectorTOML(nil)
 		gomega.Expect(err).NotTo(gomega.HaveOccurred())
 		text := string(data)
@@ -374,11 +374,11 @@ var _ = ginkgo.Describe("explore's vector writer", func() {
 			r, err := impl.Run(context.Background(), protocol.NewRequest(1, loaded))
 			gomega.Expect(err).NotTo(gomega.HaveOccurred())
 			v := runner.Compare(loaded, r)
-			gomega.Expect(v.Status).To(gomega.Equal(protocol.StatusFail), d.File)
+			gomega.Expect(v.Outcome).To(gomega.Equal(protocol.OutcomeFail), d.File)
 			gomega.Expect(diffKind(v)).To(gomega.Equal(d.Kind), d.File)
 			gr, err := runner.Engine().Run(context.Background(), protocol.NewRequest(1, loaded))
 			gomega.Expect(err).NotTo(gomega.HaveOccurred())
-			gomega.Expect(runner.Compare(loaded, gr).Status).To(gomega.Equal(protocol.StatusPass), d.File)
+			gomega.Expect(runner.Compare(loaded, gr).Outcome).To(gomega.Equal(protocol.OutcomePass), d.File)
 		}
 	})
 })

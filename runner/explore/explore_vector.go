@@ -69,7 +69,7 @@ func (d *Divergence) VectorTOML(rep *Report) ([]byte, error) {
 	w.comment("Oracle output (the expected values):")
 	w.commentResult(d.OracleResult, "")
 	w.comment("")
-	w.comment("Verdict: %s", d.Verdict.Status)
+	w.comment("Verdict: %s", d.Verdict.Outcome)
 	if len(d.Verdict.Details) == 0 && d.Verdict.Message != "" {
 		w.comment("%s", d.Verdict.Message)
 	}

@@ -91,7 +91,7 @@ type outcome struct {
 	// case; oracle and actual return them.
 	oracleRes, actualRes protocol.Result
 	hasOracle, hasActual bool
-	verdict              runner.Judgement
+	verdict              runner.Comparison
 	fault, stderr        string
 	oracleFault          bool
 }
@@ -134,13 +134,13 @@ func (x *explorer) call(ctx context.Context, impl protocol.Implementation, c *ve
 		if ctx.Err() != nil {
 			x.infra = fmt.Errorf("interrupted: %w", ctx.Err())
 		}
-		return protocol.Result{}, &protocol.Fault{Status: protocol.StatusNotRun, Message: err.Error()}
+		return protocol.Result{}, &protocol.Fault{Outcome: protocol.OutcomeNotRun, Message: err.Error()}
 	case errors.As(err, &f):
 		return protocol.Result{}, f
 	case errors.Is(err, context.DeadlineExceeded):
-		return protocol.Result{}, &protocol.Fault{Status: protocol.StatusTimeout, Message: protocol.TimeoutMessage(x.opts.Timeout)}
+		return protocol.Result{}, &protocol.Fault{Outcome: protocol.OutcomeTimeout, Message: protocol.TimeoutMessage(x.opts.Timeout)}
 	}
-	return protocol.Result{}, &protocol.Fault{Status: protocol.StatusError, Message: err.Error()}
+	return protocol.Result{}, &protocol.Fault{Outcome: protocol.OutcomeError, Message: err.Error()}
 }
 
 // callEngine runs go-cupel in process: it cannot hang or be killed, so it
@@ -149,12 +149,12 @@ func (x *explorer) call(ctx context.Context, impl protocol.Implementation, c *ve
 func (x *explorer) callEngine(ctx context.Context, req protocol.Request) (r protocol.Result, f *protocol.Fault) {
 	defer func() {
 		if p := recover(); p != nil {
-			r, f = protocol.Result{}, &protocol.Fault{Status: protocol.StatusCrash, Message: fmt.Sprintf("panic: %v\n%s", p, debug.Stack())}
+			r, f = protocol.Result{}, &protocol.Fault{Outcome: protocol.OutcomeCrash, Message: fmt.Sprintf("panic: %v\n%s", p, debug.Stack())}
 		}
 	}()
 	r, err := runner.Engine().Run(ctx, req)
 	if err != nil {
-		return protocol.Result{}, &protocol.Fault{Status: protocol.StatusError, Message: err.Error()}
+		return protocol.Result{}, &protocol.Fault{Outcome: protocol.OutcomeError, Message: err.Error()}
 	}
 	return r, nil
 }
@@ -175,11 +175,11 @@ func (x *explorer) check(ctx context.Context, c *vector.Case) outcome {
 		return o
 	}
 	if f != nil {
-		o.kind, o.fault, o.stderr, o.oracleFault = "oracle "+string(f.Status), faultText(f), f.Stderr, true
+		o.kind, o.fault, o.stderr, o.oracleFault = "oracle "+string(f.Outcome), faultText(f), f.Stderr, true
 		return o
 	}
 	o.oracleRes, o.hasOracle = or, true
-	switch or.Status {
+	switch or.Kind {
 	case protocol.ResultUnsupported:
 		o.skip = true
 		return o
@@ -198,8 +198,8 @@ func (x *explorer) check(ctx context.Context, c *vector.Case) outcome {
 		return o
 	}
 	if f != nil {
-		o.kind, o.fault, o.stderr = string(f.Status), faultText(f), f.Stderr
-		o.verdict = runner.Judgement{Status: f.Status, Message: faultText(f)}
+		o.kind, o.fault, o.stderr = string(f.Outcome), faultText(f), f.Stderr
+		o.verdict = runner.Comparison{Outcome: f.Outcome, Message: faultText(f)}
 		if x.lastGood != nil {
 			// Let a restarted session complete a case (see lastGood).
 			x.call(ctx, x.impl, x.lastGood, &x.implSeq)
@@ -209,9 +209,9 @@ func (x *explorer) check(ctx context.Context, c *vector.Case) outcome {
 	x.lastGood = c
 	o.actualRes, o.hasActual = ar, true
 	o.verdict = runner.Compare(c, ar)
-	switch o.verdict.Status {
-	case protocol.StatusPass:
-	case protocol.StatusUnsupported:
+	switch o.verdict.Outcome {
+	case protocol.OutcomePass:
+	case protocol.OutcomeUnsupported:
 		o.skip = true
 	default:
 		o.kind = diffKind(o.verdict)
@@ -221,9 +221,9 @@ func (x *explorer) check(ctx context.Context, c *vector.Case) outcome {
 
 // diffKind classifies a verdict by the first problem the comparator
 // names: the kind of difference that makes a divergence distinct.
-func diffKind(v runner.Judgement) string {
-	if v.Status != protocol.StatusFail {
-		return string(v.Status)
+func diffKind(v runner.Comparison) string {
+	if v.Outcome != protocol.OutcomeFail {
+		return string(v.Outcome)
 	}
 	m := v.Message
 	prefixes := []struct{ prefix, kind string }{

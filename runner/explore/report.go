@@ -117,7 +117,7 @@ type Divergence struct {
 	// Case is the shrunk case; its Expect holds the oracle's outputs.
 	Case *vector.Case
 	// Verdict is the comparison of the implementation's result on Case.
-	Verdict runner.Judgement
+	Verdict runner.Comparison
 	// Actual and OracleResult are the two sides' results on Case; Fault
 	// describes a crash, hang or protocol error of the implementation (or,
 	// with OracleFault, of the oracle), and Stderr its stderr tail.

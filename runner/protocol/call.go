@@ -35,7 +35,7 @@ func Call(ctx context.Context, impl Implementation, req Request, timeout time.Du
 	go func() {
 		defer func() {
 			if p := recover(); p != nil {
-				ch <- answer{err: &Fault{Status: StatusCrash, Message: fmt.Sprintf("panic: %v\n%s", p, debug.Stack())}}
+				ch <- answer{err: &Fault{Outcome: OutcomeCrash, Message: fmt.Sprintf("panic: %v\n%s", p, debug.Stack())}}
 			}
 		}()
 		r, err := impl.Run(cctx, req)
@@ -52,14 +52,14 @@ func Call(ctx context.Context, impl Implementation, req Request, timeout time.Du
 		select {
 		case a = <-ch:
 		case <-time.After(grace):
-			return Result{}, &Fault{Status: StatusTimeout, Message: TimeoutMessage(timeout)}
+			return Result{}, &Fault{Outcome: OutcomeTimeout, Message: TimeoutMessage(timeout)}
 		}
 	}
 	// An implementation that reported the timeout itself keeps its fault
 	// (and stderr), with the limit stated; the fault is copied, not changed.
 	var f *Fault
 	if a.err != nil && errors.Is(cctx.Err(), context.DeadlineExceeded) && !errors.Is(a.err, ErrInfrastructure) &&
-		errors.As(a.err, &f) && f.Status == StatusTimeout {
+		errors.As(a.err, &f) && f.Outcome == OutcomeTimeout {
 		g := *f
 		g.Message, g.Err = TimeoutMessage(timeout), nil
 		return a.r.Bounded(), g.Bounded()
@@ -88,7 +88,7 @@ func CallHello(ctx context.Context, impl Implementation) (Identity, error) {
 // the cut changes no verdict); r itself when none is over its cap. The
 // output is left whole, for the comparison: see [Result.Kept].
 func (r Result) Bounded() Result {
-	r.Status, r.Reason = bound.Name(r.Status), bound.Text(r.Reason)
+	r.Kind, r.Reason = bound.Name(r.Kind), bound.Text(r.Reason)
 	if e := r.Error; e != nil {
 		if kind, msg := bound.Name(e.Kind), bound.Text(e.Message); kind != e.Kind || msg != e.Message {
 			r.Error = &ErrorInfo{Kind: kind, Message: msg}

@@ -92,7 +92,7 @@ const (
 // Result is an implementation's answer to one Request.
 type Result struct {
 	// Status is "ok", "rejected", "unsupported" or "error".
-	Status string `json:"status"`
+	Kind string `json:"status"`
 	// Output is set when Status is "ok".
 	Output *Output `json:"output,omitempty"`
 	// Error is set when Status is "rejected" or "error".
@@ -153,7 +153,7 @@ type DiagnosticItem struct {
 // Fault is an error of an implementation's process or transport. Status
 // is the case status it maps to: crash, timeout or error (protocol).
 type Fault struct {
-	Status  Status
+	Outcome Outcome
 	Message string
 	// Stderr is the tail of the process's stderr, if any.
 	Stderr string
@@ -167,9 +167,9 @@ type Fault struct {
 // Error implements error.
 func (f *Fault) Error() string {
 	if f.Err != nil {
-		return fmt.Sprintf("%s: %s: %v", f.Status, f.Message, f.Err)
+		return fmt.Sprintf("%s: %s: %v", f.Outcome, f.Message, f.Err)
 	}
-	return fmt.Sprintf("%s: %s", f.Status, f.Message)
+	return fmt.Sprintf("%s: %s", f.Outcome, f.Message)
 }
 
 // Unwrap returns the underlying error.

@@ -134,7 +134,7 @@ func (p *Process) Run(ctx context.Context, req Request) (Result, error) {
 				p.lastTail = f.Stderr
 				return Result{}, f
 			}
-			return Result{}, &Fault{Status: StatusCrash, Message: "process failed to start", Err: err}
+			return Result{}, &Fault{Outcome: OutcomeCrash, Message: "process failed to start", Err: err}
 		}
 		ectx, cancel := afterStart(ctx, budget)
 		res, err := p.exchange(ectx, pr, req)
@@ -197,7 +197,7 @@ func (p *Process) restart(ctx context.Context) error {
 	if last != nil {
 		msg += ": last restart failed: " + last.Error()
 	}
-	return &Fault{Status: StatusNotRun, Message: msg, Err: ErrInfrastructure}
+	return &Fault{Outcome: OutcomeNotRun, Message: msg, Err: ErrInfrastructure}
 }
 
 // startWithin starts a process within the startup timeout. Starting is not
@@ -288,7 +288,7 @@ func (p *Process) start(ctx context.Context) (*proc, Identity, error) {
 		pr.maxStderr = p.opts.MaxStderr
 	}
 	if err != nil {
-		return nil, Identity{}, &Fault{Status: StatusCrash, Message: "cannot start implementation", Err: err}
+		return nil, Identity{}, &Fault{Outcome: OutcomeCrash, Message: "cannot start implementation", Err: err}
 	}
 	hello := HelloRequest{Type: TypeHello, Protocol: []string{Protocol},
 		Runner: RunnerIdentity{Name: Name, Version: Version}, Suite: p.opts.Suite}
@@ -298,7 +298,7 @@ func (p *Process) start(ctx context.Context) (*proc, Identity, error) {
 		pr.drainStderr()
 		f.Stderr = pr.stderr.since(0)
 		f.Message = "during hello: " + f.Message
-		if f.Status == StatusTimeout {
+		if f.Outcome == OutcomeTimeout {
 			f.Message = fmt.Sprintf("during hello: no hello within the startup timeout of %s", p.opts.StartupTimeout)
 		}
 		return nil, Identity{}, f
@@ -306,15 +306,15 @@ func (p *Process) start(ctx context.Context) (*proc, Identity, error) {
 	h, herr := DecodeHello(line)
 	if ke := (*wirejson.KeyError)(nil); errors.As(herr, &ke) {
 		pr.kill()
-		return nil, Identity{}, &Fault{Status: StatusError, Message: "hello line refused: " + ke.Error(), Stderr: pr.stderr.since(0), Line: bound.Line(pr.sent), Err: ErrProtocol}
+		return nil, Identity{}, &Fault{Outcome: OutcomeError, Message: "hello line refused: " + ke.Error(), Stderr: pr.stderr.since(0), Line: bound.Line(pr.sent), Err: ErrProtocol}
 	}
 	if herr != nil || h.Type != TypeHello {
 		pr.kill()
-		return nil, Identity{}, &Fault{Status: StatusError, Message: badHello(line), Stderr: pr.stderr.since(0), Line: bound.Line(pr.sent), Err: ErrProtocol}
+		return nil, Identity{}, &Fault{Outcome: OutcomeError, Message: badHello(line), Stderr: pr.stderr.since(0), Line: bound.Line(pr.sent), Err: ErrProtocol}
 	}
 	if h.Protocol != Protocol {
 		pr.kill()
-		return nil, Identity{}, &Fault{Status: StatusError, Message: fmt.Sprintf("implementation speaks protocol %q, want %q", h.Protocol, Protocol), Err: ErrProtocol}
+		return nil, Identity{}, &Fault{Outcome: OutcomeError, Message: fmt.Sprintf("implementation speaks protocol %q, want %q", h.Protocol, Protocol), Err: ErrProtocol}
 	}
 	return pr, h.Info(), nil
 }
@@ -353,17 +353,17 @@ func (p *Process) exchange(ctx context.Context, pr *proc, req Request) (Result, 
 			if errors.Is(err, wirejson.ErrKey) {
 				msg = "result line refused"
 			}
-			return Result{}, &Fault{Status: StatusError, Message: msg, Line: bound.Line(pr.sent), Err: err}
+			return Result{}, &Fault{Outcome: OutcomeError, Message: msg, Line: bound.Line(pr.sent), Err: err}
 		}
 	}
 	if m.Type != TypeResult {
-		return Result{}, &Fault{Status: StatusError, Message: fmt.Sprintf("expected a result message, got type %q", m.Type), Line: bound.Line(pr.sent), Err: ErrProtocol}
+		return Result{}, &Fault{Outcome: OutcomeError, Message: fmt.Sprintf("expected a result message, got type %q", m.Type), Line: bound.Line(pr.sent), Err: ErrProtocol}
 	}
 	if m.Seq != req.Seq {
-		return Result{}, &Fault{Status: StatusError, Message: fmt.Sprintf("result has seq %d, want %d", m.Seq, req.Seq), Line: bound.Line(pr.sent), Err: ErrProtocol}
+		return Result{}, &Fault{Outcome: OutcomeError, Message: fmt.Sprintf("result has seq %d, want %d", m.Seq, req.Seq), Line: bound.Line(pr.sent), Err: ErrProtocol}
 	}
 	if m.ID != "" && m.ID != req.ID {
-		return Result{}, &Fault{Status: StatusError, Message: fmt.Sprintf("result has id %q, want %q", m.ID, req.ID), Line: bound.Line(pr.sent), Err: ErrProtocol}
+		return Result{}, &Fault{Outcome: OutcomeError, Message: fmt.Sprintf("result has id %q, want %q", m.ID, req.ID), Line: bound.Line(pr.sent), Err: ErrProtocol}
 	}
 	return m.Result, nil
 }
@@ -486,7 +486,7 @@ func (pr *proc) dead() bool {
 func (pr *proc) roundTrip(ctx context.Context, msg any, read func(line []byte) bool) ([]byte, *Fault) {
 	b, err := encodeLine(msg)
 	if err != nil {
-		return nil, &Fault{Status: StatusError, Message: "cannot encode request", Err: err}
+		return nil, &Fault{Outcome: OutcomeError, Message: "cannot encode request", Err: err}
 	}
 	b = append(b, '\n')
 	wrote := make(chan error, 1)
@@ -520,7 +520,7 @@ func (pr *proc) roundTrip(ctx context.Context, msg any, read func(line []byte) b
 		case l, ok := <-pr.lines:
 			if !ok || l.err != nil {
 				if ok && !errors.Is(l.err, io.EOF) {
-					return nil, &Fault{Status: StatusError, Message: "cannot read output", Err: l.err}
+					return nil, &Fault{Outcome: OutcomeError, Message: "cannot read output", Err: l.err}
 				}
 				return nil, pr.crashed("process closed its output without answering", nil)
 			}
@@ -529,7 +529,7 @@ func (pr *proc) roundTrip(ctx context.Context, msg any, read func(line []byte) b
 			if read == nil || !read(l.line) {
 				var env envelope
 				if err := json.Unmarshal(l.line, &env); err != nil {
-					return nil, &Fault{Status: StatusError, Message: "stdout line is not JSON: " + preview(pr.sent), Line: bound.Line(pr.sent), Err: ErrProtocol}
+					return nil, &Fault{Outcome: OutcomeError, Message: "stdout line is not JSON: " + preview(pr.sent), Line: bound.Line(pr.sent), Err: ErrProtocol}
 				}
 			}
 			if f := pr.flooded(); f != nil {
@@ -538,7 +538,7 @@ func (pr *proc) roundTrip(ctx context.Context, msg any, read func(line []byte) b
 			return l.line, nil
 		case <-ctx.Done():
 			pr.kill()
-			return nil, &Fault{Status: StatusTimeout, Message: "no answer in time (" + ctx.Err().Error() + ")"}
+			return nil, &Fault{Outcome: OutcomeTimeout, Message: "no answer in time (" + ctx.Err().Error() + ")"}
 		}
 	}
 }
@@ -550,7 +550,7 @@ func (pr *proc) flooded() *Fault {
 	}
 	if n := pr.stderr.total() - pr.mark; n > pr.maxStderr {
 		pr.kill()
-		return &Fault{Status: StatusError, Message: fmt.Sprintf("stderr flood: %d bytes of stderr in one exchange, over the limit of %d", n, pr.maxStderr)}
+		return &Fault{Outcome: OutcomeError, Message: fmt.Sprintf("stderr flood: %d bytes of stderr in one exchange, over the limit of %d", n, pr.maxStderr)}
 	}
 	return nil
 }
@@ -570,7 +570,7 @@ func (pr *proc) crashed(what string, err error) *Fault {
 	} else {
 		msg += " (exit status 0)"
 	}
-	return &Fault{Status: StatusCrash, Message: msg, Err: err}
+	return &Fault{Outcome: OutcomeCrash, Message: msg, Err: err}
 }
 
 // drainStderr waits briefly for the stderr reader to reach the end.

@@ -123,7 +123,7 @@ func Serve(ctx context.Context, impl Implementation, r io.Reader, w io.Writer) e
 	run := func(m RunMessage) error {
 		res, err := impl.Run(ctx, m.Request)
 		if err != nil {
-			res = Result{Status: ResultError, Error: &ErrorInfo{Kind: "internal", Message: err.Error()}}
+			res = Result{Kind: ResultError, Error: &ErrorInfo{Kind: "internal", Message: err.Error()}}
 		}
 		return send(ResultMessage{Type: TypeResult, Seq: m.Seq, ID: m.ID, Result: res})
 	}

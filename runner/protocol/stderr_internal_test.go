@@ -42,7 +42,7 @@ var _ = ginkgo.Describe("The stderr accounting of a process", func() {
 		_, _ = pr.stderr.Write(make([]byte, 1))
 		f := pr.flooded()
 		gomega.Expect(f).NotTo(gomega.BeNil())
-		gomega.Expect(f.Status).To(gomega.Equal(StatusError))
+		gomega.Expect(f.Outcome).To(gomega.Equal(OutcomeError))
 		gomega.Expect(f.Message).To(gomega.Equal("stderr flood: 101 bytes of stderr in one exchange, over the limit of 100"))
 		gomega.Expect(pr.quit).To(gomega.BeClosed(), "a flooding process is stopped")
 

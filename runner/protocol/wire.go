@@ -79,7 +79,7 @@ func readResult(line []byte) (m ResultMessage, ok bool) {
 	r.Object(func(key []byte) {
 		switch string(key) {
 		case "status":
-			m.Status = r.String()
+			m.Kind = r.String()
 		case "output":
 			m.Output = readOutput(r)
 		case "error":
@@ -277,7 +277,7 @@ func appendResult(b []byte, m *ResultMessage) (_ []byte, ok bool) {
 	b = append(b, `,"id":`...)
 	b = wirejson.AppendString(b, m.ID)
 	b = append(b, `,"status":`...)
-	b = wirejson.AppendString(b, m.Status)
+	b = wirejson.AppendString(b, m.Kind)
 	if o := m.Output; o != nil {
 		b = append(b, `,"output":{`...)
 		n := len(b)

@@ -66,15 +66,15 @@ var _ = ginkgo.Describe("a run message on the wire", func() {
 	ginkgo.It("reads a result line as encoding/json reads it", func() {
 		n := 3
 		results := []Result{
-			{Status: ResultOK, Output: &Output{Scores: []IndexScore{{0, 0.5}, {1, vector.Float(math.NaN())}, {2, vector.Float(math.Inf(-1))}, {3, vector.Float(math.Copysign(0, -1))}}}},
-			{Status: ResultOK, Output: &Output{Selected: []int{2, 0}, CapExcludedCount: &n, Shortfalls: []vector.Shortfall{{Kind: "Message", RequiredCount: 2, SatisfiedCount: 1}}}},
-			{Status: ResultOK, Output: &Output{Ordered: []int{}}},
-			{Status: ResultOK, Output: &Output{Ordered: []int{1}, Overflow: &vector.Overflow{TokensOverBudget: 7}, Diagnostics: &Diagnostics{
+			{Kind: ResultOK, Output: &Output{Scores: []IndexScore{{0, 0.5}, {1, vector.Float(math.NaN())}, {2, vector.Float(math.Inf(-1))}, {3, vector.Float(math.Copysign(0, -1))}}}},
+			{Kind: ResultOK, Output: &Output{Selected: []int{2, 0}, CapExcludedCount: &n, Shortfalls: []vector.Shortfall{{Kind: "Message", RequiredCount: 2, SatisfiedCount: 1}}}},
+			{Kind: ResultOK, Output: &Output{Ordered: []int{}}},
+			{Kind: ResultOK, Output: &Output{Ordered: []int{1}, Overflow: &vector.Overflow{TokensOverBudget: 7}, Diagnostics: &Diagnostics{
 				Included:        []DiagnosticItem{{Index: 1, Score: 0.25, Reason: map[string]any{"reason": "Selected"}}},
 				Excluded:        []DiagnosticItem{{Index: 0, Score: vector.Float(math.NaN()), Reason: map[string]any{"reason": "BudgetExceeded", "item_tokens": int64(9), "available_tokens": int64(-2), "score": vector.Float(math.Inf(1)), "flag": true}}},
 				TotalCandidates: 2, TotalTokensConsidered: 12, Shortfalls: []vector.Shortfall{}}}},
-			{Status: ResultRejected, Error: &ErrorInfo{Kind: "invalid_budget", Message: "target > max <x>"}},
-			{Status: ResultUnsupported, Reason: "unknown scorer x"},
+			{Kind: ResultRejected, Error: &ErrorInfo{Kind: "invalid_budget", Message: "target > max <x>"}},
+			{Kind: ResultUnsupported, Reason: "unknown scorer x"},
 		}
 		for i, res := range results {
 			m := ResultMessage{Type: TypeResult, Seq: i, ID: "case/1", Result: res}

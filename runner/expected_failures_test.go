@@ -11,9 +11,9 @@ import (
 
 const knapsackID = "optional/slicing/knapsack-table-too-large"
 
-func expectations(src string) *runner.Expectations {
+func expectations(src string) *runner.ExpectedFailures {
 	GinkgoHelper()
-	x, err := runner.ParseExpectations("x.toml", []byte(src))
+	x, err := runner.ParseExpectedFailures("x.toml", []byte(src))
 	Expect(err).NotTo(HaveOccurred())
 	return x
 }
@@ -30,18 +30,18 @@ issue = "https://example.com/1"
 		o := newOracle()
 		o.Mutate = breakCase(knapsackID)
 		opts := fixtureOptions()
-		opts.Expectations = expectations(pinned)
+		opts.ExpectedFailures = expectations(pinned)
 		rep := runWith(o, opts)
-		Expect(statusOf(rep, knapsackID)).To(Equal(protocol.StatusXFail))
+		Expect(statusOf(rep, knapsackID)).To(Equal(protocol.OutcomeXFail))
 		Expect(rep.Err()).To(Succeed())
 		Expect(rep.Level).To(Equal(runner.LevelConformant), "an expected failure is not a pass")
 	})
 
 	It("is strict: an expected failure that passes is an unexpected pass and fails the run", func() {
 		opts := fixtureOptions()
-		opts.Expectations = expectations(pinned)
+		opts.ExpectedFailures = expectations(pinned)
 		rep := runWith(newOracle(), opts)
-		Expect(statusOf(rep, knapsackID)).To(Equal(protocol.StatusUnexpectedPass))
+		Expect(statusOf(rep, knapsackID)).To(Equal(protocol.OutcomeXPass))
 		Expect(rep.Err()).To(MatchError(runner.ErrFailed))
 		rep.RequireLevel = runner.LevelConformant
 		Expect(rep.Err()).To(MatchError(runner.ErrFailed))
@@ -51,19 +51,19 @@ issue = "https://example.com/1"
 		o := newOracle()
 		o.Mutate = func(c *vector.Case, r *protocol.Result) {
 			if c.ID == knapsackID {
-				*r = protocol.Result{Status: protocol.ResultUnsupported}
+				*r = protocol.Result{Kind: protocol.ResultUnsupported}
 			}
 		}
 		opts := fixtureOptions()
-		opts.Expectations = expectations(pinned)
+		opts.ExpectedFailures = expectations(pinned)
 		rep := runWith(o, opts)
-		Expect(statusOf(rep, knapsackID)).To(Equal(protocol.StatusUnsupported))
+		Expect(statusOf(rep, knapsackID)).To(Equal(protocol.OutcomeUnsupported))
 		Expect(rep.Err()).To(MatchError(runner.ErrFailed))
 	})
 
 	It("rejects unknown ids, unknown keys, bad statuses and duplicates", func() {
 		opts := fixtureOptions()
-		opts.Expectations = expectations("[[expected_failure]]\nid = \"required/scoring/nope\"\nstatus = \"fail\"\nreason = \"x\"\n")
+		opts.ExpectedFailures = expectations("[[expected_failure]]\nid = \"required/scoring/nope\"\nstatus = \"fail\"\nreason = \"x\"\n")
 		_, err := runner.Run(ctx(), newOracle(), opts)
 		Expect(err).To(MatchError(runner.ErrUsage))
 		Expect(err).To(MatchError(ContainSubstring("required/scoring/nope")))
@@ -73,7 +73,7 @@ issue = "https://example.com/1"
 			"[[expected_failure]]\nid = \"a\"\nstatus = \"fail\"\n[[expected_failure]]\nid = \"a\"\nstatus = \"fail\"\n",
 			"[[expected_failure]]\nstatus = \"fail\"\n",
 		} {
-			_, err := runner.ParseExpectations("x.toml", []byte(bad))
+			_, err := runner.ParseExpectedFailures("x.toml", []byte(bad))
 			Expect(err).To(MatchError(runner.ErrUsage), bad)
 		}
 	})
@@ -82,14 +82,14 @@ issue = "https://example.com/1"
 		o := newOracle()
 		o.Mutate = breakCase(knapsackID)
 		rep := runWith(o, fixtureOptions())
-		x := runner.ExpectationsFromReport(rep, nil)
+		x := runner.ExpectedFailuresFromReport(rep, nil)
 		Expect(x.Entries).To(HaveLen(1))
 		Expect(x.Entries[0].ID).To(Equal(knapsackID))
-		Expect(x.Entries[0].Status).To(Equal(protocol.StatusFail))
+		Expect(x.Entries[0].Outcome).To(Equal(protocol.OutcomeFail))
 		b, err := x.Marshal()
 		Expect(err).NotTo(HaveOccurred())
 		opts := fixtureOptions()
-		opts.Expectations = expectations(string(b))
+		opts.ExpectedFailures = expectations(string(b))
 		rep = runWith(o, opts)
 		Expect(rep.Err()).To(Succeed())
 	})
