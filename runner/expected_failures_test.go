@@ -11,18 +11,18 @@ import (
 
 const knapsackID = "optional/slicing/knapsack-table-too-large"
 
-func expectations(src string) *runner.ExpectedFailures {
+func expectedFailures(src string) *runner.ExpectedFailures {
 	GinkgoHelper()
 	x, err := runner.ParseExpectedFailures("x.toml", []byte(src))
 	Expect(err).NotTo(HaveOccurred())
 	return x
 }
 
-var _ = Describe("Expectations", func() {
+var _ = Describe("Expected failures", func() {
 	pinned := `
 [[expected_failure]]
 id = "` + knapsackID + `"
-status = "fail"
+outcome = "fail"
 reason = "no table guard yet"
 issue = "https://example.com/1"
 `
@@ -30,7 +30,7 @@ issue = "https://example.com/1"
 		o := newOracle()
 		o.Mutate = breakCase(knapsackID)
 		opts := fixtureOptions()
-		opts.ExpectedFailures = expectations(pinned)
+		opts.ExpectedFailures = expectedFailures(pinned)
 		rep := runWith(o, opts)
 		Expect(statusOf(rep, knapsackID)).To(Equal(protocol.OutcomeXFail))
 		Expect(rep.Err()).To(Succeed())
@@ -39,7 +39,7 @@ issue = "https://example.com/1"
 
 	It("is strict: an expected failure that passes is an unexpected pass and fails the run", func() {
 		opts := fixtureOptions()
-		opts.ExpectedFailures = expectations(pinned)
+		opts.ExpectedFailures = expectedFailures(pinned)
 		rep := runWith(newOracle(), opts)
 		Expect(statusOf(rep, knapsackID)).To(Equal(protocol.OutcomeXPass))
 		Expect(rep.Err()).To(MatchError(runner.ErrFailed))
@@ -55,23 +55,35 @@ issue = "https://example.com/1"
 			}
 		}
 		opts := fixtureOptions()
-		opts.ExpectedFailures = expectations(pinned)
+		opts.ExpectedFailures = expectedFailures(pinned)
 		rep := runWith(o, opts)
 		Expect(statusOf(rep, knapsackID)).To(Equal(protocol.OutcomeUnsupported))
 		Expect(rep.Err()).To(MatchError(runner.ErrFailed))
 	})
 
-	It("rejects unknown ids, unknown keys, bad statuses and duplicates", func() {
+	It("reads status as the old name of outcome, and refuses both at once", func() {
+		old := expectedFailures("[[expected_failure]]\nid = \"a\"\nstatus = \"crash\"\nreason = \"x\"\n")
+		Expect(old.Entries).To(Equal([]runner.ExpectedFailure{{ID: "a", Outcome: protocol.OutcomeCrash, Reason: "x"}}))
+		_, err := runner.ParseExpectedFailures("x.toml", []byte("[[expected_failure]]\nid = \"a\"\nstatus = \"crash\"\noutcome = \"crash\"\n"))
+		Expect(err).To(MatchError(runner.ErrUsage))
+		Expect(err).To(MatchError(ContainSubstring("both outcome and status")))
+		b, err := old.Marshal()
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(b)).To(ContainSubstring(`outcome = "crash"`))
+		Expect(string(b)).NotTo(ContainSubstring("status"))
+	})
+
+	It("rejects unknown ids, unknown keys, bad outcomes and duplicates", func() {
 		opts := fixtureOptions()
-		opts.ExpectedFailures = expectations("[[expected_failure]]\nid = \"required/scoring/nope\"\nstatus = \"fail\"\nreason = \"x\"\n")
+		opts.ExpectedFailures = expectedFailures("[[expected_failure]]\nid = \"required/scoring/nope\"\noutcome = \"fail\"\nreason = \"x\"\n")
 		_, err := runner.Run(ctx(), newOracle(), opts)
 		Expect(err).To(MatchError(runner.ErrUsage))
 		Expect(err).To(MatchError(ContainSubstring("required/scoring/nope")))
 		for _, bad := range []string{
-			"[[expected_failure]]\nid = \"a\"\nstatus = \"fail\"\nreason = \"x\"\ncolour = \"red\"\n",
-			"[[expected_failure]]\nid = \"a\"\nstatus = \"pass\"\nreason = \"x\"\n",
-			"[[expected_failure]]\nid = \"a\"\nstatus = \"fail\"\n[[expected_failure]]\nid = \"a\"\nstatus = \"fail\"\n",
-			"[[expected_failure]]\nstatus = \"fail\"\n",
+			"[[expected_failure]]\nid = \"a\"\noutcome = \"fail\"\nreason = \"x\"\ncolour = \"red\"\n",
+			"[[expected_failure]]\nid = \"a\"\noutcome = \"pass\"\nreason = \"x\"\n",
+			"[[expected_failure]]\nid = \"a\"\noutcome = \"fail\"\n[[expected_failure]]\nid = \"a\"\noutcome = \"fail\"\n",
+			"[[expected_failure]]\noutcome = \"fail\"\n",
 		} {
 			_, err := runner.ParseExpectedFailures("x.toml", []byte(bad))
 			Expect(err).To(MatchError(runner.ErrUsage), bad)
@@ -89,7 +101,7 @@ issue = "https://example.com/1"
 		b, err := x.Marshal()
 		Expect(err).NotTo(HaveOccurred())
 		opts := fixtureOptions()
-		opts.ExpectedFailures = expectations(string(b))
+		opts.ExpectedFailures = expectedFailures(string(b))
 		rep = runWith(o, opts)
 		Expect(rep.Err()).To(Succeed())
 	})

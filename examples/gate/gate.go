@@ -17,7 +17,7 @@
 //     specification as it stood at 1.0: it answers "unsupported" for the
 //     scorers and slicers added later (decay, metadata_trust, metadata_key,
 //     count_quota, count_constrained_knapsack). It reaches Cupel Conformant,
-//     and its test gates at that level with an expectations file listing
+//     and its test gates at that level with an expected failures file listing
 //     the optional cases it cannot run yet.
 package gate
 

@@ -14,12 +14,12 @@ import (
 	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
-// update regenerates the expectations file of Core:
+// update regenerates the expected failures file of Core:
 //
 //	go test ./examples/gate -run TestCoreConformance -update
-var update = flag.Bool("update", false, "rewrite testdata/core-expectations.toml from the current run")
+var update = flag.Bool("update", false, "rewrite testdata/core-expected-failures.toml from the current run")
 
-const coreExpectations = "testdata/core-expectations.toml"
+const coreExpectedFailures = "testdata/core-expected-failures.toml"
 
 // TestConformance is the gate of a complete implementation: every case of
 // the embedded suite runs as a subtest, and the test fails unless the run
@@ -29,9 +29,9 @@ func TestConformance(t *testing.T) {
 }
 
 // TestCoreConformance is the gate of a partial implementation: it must stay
-// Cupel Conformant, and the optional cases it cannot run are pinned in an
-// expectations file. The file is strict: a listed case that starts passing
-// fails the test (remove it from the file then), and so does a case that
+// Cupel Conformant, and the optional cases it cannot run are listed in an
+// expected failures file. The file is strict: a listed case that starts
+// passing fails the test (remove it from the file then), and so does a case that
 // fails in another way than the file says.
 func TestCoreConformance(t *testing.T) {
 	if *update {
@@ -43,11 +43,11 @@ func TestCoreConformance(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(coreExpectations, b, 0o644); err != nil {
+		if err := os.WriteFile(coreExpectedFailures, b, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	x, err := runner.ReadExpectedFailures(coreExpectations)
+	x, err := runner.ReadExpectedFailures(coreExpectedFailures)
 	if err != nil {
 		t.Fatal(err)
 	}
