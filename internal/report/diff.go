@@ -15,10 +15,10 @@ type ReportDiff struct {
 	NewlyFailing []OutcomeChange `json:"newly_failing"`
 	NewlyPassing []OutcomeChange `json:"newly_passing"`
 	Changed      []OutcomeChange `json:"changed"`
-	Added        []string       `json:"added"`
-	Removed      []string       `json:"removed"`
-	OldLevel     runner.Level   `json:"old_level"`
-	NewLevel     runner.Level   `json:"new_level"`
+	Added        []string        `json:"added"`
+	Removed      []string        `json:"removed"`
+	OldLevel     runner.Level    `json:"old_level"`
+	NewLevel     runner.Level    `json:"new_level"`
 }
 
 // OutcomeChange is a case whose status changed.
