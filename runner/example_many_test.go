@@ -11,7 +11,7 @@ import (
 // RunMany runs several implementations at once, for a side-by-side
 // comparison (cupel-conform run -i NAME=CMD …).
 func ExampleRunMany() {
-	reps, err := runner.RunMany(context.Background(), []runner.Named{
+	reps, err := runner.RunMany(context.Background(), []runner.NamedImpl{
 		{Name: "go-cupel", Impl: runner.Engine()},
 		{Name: "mine", Impl: myImpl{}},
 	}, runner.Options{Suite: os.DirFS("testdata/suite")})

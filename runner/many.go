@@ -6,9 +6,19 @@ import (
 	"sync"
 )
 
-// Named is an implementation under the name that reports comparing
+// NamedReport is one implementation's report under the name that
+// reports comparing several implementations show it by (the JUnit report
+// of a comparison and the matrix).
+type NamedReport struct {
+	// Name identifies the implementation in every output; names are unique.
+	Name string
+	// Report is the implementation's report.
+	Report *Report
+}
+
+// NamedImpl is an implementation under the name that reports comparing
 // several implementations show it by.
-type Named struct {
+type NamedImpl struct {
 	Name string
 	Impl Implementation
 }
@@ -22,7 +32,7 @@ type Named struct {
 // (in the order of impls), or an unreadable suite; an implementation that
 // cannot be run gives a report whose Infrastructure field says why, as
 // with Run, and the other runs go on.
-func RunMany(ctx context.Context, impls []Named, opts Options) ([]*Report, error) {
+func RunMany(ctx context.Context, impls []NamedImpl, opts Options) ([]*Report, error) {
 	if len(impls) == 0 {
 		return nil, fmt.Errorf("%w: no implementation to run", ErrUsage)
 	}

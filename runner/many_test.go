@@ -38,7 +38,7 @@ var _ = Describe("RunMany", func() {
 		arrived.Add(3)
 		broken := newOracle()
 		broken.Mutate = breakCase("required/placing/u-shaped-seven-items")
-		impls := []runner.Named{
+		impls := []runner.NamedImpl{
 			{Name: "engine", Impl: rendezvous{runner.Engine(), &arrived}},
 			{Name: "unsupported", Impl: rendezvous{myImpl{}, &arrived}},
 			{Name: "broken", Impl: rendezvous{broken, &arrived}},
@@ -62,20 +62,20 @@ var _ = Describe("RunMany", func() {
 	It("returns a run's usage error under the implementation's name", func() {
 		opts := fixtureOptions()
 		opts.Run = "("
-		_, err := runner.RunMany(ctx(), []runner.Named{{Name: "engine", Impl: runner.Engine()}}, opts)
+		_, err := runner.RunMany(ctx(), []runner.NamedImpl{{Name: "engine", Impl: runner.Engine()}}, opts)
 		Expect(err).To(MatchError(runner.ErrUsage))
 		Expect(err.Error()).To(HavePrefix("engine: "))
 	})
 
 	DescribeTable("rejects implementations it cannot tell apart",
-		func(impls []runner.Named, want string) {
+		func(impls []runner.NamedImpl, want string) {
 			_, err := runner.RunMany(ctx(), impls, fixtureOptions())
 			Expect(err).To(MatchError(runner.ErrUsage))
 			Expect(err.Error()).To(ContainSubstring(want))
 		},
 		Entry("none", nil, "no implementation to run"),
-		Entry("no name", []runner.Named{{Impl: runner.Engine()}}, "implementation 1 has no name"),
-		Entry("nil", []runner.Named{{Name: "x"}}, `implementation "x" is nil`),
-		Entry("a repeated name", []runner.Named{{Name: "x", Impl: runner.Engine()}, {Name: "x", Impl: myImpl{}}}, `two implementations are named "x"`),
+		Entry("no name", []runner.NamedImpl{{Impl: runner.Engine()}}, "implementation 1 has no name"),
+		Entry("nil", []runner.NamedImpl{{Name: "x"}}, `implementation "x" is nil`),
+		Entry("a repeated name", []runner.NamedImpl{{Name: "x", Impl: runner.Engine()}, {Name: "x", Impl: myImpl{}}}, `two implementations are named "x"`),
 	)
 })

@@ -127,7 +127,7 @@ func TestRequirementsInEveryFormat(t *testing.T) {
 	md := write(func(b *bytes.Buffer) error { return report.WriteMarkdown(b, rep) })
 	t2j := write(func(b *bytes.Buffer) error { return report.WriteTest2JSON(b, rep, suite) })
 	page := write(func(b *bytes.Buffer) error {
-		m, err := matrix.New([]matrix.Entry{{Name: "broken", Report: rep}}, matrix.Options{})
+		m, err := matrix.New([]runner.NamedReport{{Name: "broken", Report: rep}}, matrix.Options{})
 		if err != nil {
 			return err
 		}

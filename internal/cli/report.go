@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/cupel-go/go-cupel/internal/matrix"
+	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
@@ -55,7 +56,7 @@ func (e *env) report(args []string) (int, error) {
 	if len(args) == 0 {
 		return 0, usagef("report needs at least one JSON report (written by cupel-conform run --json FILE)")
 	}
-	var entries []matrix.Entry
+	var entries []runner.NamedReport
 	var sources []string
 	for _, arg := range args {
 		name, path := "", arg
@@ -100,7 +101,7 @@ func (e *env) report(args []string) (int, error) {
 
 // uniqueNames gives every entry a unique name: an unnamed report is
 // "implementation", and repeated names get their file's base name.
-func uniqueNames(entries []matrix.Entry, sources []string) {
+func uniqueNames(entries []runner.NamedReport, sources []string) {
 	count := map[string]int{}
 	for i := range entries {
 		if entries[i].Name == "" {
@@ -125,7 +126,7 @@ func uniqueNames(entries []matrix.Entry, sources []string) {
 // suiteLookup returns the inputs and expectations of the cases of the
 // suite in dir (the embedded suite when dir is ""), or nil when no report
 // ran that suite: reports do not carry their inputs.
-func suiteLookup(dir string, entries []matrix.Entry, stderr io.Writer) (func(string) (matrix.CaseData, bool), error) {
+func suiteLookup(dir string, entries []runner.NamedReport, stderr io.Writer) (func(string) (matrix.CaseData, bool), error) {
 	c := common{suite: dir}
 	suite, _, err := c.load()
 	if err != nil {

@@ -20,16 +20,16 @@ const builtinName = "go-cupel"
 // parseImpls turns the -i flags into named implementations: "go-cupel" is
 // the built-in engine, NAME=CMD a process started with the options of
 // popts and the command CMD.
-func parseImpls(flags []string, popts protocol.ProcessOptions) ([]runner.Named, error) {
-	var out []runner.Named
+func parseImpls(flags []string, popts protocol.ProcessOptions) ([]runner.NamedImpl, error) {
+	var out []runner.NamedImpl
 	seen := map[string]bool{}
 	for _, f := range flags {
-		var n runner.Named
+		var n runner.NamedImpl
 		name, cmd, ok := strings.Cut(f, "=")
 		name, cmd = strings.TrimSpace(name), strings.TrimSpace(cmd)
 		switch {
 		case !ok && name == builtinName:
-			n = runner.Named{Name: builtinName, Impl: runner.Engine()}
+			n = runner.NamedImpl{Name: builtinName, Impl: runner.Engine()}
 		case !ok:
 			return nil, usagef("-i %s: want NAME=CMD, or %s for the built-in engine", f, builtinName)
 		case name == "" || cmd == "":
@@ -37,7 +37,7 @@ func parseImpls(flags []string, popts protocol.ProcessOptions) ([]runner.Named, 
 		default:
 			po := popts
 			po.Command = cmd
-			n = runner.Named{Name: name, Impl: protocol.NewProcess(po)}
+			n = runner.NamedImpl{Name: name, Impl: protocol.NewProcess(po)}
 		}
 		if seen[n.Name] {
 			return nil, usagef("-i: two implementations are named %q", n.Name)
@@ -74,10 +74,10 @@ func (e *env) runMany(ctx context.Context, m *manyFlags, suite *vector.Suite, op
 	if err != nil {
 		return 0, err
 	}
-	entries := make([]matrix.Entry, len(impls))
+	entries := make([]runner.NamedReport, len(impls))
 	code := exitOK
 	for i, rep := range reports {
-		entries[i] = matrix.Entry{Name: impls[i].Name, Report: rep}
+		entries[i] = runner.NamedReport{Name: impls[i].Name, Report: rep}
 		code = worse(code, ExitCode(rep))
 	}
 	mx, err := matrix.New(entries, matrix.Options{Case: caseData(suite)})
@@ -101,11 +101,11 @@ func (e *env) runMany(ctx context.Context, m *manyFlags, suite *vector.Suite, op
 // implementation's own verdict: --junit FILE, one testsuite per
 // implementation; --tap DIR and --badge DIR, a file per implementation
 // (DIR/NAME.tap, DIR/NAME.json).
-func (e *env) emitPerImpl(entries []matrix.Entry, suite *vector.Suite, o outputs) error {
-	named := make([]report.Named, len(entries))
+func (e *env) emitPerImpl(entries []runner.NamedReport, suite *vector.Suite, o outputs) error {
+	named := make([]runner.NamedReport, len(entries))
 	files := map[string]string{}
 	for i, en := range entries {
-		named[i] = report.Named{Name: en.Name, Report: en.Report}
+		named[i] = runner.NamedReport{Name: en.Name, Report: en.Report}
 		f := report.FileName(en.Name)
 		if other, ok := files[f]; ok {
 			return usagef("-i: %q and %q would share the file name %s under --tap and --badge", other, en.Name, f)
@@ -165,7 +165,7 @@ func writeHTML(w io.Writer, rep *runner.Report, suite *vector.Suite) error {
 	if name == "" {
 		name = "implementation"
 	}
-	mx, err := matrix.New([]matrix.Entry{{Name: name, Report: rep}}, matrix.Options{Case: caseData(suite)})
+	mx, err := matrix.New([]runner.NamedReport{{Name: name, Report: rep}}, matrix.Options{Case: caseData(suite)})
 	if err != nil {
 		return fmt.Errorf("--html: %w", err)
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/cupel-go/go-cupel/internal/matrix"
+	"github.com/cupel-go/go-cupel/runner"
 )
 
 // BenchmarkWriteHTML renders the page of 1,000 cases and three
@@ -22,9 +23,9 @@ func BenchmarkWriteHTML(b *testing.B) {
 // BenchmarkNew builds the matrix of 1,000 cases and three implementations.
 func BenchmarkNew(b *testing.B) {
 	m, _ := synthetic(1000)
-	entries := make([]matrix.Entry, len(m.Implementations))
+	entries := make([]runner.NamedReport, len(m.Implementations))
 	for i, im := range m.Implementations {
-		entries[i] = matrix.Entry{Name: im.Name, Report: im.Report}
+		entries[i] = runner.NamedReport{Name: im.Name, Report: im.Report}
 	}
 	b.ReportAllocs()
 	for b.Loop() {

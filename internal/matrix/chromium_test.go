@@ -87,9 +87,9 @@ func synthetic(n int) (*matrix.Matrix, []string) {
 	reports["all"].Level, reports["all"].LevelReason = runner.LevelFullyConformant, "every case passes"
 	reports["some"].Level, reports["some"].LevelReason = runner.LevelNone, "some required cases are unsupported"
 	reports["bugs"].Level, reports["bugs"].LevelReason = runner.LevelNone, "some required cases fail"
-	var entries []matrix.Entry
+	var entries []runner.NamedReport
 	for _, name := range names {
-		entries = append(entries, matrix.Entry{Name: name, Report: reports[name]})
+		entries = append(entries, runner.NamedReport{Name: name, Report: reports[name]})
 	}
 	m, err := matrix.New(entries, matrix.Options{Case: func(id string) (matrix.CaseData, bool) {
 		return matrix.CaseData{Input: map[string]any{"items": []map[string]any{{"index": 0, "content": "y"}, {"index": 1, "content": id}}},

@@ -48,10 +48,10 @@ func WriteJSON(w io.Writer, m *Matrix) error {
 }
 
 // Decode reads a JSON report (schema runner.ReportSchema), which gives one
-// entry named after the implementation's hello, or a matrix written by
-// WriteJSON, which gives one entry per implementation under the names it
+// named report, named after the implementation's hello, or a matrix written by
+// WriteJSON, which gives one named report per implementation under the names it
 // had. source names the data in errors.
-func Decode(data []byte, source string) ([]Entry, error) {
+func Decode(data []byte, source string) ([]runner.NamedReport, error) {
 	var head struct {
 		Schema string `json:"schema"`
 	}
@@ -64,18 +64,18 @@ func Decode(data []byte, source string) ([]Entry, error) {
 		if err := json.Unmarshal(data, &r); err != nil {
 			return nil, fmt.Errorf("%s: %w: %w", source, ErrFormat, err)
 		}
-		return []Entry{{Name: r.Implementation.Name, Report: &r}}, nil
+		return []runner.NamedReport{{Name: r.Implementation.Name, Report: &r}}, nil
 	case head.Schema == Schema || head.Schema == schema1:
 		var doc document
 		if err := json.Unmarshal(data, &doc); err != nil {
 			return nil, fmt.Errorf("%s: %w: %w", source, ErrFormat, err)
 		}
-		out := make([]Entry, 0, len(doc.Reports))
+		out := make([]runner.NamedReport, 0, len(doc.Reports))
 		for i, nr := range doc.Reports {
 			if nr.Report == nil {
 				return nil, fmt.Errorf("%s: %w: reports[%d] (%q) has no report", source, ErrFormat, i, nr.Name)
 			}
-			out = append(out, Entry(nr))
+			out = append(out, runner.NamedReport(nr))
 		}
 		if len(out) == 0 {
 			return nil, fmt.Errorf("%s: %w: the matrix holds no report", source, ErrFormat)

@@ -123,7 +123,7 @@ func levelMark(l runner.Level) string {
 	return "❌"
 }
 
-func levelText(im Implementation) string {
+func levelText(im Summary) string {
 	s := "**" + im.Verdict.LevelText + "** (" + im.LevelReason + ")"
 	if im.Infrastructure != "" {
 		s += "; infrastructure error: " + safetext.Markdown(im.Infrastructure)

@@ -11,17 +11,9 @@ import (
 	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
-// ErrInvalid is matched (errors.Is) by every error New returns for entries
+// ErrInvalid is matched (errors.Is) by every error New returns for reports
 // that cannot be compared: none, a nil report, an empty or repeated name.
-var ErrInvalid = errors.New("invalid entries")
-
-// Entry is one implementation's report under the name the matrix shows.
-type Entry struct {
-	// Name identifies the implementation in every output; names are unique.
-	Name string
-	// Report is the implementation's report. New never modifies it.
-	Report *runner.Report
-}
+var ErrInvalid = errors.New("invalid named reports")
 
 // CaseData is what a report does not carry about a case: the inputs sent
 // to the implementation and the expected outcome. Both are rendered as
@@ -44,8 +36,8 @@ type Matrix struct {
 	// Runner and Suite are those of the first report.
 	Runner protocol.RunnerIdentity `json:"runner"`
 	Suite  runner.SuiteIdentity    `json:"suite"`
-	// Implementations are in the order of the entries.
-	Implementations []Implementation `json:"implementations"`
+	// Implementations are in the order of the named reports.
+	Implementations []Summary `json:"implementations"`
 	// Groups are the "tier/stage" keys of the cases, in report order.
 	Groups []string `json:"groups"`
 	// Cases are every case of any report: the first report's in its
@@ -60,8 +52,10 @@ type Matrix struct {
 	Warnings []string `json:"warnings,omitempty"`
 }
 
-// Implementation is one implementation's summary.
-type Implementation struct {
+// Summary is one implementation's summary in the matrix (not a
+// protocol.Implementation, the interface an implementation under test
+// satisfies).
+type Summary struct {
 	Name         string            `json:"name"`
 	Info         protocol.Identity `json:"implementation"`
 	Level        runner.Level      `json:"level"`
@@ -82,7 +76,7 @@ type Implementation struct {
 // requirementsOf is what the comparison says of the implementation's
 // requirements: "14 of 16 testable requirements met (1 failed, 1 not
 // run)", or "" when its report judged none.
-func requirementsOf(im Implementation) string {
+func requirementsOf(im Summary) string {
 	if q := im.Report.Requirements; q != nil && q.Testable > 0 {
 		return q.Summary()
 	}
@@ -91,7 +85,7 @@ func requirementsOf(im Implementation) string {
 
 // Met reports whether the implementation's run passed its gate: its
 // verdict, which with a required level includes reaching it.
-func (im Implementation) Met() bool { return im.Verdict.Passed }
+func (im Summary) Met() bool { return im.Verdict.Passed }
 
 // Case is one case across the implementations.
 type Case struct {
@@ -189,13 +183,13 @@ type Disagreement struct {
 // OutcomeAbsent stands for a case that an implementation's report lacks.
 const OutcomeAbsent protocol.Outcome = "absent"
 
-// New compares the reports of entries. It never modifies them.
-func New(entries []Entry, opts Options) (*Matrix, error) {
-	if len(entries) == 0 {
+// New compares the reports of reports. It never modifies them.
+func New(reports []runner.NamedReport, opts Options) (*Matrix, error) {
+	if len(reports) == 0 {
 		return nil, fmt.Errorf("%w: no report to compare", ErrInvalid)
 	}
 	seen := map[string]int{}
-	for i, e := range entries {
+	for i, e := range reports {
 		switch {
 		case e.Report == nil:
 			return nil, fmt.Errorf("%w: entry %d (%q) has no report", ErrInvalid, i+1, e.Name)
@@ -203,18 +197,18 @@ func New(entries []Entry, opts Options) (*Matrix, error) {
 			return nil, fmt.Errorf("%w: entry %d has no name", ErrInvalid, i+1)
 		}
 		if j, dup := seen[e.Name]; dup {
-			return nil, fmt.Errorf("%w: entries %d and %d are both named %q", ErrInvalid, j+1, i+1, e.Name)
+			return nil, fmt.Errorf("%w: reports %d and %d are both named %q", ErrInvalid, j+1, i+1, e.Name)
 		}
 		seen[e.Name] = i
 	}
-	first := entries[0].Report
+	first := reports[0].Report
 	m := &Matrix{Runner: first.Runner, Suite: first.Suite}
-	n := len(entries)
+	n := len(reports)
 	byID := map[string]*Case{}
 	groups := map[string]bool{}
-	for i, e := range entries {
+	for i, e := range reports {
 		r := e.Report
-		im := Implementation{
+		im := Summary{
 			Name: e.Name, Info: r.Implementation, Level: r.Level, LevelReason: r.LevelReason,
 			RequireLevel: r.RequireLevel, Infrastructure: r.Infrastructure, Report: r, Verdict: r.Verdict(),
 			Counts:      map[string]map[protocol.Outcome]int{"all": {}, vector.TierRequired: {}, vector.TierOptional: {}},
@@ -222,7 +216,7 @@ func New(entries []Entry, opts Options) (*Matrix, error) {
 		}
 		if r.Suite.Digest != first.Suite.Digest {
 			m.Warnings = append(m.Warnings, fmt.Sprintf("%s ran suite %s, %s ran suite %s: the cases may differ",
-				e.Name, short(r.Suite.Digest), entries[0].Name, short(first.Suite.Digest)))
+				e.Name, short(r.Suite.Digest), reports[0].Name, short(first.Suite.Digest)))
 		}
 		switch {
 		case r.StoppedEarly:

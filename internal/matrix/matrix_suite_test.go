@@ -78,7 +78,7 @@ var tiesDiff = []string{
 
 // threeImpls is go-cupel (passes everything), python (passes what it
 // implements) and broken (python with a bug in u-shaped ties).
-func threeImpls() []matrix.Entry {
+func threeImpls() []runner.NamedReport {
 	unsup := func(id string) result {
 		return result{id: id, status: protocol.OutcomeUnsupported, message: "unsupported: not implemented"}
 	}
@@ -95,7 +95,7 @@ func threeImpls() []matrix.Entry {
 		pass(scoreRec), unsup(scoreKind), unsup(sliceGreed), pass(placeBasic),
 		result{id: placeTies, status: protocol.OutcomeFail, message: tiesDiff[0], details: tiesDiff},
 		unsup(scoreDecay), unsup(pipeBasic))
-	return []matrix.Entry{{Name: "go-cupel", Report: goRep}, {Name: "python", Report: pyRep}, {Name: "broken", Report: brRep}}
+	return []runner.NamedReport{{Name: "go-cupel", Report: goRep}, {Name: "python", Report: pyRep}, {Name: "broken", Report: brRep}}
 }
 
 // caseData stands for the suite: inputs and expectations of the case
@@ -110,7 +110,7 @@ func caseData(id string) (matrix.CaseData, bool) {
 	}, true
 }
 
-func mustNew(entries []matrix.Entry) *matrix.Matrix {
+func mustNew(entries []runner.NamedReport) *matrix.Matrix {
 	GinkgoHelper()
 	m, err := matrix.New(entries, matrix.Options{Case: caseData})
 	Expect(err).NotTo(HaveOccurred())

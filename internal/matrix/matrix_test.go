@@ -92,15 +92,15 @@ var _ = Describe("New", func() {
 	})
 
 	DescribeTable("rejects entries it cannot compare",
-		func(mutate func([]matrix.Entry) []matrix.Entry, want string) {
+		func(mutate func([]runner.NamedReport) []runner.NamedReport, want string) {
 			_, err := matrix.New(mutate(threeImpls()), matrix.Options{})
 			Expect(err).To(MatchError(matrix.ErrInvalid))
 			Expect(err.Error()).To(ContainSubstring(want))
 		},
-		Entry("none", func([]matrix.Entry) []matrix.Entry { return nil }, "no report to compare"),
-		Entry("a nil report", func(es []matrix.Entry) []matrix.Entry { es[1].Report = nil; return es }, `entry 2 ("python") has no report`),
-		Entry("no name", func(es []matrix.Entry) []matrix.Entry { es[2].Name = ""; return es }, "entry 3 has no name"),
-		Entry("a repeated name", func(es []matrix.Entry) []matrix.Entry { es[2].Name = "python"; return es }, `entries 2 and 3 are both named "python"`),
+		Entry("none", func([]runner.NamedReport) []runner.NamedReport { return nil }, "no report to compare"),
+		Entry("a nil report", func(es []runner.NamedReport) []runner.NamedReport { es[1].Report = nil; return es }, `entry 2 ("python") has no report`),
+		Entry("no name", func(es []runner.NamedReport) []runner.NamedReport { es[2].Name = ""; return es }, "entry 3 has no name"),
+		Entry("a repeated name", func(es []runner.NamedReport) []runner.NamedReport { es[2].Name = "python"; return es }, `reports 2 and 3 are both named "python"`),
 	)
 })
 

@@ -45,7 +45,7 @@ func requirementsRun() *runner.Report {
 var _ = Describe("The requirements in the comparison", func() {
 	It("the HTML page shows each implementation's requirements and, with each failing case, the requirements it covers linked to the spec", func() {
 		rep := requirementsRun()
-		m := mustNew([]matrix.Entry{{Name: "impl", Report: rep}})
+		m := mustNew([]runner.NamedReport{{Name: "impl", Report: rep}})
 		doc, src := page(m)
 		Expect(texts(all(doc, byClass("reqsum")))).To(Equal([]string{rep.Requirements.Summary()}))
 
@@ -77,7 +77,7 @@ var _ = Describe("The requirements in the comparison", func() {
 			}
 		}
 		var b bytes.Buffer
-		Expect(matrix.WriteHTML(&b, mustNew([]matrix.Entry{{Name: "impl", Report: rep}}), matrix.HTMLOptions{})).To(Succeed())
+		Expect(matrix.WriteHTML(&b, mustNew([]runner.NamedReport{{Name: "impl", Report: rep}}), matrix.HTMLOptions{})).To(Succeed())
 		Expect(b.String()).NotTo(ContainSubstring(`<b onclick`))
 		doc, err := html.Parse(&b)
 		Expect(err).NotTo(HaveOccurred())
@@ -87,7 +87,7 @@ var _ = Describe("The requirements in the comparison", func() {
 
 	It("the text and Markdown comparisons say each implementation's requirements", func() {
 		rep := requirementsRun()
-		m := mustNew([]matrix.Entry{{Name: "impl", Report: rep}})
+		m := mustNew([]runner.NamedReport{{Name: "impl", Report: rep}})
 		var t, md bytes.Buffer
 		Expect(matrix.WriteText(&t, m, matrix.TextOptions{})).To(Succeed())
 		Expect(matrix.WriteMarkdown(&md, m)).To(Succeed())

@@ -64,7 +64,7 @@ var _ = Describe("A run that cannot start", func() {
 				"test2json": func(b *bytes.Buffer) error { return report.WriteTest2JSON(b, rep, suite) },
 				"json":      func(b *bytes.Buffer) error { return rep.WriteJSON(b) },
 				"html": func(b *bytes.Buffer) error {
-					m, err := matrix.New([]matrix.Entry{{Name: "implementation", Report: rep}}, matrix.Options{})
+					m, err := matrix.New([]runner.NamedReport{{Name: "implementation", Report: rep}}, matrix.Options{})
 					Expect(err).NotTo(HaveOccurred())
 					return matrix.WriteHTML(b, m, matrix.HTMLOptions{})
 				},

@@ -12,20 +12,13 @@ import (
 	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
-// Named is the report of one implementation of a comparison run, under
-// the name -i gave it.
-type Named struct {
-	Name   string
-	Report *runner.Report
-}
-
 // WriteJUnitMany writes the reports of a comparison run as one JUnit XML
 // file with one testsuite per implementation, named after it. Each suite
 // is what [WriteJUnit] writes of that implementation's report, rendering
 // its own [runner.Verdict]: its test cases (the "conformance level" case
 // included, when the run has a target), with the implementation's name
 // before each classname.
-func WriteJUnitMany(w io.Writer, reports []Named, suite *vector.Suite) error {
+func WriteJUnitMany(w io.Writer, reports []runner.NamedReport, suite *vector.Suite) error {
 	out := junitSuites{Name: "cupel-conform"}
 	var total time.Duration
 	for _, n := range reports {

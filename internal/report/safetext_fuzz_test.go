@@ -176,7 +176,7 @@ func checkTextReport(t *testing.T, suite *vector.Suite, s string, infra bool) []
 	// s without its markup characters; nothing of s became markup.
 	page := func(s string) []string {
 		name := "impl " + s
-		m, err := matrix.New([]matrix.Entry{{Name: name, Report: textReport(suite, s, infra)}},
+		m, err := matrix.New([]runner.NamedReport{{Name: name, Report: textReport(suite, s, infra)}},
 			matrix.Options{Case: func(string) (matrix.CaseData, bool) {
 				return matrix.CaseData{Input: map[string]string{"text": s}, Expected: s}, true
 			}})
