@@ -37,7 +37,7 @@ issue = "https://example.com/1"
 		Expect(rep.Level).To(Equal(runner.LevelConformant), "an expected failure is not a pass")
 	})
 
-	It("is strict: an expected failure that passes is an unexpected pass and fails the run", func() {
+	It("is strict: an expected failure that passes is an xpass and fails the run", func() {
 		opts := fixtureOptions()
 		opts.ExpectedFailures = expectedFailures(pinned)
 		rep := runWith(newOracle(), opts)

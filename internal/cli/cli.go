@@ -69,18 +69,19 @@ func ExitCode(rep *runner.Report) int {
 const runGate = `
 the verdict (docs/verdicts.md in the go-cupel repository,
 https://github.com/cupel-go/go-cupel/blob/main/docs/verdicts.md):
-  outcomes: pass, fail (fail, error, crash, timeout), unsupported,
-            xfail (pinned and failed as pinned), xpass (pinned but passed),
-            not run (filtered, or skipped by --failfast)
-  no --require-level (strict): fail or unsupported not pinned, in either
-            tier, or any xpass, fails the run
-  --require-level conformant: a required case that fails or is
-            unsupported, pinned or not, or any xpass, fails the run; an
-            optional one is a warning and the run still passes
-  --require-level fully-conformant: any fail, unsupported or xpass, pinned
-            or not, fails the run
+  outcomes (docs/vocabulary.md): pass; fail, error, crash, timeout (a
+            failure); unsupported; xfail (an expected failure that failed
+            as expected); xpass (an expected failure that passed); skip
+            (filtered, or skipped by --failfast); not-run (the run stopped)
+  no --require-level (strict): a failure or unsupported, in either tier,
+            or any xpass, fails the run (an xfail does not)
+  --require-level conformant: a required case that is a failure,
+            unsupported or xfail, or any xpass, fails the run; an optional
+            one is a warning and the run still passes
+  --require-level fully-conformant: any failure, unsupported, xfail or
+            xpass fails the run
   with a target, the run also fails when its level misses the target;
-  the level comes from outcomes only (an expectations file never changes it)
+  the level comes from outcomes only (expected failures never change it)
   a filtered run claims no level and is judged strictly on the cases it
   ran; a --failfast run that stopped early claims no level and fails
 

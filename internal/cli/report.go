@@ -48,7 +48,7 @@ func (e *env) report(args []string) (int, error) {
 	fs.StringVar(&out.markdown, "markdown", "", "write a Markdown summary to `FILE` (- for stdout)")
 	fs.StringVar(&out.json, "json", "", "write the reports and the matrix as JSON (schema "+matrix.Schema+") to `FILE` (- for stdout)")
 	fs.IntVar(&out.maxCases, "max-failures", 30, "list at most `N` cases per group of disagreements in the text (0: all)")
-	suiteDir := fs.String("suite", "", "show the inputs and expectations of failing cases from the vectors of `DIR` (default: the embedded suite, when the reports ran it)")
+	suiteDir := fs.String("suite", "", "show the inputs and expected results of failing cases from the vectors of `DIR` (default: the embedded suite, when the reports ran it)")
 	args, err := parse(fs, args)
 	if err != nil {
 		return 0, err
@@ -123,7 +123,7 @@ func uniqueNames(entries []runner.NamedReport, sources []string) {
 	}
 }
 
-// suiteLookup returns the inputs and expectations of the cases of the
+// suiteLookup returns the inputs and expected results of the cases of the
 // suite in dir (the embedded suite when dir is ""), or nil when no report
 // ran that suite: reports do not carry their inputs.
 func suiteLookup(dir string, entries []runner.NamedReport, stderr io.Writer) (func(string) (matrix.CaseData, bool), error) {
@@ -138,7 +138,7 @@ func suiteLookup(dir string, entries []runner.NamedReport, stderr io.Writer) (fu
 		}
 	}
 	if dir != "" {
-		fmt.Fprintf(stderr, "warning: no report ran the suite in %s (sha256 %s): inputs and expectations are not shown\n", dir, suite.Digest)
+		fmt.Fprintf(stderr, "warning: no report ran the suite in %s (sha256 %s): inputs and expected results are not shown\n", dir, suite.Digest)
 	}
 	return nil, nil
 }

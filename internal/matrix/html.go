@@ -158,8 +158,8 @@ type htmlProblem struct {
 	Diff    []diffLine
 	Actual  string
 	Stderr  string
-	// Pinned is the reason of the expectation entry that pinned the case.
-	Pinned string
+	// ExpectedFailure is the reason of the expected failure that listed the case.
+	ExpectedFailure string
 }
 
 type diffLine struct {
@@ -406,7 +406,7 @@ func problem(impl string, r *runner.CaseResult) htmlProblem {
 		p.Actual = readableJSON(r.Actual)
 	}
 	if r.ExpectedFailure != nil {
-		p.Pinned = r.ExpectedFailure.Reason
+		p.ExpectedFailure = r.ExpectedFailure.Reason
 	}
 	return p
 }

@@ -227,7 +227,7 @@ var _ = Describe("the HTML page", func() {
 		m, err := matrix.New(threeImpls(), matrix.Options{})
 		Expect(err).NotTo(HaveOccurred())
 		doc, _ := page(m)
-		Expect(texts(all(doc, byClass("note")))).To(ContainElement(ContainSubstring("Inputs and expectations are not shown")))
+		Expect(texts(all(doc, byClass("note")))).To(ContainElement(ContainSubstring("Inputs and expected results are not shown")))
 		Expect(all(doc, byClass("input"))).To(BeEmpty())
 	})
 

@@ -48,7 +48,7 @@ func Diff(old, new *runner.Report) ReportDiff {
 		switch {
 		case !ok:
 			d.Added = append(d.Added, c.ID)
-		case o == c.Outcome, sameCause(oc, c): // an xfail that is now unpinned, or back, is the same result
+		case o == c.Outcome, sameCause(oc, c): // an xfail that is no longer an expected failure, or back, is the same result
 		case o == protocol.OutcomePass:
 			d.NewlyFailing = append(d.NewlyFailing, OutcomeChange{c.ID, o, c.Outcome})
 		case c.Outcome == protocol.OutcomePass:
