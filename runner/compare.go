@@ -13,13 +13,14 @@ import (
 	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
-// Judgement is the comparator's judgement of one result.
+// Comparison is the comparator's outcome on one result, with what it
+// found.
 type Comparison struct {
-	Outcome protocol.Outcome
+	Outcome protocol.Outcome `json:"outcome"`
 	// Message is a one-line summary (empty on pass).
-	Message string
+	Message string `json:"message,omitempty"`
 	// Details are the lines of a diff: expected vs actual, per item.
-	Details []string
+	Details []string `json:"details,omitempty"`
 }
 
 func (v *Comparison) failf(format string, args ...any) {

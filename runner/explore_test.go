@@ -1,10 +1,13 @@
 package runner_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -208,6 +211,77 @@ var _ = Describe("Explore", func() {
 		Expect(b.Divergences[0].Count).To(Equal(a.Divergences[0].Count))
 		Expect(b.Divergences[0].Case.Input).To(Equal(a.Divergences[0].Case.Input))
 		Expect(a.Stages).To(Equal([]string{vector.StagePlacing}))
+	})
+
+	It("writes its JSON report in snake_case (schema explore/2), and reads version 1 (Go's field names) too", func() {
+		rep, err := explore.Run(ctx(), plantedImpl{bugs: []string{vector.StagePlacing}}, explore.Options{Seed: 9, Cases: 300, Stages: []string{vector.StagePlacing}})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(rep.Divergences).NotTo(BeEmpty())
+		var buf bytes.Buffer
+		Expect(rep.WriteJSON(&buf)).To(Succeed())
+		var doc map[string]any
+		Expect(json.Unmarshal(buf.Bytes(), &doc)).To(Succeed())
+		Expect(doc["schema"]).To(Equal(explore.ReportSchema))
+		Expect(doc).To(HaveKey("oracle_trusted"))
+		Expect(doc).To(HaveKey("duration_ns"))
+		d0 := doc["divergences"].([]any)[0].(map[string]any)
+		Expect(d0).To(HaveKey("original_items"))
+		Expect(d0["comparison"]).To(HaveKeyWithValue("outcome", string(rep.Divergences[0].Comparison.Outcome)))
+		snake := regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
+		for _, m := range []map[string]any{doc, d0} {
+			for k := range m {
+				Expect(k).To(MatchRegexp(snake.String()))
+			}
+		}
+
+		// Version 1: the same report under Go's field names.
+		title := map[string]string{ // version 2's keys to version 1's
+			"implementation": "Implementation", "oracle": "Oracle", "oracle_trusted": "OracleTrusted", "seed": "Seed",
+			"stages": "Stages", "cases": "Cases", "skipped": "Skipped", "duration_ns": "Duration", "divergences": "Divergences",
+			"infrastructure_error": "Infrastructure", "interrupted": "Interrupted", "coverage": "Coverage", "shard": "Shard",
+			"class": "Class", "stage": "Stage", "component": "Component", "kind": "Kind", "index": "Index",
+			"original_items": "OriginalItems", "count": "Count", "case": "Case", "comparison": "Verdict", "actual": "Actual",
+			"oracle_result": "OracleResult", "actual_cut": "ActualCut", "fault": "Fault", "stderr": "Stderr",
+			"oracle_fault": "OracleFault", "shrink_runs": "ShrinkRuns", "input": "Input", "file": "File",
+			"outcome": "Status", "message": "Message", "details": "Details",
+		}
+		var rename func(m map[string]any) map[string]any
+		rename = func(m map[string]any) map[string]any {
+			out := map[string]any{}
+			for k, v := range m {
+				if k == "comparison" || k == "divergences" {
+					switch v := v.(type) {
+					case map[string]any:
+						out[title[k]] = rename(v)
+						continue
+					case []any:
+						for i := range v {
+							v[i] = rename(v[i].(map[string]any))
+						}
+					}
+				}
+				if t, ok := title[k]; ok {
+					k = t
+				}
+				out[k] = v
+			}
+			return out
+		}
+		old := rename(doc)
+		old["schema"] = "cupel-conform-explore/1"
+		Expect(old).To(HaveKey("OracleTrusted"))
+		Expect(old["Divergences"].([]any)[0]).To(HaveKey("Verdict"))
+		b, err := json.Marshal(old)
+		Expect(err).NotTo(HaveOccurred())
+		var back explore.Report
+		Expect(json.Unmarshal(b, &back)).To(Succeed())
+		Expect(back.Schema).To(Equal(explore.ReportSchema))
+		Expect(back.Divergences).To(HaveLen(len(rep.Divergences)))
+		Expect(back.Divergences[0].Comparison).To(Equal(rep.Divergences[0].Comparison))
+		Expect(back.Divergences[0].Case.Input).To(Equal(rep.Divergences[0].Case.Input))
+		Expect(back.Cases).To(Equal(rep.Cases))
+		Expect(back.OracleTrusted).To(Equal(rep.OracleTrusted))
+		Expect(back.Duration).To(Equal(rep.Duration))
 	})
 
 	It("trusts neither side with another oracle, and says so", func() {

@@ -230,7 +230,7 @@ var _ = Describe("Implementations in process, offline results and explore with o
 		Expect(utf8.RuneCountInString(rep.Implementation.Name)).To(Equal(bound.MaxName))
 		Expect(rep.Divergences).NotTo(BeEmpty())
 		for _, d := range rep.Divergences {
-			Expect(len(d.Verdict.Message)).To(BeNumerically("<=", bound.MaxText))
+			Expect(len(d.Comparison.Message)).To(BeNumerically("<=", bound.MaxText))
 			Expect(d.Actual.Error.Message).To(HaveSuffix(" bytes cut]"))
 		}
 	})

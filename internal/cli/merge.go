@@ -76,7 +76,7 @@ func (e *env) reportMerge(args []string) (int, error) {
 				return 0, usagef("%s: %v", f, err)
 			}
 			runs = append(runs, &r)
-		case head.Schema == explore.ReportSchema:
+		case slices.Contains(explore.ReportSchemas, head.Schema):
 			var r explore.Report
 			if err := json.Unmarshal(data, &r); err != nil {
 				return 0, usagef("%s: %v", f, err)

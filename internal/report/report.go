@@ -214,7 +214,7 @@ func ReadReport(path string) (*runner.Report, error) {
 	}
 	switch {
 	case slices.Contains(runner.ReportSchemas, head.Schema):
-	case head.Schema == explore.ReportSchema:
+	case slices.Contains(explore.ReportSchemas, head.Schema):
 		return nil, fmt.Errorf("%s is the report of an exploration (cupel-conform explore --json): %w", path, ErrNotRunReport)
 	default:
 		return nil, fmt.Errorf("%s has schema %q: %w", path, head.Schema, ErrNotRunReport)

@@ -18,7 +18,7 @@ func ExampleRun() {
 		return
 	}
 	for _, d := range rep.Divergences {
-		fmt.Printf("%s (seed %d, index %d): %s\n", d.Class, d.Seed, d.Index, d.Verdict.Message)
+		fmt.Printf("%s (seed %d, index %d): %s\n", d.Class, d.Seed, d.Index, d.Comparison.Message)
 	}
 	fmt.Println(rep.Cases, "cases,", len(rep.Divergences), "divergences, verdict:", rep.Err())
 	// Output: 500 cases, 0 divergences, verdict: <nil>

@@ -183,7 +183,7 @@ func (x *explorer) shrink(ctx context.Context, c *vector.Case, index int, o outc
 	verdict := o.verdict
 	verdict.Message, verdict.Details = bound.Text(verdict.Message), bound.Lines(verdict.Details)
 	d := &Divergence{Class: x.class(c, o.kind), Stage: c.Stage, Component: component(c), Kind: o.kind,
-		Seed: x.opts.Seed, Index: index, OriginalItems: orig, Count: 1, Case: c, Verdict: verdict,
+		Seed: x.opts.Seed, Index: index, OriginalItems: orig, Count: 1, Case: c, Comparison: verdict,
 		Actual: o.actual(), OracleResult: o.oracle(), Fault: bound.Text(o.fault), Stderr: bound.Text(o.stderr), OracleFault: o.oracleFault,
 		ShrinkRuns: s.runs}
 	if d.Actual != nil {

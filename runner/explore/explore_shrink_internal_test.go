@@ -293,7 +293,7 @@ var _ = ginkgo.Describe("explore's vector writer", func() {
 		}
 		d := &Divergence{Class: "placing / chronological / order", Seed: 4, Index: 9, OriginalItems: 12, ShrinkRuns: 33,
 			Case:    &vector.Case{Stage: vector.StagePlacing, Input: vector.Input{PolicySpec: cupel.PolicySpec{Placer: "chronological"}, Items: []vector.Item{}}},
-			Verdict: runner.Comparison{Outcome: protocol.OutcomeFail, Message: "m", Details: details}, Stderr: strings.Join(stderr, "\n") + "\n"}
+			Comparison: runner.Comparison{Outcome: protocol.OutcomeFail, Message: "m", Details: details}, Stderr: strings.Join(stderr, "\n") + "\n"}
 		data, err := d.VectorTOML(nil)
 		gomega.Expect(err).NotTo(gomega.HaveOccurred())
 		text := string(data)
@@ -305,7 +305,7 @@ var _ = ginkgo.Describe("explore's vector writer", func() {
 		gomega.Expect(text).To(gomega.ContainSubstring("# had 12 items before shrinking, 33 runs shrank it to 0)."))
 		gomega.Expect(text).NotTo(gomega.ContainSubstring("Neither side is trusted"))
 		gomega.Expect(text).To(gomega.ContainSubstring("outputs of go-cupel (in process)"))
-		d.Verdict.Details = nil
+		d.Comparison.Details = nil
 		data, err = d.VectorTOML(&Report{Implementation: protocol.Identity{Name: "impl", Version: "1", Language: "rust"}, Oracle: protocol.Identity{Name: "other"}})
 		gomega.Expect(err).NotTo(gomega.HaveOccurred())
 		gomega.Expect(string(data)).To(gomega.ContainSubstring("# Verdict: fail\n# m\n"))

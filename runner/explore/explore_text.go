@@ -58,7 +58,7 @@ func (r *Report) WriteText(w io.Writer) error {
 		for _, d := range r.Divergences {
 			fmt.Fprintf(&b, "\n  %s: %d case%s; shrunk from %d to %d item%s (seed %d, index %d)\n",
 				d.Class, d.Count, explorePlural(d.Count), d.OriginalItems, len(d.Case.Input.Items), explorePlural(len(d.Case.Input.Items)), d.Seed, d.Index)
-			msg := d.Verdict.Message
+			msg := d.Comparison.Message
 			if d.Fault != "" && msg == "" {
 				msg = d.Fault
 			}

@@ -69,13 +69,13 @@ func (d *Divergence) VectorTOML(rep *Report) ([]byte, error) {
 	w.comment("Oracle output (the expected values):")
 	w.commentResult(d.OracleResult, "")
 	w.comment("")
-	w.comment("Verdict: %s", d.Verdict.Outcome)
-	if len(d.Verdict.Details) == 0 && d.Verdict.Message != "" {
-		w.comment("%s", d.Verdict.Message)
+	w.comment("Verdict: %s", d.Comparison.Outcome)
+	if len(d.Comparison.Details) == 0 && d.Comparison.Message != "" {
+		w.comment("%s", d.Comparison.Message)
 	}
-	for i, l := range d.Verdict.Details {
+	for i, l := range d.Comparison.Details {
 		if i == 30 {
-			w.comment("  ... (%d more lines)", len(d.Verdict.Details)-i)
+			w.comment("  ... (%d more lines)", len(d.Comparison.Details)-i)
 			break
 		}
 		for _, part := range strings.Split(l, "\n") {

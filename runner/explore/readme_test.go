@@ -21,7 +21,7 @@ func testExplore(t *testing.T, impl protocol.Implementation) {
 		t.Fatal(err)
 	}
 	for _, d := range rep.Divergences {
-		t.Errorf("%s (seed %d, index %d): %s\n%s", d.Class, d.Seed, d.Index, d.Verdict.Message, d.File)
+		t.Errorf("%s (seed %d, index %d): %s\n%s", d.Class, d.Seed, d.Index, d.Comparison.Message, d.File)
 	}
 	if err := rep.Err(); errors.Is(err, protocol.ErrInfrastructure) {
 		t.Fatal(err) // no verdict: it would not start, or crashed in a loop

@@ -70,8 +70,8 @@ func Check(sess *explore.Session, data []byte) string {
 		return ""
 	}
 	var b strings.Builder
-	b.WriteString("divergence " + d.Class + ": " + d.Verdict.Message)
-	if d.Fault != "" && d.Verdict.Message == "" {
+	b.WriteString("divergence " + d.Class + ": " + d.Comparison.Message)
+	if d.Fault != "" && d.Comparison.Message == "" {
 		b.WriteString(d.Fault)
 	}
 	fmt.Fprintf(&b, "\ninput: sha256 %s..., shrunk from %d to %d items", d.Input, d.OriginalItems, len(d.Case.Input.Items))

@@ -113,7 +113,7 @@ var _ = Describe("the fuzz target's body", func() {
 		Expect(d.Input).To(Equal(found[1].Input))
 		Expect(d.Case.Input).To(Equal(found[1].Case.Input), "the case reported while fuzzing")
 		Expect(d.Case.Expect).To(Equal(found[1].Case.Expect))
-		Expect(d.Verdict).To(Equal(found[1].Verdict))
+		Expect(d.Comparison).To(Equal(found[1].Comparison))
 		lines := func(m string) []string { return strings.SplitN(m, "\n", 3)[:2] }
 		Expect(lines(msg)).To(Equal(lines(msgs[1])))
 		Expect(msg).To(ContainSubstring("\nvector: " + d.File))
