@@ -30,7 +30,7 @@ var _ = ginkgo.Describe("a written vector's covers", func() {
 	}
 	divergence := func(placer string) *Divergence {
 		return &Divergence{Class: "placing / " + placer + " / order", Stage: vector.StagePlacing, Component: placer, Kind: "order", Seed: 4, Index: 9,
-			Case:    &vector.Case{Stage: vector.StagePlacing, Input: vector.Input{PolicySpec: cupel.PolicySpec{Placer: placer}, Items: []vector.Item{{Content: "a", Kind: "Message", Source: "Chat"}}}, Expect: vector.Expect{Ordered: []vector.Ref{{Content: "a"}}}},
+			Case:       &vector.Case{Stage: vector.StagePlacing, Input: vector.Input{PolicySpec: cupel.PolicySpec{Placer: placer}, Items: []vector.Item{{Content: "a", Kind: "Message", Source: "Chat"}}}, Expect: vector.Expect{Ordered: []vector.Ref{{Content: "a"}}}},
 			Comparison: runner.Comparison{Outcome: protocol.OutcomeFail, Message: "m"}}
 	}
 

@@ -292,7 +292,7 @@ var _ = ginkgo.Describe("explore's vector writer", func() {
 			stderr = append(stderr, fmt.Sprintf("stderr %d", i))
 		}
 		d := &Divergence{Class: "placing / chronological / order", Seed: 4, Index: 9, OriginalItems: 12, ShrinkRuns: 33,
-			Case:    &vector.Case{Stage: vector.StagePlacing, Input: vector.Input{PolicySpec: cupel.PolicySpec{Placer: "chronological"}, Items: []vector.Item{}}},
+			Case:       &vector.Case{Stage: vector.StagePlacing, Input: vector.Input{PolicySpec: cupel.PolicySpec{Placer: "chronological"}, Items: []vector.Item{}}},
 			Comparison: runner.Comparison{Outcome: protocol.OutcomeFail, Message: "m", Details: details}, Stderr: strings.Join(stderr, "\n") + "\n"}
 		data, err := d.VectorTOML(nil)
 		gomega.Expect(err).NotTo(gomega.HaveOccurred())
