@@ -9,7 +9,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/cupel-go/go-cupel/internal/answerkey"
+	"github.com/cupel-go/go-cupel/internal/oracleimpl"
 	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/vector"
@@ -20,7 +20,7 @@ func mutated(id string, f func(r *protocol.Result)) (*vector.Case, runner.Compar
 	GinkgoHelper()
 	c := fixtures().Case(id)
 	Expect(c).NotTo(BeNil(), id)
-	r := answerkey.Answer(c)
+	r := oracleimpl.Answer(c)
 	if f != nil {
 		f(&r)
 	}
@@ -34,7 +34,7 @@ var _ = Describe("Comparator", func() {
 		c := s.Case("required/placing/u-shaped-many-items")
 		Expect(c).NotTo(BeNil())
 		Expect(c.Input.Items).To(HaveLen(300))
-		r := answerkey.Answer(c)
+		r := oracleimpl.Answer(c)
 		slices.Reverse(r.Output.Ordered)
 		v := runner.Compare(c, r)
 		Expect(v.Outcome).To(Equal(protocol.OutcomeFail))
@@ -48,7 +48,7 @@ var _ = Describe("Comparator", func() {
 
 	It("passes every fixture's expected answer", func() {
 		for _, c := range fixtures().Cases {
-			v := runner.Compare(c, answerkey.Answer(c))
+			v := runner.Compare(c, oracleimpl.Answer(c))
 			Expect(v.Outcome).To(Equal(protocol.OutcomePass), c.ID+": "+v.Message)
 		}
 	})

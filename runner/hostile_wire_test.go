@@ -13,9 +13,9 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/cupel-go/go-cupel/internal/enginebaseline"
 	"github.com/cupel-go/go-cupel/internal/hostile"
 	"github.com/cupel-go/go-cupel/internal/offline"
-	"github.com/cupel-go/go-cupel/internal/platform"
 	"github.com/cupel-go/go-cupel/internal/testtool"
 	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/protocol"
@@ -80,7 +80,7 @@ var _ = Describe("the hostile wire variants", Ordered, func() {
 	// unused are the variants of fields go-cupel's answers to the embedded
 	// suite never state: they change no line. The top-level reason goes
 	// only with "unsupported", which go-cupel answers only where int has
-	// 32 bits (internal/platform): there the reason variants forge lines
+	// 32 bits (internal/enginebaseline): there the reason variants forge lines
 	// like the rest.
 	unused := []string{"wire-twin-case-reason", "wire-twin-fold-reason", "wire-dup-reason"}
 	if strconv.IntSize < 64 {
@@ -89,9 +89,9 @@ var _ = Describe("the hostile wire variants", Ordered, func() {
 
 	It("go-cupel's honest lines reach go-cupel's level through the hostile adapter", func() {
 		rep := hostileRun(adapter, "honest")
-		Expect(rep.Level).To(Equal(platform.EngineLevel()), rep.LevelReason)
+		Expect(rep.Level).To(Equal(enginebaseline.EngineLevel()), rep.LevelReason)
 		// Every case passes, but where int has 32 bits the cases whose
-		// integers need 64 (internal/platform), which go-cupel answers
+		// integers need 64 (internal/enginebaseline), which go-cupel answers
 		// "unsupported" there.
 		for _, c := range rep.Cases {
 			if c.Outcome != protocol.OutcomePass {
@@ -176,7 +176,7 @@ var _ = Describe("the hostile wire variants", Ordered, func() {
 			}
 			if c.Outcome == protocol.OutcomeUnsupported {
 				// go-cupel's honest answer to a case whose integers need
-				// 64 bits where int has 32 (internal/platform): it did not
+				// 64 bits where int has 32 (internal/enginebaseline): it did not
 				// pass either, so its line is kept too.
 				Expect(strconv.IntSize).To(Equal(32), c.ID)
 				Expect(c.Line).To(Equal(string(honest[c.ID])), c.ID)

@@ -9,13 +9,13 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/cupel-go/go-cupel/internal/answerkey"
+	"github.com/cupel-go/go-cupel/internal/oracleimpl"
 	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
-func runWith(o *answerkey.AnswerKey, opts runner.Options) *runner.Report {
+func runWith(o *oracleimpl.Oracle, opts runner.Options) *runner.Report {
 	GinkgoHelper()
 	rep, err := runner.Run(context.Background(), o, opts)
 	Expect(err).NotTo(HaveOccurred())
@@ -87,7 +87,7 @@ var _ = Describe("Levels and exit codes", func() {
 	It("turns suite errors into error cases and exit code 3, while the rest runs", func() {
 		s, err := vector.LoadSuite(os.DirFS("testdata/broken"))
 		Expect(err).NotTo(HaveOccurred())
-		rep, err := runner.RunSuite(context.Background(), answerkey.New(s), s, runner.Options{})
+		rep, err := runner.RunSuite(context.Background(), oracleimpl.New(s), s, runner.Options{})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(rep.SuiteErrors).To(Equal(5))
 		Expect(rep.Counts["required"][protocol.OutcomePass]).To(Equal(1))
@@ -101,7 +101,7 @@ var _ = Describe("Levels and exit codes", func() {
 
 	It("reports a timeout for an in-process implementation that hangs, and a crash for one that panics", func() {
 		o := newOracle()
-		h := &hanging{AnswerKey: o, id: "required/scoring/recency-basic"}
+		h := &hanging{Oracle: o, id: "required/scoring/recency-basic"}
 		opts := fixtureOptions()
 		// Generous, so that only the hanging case times out on a loaded
 		// machine (it costs this plus the one-second grace).
@@ -122,7 +122,7 @@ var _ = Describe("Levels and exit codes", func() {
 })
 
 type hanging struct {
-	*answerkey.AnswerKey
+	*oracleimpl.Oracle
 	id string
 }
 
@@ -130,7 +130,7 @@ func (h *hanging) Run(ctx context.Context, req protocol.Request) (protocol.Resul
 	if req.ID == h.id {
 		select {} // ignores ctx on purpose
 	}
-	return h.AnswerKey.Run(ctx, req)
+	return h.Oracle.Run(ctx, req)
 }
 
 func statusOf(rep *runner.Report, id string) protocol.Outcome {

@@ -8,7 +8,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/cupel-go/go-cupel/internal/platform"
+	"github.com/cupel-go/go-cupel/internal/enginebaseline"
 	"github.com/cupel-go/go-cupel/internal/testtool"
 	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/protocol"
@@ -113,7 +113,7 @@ var _ = Describe("The embedded suite against deliberately broken engines", func(
 		// On a 32-bit platform, exactly the cases that need 64-bit
 		// integers are unsupported.
 		var want []string
-		if x := platform.EngineExpectations(); x != nil {
+		if x := enginebaseline.EngineExpectedFailures(); x != nil {
 			for _, e := range x.Entries {
 				want = append(want, e.ID)
 			}

@@ -17,16 +17,16 @@ import (
 	"github.com/cupel-go/go-cupel/runner/protocol"
 )
 
-// faultAdapter and hostileAdapter are internal/faultadapter and
+// faultAdapter and hostileAdapter are internal/faultyimpl and
 // internal/hostile as programs, built once for the suite.
 var faultAdapter, hostileAdapter string
 
 var _ = BeforeSuite(func() {
-	dir, err := os.MkdirTemp("", "faultadapter")
+	dir, err := os.MkdirTemp("", "faultyimpl")
 	Expect(err).NotTo(HaveOccurred())
 	DeferCleanup(os.RemoveAll, dir)
-	faultAdapter = filepath.Join(dir, "faultadapter")
-	out, err := exec.Command("go", "build", "-o", faultAdapter, "./testdata/faultadapter").CombinedOutput()
+	faultAdapter = filepath.Join(dir, "faultyimpl")
+	out, err := exec.Command("go", "build", "-o", faultAdapter, "./testdata/faultyimpl").CombinedOutput()
 	Expect(err).NotTo(HaveOccurred(), string(out))
 	hostileAdapter = filepath.Join(dir, "hostileadapter")
 	out, err = exec.Command("go", "build", "-o", hostileAdapter, "../internal/hostile/hostileadapter").CombinedOutput()

@@ -9,8 +9,8 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/cupel-go/go-cupel/internal/answerkey"
 	"github.com/cupel-go/go-cupel/internal/bound"
+	"github.com/cupel-go/go-cupel/internal/oracleimpl"
 	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/requirement"
@@ -154,7 +154,7 @@ var _ = Describe("The requirements of a run", func() {
 		suite, err := vector.LoadSuite(fsys)
 		Expect(err).NotTo(HaveOccurred())
 		opts := runner.Options{Suite: fsys, Catalogue: testCatalogue()}
-		rep, err := runner.RunSuite(ctx(), answerkey.New(suite), suite, opts)
+		rep, err := runner.RunSuite(ctx(), oracleimpl.New(suite), suite, opts)
 		Expect(err).NotTo(HaveOccurred())
 		got := rep.Cases[0].Requirements
 		Expect(got).To(HaveLen(bound.MaxList))

@@ -8,7 +8,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/cupel-go/go-cupel/internal/answerkey"
+	"github.com/cupel-go/go-cupel/internal/oracleimpl"
 	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/vector"
 )
@@ -31,6 +31,6 @@ func fixtureOptions() runner.Options {
 	return runner.Options{Suite: os.DirFS("testdata/suite"), SuiteName: "fixtures"}
 }
 
-func newOracle() *answerkey.AnswerKey { return answerkey.New(fixtures()) }
+func newOracle() *oracleimpl.Oracle { return oracleimpl.New(fixtures()) }
 
 func ctx() context.Context { return context.Background() }

@@ -9,7 +9,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/cupel-go/go-cupel/internal/platform"
+	"github.com/cupel-go/go-cupel/internal/enginebaseline"
 	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/explore"
 	"github.com/cupel-go/go-cupel/runner/vector"
@@ -102,7 +102,7 @@ var _ = Describe("shards", func() {
 		m, err := runner.MergeReports(goods)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(m.Level).To(Equal(good.Level))
-		Expect(m.Level).To(Equal(platform.EngineLevel()))
+		Expect(m.Level).To(Equal(enginebaseline.EngineLevel()))
 		Expect(m.LevelReason).To(Equal(good.LevelReason))
 
 		_, err = runner.MergeReports(goods[:1])

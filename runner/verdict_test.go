@@ -13,7 +13,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/cupel-go/go-cupel/internal/answerkey"
+	"github.com/cupel-go/go-cupel/internal/oracleimpl"
 	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/vector"
@@ -26,7 +26,7 @@ import (
 // other). A runner that ran one case at a time would leave the first case
 // waiting until its per-case timeout, and fail the test.
 type forking struct {
-	*answerkey.AnswerKey
+	*oracleimpl.Oracle
 	st *forkStats
 }
 
@@ -49,7 +49,7 @@ func (f forking) Hello(ctx context.Context) (protocol.Identity, error) {
 	f.st.mu.Lock()
 	f.st.hellos++
 	f.st.mu.Unlock()
-	return f.AnswerKey.Hello(ctx)
+	return f.Oracle.Hello(ctx)
 }
 
 func (f forking) Run(ctx context.Context, req protocol.Request) (protocol.Result, error) {
@@ -70,7 +70,7 @@ func (f forking) Run(ctx context.Context, req protocol.Request) (protocol.Result
 	case <-ctx.Done():
 		return protocol.Result{}, ctx.Err()
 	}
-	return f.AnswerKey.Run(ctx, req)
+	return f.Oracle.Run(ctx, req)
 }
 
 // comparable strips what differs between two runs of the same cases: the

@@ -12,8 +12,8 @@ import (
 	"testing"
 
 	"github.com/cupel-go/go-cupel/internal/cli"
+	"github.com/cupel-go/go-cupel/internal/fakeimpl"
 	"github.com/cupel-go/go-cupel/internal/report"
-	"github.com/cupel-go/go-cupel/internal/testimpl"
 	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/vector"
@@ -114,12 +114,12 @@ func outputs(dir string) []string {
 // name with the required level (none for "").
 func wantCode(name string, require runner.Level) int {
 	if require == "" {
-		if name == testimpl.Conformant {
+		if name == fakeimpl.Conformant {
 			return 0
 		}
 		return 1
 	}
-	if testimpl.Level(name).AtLeast(require) {
+	if fakeimpl.Level(name).AtLeast(require) {
 		return 0
 	}
 	return 1
@@ -128,7 +128,7 @@ func wantCode(name string, require runner.Level) int {
 // TestCLIFrontEnd runs every test implementation as a process through
 // cupel-conform run, with and without a required level.
 func TestCLIFrontEnd(t *testing.T) {
-	for _, name := range testimpl.Names {
+	for _, name := range fakeimpl.Names {
 		for _, require := range []runner.Level{"", runner.LevelConformant} {
 			t.Run(name+"/"+string(require), func(t *testing.T) {
 				dir := t.TempDir()
@@ -141,11 +141,11 @@ func TestCLIFrontEnd(t *testing.T) {
 				if w := wantCode(name, require); code != w {
 					t.Errorf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, w, stdout, stderr)
 				}
-				if !strings.Contains(stdout, "level: "+testimpl.Level(name).Title()) {
-					t.Errorf("the text report does not give the level %s:\n%s", testimpl.Level(name).Title(), stdout)
+				if !strings.Contains(stdout, "level: "+fakeimpl.Level(name).Title()) {
+					t.Errorf("the text report does not give the level %s:\n%s", fakeimpl.Level(name).Title(), stdout)
 				}
-				checkReports(t, dir, func(c *vector.Case) protocol.Outcome { return testimpl.Want(name, c) }, testimpl.Level(name))
-				if name == testimpl.Crashing && !strings.Contains(stdout, "testimpl: segmentation violation on "+testimpl.CrashID) {
+				checkReports(t, dir, func(c *vector.Case) protocol.Outcome { return fakeimpl.Want(name, c) }, fakeimpl.Level(name))
+				if name == fakeimpl.Crashing && !strings.Contains(stdout, "testimpl: segmentation violation on "+fakeimpl.CrashID) {
 					t.Errorf("the crash's stderr is not in the text report:\n%s", stdout)
 				}
 			})
@@ -156,7 +156,7 @@ func TestCLIFrontEnd(t *testing.T) {
 // TestOfflineFrontEnd runs every test implementation through export, an
 // offline answer, and verify.
 func TestOfflineFrontEnd(t *testing.T) {
-	for _, name := range testimpl.Names {
+	for _, name := range fakeimpl.Names {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
 			if code, _, stderr := cupelConform("export", "--suite", "../../runner/testdata/suite", dir); code != 0 {
@@ -167,10 +167,10 @@ func TestOfflineFrontEnd(t *testing.T) {
 				t.Fatalf("answering: %v\n%s", err, out)
 			}
 			code, stdout, stderr := cupelConform(append([]string{"verify", "--suite", "../../runner/testdata/suite", dir}, outputs(dir)...)...)
-			if name == testimpl.Crashing {
+			if name == fakeimpl.Crashing {
 				// The crash left its case without a result: verify refuses
 				// the file as a whole.
-				if code != 3 || !strings.Contains(stderr, "1 cases have no result (first: "+testimpl.CrashID+")") {
+				if code != 3 || !strings.Contains(stderr, "1 cases have no result (first: "+fakeimpl.CrashID+")") {
 					t.Errorf("exit %d, want 3 for a missing result\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 				}
 				return
@@ -179,7 +179,7 @@ func TestOfflineFrontEnd(t *testing.T) {
 			if code != want {
 				t.Errorf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, want, stdout, stderr)
 			}
-			checkReports(t, dir, func(c *vector.Case) protocol.Outcome { return testimpl.WantOffline(name, c) }, testimpl.Level(name))
+			checkReports(t, dir, func(c *vector.Case) protocol.Outcome { return fakeimpl.WantOffline(name, c) }, fakeimpl.Level(name))
 		})
 	}
 }

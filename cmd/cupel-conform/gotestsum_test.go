@@ -13,8 +13,8 @@ import (
 	"testing"
 
 	"github.com/cupel-go/go-cupel/internal/cli"
+	"github.com/cupel-go/go-cupel/internal/fakeimpl"
 	"github.com/cupel-go/go-cupel/internal/report"
-	"github.com/cupel-go/go-cupel/internal/testimpl"
 	"github.com/cupel-go/go-cupel/internal/testtool"
 	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/protocol"
@@ -110,9 +110,9 @@ func TestGotestsum(t *testing.T) {
 	}{
 		{"go-cupel", nil, false},
 		{"python", []string{"--impl-cmd", "python3 " + python}, false},
-		{"optional-failures", []string{"--suite", fixtures, "--require-level", "conformant", "--impl-cmd", implCmd(t, testimpl.OptionalFailures)}, false},
-		{"failing-required", []string{"--suite", fixtures, "--require-level", "conformant", "--impl-cmd", implCmd(t, testimpl.FailingRequired)}, true},
-		{"failing-required-filtered", []string{"--suite", fixtures, "--stage", "scoring", "--impl-cmd", implCmd(t, testimpl.FailingRequired)}, false},
+		{"optional-failures", []string{"--suite", fixtures, "--require-level", "conformant", "--impl-cmd", implCmd(t, fakeimpl.OptionalFailures)}, false},
+		{"failing-required", []string{"--suite", fixtures, "--require-level", "conformant", "--impl-cmd", implCmd(t, fakeimpl.FailingRequired)}, true},
+		{"failing-required-filtered", []string{"--suite", fixtures, "--stage", "scoring", "--impl-cmd", implCmd(t, fakeimpl.FailingRequired)}, false},
 		{"cannot-start", []string{"--suite", fixtures, "--require-level", "conformant", "--impl-cmd", "python3 " + filepath.Join(t.TempDir(), "nonexistent.py")}, false},
 	}
 	// The README's rerun line, for the partial Python example: gotestsum
@@ -253,7 +253,7 @@ func checkRerun(t *testing.T, rep *runner.Report, out string, got []int) {
 		t.Errorf("gotestsum --rerun-fails=1: %d runs, %d tests, %d failures; want 2, %d, %d\n%s", got[0], got[1], got[3], wantTests, wantFailures, out)
 	}
 	for _, id := range gated {
-		if !strings.Contains(out, fmt.Sprintf("=== FAIL: %s %s (re-run 1)", "cupel-conform/testimpl-"+testimpl.FailingRequired, id)) {
+		if !strings.Contains(out, fmt.Sprintf("=== FAIL: %s %s (re-run 1)", "cupel-conform/testimpl-"+fakeimpl.FailingRequired, id)) {
 			t.Errorf("no rerun of %s in gotestsum's output", id)
 		}
 	}

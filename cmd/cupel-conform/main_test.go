@@ -9,15 +9,15 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/cupel-go/go-cupel/internal/cli"
-	"github.com/cupel-go/go-cupel/internal/faultadapter"
-	"github.com/cupel-go/go-cupel/internal/testimpl"
+	"github.com/cupel-go/go-cupel/internal/fakeimpl"
+	"github.com/cupel-go/go-cupel/internal/faultyimpl"
 	"github.com/cupel-go/go-cupel/internal/testtool"
 )
 
 func TestMain(m *testing.M) {
 	if os.Getenv("TESTIMPL") != "" {
 		// This binary is a test implementation's process (see implCmd).
-		os.Exit(testimpl.Main(os.Args[1:]))
+		os.Exit(fakeimpl.Main(os.Args[1:]))
 	}
 	if os.Getenv("CUPEL_CONFORM_MAIN") != "" {
 		// This binary is cupel-conform itself (see gotestsum_test.go).
@@ -25,10 +25,10 @@ func TestMain(m *testing.M) {
 	}
 	testscript.Main(m, map[string]func(){
 		"cupel-conform": func() { os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
-		"faultadapter":  func() { os.Exit(faultadapter.Main()) },
+		"faultyimpl":    func() { os.Exit(faultyimpl.Main()) },
 		// testimpl is a test implementation's process: $TESTIMPL over the
 		// suite in $TESTIMPL_SUITE (set them in --impl-cmd).
-		"testimpl": func() { os.Exit(testimpl.Main(os.Args[1:])) },
+		"testimpl": func() { os.Exit(fakeimpl.Main(os.Args[1:])) },
 	})
 }
 

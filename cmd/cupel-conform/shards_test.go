@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/cupel-go/go-cupel/internal/fakeimpl"
 	"github.com/cupel-go/go-cupel/internal/report"
-	"github.com/cupel-go/go-cupel/internal/testimpl"
 	"github.com/cupel-go/go-cupel/internal/testtool"
 	"github.com/cupel-go/go-cupel/runner"
 )
@@ -34,9 +34,9 @@ func TestShardedFrontEnd(t *testing.T) {
 	}
 	impls := []impl{
 		{"go-cupel", nil},
-		{"answerkey", []string{"--impl-cmd", fmt.Sprintf("TESTIMPL=%s TESTIMPL_SUITE=%s %s", testimpl.Conformant, abs(t, "../../vectors"), os.Args[0])}},
+		{"oracle", []string{"--impl-cmd", fmt.Sprintf("TESTIMPL=%s TESTIMPL_SUITE=%s %s", fakeimpl.Conformant, abs(t, "../../vectors"), os.Args[0])}},
 	}
-	for _, name := range testimpl.Names {
+	for _, name := range fakeimpl.Names {
 		impls = append(impls, impl{name, []string{"--suite", fixtureSuite, "--impl-cmd", implCmd(t, name), "--timeout", "1s", "--startup-timeout", "20s"}})
 	}
 	targets := []runner.Level{"", runner.LevelConformant, runner.LevelFullyConformant}
@@ -59,7 +59,7 @@ func TestShardedFrontEnd(t *testing.T) {
 				whole := run(t, filepath.Join(dir, "whole-"+string(target)), append([]string{"run"}, im.args...), target)
 				for _, n := range []int{2, 3} {
 					merge := []string{"report merge"}
-					if im.args != nil && im.name != "answerkey" {
+					if im.args != nil && im.name != "oracle" {
 						merge = append(merge, "--suite", fixtureSuite)
 					}
 					merged := run(t, filepath.Join(dir, fmt.Sprintf("merged-%s-%d", target, n)), append(merge, shards[n]...), target)

@@ -11,7 +11,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/cupel-go/go-cupel/internal/answerkey"
+	"github.com/cupel-go/go-cupel/internal/oracleimpl"
 	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/vector"
@@ -49,7 +49,7 @@ var _ = Describe("the exit code", func() {
 	It("is 1 for a run whose verdict failed", func() {
 		suite, err := vector.LoadSuite(nil)
 		Expect(err).NotTo(HaveOccurred())
-		wrong := answerkey.New(suite)
+		wrong := oracleimpl.New(suite)
 		wrong.Mutate = func(_ *vector.Case, r *protocol.Result) {
 			if r.Output != nil && len(r.Output.Scores) > 0 {
 				r.Output.Scores[0].Score += 0.5

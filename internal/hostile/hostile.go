@@ -18,7 +18,7 @@ import (
 	"os"
 	"sort"
 
-	"github.com/cupel-go/go-cupel/internal/answerkey"
+	"github.com/cupel-go/go-cupel/internal/oracleimpl"
 	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/vector"
@@ -81,7 +81,7 @@ func Main() int {
 			fmt.Fprintln(os.Stderr, err)
 			return 1
 		}
-		impl = answerkey.New(suite)
+		impl = oracleimpl.New(suite)
 	}
 	if v.Start != nil {
 		v.Start()

@@ -12,8 +12,8 @@ import (
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 
-	"github.com/cupel-go/go-cupel/internal/answerkey"
 	"github.com/cupel-go/go-cupel/internal/matrix"
+	"github.com/cupel-go/go-cupel/internal/oracleimpl"
 	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/requirement"
@@ -30,7 +30,7 @@ func requirementsRun() *runner.Report {
 	Expect(err).NotTo(HaveOccurred())
 	cat, err := requirement.Load(os.DirFS("../../runner/testdata/requirements"))
 	Expect(err).NotTo(HaveOccurred())
-	o := answerkey.New(suite)
+	o := oracleimpl.New(suite)
 	o.Mutate = func(c *vector.Case, r *protocol.Result) {
 		if c.ID == "required/slicing/greedy-density-order" {
 			*r = protocol.Result{Kind: protocol.ResultOK, Output: &protocol.Output{}}

@@ -11,8 +11,8 @@ import (
 	. "github.com/onsi/gomega"
 	"github.com/sebdah/goldie/v2"
 
+	"github.com/cupel-go/go-cupel/internal/fakeimpl"
 	"github.com/cupel-go/go-cupel/internal/report"
-	"github.com/cupel-go/go-cupel/internal/testimpl"
 	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/requirement"
 	"github.com/cupel-go/go-cupel/runner/vector"
@@ -35,7 +35,7 @@ func fixtureRun(name string, opts runner.Options) (*runner.Report, *vector.Suite
 	opts.Timeout = 2 * time.Second // generous: only the slow case times out, however loaded the machine
 	suite, err := vector.LoadSuite(opts.Suite)
 	Expect(err).NotTo(HaveOccurred())
-	rep, err := runner.RunSuite(context.Background(), testimpl.New(name, suite), suite, opts)
+	rep, err := runner.RunSuite(context.Background(), fakeimpl.New(name, suite), suite, opts)
 	Expect(err).NotTo(HaveOccurred())
 	rep.Started, rep.Duration = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), 0
 	for i := range rep.Cases {
@@ -57,7 +57,7 @@ var _ = Describe("The reports of implementations that fall short", func() {
 		{"tap", func(w io.Writer, r *runner.Report, s *vector.Suite) error { return report.WriteTAP(w, r, s) }},
 		{"md", func(w io.Writer, r *runner.Report, _ *vector.Suite) error { return report.WriteMarkdown(w, r) }},
 	}
-	for _, name := range []string{testimpl.FailingRequired, testimpl.OptionalFailures, testimpl.Partial, testimpl.OutOfRange} {
+	for _, name := range []string{fakeimpl.FailingRequired, fakeimpl.OptionalFailures, fakeimpl.Partial, fakeimpl.OutOfRange} {
 		for _, f := range formats {
 			It("are stable for "+name+" ("+f.name+")", func() {
 				rep, suite := fixtureRun(name, runner.Options{})
@@ -70,14 +70,14 @@ var _ = Describe("The reports of implementations that fall short", func() {
 	}
 
 	It("say in the text report that a required level is met only when it is", func() {
-		rep, suite := fixtureRun(testimpl.OptionalFailures, runner.Options{RequireLevel: runner.LevelFullyConformant})
+		rep, suite := fixtureRun(fakeimpl.OptionalFailures, runner.Options{RequireLevel: runner.LevelFullyConformant})
 		var b bytes.Buffer
 		Expect(report.WriteText(&b, rep, report.TextOptions{Suite: suite})).To(Succeed())
 		Expect(b.String()).To(HaveSuffix("\n" + rep.Verdict().Line() + "\n"))
 		Expect(rep.Verdict().Line()).To(HavePrefix("verdict: FAIL — "))
 		Expect(rep.Verdict().Line()).To(ContainSubstring("misses the target Cupel Fully Conformant"))
 
-		rep, suite = fixtureRun(testimpl.OptionalFailures, runner.Options{RequireLevel: runner.LevelConformant})
+		rep, suite = fixtureRun(fakeimpl.OptionalFailures, runner.Options{RequireLevel: runner.LevelConformant})
 		b.Reset()
 		Expect(report.WriteText(&b, rep, report.TextOptions{Suite: suite})).To(Succeed())
 		Expect(b.String()).To(HaveSuffix("\n" + rep.Verdict().Line() + "\n"))
@@ -85,7 +85,7 @@ var _ = Describe("The reports of implementations that fall short", func() {
 	})
 
 	It("cap the failures shown in full, with no '... and 0 more' line", func() {
-		rep, suite := fixtureRun(testimpl.FailingRequired, runner.Options{})
+		rep, suite := fixtureRun(fakeimpl.FailingRequired, runner.Options{})
 		v := rep.Verdict()
 		n := v.Gated + v.Warnings
 		for _, max := range []int{n - 1, n, n + 1} {

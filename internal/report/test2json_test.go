@@ -8,8 +8,8 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/cupel-go/go-cupel/internal/fakeimpl"
 	"github.com/cupel-go/go-cupel/internal/report"
-	"github.com/cupel-go/go-cupel/internal/testimpl"
 	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/vector"
@@ -78,16 +78,16 @@ var _ = Describe("The go test -json stream", func() {
 			}
 			Expect(actions).To(HaveLen(n + len(tierFails) + 1 + map[bool]int{true: 1}[v.Target != ""]))
 		},
-		Entry("a conformant implementation", testimpl.Conformant, runner.Options{RequireLevel: runner.LevelFullyConformant}),
-		Entry("a failing implementation", testimpl.FailingRequired, runner.Options{RequireLevel: runner.LevelConformant}),
-		Entry("warnings", testimpl.OptionalFailures, runner.Options{RequireLevel: runner.LevelConformant}),
-		Entry("strict", testimpl.OptionalFailures, runner.Options{}),
-		Entry("a filtered run", testimpl.FailingRequired, runner.Options{Stages: []string{vector.StageScoring}}),
-		Entry("a crash", testimpl.Crashing, runner.Options{}),
+		Entry("a conformant implementation", fakeimpl.Conformant, runner.Options{RequireLevel: runner.LevelFullyConformant}),
+		Entry("a failing implementation", fakeimpl.FailingRequired, runner.Options{RequireLevel: runner.LevelConformant}),
+		Entry("warnings", fakeimpl.OptionalFailures, runner.Options{RequireLevel: runner.LevelConformant}),
+		Entry("strict", fakeimpl.OptionalFailures, runner.Options{}),
+		Entry("a filtered run", fakeimpl.FailingRequired, runner.Options{Stages: []string{vector.StageScoring}}),
+		Entry("a crash", fakeimpl.Crashing, runner.Options{}),
 	)
 
 	It("gives a gated case its failure detail as output, and a warning its reason", func() {
-		rep, suite := fixtureRun(testimpl.OptionalFailures, runner.Options{RequireLevel: runner.LevelConformant})
+		rep, suite := fixtureRun(fakeimpl.OptionalFailures, runner.Options{RequireLevel: runner.LevelConformant})
 		events, _ := test2jsonOf(rep, suite)
 		out := map[string]string{}
 		for _, e := range events {
@@ -103,7 +103,7 @@ var _ = Describe("The go test -json stream", func() {
 			}
 		}
 		Expect(seen).To(BeNumerically(">", 0))
-		strict, suite := fixtureRun(testimpl.OptionalFailures, runner.Options{})
+		strict, suite := fixtureRun(fakeimpl.OptionalFailures, runner.Options{})
 		events, _ = test2jsonOf(strict, suite)
 		out = map[string]string{}
 		for _, e := range events {

@@ -14,8 +14,8 @@ import (
 	. "github.com/onsi/gomega"
 	"github.com/sebdah/goldie/v2"
 
+	"github.com/cupel-go/go-cupel/internal/fakeimpl"
 	"github.com/cupel-go/go-cupel/internal/report"
-	"github.com/cupel-go/go-cupel/internal/testimpl"
 	"github.com/cupel-go/go-cupel/internal/testtool"
 	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/vector"
@@ -55,7 +55,7 @@ func tapOf(rep *runner.Report, suite *vector.Suite) string {
 
 var _ = Describe("The CI formats", func() {
 	It("put the inputs and the diff in each failure body, and real times", func() {
-		rep, suite := fixtureRun(testimpl.FailingRequired, runner.Options{})
+		rep, suite := fixtureRun(fakeimpl.FailingRequired, runner.Options{})
 		rep.Cases[0].Duration = runner.Seconds(1234 * time.Millisecond)
 		_, x := junitOf(rep, suite)
 		Expect(x).To(ContainSubstring(`time="1.234"`))
@@ -76,17 +76,17 @@ var _ = Describe("The JUnit report", func() {
 		x, err := runner.ParseExpectedFailures("x.toml", []byte("[[expected_failure]]\nid = \"required/scoring/recency-basic\"\nstatus = \"fail\"\nreason = \"stale\"\n"))
 		Expect(err).NotTo(HaveOccurred())
 		runs := map[string]runner.Options{
-			testimpl.Conformant + "-stale": {ExpectedFailures: x},
-			testimpl.Crashing:              {},
-			testimpl.Slow:                  {},
+			fakeimpl.Conformant + "-stale": {ExpectedFailures: x},
+			fakeimpl.Crashing:              {},
+			fakeimpl.Slow:                  {},
 		}
-		for _, name := range []string{testimpl.Conformant, testimpl.FailingRequired, testimpl.OptionalFailures, testimpl.Partial, testimpl.OutOfRange} {
+		for _, name := range []string{fakeimpl.Conformant, fakeimpl.FailingRequired, fakeimpl.OptionalFailures, fakeimpl.Partial, fakeimpl.OutOfRange} {
 			runs[name] = runner.Options{}
 		}
 		for name, opts := range runs {
 			impl := strings.TrimSuffix(name, "-stale")
 			rep, suite := fixtureRun(impl, opts)
-			if impl == testimpl.Crashing {
+			if impl == fakeimpl.Crashing {
 				rep.Cases[0].Stderr = "boom <&> ]]> done\n"
 			}
 			var b bytes.Buffer
@@ -110,7 +110,7 @@ var _ = Describe("The JUnit report", func() {
 })
 
 var _ = Describe("The badge", func() {
-	for _, name := range []string{testimpl.Conformant, testimpl.OptionalFailures, testimpl.FailingRequired, testimpl.Partial} {
+	for _, name := range []string{fakeimpl.Conformant, fakeimpl.OptionalFailures, fakeimpl.FailingRequired, fakeimpl.Partial} {
 		It("is stable for "+name, func() {
 			rep, _ := fixtureRun(name, runner.Options{})
 			var b bytes.Buffer
@@ -121,7 +121,7 @@ var _ = Describe("The badge", func() {
 	}
 
 	It("says there is no verdict when the implementation did not start", func() {
-		rep, _ := fixtureRun(testimpl.Conformant, runner.Options{})
+		rep, _ := fixtureRun(fakeimpl.Conformant, runner.Options{})
 		rep.Infrastructure, rep.Level = "implementation failed to start", runner.LevelNone
 		Expect(report.NewBadge(rep)).To(Equal(report.Badge{SchemaVersion: 1, Label: "cupel 1.3", Message: "no level claimed (infrastructure error)", Color: "lightgrey"}))
 	})

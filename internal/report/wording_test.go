@@ -9,9 +9,9 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/cupel-go/go-cupel/internal/answerkey"
+	"github.com/cupel-go/go-cupel/internal/fakeimpl"
+	"github.com/cupel-go/go-cupel/internal/oracleimpl"
 	"github.com/cupel-go/go-cupel/internal/report"
-	"github.com/cupel-go/go-cupel/internal/testimpl"
 	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/vector"
@@ -22,14 +22,14 @@ var junitMessage = regexp.MustCompile(`<(?:skipped|failure) message="([^"]*)"`)
 
 var _ = Describe("The wording of the reports", func() {
 	// failed is the result of case id of the embedded suite, its correct
-	// answer broken by testimpl.Break, with the suite.
+	// answer broken by fakeimpl.Break, with the suite.
 	failed := func(id string) (runner.CaseResult, *vector.Suite) {
 		suite, err := vector.LoadSuite(nil)
 		Expect(err).NotTo(HaveOccurred())
 		c := suite.Case(id)
 		Expect(c).NotTo(BeNil(), id)
-		r := answerkey.Answer(c)
-		testimpl.Break(&r)
+		r := oracleimpl.Answer(c)
+		fakeimpl.Break(&r)
 		v := runner.Compare(c, r)
 		Expect(v.Outcome).To(Equal(protocol.OutcomeFail))
 		return runner.CaseResult{ID: c.ID, Tier: c.Tier, Stage: c.Stage, Outcome: v.Outcome, Message: v.Message, Details: v.Details}, suite
@@ -58,10 +58,10 @@ var _ = Describe("The wording of the reports", func() {
 	})
 
 	It("says a pin's reason once in JUnit and TAP", func() {
-		first, _ := fixtureRun(testimpl.Partial, runner.Options{})
+		first, _ := fixtureRun(fakeimpl.Partial, runner.Options{})
 		pins := runner.ExpectedFailuresFromReport(first, nil)
 		Expect(pins.Entries).NotTo(BeEmpty())
-		rep, suite := fixtureRun(testimpl.Partial, runner.Options{ExpectedFailures: pins, RequireLevel: runner.LevelConformant})
+		rep, suite := fixtureRun(fakeimpl.Partial, runner.Options{ExpectedFailures: pins, RequireLevel: runner.LevelConformant})
 		_, junit := junitOf(rep, suite)
 		tap := tapOf(rep, suite)
 		n := 0
@@ -86,7 +86,7 @@ var _ = Describe("The wording of the reports", func() {
 	})
 
 	It("does not repeat itself in a filtered run's Markdown", func() {
-		rep, _ := fixtureRun(testimpl.FailingRequired, runner.Options{Stages: []string{vector.StageScoring}})
+		rep, _ := fixtureRun(fakeimpl.FailingRequired, runner.Options{Stages: []string{vector.StageScoring}})
 		Expect(rep.Filtered).To(BeTrue())
 		var b bytes.Buffer
 		Expect(report.WriteMarkdown(&b, rep)).To(Succeed())

@@ -19,8 +19,8 @@ import (
 	"github.com/onsi/ginkgo/v2/types"
 	. "github.com/onsi/gomega"
 
+	"github.com/cupel-go/go-cupel/internal/fakeimpl"
 	"github.com/cupel-go/go-cupel/internal/report"
-	"github.com/cupel-go/go-cupel/internal/testimpl"
 	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/conformginkgo"
 	"github.com/cupel-go/go-cupel/runner/protocol"
@@ -189,10 +189,10 @@ func (r childRun) want() (code int, status map[string]string) {
 		opts.RequireLevel = ""
 		opts.Tiers, opts.Stages = []string{vector.TierRequired}, []string{vector.StageScoring}
 	}
-	if runner.Check(testimpl.New(r.impl, suite), opts) != nil {
+	if runner.Check(fakeimpl.New(r.impl, suite), opts) != nil {
 		code = 1
 	}
-	rep, err := runner.RunSuite(context.Background(), testimpl.New(r.impl, suite), suite, opts)
+	rep, err := runner.RunSuite(context.Background(), fakeimpl.New(r.impl, suite), suite, opts)
 	Expect(err).NotTo(HaveOccurred())
 	v := rep.Verdict()
 	status = map[string]string{}
@@ -247,22 +247,22 @@ var _ = Describe("The Ginkgo gate, in a child Ginkgo suite", Ordered, ContinueOn
 			if res.code != 0 {
 				Expect(res.out).To(ContainSubstring(fmt.Sprintf("gate_suite_test.go:%d", line)))
 			}
-			if r.impl == testimpl.FailingRequired && r.filter == "" {
+			if r.impl == fakeimpl.FailingRequired && r.filter == "" {
 				// A failing case names the requirements its vector covers.
 				Expect(res.out).To(ContainSubstring("requirements: R6.1, R26.1"))
 			}
 			Expect(res.left()).To(BeEmpty())
 		},
-		Entry("a conformant implementation", childRun{impl: testimpl.Conformant, require: runner.LevelConformant}),
-		Entry("a failing implementation", childRun{impl: testimpl.FailingRequired, require: runner.LevelConformant}),
-		Entry("optional failures are warnings for conformant", childRun{impl: testimpl.OptionalFailures, require: runner.LevelConformant}),
-		Entry("optional failures fail strictly", childRun{impl: testimpl.OptionalFailures}),
-		Entry("a label filter selects the required scoring cases", childRun{impl: testimpl.FailingRequired, require: runner.LevelConformant, filter: "required && scoring"}),
-		Entry("ginkgo -p: a conformant implementation", childRun{impl: testimpl.Conformant, require: runner.LevelFullyConformant, parallel: true}),
-		Entry("ginkgo -p: optional failures, with the level gathered from every process", childRun{impl: testimpl.OptionalFailures, require: runner.LevelConformant, parallel: true}),
-		Entry("ginkgo -p: optional failures miss fully conformant", childRun{impl: testimpl.OptionalFailures, require: runner.LevelFullyConformant, parallel: true}),
-		Entry("ginkgo -p: optional failures fail strictly", childRun{impl: testimpl.OptionalFailures, parallel: true}),
-		Entry("ginkgo -p with a label filter", childRun{impl: testimpl.FailingRequired, parallel: true, filter: "required && scoring"}),
+		Entry("a conformant implementation", childRun{impl: fakeimpl.Conformant, require: runner.LevelConformant}),
+		Entry("a failing implementation", childRun{impl: fakeimpl.FailingRequired, require: runner.LevelConformant}),
+		Entry("optional failures are warnings for conformant", childRun{impl: fakeimpl.OptionalFailures, require: runner.LevelConformant}),
+		Entry("optional failures fail strictly", childRun{impl: fakeimpl.OptionalFailures}),
+		Entry("a label filter selects the required scoring cases", childRun{impl: fakeimpl.FailingRequired, require: runner.LevelConformant, filter: "required && scoring"}),
+		Entry("ginkgo -p: a conformant implementation", childRun{impl: fakeimpl.Conformant, require: runner.LevelFullyConformant, parallel: true}),
+		Entry("ginkgo -p: optional failures, with the level gathered from every process", childRun{impl: fakeimpl.OptionalFailures, require: runner.LevelConformant, parallel: true}),
+		Entry("ginkgo -p: optional failures miss fully conformant", childRun{impl: fakeimpl.OptionalFailures, require: runner.LevelFullyConformant, parallel: true}),
+		Entry("ginkgo -p: optional failures fail strictly", childRun{impl: fakeimpl.OptionalFailures, parallel: true}),
+		Entry("ginkgo -p with a label filter", childRun{impl: fakeimpl.FailingRequired, parallel: true, filter: "required && scoring"}),
 	)
 
 	DescribeTable("fails one spec, with the implementation's stderr, when the implementation cannot start, and skips the others",
@@ -301,7 +301,7 @@ var _ = Describe("The Ginkgo gate, in a child Ginkgo suite", Ordered, ContinueOn
 
 	It("caps a failure's output as the text report does: its problems, and the failures in full", func() {
 		vectors := "../../vectors" // the embedded suite: a failure of 302 scores
-		res := childRun{impl: testimpl.FailingRequired, suite: vectors, focus: "recency-many-items$"}.run(bins)
+		res := childRun{impl: fakeimpl.FailingRequired, suite: vectors, focus: "recency-many-items$"}.run(bins)
 		Expect(res.code).To(Equal(1))
 		var msg string
 		for _, s := range res.specs {
@@ -313,7 +313,7 @@ var _ = Describe("The Ginkgo gate, in a child Ginkgo suite", Ordered, ContinueOn
 		Expect(strings.Count(msg, "score of #")).To(Equal(report.DefaultMaxFailures))
 		Expect(msg).To(ContainSubstring(fmt.Sprintf("… and %d more problems (see the JSON report)", 302-report.DefaultMaxFailures)))
 
-		res = childRun{impl: testimpl.FailingRequired, suite: vectors}.run(bins)
+		res = childRun{impl: fakeimpl.FailingRequired, suite: vectors}.run(bins)
 		full, short := 0, 0
 		for _, s := range res.specs {
 			if s.State != types.SpecStateFailed {
@@ -331,7 +331,7 @@ var _ = Describe("The Ginkgo gate, in a child Ginkgo suite", Ordered, ContinueOn
 	})
 
 	It("leaves nothing in TMPDIR after ginkgo -p --fail-fast, or an interrupt", func() {
-		res := childRun{impl: testimpl.FailingRequired, require: runner.LevelConformant, parallel: true, failFast: true}.run(bins)
+		res := childRun{impl: fakeimpl.FailingRequired, require: runner.LevelConformant, parallel: true, failFast: true}.run(bins)
 		Expect(res.code).To(Equal(1), res.out)
 		Expect(res.status).To(ContainElement("failed"))
 		Expect(res.status[conformginkgo.LevelSpec]).To(Equal("skipped"))
@@ -341,7 +341,7 @@ var _ = Describe("The Ginkgo gate, in a child Ginkgo suite", Ordered, ContinueOn
 		// directory, and hangs on its second until the run is interrupted:
 		// once every process has recorded a case, each is in the middle of
 		// its run, and the ^C reaches all of them there.
-		r := childRun{impl: testimpl.Conformant, require: runner.LevelConformant, parallel: true}
+		r := childRun{impl: fakeimpl.Conformant, require: runner.LevelConformant, parallel: true}
 		dir := GinkgoT().TempDir()
 		cmd := r.command(bins, dir)
 		cmd.Env = append(cmd.Env, "CASE_TIMEOUT=5m", "HANG_AFTER_FIRST=1")

@@ -4,8 +4,8 @@ import (
 	"os"
 	"testing"
 
-	"github.com/cupel-go/go-cupel/internal/answerkey"
-	"github.com/cupel-go/go-cupel/internal/platform"
+	"github.com/cupel-go/go-cupel/internal/enginebaseline"
+	"github.com/cupel-go/go-cupel/internal/oracleimpl"
 	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/conformtest"
 	"github.com/cupel-go/go-cupel/runner/vector"
@@ -23,7 +23,7 @@ func TestGate(t *testing.T) {
 		t.Fatal(err)
 	}
 	opts.RequireLevel = runner.LevelFullyConformant
-	rep := conformtest.Test(t, answerkey.New(s), opts)
+	rep := conformtest.Test(t, oracleimpl.New(s), opts)
 	if rep.Level != runner.LevelFullyConformant && !rep.Filtered {
 		t.Fatalf("level %s", rep.Level)
 	}
@@ -35,8 +35,8 @@ func TestEngineConformance(t *testing.T) {
 	// On a 32-bit platform the cases that need 64-bit integers are pinned
 	// as unsupported (one is required, so no level is claimed there), and
 	// every other case must pass.
-	rep := conformtest.Test(t, runner.Engine(), runner.Options{RequireLevel: platform.EngineLevel(), ExpectedFailures: platform.EngineExpectations()})
-	if rep != nil && !rep.Filtered && rep.Level != platform.EngineLevel() {
-		t.Errorf("level %s, want exactly %s", rep.Level, platform.EngineLevel())
+	rep := conformtest.Test(t, runner.Engine(), runner.Options{RequireLevel: enginebaseline.EngineLevel(), ExpectedFailures: enginebaseline.EngineExpectedFailures()})
+	if rep != nil && !rep.Filtered && rep.Level != enginebaseline.EngineLevel() {
+		t.Errorf("level %s, want exactly %s", rep.Level, enginebaseline.EngineLevel())
 	}
 }

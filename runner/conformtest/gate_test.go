@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cupel-go/go-cupel/internal/testimpl"
+	"github.com/cupel-go/go-cupel/internal/fakeimpl"
 	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/conformtest"
 	"github.com/cupel-go/go-cupel/runner/vector"
@@ -32,7 +32,7 @@ func TestGateChild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	conformtest.Test(t, testimpl.New(name, suite), opts)
+	conformtest.Test(t, fakeimpl.New(name, suite), opts)
 }
 
 // child runs TestGateChild (with the extra -run pattern run, if any) and
@@ -71,17 +71,17 @@ func TestGateVerdicts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, impl := range testimpl.Names {
+	for _, impl := range fakeimpl.Names {
 		for _, level := range []runner.Level{"", runner.LevelConformant, runner.LevelFullyConformant} {
 			t.Run(impl+"/"+string(level), func(t *testing.T) {
 				o := opts
 				o.RequireLevel = level
-				rep, err := runner.Run(context.Background(), testimpl.New(impl, suite), o)
+				rep, err := runner.Run(context.Background(), fakeimpl.New(impl, suite), o)
 				if err != nil {
 					t.Fatal(err)
 				}
 				v := rep.Verdict()
-				if (runner.Check(testimpl.New(impl, suite), o) == nil) != v.Passed {
+				if (runner.Check(fakeimpl.New(impl, suite), o) == nil) != v.Passed {
 					t.Fatalf("runner.Check disagrees with the verdict %q", v.Line())
 				}
 				passed, subtests, out := child(t, impl, level, "")
@@ -101,7 +101,7 @@ func TestGateVerdicts(t *testing.T) {
 					t.Errorf("no verdict failure %q in the output\n%s", v.Reason, out)
 				}
 				// A failing case names the requirements its vector covers.
-				if impl == testimpl.FailingRequired && !strings.Contains(out, "\n        requirements: R6.1, R26.1\n") {
+				if impl == fakeimpl.FailingRequired && !strings.Contains(out, "\n        requirements: R6.1, R26.1\n") {
 					t.Errorf("the failure of the pipeline case does not name its requirements\n%s", out)
 				}
 			})
@@ -116,7 +116,7 @@ func TestGateRunFilter(t *testing.T) {
 	if os.Getenv("CONFORMTEST_IMPL") != "" {
 		t.Skip("in the child")
 	}
-	passed, subtests, out := child(t, testimpl.Conformant, runner.LevelFullyConformant, "^required$/^scoring$")
+	passed, subtests, out := child(t, fakeimpl.Conformant, runner.LevelFullyConformant, "^required$/^scoring$")
 	if !passed {
 		t.Errorf("a conformant implementation failed a narrowed gate\n%s", out)
 	}
@@ -127,7 +127,7 @@ func TestGateRunFilter(t *testing.T) {
 		t.Errorf("the narrowed gate does not say that the level is not checked\n%s", out)
 	}
 
-	passed, subtests, out = child(t, testimpl.FailingRequired, runner.LevelConformant, "^required$/^scoring$")
+	passed, subtests, out = child(t, fakeimpl.FailingRequired, runner.LevelConformant, "^required$/^scoring$")
 	if passed {
 		t.Errorf("a failing case in a narrowed gate passed\n%s", out)
 	}
@@ -135,7 +135,7 @@ func TestGateRunFilter(t *testing.T) {
 		t.Errorf("subtests %v\n%s", subtests, out)
 	}
 
-	passed, _, out = child(t, testimpl.FailingRequired, "", "^optional$")
+	passed, _, out = child(t, fakeimpl.FailingRequired, "", "^optional$")
 	if !passed {
 		t.Errorf("the optional cases of failing-required pass, but the narrowed gate failed\n%s", out)
 	}

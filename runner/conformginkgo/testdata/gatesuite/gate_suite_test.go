@@ -17,7 +17,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/cupel-go/go-cupel/internal/testimpl"
+	"github.com/cupel-go/go-cupel/internal/fakeimpl"
 	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/conformginkgo"
 	"github.com/cupel-go/go-cupel/runner/protocol"
@@ -36,7 +36,7 @@ var _ = Describe("Cupel conformance", func() {
 		panic(err)
 	}
 	timeout, _ := time.ParseDuration(os.Getenv("CASE_TIMEOUT"))
-	newImpl := func() runner.Implementation { return testimpl.New(os.Getenv("TESTIMPL"), suite) }
+	newImpl := func() runner.Implementation { return fakeimpl.New(os.Getenv("TESTIMPL"), suite) }
 	if cmd := os.Getenv("IMPL_CMD"); cmd != "" {
 		newImpl = func() runner.Implementation { return protocol.NewProcess(protocol.ProcessOptions{Command: cmd}) }
 	}

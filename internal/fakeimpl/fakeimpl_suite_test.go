@@ -1,4 +1,4 @@
-package testimpl_test
+package fakeimpl_test
 
 import (
 	"testing"
@@ -9,5 +9,5 @@ import (
 
 func TestTestimpl(t *testing.T) {
 	RegisterFailHandler(Fail)
-	RunSpecs(t, "testimpl")
+	RunSpecs(t, "fakeimpl")
 }

@@ -1,8 +1,9 @@
-// Package answerkey is a test implementation that answers every case of a
-// suite with its expected result, read from the suite itself. It lets the
+// Package oracleimpl is the oracle: a fake implementation that answers
+// every case of a suite with its expected result, read from the suite
+// itself (its hello names it "oracle"). It lets the
 // runner's tests drive every path (comparison, protocol, faults) without
 // an engine; a Mutate hook turns it into a deliberately wrong one.
-package answerkey
+package oracleimpl
 
 import (
 	"context"
@@ -13,8 +14,8 @@ import (
 	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
-// AnswerKey answers from the suite's expectations.
-type AnswerKey struct {
+// Oracle answers from the suite's expected results.
+type Oracle struct {
 	Suite *vector.Suite
 	// Mutate, when set, may change a result before it is returned.
 	Mutate func(c *vector.Case, r *protocol.Result)
@@ -24,16 +25,16 @@ type AnswerKey struct {
 
 // New returns an answer key over suite (its Hello still names itself
 // "oracle", as the reports of the tests show).
-func New(suite *vector.Suite) *AnswerKey {
-	return &AnswerKey{Suite: suite, Info: protocol.Identity{Name: "oracle", Version: "1", Language: "go",
+func New(suite *vector.Suite) *Oracle {
+	return &Oracle{Suite: suite, Info: protocol.Identity{Name: "oracle", Version: "1", Language: "go",
 		Capabilities: protocol.Capabilities{Stages: vector.Stages, Features: []string{"diagnostics"}}}}
 }
 
 // Hello returns o.Info.
-func (o *AnswerKey) Hello(context.Context) (protocol.Identity, error) { return o.Info, nil }
+func (o *Oracle) Hello(context.Context) (protocol.Identity, error) { return o.Info, nil }
 
 // Run answers with the expected result of the case.
-func (o *AnswerKey) Run(_ context.Context, req protocol.Request) (protocol.Result, error) {
+func (o *Oracle) Run(_ context.Context, req protocol.Request) (protocol.Result, error) {
 	c := o.Suite.Case(req.ID)
 	if c == nil {
 		return protocol.Result{Kind: protocol.ResultError, Error: &protocol.ErrorInfo{Kind: "internal", Message: "unknown case " + req.ID}}, nil

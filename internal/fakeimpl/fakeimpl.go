@@ -1,11 +1,11 @@
-// Package testimpl is the table of test implementations that the runner's
+// Package fakeimpl is the table of fake implementations that the runner's
 // front ends (the CLI, the Go Run and Check API, the go test gate and the
 // offline export and verify) are tested with: one that conforms fully, and
 // each of the ways an implementation can fall short. They answer the
-// cases of a suite from its own expectations (package answerkey) and then
+// cases of a suite from its own expected results (package oracleimpl) and then
 // break their answers as their names say, so every verdict they earn is
 // known in advance: see Impl.Want.
-package testimpl
+package fakeimpl
 
 import (
 	"bufio"
@@ -17,7 +17,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/cupel-go/go-cupel/internal/answerkey"
+	"github.com/cupel-go/go-cupel/internal/oracleimpl"
 	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/vector"
@@ -52,7 +52,7 @@ const SlowFor = time.Minute
 // New returns the implementation called name over suite, or nil for an
 // unknown name.
 func New(name string, suite *vector.Suite) protocol.Implementation {
-	o := answerkey.New(suite)
+	o := oracleimpl.New(suite)
 	o.Info.Name = "testimpl-" + name
 	switch name {
 	case Conformant:
@@ -165,27 +165,27 @@ func OutOfRangeIndex(c *vector.Case, r *protocol.Result) {
 }
 
 // partial answers "unsupported" for the slicing and pipeline stages.
-type partial struct{ *answerkey.AnswerKey }
+type partial struct{ *oracleimpl.Oracle }
 
 func (p partial) Run(ctx context.Context, req protocol.Request) (protocol.Result, error) {
 	if req.Stage == vector.StageSlicing || req.Stage == vector.StagePipeline {
 		return protocol.Result{Kind: protocol.ResultUnsupported, Reason: req.Stage + " is not implemented yet"}, nil
 	}
-	return p.AnswerKey.Run(ctx, req)
+	return p.Oracle.Run(ctx, req)
 }
 
 // crashing panics on CrashID.
-type crashing struct{ *answerkey.AnswerKey }
+type crashing struct{ *oracleimpl.Oracle }
 
 func (c crashing) Run(ctx context.Context, req protocol.Request) (protocol.Result, error) {
 	if req.ID == CrashID {
 		panic("testimpl: crashing on " + req.ID)
 	}
-	return c.AnswerKey.Run(ctx, req)
+	return c.Oracle.Run(ctx, req)
 }
 
 // slow takes SlowFor over SlowID, or until ctx ends.
-type slow struct{ *answerkey.AnswerKey }
+type slow struct{ *oracleimpl.Oracle }
 
 func (s slow) Run(ctx context.Context, req protocol.Request) (protocol.Result, error) {
 	if req.ID == SlowID {
@@ -195,7 +195,7 @@ func (s slow) Run(ctx context.Context, req protocol.Request) (protocol.Result, e
 		case <-time.After(SlowFor):
 		}
 	}
-	return s.AnswerKey.Run(ctx, req)
+	return s.Oracle.Run(ctx, req)
 }
 
 // Main is the implementation $TESTIMPL over the suite in $TESTIMPL_SUITE

@@ -1,5 +1,5 @@
-// Package faultadapter is a deliberately faulty implementation process for
-// the runner's tests. Main speaks cupel-conform/1 with the oracle's answers
+// Package faultyimpl is a deliberately faulty fake implementation, a
+// process, for the runner's tests. Main speaks cupel-conform/1 with the oracle's answers
 // for the suite in $FAULT_SUITE (or with go-cupel's engine when it is
 // unset) and injects the fault named by $FAULT at the
 // case with seq $FAULT_AT (default 2): crash, hang, garbage, seq, stderr
@@ -9,7 +9,7 @@
 // $FAULT_AT-th start, counted in the file $FAULT_COUNTER), hellohang (never answers the hello) or
 // hellogarbage (prints a banner on stdout before the hello).
 // $FAULT_SLOW_START (a duration) delays every start.
-package faultadapter
+package faultyimpl
 
 import (
 	"bufio"
@@ -21,7 +21,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cupel-go/go-cupel/internal/answerkey"
+	"github.com/cupel-go/go-cupel/internal/oracleimpl"
 	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/vector"
@@ -38,7 +38,7 @@ func Main() int {
 		time.Sleep(d) // a slow runtime to start, on every start
 	}
 	if fault == "start" {
-		fmt.Fprintln(os.Stderr, "faultadapter: cannot start")
+		fmt.Fprintln(os.Stderr, "faultyimpl: cannot start")
 		os.Exit(7)
 	}
 	if fault == "startat" {
@@ -51,7 +51,7 @@ func Main() int {
 		}
 		_ = os.WriteFile(os.Getenv("FAULT_COUNTER"), []byte(strconv.Itoa(n)), 0o644)
 		if n == at {
-			fmt.Fprintf(os.Stderr, "faultadapter: cannot start (start %d)\n", n)
+			fmt.Fprintf(os.Stderr, "faultyimpl: cannot start (start %d)\n", n)
 			os.Exit(7)
 		}
 	}
@@ -62,7 +62,7 @@ func Main() int {
 			fmt.Fprintln(os.Stderr, err)
 			return 1
 		}
-		o = answerkey.New(suite)
+		o = oracleimpl.New(suite)
 	}
 	in := bufio.NewScanner(os.Stdin)
 	in.Buffer(nil, protocol.MaxLine)
@@ -81,7 +81,7 @@ func Main() int {
 		case "hello":
 			switch fault {
 			case "hellohang":
-				fmt.Fprintln(os.Stderr, "faultadapter: hanging at hello")
+				fmt.Fprintln(os.Stderr, "faultyimpl: hanging at hello")
 				time.Sleep(time.Hour)
 			case "hellogarbage":
 				fmt.Fprintln(out, "Starting adapter v1.0...")
@@ -100,7 +100,7 @@ func Main() int {
 			res, _ := o.Run(context.Background(), m.Request)
 			seq := m.Seq
 			if m.Seq == at {
-				fmt.Fprintf(os.Stderr, "faultadapter: injecting %s at seq %d\n", fault, m.Seq)
+				fmt.Fprintf(os.Stderr, "faultyimpl: injecting %s at seq %d\n", fault, m.Seq)
 				switch fault {
 				case "crash":
 					os.Exit(2)

@@ -1,4 +1,4 @@
-package testimpl_test
+package fakeimpl_test
 
 import (
 	"bytes"
@@ -10,8 +10,8 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/cupel-go/go-cupel/internal/fakeimpl"
 	"github.com/cupel-go/go-cupel/internal/report"
-	"github.com/cupel-go/go-cupel/internal/testimpl"
 	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/vector"
@@ -30,25 +30,25 @@ var _ = Describe("The Run and Check API with each test implementation", func() {
 	if err != nil {
 		panic(err)
 	}
-	for _, name := range testimpl.Names {
+	for _, name := range fakeimpl.Names {
 		Describe(name, func() {
 			It("gives every case its status, and the level", func() {
-				rep, err := runner.Run(context.Background(), testimpl.New(name, suite), options(""))
+				rep, err := runner.Run(context.Background(), fakeimpl.New(name, suite), options(""))
 				Expect(err).NotTo(HaveOccurred())
 				Expect(rep.Cases).To(HaveLen(len(suite.Cases)))
 				for _, c := range rep.Cases {
-					Expect(c.Outcome).To(Equal(testimpl.Want(name, suite.Case(c.ID))), "%s: %s", c.ID, c.Message)
+					Expect(c.Outcome).To(Equal(fakeimpl.Want(name, suite.Case(c.ID))), "%s: %s", c.ID, c.Message)
 				}
-				Expect(rep.Level).To(Equal(testimpl.Level(name)), rep.LevelReason)
+				Expect(rep.Level).To(Equal(fakeimpl.Level(name)), rep.LevelReason)
 				Expect(rep.Filtered).To(BeFalse())
 				Expect(rep.Infrastructure).To(BeEmpty())
 			})
 
 			It("has a verdict without a required level: only the conformant one passes", func() {
-				rep, err := runner.Run(context.Background(), testimpl.New(name, suite), options(""))
+				rep, err := runner.Run(context.Background(), fakeimpl.New(name, suite), options(""))
 				Expect(err).NotTo(HaveOccurred())
-				err = runner.Check(testimpl.New(name, suite), options(""))
-				if name == testimpl.Conformant {
+				err = runner.Check(fakeimpl.New(name, suite), options(""))
+				if name == fakeimpl.Conformant {
 					Expect(rep.Err()).To(Succeed())
 					Expect(err).To(Succeed())
 					return
@@ -72,8 +72,8 @@ var _ = Describe("The Run and Check API with each test implementation", func() {
 
 			It("has a verdict with a required level", func() {
 				for _, lvl := range []runner.Level{runner.LevelConformant, runner.LevelFullyConformant} {
-					err := runner.Check(testimpl.New(name, suite), options(lvl))
-					if testimpl.Level(name).AtLeast(lvl) {
+					err := runner.Check(fakeimpl.New(name, suite), options(lvl))
+					if fakeimpl.Level(name).AtLeast(lvl) {
 						Expect(err).To(Succeed(), "%s", lvl)
 					} else {
 						Expect(err).To(MatchError(runner.ErrFailed), "%s", lvl)
@@ -83,7 +83,7 @@ var _ = Describe("The Run and Check API with each test implementation", func() {
 			})
 
 			It("writes every report format without losing a case", func() {
-				rep, err := runner.Run(context.Background(), testimpl.New(name, suite), options(""))
+				rep, err := runner.Run(context.Background(), fakeimpl.New(name, suite), options(""))
 				Expect(err).NotTo(HaveOccurred())
 				var text, junit, tap, md, badge, js bytes.Buffer
 				Expect(report.WriteText(&text, rep, report.TextOptions{Suite: suite})).To(Succeed())
@@ -106,19 +106,19 @@ var _ = Describe("The Run and Check API with each test implementation", func() {
 	}
 
 	It("turns a panic of the implementation into a crash of that case only", func() {
-		rep, err := runner.Run(context.Background(), testimpl.New(testimpl.Crashing, suite), options(""))
+		rep, err := runner.Run(context.Background(), fakeimpl.New(fakeimpl.Crashing, suite), options(""))
 		Expect(err).NotTo(HaveOccurred())
 		for _, c := range rep.Cases {
-			if c.ID == testimpl.CrashID {
-				Expect(c.Message).To(ContainSubstring("panic: testimpl: crashing on " + testimpl.CrashID))
+			if c.ID == fakeimpl.CrashID {
+				Expect(c.Message).To(ContainSubstring("panic: testimpl: crashing on " + fakeimpl.CrashID))
 			}
 		}
 	})
 
 	It("breaks every answer of the broken implementations (the table is not vacuous)", func() {
 		for _, c := range suite.Cases {
-			Expect(testimpl.Want(testimpl.OptionalFailures, c) == protocol.OutcomeFail).To(Equal(c.Tier == vector.TierOptional))
+			Expect(fakeimpl.Want(fakeimpl.OptionalFailures, c) == protocol.OutcomeFail).To(Equal(c.Tier == vector.TierOptional))
 		}
-		Expect(runner.Check(testimpl.New("nonesuch", suite), options(""))).To(MatchError(runner.ErrUsage), "a nil Implementation")
+		Expect(runner.Check(fakeimpl.New("nonesuch", suite), options(""))).To(MatchError(runner.ErrUsage), "a nil Implementation")
 	})
 })

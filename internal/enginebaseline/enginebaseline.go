@@ -1,8 +1,9 @@
-// Package platform is go-cupel's pin policy by platform: the level the
-// engine reaches on the embedded suite here, and the expectations that pin
-// what it cannot run (the 64-bit cases on GOARCH=386). Tests that gate the
+// Package enginebaseline is what go-cupel's engine is known to reach on
+// this platform: the level it reaches on the embedded suite here, and the
+// expected failures of what it cannot run (the 64-bit cases on
+// GOARCH=386). Tests that gate the
 // engine use both.
-package platform
+package enginebaseline
 
 import (
 	"fmt"
@@ -28,7 +29,7 @@ var wideIntCases = []string{
 }
 
 // EngineLevel is the level go-cupel reaches on the embedded suite on this
-// platform, and EngineExpectations pins the cases it cannot run here (nil
+// platform, and EngineExpectedFailures lists the cases it cannot run here (nil
 // on a 64-bit platform). Tests that gate the engine use both, so that the
 // 32-bit run (GOARCH=386) still proves everything else.
 func EngineLevel() runner.Level {
@@ -38,8 +39,8 @@ func EngineLevel() runner.Level {
 	return runner.LevelFullyConformant
 }
 
-// EngineExpectations: see EngineLevel.
-func EngineExpectations() *runner.ExpectedFailures {
+// EngineExpectedFailures: see EngineLevel.
+func EngineExpectedFailures() *runner.ExpectedFailures {
 	if strconv.IntSize == 64 {
 		return nil
 	}
