@@ -146,15 +146,15 @@ var _ = Describe("An Execution stepped by hand", func() {
 	It("runs the entries it is given, records the rest as skipped, and claims no level then", func() {
 		x, err := runner.Start(ctx(), newOracle(), fixtures(), fixtureOptions())
 		Expect(err).NotTo(HaveOccurred())
-		entries := x.Entries()
+		entries := x.Files()
 		Expect(entries).To(HaveLen(len(fixtures().Cases)))
 		Expect(entries[0].Tier).To(Equal(vector.TierRequired))
-		cr := x.RunEntry(ctx(), entries[0])
+		cr := x.RunFile(ctx(), entries[0])
 		Expect(cr.Outcome).To(Equal(protocol.OutcomePass))
 
 		foreign := entries[1]
 		foreign.ID = "required/scoring/elsewhere"
-		Expect(x.RunEntry(ctx(), foreign).Outcome).To(Equal(protocol.OutcomeError))
+		Expect(x.RunFile(ctx(), foreign).Outcome).To(Equal(protocol.OutcomeError))
 		Expect(x.Skip(runner.SuiteFile{ID: "x"}, "why").Message).To(ContainSubstring("not an entry of this Execution"))
 
 		rep := x.Finish()
@@ -169,8 +169,8 @@ var _ = Describe("An Execution stepped by hand", func() {
 	It("claims the level when every entry ran", func() {
 		x, err := runner.Start(ctx(), newOracle(), fixtures(), fixtureOptions())
 		Expect(err).NotTo(HaveOccurred())
-		for _, e := range x.Entries() {
-			x.RunEntry(ctx(), e)
+		for _, e := range x.Files() {
+			x.RunFile(ctx(), e)
 		}
 		rep := x.Finish()
 		Expect(rep.Filtered).To(BeFalse())

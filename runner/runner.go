@@ -18,20 +18,20 @@ import (
 // SuiteFile is one file of a suite as a run sees it: a loaded case or a file
 // that could not be loaded, and whether the options select it.
 type SuiteFile struct {
-	// ID, Tier and Stage identify the entry (for a suite error, from its
+	// ID, Tier and Stage identify the file (for a suite error, from its
 	// path).
 	ID, Tier, Stage string
 	// Case is the loaded case; nil for a suite error.
 	Case *vector.Case
 	// SuiteError is the file's load error; nil for a case.
 	SuiteError *vector.SuiteError
-	// Selected is false when the options' filters leave the entry out.
+	// Selected is false when the options' filters leave the file out.
 	Selected bool
 
 	index int
 }
 
-// plan lists the entries of suite in run order (required first, then
+// plan lists the files of suite in run order (required first, then
 // optional, each by id) with the options' selection. It is the one place
 // that applies filters: it fails with ErrUsage for an invalid filter or one
 // that selects nothing.
@@ -40,38 +40,38 @@ func plan(suite *vector.Suite, opts Options) ([]SuiteFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	var entries []SuiteFile
+	var files []SuiteFile
 	for _, c := range suite.Cases {
-		entries = append(entries, SuiteFile{ID: c.ID, Tier: c.Tier, Stage: c.Stage, Case: c, Selected: sel.match(c.ID, c.Tier, c.Stage)})
+		files = append(files, SuiteFile{ID: c.ID, Tier: c.Tier, Stage: c.Stage, Case: c, Selected: sel.match(c.ID, c.Tier, c.Stage)})
 	}
 	for _, se := range suite.Errors {
-		entries = append(entries, SuiteFile{ID: se.ID(), Tier: se.Tier(), Stage: se.Stage(), SuiteError: se, Selected: sel.match(se.ID(), se.Tier(), se.Stage())})
+		files = append(files, SuiteFile{ID: se.ID(), Tier: se.Tier(), Stage: se.Stage(), SuiteError: se, Selected: sel.match(se.ID(), se.Tier(), se.Stage())})
 	}
-	sort.SliceStable(entries, func(i, j int) bool { return tierRank(entries[i].Tier) < tierRank(entries[j].Tier) })
+	sort.SliceStable(files, func(i, j int) bool { return tierRank(files[i].Tier) < tierRank(files[j].Tier) })
 	selected := 0
-	for i := range entries {
-		entries[i].index = i
-		entries[i].Selected = entries[i].Selected && opts.Shard.Owns(i)
-		if entries[i].Selected {
+	for i := range files {
+		files[i].index = i
+		files[i].Selected = files[i].Selected && opts.Shard.Owns(i)
+		if files[i].Selected {
 			selected++
 		}
 	}
 	if selected == 0 && opts.Filtered() {
 		return nil, fmt.Errorf("%w: the filters select no case", ErrUsage)
 	}
-	return entries, nil
+	return files, nil
 }
 
 // Select returns the loaded cases of suite that opts' filters select, in
 // run order. It fails with ErrUsage for an invalid filter or one that
 // selects nothing.
 func Select(suite *vector.Suite, opts Options) ([]*vector.Case, error) {
-	entries, err := plan(suite, opts)
+	files, err := plan(suite, opts)
 	if err != nil {
 		return nil, err
 	}
 	var out []*vector.Case
-	for _, e := range entries {
+	for _, e := range files {
 		if e.Selected && e.Case != nil {
 			out = append(out, e.Case)
 		}
@@ -100,8 +100,8 @@ func RunSuite(ctx context.Context, impl Implementation, suite *vector.Suite, opt
 	}
 	forker, ok := impl.(protocol.Forker)
 	if opts.Parallel <= 1 || !ok || x.Infrastructure() != "" {
-		for _, e := range x.Entries() {
-			x.RunEntry(ctx, e)
+		for _, e := range x.Files() {
+			x.RunFile(ctx, e)
 		}
 		return x.Finish(), nil
 	}
@@ -109,7 +109,7 @@ func RunSuite(ctx context.Context, impl Implementation, suite *vector.Suite, opt
 	return x.Finish(), nil
 }
 
-// runParallel runs the entries on n workers: the implementation itself and
+// runParallel runs the files on n workers: the implementation itself and
 // n-1 forks of it, each started with its own Hello.
 func (x *Execution) runParallel(ctx context.Context, forker protocol.Forker, n int) {
 	impls := []Implementation{x.impl}
@@ -137,21 +137,21 @@ func (x *Execution) runParallel(ctx context.Context, forker protocol.Forker, n i
 		impls = append(impls, f)
 		x.extra = append(x.extra, f)
 	}
-	entries := make(chan SuiteFile)
+	files := make(chan SuiteFile)
 	for _, impl := range impls {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			seq := 0
-			for e := range entries {
-				x.runEntry(ctx, impl, &seq, e)
+			for e := range files {
+				x.runFile(ctx, impl, &seq, e)
 			}
 		}()
 	}
-	for _, e := range x.entries {
-		entries <- e
+	for _, e := range x.files {
+		files <- e
 	}
-	close(entries)
+	close(files)
 	wg.Wait()
 }
 
@@ -166,16 +166,16 @@ func Check(impl Implementation, opts Options) error {
 	return rep.Err()
 }
 
-// An Execution is a run in progress, stepped one entry at a time: the
-// go test front end (package conformtest) runs each entry inside its own
-// subtest with it. Run and RunSuite are Start, RunEntry for every entry,
+// An Execution is a run in progress, stepped one file at a time: the
+// go test front end (package conformtest) runs each file inside its own
+// subtest with it. Run and RunSuite are Start, RunFile for every file,
 // then Finish. An Execution is not safe for concurrent use.
 type Execution struct {
 	impl    Implementation
 	extra   []Implementation // the forks of a parallel run
 	opts    Options
 	rep     *Report
-	entries []SuiteFile
+	files []SuiteFile
 	results []*CaseResult
 	seq     int
 	start   time.Time
@@ -218,7 +218,7 @@ func Start(ctx context.Context, impl Implementation, suite *vector.Suite, opts O
 	if err := checkTarget(opts.RequireLevel, opts.Filtered(), opts.Shard); err != nil {
 		return nil, err
 	}
-	entries, err := plan(suite, opts)
+	files, err := plan(suite, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -231,8 +231,8 @@ func Start(ctx context.Context, impl Implementation, suite *vector.Suite, opts O
 	if err != nil {
 		return nil, err
 	}
-	x := &Execution{impl: impl, opts: opts, rep: newReport(suite, opts), entries: entries,
-		results: make([]*CaseResult, len(entries)), start: time.Now()}
+	x := &Execution{impl: impl, opts: opts, rep: newReport(suite, opts), files: files,
+		results: make([]*CaseResult, len(files)), start: time.Now()}
 	x.rep.catalogue = cat
 	hctx, cancel := context.WithTimeout(ctx, opts.StartupTimeout)
 	info, herr := protocol.CallHello(hctx, impl)
@@ -260,7 +260,7 @@ const notRunMessage = "the run stopped without a verdict (see the infrastructure
 
 // Infrastructure says why the run stopped without a verdict (the
 // implementation failed to start, a restart budget ran out, ctx was done),
-// or is "" while it goes on. Every entry run after that is "not run".
+// or is "" while it goes on. Every file run after that is "not run".
 func (x *Execution) Infrastructure() string {
 	x.mu.Lock()
 	defer x.mu.Unlock()
@@ -275,19 +275,19 @@ func (x *Execution) InfrastructureStderr() string {
 	return x.rep.InfrastructureStderr
 }
 
-// Entries returns the entries of the run, in run order.
-func (x *Execution) Entries() []SuiteFile { return slices.Clone(x.entries) }
+// Files returns the files of the run, in run order.
+func (x *Execution) Files() []SuiteFile { return slices.Clone(x.files) }
 
-// RunEntry runs e (one of Entries) and records its result: a suite error
-// is an error, an entry the filters leave out is skipped, and after an
+// RunFile runs e (one of Files) and records its result: a suite error
+// is an error, a file the filters leave out is skipped, and after an
 // infrastructure error or with ctx done the case is not run.
-func (x *Execution) RunEntry(ctx context.Context, e SuiteFile) CaseResult {
-	return x.runEntry(ctx, x.impl, &x.seq, e)
+func (x *Execution) RunFile(ctx context.Context, e SuiteFile) CaseResult {
+	return x.runFile(ctx, x.impl, &x.seq, e)
 }
 
-// runEntry is RunEntry on impl (the implementation or one of its forks),
+// runFile is RunFile on impl (the implementation or one of its forks),
 // whose sequence numbers are counted in seq.
-func (x *Execution) runEntry(ctx context.Context, impl Implementation, seq *int, e SuiteFile) CaseResult {
+func (x *Execution) runFile(ctx context.Context, impl Implementation, seq *int, e SuiteFile) CaseResult {
 	x.mu.Lock()
 	var cr CaseResult
 	run := false
@@ -341,7 +341,7 @@ func (x *Execution) runEntry(ctx context.Context, impl Implementation, seq *int,
 }
 
 // Skip records e as skipped (not run) with the reason why. A run with a
-// skipped entry is filtered and claims no level.
+// skipped file is filtered and claims no level.
 func (x *Execution) Skip(e SuiteFile, why string) CaseResult {
 	if !x.owns(e) {
 		return foreign(e)
@@ -363,22 +363,22 @@ func (x *Execution) skip(e SuiteFile, why string) CaseResult {
 	return cr
 }
 
-// owns reports whether e is one of x's entries.
+// owns reports whether e is one of x's files.
 func (x *Execution) owns(e SuiteFile) bool {
-	return e.index >= 0 && e.index < len(x.entries) && x.entries[e.index].ID == e.ID
+	return e.index >= 0 && e.index < len(x.files) && x.files[e.index].ID == e.ID
 }
 
-// foreign is the result of an entry that is not one of the Execution's:
+// foreign is the result of an file that is not one of the Execution's:
 // an error, recorded nowhere.
 func foreign(e SuiteFile) CaseResult {
 	return CaseResult{ID: e.ID, Tier: e.Tier, Stage: e.Stage, Outcome: protocol.OutcomeError,
-		Message: fmt.Sprintf("runner: %q is not an entry of this Execution (take entries from its Entries)", e.ID)}
+		Message: fmt.Sprintf("runner: %q is not an file of this Execution (take files from its Entries)", e.ID)}
 }
 
 func (x *Execution) record(e SuiteFile, cr CaseResult) { x.results[e.index] = &cr }
 
 // Finish ends the run: it closes the implementation if it is an
-// [io.Closer], records entries never run or skipped as skipped, and
+// [io.Closer], records files never run or skipped as skipped, and
 // returns the report with its counts and level. Call it once, last.
 func (x *Execution) Finish() *Report {
 	x.mu.Lock()
@@ -392,7 +392,7 @@ func (x *Execution) Finish() *Report {
 			_ = closer.Close()
 		}
 	}
-	for i, e := range x.entries {
+	for i, e := range x.files {
 		if x.results[i] == nil {
 			x.skip(e, "not run")
 		}

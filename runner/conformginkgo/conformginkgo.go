@@ -91,7 +91,7 @@ func (g *gate) start() error {
 		g.x, g.err = runner.Start(context.Background(), g.newImpl(), g.suite, opts)
 		if g.err == nil {
 			g.entries = map[string]runner.SuiteFile{}
-			for _, e := range g.x.Entries() {
+			for _, e := range g.x.Files() {
 				g.entries[e.ID] = e
 			}
 		}
@@ -131,7 +131,7 @@ func (g *gate) runCase(ctx ginkgo.SpecContext, id string) {
 		ginkgo.Fail(fmt.Sprintf("conformginkgo: no case %s in the suite", id))
 	}
 	g.mu.Lock()
-	c := g.x.RunEntry(ctx, e)
+	c := g.x.RunFile(ctx, e)
 	g.mu.Unlock()
 	if g.target() != "" {
 		g.record(c) // for the level spec, which judges only an unnarrowed run with a target

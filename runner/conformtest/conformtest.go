@@ -54,14 +54,14 @@ func Test(t *testing.T, impl runner.Implementation, opts runner.Options) *runner
 		t.Fatalf("conformtest: %s", why)
 		return nil
 	}
-	for _, e := range x.Entries() {
+	for _, e := range x.Files() {
 		if !e.Selected {
 			x.Skip(e, "filtered out")
 			continue
 		}
 		t.Run(e.ID, func(t *testing.T) {
 			t.Helper()
-			c := x.RunEntry(ctx, e)
+			c := x.RunFile(ctx, e)
 			switch runner.Classify(c, opts.RequireLevel) {
 			case runner.ClassGated:
 				t.Error(describe(c))
