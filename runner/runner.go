@@ -175,7 +175,7 @@ type Execution struct {
 	extra   []Implementation // the forks of a parallel run
 	opts    Options
 	rep     *Report
-	files []SuiteFile
+	files   []SuiteFile
 	results []*CaseResult
 	seq     int
 	start   time.Time
