@@ -76,8 +76,8 @@ https://github.com/cupel-go/go-cupel/blob/main/docs/verdicts.md):
   no --require-level (strict): a failure or unsupported, in either tier,
             or any xpass, fails the run (an xfail does not)
   --require-level conformant: a required case that is a failure,
-            unsupported or xfail, or any xpass, fails the run; an optional
-            one is a warning and the run still passes
+            unsupported or xfail, or any xpass, fails the run; an
+            optional one is a warning and the run still passes
   --require-level fully-conformant: any failure, unsupported, xfail or
             xpass fails the run
   with a target, the run also fails when its level misses the target;

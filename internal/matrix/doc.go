@@ -3,7 +3,7 @@
 // the cases on which they disagree, with who passed each.
 //
 // [New] builds a [Matrix] from one or more reports (the JSON reports of
-// schema "cupel-conform/report/1" that cupel-conform run --json writes,
+// schema "cupel-conform/report/2" (or 1) that cupel-conform run --json writes,
 // decoded into runner.Report). [WriteText], [WriteMarkdown], [WriteJSON]
 // and [WriteHTML] render it; [Decode] reads a report or a matrix written
 // by [WriteJSON] back into entries.
