@@ -6,6 +6,7 @@
 #   CUPEL_LEVEL       the level the run must keep (conformant or fully-conformant)
 #   CUPEL_SUITE       a suite directory instead of the embedded suite (optional)
 #   CUPEL_EXPECTED_FAILURES an expected failures file listing known failures (optional)
+#   CUPEL_EXPECTATIONS      its old name (the input expectations), read when it is unset
 #   CUPEL_REPORT_DIR  the directory of the reports (junit.xml, index.html,
 #                     report.json, summary.md, and install.log when the
 #                     install fails)
@@ -35,7 +36,8 @@ run)
     --junit "$report/junit.xml" --html "$report/index.html"
     --json "$report/report.json" --markdown "$report/summary.md")
   if [ -n "${CUPEL_SUITE:-}" ]; then args+=(--suite "$CUPEL_SUITE"); fi
-  if [ -n "${CUPEL_EXPECTED_FAILURES:-}" ]; then args+=(--expected-failures "$CUPEL_EXPECTED_FAILURES"); fi
+  xf="${CUPEL_EXPECTED_FAILURES:-${CUPEL_EXPECTATIONS:-}}"
+  if [ -n "$xf" ]; then args+=(--expected-failures "$xf"); fi
   # The step's exit code is the run's: 0 the verdict passed, 1 it failed,
   # 2 a usage error, 3 no verdict. Any but 0 fails the job.
   exec "$bin/cupel-conform" "${args[@]}"
