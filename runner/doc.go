@@ -28,7 +28,7 @@
 //     package protocol; one that is an io.Closer is closed after the run.
 //   - [Run] runs a suite (the embedded one by default, or one loaded with
 //     vector.LoadSuite) with the filters, timeouts and [Expectations] of
-//     [Options], and returns a [Report]: per-case status, counts, and the
+//     [Options], and returns a [Report]: per-case outcome, counts, and the
 //     [Level] reached. [Report.Err] is the verdict as an error, and
 //     [Check] is Run and Err in one call, in the manner of
 //     testing/fstest.TestFS.

@@ -48,9 +48,9 @@ type Report struct {
 	LevelReason string `json:"level_reason"`
 	// RequireLevel is the target level, "" when none.
 	RequireLevel Level `json:"require_level,omitempty"`
-	// Counts are per tier ("required", "optional", "all") and status.
+	// Counts are per tier ("required", "optional", "all") and outcome.
 	Counts map[string]map[protocol.Outcome]int `json:"counts"`
-	// StageCounts are per "tier/stage" and status.
+	// StageCounts are per "tier/stage" and outcome.
 	StageCounts map[string]map[protocol.Outcome]int `json:"stage_counts"`
 	// Infrastructure, when set, says why the run stopped without a verdict.
 	Infrastructure       string `json:"infrastructure_error,omitempty"`

@@ -286,7 +286,7 @@ func (r *Report) Err() error {
 	var failing []string
 	for i, c := range r.Cases {
 		if v.Cases[i].Class == ClassGated {
-			failing = append(failing, c.ID+": "+statusMessage(c))
+			failing = append(failing, c.ID+": "+outcomeMessage(c))
 		}
 	}
 	const max = 10
@@ -299,8 +299,8 @@ func (r *Report) Err() error {
 	return fmt.Errorf("%w: %s\n%s", ErrFailed, v.Reason, strings.Join(failing, "\n"))
 }
 
-// statusMessage is the case's message led by its status, said once.
-func statusMessage(c CaseResult) string {
+// outcomeMessage is the case's message led by its outcome, said once.
+func outcomeMessage(c CaseResult) string {
 	if strings.HasPrefix(c.Message, string(c.Outcome)+":") {
 		return c.Message
 	}

@@ -46,7 +46,7 @@ func EngineExpectedFailures() *runner.ExpectedFailures {
 	}
 	var b strings.Builder
 	for _, id := range wideIntCases {
-		fmt.Fprintf(&b, "[[expected_failure]]\nid = %q\nstatus = \"unsupported\"\nreason = \"needs 64-bit integers; int has %d bits here\"\n\n", id, strconv.IntSize)
+		fmt.Fprintf(&b, "[[expected_failure]]\nid = %q\noutcome = \"unsupported\"\nreason = \"needs 64-bit integers; int has %d bits here\"\n\n", id, strconv.IntSize)
 	}
 	x, err := runner.ParseExpectedFailures("platform", []byte(b.String()))
 	if err != nil {

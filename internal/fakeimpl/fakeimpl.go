@@ -315,7 +315,7 @@ func writeLine(w io.Writer, v any) error {
 	return err
 }
 
-// Want is the status the implementation called name earns on c, live
+// Want is the outcome the implementation called name earns on c, live
 // (in process or as a process).
 func Want(name string, c *vector.Case) protocol.Outcome {
 	expectsRejection := c.Expect.Error != "" || c.Expect.ConstructionError
@@ -335,7 +335,7 @@ func Want(name string, c *vector.Case) protocol.Outcome {
 	return protocol.OutcomePass
 }
 
-// WantOffline is the status the implementation earns on c through an
+// WantOffline is the outcome the implementation earns on c through an
 // offline exchange, where nothing times out: the slow implementation's
 // answer is its error (it ran out of its 200ms). A crash leaves no result,
 // which verify refuses as a whole (see Main).

@@ -21,7 +21,7 @@ type ReportDiff struct {
 	NewLevel     runner.Level    `json:"new_level"`
 }
 
-// OutcomeChange is a case whose status changed.
+// OutcomeChange is a case whose outcome changed.
 type OutcomeChange struct {
 	ID  string           `json:"id"`
 	Old protocol.Outcome `json:"old"`

@@ -86,7 +86,7 @@ func Test(t *testing.T, impl runner.Implementation, opts runner.Options) *runner
 	return rep
 }
 
-// describe is the failure message of a gated case: its status, message
+// describe is the failure message of a gated case: its outcome, message
 // and diff, the ids of the requirements it covers, and its stderr.
 func describe(c runner.CaseResult) string {
 	msg := c.Message
