@@ -143,24 +143,24 @@ func statusOf(rep *runner.Report, id string) protocol.Outcome {
 }
 
 var _ = Describe("An Execution stepped by hand", func() {
-	It("runs the entries it is given, records the rest as skipped, and claims no level then", func() {
+	It("runs the files it is given, records the rest as skipped, and claims no level then", func() {
 		x, err := runner.Start(ctx(), newOracle(), fixtures(), fixtureOptions())
 		Expect(err).NotTo(HaveOccurred())
-		entries := x.Files()
-		Expect(entries).To(HaveLen(len(fixtures().Cases)))
-		Expect(entries[0].Tier).To(Equal(vector.TierRequired))
-		cr := x.RunFile(ctx(), entries[0])
+		files := x.Files()
+		Expect(files).To(HaveLen(len(fixtures().Cases)))
+		Expect(files[0].Tier).To(Equal(vector.TierRequired))
+		cr := x.RunFile(ctx(), files[0])
 		Expect(cr.Outcome).To(Equal(protocol.OutcomePass))
 
-		foreign := entries[1]
+		foreign := files[1]
 		foreign.ID = "required/scoring/elsewhere"
 		Expect(x.RunFile(ctx(), foreign).Outcome).To(Equal(protocol.OutcomeError))
-		Expect(x.Skip(runner.SuiteFile{ID: "x"}, "why").Message).To(ContainSubstring("not an entry of this Execution"))
+		Expect(x.Skip(runner.SuiteFile{ID: "x"}, "why").Message).To(ContainSubstring("not a file of this Execution"))
 
 		rep := x.Finish()
-		Expect(rep.Cases).To(HaveLen(len(entries)))
+		Expect(rep.Cases).To(HaveLen(len(files)))
 		Expect(rep.Counts["all"][protocol.OutcomePass]).To(Equal(1))
-		Expect(rep.Counts["all"][protocol.OutcomeSkip]).To(Equal(len(entries) - 1))
+		Expect(rep.Counts["all"][protocol.OutcomeSkip]).To(Equal(len(files) - 1))
 		Expect(rep.Filtered).To(BeTrue())
 		Expect(rep.Level).To(Equal(runner.LevelNone))
 		Expect(rep.LevelReason).To(Equal("a filtered run claims no level"))

@@ -368,11 +368,11 @@ func (x *Execution) owns(e SuiteFile) bool {
 	return e.index >= 0 && e.index < len(x.files) && x.files[e.index].ID == e.ID
 }
 
-// foreign is the result of an file that is not one of the Execution's:
+// foreign is the result of a file that is not one of the Execution's:
 // an error, recorded nowhere.
 func foreign(e SuiteFile) CaseResult {
 	return CaseResult{ID: e.ID, Tier: e.Tier, Stage: e.Stage, Outcome: protocol.OutcomeError,
-		Message: fmt.Sprintf("runner: %q is not an file of this Execution (take files from its Entries)", e.ID)}
+		Message: fmt.Sprintf("runner: %q is not a file of this Execution (take them from its Files)", e.ID)}
 }
 
 func (x *Execution) record(e SuiteFile, cr CaseResult) { x.results[e.index] = &cr }
