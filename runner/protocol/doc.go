@@ -16,7 +16,8 @@
 //     methods are the interfaces [RestartCounter], [TimeoutGracer],
 //     [StderrReporter] and [Forker], which the runner looks for on any
 //     Implementation.
-//   - [Status] is what running one case came to, from pass to a crash.
+//   - [Outcome] is what the runner judged one case, from pass to a crash;
+//     a [Result]'s Kind is what the implementation answered.
 //
 // Package runner runs a suite through an Implementation and judges the
 // results.

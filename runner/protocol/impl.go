@@ -15,7 +15,7 @@ import (
 //
 // Run receives the inputs of one case only (never its expectations) and
 // returns the raw outputs keyed by item index; the runner does every
-// comparison. A Result with Status "rejected" is the implementation
+// comparison. A Result of Kind "rejected" is the implementation
 // refusing the input with an error kind; a non-nil error is a fault of
 // the implementation's process or transport: return a *Fault to say which.
 //
@@ -81,7 +81,7 @@ func NewRequest(seq int, c *vector.Case) Request {
 	return Request{Seq: seq, ID: c.ID, Stage: c.Stage, Case: c.Input}
 }
 
-// Result statuses an implementation returns.
+// Result kinds: what an implementation answers (the wire's "status").
 const (
 	ResultOK          = "ok"
 	ResultRejected    = "rejected"
@@ -91,11 +91,12 @@ const (
 
 // Result is an implementation's answer to one Request.
 type Result struct {
-	// Status is "ok", "rejected", "unsupported" or "error".
+	// Kind is the answer: "ok", "rejected", "unsupported" or "error" (the
+	// wire's "status" key).
 	Kind string `json:"status"`
-	// Output is set when Status is "ok".
+	// Output is set when Kind is "ok".
 	Output *Output `json:"output,omitempty"`
-	// Error is set when Status is "rejected" or "error".
+	// Error is set when Kind is "rejected" or "error".
 	Error *ErrorInfo `json:"error,omitempty"`
 	// Reason says why a case is unsupported.
 	Reason string `json:"reason,omitempty"`
@@ -150,8 +151,8 @@ type DiagnosticItem struct {
 	Reason map[string]any `json:"reason"`
 }
 
-// Fault is an error of an implementation's process or transport. Status
-// is the case status it maps to: crash, timeout or error (protocol).
+// Fault is an error of an implementation's process or transport. Outcome
+// is the case outcome it maps to: crash, timeout or error (protocol).
 type Fault struct {
 	Outcome Outcome
 	Message string
