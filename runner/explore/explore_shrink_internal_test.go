@@ -308,7 +308,7 @@ var _ = ginkgo.Describe("explore's vector writer", func() {
 		d.Comparison.Details = nil
 		data, err = d.VectorTOML(&Report{Implementation: protocol.Identity{Name: "impl", Version: "1", Language: "rust"}, Oracle: protocol.Identity{Name: "other"}})
 		gomega.Expect(err).NotTo(gomega.HaveOccurred())
-		gomega.Expect(string(data)).To(gomega.ContainSubstring("# Verdict: fail\n# m\n"))
+		gomega.Expect(string(data)).To(gomega.ContainSubstring("# Outcome: fail\n# m\n"))
 		gomega.Expect(string(data)).To(gomega.ContainSubstring("Neither side is trusted"))
 		gomega.Expect(string(data)).To(gomega.ContainSubstring("# Implementation: impl 1 (rust)\n# Oracle:         other\n"))
 	})

@@ -69,7 +69,7 @@ func (d *Divergence) VectorTOML(rep *Report) ([]byte, error) {
 	w.comment("Oracle output (the expected values):")
 	w.commentResult(d.OracleResult, "")
 	w.comment("")
-	w.comment("Verdict: %s", d.Comparison.Outcome)
+	w.comment("Outcome: %s", d.Comparison.Outcome)
 	if len(d.Comparison.Details) == 0 && d.Comparison.Message != "" {
 		w.comment("%s", d.Comparison.Message)
 	}
