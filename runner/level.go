@@ -6,7 +6,7 @@ import (
 )
 
 // ErrUsage is matched by errors in how the runner was asked to run: bad
-// filters, a filter that selects nothing, unknown expectation ids.
+// filters, a filter that selects nothing, unknown ids in the expected failures.
 var ErrUsage = errors.New("usage error")
 
 // Level is a conformance level.

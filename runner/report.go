@@ -138,7 +138,8 @@ type CaseResult struct {
 	// a case that did not pass (bounded by bound.Line): the
 	// evidence Actual was decoded from, or the line refused.
 	Line string `json:"line,omitempty"`
-	// Expected is the expectation entry that applied to the case.
+	// ExpectedFailure is the entry of the expected failures file that
+	// applied to the case.
 	ExpectedFailure *ExpectedFailure `json:"expected_failure,omitempty"`
 	// SuiteError is set when the vector could not be loaded.
 	SuiteError *vector.SuiteError `json:"suite_error,omitempty"`

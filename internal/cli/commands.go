@@ -122,7 +122,8 @@ func (e *env) verify(args []string) (int, error) {
 func (e *env) diff(args []string) (int, error) {
 	fs := newFlags("diff", "diff [--max-failures N] OLD.json NEW.json\n\n"+
 		"Compares two JSON reports case by case. A case that failed as expected (xfail)\n"+
-		"and is now reported without its expectation, or back, is not a change.\n\n"+
+		"and is now reported as a failure (no longer an expected failure), or back, is\n"+
+		"not a change.\n\n"+
 		"Exit codes: 1 when a case that passed in OLD does not pass in NEW, 0 otherwise\n"+
 		"(also when cases newly pass, change or are added or removed), 2 usage error,\n"+
 		"3 when a report cannot be read.", e)

@@ -143,7 +143,7 @@ func suiteLookup(dir string, entries []runner.NamedReport, stderr io.Writer) (fu
 	return nil, nil
 }
 
-// caseData looks up the inputs and the expectation of a case of suite.
+// caseData looks up the inputs and the expected results of a case of suite.
 func caseData(suite *vector.Suite) func(string) (matrix.CaseData, bool) {
 	return func(id string) (matrix.CaseData, bool) {
 		c := suite.Case(id)

@@ -33,7 +33,7 @@ type HTMLOptions struct {
 // counts coloured by result, the cases on which the implementations
 // disagree, and every case in a list that can be filtered by outcome,
 // stage, tier and text; each failing case opens to its inputs and
-// expectation (when the matrix has them), and each implementation's
+// expected results (when the matrix has them), and each implementation's
 // message, diff, actual result and stderr. Light and dark colour schemes
 // follow the system setting. The markup is complete without the script,
 // which only filters; its work is linear in the number of cases.

@@ -25,7 +25,7 @@ type CaseData struct {
 
 // Options configure New.
 type Options struct {
-	// Case, when set, returns the inputs and expectation of a case by id,
+	// Case, when set, returns the inputs and expected results of a case by id,
 	// for the failing cases of the HTML page (the CLI looks them up in the
 	// suite the reports ran). Nil, or false, shows none.
 	Case func(id string) (CaseData, bool)
@@ -93,7 +93,7 @@ type Case struct {
 	// Results are per implementation, in the order of
 	// Matrix.Implementations; nil where a report lacks the case.
 	Results []*runner.CaseResult
-	// Data holds the inputs and expectation, when Options.Case had them.
+	// Data holds the inputs and expected results, when Options.Case had them.
 	Data *CaseData
 }
 
