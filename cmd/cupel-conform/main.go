@@ -12,7 +12,8 @@
 //	cupel-conform report REPORT.json…  render JSON reports side by side (text, Markdown, JSON, HTML)
 //	cupel-conform show ID              print a case as sent and its expected result
 //	cupel-conform list                 list the cases
-//	cupel-conform lint                 check the vector files
+//	cupel-conform lint                 check the vector files and their covers
+//	cupel-conform requirements         print the spec's requirements and the vectors that cover them
 //	cupel-conform smoke --impl-cmd CMD check an adapter's framing
 //	cupel-conform version              print versions and the suite digest (also --version)
 //

@@ -58,13 +58,14 @@ func TestScripts(t *testing.T) {
 // with --failfast too), in parallel (-parallel, --exec-per-case), that
 // fault, time out, smoke-test or explore run in both passes.
 var plainOnly = map[string]string{
-	"usage":   "flag parsing and usage errors",
-	"lint":    "the vector files' lint",
-	"diff":    "the diff of two saved reports",
-	"offline": "export and verify (TestOfflineFrontEnd runs them in process)",
-	"rerun":   "--rerun-failed's selection of cases",
-	"gate":    "one verdict in every report format, run after run of one process",
-	"summary": "the level, summary, colour, version, filters and lint warnings of runs of go-cupel in process",
+	"usage":        "flag parsing and usage errors",
+	"lint":         "the vector files' lint",
+	"requirements": "the requirements listing and lint's coverage",
+	"diff":         "the diff of two saved reports",
+	"offline":      "export and verify (TestOfflineFrontEnd runs them in process)",
+	"rerun":        "--rerun-failed's selection of cases",
+	"gate":         "one verdict in every report format, run after run of one process",
+	"summary":      "the level, summary, colour, version, filters and lint warnings of runs of go-cupel in process",
 }
 
 // scripts lists the scripts TestScripts runs: all of testdata/script,

@@ -28,6 +28,10 @@ commands:
   show       print a case as sent and its expected result: cupel-conform show ID
   list       list the cases
   lint       check the vector files (errors with file and line, unknown keys)
+             and their covers against the requirements catalogue
+  requirements
+             print the spec's requirements with the vectors that cover them
+             (text, --json, --markdown; --uncovered: those without a vector)
   smoke      check an adapter's framing: cupel-conform smoke --impl-cmd CMD
   explore    generate cases, compare with go-cupel, shrink and save divergences
   version    print the runner, protocol and spec versions and the suite digest (also --version)
@@ -137,6 +141,7 @@ func (e *env) main(args []string) int {
 		"run": e.run, "adapter": e.adapter, "export": e.export, "verify": e.verify,
 		"diff": e.diff, "show": e.show, "list": e.list, "lint": e.lint,
 		"smoke": e.smoke, "version": e.version, "explore": e.explore, "report": e.report,
+		"requirements": e.requirements,
 	}
 	name := args[0]
 	if name == "-h" || name == "--help" || name == "help" {

@@ -229,11 +229,19 @@ func (e *env) list(args []string) (int, error) {
 }
 
 func (e *env) lint(args []string) (int, error) {
-	fs := newFlags("lint", "lint [--suite DIR] [--unknown-keys] [--strict]", e)
+	fs := newFlags("lint", "lint [--suite DIR] [--unknown-keys] [--strict] [--coverage WHEN] [--catalogue DIR]\n\n"+
+		"Checks the vector files (errors with file and line, unknown keys) and their\n"+
+		"[test] covers against the requirements catalogue (docs/requirements.md).\n\n"+
+		"Exit codes: 0 no error, 1 an error (or an ignored key with --strict),\n"+
+		"2 usage error, 3 the catalogue could not be loaded.", e)
 	var c common
 	fs.StringVar(&c.suite, "suite", "", "lint the vectors of `DIR`")
 	unknown := fs.Bool("unknown-keys", false, "list the keys the loader ignores, with their lines and a likely spelling")
 	strict := fs.Bool("strict", false, "a key the loader ignores is an error (exit 1), listed with its line and a likely spelling")
+	coverage := coverageAuto
+	fs.Var(&coverage, "coverage", coverageHelp)
+	var catDir string
+	registerCatalogue(fs, &catDir)
 	if err := parseNoArgs(fs, args); err != nil {
 		return 0, err
 	}
@@ -259,8 +267,12 @@ func (e *env) lint(args []string) (int, error) {
 			}
 		}
 	}
-	fmt.Fprintf(e.stderr, "%d files, %d errors, %d ignored keys\n", len(suite.Cases)+len(suite.Errors), len(suite.Errors), nUnknown)
-	if len(suite.Errors) > 0 || (*strict && nUnknown > 0) {
+	nCoverage, coverageLine, err := e.lintCoverage(suite, c.suite, catDir, coverage)
+	if err != nil {
+		return exitInfrastructure, err
+	}
+	fmt.Fprintf(e.stderr, "%d files, %d errors, %d ignored keys\n%s\n", len(suite.Cases)+len(suite.Errors), len(suite.Errors)+nCoverage, nUnknown, coverageLine)
+	if len(suite.Errors) > 0 || nCoverage > 0 || (*strict && nUnknown > 0) {
 		return exitFail, nil
 	}
 	return 0, nil

@@ -103,7 +103,7 @@ func startExplore(ctx context.Context, impl protocol.Implementation, opts Option
 	if opts.ShrinkTime <= 0 {
 		opts.ShrinkTime = time.Minute
 	}
-	rep := &Report{Schema: ReportSchema, Seed: opts.Seed, Shard: opts.Shard}
+	rep := &Report{Schema: ReportSchema, Seed: opts.Seed, Shard: opts.Shard, requirements: opts.Requirements}
 	x := &explorer{impl: impl, oracle: opts.Oracle, opts: opts, rep: rep, start: time.Now(), byClass: map[string]*Divergence{}}
 	if x.oracle == nil {
 		x.oracle = runner.Engine()

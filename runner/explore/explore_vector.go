@@ -8,6 +8,7 @@ import (
 
 	"github.com/cupel-go/go-cupel/internal/safetext"
 	"github.com/cupel-go/go-cupel/runner/protocol"
+	"github.com/cupel-go/go-cupel/runner/requirement"
 	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
@@ -16,11 +17,24 @@ import (
 // expectations.
 
 // VectorTOML returns d's case as a vector file. Its header comment gives
-// the seed and index, both sides' outputs, the comparator's verdict, and
-// the warning that the expected values are the oracle's, to be verified
-// against the specification before the vector is adopted. rep names the
-// two sides in the header; it may be nil.
+// the seed and index, both sides' outputs, the comparator's verdict, the
+// warning that the expected values are the oracle's, to be verified
+// against the specification before the vector is adopted, and the
+// requirements the vector may cover, for a person to choose from (see
+// writeCandidates): it has no [test] covers. rep names the two sides in
+// the header and holds the catalogue (Options.Requirements); it may be
+// nil, for the embedded catalogue.
 func (d *Divergence) VectorTOML(rep *Report) ([]byte, error) {
+	cat := (*requirement.Catalogue)(nil)
+	if rep != nil {
+		cat = rep.requirements
+	}
+	if cat == nil {
+		var err error
+		if cat, err = requirement.Embedded(); err != nil {
+			return nil, err
+		}
+	}
 	var w tomlWriter
 	c := d.Case
 	oracle, impl := "go-cupel (in process)", "the implementation"
@@ -76,6 +90,8 @@ func (d *Divergence) VectorTOML(rep *Report) ([]byte, error) {
 			w.comment("  %s", l)
 		}
 	}
+	w.comment("")
+	w.writeCandidates(cat, d)
 	w.blank()
 	name := fmt.Sprintf("explore: %s (seed %d, index %d)", d.Class, d.Seed, d.Index)
 	if d.Index < 0 {
@@ -85,6 +101,61 @@ func (d *Divergence) VectorTOML(rep *Report) ([]byte, error) {
 		return nil, err
 	}
 	return w.buf.Bytes(), nil
+}
+
+// writeCandidates says that a person must give the vector its covers,
+// and lists the candidates: the protocol requirements of the chapters of
+// the component and stage d exercises (requirement.CandidateChapters).
+// explore cannot choose: a vector covers a requirement only if an
+// implementation that breaks the requirement fails it, which a generated
+// case does not promise.
+func (w *tomlWriter) writeCandidates(cat *requirement.Catalogue, d *Divergence) {
+	chapters := requirement.CandidateChapters(d.Case, strings.HasPrefix(d.Kind, "diagnostics"))
+	cands := cat.Candidates(chapters)
+	w.comment("COVERS: A PERSON MUST CHOOSE. A vector covers a requirement only if an")
+	w.comment("implementation that breaks the requirement fails it, which a generated case")
+	w.comment("cannot promise. So this file has no [test] covers, and cupel-conform lint")
+	w.comment("refuses it in a suite that uses covers until someone adds the ids of the")
+	w.comment("requirements it checks (docs/requirements.md).")
+	if len(chapters) == 0 {
+		w.comment("No spec chapter defines %s: pick from cupel-conform requirements.", d.Component)
+		return
+	}
+	names := make([]string, len(chapters))
+	for i, ch := range chapters {
+		names[i] = fmt.Sprintf("%02d", ch)
+		if t := chapterTitle(cat, ch); t != "" {
+			names[i] += " (" + t + ")"
+		}
+	}
+	if len(cands) == 0 {
+		w.comment("The catalogue holds no protocol requirement of spec %s %s:", chapterWord(len(names)), strings.Join(names, ", "))
+		w.comment("pick from cupel-conform requirements.")
+		return
+	}
+	w.comment("Candidates, the protocol requirements of spec %s %s:", chapterWord(len(names)), strings.Join(names, ", "))
+	for _, r := range cands {
+		w.comment("  %s (%s) %s", r.ID, r.Kind, r.Statement)
+	}
+}
+
+// chapterWord is "chapter" or "chapters", for n chapters.
+func chapterWord(n int) string {
+	if n == 1 {
+		return "chapter"
+	}
+	return "chapters"
+}
+
+// chapterTitle is chapter ch's title as the catalogue spells it, "" when
+// it holds no requirement of ch.
+func chapterTitle(cat *requirement.Catalogue, ch int) string {
+	for _, r := range cat.All() {
+		if r.Ruling == 0 && r.Chapter == ch {
+			return r.Title
+		}
+	}
+	return ""
 }
 
 // writeCase writes c (inputs and expectations) as a vector named name:

@@ -7,6 +7,7 @@ import (
 
 	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/protocol"
+	"github.com/cupel-go/go-cupel/runner/requirement"
 	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
@@ -51,6 +52,10 @@ type Options struct {
 	// Shard, when set, runs only this shard's share of the indices below
 	// Cases (see Shard); the shards' reports merge with MergeReports.
 	Shard runner.Shard
+	// Requirements is the catalogue a written vector's candidate
+	// requirements come from (see Divergence.VectorTOML); nil means the
+	// embedded one, spec 1.3's.
+	Requirements *requirement.Catalogue
 }
 
 // Progress is a snapshot of an exploration under way.
@@ -93,6 +98,8 @@ type Report struct {
 	Coverage []FeatureCount `json:",omitempty"`
 	// Shard is the shard this report covers (zero: every index).
 	Shard runner.Shard `json:",omitzero"`
+	// requirements is Options.Requirements.
+	requirements *requirement.Catalogue
 }
 
 // Divergence is one distinct disagreement: a stage, a component and a kind

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/BurntSushi/toml"
 
@@ -59,8 +60,11 @@ func (c *Catalogue) Lookup(id string) (Requirement, bool) {
 	return c.reqs[i], true
 }
 
-// Embedded loads the catalogue embedded in package vectors.
-func Embedded() (*Catalogue, error) { return Load(vectors.RequirementsFS) }
+// Embedded loads the catalogue embedded in package vectors, once: every
+// call returns the same catalogue (which no method changes).
+func Embedded() (*Catalogue, error) { return embedded() }
+
+var embedded = sync.OnceValues(func() (*Catalogue, error) { return Load(vectors.RequirementsFS) })
 
 // RulingsFile is the catalogue file of the rulings.
 const RulingsFile = "rulings.toml"

@@ -79,6 +79,9 @@ type Case struct {
 	// covers a requirement only if an implementation that breaks the
 	// requirement fails the case.
 	Covers []string `json:"covers,omitempty"`
+	// CoversLine is the 1-based line of [test] covers in File, 0 when the
+	// file has none (lint names it).
+	CoversLine int `json:"-"`
 	// File is the vector path relative to the suite root.
 	File string `json:"file"`
 	// Input is the canonical input sent to implementations.

@@ -50,6 +50,9 @@ func LoadCase(name string, data []byte) (*Case, error) {
 	}
 	c.Name, _ = test.str("name")
 	c.Covers = test.strings("covers")
+	if c.Covers != nil {
+		c.CoversLine = test.line("covers")
+	}
 	stage := test.reqStr("stage")
 	if f.err != nil {
 		return nil, f.err
