@@ -3,6 +3,7 @@ package cupel_test
 import (
 	"math"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -157,6 +158,26 @@ var _ = Describe("DecayScorer (spec chapter DecayScorer)", func() {
 			after := time.Now()
 			Expect(got).To(BeTemporally(">=", before))
 			Expect(got).To(BeTemporally("<=", after))
+		})
+		It("can be used from several goroutines at once, all reading one clock (Rust's Send + Sync rule)", func() {
+			s := mustDecay(exp24)
+			items := []*cupel.ContextItem{aged(0), aged(24 * h), scItem("x"), aged(48 * h)}
+			want := []float64{1, 0.5, 0.5, 0.25}
+			got := make([][]float64, 8)
+			var wg sync.WaitGroup
+			for g := range got {
+				wg.Go(func() {
+					if g%2 == 0 {
+						got[g] = scBatched(s, items)
+					} else {
+						got[g] = scPerItem(s, items)
+					}
+				})
+			}
+			wg.Wait()
+			for g := range got {
+				Expect(got[g]).To(Equal(want), "goroutine %d", g)
+			}
 		})
 	})
 

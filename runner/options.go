@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/cupel-go/go-cupel/runner/requirement"
 	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
@@ -17,6 +18,11 @@ type Options struct {
 	Suite fs.FS
 	// SuiteName describes the suite in reports ("embedded" by default).
 	SuiteName string
+	// Catalogue is the requirements catalogue the cases' [test] covers
+	// refer to, which the report judges requirements against (see
+	// [Requirements]); nil means the embedded one
+	// (requirement.Embedded).
+	Catalogue *requirement.Catalogue
 	// Run and Skip are regular expressions matched against case ids: only
 	// cases matching Run (when set) and not matching Skip (when set) run.
 	Run, Skip string

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/cupel-go/go-cupel/runner/protocol"
+	"github.com/cupel-go/go-cupel/runner/requirement"
 	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
@@ -44,11 +45,18 @@ type Report struct {
 	InfrastructureStderr string `json:"infrastructure_stderr,omitempty"`
 	// Restarts counts the restarts of the implementation's session.
 	Restarts int `json:"restarts"`
+	// Requirements are the testable requirements the run met, failed and
+	// did not run, and those its level leaves unchecked (see
+	// [Requirements]); nil when the catalogue cannot be read.
+	Requirements *Requirements `json:"requirements,omitempty"`
 	// SuiteErrors counts vector files that could not be loaded.
 	SuiteErrors int          `json:"suite_errors"`
 	Started     time.Time    `json:"started"`
 	Duration    Seconds      `json:"duration"`
 	Cases       []CaseResult `json:"cases"`
+
+	// catalogue is the run's requirements catalogue (nil: the embedded one).
+	catalogue *requirement.Catalogue
 }
 
 // Seconds is a duration that reads and writes as a JSON number of seconds
@@ -101,6 +109,10 @@ type CaseResult struct {
 	Status  protocol.Status `json:"status"`
 	Message string          `json:"message,omitempty"`
 	Details []string        `json:"details,omitempty"`
+	// Requirements are the ids of the requirements the case's vector
+	// covers ([test] covers), as it lists them, cut as bound.List cuts (a
+	// suite is input too). An id need not be in the catalogue.
+	Requirements []string `json:"requirements,omitempty"`
 	// Duration is how long the implementation took (0 for cases not run).
 	Duration Seconds `json:"seconds,omitempty"`
 	// Stderr is the implementation's stderr tail for a faulty case.
@@ -122,9 +134,9 @@ type CaseResult struct {
 	infra error
 }
 
-// Recount computes the counts, Filtered, SuiteErrors and the level from
-// Cases: for a report built or edited by hand (a run's report is counted
-// already).
+// Recount computes the counts, Filtered, SuiteErrors, the level and the
+// requirements from Cases: for a report built or edited by hand (a run's
+// report is counted already).
 func (r *Report) Recount() { r.finish() }
 
 // finish computes the counts and the level.
@@ -151,6 +163,9 @@ func (r *Report) finish() {
 		}
 	}
 	r.Level, r.LevelReason = r.computeLevel()
+	if cat := r.Catalogue(); cat != nil {
+		r.Requirements = judgeRequirements(cat, r.Cases, r.Level)
+	}
 }
 
 // tierPasses counts the cases of a tier that were loaded, and those the

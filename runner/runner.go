@@ -227,8 +227,13 @@ func Start(ctx context.Context, impl Implementation, suite *vector.Suite, opts O
 			return nil, err
 		}
 	}
+	cat, err := catalogueOf(opts)
+	if err != nil {
+		return nil, err
+	}
 	x := &Execution{impl: impl, opts: opts, rep: newReport(suite, opts), entries: entries,
 		results: make([]*CaseResult, len(entries)), start: time.Now()}
+	x.rep.catalogue = cat
 	hctx, cancel := context.WithTimeout(ctx, opts.StartupTimeout)
 	info, herr := protocol.CallHello(hctx, impl)
 	cancel()
@@ -413,7 +418,7 @@ func tierRank(t string) int {
 }
 
 func newCaseResult(c *vector.Case) CaseResult {
-	return CaseResult{ID: c.ID, Tier: c.Tier, Stage: c.Stage, Name: c.Name, File: c.File}
+	return CaseResult{ID: c.ID, Tier: c.Tier, Stage: c.Stage, Name: c.Name, File: c.File, Requirements: bound.List(c.Covers)}
 }
 
 // runCase runs c on impl and judges the result. It is where a run first

@@ -17,8 +17,8 @@ import (
 // as one unsharded run is judged, for every target level and every
 // implementation (go-cupel in process, the answer key over the embedded
 // suite, each test implementation over the fixture suite), over 2 and 3
-// shards: the same exit code, text report, Markdown summary, level and
-// verdict.
+// shards: the same exit code, text report, Markdown summary, level,
+// verdict and requirements.
 //
 // It runs in the plain pass only, as the scripts of plainOnly do: report
 // merge reads, merges and renders in one goroutine, and the 64 runs it
@@ -79,6 +79,11 @@ func TestShardedFrontEnd(t *testing.T) {
 					if string(mj) != string(wj) || merged.rep.Level != whole.rep.Level || merged.rep.LevelReason != whole.rep.LevelReason {
 						t.Errorf("%s: merged level %s (%s), verdict %s; run's level %s (%s), verdict %s", what,
 							merged.rep.Level, merged.rep.LevelReason, mv.Line(), whole.rep.Level, whole.rep.LevelReason, wv.Line())
+					}
+					mq, _ := json.Marshal(merged.rep.Requirements)
+					wq, _ := json.Marshal(whole.rep.Requirements)
+					if string(mq) != string(wq) {
+						t.Errorf("%s: merged requirements %s; run's %s", what, mq, wq)
 					}
 				}
 			}

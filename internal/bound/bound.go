@@ -35,8 +35,9 @@ const MaxLine = 16 << 10
 const MaxName = 200
 
 // MaxList is the most entries the runner keeps of one capability list of
-// an implementation's hello (stages, scorers, slicers, placers, features);
-// the last kept entry then says how many were cut.
+// an implementation's hello (stages, scorers, slicers, placers, features)
+// and of the requirement ids a case covers; the last kept entry then says
+// how many were cut.
 const MaxList = 64
 
 // textMarker is the marker that ends a text cut by [Text]: it says how
@@ -150,6 +151,28 @@ func Lines(lines []string) []string {
 			out = append(out, note)
 		}
 		return out
+	}
+	return out
+}
+
+// List returns list with each entry cut by [Name] and at most MaxList
+// entries, the last of which then says how many were cut
+// ("… [N more cut]"); list itself when nothing is over a cap. It is the
+// cap of a hello's capability lists and of a case's requirement ids.
+func List(list []string) []string {
+	over := len(list) > MaxList
+	for _, s := range list {
+		over = over || Name(s) != s
+	}
+	if !over {
+		return list
+	}
+	out := make([]string, 0, min(len(list), MaxList))
+	for _, s := range list[:min(len(list), MaxList)] {
+		out = append(out, Name(s))
+	}
+	if len(list) > MaxList {
+		out[MaxList-1] = "… [" + strconv.Itoa(len(list)-MaxList+1) + " more cut]"
 	}
 	return out
 }

@@ -75,6 +75,9 @@ type htmlImpl struct {
 	VerdictLine          string
 	Infrastructure       string
 	InfraStderr          string
+	// Requirements says how many testable requirements the run met, and
+	// Unchecked which its level leaves unchecked; "" for none.
+	Requirements, Unchecked string
 }
 
 type htmlBar struct {
@@ -130,6 +133,16 @@ type htmlCase struct {
 	Open                          bool
 	Input, Expected               string
 	Problems                      []htmlProblem
+	// Requirements are the requirements the case covers, shown with a
+	// failing case.
+	Requirements []htmlRequirement
+}
+
+// htmlRequirement is a requirement a case covers: its id and, when the
+// catalogue holds it, its kind, statement, source and link to the spec
+// section (or ruling).
+type htmlRequirement struct {
+	ID, Kind, Statement, Source, URL string
 }
 
 type htmlChip struct {
@@ -187,6 +200,9 @@ func buildPage(m *Matrix, o HTMLOptions) htmlPage {
 			h.Require = im.RequireLevel.Title()
 		}
 		h.InfraStderr = im.Report.InfrastructureStderr
+		if h.Requirements = requirementsOf(im); h.Requirements != "" {
+			h.Unchecked = im.Report.Requirements.UncheckedSummary()
+		}
 		p.Impls = append(p.Impls, h)
 	}
 
@@ -254,6 +270,10 @@ func buildPage(m *Matrix, o HTMLOptions) htmlPage {
 			filter = append(filter, "x-failing")
 		}
 		hc.Filter = strings.Join(filter, " ")
+		hc.Requirements = caseRequirements(m, c)
+		for _, q := range hc.Requirements {
+			text = append(text, q.ID)
+		}
 		hc.Text = strings.ToLower(strings.Join(text, " "))
 		if !hc.Open {
 			hc.Problems = nil
@@ -314,6 +334,26 @@ func sortedKeys(m map[string]bool) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// caseRequirements are the requirements case c covers (as the first
+// report that has it lists them), looked up in that report's catalogue.
+func caseRequirements(m *Matrix, c *Case) []htmlRequirement {
+	for i, r := range c.Results {
+		if r == nil {
+			continue
+		}
+		var out []htmlRequirement
+		for _, id := range r.Requirements {
+			h := htmlRequirement{ID: id}
+			if q, ok := m.Implementations[i].Report.Requirement(id); ok {
+				h.Kind, h.Statement, h.Source, h.URL = string(q.Kind), q.Statement, q.Source(), q.URL()
+			}
+			out = append(out, h)
+		}
+		return out
+	}
+	return nil
 }
 
 // anchor is the element id of a case.

@@ -1,6 +1,7 @@
 package matrix
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"strings"
@@ -28,11 +29,27 @@ func WriteMarkdown(w io.Writer, m *Matrix) error {
 	fmt.Fprintf(&b, "## Cupel conformance: %s\n\n", strings.Join(names, " · "))
 	fmt.Fprintf(&b, "Runner %s %s · spec %s · suite `%s` (%d cases)\n\n", m.Runner.Name, m.Runner.Version,
 		m.Suite.SpecVersion, short(m.Suite.Digest), m.Suite.Cases)
-	b.WriteString("| implementation | level | required | optional |\n|---|---|---:|---:|\n")
+	reqs := false // a column of requirements, when a report judged some
+	for _, im := range m.Implementations {
+		reqs = reqs || requirementsOf(im) != ""
+	}
+	b.WriteString("| implementation | level | required | optional |")
+	if reqs {
+		b.WriteString(" requirements |")
+	}
+	b.WriteString("\n|---|---|---:|---:|")
+	if reqs {
+		b.WriteString("---|")
+	}
+	b.WriteString("\n")
 	for i, im := range m.Implementations {
-		fmt.Fprintf(&b, "| **%s** <br>%s | %s %s | %s | %s |\n", names[i], safetext.Markdown(describe(im.Info)),
+		fmt.Fprintf(&b, "| **%s** <br>%s | %s %s | %s | %s |", names[i], safetext.Markdown(describe(im.Info)),
 			levelMark(im.Level), levelText(im), fraction(tally(im.Counts[vector.TierRequired])),
 			fraction(tally(im.Counts[vector.TierOptional])))
+		if reqs {
+			fmt.Fprintf(&b, " %s |", cmp.Or(requirementsOf(im), "—"))
+		}
+		b.WriteString("\n")
 	}
 	b.WriteString("\n| tier | stage |")
 	for _, n := range names {

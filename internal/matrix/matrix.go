@@ -79,6 +79,16 @@ type Implementation struct {
 	Report *runner.Report `json:"-"`
 }
 
+// requirementsOf is what the comparison says of the implementation's
+// requirements: "14 of 16 testable requirements met (1 failed, 1 not
+// run)", or "" when its report judged none.
+func requirementsOf(im Implementation) string {
+	if q := im.Report.Requirements; q != nil && q.Testable > 0 {
+		return q.Summary()
+	}
+	return ""
+}
+
 // Met reports whether the implementation's run passed its gate: its
 // verdict, which with a required level includes reaching it.
 func (im Implementation) Met() bool { return im.Verdict.Passed }

@@ -30,6 +30,11 @@ func WriteText(w io.Writer, m *Matrix, o TextOptions) error {
 	}
 	tw.Flush()
 	for _, im := range m.Implementations {
+		if q := requirementsOf(im); q != "" {
+			fmt.Fprintf(&b, "%s: %s\n", safetext.Line(im.Name), q)
+		}
+	}
+	for _, im := range m.Implementations {
 		if im.Infrastructure != "" {
 			fmt.Fprintf(&b, "%s: INFRASTRUCTURE ERROR: %s\n", safetext.Line(im.Name), safetext.Lines(im.Infrastructure, "  "))
 		}

@@ -14,13 +14,24 @@ import (
 	"github.com/cupel-go/go-cupel/internal/report"
 	"github.com/cupel-go/go-cupel/internal/testimpl"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/requirement"
 	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
-// fixtureRun runs the implementation called name over the fixture suite
-// and makes the report reproducible: no clock, no durations.
+// fixtureCatalogue is the catalogue the fixture suite's covers refer to.
+func fixtureCatalogue() *requirement.Catalogue {
+	GinkgoHelper()
+	cat, err := requirement.Load(os.DirFS("../../runner/testdata/requirements"))
+	Expect(err).NotTo(HaveOccurred())
+	return cat
+}
+
+// fixtureRun runs the implementation called name over the fixture suite,
+// judged against its catalogue, and makes the report reproducible: no
+// clock, no durations.
 func fixtureRun(name string, opts runner.Options) (*runner.Report, *vector.Suite) {
 	opts.Suite, opts.SuiteName = os.DirFS("../../runner/testdata/suite"), "fixtures"
+	opts.Catalogue = fixtureCatalogue()
 	opts.Timeout = 2 * time.Second // generous: only the slow case times out, however loaded the machine
 	suite, err := vector.LoadSuite(opts.Suite)
 	Expect(err).NotTo(HaveOccurred())

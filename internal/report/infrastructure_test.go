@@ -42,7 +42,7 @@ func (noStart) Run(context.Context, protocol.Request) (protocol.Result, error) {
 // noStartRun is the report of noStart over the fixture suite, made
 // reproducible.
 func noStartRun(target runner.Level) (*runner.Report, *vector.Suite) {
-	opts := runner.Options{Suite: os.DirFS("../../runner/testdata/suite"), SuiteName: "fixtures", RequireLevel: target}
+	opts := runner.Options{Suite: os.DirFS("../../runner/testdata/suite"), SuiteName: "fixtures", RequireLevel: target, Catalogue: fixtureCatalogue()}
 	suite, err := vector.LoadSuite(opts.Suite)
 	Expect(err).NotTo(HaveOccurred())
 	rep, err := runner.RunSuite(context.Background(), noStart{}, suite, opts)

@@ -53,6 +53,7 @@ type junitCase struct {
 	Skipped   *junitSkipped `xml:"skipped,omitempty"`
 	Error     *junitMessage `xml:"error,omitempty"`
 	Failure   *junitMessage `xml:"failure,omitempty"`
+	SystemOut *junitBody    `xml:"system-out,omitempty"`
 	SystemErr *junitBody    `xml:"system-err,omitempty"`
 }
 
@@ -109,7 +110,10 @@ func WriteJUnit(w io.Writer, r *runner.Report, suite *vector.Suite) error {
 		if c.Stderr != "" {
 			jc.SystemErr = &junitBody{c.Stderr}
 		}
-		msg := junitMessage{Message: oneLineMsg(c.Message), Type: string(c.Status), Body: FailureDetail(withoutStderr(c), suite)}
+		if len(c.Requirements) > 0 {
+			jc.SystemOut = &junitBody{"requirements: " + strings.Join(c.Requirements, " ") + "\n"}
+		}
+		msg := junitMessage{Message: oneLineMsg(c.Message), Type: string(c.Status), Body: caseDetail(r, withoutStderr(c), suite)}
 		switch class[c.ID] {
 		case runner.ClassGated:
 			switch c.Status {
@@ -146,10 +150,13 @@ func WriteJUnit(w io.Writer, r *runner.Report, suite *vector.Suite) error {
 		out.Suites = append(out.Suites, *s)
 	}
 	if exists, ok, why := levelTest(r, v); exists {
-		lvl := junitSuite{Name: "conformance", Tests: 1, Time: "0.000", Timestamp: stamp,
-			Properties: &junitProperties{[]junitProperty{{"runner", r.Runner.Name + " " + r.Runner.Version},
-				{"spec_version", r.Suite.SpecVersion}, {"suite_digest", r.Suite.Digest}, {"level", string(v.Level)},
-				{"target_level", string(v.Target)}}}}
+		props := []junitProperty{{"runner", r.Runner.Name + " " + r.Runner.Version},
+			{"spec_version", r.Suite.SpecVersion}, {"suite_digest", r.Suite.Digest}, {"level", string(v.Level)},
+			{"target_level", string(v.Target)}}
+		if lines := requirementSummary(r); lines != nil {
+			props = append(props, junitProperty{"requirements", strings.Join(lines, "; ")})
+		}
+		lvl := junitSuite{Name: "conformance", Tests: 1, Time: "0.000", Timestamp: stamp, Properties: &junitProperties{props}}
 		lc := junitCase{Name: LevelTestName, Classname: "conformance", Time: "0.000"}
 		if !ok {
 			lc.Failure = &junitMessage{Message: why, Type: "level", Body: why + " (" + r.LevelReason + ")"}

@@ -26,6 +26,9 @@ func WriteMarkdown(w io.Writer, r *runner.Report) error {
 		fmt.Fprintf(&b, "**%s**\n\n", v.LevelText) // the text says why
 	}
 	fmt.Fprintf(&b, "Runner %s %s · spec %s · suite `%s` (%d cases)\n\n", r.Runner.Name, r.Runner.Version, r.Suite.SpecVersion, short(r.Suite.Digest), r.Suite.Cases)
+	if lines := requirementSummary(r); lines != nil {
+		fmt.Fprintf(&b, "%s.\n\n", strings.Join(lines, "; "))
+	}
 	if caps := describeCapabilities(r.Implementation.Capabilities); caps != "" {
 		fmt.Fprintf(&b, "Implementation %s %s (%s): %s\n\n", safetext.Markdown(r.Implementation.Name), safetext.Markdown(r.Implementation.Version),
 			safetext.Markdown(r.Implementation.Language), safetext.Markdown(caps))
@@ -69,12 +72,13 @@ func WriteMarkdown(w io.Writer, r *runner.Report) error {
 			}
 		}
 		if len(list) > 0 {
-			fmt.Fprintf(&b, "\n### %s\n\n| case | status | message |\n|---|---|---|\n", l.title)
+			fmt.Fprintf(&b, "\n### %s\n\n| case | status | requirements | message |\n|---|---|---|---|\n", l.title)
 			for _, c := range list {
-				fmt.Fprintf(&b, "| `%s` | %s | %s |\n", c.ID, c.Status, safetext.Markdown(c.Message))
+				fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", c.ID, c.Status, markdownIDs(r, c.Requirements), safetext.Markdown(c.Message))
 			}
 		}
 	}
+	writeMarkdownRequirements(&b, r)
 	unsupported := map[string]map[string]int{}
 	var reasons []string
 	for _, c := range r.Cases {

@@ -64,8 +64,9 @@ func fixtureSuite(t testing.TB) *vector.Suite {
 // textReport is a report of every status in which each text an
 // implementation controls is s: its name, version and language, each
 // case's message, details, stderr and raw answer (unsupported reason,
-// error kind and message, shortfall kind, selection report reason), and,
-// when infra is set, an infrastructure error and its stderr.
+// error kind and message, shortfall kind, selection report reason), the
+// requirement ids it covers (a foreign suite's vector files are input
+// too), and, when infra is set, an infrastructure error and its stderr.
 func textReport(suite *vector.Suite, s string, infra bool) *runner.Report {
 	statuses := []protocol.Status{protocol.StatusFail, protocol.StatusError, protocol.StatusCrash, protocol.StatusTimeout,
 		protocol.StatusUnsupported, protocol.StatusXFail, protocol.StatusSkip, protocol.StatusUnexpectedPass,
@@ -79,7 +80,7 @@ func textReport(suite *vector.Suite, s string, infra bool) *runner.Report {
 	for i, c := range suite.Cases[:min(len(statuses), len(suite.Cases))] { // a case of each status
 		st := statuses[i]
 		r.Cases = append(r.Cases, runner.CaseResult{ID: c.ID, Tier: c.Tier, Stage: c.Stage, Name: c.Name, Status: st,
-			Message: s, Details: []string{s, "then " + s}, Stderr: s,
+			Message: s, Details: []string{s, "then " + s}, Stderr: s, Requirements: []string{s, "then " + s},
 			Actual: &protocol.Result{Status: "ok", Reason: s, Error: &protocol.ErrorInfo{Kind: s, Message: s},
 				Output: &protocol.Output{Selected: []int{0}, Shortfalls: []vector.Shortfall{{Kind: s}},
 					Diagnostics: &protocol.Diagnostics{Excluded: []protocol.DiagnosticItem{{Index: 0, Reason: map[string]any{"reason": s}}}}}}})
@@ -164,8 +165,8 @@ func checkTextReport(t *testing.T, suite *vector.Suite, s string, infra bool) []
 	if utf8.ValidString(s) {
 		c := back.Cases[0]
 		got := []string{back.Implementation.Name, back.Implementation.Version, c.Message, c.Details[0], c.Stderr,
-			c.Actual.Reason, c.Actual.Error.Message, c.Actual.Output.Shortfalls[0].Kind, back.Infrastructure}
-		want := []string{s, s, s, s, s, s, s, s, r.Infrastructure}
+			c.Actual.Reason, c.Actual.Error.Message, c.Actual.Output.Shortfalls[0].Kind, c.Requirements[0], back.Infrastructure}
+		want := []string{s, s, s, s, s, s, s, s, s, r.Infrastructure}
 		if !slices.Equal(got, want) {
 			t.Fatalf("%q: the JSON report did not round-trip:\ngot  %q\nwant %q", s, got, want)
 		}

@@ -41,7 +41,14 @@ var _ = Describe("Implementation text in JUnit and TAP", func() {
 	})
 
 	It("states the indentation of a TAP detail block whose text starts with spaces", func() {
-		_, tap := render("  indented\nnot")
+		suite := fixtureSuite(GinkgoTB())
+		r := textReport(suite, "  indented\nnot", false)
+		for i := range r.Cases {
+			r.Cases[i].Requirements = nil // the detail starts with the text
+		}
+		var b bytes.Buffer
+		Expect(report.WriteTAP(&b, r, suite)).To(Succeed())
+		tap := b.String()
 		Expect(tap).To(ContainSubstring("  detail: |2\n      indented\n    not\n"))
 		points, err := reportcheck.TAP(tap)
 		Expect(err).NotTo(HaveOccurred())

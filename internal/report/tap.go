@@ -65,7 +65,10 @@ func WriteTAP(w io.Writer, r *runner.Report, suite *vector.Suite) error {
 				fmt.Fprintf(b, "  message: %s\n", yamlString(msg))
 			}
 			fmt.Fprintf(b, "  duration_ms: %.3f\n", float64(time.Duration(c.Duration).Microseconds())/1000)
-			if d := tapSafe(FailureDetail(c, suite)); d != "" {
+			if len(c.Requirements) > 0 {
+				fmt.Fprintf(b, "  requirements: %s\n", yamlList(c.Requirements))
+			}
+			if d := tapSafe(caseDetail(r, c, suite)); d != "" {
 				lines := strings.Split(strings.TrimRight(d, "\n"), "\n")
 				fmt.Fprintf(b, "  detail: %s\n", yamlBlockHeader(lines))
 				for _, l := range lines {
@@ -100,6 +103,9 @@ func WriteTAP(w io.Writer, r *runner.Report, suite *vector.Suite) error {
 		b.WriteString("  ...\n")
 	}
 	fmt.Fprintf(b, "# level: %s (%s)\n", v.LevelText, r.LevelReason)
+	for _, l := range requirementSummary(r) {
+		fmt.Fprintf(b, "# %s\n", l)
+	}
 	fmt.Fprintf(b, "# %s\n", tapEscape(v.Line()))
 	return b.Flush()
 }
@@ -110,6 +116,15 @@ func tapEscape(s string) string {
 	s = strings.ReplaceAll(tapSafe(s), "\n", " ")
 	s = strings.ReplaceAll(s, "\\", "\\\\")
 	return strings.ReplaceAll(s, "#", "\\#")
+}
+
+// yamlList is a flow sequence of YAML strings: ["R26.1", "R6.1"].
+func yamlList(list []string) string {
+	parts := make([]string, len(list))
+	for i, s := range list {
+		parts[i] = yamlString(s)
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
 }
 
 func yamlString(s string) string {

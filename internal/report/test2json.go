@@ -105,7 +105,7 @@ func WriteTest2JSON(w io.Writer, r *runner.Report, suite *vector.Suite) error {
 		}
 		start, action := now, "pass"
 		for _, c := range cases {
-			a, lines := caseTest(c, class[c.ID], v, suite)
+			a, lines := caseTest(r, c, class[c.ID], v, suite)
 			if a == "fail" {
 				action = "fail"
 			}
@@ -137,7 +137,7 @@ func WriteTest2JSON(w io.Writer, r *runner.Report, suite *vector.Suite) error {
 		}
 	}
 	now = r.Started.Add(time.Duration(r.Duration))
-	tail := []string{tapSafe(v.Line())}
+	tail := append(requirementSummary(r), tapSafe(v.Line()))
 	word, action := "ok  ", "pass"
 	if !v.Passed {
 		word, action = "FAIL", "fail"
@@ -155,7 +155,7 @@ func WriteTest2JSON(w io.Writer, r *runner.Report, suite *vector.Suite) error {
 }
 
 // detailLines is a gated case's failure detail, one line a slice entry.
-func detailLines(c runner.CaseResult, suite *vector.Suite) []string {
+func detailLines(r *runner.Report, c runner.CaseResult, suite *vector.Suite) []string {
 	d := strings.TrimRight(tapSafe(FailureDetail(c, suite)), "\n")
 	if d == "" {
 		return []string{string(c.Status)}
@@ -164,16 +164,16 @@ func detailLines(c runner.CaseResult, suite *vector.Suite) []string {
 	if first, _, _ := strings.Cut(tapSafe(c.Message), "\n"); first != "" && strings.HasPrefix(first, lines[0]) {
 		lines[0] = statusMessage(c.Status, first) // say what came of the case
 	}
-	return lines
+	return append(requirementText(r, c), lines...)
 }
 
 // caseTest is the action of a case's test, by its class, and its output
 // lines: a gated case fails with its failure detail; a warning is skipped
 // with the reason; a case not run is skipped; any other case passes.
-func caseTest(c runner.CaseResult, class runner.Class, v runner.Verdict, suite *vector.Suite) (string, []string) {
+func caseTest(r *runner.Report, c runner.CaseResult, class runner.Class, v runner.Verdict, suite *vector.Suite) (string, []string) {
 	switch class {
 	case runner.ClassGated:
-		return "fail", detailLines(c, suite)
+		return "fail", detailLines(r, c, suite)
 	case runner.ClassWarning:
 		return "skip", []string{tapSafe(warningMessage(c, v))}
 	case runner.ClassNotRun:

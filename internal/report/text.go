@@ -144,7 +144,7 @@ func WriteText(w io.Writer, r *runner.Report, o TextOptions) error {
 				fmt.Fprintf(&b, "… and %d more %s (see the JSON report)\n\n", more, noun)
 				break
 			}
-			writeFailure(&b, p, c, o.Suite)
+			writeFailure(&b, p, r, c, o.Suite)
 		}
 	}
 	for _, tier := range vector.Tiers {
@@ -160,6 +160,20 @@ func WriteText(w io.Writer, r *runner.Report, o TextOptions) error {
 	}
 	if r.Restarts > 0 {
 		fmt.Fprintf(&b, "restarts: %d\n", r.Restarts)
+	}
+	if lines := requirementSummary(r); lines != nil {
+		q := r.Requirements
+		fmt.Fprintf(&b, "\n%s\n", lines[0])
+		if q.Failed.Count > 0 {
+			fmt.Fprintf(&b, "  %s %s\n", p.c("31", "failed:"), idList(q.Failed.IDs, limit))
+		}
+		if len(lines) > 1 {
+			fmt.Fprintf(&b, "  %s", lines[1])
+			if q.Unchecked.Count > 0 {
+				fmt.Fprintf(&b, ": %s", idList(q.Unchecked.IDs, limit))
+			}
+			b.WriteString("\n")
+		}
 	}
 	if len(reasons) > 0 {
 		sort.SliceStable(reasons, func(i, j int) bool { return len(unsupported[reasons[i]]) > len(unsupported[reasons[j]]) })
@@ -267,12 +281,15 @@ func short(d string) string {
 	return d
 }
 
-func writeFailure(b *strings.Builder, p painter, c runner.CaseResult, suite *vector.Suite) {
+func writeFailure(b *strings.Builder, p painter, r *runner.Report, c runner.CaseResult, suite *vector.Suite) {
 	fmt.Fprintf(b, "%s %s", p.c(statusColor(c.Status)+";1", strings.ToUpper(string(c.Status))), c.ID)
 	if c.Name != "" {
 		fmt.Fprintf(b, " — %s", c.Name)
 	}
 	b.WriteString("\n")
+	for _, l := range requirementText(r, c) {
+		fmt.Fprintf(b, "  %s\n", l)
+	}
 	writeDetail(b, c, suite)
 	b.WriteString("\n")
 }

@@ -190,7 +190,7 @@ func (g *gate) level() {
 
 // describe is the failure message of a gated case: its status and the
 // failure detail every report shows (message, diff, inputs, stderr), as
-// the text report caps it. Past the text report's number of failures in
+// the text report caps it, then the ids of the requirements it covers. Past the text report's number of failures in
 // full, a process gives only the status and message.
 func (g *gate) describe(c runner.CaseResult) string {
 	g.smu.Lock()
@@ -201,7 +201,11 @@ func (g *gate) describe(c runner.CaseResult) string {
 		first, _, _ := strings.Cut(c.Message, "\n")
 		return fmt.Sprintf("%s (only the first %d failures of each Ginkgo process are shown in full)", statusLine(c.Status, first), report.DefaultMaxFailures)
 	}
-	return statusLine(c.Status, strings.TrimRight(report.FailureDetail(c, g.suite), "\n"))
+	d := strings.TrimRight(report.FailureDetail(c, g.suite), "\n")
+	if len(c.Requirements) > 0 {
+		d += "\nrequirements: " + strings.Join(c.Requirements, ", ")
+	}
+	return statusLine(c.Status, d)
 }
 
 // statusLine is "status: text", saying the status once.

@@ -247,6 +247,10 @@ var _ = Describe("The Ginkgo gate, in a child Ginkgo suite", Ordered, ContinueOn
 			if res.code != 0 {
 				Expect(res.out).To(ContainSubstring(fmt.Sprintf("gate_suite_test.go:%d", line)))
 			}
+			if r.impl == testimpl.FailingRequired && r.filter == "" {
+				// A failing case names the requirements its vector covers.
+				Expect(res.out).To(ContainSubstring("requirements: R6.1, R26.1"))
+			}
 			Expect(res.left()).To(BeEmpty())
 		},
 		Entry("a conformant implementation", childRun{impl: testimpl.Conformant, require: runner.LevelConformant}),

@@ -86,7 +86,8 @@ func Test(t *testing.T, impl runner.Implementation, opts runner.Options) *runner
 	return rep
 }
 
-// describe is the failure message of a gated case.
+// describe is the failure message of a gated case: its status, message
+// and diff, the ids of the requirements it covers, and its stderr.
 func describe(c runner.CaseResult) string {
 	msg := c.Message
 	if !strings.HasPrefix(msg, string(c.Status)+":") {
@@ -94,6 +95,9 @@ func describe(c runner.CaseResult) string {
 	}
 	if len(c.Details) > 0 {
 		msg += "\n" + strings.Join(c.Details, "\n")
+	}
+	if len(c.Requirements) > 0 {
+		msg += "\nrequirements: " + strings.Join(c.Requirements, ", ")
 	}
 	if c.Stderr != "" {
 		msg += "\nstderr:\n" + c.Stderr

@@ -100,6 +100,10 @@ func TestGateVerdicts(t *testing.T) {
 				if !v.Passed && !strings.Contains(out, "conformtest: conformance run failed: "+v.Reason) {
 					t.Errorf("no verdict failure %q in the output\n%s", v.Reason, out)
 				}
+				// A failing case names the requirements its vector covers.
+				if impl == testimpl.FailingRequired && !strings.Contains(out, "\n        requirements: R6.1, R26.1\n") {
+					t.Errorf("the failure of the pipeline case does not name its requirements\n%s", out)
+				}
 			})
 		}
 	}

@@ -142,29 +142,9 @@ func (i Identity) Bounded() Identity {
 	i.Name, i.Version, i.Language, i.Homepage = bound.Name(i.Name), bound.Name(i.Version), bound.Name(i.Language), bound.Name(i.Homepage)
 	c := &i.Capabilities
 	for _, l := range []*[]string{&c.Stages, &c.Scorers, &c.Slicers, &c.Placers, &c.Features} {
-		*l = boundedList(*l)
+		*l = bound.List(*l)
 	}
 	return i
-}
-
-// boundedList is list with each entry cut by bound.Name and at most
-// bound.MaxList entries; list itself when nothing is over a cap.
-func boundedList(list []string) []string {
-	over := len(list) > bound.MaxList
-	for _, s := range list {
-		over = over || bound.Name(s) != s
-	}
-	if !over {
-		return list
-	}
-	out := make([]string, 0, min(len(list), bound.MaxList))
-	for _, s := range list[:min(len(list), bound.MaxList)] {
-		out = append(out, bound.Name(s))
-	}
-	if len(list) > bound.MaxList {
-		out[bound.MaxList-1] = "… [" + strconv.Itoa(len(list)-bound.MaxList+1) + " more cut]"
-	}
-	return out
 }
 
 // Text renders e for people: "kind: message", or the kind alone; a nil

@@ -31,6 +31,7 @@ type JUnitSuites struct {
 				Message string `xml:"message,attr"`
 				Body    string `xml:",chardata"`
 			} `xml:"error"`
+			SystemOut *string `xml:"system-out"`
 			SystemErr *string `xml:"system-err"`
 		} `xml:"testcase"`
 	} `xml:"testsuite"`
