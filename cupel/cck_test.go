@@ -120,6 +120,14 @@ var _ = Describe("CountConstrainedKnapsackSlice", func() {
 		Expect(err).To(MatchError("CountConstrainedKnapsackSlice: candidate pool for kind 'Disclaimer' has 0 items but RequireCount is 1."))
 	})
 
+	It("degrades by default: the zero ScarcityBehavior is ScarcityDegrade (spec chapter 30, ScarcityBehavior)", func() {
+		var sc cupel.ScarcityBehavior
+		Expect(sc).To(Equal(cupel.ScarcityDegrade))
+		r := detailed(newCCK(100, sc, slEntry("tool", 3, 5)), []cupel.ScoredItem{ki("tool-a", "tool", 0.9, 100), ki("msg-a", "msg", 0.5, 100)}, 500)
+		Expect(slContents(r.Selected)).To(Equal([]string{"tool-a", "msg-a"}))
+		Expect(r.Shortfalls).To(Equal([]cupel.CountRequirementShortfall{{Kind: "tool", RequiredCount: 3, SatisfiedCount: 1}}))
+	})
+
 	It("re-sorts Phase 2 output by score descending, input order breaking ties (D180)", func() {
 		s := newCCK(100, cupel.ScarcityDegrade)
 		in := []cupel.ScoredItem{

@@ -169,6 +169,15 @@ var _ = Describe("CountQuotaSlice", func() {
 		Expect(slContents(r.Selected)).To(Equal([]string{"tHigh1", "TOOLcase", "tLow", "tNaN"}))
 	})
 
+	It("degrades by default: the zero ScarcityBehavior is ScarcityDegrade (spec chapter 29, ScarcityBehavior)", func() {
+		var sc cupel.ScarcityBehavior
+		Expect(sc).To(Equal(cupel.ScarcityDegrade))
+		r, err := newCQS(g, sc, slEntry("tool", 3, 5)).SliceDetailed([]cupel.ScoredItem{tool("t1", 0.9, 10), msg("m1", 0.1, 10)}, slTarget(100))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(slContents(r.Selected)).To(Equal([]string{"t1", "m1"}))
+		Expect(r.Shortfalls).To(Equal([]cupel.CountRequirementShortfall{{Kind: "tool", RequiredCount: 3, SatisfiedCount: 1}}))
+	})
+
 	It("records shortfalls in entry order", func() {
 		s := newCQS(g, cupel.ScarcityDegrade, slEntry("b", 2, 2), slEntry("a", 1, 1), slEntry("c", 3, 4))
 		r, err := s.SliceDetailed([]cupel.ScoredItem{slS(slKindItem("c1", "c", 1), 0.5), slS(slKindItem("b1", "B", 1), 0.5)}, slTarget(10))

@@ -66,6 +66,19 @@ func (foreignSlicer) Slice([]cupel.ScoredItem, cupel.ContextBudget) ([]*cupel.Co
 	return []*cupel.ContextItem{cupel.MustItem(cupel.ItemSpec{Content: "stranger", Tokens: 1})}, nil
 }
 
+// countingScorer scores every item 0.5 and records each call: the item
+// scored and the list it was scored against.
+type countingScorer struct {
+	items []*cupel.ContextItem
+	peers [][]*cupel.ContextItem
+}
+
+func (c *countingScorer) Score(it *cupel.ContextItem, all []*cupel.ContextItem) float64 {
+	c.items = append(c.items, it)
+	c.peers = append(c.peers, append([]*cupel.ContextItem(nil), all...))
+	return 0.5
+}
+
 type dropPlacer struct{}
 
 func (dropPlacer) Place(items []cupel.ScoredItem) []*cupel.ContextItem { return nil }
@@ -226,6 +239,43 @@ var _ = Describe("Pipeline", func() {
 		})
 	})
 
+	Describe("Score", func() {
+		It("calls the scorer once per scoreable item, against the whole scoreable list only (spec chapter 08)", func() {
+			counter := &countingScorer{}
+			cfg.Scorer = counter
+			a, b, c := item("a", 1), item("b", 1), item("c", 1)
+			items := []*cupel.ContextItem{a, pinnedItem("p", 1), b, item("neg", -1), c}
+			_, err := build().Run(items, budget(100, 100))
+			Expect(err).NotTo(HaveOccurred())
+			Expect(counter.items).To(HaveExactElements(identicalTo([]*cupel.ContextItem{a, b, c})...))
+			for _, peers := range counter.peers {
+				Expect(peers).To(HaveExactElements(identicalTo([]*cupel.ContextItem{a, b, c})...))
+			}
+		})
+		It("does not call the scorer when nothing is scoreable", func() {
+			counter := &countingScorer{}
+			cfg.Scorer = counter
+			res, err := build().Run([]*cupel.ContextItem{pinnedItem("p", 1), item("neg", -1)}, budget(100, 100))
+			Expect(err).NotTo(HaveOccurred())
+			Expect(contents(res.Items)).To(Equal([]string{"p"}))
+			Expect(counter.items).To(BeEmpty())
+		})
+		It("returns the caller's items, metadata intact, and ignores originalTokens (spec chapter 02)", func() {
+			scores["a"], scores["b"] = 0.9, 0.1
+			md := map[string]any{"k": "v", "cupel:trust": "0.2"}
+			a := cupel.MustItem(cupel.ItemSpec{Content: "a", Tokens: 60, Metadata: md, OriginalTokens: cupel.Ptr(1)})
+			b := cupel.MustItem(cupel.ItemSpec{Content: "b", Tokens: 40, Metadata: md, OriginalTokens: cupel.Ptr(1)})
+			res, err := build().Run([]*cupel.ContextItem{a, b}, budget(100, 70))
+			Expect(err).NotTo(HaveOccurred())
+			Expect(res.Items).To(HaveExactElements(BeIdenticalTo(a)))
+			Expect(res.Items[0].Metadata()).To(Equal(md))
+			plain := []*cupel.ContextItem{item("a", 60), item("b", 40)}
+			res2, err := build().Run(plain, budget(100, 70))
+			Expect(err).NotTo(HaveOccurred())
+			Expect(contents(res2.Items)).To(Equal(contents(res.Items)))
+		})
+	})
+
 	Describe("Sort and Slice", func() {
 		It("hands the slicer a stable score-descending list (NaN last) and the effective budget", func() {
 			scores["a"], scores["b"], scores["c"], scores["d"], scores["e"] = 0.5, 0.9, 0.5, math.NaN(), 0.9
@@ -241,6 +291,10 @@ var _ = Describe("Pipeline", func() {
 			// max = 1000-100-10-50 = 840 -> floor(756.0) = 756; target = 800-10-50 = 740 -> floor(666.0) = 666.
 			Expect(slicer.budget.MaxTokens()).To(Equal(756))
 			Expect(slicer.budget.TargetTokens()).To(Equal(666))
+			// Only maxTokens and targetTokens are passed on (spec chapter 11).
+			Expect(slicer.budget.OutputReserve()).To(BeZero())
+			Expect(slicer.budget.ReservedSlots()).To(BeEmpty())
+			Expect(slicer.budget.EstimationSafetyMarginPercent()).To(BeZero())
 		})
 		It("merges pinned items first (score 1.0) and sliced items in Sort-stage order whatever the slicer's order (ruling 13)", func() {
 			slicer.reverse = true

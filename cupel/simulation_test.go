@@ -51,6 +51,35 @@ var _ = Describe("budget simulation", func() {
 			Expect(err).NotTo(HaveOccurred())
 			Expect(out).To(Equal([]*cupel.ContextItem{c}))
 		})
+		It("refuses QuotaSlice only: the count-quota slicers are run (spec chapter 29, Monotonicity)", func() {
+			qs, err := cupel.NewQuotaSet(cupel.Require("Message", 10))
+			Expect(err).NotTo(HaveOccurred())
+			quota, err := cupel.NewQuotaSlice(qs, cupel.NewGreedySlice())
+			Expect(err).NotTo(HaveOccurred())
+			qp, err := cupel.NewPipeline(cupel.Policy{Scorer: tableScorer{"a": 0.9, "b": 0.5, "c": 0.1}, Slicer: quota, Placer: &keepOrderPlacer{}})
+			Expect(err).NotTo(HaveOccurred())
+			_, err = qp.GetMarginalItems(items, budget(100, 100), 25)
+			var nm *cupel.NonMonotonicSlicerError
+			Expect(errors.As(err, &nm)).To(BeTrue())
+			Expect(nm.Method).To(Equal("GetMarginalItems"))
+
+			e, err := cupel.NewCountQuotaEntry("Message", 0, 5)
+			Expect(err).NotTo(HaveOccurred())
+			cq, err := cupel.NewCountQuotaSlice([]cupel.CountQuotaEntry{e}, cupel.NewGreedySlice(), cupel.ScarcityDegrade)
+			Expect(err).NotTo(HaveOccurred())
+			ks, err := cupel.NewKnapsackSlice(10)
+			Expect(err).NotTo(HaveOccurred())
+			cck, err := cupel.NewCountConstrainedKnapsackSlice([]cupel.CountQuotaEntry{e}, ks, cupel.ScarcityDegrade)
+			Expect(err).NotTo(HaveOccurred())
+			for _, sl := range []cupel.Slicer{cq, cck} {
+				cp, err := cupel.NewPipeline(cupel.Policy{Scorer: tableScorer{"a": 0.9, "b": 0.5, "c": 0.1}, Slicer: sl, Placer: &keepOrderPlacer{}})
+				Expect(err).NotTo(HaveOccurred())
+				// full target 100: a, b, c (90); reduced target 75: a, b (70), not c.
+				out, err := cp.GetMarginalItems(items, budget(100, 100), 25)
+				Expect(err).NotTo(HaveOccurred(), "%T", sl)
+				Expect(out).To(Equal([]*cupel.ContextItem{c}), "%T", sl)
+			}
+		})
 	})
 
 	Describe("FindMinBudgetFor", func() {

@@ -2,7 +2,6 @@ package runner
 
 import (
 	"fmt"
-	"sync"
 
 	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/requirement"
@@ -168,17 +167,13 @@ func judgeRequirements(cat *requirement.Catalogue, cases []CaseResult, level Lev
 	return q
 }
 
-// embeddedCatalogue is the catalogue embedded in package vectors, read
-// once.
-var embeddedCatalogue = sync.OnceValues(requirement.Embedded)
-
 // catalogueOf is the catalogue of opts: Options.Catalogue, or the embedded
 // one.
 func catalogueOf(opts Options) (*requirement.Catalogue, error) {
 	if opts.Catalogue != nil {
 		return opts.Catalogue, nil
 	}
-	cat, err := embeddedCatalogue()
+	cat, err := requirement.Embedded()
 	if err != nil {
 		return nil, fmt.Errorf("runner: the embedded requirements catalogue: %w", err)
 	}
@@ -193,7 +188,7 @@ func (r *Report) Catalogue() *requirement.Catalogue {
 	if r.catalogue != nil {
 		return r.catalogue
 	}
-	cat, _ := embeddedCatalogue()
+	cat, _ := requirement.Embedded()
 	return cat
 }
 

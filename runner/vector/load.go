@@ -621,11 +621,20 @@ func LoadSuite(fsys fs.FS) (*Suite, error) {
 	return loadSuite(fsys)
 }
 
+// RequirementsDir is the directory of a suite's root that holds the
+// requirements catalogue (vectors/requirements), which LoadSuite skips.
+const RequirementsDir = "requirements"
+
 func loadSuite(fsys fs.FS) (*Suite, error) {
 	var files []string
 	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
+		}
+		if d.IsDir() && p == RequirementsDir {
+			// The requirements catalogue, beside the vectors when the
+			// suite is read from a checkout of vectors/: not vectors.
+			return fs.SkipDir
 		}
 		if !d.IsDir() && strings.HasSuffix(p, ".toml") {
 			files = append(files, p)

@@ -34,7 +34,31 @@ def ts(t):
     return t.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+# COVERS are the requirements each vector covers (its [test] covers; see
+# docs/requirements.md): written into the file by write().
+COVERS = {
+    "optional/pipeline/diagnostics-frequency-65-distinct-tags.toml": ["R2.7", "R18.3", "R18.10", "R38.8", "R38.9", "R38.10", "RL15"],
+    "optional/pipeline/diagnostics-frequency-many-distinct-tags.toml": ["R2.7", "R18.3", "R18.10", "R38.8", "R38.9", "R38.10", "RL15"],
+    "optional/pipeline/diagnostics-many-items.toml": ["R10.2", "R37.14", "R38.7", "R38.8", "R38.9", "RL6"],
+    "required/pipeline/pipeline-frequency-65-distinct-tags.toml": ["R2.7", "R18.10", "RL15"],
+    "required/pipeline/pipeline-frequency-many-distinct-tags.toml": ["R2.7", "R18.10", "RL15"],
+    "required/pipeline/pipeline-many-items-greedy-chronological.toml": ["R0.1", "R10.1", "R10.2"],
+    "required/placing/chronological-many-items-far-past.toml": ["R32.1"],
+    "required/placing/chronological-many-items.toml": ["R31.2", "R31.3", "R32.1", "R32.9"],
+    "required/placing/u-shaped-many-items.toml": ["R31.2", "R31.3", "R33.2", "R33.3"],
+    "required/scoring/frequency-65-distinct-tags.toml": ["R18.2", "R18.3", "R18.10"],
+    "required/scoring/frequency-many-distinct-tags.toml": ["R2.7", "R18.2", "R18.3", "R18.4", "R18.8", "R18.10", "RL15"],
+    "required/scoring/priority-many-items.toml": ["R13.4", "R15.1", "R15.2", "R15.4", "R15.5"],
+    "required/scoring/recency-many-items-far-future.toml": ["R13.4", "R14.2", "R14.5", "R14.6"],
+    "required/scoring/recency-many-items.toml": ["R13.4", "R14.1", "R14.2", "R14.4", "R14.5"],
+}
+
+
 def write(rel, text):
+    """Writes text to rel, its [test] table given COVERS[rel] as covers."""
+    head, sep, rest = text.partition("\n\n")
+    ids = ", ".join('"%s"' % i for i in COVERS[rel])
+    text = head + "\ncovers = [%s]" % ids + sep + rest
     path = os.path.join(ROOT, rel)
     with open(path, "w") as f:
         f.write(text)
