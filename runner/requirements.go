@@ -18,7 +18,7 @@ import (
 //   - failed: a case that covers it ran and did not pass (fail, error,
 //     crash, timeout, and an expected failure too: an xfail never
 //     meets a requirement);
-//   - not run: the rest. No case covering it ran (skipped, not run,
+//   - untested: the rest. No case covering it ran (skipped, not run,
 //     unsupported, filtered out, in another shard, or no case covers it),
 //     or some did and passed but not all ran.
 //
@@ -27,13 +27,13 @@ import (
 // are the unsharded run's.
 type Requirements struct {
 	// Testable counts the catalogue's testable requirements: Met, Failed
-	// and NotRun together.
+	// and Untested together.
 	Testable int `json:"testable"`
-	// Met, Failed and NotRun are the testable requirements in each state,
+	// Met, Failed and Untested are the testable requirements in each state,
 	// in catalogue order.
 	Met    RequirementIDs `json:"met"`
 	Failed RequirementIDs `json:"failed"`
-	NotRun RequirementIDs `json:"not_run"`
+	Untested RequirementIDs `json:"untested"`
 	// Unchecked, for a run that reached a level, are the testable
 	// requirements that level does not check: no case of a tier it
 	// requires covers them (for Cupel Conformant, those that only optional
@@ -62,9 +62,9 @@ func (s *RequirementIDs) add(id string) {
 }
 
 // Summary is the requirements of the run in one line: "3 of 12 testable
-// requirements met (1 failed, 8 not run)".
+// requirements met (1 failed, 8 untested)".
 func (q *Requirements) Summary() string {
-	return fmt.Sprintf("%d of %d testable requirements met (%d failed, %d not run)", q.Met.Count, q.Testable, q.Failed.Count, q.NotRun.Count)
+	return fmt.Sprintf("%d of %d testable requirements met (%d failed, %d untested)", q.Met.Count, q.Testable, q.Failed.Count, q.Untested.Count)
 }
 
 // UncheckedSummary says which testable requirements the level reached
@@ -100,9 +100,9 @@ const (
 	// RequirementFailed: the case ran and did not pass (fail, error,
 	// crash, timeout, or an expected failure).
 	RequirementFailed RequirementState = "failed"
-	// RequirementNotRun: the case did not run (skipped, not run,
+	// RequirementUntested: the case did not run (skipped, not run,
 	// unsupported).
-	RequirementNotRun RequirementState = "not-run"
+	RequirementUntested RequirementState = "untested"
 )
 
 // RequirementState is what c says of the requirements it covers; a
@@ -113,7 +113,7 @@ func (c CaseResult) RequirementState() RequirementState {
 	case c.Outcome == protocol.OutcomePass || c.Outcome == protocol.OutcomeXPass:
 		return RequirementMet
 	case c.Outcome == protocol.OutcomeUnsupported || !c.Ran():
-		return RequirementNotRun
+		return RequirementUntested
 	}
 	return RequirementFailed
 }
@@ -130,7 +130,7 @@ func judgeRequirements(cat *requirement.Catalogue, cases []CaseResult, level Lev
 		result[vcs[i]] = &cases[i]
 	}
 	cv := requirement.Cover(cat, vcs)
-	q := &Requirements{Met: RequirementIDs{IDs: []string{}}, Failed: RequirementIDs{IDs: []string{}}, NotRun: RequirementIDs{IDs: []string{}}}
+	q := &Requirements{Met: RequirementIDs{IDs: []string{}}, Failed: RequirementIDs{IDs: []string{}}, Untested: RequirementIDs{IDs: []string{}}}
 	if level == LevelConformant || level == LevelFullyConformant {
 		q.Unchecked = &UncheckedRequirements{Level: level, RequirementIDs: RequirementIDs{IDs: []string{}}}
 	}
@@ -155,7 +155,7 @@ func judgeRequirements(cat *requirement.Catalogue, cases []CaseResult, level Lev
 		case met > 0 && met == len(covering):
 			q.Met.add(r.ID)
 		default:
-			q.NotRun.add(r.ID)
+			q.Untested.add(r.ID)
 		}
 		switch {
 		case q.Unchecked == nil:

@@ -65,7 +65,7 @@ func without(all []string, drop ...string) []string {
 var testable = []string{"R6.1", "R6.2", "R6.3", "R14.1", "R20.1", "R20.2", "R22.1", "R26.1", "R26.2", "R27.1", "R28.1", "R29.1", "R29.2", "R33.1", "R38.1", "RL3"}
 
 var _ = Describe("The requirements of a run", func() {
-	It("carries each case's covers, and decides met, failed and not run over the testable requirements", func() {
+	It("carries each case's covers, and decides met, failed and untested over the testable requirements", func() {
 		o := newOracle()
 		o.Mutate = breakCase(greedyCase)
 		rep := runWith(o, reqOptions())
@@ -76,11 +76,11 @@ var _ = Describe("The requirements of a run", func() {
 		Expect(q.Testable).To(Equal(16), "R6.4 (api) and R27.2 (none) are not testable")
 		// R26.1 is covered by a case that passes and one that fails.
 		Expect(q.Failed.IDs).To(Equal([]string{"R26.1"}))
-		Expect(q.NotRun.IDs).To(Equal([]string{"R26.2"}), "no case covers R26.2")
+		Expect(q.Untested.IDs).To(Equal([]string{"R26.2"}), "no case covers R26.2")
 		Expect(q.Met.IDs).To(Equal(without(testable, "R26.1", "R26.2")))
-		Expect([]int{q.Met.Count, q.Failed.Count, q.NotRun.Count}).To(Equal([]int{14, 1, 1}))
+		Expect([]int{q.Met.Count, q.Failed.Count, q.Untested.Count}).To(Equal([]int{14, 1, 1}))
 		Expect(q.Unchecked).To(BeNil(), "no level reached")
-		Expect(q.Summary()).To(Equal("14 of 16 testable requirements met (1 failed, 1 not run)"))
+		Expect(q.Summary()).To(Equal("14 of 16 testable requirements met (1 failed, 1 untested)"))
 		Expect(q.UncheckedSummary()).To(BeEmpty())
 	})
 
@@ -104,7 +104,7 @@ var _ = Describe("The requirements of a run", func() {
 		Expect(q.UncheckedSummary()).To(Equal("Cupel Fully Conformant leaves 1 testable requirement unchecked (no case covers it)"))
 	})
 
-	It("counts an expected failure as failed, and a requirement not every covering case ran as not run", func() {
+	It("counts an expected failure as failed, and a requirement not every covering case ran as untested", func() {
 		o := newOracle()
 		o.Mutate = breakCase(compositeCase)
 		opts := reqOptions()
@@ -122,13 +122,13 @@ var _ = Describe("The requirements of a run", func() {
 		q := rep.Requirements
 		Expect(q.Met.IDs).To(BeEmpty())
 		Expect(q.Failed.IDs).To(BeEmpty())
-		Expect(q.NotRun.IDs).To(Equal(testable))
+		Expect(q.Untested.IDs).To(Equal(testable))
 		opts.Run = "^(" + greedyCase + "|" + pipelineCase + ")$"
 		rep = runWith(newOracle(), opts)
 		Expect(rep.Requirements.Met.IDs).To(Equal([]string{"R6.1", "R26.1"}))
 	})
 
-	It("counts an unsupported case as not run", func() {
+	It("counts an unsupported case as untested", func() {
 		o := newOracle()
 		o.Mutate = func(c *vector.Case, r *protocol.Result) {
 			if c.ID == greedyCase {
@@ -136,7 +136,7 @@ var _ = Describe("The requirements of a run", func() {
 			}
 		}
 		rep := runWith(o, reqOptions())
-		Expect(rep.Requirements.NotRun.IDs).To(Equal([]string{"R26.1", "R26.2"}))
+		Expect(rep.Requirements.Untested.IDs).To(Equal([]string{"R26.1", "R26.2"}))
 		Expect(rep.Requirements.Failed.IDs).To(BeEmpty())
 	})
 

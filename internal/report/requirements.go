@@ -41,7 +41,7 @@ func caseDetail(r *runner.Report, c runner.CaseResult, suite *vector.Suite) stri
 
 // requirementSummary is what the text report and TAP say of the run's
 // requirements, one line a slice entry, without the ids: "14 of 16
-// testable requirements met (1 failed, 1 not run)" and what the level
+// testable requirements met (1 failed, 1 untested)" and what the level
 // leaves unchecked; nil when the catalogue has no testable requirement.
 func requirementSummary(r *runner.Report) []string {
 	q := r.Requirements
