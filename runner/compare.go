@@ -9,8 +9,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // Comparison is the comparator's outcome on one result, with what it
@@ -29,12 +29,12 @@ func (v *Comparison) failf(format string, args ...any) {
 }
 
 // Compare judges an implementation's result for c.
-func Compare(c *vector.Case, r protocol.Result) Comparison {
+func Compare(c *casefile.Case, r protocol.Result) Comparison {
 	v := Comparison{Outcome: protocol.OutcomePass}
 	exp := &c.Expect
 	wantKind := exp.Error
 	if exp.ConstructionError {
-		wantKind = vector.KindInvalidConfig
+		wantKind = casefile.KindInvalidConfig
 	}
 	switch r.Kind {
 	case protocol.ResultUnsupported:
@@ -66,7 +66,7 @@ func Compare(c *vector.Case, r protocol.Result) Comparison {
 	if wantKind != "" {
 		what := "the run to fail with " + wantKind
 		if exp.ConstructionError {
-			what = "construction to fail (" + vector.KindInvalidConfig + ")"
+			what = "construction to fail (" + casefile.KindInvalidConfig + ")"
 		}
 		return Comparison{Outcome: protocol.OutcomeFail, Message: "expected " + what + ", got ok",
 			Details: []string{"expected: " + what, "actual:   ok"}}
@@ -77,18 +77,18 @@ func Compare(c *vector.Case, r protocol.Result) Comparison {
 	}
 	n := len(c.Input.Items)
 	switch c.Stage {
-	case vector.StageScoring:
+	case casefile.StageScoring:
 		compareScores(c, out, &v)
-	case vector.StageSlicing:
+	case casefile.StageSlicing:
 		if checkIndices("selected", out.Selected, n, &v) {
 			compareMultiset(c, out.Selected, &v)
 		}
 		compareCounts(c, out, out.Shortfalls, &v)
-	case vector.StagePlacing:
+	case casefile.StagePlacing:
 		if checkIndices("ordered", out.Ordered, n, &v) {
 			compareOrdered("output", c, exp.Ordered, out.Ordered, &v)
 		}
-	case vector.StagePipeline:
+	case casefile.StagePipeline:
 		if checkIndices("ordered", out.Ordered, n, &v) {
 			compareOrdered("output", c, exp.Ordered, out.Ordered, &v)
 		}
@@ -172,7 +172,7 @@ func ScoresMatch(actual, expected, epsilon float64) bool {
 	return math.Abs(actual-expected) < epsilon
 }
 
-func compareScores(c *vector.Case, out *protocol.Output, v *Comparison) {
+func compareScores(c *casefile.Case, out *protocol.Output, v *Comparison) {
 	got := map[int]float64{}
 	for _, s := range out.Scores {
 		if s.Index < 0 || s.Index >= len(c.Input.Items) {
@@ -196,7 +196,7 @@ func compareScores(c *vector.Case, out *protocol.Output, v *Comparison) {
 	}
 }
 
-func contentsOf(c *vector.Case, idx []int) []string {
+func contentsOf(c *casefile.Case, idx []int) []string {
 	out := make([]string, len(idx))
 	for i, x := range idx {
 		out[i] = c.Input.Items[x].Content
@@ -212,7 +212,7 @@ func quoteList(ss []string) string {
 	return "[" + strings.Join(q, ", ") + "]"
 }
 
-func compareMultiset(c *vector.Case, selected []int, v *Comparison) {
+func compareMultiset(c *casefile.Case, selected []int, v *Comparison) {
 	want := map[string]int{}
 	var wantIdx []int
 	for _, r := range c.Expect.Selected {
@@ -274,14 +274,14 @@ func compareMultiset(c *vector.Case, selected []int, v *Comparison) {
 	}
 }
 
-func refMatches(c *vector.Case, r vector.Ref, idx int) bool {
+func refMatches(c *casefile.Case, r casefile.Ref, idx int) bool {
 	if r.Index != nil {
 		return *r.Index == idx
 	}
 	return c.Input.Items[idx].Content == r.Content
 }
 
-func refName(r vector.Ref) string {
+func refName(r casefile.Ref) string {
 	if r.Index != nil {
 		return fmt.Sprintf("#%d %q", *r.Index, r.Content)
 	}
@@ -292,7 +292,7 @@ func refName(r vector.Ref) string {
 // the lists' sizes instead of the lists.
 const longOrder = 12
 
-func compareOrdered(what string, c *vector.Case, want []vector.Ref, got []int, v *Comparison) {
+func compareOrdered(what string, c *casefile.Case, want []casefile.Ref, got []int, v *Comparison) {
 	ok := len(want) == len(got)
 	first := -1
 	for i := 0; i < len(want) && i < len(got); i++ {
@@ -340,7 +340,7 @@ func compareOrdered(what string, c *vector.Case, want []vector.Ref, got []int, v
 	}
 }
 
-func compareCounts(c *vector.Case, out *protocol.Output, shortfalls []vector.Shortfall, v *Comparison) {
+func compareCounts(c *casefile.Case, out *protocol.Output, shortfalls []casefile.Shortfall, v *Comparison) {
 	exp := &c.Expect
 	if exp.ShortfallCount != nil && len(shortfalls) != *exp.ShortfallCount {
 		v.failf("shortfalls: %d recorded, want %d (%v)", len(shortfalls), *exp.ShortfallCount, shortfalls)
@@ -358,7 +358,7 @@ func compareCounts(c *vector.Case, out *protocol.Output, shortfalls []vector.Sho
 	}
 }
 
-func compareDiagnostics(c *vector.Case, d *protocol.Diagnostics, v *Comparison) {
+func compareDiagnostics(c *casefile.Case, d *protocol.Diagnostics, v *Comparison) {
 	exp := c.Expect.Diagnostics
 	if d == nil {
 		v.failf("diagnostics: expected a selection report, got none")
@@ -382,7 +382,7 @@ func compareDiagnostics(c *vector.Case, d *protocol.Diagnostics, v *Comparison) 
 // names in c ("?" when the index is out of range, since e is an
 // implementation's answer), its score, and its reason with the reason's
 // fields in name order. Diffs and reports show entries this way.
-func DescribeItem(e protocol.DiagnosticItem, c *vector.Case) string {
+func DescribeItem(e protocol.DiagnosticItem, c *casefile.Case) string {
 	content := "?"
 	if e.Index >= 0 && e.Index < len(c.Input.Items) {
 		content = c.Input.Items[e.Index].Content
@@ -396,7 +396,7 @@ func DescribeItem(e protocol.DiagnosticItem, c *vector.Case) string {
 	return fmt.Sprintf("#%d %q score=%v %v%s", e.Index, content, e.Score, e.Reason["reason"], fieldList(fields))
 }
 
-func describeExpected(e vector.ExpectedDiagnosticItem) string {
+func describeExpected(e casefile.ExpectedDiagnosticItem) string {
 	var fields []string
 	for k, val := range e.Fields {
 		fields = append(fields, fmt.Sprintf("%s=%v", k, val))
@@ -417,7 +417,7 @@ func fieldList(fields []string) string {
 	return " (" + strings.Join(fields, ", ") + ")"
 }
 
-func compareEntries(c *vector.Case, what string, want []vector.ExpectedDiagnosticItem, got []protocol.DiagnosticItem, v *Comparison) {
+func compareEntries(c *casefile.Case, what string, want []casefile.ExpectedDiagnosticItem, got []protocol.DiagnosticItem, v *Comparison) {
 	var problems []string
 	if len(want) != len(got) {
 		problems = append(problems, fmt.Sprintf("%d entries, want %d", len(got), len(want)))
@@ -475,12 +475,12 @@ func compareEntries(c *vector.Case, what string, want []vector.ExpectedDiagnosti
 
 func fieldEqual(actual, want any) bool {
 	switch a := actual.(type) {
-	case vector.Float:
+	case casefile.Float:
 		actual = float64(a)
 	case string:
 		// A non-finite float arrives as its string form.
 		if _, isFloat := want.(float64); isFloat {
-			var f vector.Float
+			var f casefile.Float
 			if err := f.UnmarshalJSON([]byte(strconv.Quote(a))); err == nil {
 				actual = float64(f)
 			}

@@ -11,12 +11,12 @@ import (
 
 	"github.com/cupel-go/go-cupel/internal/oracleimpl"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // mutated returns the oracle's passing answer for id, changed by f.
-func mutated(id string, f func(r *protocol.Result)) (*vector.Case, runner.Comparison) {
+func mutated(id string, f func(r *protocol.Result)) (*casefile.Case, runner.Comparison) {
 	GinkgoHelper()
 	c := fixtures().Case(id)
 	Expect(c).NotTo(BeNil(), id)
@@ -29,7 +29,7 @@ func mutated(id string, f func(r *protocol.Result)) (*vector.Case, runner.Compar
 
 var _ = Describe("Comparator", func() {
 	It("leads a long ordering failure with the position-by-position diff, not the lists in full", func() {
-		s, err := vector.LoadSuite(nil)
+		s, err := casefile.LoadSuite(nil)
 		Expect(err).NotTo(HaveOccurred())
 		c := s.Case("required/placing/u-shaped-many-items")
 		Expect(c).NotTo(BeNil())
@@ -160,7 +160,7 @@ var _ = Describe("Comparator", func() {
 			c := fixtures().Case(id)
 			unused := -1
 			for i := range c.Input.Items {
-				if !slices.ContainsFunc(c.Expect.Selected, func(r vector.Ref) bool { return r.Resolved == i }) {
+				if !slices.ContainsFunc(c.Expect.Selected, func(r casefile.Ref) bool { return r.Resolved == i }) {
 					unused = i
 				}
 			}

@@ -16,7 +16,7 @@
 //   - runner/protocol: the cupel-conform/1 wire messages (PROTOCOL.md),
 //     [Implementation], Serve and the supervised Process;
 //     imports vector.
-//   - runner/vector: the case model and the loader of vector files.
+//   - runner/casefile: the case model and the loader of vector files.
 //
 // # The API
 //
@@ -27,7 +27,7 @@
 //     grace, stderr, Fork for [Options.Parallel]) are interfaces of
 //     package protocol; one that is an io.Closer is closed after the run.
 //   - [Run] runs a suite (the embedded one by default, or one loaded with
-//     vector.LoadSuite) with the filters, timeouts and [Expectations] of
+//     casefile.LoadSuite) with the filters, timeouts and [ExpectedFailures] of
 //     [Options], and returns a [Report]: per-case outcome, counts, and the
 //     [Level] reached. [Report.Err] is the verdict as an error, and
 //     [Check] is Run and Err in one call, in the manner of

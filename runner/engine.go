@@ -9,8 +9,8 @@ import (
 	"strconv"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // This file is the only one that knows the engine's API: a change of the
@@ -30,7 +30,7 @@ func (engine) Fork() Implementation { return engine{} }
 // Hello identifies go-cupel.
 func (engine) Hello(context.Context) (protocol.Identity, error) {
 	return protocol.Identity{Name: "go-cupel", Version: protocol.Version, Language: "go", Homepage: "https://github.com/cupel-go/go-cupel",
-		Capabilities: protocol.Capabilities{Stages: vector.Stages, Scorers: cupel.ScorerTypes(), Slicers: cupel.SlicerTypes(),
+		Capabilities: protocol.Capabilities{Stages: casefile.Stages, Scorers: cupel.ScorerTypes(), Slicers: cupel.SlicerTypes(),
 			Placers: cupel.PlacerTypes(), Features: []string{"diagnostics", "overflow", "shortfalls"}}}, nil
 }
 
@@ -45,13 +45,13 @@ func (engine) Run(_ context.Context, req protocol.Request) (protocol.Result, err
 	var out *protocol.Output
 	var err error
 	switch req.Stage {
-	case vector.StageScoring:
+	case casefile.StageScoring:
 		out, err = engineScore(req.Case)
-	case vector.StageSlicing:
+	case casefile.StageSlicing:
 		out, err = engineSlice(req.Case)
-	case vector.StagePlacing:
+	case casefile.StagePlacing:
 		out, err = enginePlace(req.Case)
-	case vector.StagePipeline:
+	case casefile.StagePipeline:
 		out, err = enginePipeline(req.Case)
 	default:
 		return protocol.Result{Kind: protocol.ResultUnsupported, Reason: "unknown stage " + req.Stage}, nil
@@ -67,14 +67,14 @@ var engineErrorKinds = []struct {
 	sentinel error
 	kind     string
 }{
-	{cupel.ErrPinnedExceedsBudget, vector.KindPinnedExceedsBudget},
-	{cupel.ErrOverflow, vector.KindOverflow},
-	{cupel.ErrCountRequirementUnmet, vector.KindCountRequirementUnmet},
-	{cupel.ErrTableTooLarge, vector.KindTableTooLarge},
-	{cupel.ErrInvalidBudget, vector.KindInvalidBudget},
-	{cupel.ErrInvalidConfig, vector.KindInvalidConfig},
-	{cupel.ErrInvalidItem, vector.KindInvalidItem},
-	{cupel.ErrTokenOverflow, vector.KindInvalidItem},
+	{cupel.ErrPinnedExceedsBudget, casefile.KindPinnedExceedsBudget},
+	{cupel.ErrOverflow, casefile.KindOverflow},
+	{cupel.ErrCountRequirementUnmet, casefile.KindCountRequirementUnmet},
+	{cupel.ErrTableTooLarge, casefile.KindTableTooLarge},
+	{cupel.ErrInvalidBudget, casefile.KindInvalidBudget},
+	{cupel.ErrInvalidConfig, casefile.KindInvalidConfig},
+	{cupel.ErrInvalidItem, casefile.KindInvalidItem},
+	{cupel.ErrTokenOverflow, casefile.KindInvalidItem},
 }
 
 // engineError maps an engine error to a rejected (or error) result.
@@ -91,7 +91,7 @@ func engineError(err error) protocol.Result {
 	return protocol.Result{Kind: protocol.ResultError, Error: &protocol.ErrorInfo{Kind: "internal", Message: err.Error()}}
 }
 
-func engineItems(in []vector.Item) ([]*cupel.ContextItem, error) {
+func engineItems(in []casefile.Item) ([]*cupel.ContextItem, error) {
 	items := make([]*cupel.ContextItem, len(in))
 	// One allocation for the values of all items' pointers.
 	vals := make([]struct {
@@ -129,7 +129,7 @@ func engineItems(in []vector.Item) ([]*cupel.ContextItem, error) {
 	return items, nil
 }
 
-func engineScored(in []vector.Item, items []*cupel.ContextItem) []cupel.ScoredItem {
+func engineScored(in []casefile.Item, items []*cupel.ContextItem) []cupel.ScoredItem {
 	scored := make([]cupel.ScoredItem, len(items))
 	for i, it := range items {
 		var s float64
@@ -191,7 +191,7 @@ func (ix indexer) of(list []*cupel.ContextItem) ([]int, error) {
 	return out, nil
 }
 
-func engineBudget(b *vector.Budget) (cupel.ContextBudget, error) {
+func engineBudget(b *casefile.Budget) (cupel.ContextBudget, error) {
 	if b == nil {
 		return cupel.ContextBudget{}, fmt.Errorf("%w: no budget", cupel.ErrInvalidBudget)
 	}
@@ -250,7 +250,7 @@ func itemInt(i int, field string, v int64) (int, error) {
 	return platformInt(fmt.Sprintf("items[%d].%s", i, field), v)
 }
 
-// A case's configuration is a cupel.PolicySpec (vector.Input holds one,
+// A case's configuration is a cupel.PolicySpec (casefile.Input holds one,
 // with the vector's own [config] keys), which builds the components: the
 // same path as policy files. The capabilities of Hello are cupel's lists of
 // the types a PolicySpec accepts.
@@ -325,7 +325,7 @@ func unsupported(spec cupel.PolicySpec) string {
 	return ""
 }
 
-func engineScore(in vector.Input) (*protocol.Output, error) {
+func engineScore(in casefile.Input) (*protocol.Output, error) {
 	policy, err := build(cupel.PolicySpec{Scorers: in.Scorers})
 	if err != nil {
 		return nil, err
@@ -353,7 +353,7 @@ func scoreBoth(scorer cupel.Scorer, items []*cupel.ContextItem) ([]protocol.Inde
 			return nil, fmt.Errorf("%w: item %d: Score gives %v but the batch path (cupel.ScoreBatch, which the pipeline uses) gives %v",
 				errPathsDisagree, i, s, batch[i])
 		}
-		out[i] = protocol.IndexScore{Index: i, Score: vector.Float(s)}
+		out[i] = protocol.IndexScore{Index: i, Score: casefile.Float(s)}
 	}
 	return out, nil
 }
@@ -373,7 +373,7 @@ func sameScore(a, b float64) bool {
 	return a == b
 }
 
-func engineSlice(in vector.Input) (*protocol.Output, error) {
+func engineSlice(in casefile.Input) (*protocol.Output, error) {
 	policy, err := build(cupel.PolicySpec{Slicer: in.Slicer, BucketSize: in.BucketSize, TableLimit: in.TableLimit,
 		InnerSlicer: in.InnerSlicer, Quotas: in.Quotas, Entries: in.Entries, ScarcityBehavior: in.ScarcityBehavior})
 	if err != nil {
@@ -409,15 +409,15 @@ func engineSlice(in vector.Input) (*protocol.Output, error) {
 	return out, nil
 }
 
-func engineShortfalls(s []cupel.CountRequirementShortfall) []vector.Shortfall {
-	var out []vector.Shortfall
+func engineShortfalls(s []cupel.CountRequirementShortfall) []casefile.Shortfall {
+	var out []casefile.Shortfall
 	for _, x := range s {
-		out = append(out, vector.Shortfall{Kind: string(x.Kind), RequiredCount: int64(x.RequiredCount), SatisfiedCount: int64(x.SatisfiedCount)})
+		out = append(out, casefile.Shortfall{Kind: string(x.Kind), RequiredCount: int64(x.RequiredCount), SatisfiedCount: int64(x.SatisfiedCount)})
 	}
 	return out
 }
 
-func enginePlace(in vector.Input) (*protocol.Output, error) {
+func enginePlace(in casefile.Input) (*protocol.Output, error) {
 	policy, err := build(cupel.PolicySpec{Placer: in.Placer})
 	if err != nil {
 		return nil, err
@@ -434,7 +434,7 @@ func enginePlace(in vector.Input) (*protocol.Output, error) {
 	return &protocol.Output{Ordered: ordered}, nil
 }
 
-func enginePipeline(in vector.Input) (*protocol.Output, error) {
+func enginePipeline(in casefile.Input) (*protocol.Output, error) {
 	policy, err := build(in.PolicySpec)
 	if err != nil {
 		return nil, err
@@ -466,7 +466,7 @@ func enginePipeline(in vector.Input) (*protocol.Output, error) {
 		event = res.Overflow
 	}
 	if event != nil {
-		out.Overflow = &vector.Overflow{TokensOverBudget: int64(event.TokensOverBudget)}
+		out.Overflow = &casefile.Overflow{TokensOverBudget: int64(event.TokensOverBudget)}
 	}
 	rep := trace.Report()
 	// One allocation for both lists (never nil: the protocol states an
@@ -481,14 +481,14 @@ func enginePipeline(in vector.Input) (*protocol.Output, error) {
 		if !ok {
 			return nil, errors.New("report names an item that is not an input")
 		}
-		d.Included = append(d.Included, protocol.DiagnosticItem{Index: i, Score: vector.Float(inc.Score), Reason: map[string]any{"reason": inclusionName(inc.Reason)}})
+		d.Included = append(d.Included, protocol.DiagnosticItem{Index: i, Score: casefile.Float(inc.Score), Reason: map[string]any{"reason": inclusionName(inc.Reason)}})
 	}
 	for _, exc := range rep.Excluded {
 		i, ok := ix.index(exc.Item)
 		if !ok {
 			return nil, errors.New("report names an item that is not an input")
 		}
-		d.Excluded = append(d.Excluded, protocol.DiagnosticItem{Index: i, Score: vector.Float(exc.Score), Reason: exclusionReason(exc.Reason)})
+		d.Excluded = append(d.Excluded, protocol.DiagnosticItem{Index: i, Score: casefile.Float(exc.Score), Reason: exclusionReason(exc.Reason)})
 	}
 	out.Diagnostics = d
 	return out, nil
@@ -521,7 +521,7 @@ func exclusionReason(r cupel.ExclusionReason) map[string]any {
 		m["item_tokens"], m["available_tokens"] = int64(r.ItemTokens()), int64(r.AvailableTokens())
 	case cupel.ExclusionScoredTooLow:
 		m["reason"] = string(cupel.ExclusionScoredTooLow)
-		m["score"], m["threshold"] = vector.Float(r.Score()), vector.Float(r.Threshold())
+		m["score"], m["threshold"] = casefile.Float(r.Score()), casefile.Float(r.Threshold())
 	case cupel.ExclusionDeduplicated:
 		m["reason"] = string(cupel.ExclusionDeduplicated)
 		m["deduplicated_against"] = r.DeduplicatedAgainst()

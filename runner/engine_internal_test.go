@@ -12,8 +12,8 @@ import (
 	"github.com/onsi/gomega"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // splitScorer scores 0.5 per item and something else in its batch path.
@@ -81,7 +81,7 @@ var _ = ginkgo.Describe("The engine adapter", func() {
 
 	ginkgo.It("answers unsupported for a component no PolicySpec names", func() {
 		for _, in := range []cupel.PolicySpec{
-			{Scorers: []cupel.ScorerSpec{{Type: "composite", Children: []cupel.ScorerSpec{{Weight: cupel.Ptr[vector.Float](1), Type: "nonesuch"}}}}},
+			{Scorers: []cupel.ScorerSpec{{Type: "composite", Children: []cupel.ScorerSpec{{Weight: cupel.Ptr[casefile.Float](1), Type: "nonesuch"}}}}},
 			{Slicer: "quota", InnerSlicer: "nonesuch"},
 			{Placer: "nonesuch"},
 		} {
@@ -117,7 +117,7 @@ var _ = ginkgo.Describe("The engine adapter", func() {
 	})
 
 	ginkgo.It("builds a kind scorer with an empty weight list that scores every kind 0", func() {
-		in := vector.Input{PolicySpec: cupel.PolicySpec{Scorers: []cupel.ScorerSpec{{Type: "kind", UseDefaultWeights: cupel.Ptr(false)}}}, Items: []vector.Item{{Content: "a", Tokens: 1, Kind: "SystemPrompt", Source: "Chat"}, {Content: "b", Tokens: 1, Kind: "Message", Source: "Chat"}}}
+		in := casefile.Input{PolicySpec: cupel.PolicySpec{Scorers: []cupel.ScorerSpec{{Type: "kind", UseDefaultWeights: cupel.Ptr(false)}}}, Items: []casefile.Item{{Content: "a", Tokens: 1, Kind: "SystemPrompt", Source: "Chat"}, {Content: "b", Tokens: 1, Kind: "Message", Source: "Chat"}}}
 		out, err := engineScore(in)
 		gomega.Expect(err).NotTo(gomega.HaveOccurred())
 		gomega.Expect(slices.Collect(func(yield func(float64) bool) {
@@ -134,14 +134,14 @@ var _ = ginkgo.Describe("The engine adapter", func() {
 			v    float64
 			json string
 		}{{math.NaN(), `"NaN"`}, {math.Inf(1), `"Infinity"`}, {math.Inf(-1), `"-Infinity"`}, {math.Copysign(0, -1), `-0.0`}, {0, `0`}, {0.1, `0.1`}, {-2.5e-300, `-2.5e-300`}} {
-			b, err := json.Marshal(vector.Float(c.v))
+			b, err := json.Marshal(casefile.Float(c.v))
 			gomega.Expect(err).NotTo(gomega.HaveOccurred())
 			gomega.Expect(string(b)).To(gomega.Equal(c.json))
-			var back vector.Float
+			var back casefile.Float
 			gomega.Expect(json.Unmarshal(b, &back)).To(gomega.Succeed())
 			gomega.Expect(math.Float64bits(float64(back)) == math.Float64bits(c.v) || math.IsNaN(c.v)).To(gomega.BeTrue(), c.json)
 		}
-		var f vector.Float
+		var f casefile.Float
 		gomega.Expect(json.Unmarshal([]byte(`"+Infinity"`), &f)).To(gomega.Succeed())
 		gomega.Expect(math.IsInf(float64(f), 1)).To(gomega.BeTrue())
 		gomega.Expect(json.Unmarshal([]byte(`null`), &f)).To(gomega.MatchError(gomega.ContainSubstring("null is not a number")))
@@ -159,23 +159,23 @@ var _ = ginkgo.Describe("The engine adapter", func() {
 
 	ginkgo.It("builds decay scorers with two reference times, each reading its own clock", func() {
 		decay := func(ref time.Time) cupel.ScorerSpec {
-			return cupel.ScorerSpec{Weight: cupel.Ptr[vector.Float](1), Type: "decay", ReferenceTime: &ref, Curve: &cupel.CurveSpec{Type: "window", MaxAgeSecs: cupel.Ptr(vector.Float(3600))}}
+			return cupel.ScorerSpec{Weight: cupel.Ptr[casefile.Float](1), Type: "decay", ReferenceTime: &ref, Curve: &cupel.CurveSpec{Type: "window", MaxAgeSecs: cupel.Ptr(casefile.Float(3600))}}
 		}
 		composite := func(children ...cupel.ScorerSpec) cupel.PolicySpec {
 			return cupel.PolicySpec{Scorers: []cupel.ScorerSpec{{Type: "composite", Children: children}}}
 		}
 		t0 := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 		ts := t0.Add(-30 * time.Minute)
-		items := []vector.Item{{Content: "a", Tokens: 1, Kind: "Message", Source: "Chat", Timestamp: &ts}}
+		items := []casefile.Item{{Content: "a", Tokens: 1, Kind: "Message", Source: "Chat", Timestamp: &ts}}
 		for _, c := range []struct {
 			ref  time.Time
 			want float64
 		}{{t0, 1}, {t0.Add(time.Hour), 0}} {
-			out, err := engineScore(vector.Input{PolicySpec: composite(decay(c.ref)), Items: items})
+			out, err := engineScore(casefile.Input{PolicySpec: composite(decay(c.ref)), Items: items})
 			gomega.Expect(err).NotTo(gomega.HaveOccurred())
 			gomega.Expect(float64(out.Scores[0].Score)).To(gomega.Equal(c.want), "reference time %s", c.ref)
 		}
-		two := vector.Input{PolicySpec: composite(decay(t0), decay(t0.Add(time.Hour))), Items: items}
+		two := casefile.Input{PolicySpec: composite(decay(t0), decay(t0.Add(time.Hour))), Items: items}
 		out, err := engineScore(two)
 		gomega.Expect(err).NotTo(gomega.HaveOccurred())
 		gomega.Expect(float64(out.Scores[0].Score)).To(gomega.Equal(0.5))

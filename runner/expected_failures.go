@@ -8,8 +8,9 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // ExpectedFailure is one entry of an expected failures file: a known
@@ -98,10 +99,10 @@ func ReadExpectedFailures(path string) (*ExpectedFailures, error) {
 
 // Check fails with ErrUsage when an entry names a case the suite does not
 // have.
-func (e *ExpectedFailures) Check(s *vector.Suite) error {
+func (e *ExpectedFailures) Check(s *casefile.Suite) error {
 	var unknown []string
 	for _, x := range e.Entries {
-		if s.Case(x.ID) == nil && !slices.ContainsFunc(s.Errors, func(se *vector.SuiteError) bool { return se.ID() == x.ID }) {
+		if s.Case(x.ID) == nil && !slices.ContainsFunc(s.Errors, func(se *casefile.SuiteError) bool { return se.ID() == x.ID }) {
 			unknown = append(unknown, x.ID)
 		}
 	}

@@ -5,8 +5,8 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 const knapsackID = "optional/slicing/knapsack-table-too-large"
@@ -49,7 +49,7 @@ issue = "https://example.com/1"
 
 	It("pins the failure kind: another kind of failure stays unexpected", func() {
 		o := newOracle()
-		o.Mutate = func(c *vector.Case, r *protocol.Result) {
+		o.Mutate = func(c *casefile.Case, r *protocol.Result) {
 			if c.ID == knapsackID {
 				*r = protocol.Result{Kind: protocol.ResultUnsupported}
 			}

@@ -12,9 +12,9 @@ import (
 
 	"github.com/cupel-go/go-cupel/internal/testtool"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/explore"
 	"github.com/cupel-go/go-cupel/runner/protocol"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // The Python example implementation, relative to this package.
@@ -134,7 +134,7 @@ var _ = Describe("Explore against copies of the Python example with a planted bu
 		rep, err := explore.Run(ctx(), pythonProcess(py, pythonImpl), explore.Options{Seed: 1, Cases: 2000})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(rep.Divergences).To(BeEmpty(), "the unmodified example agrees with go-cupel")
-		Expect(rep.Stages).To(Equal([]string{vector.StageScoring, vector.StagePlacing}), "only what hello declares")
+		Expect(rep.Stages).To(Equal([]string{casefile.StageScoring, casefile.StagePlacing}), "only what hello declares")
 		Expect(rep.Skipped).To(BeZero(), "no generated case is unsupported")
 	})
 

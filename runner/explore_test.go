@@ -16,9 +16,9 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/explore"
 	"github.com/cupel-go/go-cupel/runner/protocol"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // plantedImpl is go-cupel with a subtle bug planted in each stage, and a
@@ -38,7 +38,7 @@ func (p plantedImpl) has(bug string) bool { return slices.Contains(p.bugs, bug) 
 
 func (p plantedImpl) Run(ctx context.Context, req protocol.Request) (protocol.Result, error) {
 	items := req.Case.Items
-	if p.has("crash") && req.Stage == vector.StageScoring && len(items) >= 2 {
+	if p.has("crash") && req.Stage == casefile.StageScoring && len(items) >= 2 {
 		for _, it := range items {
 			if slices.Contains(it.Tags, "urgent") {
 				panic("planted: cannot score an urgent item")
@@ -51,7 +51,7 @@ func (p plantedImpl) Run(ctx context.Context, req protocol.Request) (protocol.Re
 	}
 	out := *r.Output
 	switch {
-	case p.has(req.Stage) && req.Stage == vector.StageScoring && req.Case.Scorers[0].Type == "priority":
+	case p.has(req.Stage) && req.Stage == casefile.StageScoring && req.Case.Scorers[0].Type == "priority":
 		// Off for negative priorities, when two or more items have one.
 		neg := 0
 		for _, it := range items {
@@ -67,12 +67,12 @@ func (p plantedImpl) Run(ctx context.Context, req protocol.Request) (protocol.Re
 				}
 			}
 		}
-	case p.has(req.Stage) && req.Stage == vector.StageSlicing && req.Case.Slicer == "knapsack" && len(out.Selected) >= 3:
+	case p.has(req.Stage) && req.Stage == casefile.StageSlicing && req.Case.Slicer == "knapsack" && len(out.Selected) >= 3:
 		out.Selected = out.Selected[:len(out.Selected)-1]
-	case p.has(req.Stage) && req.Stage == vector.StagePlacing && req.Case.Placer == "chronological" && len(out.Ordered) >= 4:
+	case p.has(req.Stage) && req.Stage == casefile.StagePlacing && req.Case.Placer == "chronological" && len(out.Ordered) >= 4:
 		out.Ordered = slices.Clone(out.Ordered)
 		out.Ordered[0], out.Ordered[1] = out.Ordered[1], out.Ordered[0]
-	case p.has(req.Stage) && req.Stage == vector.StagePipeline && out.Overflow != nil && len(out.Ordered) >= 2:
+	case p.has(req.Stage) && req.Stage == casefile.StagePipeline && out.Overflow != nil && len(out.Ordered) >= 2:
 		o := *out.Overflow
 		o.TokensOverBudget++
 		out.Overflow = &o
@@ -82,9 +82,9 @@ func (p plantedImpl) Run(ctx context.Context, req protocol.Request) (protocol.Re
 }
 
 // loadVectors loads what Explore wrote under dir.
-func loadVectors(dir string) *vector.Suite {
+func loadVectors(dir string) *casefile.Suite {
 	GinkgoHelper()
-	s, err := vector.LoadSuite(os.DirFS(dir))
+	s, err := casefile.LoadSuite(os.DirFS(dir))
 	Expect(err).NotTo(HaveOccurred())
 	Expect(s.Errors).To(BeEmpty())
 	return s
@@ -97,14 +97,14 @@ var _ = Describe("Explore", func() {
 		Expect(rep.Divergences).To(BeEmpty())
 		Expect(rep.Cases).To(Equal(2000))
 		Expect(rep.Skipped).To(BeZero())
-		Expect(rep.Stages).To(Equal(vector.Stages))
+		Expect(rep.Stages).To(Equal(casefile.Stages))
 		Expect(rep.Err()).To(Succeed())
 		Expect(rep.OracleTrusted).To(BeTrue())
 	})
 
 	It("finds, shrinks and writes each planted bug, once, as a vector that reproduces it", func() {
 		out := GinkgoT().TempDir()
-		impl := plantedImpl{bugs: []string{vector.StageScoring, vector.StageSlicing, vector.StagePlacing, vector.StagePipeline, "crash"}}
+		impl := plantedImpl{bugs: []string{casefile.StageScoring, casefile.StageSlicing, casefile.StagePlacing, casefile.StagePipeline, "crash"}}
 		var progress []explore.Progress
 		rep, err := explore.Run(ctx(), impl, explore.Options{Seed: 5, Cases: 4000, Out: out,
 			OnProgress: func(p explore.Progress) { progress = append(progress, p) }})
@@ -121,7 +121,7 @@ var _ = Describe("Explore", func() {
 			classes[d.Class] = d
 			Expect(d.Index).To(BeNumerically("<", 4000))
 			Expect(d.File).To(BeAnExistingFile())
-			if d.Stage == vector.StagePipeline {
+			if d.Stage == casefile.StagePipeline {
 				// An overflow needs more than the slicer chose, and a
 				// count slicer a few items of a kind: allow a few more.
 				Expect(len(d.Case.Input.Items)).To(BeNumerically("<=", 8), d.Class)
@@ -187,7 +187,7 @@ var _ = Describe("Explore", func() {
 		// The seed is one whose first hanging case shrinks in few runs
 		// (17, against 38 for seed 4); the assertions hold for any seed.
 		rep, err := explore.Run(ctx(), hangingImpl{}, explore.Options{Seed: 31, Cases: 10, Out: out,
-			Stages: []string{vector.StagePlacing}, Timeout: time.Second}) // generous: only the hanging case times out on a loaded machine
+			Stages: []string{casefile.StagePlacing}, Timeout: time.Second}) // generous: only the hanging case times out on a loaded machine
 		Expect(err).NotTo(HaveOccurred())
 		Expect(rep.Divergences).To(HaveLen(1))
 		d := rep.Divergences[0]
@@ -199,8 +199,8 @@ var _ = Describe("Explore", func() {
 	})
 
 	It("reports the same divergences, shrunk the same way, for the same seed", func() {
-		impl := plantedImpl{bugs: []string{vector.StagePlacing}}
-		opts := explore.Options{Seed: 9, Cases: 1500, Stages: []string{vector.StagePlacing}}
+		impl := plantedImpl{bugs: []string{casefile.StagePlacing}}
+		opts := explore.Options{Seed: 9, Cases: 1500, Stages: []string{casefile.StagePlacing}}
 		a, err := explore.Run(ctx(), impl, opts)
 		Expect(err).NotTo(HaveOccurred())
 		b, err := explore.Run(ctx(), impl, opts)
@@ -210,11 +210,11 @@ var _ = Describe("Explore", func() {
 		Expect(b.Divergences[0].Index).To(Equal(a.Divergences[0].Index))
 		Expect(b.Divergences[0].Count).To(Equal(a.Divergences[0].Count))
 		Expect(b.Divergences[0].Case.Input).To(Equal(a.Divergences[0].Case.Input))
-		Expect(a.Stages).To(Equal([]string{vector.StagePlacing}))
+		Expect(a.Stages).To(Equal([]string{casefile.StagePlacing}))
 	})
 
 	It("writes its JSON report in snake_case (schema explore/2), and reads version 1 (Go's field names) too", func() {
-		rep, err := explore.Run(ctx(), plantedImpl{bugs: []string{vector.StagePlacing}}, explore.Options{Seed: 9, Cases: 300, Stages: []string{vector.StagePlacing}})
+		rep, err := explore.Run(ctx(), plantedImpl{bugs: []string{casefile.StagePlacing}}, explore.Options{Seed: 9, Cases: 300, Stages: []string{casefile.StagePlacing}})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(rep.Divergences).NotTo(BeEmpty())
 		var buf bytes.Buffer
@@ -287,7 +287,7 @@ var _ = Describe("Explore", func() {
 	It("trusts neither side with another oracle, and says so", func() {
 		out := GinkgoT().TempDir()
 		rep, err := explore.Run(ctx(), runner.Engine(), explore.Options{Seed: 2, Cases: 1500, Out: out,
-			Stages: []string{vector.StagePlacing}, Oracle: plantedImpl{bugs: []string{vector.StagePlacing}}})
+			Stages: []string{casefile.StagePlacing}, Oracle: plantedImpl{bugs: []string{casefile.StagePlacing}}})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(rep.OracleTrusted).To(BeFalse())
 		Expect(rep.Oracle.Name).To(Equal("planted"))

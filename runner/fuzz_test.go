@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
-	"github.com/cupel-go/go-cupel/runner/vector"
 	"github.com/cupel-go/go-cupel/vectors"
 )
 
@@ -21,7 +21,7 @@ import (
 // a --suite directory would be. Invariants:
 //   - LoadCase never panics (its own recover would report a panic as an
 //     "internal loader error", which fails the target);
-//   - an error is a *vector.SuiteError naming the file;
+//   - an error is a *casefile.SuiteError naming the file;
 //   - a case that loads can be sent (its run request encodes as JSON), run
 //     by the in-process engine, and judged by Compare without panicking.
 //
@@ -39,11 +39,11 @@ func FuzzVectorParse(f *testing.F) {
 	engine := runner.Engine()
 	f.Fuzz(func(t *testing.T, stage string, data []byte) {
 		name := path.Join("optional", stage, "fuzz.toml")
-		c, err := vector.LoadCase(name, data)
+		c, err := casefile.LoadCase(name, data)
 		if err != nil {
-			var se *vector.SuiteError
+			var se *casefile.SuiteError
 			if !errors.As(err, &se) {
-				t.Fatalf("error is %T, not a *vector.SuiteError: %v", err, err)
+				t.Fatalf("error is %T, not a *casefile.SuiteError: %v", err, err)
 			}
 			if !strings.Contains(err.Error(), name) {
 				t.Fatalf("error does not name the file %q: %v", name, err)
@@ -104,7 +104,7 @@ func FuzzProtocol(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	c, err := vector.LoadCase("required/scoring/recency-basic.toml", data)
+	c, err := casefile.LoadCase("required/scoring/recency-basic.toml", data)
 	if err != nil {
 		f.Fatal(err)
 	}

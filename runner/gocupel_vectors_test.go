@@ -7,8 +7,8 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // goCupelVectors holds vector files that check go-cupel's own choices
@@ -31,10 +31,10 @@ var _ = Describe("go-cupel's own vectors", func() {
 	})
 
 	It("are not in the conformance suite as well", func() {
-		own, err := vector.LoadSuite(os.DirFS(goCupelVectors))
+		own, err := casefile.LoadSuite(os.DirFS(goCupelVectors))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(own.Errors).To(BeEmpty())
-		suite, err := vector.LoadSuite(nil)
+		suite, err := casefile.LoadSuite(nil)
 		Expect(err).NotTo(HaveOccurred())
 		ids := map[string]bool{}
 		for _, c := range suite.Cases {

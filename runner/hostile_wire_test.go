@@ -18,8 +18,8 @@ import (
 	"github.com/cupel-go/go-cupel/internal/offline"
 	"github.com/cupel-go/go-cupel/internal/testtool"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // The wire variants of internal/hostile forge a pass: each rewrites
@@ -31,14 +31,14 @@ import (
 // and so no variant that changed a line reaches the level go-cupel does.
 var _ = Describe("the hostile wire variants", Ordered, func() {
 	var adapter string
-	var suite *vector.Suite
+	var suite *casefile.Suite
 	// honest holds go-cupel's result line of each case (seq 1), by ID.
 	honest := map[string][]byte{}
 
 	BeforeAll(func() {
 		adapter = hostileAdapter
 		var err error
-		suite, err = vector.LoadSuite(nil)
+		suite, err = casefile.LoadSuite(nil)
 		Expect(err).NotTo(HaveOccurred())
 		for _, c := range suite.Cases {
 			honest[c.ID] = honestLine(c)
@@ -219,7 +219,7 @@ var _ = Describe("the hostile wire variants", Ordered, func() {
 
 // honestLine is go-cupel's result line for case c, sent with seq 1, as
 // the hostile adapter writes it.
-func honestLine(c *vector.Case) []byte {
+func honestLine(c *casefile.Case) []byte {
 	GinkgoHelper()
 	res, err := runner.Engine().Run(context.Background(), protocol.NewRequest(1, c))
 	Expect(err).NotTo(HaveOccurred())

@@ -11,8 +11,8 @@ import (
 
 	"github.com/cupel-go/go-cupel/internal/oracleimpl"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 func runWith(o *oracleimpl.Oracle, opts runner.Options) *runner.Report {
@@ -22,8 +22,8 @@ func runWith(o *oracleimpl.Oracle, opts runner.Options) *runner.Report {
 	return rep
 }
 
-func breakCase(id string) func(*vector.Case, *protocol.Result) {
-	return func(c *vector.Case, r *protocol.Result) {
+func breakCase(id string) func(*casefile.Case, *protocol.Result) {
+	return func(c *casefile.Case, r *protocol.Result) {
 		if c.ID == id {
 			*r = protocol.Result{Kind: protocol.ResultOK, Output: &protocol.Output{}}
 		}
@@ -54,7 +54,7 @@ var _ = Describe("Levels and exit codes", func() {
 
 	It("is not conformant when a required case fails, and unsupported never counts as a pass", func() {
 		o := newOracle()
-		o.Mutate = func(c *vector.Case, r *protocol.Result) {
+		o.Mutate = func(c *casefile.Case, r *protocol.Result) {
 			if c.ID == "required/placing/u-shaped-seven-items" {
 				*r = protocol.Result{Kind: protocol.ResultUnsupported, Reason: "no placers"}
 			}
@@ -85,7 +85,7 @@ var _ = Describe("Levels and exit codes", func() {
 	})
 
 	It("turns suite errors into error cases and exit code 3, while the rest runs", func() {
-		s, err := vector.LoadSuite(os.DirFS("testdata/broken"))
+		s, err := casefile.LoadSuite(os.DirFS("testdata/broken"))
 		Expect(err).NotTo(HaveOccurred())
 		rep, err := runner.RunSuite(context.Background(), oracleimpl.New(s), s, runner.Options{})
 		Expect(err).NotTo(HaveOccurred())
@@ -111,7 +111,7 @@ var _ = Describe("Levels and exit codes", func() {
 		Expect(statusOf(rep, "required/scoring/recency-basic")).To(Equal(protocol.OutcomeTimeout))
 		Expect(rep.Counts["all"][protocol.OutcomePass]).To(Equal(13))
 
-		o.Mutate = func(c *vector.Case, r *protocol.Result) {
+		o.Mutate = func(c *casefile.Case, r *protocol.Result) {
 			if c.ID == "required/slicing/greedy-density-order" {
 				panic("boom")
 			}
@@ -148,7 +148,7 @@ var _ = Describe("An Execution stepped by hand", func() {
 		Expect(err).NotTo(HaveOccurred())
 		files := x.Files()
 		Expect(files).To(HaveLen(len(fixtures().Cases)))
-		Expect(files[0].Tier).To(Equal(vector.TierRequired))
+		Expect(files[0].Tier).To(Equal(casefile.TierRequired))
 		cr := x.RunFile(ctx(), files[0])
 		Expect(cr.Outcome).To(Equal(protocol.OutcomePass))
 
@@ -179,7 +179,7 @@ var _ = Describe("An Execution stepped by hand", func() {
 
 	It("refuses a required level together with filters, and nil arguments, as usage errors", func() {
 		opts := fixtureOptions()
-		opts.RequireLevel, opts.Tiers = runner.LevelConformant, []string{vector.TierRequired}
+		opts.RequireLevel, opts.Tiers = runner.LevelConformant, []string{casefile.TierRequired}
 		_, err := runner.Start(ctx(), newOracle(), fixtures(), opts)
 		Expect(err).To(MatchError(runner.ErrUsage))
 		Expect(err).To(MatchError(ContainSubstring("a filtered run claims no level")))

@@ -14,12 +14,12 @@ import (
 
 	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
-	"github.com/cupel-go/go-cupel/runner/vector"
 	"github.com/cupel-go/go-cupel/vectors"
 )
 
-func load(name, src string) (*vector.Case, error) { return vector.LoadCase(name, []byte(src)) }
+func load(name, src string) (*casefile.Case, error) { return casefile.LoadCase(name, []byte(src)) }
 
 var _ = Describe("Loader", func() {
 	It("loads every fixture into canonical cases sorted by id, with a digest", func() {
@@ -38,7 +38,7 @@ var _ = Describe("Loader", func() {
 	})
 
 	It("loads the embedded suite without a single error", func() {
-		s, err := vector.LoadSuite(vectors.FS)
+		s, err := casefile.LoadSuite(vectors.FS)
 		Expect(err).NotTo(HaveOccurred())
 		for _, e := range s.Errors {
 			Fail("embedded vector does not load: " + e.Error())
@@ -46,20 +46,20 @@ var _ = Describe("Loader", func() {
 	})
 
 	It("computes the digest over sorted path and file hashes", func() {
-		a, _ := vector.LoadSuite(fstest.MapFS{"required/scoring/x.toml": {Data: []byte("x")}})
-		b, _ := vector.LoadSuite(fstest.MapFS{"required/scoring/x.toml": {Data: []byte("y")}})
-		c, _ := vector.LoadSuite(fstest.MapFS{"required/scoring/x.toml": {Data: []byte("x")}, "README.md": {Data: []byte("z")}})
+		a, _ := casefile.LoadSuite(fstest.MapFS{"required/scoring/x.toml": {Data: []byte("x")}})
+		b, _ := casefile.LoadSuite(fstest.MapFS{"required/scoring/x.toml": {Data: []byte("y")}})
+		c, _ := casefile.LoadSuite(fstest.MapFS{"required/scoring/x.toml": {Data: []byte("x")}, "README.md": {Data: []byte("z")}})
 		Expect(a.Digest).NotTo(Equal(b.Digest))
 		Expect(a.Digest).To(Equal(c.Digest), "only .toml files count")
 	})
 
 	It("reports malformed and unknown-schema files with file, line and reason, and loads the rest", func() {
-		s, err := vector.LoadSuite(os.DirFS("testdata/broken"))
+		s, err := casefile.LoadSuite(os.DirFS("testdata/broken"))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(s.Cases).To(HaveLen(1))
 		msgs := map[string]string{}
 		for _, e := range s.Errors {
-			Expect(e).To(MatchError(vector.ErrSuite))
+			Expect(e).To(MatchError(casefile.ErrSuite))
 			msgs[e.File] = e.Error()
 		}
 		Expect(msgs).To(HaveKeyWithValue("required/scoring/bad-syntax.toml", ContainSubstring(":8: invalid TOML")))
@@ -152,7 +152,7 @@ selected_contents = []
 		Expect(c.Input.Items[0].Source).To(Equal("Chat"))
 		Expect(c.Input.InnerSlicer).To(Equal("knapsack"))
 		Expect(*c.Input.BucketSize).To(Equal(100))
-		Expect(c.Input.Quotas).To(Equal([]cupel.QuotaSpec{{Kind: "Document", Require: cupel.Ptr[vector.Float](0), Cap: cupel.Ptr[vector.Float](100)}}))
+		Expect(c.Input.Quotas).To(Equal([]cupel.QuotaSpec{{Kind: "Document", Require: cupel.Ptr[casefile.Float](0), Cap: cupel.Ptr[casefile.Float](100)}}))
 		Expect(c.Expect.Selected).To(BeEmpty())
 		Expect(c.Expect.Selected).NotTo(BeNil())
 		Expect(c.UnknownKeys).To(Equal([]string{"scored_items.extra", "test.mystery"}))
@@ -227,7 +227,7 @@ inner_scorer = "tag"
 		b, err := json.Marshal(c.Input)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(string(b)).To(ContainSubstring(`{"float":"NaN"}`))
-		var back vector.Input
+		var back casefile.Input
 		Expect(json.Unmarshal(b, &back)).To(Succeed())
 		for i, it := range c.Input.Items {
 			for k, v := range it.Metadata {
@@ -239,8 +239,8 @@ inner_scorer = "tag"
 			}
 		}
 		for _, f := range []float64{math.NaN(), math.Inf(1), math.Inf(-1), math.Copysign(0, -1), 0.1} {
-			b, _ := json.Marshal(vector.Float(f))
-			var g vector.Float
+			b, _ := json.Marshal(casefile.Float(f))
+			var g casefile.Float
 			Expect(json.Unmarshal(b, &g)).To(Succeed())
 			if math.IsNaN(f) {
 				Expect(math.IsNaN(float64(g))).To(BeTrue())
@@ -249,7 +249,7 @@ inner_scorer = "tag"
 				Expect(math.Signbit(float64(g))).To(Equal(math.Signbit(f)))
 			}
 		}
-		Expect(strings.Contains(string(must(json.Marshal(vector.Float(math.Copysign(0, -1))))), "-0")).To(BeTrue())
+		Expect(strings.Contains(string(must(json.Marshal(casefile.Float(math.Copysign(0, -1))))), "-0")).To(BeTrue())
 	})
 
 	Describe("count_requirement_shortfalls (pipeline)", func() {
@@ -274,7 +274,7 @@ satisfied_count = 0
 			c, err := load("optional/pipeline/x.toml", src(both))
 			Expect(err).NotTo(HaveOccurred())
 			Expect(c.UnknownKeys).To(BeEmpty())
-			Expect(c.Expect.ReportShortfalls).To(Equal([]vector.Shortfall{
+			Expect(c.Expect.ReportShortfalls).To(Equal([]casefile.Shortfall{
 				{Kind: "Memory", RequiredCount: 2, SatisfiedCount: 1},
 				{Kind: "ToolOutput", RequiredCount: 1, SatisfiedCount: 0},
 			}))
@@ -320,7 +320,7 @@ satisfied_count = 0
 		})
 		It("is a suite error with file and line when it is not", func() {
 			_, err := load("required/scoring/x.toml", vectorSrc("2.5"))
-			var se *vector.SuiteError
+			var se *casefile.SuiteError
 			Expect(errors.As(err, &se)).To(BeTrue())
 			Expect(se.File).To(Equal("required/scoring/x.toml"))
 			Expect(se.Line).To(Equal(8))
@@ -329,7 +329,7 @@ satisfied_count = 0
 		})
 		It("is a suite error when it is too large to be exact", func() {
 			_, err := load("required/scoring/x.toml", vectorSrc("1e300"))
-			Expect(err).To(MatchError(vector.ErrSuite))
+			Expect(err).To(MatchError(casefile.ErrSuite))
 		})
 	})
 })

@@ -11,8 +11,8 @@ import (
 	"github.com/cupel-go/go-cupel/internal/enginebaseline"
 	"github.com/cupel-go/go-cupel/internal/testtool"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // mutant is go-cupel with a deliberate bug, injected by rewriting the
@@ -102,7 +102,7 @@ func plainPassOnly() {
 
 var _ = Describe("The embedded suite against deliberately broken engines", func() {
 	BeforeEach(func() {
-		s, err := vector.LoadSuite(nil)
+		s, err := casefile.LoadSuite(nil)
 		Expect(err).NotTo(HaveOccurred())
 		// No silent guard: a suite shrunk below 100 cases would make
 		// every mutant below easy to miss, so it is a failure, not a skip.
@@ -147,7 +147,7 @@ var _ = Describe("The embedded suite against deliberately broken engines", func(
 	It("catches an engine whose effective target is one token short", func() {
 		plainPassOnly()
 		Expect(failures(mutant{req: func(r *protocol.Request) func(*protocol.Result) {
-			if r.Stage == vector.StagePipeline && r.Case.Budget.TargetTokens > 0 {
+			if r.Stage == casefile.StagePipeline && r.Case.Budget.TargetTokens > 0 {
 				r.Case.Budget.TargetTokens--
 			}
 			return nil

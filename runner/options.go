@@ -7,8 +7,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/requirement"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // Options configure a run. The zero value runs the embedded suite with
@@ -84,12 +84,12 @@ func (o *Options) selector() (*selector, error) {
 		}
 	}
 	for _, t := range o.Tiers {
-		if !slices.Contains(vector.Tiers, t) {
+		if !slices.Contains(casefile.Tiers, t) {
 			return nil, fmt.Errorf("%w: unknown tier %q (want required or optional)", ErrUsage, t)
 		}
 	}
 	for _, st := range o.Stages {
-		if !slices.Contains(vector.Stages, st) {
+		if !slices.Contains(casefile.Stages, st) {
 			return nil, fmt.Errorf("%w: unknown stage %q (want scoring, slicing, placing or pipeline)", ErrUsage, st)
 		}
 	}

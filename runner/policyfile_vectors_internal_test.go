@@ -16,7 +16,7 @@ import (
 	"github.com/onsi/gomega"
 
 	"github.com/cupel-go/go-cupel/cupel"
-	"github.com/cupel-go/go-cupel/runner/vector"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/vectors"
 )
 
@@ -38,16 +38,16 @@ func policyFromVector(data []byte) (map[string]any, error) {
 	}
 	policy := map[string]any{"scorers": []map[string]any{{"type": "reflexive"}}, "slicer": "greedy", "placer": "chronological"}
 	switch test["stage"] {
-	case vector.StagePipeline:
+	case casefile.StagePipeline:
 		policy = config
-	case vector.StageScoring:
+	case casefile.StageScoring:
 		scorer := maps.Clone(config)
 		scorer["type"] = test["scorer"]
 		policy["scorers"] = []map[string]any{scorer}
-	case vector.StageSlicing:
+	case casefile.StageSlicing:
 		maps.Copy(policy, config)
 		policy["slicer"] = test["slicer"]
-	case vector.StagePlacing:
+	case casefile.StagePlacing:
 		policy["placer"] = test["placer"]
 	default:
 		return nil, fmt.Errorf("unknown stage %v", test["stage"])
@@ -125,7 +125,7 @@ var _ = ginkgo.Describe("A vector's [config] as a policy file", func() {
 			}
 			data, err := fs.ReadFile(vectors.FS, name)
 			gomega.Expect(err).NotTo(gomega.HaveOccurred())
-			c, err := vector.LoadCase(name, data)
+			c, err := casefile.LoadCase(name, data)
 			gomega.Expect(err).NotTo(gomega.HaveOccurred(), name)
 			engine, engineErr := build(c.Input.PolicySpec)
 			table, err := policyFromVector(data)

@@ -8,9 +8,9 @@ import (
 	"io"
 	"time"
 
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/requirement"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // ReportSchema is the version of the JSON report format. Version 2 names
@@ -142,7 +142,7 @@ type CaseResult struct {
 	// applied to the case.
 	ExpectedFailure *ExpectedFailure `json:"expected_failure,omitempty"`
 	// SuiteError is set when the vector could not be loaded.
-	SuiteError *vector.SuiteError `json:"suite_error,omitempty"`
+	SuiteError *casefile.SuiteError `json:"suite_error,omitempty"`
 
 	infra error
 }
@@ -200,7 +200,7 @@ func (r *Report) Recount() { r.finish() }
 
 // finish computes the counts and the level.
 func (r *Report) finish() {
-	r.Counts = map[string]map[protocol.Outcome]int{"all": {}, vector.TierRequired: {}, vector.TierOptional: {}}
+	r.Counts = map[string]map[protocol.Outcome]int{"all": {}, casefile.TierRequired: {}, casefile.TierOptional: {}}
 	r.StageCounts = map[string]map[protocol.Outcome]int{}
 	r.SuiteErrors, r.Filtered = 0, false
 	for i := range r.Cases {
@@ -264,8 +264,8 @@ func (r *Report) computeLevel() (Level, string) {
 	if r.Filtered {
 		return LevelNone, "a filtered run claims no level"
 	}
-	rp, rt := r.tierPasses(vector.TierRequired)
-	op, ot := r.tierPasses(vector.TierOptional)
+	rp, rt := r.tierPasses(casefile.TierRequired)
+	op, ot := r.tierPasses(casefile.TierOptional)
 	var lvl Level
 	var why string
 	switch {

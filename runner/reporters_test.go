@@ -13,13 +13,13 @@ import (
 
 	"github.com/cupel-go/go-cupel/internal/report"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 func failingReport() *runner.Report {
 	o := newOracle()
-	o.Mutate = func(c *vector.Case, r *protocol.Result) {
+	o.Mutate = func(c *casefile.Case, r *protocol.Result) {
 		switch c.ID {
 		case "required/placing/u-shaped-seven-items":
 			o := r.Output.Ordered

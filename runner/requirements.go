@@ -3,9 +3,9 @@ package runner
 import (
 	"fmt"
 
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/requirement"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // Requirements is what a run says of the testable requirements of the
@@ -31,8 +31,8 @@ type Requirements struct {
 	Testable int `json:"testable"`
 	// Met, Failed and Untested are the testable requirements in each state,
 	// in catalogue order.
-	Met    RequirementIDs `json:"met"`
-	Failed RequirementIDs `json:"failed"`
+	Met      RequirementIDs `json:"met"`
+	Failed   RequirementIDs `json:"failed"`
 	Untested RequirementIDs `json:"untested"`
 	// Unchecked, for a run that reached a level, are the testable
 	// requirements that level does not check: no case of a tier it
@@ -123,10 +123,10 @@ func (c CaseResult) RequirementState() RequirementState {
 // requirement.Cover's, over the cases' requirement ids. level is the level
 // the run reached.
 func judgeRequirements(cat *requirement.Catalogue, cases []CaseResult, level Level) *Requirements {
-	vcs := make([]*vector.Case, len(cases))
-	result := make(map[*vector.Case]*CaseResult, len(cases))
+	vcs := make([]*casefile.Case, len(cases))
+	result := make(map[*casefile.Case]*CaseResult, len(cases))
 	for i := range cases {
-		vcs[i] = &vector.Case{ID: cases[i].ID, Tier: cases[i].Tier, Covers: cases[i].Requirements}
+		vcs[i] = &casefile.Case{ID: cases[i].ID, Tier: cases[i].Tier, Covers: cases[i].Requirements}
 		result[vcs[i]] = &cases[i]
 	}
 	cv := requirement.Cover(cat, vcs)
@@ -159,7 +159,7 @@ func judgeRequirements(cat *requirement.Catalogue, cases []CaseResult, level Lev
 		}
 		switch {
 		case q.Unchecked == nil:
-		case level == LevelConformant && !cv.CoveredIn(r.ID, vector.TierRequired),
+		case level == LevelConformant && !cv.CoveredIn(r.ID, casefile.TierRequired),
 			level == LevelFullyConformant && len(covering) == 0:
 			q.Unchecked.add(r.ID)
 		}

@@ -12,9 +12,9 @@ import (
 	"github.com/cupel-go/go-cupel/internal/bound"
 	"github.com/cupel-go/go-cupel/internal/oracleimpl"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/requirement"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // testCatalogue is runner/testdata/requirements, the catalogue the
@@ -130,7 +130,7 @@ var _ = Describe("The requirements of a run", func() {
 
 	It("counts an unsupported case as untested", func() {
 		o := newOracle()
-		o.Mutate = func(c *vector.Case, r *protocol.Result) {
+		o.Mutate = func(c *casefile.Case, r *protocol.Result) {
 			if c.ID == greedyCase {
 				*r = protocol.Result{Kind: protocol.ResultUnsupported, Reason: "no greedy"}
 			}
@@ -151,7 +151,7 @@ var _ = Describe("The requirements of a run", func() {
 		data := bytes.Replace(base, []byte(`covers = ["R14.1"]`), []byte("covers = ["+strings.Join(ids, ", ")+"]"), 1)
 		Expect(data).NotTo(Equal(base))
 		fsys := fstest.MapFS{"required/scoring/recency-basic.toml": {Data: data}}
-		suite, err := vector.LoadSuite(fsys)
+		suite, err := casefile.LoadSuite(fsys)
 		Expect(err).NotTo(HaveOccurred())
 		opts := runner.Options{Suite: fsys, Catalogue: testCatalogue()}
 		rep, err := runner.RunSuite(ctx(), oracleimpl.New(suite), suite, opts)

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/cupel-go/go-cupel/internal/bound"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // SuiteFile is one file of a suite as a run sees it: a loaded case or a file
@@ -22,9 +22,9 @@ type SuiteFile struct {
 	// path).
 	ID, Tier, Stage string
 	// Case is the loaded case; nil for a suite error.
-	Case *vector.Case
+	Case *casefile.Case
 	// SuiteError is the file's load error; nil for a case.
-	SuiteError *vector.SuiteError
+	SuiteError *casefile.SuiteError
 	// Selected is false when the options' filters leave the file out.
 	Selected bool
 
@@ -35,7 +35,7 @@ type SuiteFile struct {
 // optional, each by id) with the options' selection. It is the one place
 // that applies filters: it fails with ErrUsage for an invalid filter or one
 // that selects nothing.
-func plan(suite *vector.Suite, opts Options) ([]SuiteFile, error) {
+func plan(suite *casefile.Suite, opts Options) ([]SuiteFile, error) {
 	sel, err := opts.selector()
 	if err != nil {
 		return nil, err
@@ -65,12 +65,12 @@ func plan(suite *vector.Suite, opts Options) ([]SuiteFile, error) {
 // Select returns the loaded cases of suite that opts' filters select, in
 // run order. It fails with ErrUsage for an invalid filter or one that
 // selects nothing.
-func Select(suite *vector.Suite, opts Options) ([]*vector.Case, error) {
+func Select(suite *casefile.Suite, opts Options) ([]*casefile.Case, error) {
 	files, err := plan(suite, opts)
 	if err != nil {
 		return nil, err
 	}
-	var out []*vector.Case
+	var out []*casefile.Case
 	for _, e := range files {
 		if e.Selected && e.Case != nil {
 			out = append(out, e.Case)
@@ -84,7 +84,7 @@ func Select(suite *vector.Suite, opts Options) ([]*vector.Case, error) {
 // implementation that cannot be run gives a report whose Infrastructure
 // field says why. [Report.Err] is the verdict.
 func Run(ctx context.Context, impl Implementation, opts Options) (*Report, error) {
-	suite, err := vector.LoadSuite(opts.Suite)
+	suite, err := casefile.LoadSuite(opts.Suite)
 	if err != nil {
 		return nil, err
 	}
@@ -93,7 +93,7 @@ func Run(ctx context.Context, impl Implementation, opts Options) (*Report, error
 
 // RunSuite is Run over an already loaded suite (opts.Suite is then only
 // used to name the suite in the report).
-func RunSuite(ctx context.Context, impl Implementation, suite *vector.Suite, opts Options) (*Report, error) {
+func RunSuite(ctx context.Context, impl Implementation, suite *casefile.Suite, opts Options) (*Report, error) {
 	x, err := Start(ctx, impl, suite, opts)
 	if err != nil {
 		return nil, err
@@ -199,7 +199,7 @@ func (x *Execution) setInfrastructure(why string) {
 // expected failures naming unknown cases. An implementation that fails to start
 // is not an error: every case is then "not run" and the report's
 // Infrastructure says why.
-func Start(ctx context.Context, impl Implementation, suite *vector.Suite, opts Options) (*Execution, error) {
+func Start(ctx context.Context, impl Implementation, suite *casefile.Suite, opts Options) (*Execution, error) {
 	if impl == nil {
 		return nil, fmt.Errorf("%w: the Implementation is nil", ErrUsage)
 	}
@@ -409,22 +409,22 @@ func (x *Execution) Finish() *Report {
 
 func tierRank(t string) int {
 	switch t {
-	case vector.TierRequired:
+	case casefile.TierRequired:
 		return 0
-	case vector.TierOptional:
+	case casefile.TierOptional:
 		return 1
 	}
 	return 2
 }
 
-func newCaseResult(c *vector.Case) CaseResult {
+func newCaseResult(c *casefile.Case) CaseResult {
 	return CaseResult{ID: c.ID, Tier: c.Tier, Stage: c.Stage, Name: c.Name, File: c.File, Requirements: bound.List(c.Covers)}
 }
 
 // runCase runs c on impl and judges the result. It is where a run first
 // stores what the implementation said: every text of the case result is
 // cut as package bound cuts it (see [protocol.Result.Kept]).
-func runCase(ctx context.Context, impl Implementation, c *vector.Case, seq int, timeout time.Duration) (cr CaseResult) {
+func runCase(ctx context.Context, impl Implementation, c *casefile.Case, seq int, timeout time.Duration) (cr CaseResult) {
 	cr = newCaseResult(c)
 	defer func() {
 		cr.Message, cr.Stderr, cr.Details = bound.Text(cr.Message), bound.Text(cr.Stderr), bound.Lines(cr.Details)
@@ -481,7 +481,7 @@ func interrupted(ctx context.Context) string {
 	return "interrupted: " + context.Cause(ctx).Error()
 }
 
-func newReport(s *vector.Suite, opts Options) *Report {
+func newReport(s *casefile.Suite, opts Options) *Report {
 	src := opts.SuiteName
 	if src == "" {
 		src = "embedded"

@@ -10,7 +10,7 @@ import (
 
 	"github.com/cupel-go/go-cupel/internal/oracleimpl"
 	"github.com/cupel-go/go-cupel/runner"
-	"github.com/cupel-go/go-cupel/runner/vector"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 )
 
 func TestRunner(t *testing.T) {
@@ -19,9 +19,9 @@ func TestRunner(t *testing.T) {
 }
 
 // fixtures loads runner/testdata/suite.
-func fixtures() *vector.Suite {
+func fixtures() *casefile.Suite {
 	GinkgoHelper()
-	s, err := vector.LoadSuite(os.DirFS("testdata/suite"))
+	s, err := casefile.LoadSuite(os.DirFS("testdata/suite"))
 	Expect(err).NotTo(HaveOccurred())
 	Expect(s.Errors).To(BeEmpty())
 	return s

@@ -11,8 +11,8 @@ import (
 
 	"github.com/cupel-go/go-cupel/internal/enginebaseline"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/explore"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // caseLines are a report's cases as id, status and message.
@@ -57,7 +57,7 @@ var _ = Describe("shards", func() {
 	})
 
 	It("N shards of a run merge into the report of the unsharded run", func() {
-		impl := plantedImpl{bugs: []string{vector.StagePlacing, vector.StageSlicing}}
+		impl := plantedImpl{bugs: []string{casefile.StagePlacing, casefile.StageSlicing}}
 		whole, err := runner.Run(ctx(), impl, runner.Options{})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(whole.Level).To(Equal(runner.LevelNone), "the planted bugs fail required cases")
@@ -116,7 +116,7 @@ var _ = Describe("shards", func() {
 	})
 
 	It("N shards of an exploration merge into the report of the unsharded exploration", func() {
-		impl := plantedImpl{bugs: []string{vector.StageScoring, vector.StageSlicing, vector.StagePlacing, vector.StagePipeline, "crash"}}
+		impl := plantedImpl{bugs: []string{casefile.StageScoring, casefile.StageSlicing, casefile.StagePlacing, casefile.StagePipeline, "crash"}}
 		opts := explore.Options{Seed: 5, Cases: 3000, Coverage: true}
 		whole, err := explore.Run(ctx(), impl, opts)
 		Expect(err).NotTo(HaveOccurred())

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // Outcome is what the runner judged one case (docs/vocabulary.md): the
@@ -52,7 +52,7 @@ func Classify(c CaseResult, target Level) Class {
 	// fail, error, crash, timeout, unsupported, xfail
 	switch target {
 	case LevelConformant:
-		if c.Tier == vector.TierRequired {
+		if c.Tier == casefile.TierRequired {
 			return ClassGated
 		}
 		return ClassWarning

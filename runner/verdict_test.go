@@ -15,8 +15,8 @@ import (
 
 	"github.com/cupel-go/go-cupel/internal/oracleimpl"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // forking is the oracle as a Forker: every fork shares the oracle and the
@@ -204,7 +204,7 @@ var _ = Describe("Classify", func() {
 		target runner.Level
 		want   runner.Class
 	}
-	const req, opt = vector.TierRequired, vector.TierOptional
+	const req, opt = casefile.TierRequired, casefile.TierOptional
 	none, conf, full := runner.Level(""), runner.LevelConformant, runner.LevelFullyConformant
 	rows := []row{
 		{protocol.OutcomePass, req, none, runner.ClassOK}, {protocol.OutcomePass, opt, full, runner.ClassOK},
@@ -240,7 +240,7 @@ var _ = Describe("Report.Verdict", func() {
 	}
 
 	It("passes an optional failure under conformant, with a warning, and keeps the level", func() {
-		v := report(runner.LevelConformant, c("r", vector.TierRequired, protocol.OutcomePass), c("o", vector.TierOptional, protocol.OutcomeFail)).Verdict()
+		v := report(runner.LevelConformant, c("r", casefile.TierRequired, protocol.OutcomePass), c("o", casefile.TierOptional, protocol.OutcomeFail)).Verdict()
 		Expect(v.Passed).To(BeTrue())
 		Expect(v.Warnings).To(Equal(1))
 		Expect(v.Level).To(Equal(runner.LevelConformant))
@@ -248,31 +248,31 @@ var _ = Describe("Report.Verdict", func() {
 	})
 
 	It("fails a target the level misses even with nothing gated", func() {
-		v := report(runner.LevelConformant, c("o", vector.TierOptional, protocol.OutcomePass)).Verdict()
+		v := report(runner.LevelConformant, c("o", casefile.TierOptional, protocol.OutcomePass)).Verdict()
 		Expect(v.Passed).To(BeFalse())
 		Expect(v.Gated).To(BeZero())
 		Expect(v.Reason).To(HavePrefix("level not conformant misses the target Cupel Conformant"))
 	})
 
 	It("counts each outcome apart", func() {
-		v := report("", c("a", vector.TierRequired, protocol.OutcomeCrash), c("b", vector.TierRequired, protocol.OutcomeUnsupported),
-			c("d", vector.TierOptional, protocol.OutcomeUnsupported)).Verdict()
+		v := report("", c("a", casefile.TierRequired, protocol.OutcomeCrash), c("b", casefile.TierRequired, protocol.OutcomeUnsupported),
+			c("d", casefile.TierOptional, protocol.OutcomeUnsupported)).Verdict()
 		Expect(v.Counts).To(Equal(map[runner.Outcome]int{protocol.OutcomeCrash: 1, protocol.OutcomeUnsupported: 2}))
 		Expect(v.Reason).To(Equal("3 gated (1 crash, 2 unsupported)"))
 	})
 
 	It("labels a filtered run 'no level claimed' and judges it strictly", func() {
-		r := report("", c("a", vector.TierRequired, protocol.OutcomePass), c("b", vector.TierRequired, protocol.OutcomeSkip))
+		r := report("", c("a", casefile.TierRequired, protocol.OutcomePass), c("b", casefile.TierRequired, protocol.OutcomeSkip))
 		v := r.Verdict()
 		Expect(v.Passed).To(BeTrue())
 		Expect(v.LevelClaimed).To(BeFalse())
 		Expect(v.LevelText).To(Equal("no level claimed (filtered run)"))
-		r = report("", c("a", vector.TierOptional, protocol.OutcomeUnsupported), c("b", vector.TierRequired, protocol.OutcomeSkip))
+		r = report("", c("a", casefile.TierOptional, protocol.OutcomeUnsupported), c("b", casefile.TierRequired, protocol.OutcomeSkip))
 		Expect(r.Verdict().Passed).To(BeFalse())
 	})
 
 	It("fails a run that stopped early, claiming no level", func() {
-		r := report(runner.LevelConformant, c("a", vector.TierRequired, protocol.OutcomePass), c("b", vector.TierRequired, protocol.OutcomeSkip))
+		r := report(runner.LevelConformant, c("a", casefile.TierRequired, protocol.OutcomePass), c("b", casefile.TierRequired, protocol.OutcomeSkip))
 		r.StoppedEarly = true
 		r.Recount()
 		v := r.Verdict()
@@ -282,7 +282,7 @@ var _ = Describe("Report.Verdict", func() {
 	})
 
 	It("has no verdict after an infrastructure error", func() {
-		r := report("", c("a", vector.TierRequired, protocol.OutcomeNotRun))
+		r := report("", c("a", casefile.TierRequired, protocol.OutcomeNotRun))
 		r.Infrastructure = "implementation failed to start"
 		r.Recount()
 		v := r.Verdict()
@@ -292,7 +292,7 @@ var _ = Describe("Report.Verdict", func() {
 	})
 
 	It("is in the JSON report as the verdict object", func() {
-		r := report(runner.LevelConformant, c("r", vector.TierRequired, protocol.OutcomePass), c("o", vector.TierOptional, protocol.OutcomeUnsupported))
+		r := report(runner.LevelConformant, c("r", casefile.TierRequired, protocol.OutcomePass), c("o", casefile.TierOptional, protocol.OutcomeUnsupported))
 		var b bytes.Buffer
 		Expect(r.WriteJSON(&b)).To(Succeed())
 		var doc struct {

@@ -9,8 +9,8 @@ import (
 	"github.com/cupel-go/go-cupel/internal/hostile"
 	"github.com/cupel-go/go-cupel/internal/wirejson/wirejsontest"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // The property of the protocol's reading (PROTOCOL.md, "Reading a line"):
@@ -24,7 +24,7 @@ import (
 // (protocol.DecodeResult) and judged (runner.Compare).
 var _ = Describe("a result line, however it is written", func() {
 	It("passes its case only when its documented fields, read byte for byte, are a correct answer", func() {
-		suite, err := vector.LoadSuite(nil)
+		suite, err := casefile.LoadSuite(nil)
 		Expect(err).NotTo(HaveOccurred())
 		r := rand.New(rand.NewPCG(34, 1))
 		var passes, refusals, wrongs int

@@ -8,8 +8,8 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/requirement"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // The README states the suite's and the catalogue's figures in prose; they
@@ -23,7 +23,7 @@ var _ = Describe("the README's figures", func() {
 		s := suite()
 		required := 0
 		for _, c := range s.Cases {
-			if c.Tier == vector.TierRequired {
+			if c.Tier == casefile.TierRequired {
 				required++
 			}
 		}

@@ -11,7 +11,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/cupel-go/go-cupel/cupel"
-	"github.com/cupel-go/go-cupel/runner/vector"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/vectors"
 )
 
@@ -21,9 +21,9 @@ import (
 // 100 ns. (Whether a vector asks more than the spec's keyword is a reading
 // of the chapters: vectors/README.md, "What the suite does not demand".)
 
-func suite() *vector.Suite {
+func suite() *casefile.Suite {
 	GinkgoHelper()
-	s, err := vector.LoadSuite(nil)
+	s, err := casefile.LoadSuite(nil)
 	Expect(err).NotTo(HaveOccurred())
 	Expect(s.Errors).To(BeEmpty())
 	return s
@@ -40,7 +40,7 @@ var bucketKey = regexp.MustCompile(`(?m)^\s*bucket_size\s*=`)
 
 // knapsack is KNAPSACK-SLICE of spec chapter 27 with the score scale as a
 // parameter: it returns the indices of the selected items.
-func knapsack(items []vector.Item, target int64, bucket int64, scale float64) []int {
+func knapsack(items []casefile.Item, target int64, bucket int64, scale float64) []int {
 	var sel []int
 	type cand struct {
 		index     int
@@ -98,7 +98,7 @@ var _ = Describe("ruling 29", func() {
 		n := 0
 		for _, c := range suite().Cases {
 			p := c.Input.PolicySpec
-			if c.Stage != vector.StageSlicing || p.Slicer != "knapsack" || c.Expect.Error != "" || c.Expect.ConstructionError {
+			if c.Stage != casefile.StageSlicing || p.Slicer != "knapsack" || c.Expect.Error != "" || c.Expect.ConstructionError {
 				continue
 			}
 			bucket := int64(*p.BucketSize)

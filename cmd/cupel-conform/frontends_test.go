@@ -15,8 +15,8 @@ import (
 	"github.com/cupel-go/go-cupel/internal/fakeimpl"
 	"github.com/cupel-go/go-cupel/internal/report"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // implCmd is the shell command that starts the test implementation called
@@ -35,9 +35,9 @@ func cupelConform(args ...string) (code int, stdout, stderr string) {
 // checkReports asserts what every report format written to dir says about
 // the run: the JSON report's statuses and level, and every case in the
 // JUnit, TAP and Markdown outputs and the badge's verdict.
-func checkReports(t *testing.T, dir string, want func(*vector.Case) protocol.Outcome, level runner.Level) {
+func checkReports(t *testing.T, dir string, want func(*casefile.Case) protocol.Outcome, level runner.Level) {
 	t.Helper()
-	suite, err := vector.LoadSuite(os.DirFS("../../runner/testdata/suite"))
+	suite, err := casefile.LoadSuite(os.DirFS("../../runner/testdata/suite"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +144,7 @@ func TestCLIFrontEnd(t *testing.T) {
 				if !strings.Contains(stdout, "level: "+fakeimpl.Level(name).Title()) {
 					t.Errorf("the text report does not give the level %s:\n%s", fakeimpl.Level(name).Title(), stdout)
 				}
-				checkReports(t, dir, func(c *vector.Case) protocol.Outcome { return fakeimpl.Want(name, c) }, fakeimpl.Level(name))
+				checkReports(t, dir, func(c *casefile.Case) protocol.Outcome { return fakeimpl.Want(name, c) }, fakeimpl.Level(name))
 				if name == fakeimpl.Crashing && !strings.Contains(stdout, "testimpl: segmentation violation on "+fakeimpl.CrashID) {
 					t.Errorf("the crash's stderr is not in the text report:\n%s", stdout)
 				}
@@ -179,7 +179,7 @@ func TestOfflineFrontEnd(t *testing.T) {
 			if code != want {
 				t.Errorf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, want, stdout, stderr)
 			}
-			checkReports(t, dir, func(c *vector.Case) protocol.Outcome { return fakeimpl.WantOffline(name, c) }, fakeimpl.Level(name))
+			checkReports(t, dir, func(c *casefile.Case) protocol.Outcome { return fakeimpl.WantOffline(name, c) }, fakeimpl.Level(name))
 		})
 	}
 }

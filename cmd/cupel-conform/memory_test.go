@@ -13,8 +13,8 @@ import (
 	"github.com/cupel-go/go-cupel/internal/bound"
 	"github.com/cupel-go/go-cupel/internal/report"
 	"github.com/cupel-go/go-cupel/internal/testtool"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // The memory target of PROTOCOL.md ("What the runner keeps"): a full run
@@ -139,7 +139,7 @@ func TestMemoryTarget(t *testing.T) {
 	if n := utf8.RuneCountInString(rep.Implementation.Name); n != bound.MaxName || !strings.HasSuffix(rep.Implementation.Name, " characters cut]") {
 		t.Errorf("the name is %d characters, ending %q: want it cut to %d", n, rep.Implementation.Name[len(rep.Implementation.Name)-30:], bound.MaxName)
 	}
-	suite, err := vector.LoadSuite(nil)
+	suite, err := casefile.LoadSuite(nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -27,8 +27,8 @@ import (
 
 	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // Full returns go-cupel's engine under this example's name.
@@ -82,7 +82,7 @@ func (c core) Run(ctx context.Context, req protocol.Request) (protocol.Result, e
 
 // laterFeature names the first later scorer or slicer that in needs, or
 // returns "".
-func laterFeature(in vector.Input) string {
+func laterFeature(in casefile.Input) string {
 	for i := range in.Scorers {
 		if s := laterScorer(&in.Scorers[i]); s != "" {
 			return "scorer " + s

@@ -9,9 +9,9 @@ import (
 
 	"github.com/cupel-go/go-cupel/examples/gate"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/conformtest"
 	"github.com/cupel-go/go-cupel/runner/protocol"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // update regenerates the expected failures file of Core:
@@ -72,10 +72,10 @@ func TestCoreIsNotFullyConformant(t *testing.T) {
 	if err := rep.Err(); !errors.Is(err, runner.ErrFailed) {
 		t.Errorf("Err() = %v, want a runner.ErrFailed", err)
 	}
-	if n := rep.Counts[vector.TierOptional][protocol.OutcomeUnsupported]; n == 0 {
+	if n := rep.Counts[casefile.TierOptional][protocol.OutcomeUnsupported]; n == 0 {
 		t.Errorf("no optional case is unsupported")
 	}
-	if n := rep.Counts[vector.TierRequired][protocol.OutcomeUnsupported]; n != 0 {
+	if n := rep.Counts[casefile.TierRequired][protocol.OutcomeUnsupported]; n != 0 {
 		t.Errorf("%d required cases are unsupported", n)
 	}
 }

@@ -17,8 +17,8 @@ import (
 	"github.com/cupel-go/go-cupel/internal/offline"
 	"github.com/cupel-go/go-cupel/internal/testtool"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // script is the Python program, relative to this directory (go test runs
@@ -42,11 +42,11 @@ func python3(t *testing.T) string {
 }
 
 // supported reports whether cupel_impl.py implements what c needs.
-func supported(c *vector.Case) bool {
+func supported(c *casefile.Case) bool {
 	switch c.Stage {
-	case vector.StageScoring:
+	case casefile.StageScoring:
 		return len(c.Input.Scorers) == 1 && slices.Contains(supportedScorers, c.Input.Scorers[0].Type)
-	case vector.StagePlacing:
+	case casefile.StagePlacing:
 		return slices.Contains(supportedPlacers, c.Input.Placer)
 	}
 	return false
@@ -55,7 +55,7 @@ func supported(c *vector.Case) bool {
 // wantStatus is the status each case of the suite must get.
 func wantStatus(t *testing.T) map[string]protocol.Outcome {
 	t.Helper()
-	suite, err := vector.LoadSuite(nil)
+	suite, err := casefile.LoadSuite(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,14 +116,14 @@ func TestPythonImplementation(t *testing.T) {
 		if c.Outcome == protocol.OutcomeUnsupported && (c.Actual == nil || c.Actual.Reason == "") {
 			t.Errorf("%s: unsupported without a reason", c.ID)
 		}
-		if c.Outcome == protocol.OutcomePass && c.Tier == vector.TierRequired && c.Actual != nil {
+		if c.Outcome == protocol.OutcomePass && c.Tier == casefile.TierRequired && c.Actual != nil {
 			implemented[c.Stage] = true
 		}
 	}
 	for id := range want {
 		t.Errorf("%s: not in the report", id)
 	}
-	for _, stage := range []string{vector.StageScoring, vector.StagePlacing} {
+	for _, stage := range []string{casefile.StageScoring, casefile.StagePlacing} {
 		if !implemented[stage] {
 			t.Errorf("no required %s case passed", stage)
 		}
@@ -131,8 +131,8 @@ func TestPythonImplementation(t *testing.T) {
 
 	// Per stage: scoring is split, placing passes in full, slicing and
 	// pipeline are unsupported in full.
-	for _, tier := range vector.Tiers {
-		for _, stage := range vector.Stages {
+	for _, tier := range casefile.Tiers {
+		for _, stage := range casefile.Stages {
 			counts := rep.StageCounts[tier+"/"+stage]
 			pass, unsupported := counts[protocol.OutcomePass], counts[protocol.OutcomeUnsupported]
 			t.Logf("%-8s %-8s %3d pass, %3d unsupported", tier, stage, pass, unsupported)
@@ -140,11 +140,11 @@ func TestPythonImplementation(t *testing.T) {
 				t.Errorf("%s/%s: no case", tier, stage)
 			}
 			switch stage {
-			case vector.StageScoring:
+			case casefile.StageScoring:
 				if pass == 0 || unsupported == 0 {
 					t.Errorf("%s/scoring: %d pass, %d unsupported; want some of each", tier, pass, unsupported)
 				}
-			case vector.StagePlacing:
+			case casefile.StagePlacing:
 				if unsupported != 0 {
 					t.Errorf("%s/placing: %d unsupported, want 0", tier, unsupported)
 				}
@@ -181,8 +181,8 @@ func TestPythonImplementationExecPerCase(t *testing.T) {
 	})
 	rep, err := runner.Run(context.Background(), impl, runner.Options{
 		Run:    "/u-shaped-",
-		Tiers:  []string{vector.TierRequired},
-		Stages: []string{vector.StagePlacing},
+		Tiers:  []string{casefile.TierRequired},
+		Stages: []string{casefile.StagePlacing},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -280,7 +280,7 @@ func TestOffline(t *testing.T) {
 // verdict of wantStatus gives.
 func stageLines(t *testing.T) []string {
 	t.Helper()
-	suite, err := vector.LoadSuite(nil)
+	suite, err := casefile.LoadSuite(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -293,8 +293,8 @@ func stageLines(t *testing.T) []string {
 		}
 	}
 	var lines []string
-	for _, tier := range vector.Tiers {
-		for _, stage := range vector.Stages {
+	for _, tier := range casefile.Tiers {
+		for _, stage := range casefile.Stages {
 			var parts []string
 			if n := pass[tier+"/"+stage]; n > 0 {
 				parts = append(parts, fmt.Sprintf("%d pass", n))

@@ -14,9 +14,9 @@ import (
 	"github.com/cupel-go/go-cupel/internal/report"
 	"github.com/cupel-go/go-cupel/internal/report/reportcheck"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/requirement"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // testCatalogue is a small catalogue for TestRequirementsInEveryFormat:
@@ -55,13 +55,13 @@ test = "protocol"
 }
 
 // coversOf is the test catalogue's requirements that case c covers.
-func coversOf(c *vector.Case) []string {
+func coversOf(c *casefile.Case) []string {
 	switch {
-	case c.Stage == vector.StageScoring && len(c.Input.Scorers) == 1 && c.Input.Scorers[0].Type == "reflexive":
+	case c.Stage == casefile.StageScoring && len(c.Input.Scorers) == 1 && c.Input.Scorers[0].Type == "reflexive":
 		return []string{"R19.1"}
-	case c.Stage == vector.StagePlacing && c.Input.Placer == "u-shaped":
+	case c.Stage == casefile.StagePlacing && c.Input.Placer == "u-shaped":
 		return []string{"R33.1"}
-	case c.Stage == vector.StageSlicing && c.Input.Slicer == "greedy":
+	case c.Stage == casefile.StageSlicing && c.Input.Slicer == "greedy":
 		return []string{"R26.1"}
 	}
 	return nil
@@ -75,7 +75,7 @@ func coversOf(c *vector.Case) []string {
 // each, and the statement, source and link where the format has room.
 func TestRequirementsInEveryFormat(t *testing.T) {
 	py := python3(t)
-	suite, err := vector.LoadSuite(nil)
+	suite, err := casefile.LoadSuite(nil)
 	if err != nil {
 		t.Fatal(err)
 	}

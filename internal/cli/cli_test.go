@@ -13,8 +13,8 @@ import (
 
 	"github.com/cupel-go/go-cupel/internal/oracleimpl"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // These specs call the package's functions directly; cmd/cupel-conform's
@@ -47,10 +47,10 @@ var _ = Describe("the exit code", func() {
 	})
 
 	It("is 1 for a run whose verdict failed", func() {
-		suite, err := vector.LoadSuite(nil)
+		suite, err := casefile.LoadSuite(nil)
 		Expect(err).NotTo(HaveOccurred())
 		wrong := oracleimpl.New(suite)
-		wrong.Mutate = func(_ *vector.Case, r *protocol.Result) {
+		wrong.Mutate = func(_ *casefile.Case, r *protocol.Result) {
 			if r.Output != nil && len(r.Output.Scores) > 0 {
 				r.Output.Scores[0].Score += 0.5
 			}
@@ -140,7 +140,7 @@ var _ = Describe("Main", func() {
 		for _, arg := range []string{"version", "--version"} {
 			code, stdout, _ := main(arg)
 			Expect(code).To(Equal(exitOK))
-			Expect(stdout).To(HavePrefix(protocol.Name + " " + protocol.Version + "\nprotocol " + protocol.Protocol + "\nspec " + vector.SpecVersion + "\n"))
+			Expect(stdout).To(HavePrefix(protocol.Name + " " + protocol.Version + "\nprotocol " + protocol.Protocol + "\nspec " + casefile.SpecVersion + "\n"))
 		}
 	})
 })

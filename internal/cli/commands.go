@@ -10,8 +10,8 @@ import (
 	"github.com/cupel-go/go-cupel/internal/offline"
 	"github.com/cupel-go/go-cupel/internal/report"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 func (e *env) adapter(args []string) (int, error) {
@@ -284,11 +284,11 @@ func (e *env) version(args []string) (int, error) {
 	if err := parseNoArgs(fs, args); err != nil {
 		return 0, err
 	}
-	suite, err := vector.LoadSuite(nil)
+	suite, err := casefile.LoadSuite(nil)
 	if err != nil {
 		return exitInfrastructure, err
 	}
 	fmt.Fprintf(e.stdout, "%s %s\nprotocol %s\nspec %s\nembedded suite %d cases, sha256 %s\n",
-		protocol.Name, protocol.Version, protocol.Protocol, vector.SpecVersion, len(suite.Cases)+len(suite.Errors), suite.Digest)
+		protocol.Name, protocol.Version, protocol.Protocol, casefile.SpecVersion, len(suite.Cases)+len(suite.Errors), suite.Digest)
 	return 0, nil
 }

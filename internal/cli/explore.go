@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/explore"
 	"github.com/cupel-go/go-cupel/runner/protocol"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 const exploreUsage = `usage: cupel-conform explore --impl-cmd CMD [--against CMD2] [--seed N]
@@ -105,7 +105,7 @@ func (e *env) explore(args []string) (int, error) {
 	}
 	process := func(cmd string) *protocol.Process {
 		return protocol.NewProcess(protocol.ProcessOptions{Command: cmd, Restarts: restartsOpt(*restarts), StartupTimeout: *startup,
-			Suite: protocol.HelloSuite{SpecVersion: vector.SpecVersion}})
+			Suite: protocol.HelloSuite{SpecVersion: casefile.SpecVersion}})
 	}
 	opts := explore.Options{Seed: *seed, Cases: *cases, Duration: *duration, Stages: stages, Out: *out,
 		Timeout: *timeout, StartupTimeout: *startup, ShrinkRuns: *shrinkRuns, Coverage: *coverage, Shard: runner.Shard(shard)}

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/cupel-go/go-cupel/runner"
-	"github.com/cupel-go/go-cupel/runner/vector"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 )
 
 // listFlag is a repeatable, comma-separated string flag.
@@ -78,7 +78,7 @@ func (c *common) options() runner.Options {
 	return o
 }
 
-func (c *common) load() (*vector.Suite, runner.Options, error) {
+func (c *common) load() (*casefile.Suite, runner.Options, error) {
 	o := c.options()
 	if c.suite != "" {
 		st, err := os.Stat(c.suite)
@@ -89,7 +89,7 @@ func (c *common) load() (*vector.Suite, runner.Options, error) {
 			return nil, o, usagef("--suite: %s is not a directory", c.suite)
 		}
 	}
-	s, err := vector.LoadSuite(o.Suite)
+	s, err := casefile.LoadSuite(o.Suite)
 	return s, o, err
 }
 

@@ -13,8 +13,8 @@ import (
 	"github.com/cupel-go/go-cupel/internal/atomicfile"
 	"github.com/cupel-go/go-cupel/internal/report"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // outputs holds the report destinations of run, verify and report merge.
@@ -83,7 +83,7 @@ func writeFile(path string, stdout io.Writer, write func(io.Writer) error) error
 	return atomicfile.Write(path, write)
 }
 
-func (e *env) emit(rep *runner.Report, suite *vector.Suite, o outputs) error {
+func (e *env) emit(rep *runner.Report, suite *casefile.Suite, o outputs) error {
 	textOut := e.stdout
 	for _, p := range []string{o.json, o.junit, o.tap, o.markdown, o.badge} {
 		if p == "-" {
@@ -134,7 +134,7 @@ func writeJSON(path string, v any) error {
 	return atomicfile.WriteBytes(path, append(b, '\n'))
 }
 
-func saveFailed(dir string, rep *runner.Report, suite *vector.Suite) error {
+func saveFailed(dir string, rep *runner.Report, suite *casefile.Suite) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}

@@ -11,7 +11,7 @@ import (
 
 	"github.com/cupel-go/go-cupel/internal/matrix"
 	"github.com/cupel-go/go-cupel/runner"
-	"github.com/cupel-go/go-cupel/runner/vector"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 )
 
 // matrixOutputs are the destinations of a comparison of implementations
@@ -144,7 +144,7 @@ func suiteLookup(dir string, entries []runner.NamedReport, stderr io.Writer) (fu
 }
 
 // caseData looks up the inputs and the expected results of a case of suite.
-func caseData(suite *vector.Suite) func(string) (matrix.CaseData, bool) {
+func caseData(suite *casefile.Suite) func(string) (matrix.CaseData, bool) {
 	return func(id string) (matrix.CaseData, bool) {
 		c := suite.Case(id)
 		if c == nil {

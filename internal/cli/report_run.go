@@ -10,8 +10,8 @@ import (
 	"github.com/cupel-go/go-cupel/internal/matrix"
 	"github.com/cupel-go/go-cupel/internal/report"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // builtinName is the -i name of the in-process engine.
@@ -51,7 +51,7 @@ func parseImpls(flags []string, popts protocol.ProcessOptions) ([]runner.NamedIm
 // runMany is run with -i: the suite against every implementation in
 // parallel, reported side by side. The exit code is the worst of the
 // implementations' (3 over 1 over 0), so --require-level applies to each.
-func (e *env) runMany(ctx context.Context, m *manyFlags, suite *vector.Suite, opts runner.Options, o outputs, popts protocol.ProcessOptions, writeExp string) (int, error) {
+func (e *env) runMany(ctx context.Context, m *manyFlags, suite *casefile.Suite, opts runner.Options, o outputs, popts protocol.ProcessOptions, writeExp string) (int, error) {
 	for _, f := range []struct{ name, val string }{
 		{"--impl-cmd", popts.Command},
 		{"--save-failed", o.saveFailed}, {"--write-expected-failures", writeExp},
@@ -101,7 +101,7 @@ func (e *env) runMany(ctx context.Context, m *manyFlags, suite *vector.Suite, op
 // implementation's own verdict: --junit FILE, one testsuite per
 // implementation; --tap DIR and --badge DIR, a file per implementation
 // (DIR/NAME.tap, DIR/NAME.json).
-func (e *env) emitPerImpl(entries []runner.NamedReport, suite *vector.Suite, o outputs) error {
+func (e *env) emitPerImpl(entries []runner.NamedReport, suite *casefile.Suite, o outputs) error {
 	named := make([]runner.NamedReport, len(entries))
 	files := map[string]string{}
 	for i, en := range entries {
@@ -160,7 +160,7 @@ func worse(a, b int) int {
 }
 
 // writeHTML writes the HTML page of a run of one implementation.
-func writeHTML(w io.Writer, rep *runner.Report, suite *vector.Suite) error {
+func writeHTML(w io.Writer, rep *runner.Report, suite *casefile.Suite) error {
 	name := rep.Implementation.Name
 	if name == "" {
 		name = "implementation"

@@ -10,8 +10,8 @@ import (
 	"strings"
 
 	"github.com/cupel-go/go-cupel/internal/safetext"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/requirement"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // embeddedCatalogue is where the embedded catalogue lives in the
@@ -69,7 +69,7 @@ const coverageHelp = "`WHEN` the suite must cover the catalogue: every vector co
 	"(auto: for the embedded suite, and for a --suite whose vectors use covers at all; on; off). An id the catalogue does not hold is an error whatever WHEN is"
 
 // complete decides whether lint holds the suite to cover the catalogue.
-func (c coverageFlag) complete(suiteDir string, suite *vector.Suite) bool {
+func (c coverageFlag) complete(suiteDir string, suite *casefile.Suite) bool {
 	switch c {
 	case coverageOn:
 		return true
@@ -90,7 +90,7 @@ func (c coverageFlag) complete(suiteDir string, suite *vector.Suite) bool {
 // lintCoverage writes the coverage problems of suite against the catalogue
 // of catDir, one line each, and returns how many there are and the line
 // that sums them up.
-func (e *env) lintCoverage(suite *vector.Suite, suiteDir, catDir string, mode coverageFlag) (int, string, error) {
+func (e *env) lintCoverage(suite *casefile.Suite, suiteDir, catDir string, mode coverageFlag) (int, string, error) {
 	cat, where, err := loadCatalogue(catDir)
 	if err != nil {
 		return 0, "", err
@@ -274,9 +274,9 @@ func (l *listing) summaryLines() []string {
 func (l *listing) writeText(w io.Writer) error {
 	var b strings.Builder
 	if l.uncovered {
-		fmt.Fprintf(&b, "Protocol requirements of the Cupel specification %s that no vector covers: %d\n", vector.SpecVersion, len(l.reqs))
+		fmt.Fprintf(&b, "Protocol requirements of the Cupel specification %s that no vector covers: %d\n", casefile.SpecVersion, len(l.reqs))
 	} else {
-		fmt.Fprintf(&b, "Requirements of the Cupel specification %s, with the vectors that cover them\n", vector.SpecVersion)
+		fmt.Fprintf(&b, "Requirements of the Cupel specification %s, with the vectors that cover them\n", casefile.SpecVersion)
 	}
 	for _, g := range l.groups() {
 		fmt.Fprintf(&b, "\n%s\n", safetext.Line(g.heading))
@@ -299,9 +299,9 @@ func (l *listing) writeText(w io.Writer) error {
 func (l *listing) writeMarkdown(w io.Writer) error {
 	var b strings.Builder
 	if l.uncovered {
-		fmt.Fprintf(&b, "# Protocol requirements of the Cupel specification %s without a vector\n", vector.SpecVersion)
+		fmt.Fprintf(&b, "# Protocol requirements of the Cupel specification %s without a vector\n", casefile.SpecVersion)
 	} else {
-		fmt.Fprintf(&b, "# Requirements of the Cupel specification %s\n", vector.SpecVersion)
+		fmt.Fprintf(&b, "# Requirements of the Cupel specification %s\n", casefile.SpecVersion)
 	}
 	for _, g := range l.groups() {
 		fmt.Fprintf(&b, "\n## %s\n\n| id | kind | test | section | statement | how it is tested |\n|---|---|---|---|---|---|\n", safetext.Markdown(g.heading))
@@ -343,7 +343,7 @@ func (l *listing) writeJSON(w io.Writer) error {
 		Uncovered    bool                `json:"uncovered_only"`
 		Summary      requirement.Summary `json:"summary"`
 		Requirements []jsonRequirement   `json:"requirements"`
-	}{Schema: RequirementsSchema, SpecVersion: vector.SpecVersion, Catalogue: l.where, Uncovered: l.uncovered, Summary: l.summary, Requirements: []jsonRequirement{}}
+	}{Schema: RequirementsSchema, SpecVersion: casefile.SpecVersion, Catalogue: l.where, Uncovered: l.uncovered, Summary: l.summary, Requirements: []jsonRequirement{}}
 	for _, r := range l.reqs {
 		jr := jsonRequirement{Requirement: r, Source: r.Source(), URL: r.URL(), Vectors: []jsonVector{}}
 		for _, c := range l.cv.Cases[r.ID] {

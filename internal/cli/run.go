@@ -10,8 +10,8 @@ import (
 	"github.com/cupel-go/go-cupel/internal/atomicfile"
 	"github.com/cupel-go/go-cupel/internal/report"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // failedIn returns the ids of the cases that the verdict of the JSON
@@ -157,7 +157,7 @@ func (e *env) run(args []string) (int, error) {
 }
 
 // runWithProgress runs the suite with progress on stderr (see progress).
-func (e *env) runWithProgress(ctx context.Context, impl protocol.Implementation, suite *vector.Suite, opts runner.Options, o outputs) (*runner.Report, error) {
+func (e *env) runWithProgress(ctx context.Context, impl protocol.Implementation, suite *casefile.Suite, opts runner.Options, o outputs) (*runner.Report, error) {
 	total := 0
 	if cases, err := runner.Select(suite, opts); err == nil {
 		total = len(cases)
@@ -176,7 +176,7 @@ func (e *env) runWithProgress(ctx context.Context, impl protocol.Implementation,
 // the loader ignored: a misspelled key leaves a case testing something
 // else than its author meant. Only for --suite: the embedded suite is
 // linted by its own tests.
-func (e *env) warnKeys(suite *vector.Suite, opts runner.Options) {
+func (e *env) warnKeys(suite *casefile.Suite, opts runner.Options) {
 	if opts.Suite == nil {
 		return
 	}

@@ -9,8 +9,8 @@ import (
 	"github.com/cupel-go/go-cupel/internal/safetext"
 	"github.com/cupel-go/go-cupel/internal/wirejson"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // smoke checks an adapter's framing: hello, one case per stage over one
@@ -49,10 +49,10 @@ func (e *env) smoke(args []string) (int, error) {
 	}
 	fmt.Fprintf(e.stdout, "ok   hello: %s, protocol %s\n", safetext.Line(info.Name+" "+info.Version+" ("+info.Language+")"), protocol.Protocol)
 	seq := 0
-	for _, stage := range vector.Stages {
-		var cs *vector.Case
+	for _, stage := range casefile.Stages {
+		var cs *casefile.Case
 		for _, x := range suite.Cases {
-			if x.Stage == stage && (cs == nil || (x.Tier == vector.TierRequired && cs.Tier != vector.TierRequired)) {
+			if x.Stage == stage && (cs == nil || (x.Tier == casefile.TierRequired && cs.Tier != casefile.TierRequired)) {
 				cs = x
 			}
 		}

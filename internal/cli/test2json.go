@@ -8,7 +8,7 @@ import (
 
 	"github.com/cupel-go/go-cupel/internal/report"
 	"github.com/cupel-go/go-cupel/runner"
-	"github.com/cupel-go/go-cupel/runner/vector"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 )
 
 // goTestFlags are what run takes so that gotestsum can drive it as it
@@ -28,7 +28,7 @@ func (g *goTestFlags) register(fs *flag.FlagSet) {
 // apply checks the go test arguments of a run and narrows opts to the
 // cases -test.run selects. pos are run's positional arguments: only
 // gotestsum's package argument is allowed, with --test2json.
-func (g *goTestFlags) apply(o outputs, pos []string, suite *vector.Suite, opts *runner.Options) error {
+func (g *goTestFlags) apply(o outputs, pos []string, suite *casefile.Suite, opts *runner.Options) error {
 	if !o.test2json {
 		if len(pos) > 0 {
 			return usagef("unexpected arguments: %s", strings.Join(pos, " "))
@@ -101,7 +101,7 @@ func (g *goTestFlags) check(rep *runner.Report) error {
 }
 
 // writeTest2JSON writes the run's test2json stream to stdout.
-func (e *env) writeTest2JSON(rep *runner.Report, suite *vector.Suite) error {
+func (e *env) writeTest2JSON(rep *runner.Report, suite *casefile.Suite) error {
 	if err := report.WriteTest2JSON(e.stdout, rep, suite); err != nil {
 		return fmt.Errorf("--test2json: %w", err)
 	}

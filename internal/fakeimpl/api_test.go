@@ -13,8 +13,8 @@ import (
 	"github.com/cupel-go/go-cupel/internal/fakeimpl"
 	"github.com/cupel-go/go-cupel/internal/report"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 var fixtures = os.DirFS("../../runner/testdata/suite")
@@ -26,7 +26,7 @@ func options(require runner.Level) runner.Options {
 // The Go API front end: Run and Check, with and without a required level,
 // for every implementation of the table.
 var _ = Describe("The Run and Check API with each test implementation", func() {
-	suite, err := vector.LoadSuite(fixtures)
+	suite, err := casefile.LoadSuite(fixtures)
 	if err != nil {
 		panic(err)
 	}
@@ -117,7 +117,7 @@ var _ = Describe("The Run and Check API with each test implementation", func() {
 
 	It("breaks every answer of the broken implementations (the table is not vacuous)", func() {
 		for _, c := range suite.Cases {
-			Expect(fakeimpl.Want(fakeimpl.OptionalFailures, c) == protocol.OutcomeFail).To(Equal(c.Tier == vector.TierOptional))
+			Expect(fakeimpl.Want(fakeimpl.OptionalFailures, c) == protocol.OutcomeFail).To(Equal(c.Tier == casefile.TierOptional))
 		}
 		Expect(runner.Check(fakeimpl.New("nonesuch", suite), options(""))).To(MatchError(runner.ErrUsage), "a nil Implementation")
 	})

@@ -19,8 +19,8 @@ import (
 
 	"github.com/cupel-go/go-cupel/internal/oracleimpl"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // The names of the implementations.
@@ -51,25 +51,25 @@ const SlowFor = time.Minute
 
 // New returns the implementation called name over suite, or nil for an
 // unknown name.
-func New(name string, suite *vector.Suite) protocol.Implementation {
+func New(name string, suite *casefile.Suite) protocol.Implementation {
 	o := oracleimpl.New(suite)
 	o.Info.Name = "testimpl-" + name
 	switch name {
 	case Conformant:
 		return o
 	case OptionalFailures, FailingRequired:
-		tier := vector.TierOptional
+		tier := casefile.TierOptional
 		if name == FailingRequired {
-			tier = vector.TierRequired
+			tier = casefile.TierRequired
 		}
-		o.Mutate = func(c *vector.Case, r *protocol.Result) {
+		o.Mutate = func(c *casefile.Case, r *protocol.Result) {
 			if c.Tier == tier {
 				Break(r)
 			}
 		}
 		return o
 	case Partial:
-		o.Info.Capabilities.Stages = []string{vector.StageScoring, vector.StagePlacing}
+		o.Info.Capabilities.Stages = []string{casefile.StageScoring, casefile.StagePlacing}
 		return partial{o}
 	case Crashing:
 		return crashing{o}
@@ -126,7 +126,7 @@ func Break(r *protocol.Result) {
 // checks keeps its order and gets the bad indexes in the report instead
 // (included 99, excluded -1); one whose report the case does not check
 // gets both a bad order and such a report, which the text report shows.
-func OutOfRangeIndex(c *vector.Case, r *protocol.Result) {
+func OutOfRangeIndex(c *casefile.Case, r *protocol.Result) {
 	if r.Kind != protocol.ResultOK || r.Output == nil {
 		return
 	}
@@ -149,10 +149,10 @@ func OutOfRangeIndex(c *vector.Case, r *protocol.Result) {
 		}
 	}
 	switch {
-	case c.Stage == vector.StagePipeline && c.Expect.Diagnostics != nil && out.Diagnostics != nil:
+	case c.Stage == casefile.StagePipeline && c.Expect.Diagnostics != nil && out.Diagnostics != nil:
 		badReport(out.Diagnostics)
 		return
-	case c.Stage == vector.StagePipeline:
+	case c.Stage == casefile.StagePipeline:
 		out.Diagnostics = &protocol.Diagnostics{}
 		badReport(out.Diagnostics)
 	}
@@ -168,7 +168,7 @@ func OutOfRangeIndex(c *vector.Case, r *protocol.Result) {
 type partial struct{ *oracleimpl.Oracle }
 
 func (p partial) Run(ctx context.Context, req protocol.Request) (protocol.Result, error) {
-	if req.Stage == vector.StageSlicing || req.Stage == vector.StagePipeline {
+	if req.Stage == casefile.StageSlicing || req.Stage == casefile.StagePipeline {
 		return protocol.Result{Kind: protocol.ResultUnsupported, Reason: req.Stage + " is not implemented yet"}, nil
 	}
 	return p.Oracle.Run(ctx, req)
@@ -206,7 +206,7 @@ func (s slow) Run(ctx context.Context, req protocol.Request) (protocol.Result, e
 // case without a result; each case gets 200ms). It returns the exit code.
 func Main(args []string) int {
 	name := os.Getenv("TESTIMPL")
-	suite, err := vector.LoadSuite(os.DirFS(os.Getenv("TESTIMPL_SUITE")))
+	suite, err := casefile.LoadSuite(os.DirFS(os.Getenv("TESTIMPL_SUITE")))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "testimpl:", err)
 		return 1
@@ -317,13 +317,13 @@ func writeLine(w io.Writer, v any) error {
 
 // Want is the outcome the implementation called name earns on c, live
 // (in process or as a process).
-func Want(name string, c *vector.Case) protocol.Outcome {
+func Want(name string, c *casefile.Case) protocol.Outcome {
 	expectsRejection := c.Expect.Error != "" || c.Expect.ConstructionError
 	switch {
-	case name == OptionalFailures && c.Tier == vector.TierOptional,
-		name == FailingRequired && c.Tier == vector.TierRequired:
+	case name == OptionalFailures && c.Tier == casefile.TierOptional,
+		name == FailingRequired && c.Tier == casefile.TierRequired:
 		return protocol.OutcomeFail
-	case name == Partial && (c.Stage == vector.StageSlicing || c.Stage == vector.StagePipeline):
+	case name == Partial && (c.Stage == casefile.StageSlicing || c.Stage == casefile.StagePipeline):
 		return protocol.OutcomeUnsupported
 	case name == Crashing && c.ID == CrashID:
 		return protocol.OutcomeCrash
@@ -339,7 +339,7 @@ func Want(name string, c *vector.Case) protocol.Outcome {
 // offline exchange, where nothing times out: the slow implementation's
 // answer is its error (it ran out of its 200ms). A crash leaves no result,
 // which verify refuses as a whole (see Main).
-func WantOffline(name string, c *vector.Case) protocol.Outcome {
+func WantOffline(name string, c *casefile.Case) protocol.Outcome {
 	if name == Slow && c.ID == SlowID {
 		return protocol.OutcomeError
 	}

@@ -23,8 +23,8 @@ import (
 
 	"github.com/cupel-go/go-cupel/internal/oracleimpl"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // Main runs the adapter on stdin/stdout and returns the exit code.
@@ -57,7 +57,7 @@ func Main() int {
 	}
 	var o protocol.Implementation = runner.Engine()
 	if dir := os.Getenv("FAULT_SUITE"); dir != "" {
-		suite, err := vector.LoadSuite(os.DirFS(dir))
+		suite, err := casefile.LoadSuite(os.DirFS(dir))
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 1

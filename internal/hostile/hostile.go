@@ -20,8 +20,8 @@ import (
 
 	"github.com/cupel-go/go-cupel/internal/oracleimpl"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // A Variant is one kind of hostility. Every hook is optional; a nil hook
@@ -76,7 +76,7 @@ func Main() int {
 	}
 	var impl protocol.Implementation = runner.Engine()
 	if dir := os.Getenv("HOSTILE_SUITE"); dir != "" {
-		suite, err := vector.LoadSuite(os.DirFS(dir))
+		suite, err := casefile.LoadSuite(os.DirFS(dir))
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 1

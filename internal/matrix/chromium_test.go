@@ -19,8 +19,8 @@ import (
 	"github.com/cupel-go/go-cupel/internal/matrix"
 	"github.com/cupel-go/go-cupel/internal/testtool"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // chromium returns the path of Debian's chromium. Without it the spec
@@ -59,11 +59,11 @@ func synthetic(n int) (*matrix.Matrix, []string) {
 			Suite:  runner.SuiteIdentity{Source: "synthetic", SpecVersion: "1.3", Digest: "feedfacefeedface", Cases: n}}
 	}
 	for i := range n {
-		tier := vector.TierRequired
+		tier := casefile.TierRequired
 		if i >= n*2/5 {
-			tier = vector.TierOptional
+			tier = casefile.TierOptional
 		}
-		stage := vector.Stages[i%len(vector.Stages)]
+		stage := casefile.Stages[i%len(casefile.Stages)]
 		id := fmt.Sprintf("%s/%s/case-%04d", tier, stage, i)
 		for _, name := range names {
 			cr := runner.CaseResult{ID: id, Tier: tier, Stage: stage, Name: fmt.Sprintf("synthetic case %d", i), Outcome: protocol.OutcomePass}

@@ -12,8 +12,8 @@ import (
 
 	"github.com/cupel-go/go-cupel/internal/bound"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 //go:embed report.html.tmpl
@@ -188,8 +188,8 @@ func buildPage(m *Matrix, o HTMLOptions) htmlPage {
 	for _, im := range m.Implementations {
 		h := htmlImpl{Name: im.Name, Describe: describe(im.Info), Level: im.Verdict.LevelText, Reason: im.LevelReason,
 			LevelClass: "lvl-none", Met: im.Met(), VerdictLine: im.Verdict.Line(), Infrastructure: im.Infrastructure, Caps: capabilities(im.Info.Capabilities),
-			Required: bar(tally(im.Counts[vector.TierRequired]), vector.TierRequired, ""),
-			Optional: bar(tally(im.Counts[vector.TierOptional]), vector.TierOptional, "")}
+			Required: bar(tally(im.Counts[casefile.TierRequired]), casefile.TierRequired, ""),
+			Optional: bar(tally(im.Counts[casefile.TierOptional]), casefile.TierOptional, "")}
 		switch im.Level {
 		case runner.LevelFullyConformant:
 			h.LevelClass = "lvl-full"
@@ -293,7 +293,7 @@ func buildPage(m *Matrix, o HTMLOptions) htmlPage {
 		p.Outcomes = append(p.Outcomes, OutcomeAbsent)
 	}
 	p.Legend = p.Outcomes
-	for _, st := range vector.Stages {
+	for _, st := range casefile.Stages {
 		if stages[st] {
 			p.Stages = append(p.Stages, st)
 			delete(stages, st)

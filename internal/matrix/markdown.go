@@ -8,8 +8,8 @@ import (
 
 	"github.com/cupel-go/go-cupel/internal/safetext"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // mdFoldAfter is how many disagreements where nobody fails are shown
@@ -44,8 +44,8 @@ func WriteMarkdown(w io.Writer, m *Matrix) error {
 	b.WriteString("\n")
 	for i, im := range m.Implementations {
 		fmt.Fprintf(&b, "| **%s** <br>%s | %s %s | %s | %s |", names[i], safetext.Markdown(describe(im.Info)),
-			levelMark(im.Level), levelText(im), fraction(tally(im.Counts[vector.TierRequired])),
-			fraction(tally(im.Counts[vector.TierOptional])))
+			levelMark(im.Level), levelText(im), fraction(tally(im.Counts[casefile.TierRequired])),
+			fraction(tally(im.Counts[casefile.TierOptional])))
 		if reqs {
 			fmt.Fprintf(&b, " %s |", cmp.Or(requirementsOf(im), "—"))
 		}

@@ -7,8 +7,8 @@ import (
 	"sort"
 
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // ErrInvalid is matched (errors.Is) by every error New returns for reports
@@ -211,7 +211,7 @@ func New(reports []runner.NamedReport, opts Options) (*Matrix, error) {
 		im := Summary{
 			Name: e.Name, Info: r.Implementation, Level: r.Level, LevelReason: r.LevelReason,
 			RequireLevel: r.RequireLevel, Infrastructure: r.Infrastructure, Report: r, Verdict: r.Verdict(),
-			Counts:      map[string]map[protocol.Outcome]int{"all": {}, vector.TierRequired: {}, vector.TierOptional: {}},
+			Counts:      map[string]map[protocol.Outcome]int{"all": {}, casefile.TierRequired: {}, casefile.TierOptional: {}},
 			StageCounts: map[string]map[protocol.Outcome]int{},
 		}
 		if r.Suite.Digest != first.Suite.Digest {
@@ -297,10 +297,10 @@ func orderGroups(set map[string]bool) []string {
 	sort.Slice(keys, func(i, j int) bool {
 		ti, si := splitGroup(keys[i])
 		tj, sj := splitGroup(keys[j])
-		if a, b := rank(vector.Tiers, ti), rank(vector.Tiers, tj); a != b {
+		if a, b := rank(casefile.Tiers, ti), rank(casefile.Tiers, tj); a != b {
 			return a < b
 		}
-		if a, b := rank(vector.Stages, si), rank(vector.Stages, sj); a != b {
+		if a, b := rank(casefile.Stages, si), rank(casefile.Stages, sj); a != b {
 			return a < b
 		}
 		return keys[i] < keys[j]

@@ -11,8 +11,8 @@ import (
 
 	"github.com/cupel-go/go-cupel/internal/matrix"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 func golden(name string, got []byte) {
@@ -28,7 +28,7 @@ var _ = Describe("New", func() {
 		py := m.Implementations[1]
 		Expect(py.Name).To(Equal("python"))
 		Expect(py.Level).To(Equal(runner.LevelNone))
-		Expect(py.Counts[vector.TierRequired]).To(Equal(map[protocol.Outcome]int{protocol.OutcomePass: 3, protocol.OutcomeUnsupported: 2}))
+		Expect(py.Counts[casefile.TierRequired]).To(Equal(map[protocol.Outcome]int{protocol.OutcomePass: 3, protocol.OutcomeUnsupported: 2}))
 		Expect(py.StageCounts["required/scoring"]).To(Equal(map[protocol.Outcome]int{protocol.OutcomePass: 1, protocol.OutcomeUnsupported: 1}))
 		Expect(m.Groups).To(Equal([]string{"required/scoring", "required/slicing", "required/placing", "optional/scoring", "optional/pipeline"}))
 

@@ -15,9 +15,9 @@ import (
 	"github.com/cupel-go/go-cupel/internal/matrix"
 	"github.com/cupel-go/go-cupel/internal/oracleimpl"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/requirement"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // requirementsRun runs the fixture suite (runner/testdata/suite), judged
@@ -26,12 +26,12 @@ import (
 func requirementsRun() *runner.Report {
 	GinkgoHelper()
 	fsys := os.DirFS("../../runner/testdata/suite")
-	suite, err := vector.LoadSuite(fsys)
+	suite, err := casefile.LoadSuite(fsys)
 	Expect(err).NotTo(HaveOccurred())
 	cat, err := requirement.Load(os.DirFS("../../runner/testdata/requirements"))
 	Expect(err).NotTo(HaveOccurred())
 	o := oracleimpl.New(suite)
-	o.Mutate = func(c *vector.Case, r *protocol.Result) {
+	o.Mutate = func(c *casefile.Case, r *protocol.Result) {
 		if c.ID == "required/slicing/greedy-density-order" {
 			*r = protocol.Result{Kind: protocol.ResultOK, Output: &protocol.Output{}}
 		}

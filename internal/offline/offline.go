@@ -18,8 +18,8 @@ import (
 	"github.com/cupel-go/go-cupel/internal/atomicfile"
 	"github.com/cupel-go/go-cupel/internal/bound"
 	"github.com/cupel-go/go-cupel/internal/wirejson"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // Files of an offline exchange directory.
@@ -40,7 +40,7 @@ type Manifest struct {
 // Export writes the cases of the suite (as run messages, one per line) to
 // dir/cases.jsonl and a manifest with the suite digest to
 // dir/manifest.json. The seq of each case is its 1-based line number.
-func Export(suite *vector.Suite, cases []*vector.Case, dir string) error {
+func Export(suite *casefile.Suite, cases []*casefile.Case, dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -149,7 +149,7 @@ func ReadResults(r io.Reader) (*Results, error) {
 
 // Check verifies that the results answer exactly the given cases and, when
 // the hello echoes a suite digest, that it is digest.
-func (r *Results) Check(cases []*vector.Case, digest string) error {
+func (r *Results) Check(cases []*casefile.Case, digest string) error {
 	if r.hello.Suite != nil && r.hello.Suite.Digest != "" && r.hello.Suite.Digest != digest {
 		return fmt.Errorf("%w: results are for suite %s, not %s", protocol.ErrInfrastructure, r.hello.Suite.Digest, digest)
 	}

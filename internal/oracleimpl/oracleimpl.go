@@ -10,24 +10,24 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // Oracle answers from the suite's expected results.
 type Oracle struct {
-	Suite *vector.Suite
+	Suite *casefile.Suite
 	// Mutate, when set, may change a result before it is returned.
-	Mutate func(c *vector.Case, r *protocol.Result)
+	Mutate func(c *casefile.Case, r *protocol.Result)
 	// Info is returned by Hello.
 	Info protocol.Identity
 }
 
 // New returns an answer key over suite (its Hello still names itself
 // "oracle", as the reports of the tests show).
-func New(suite *vector.Suite) *Oracle {
+func New(suite *casefile.Suite) *Oracle {
 	return &Oracle{Suite: suite, Info: protocol.Identity{Name: "oracle", Version: "1", Language: "go",
-		Capabilities: protocol.Capabilities{Stages: vector.Stages, Features: []string{"diagnostics"}}}}
+		Capabilities: protocol.Capabilities{Stages: casefile.Stages, Features: []string{"diagnostics"}}}}
 }
 
 // Hello returns o.Info.
@@ -47,25 +47,25 @@ func (o *Oracle) Run(_ context.Context, req protocol.Request) (protocol.Result, 
 }
 
 // Answer is the result that passes c.
-func Answer(c *vector.Case) protocol.Result {
+func Answer(c *casefile.Case) protocol.Result {
 	e := &c.Expect
 	if e.ConstructionError {
-		return protocol.Result{Kind: protocol.ResultRejected, Error: &protocol.ErrorInfo{Kind: vector.KindInvalidConfig, Message: "oracle"}}
+		return protocol.Result{Kind: protocol.ResultRejected, Error: &protocol.ErrorInfo{Kind: casefile.KindInvalidConfig, Message: "oracle"}}
 	}
 	if e.Error != "" {
 		return protocol.Result{Kind: protocol.ResultRejected, Error: &protocol.ErrorInfo{Kind: e.Error, Message: "oracle"}}
 	}
 	out := &protocol.Output{}
 	switch c.Stage {
-	case vector.StageScoring:
+	case casefile.StageScoring:
 		for _, s := range e.Scores {
 			out.Scores = append(out.Scores, protocol.IndexScore{Index: s.Resolved, Score: s.Score})
 		}
-	case vector.StageSlicing:
+	case casefile.StageSlicing:
 		for _, r := range e.Selected {
 			out.Selected = append(out.Selected, r.Resolved)
 		}
-	case vector.StagePlacing, vector.StagePipeline:
+	case casefile.StagePlacing, casefile.StagePipeline:
 		for _, r := range e.Ordered {
 			out.Ordered = append(out.Ordered, r.Resolved)
 		}
@@ -73,7 +73,7 @@ func Answer(c *vector.Case) protocol.Result {
 	out.Shortfalls = slices.Clone(e.Shortfalls)
 	if out.Shortfalls == nil && e.ShortfallCount != nil {
 		for i := 0; i < *e.ShortfallCount; i++ {
-			out.Shortfalls = append(out.Shortfalls, vector.Shortfall{Kind: fmt.Sprint("k", i)})
+			out.Shortfalls = append(out.Shortfalls, casefile.Shortfall{Kind: fmt.Sprint("k", i)})
 		}
 	}
 	if e.CapExcludedCount != nil {
@@ -105,7 +105,7 @@ func Answer(c *vector.Case) protocol.Result {
 	return protocol.Result{Kind: protocol.ResultOK, Output: out}
 }
 
-func entries(list []vector.ExpectedDiagnosticItem) []protocol.DiagnosticItem {
+func entries(list []casefile.ExpectedDiagnosticItem) []protocol.DiagnosticItem {
 	out := []protocol.DiagnosticItem{}
 	for _, e := range list {
 		re := protocol.DiagnosticItem{Index: e.Resolved, Reason: map[string]any{"reason": e.Reason}}

@@ -6,7 +6,7 @@ import (
 	"io"
 
 	"github.com/cupel-go/go-cupel/runner"
-	"github.com/cupel-go/go-cupel/runner/vector"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 )
 
 // Badge is a shields.io endpoint badge.
@@ -31,7 +31,7 @@ func NewBadge(r *runner.Report) Badge {
 	default:
 		pass, total := 0, 0
 		for _, c := range r.Cases {
-			if c.Tier == vector.TierRequired && c.SuiteError == nil {
+			if c.Tier == casefile.TierRequired && c.SuiteError == nil {
 				total++
 				if c.Passed() {
 					pass++

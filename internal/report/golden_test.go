@@ -14,8 +14,8 @@ import (
 	"github.com/cupel-go/go-cupel/internal/fakeimpl"
 	"github.com/cupel-go/go-cupel/internal/report"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/requirement"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // fixtureCatalogue is the catalogue the fixture suite's covers refer to.
@@ -29,11 +29,11 @@ func fixtureCatalogue() *requirement.Catalogue {
 // fixtureRun runs the implementation called name over the fixture suite,
 // judged against its catalogue, and makes the report reproducible: no
 // clock, no durations.
-func fixtureRun(name string, opts runner.Options) (*runner.Report, *vector.Suite) {
+func fixtureRun(name string, opts runner.Options) (*runner.Report, *casefile.Suite) {
 	opts.Suite, opts.SuiteName = os.DirFS("../../runner/testdata/suite"), "fixtures"
 	opts.Catalogue = fixtureCatalogue()
 	opts.Timeout = 2 * time.Second // generous: only the slow case times out, however loaded the machine
-	suite, err := vector.LoadSuite(opts.Suite)
+	suite, err := casefile.LoadSuite(opts.Suite)
 	Expect(err).NotTo(HaveOccurred())
 	rep, err := runner.RunSuite(context.Background(), fakeimpl.New(name, suite), suite, opts)
 	Expect(err).NotTo(HaveOccurred())
@@ -48,14 +48,14 @@ func fixtureRun(name string, opts runner.Options) (*runner.Report, *vector.Suite
 var _ = Describe("The reports of implementations that fall short", func() {
 	formats := []struct {
 		name  string
-		write func(w io.Writer, r *runner.Report, s *vector.Suite) error
+		write func(w io.Writer, r *runner.Report, s *casefile.Suite) error
 	}{
-		{"txt", func(w io.Writer, r *runner.Report, s *vector.Suite) error {
+		{"txt", func(w io.Writer, r *runner.Report, s *casefile.Suite) error {
 			return report.WriteText(w, r, report.TextOptions{Suite: s})
 		}},
-		{"xml", func(w io.Writer, r *runner.Report, s *vector.Suite) error { return report.WriteJUnit(w, r, s) }},
-		{"tap", func(w io.Writer, r *runner.Report, s *vector.Suite) error { return report.WriteTAP(w, r, s) }},
-		{"md", func(w io.Writer, r *runner.Report, _ *vector.Suite) error { return report.WriteMarkdown(w, r) }},
+		{"xml", func(w io.Writer, r *runner.Report, s *casefile.Suite) error { return report.WriteJUnit(w, r, s) }},
+		{"tap", func(w io.Writer, r *runner.Report, s *casefile.Suite) error { return report.WriteTAP(w, r, s) }},
+		{"md", func(w io.Writer, r *runner.Report, _ *casefile.Suite) error { return report.WriteMarkdown(w, r) }},
 	}
 	for _, name := range []string{fakeimpl.FailingRequired, fakeimpl.OptionalFailures, fakeimpl.Partial, fakeimpl.OutOfRange} {
 		for _, f := range formats {

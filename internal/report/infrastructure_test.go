@@ -17,8 +17,8 @@ import (
 	"github.com/cupel-go/go-cupel/internal/matrix"
 	"github.com/cupel-go/go-cupel/internal/report"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // noStart is an implementation that cannot start, as `python3
@@ -41,9 +41,9 @@ func (noStart) Run(context.Context, protocol.Request) (protocol.Result, error) {
 
 // noStartRun is the report of noStart over the fixture suite, made
 // reproducible.
-func noStartRun(target runner.Level) (*runner.Report, *vector.Suite) {
+func noStartRun(target runner.Level) (*runner.Report, *casefile.Suite) {
 	opts := runner.Options{Suite: os.DirFS("../../runner/testdata/suite"), SuiteName: "fixtures", RequireLevel: target, Catalogue: fixtureCatalogue()}
-	suite, err := vector.LoadSuite(opts.Suite)
+	suite, err := casefile.LoadSuite(opts.Suite)
 	Expect(err).NotTo(HaveOccurred())
 	rep, err := runner.RunSuite(context.Background(), noStart{}, suite, opts)
 	Expect(err).NotTo(HaveOccurred())

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // JUnit XML structures, in the element order of the Jenkins JUnit schema
@@ -90,7 +90,7 @@ const LevelTestName = "conformance level"
 // "conformance", with the error and the implementation's stderr tail, and
 // no "conformance level" test case. suite, when set, lets failures show
 // their inputs.
-func WriteJUnit(w io.Writer, r *runner.Report, suite *vector.Suite) error {
+func WriteJUnit(w io.Writer, r *runner.Report, suite *casefile.Suite) error {
 	v := r.Verdict()
 	class := v.Classes()
 	out := junitSuites{Name: "cupel-conform " + implementationName(r), Time: seconds(r.Duration)}

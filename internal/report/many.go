@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/cupel-go/go-cupel/runner"
-	"github.com/cupel-go/go-cupel/runner/vector"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 )
 
 // WriteJUnitMany writes the reports of a comparison run as one JUnit XML
@@ -18,7 +18,7 @@ import (
 // its own [runner.Verdict]: its test cases (the "conformance level" case
 // included, when the run has a target), with the implementation's name
 // before each classname.
-func WriteJUnitMany(w io.Writer, reports []runner.NamedReport, suite *vector.Suite) error {
+func WriteJUnitMany(w io.Writer, reports []runner.NamedReport, suite *casefile.Suite) error {
 	out := junitSuites{Name: "cupel-conform"}
 	var total time.Duration
 	for _, n := range reports {

@@ -7,8 +7,8 @@ import (
 
 	"github.com/cupel-go/go-cupel/internal/safetext"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // WriteMarkdown writes a Markdown summary rendering the run's
@@ -57,8 +57,8 @@ func WriteMarkdown(w io.Writer, r *runner.Report) error {
 		fmt.Fprintf(&b, " %s |", o)
 	}
 	b.WriteString("\n|---|---|" + strings.Repeat("---:|", len(columns)) + "\n")
-	for _, tier := range vector.Tiers {
-		for _, st := range vector.Stages {
+	for _, tier := range casefile.Tiers {
+		for _, st := range casefile.Stages {
 			if x := rows[tier+"/"+st]; x != nil {
 				fmt.Fprintf(&b, "| %s | %s |", tier, st)
 				for _, o := range columns {
@@ -105,7 +105,7 @@ func WriteMarkdown(w io.Writer, r *runner.Report) error {
 	if len(reasons) > 0 {
 		b.WriteString("\n### Unsupported, by reason\n\n| reason | required | optional |\n|---|---:|---:|\n")
 		for _, why := range reasons {
-			fmt.Fprintf(&b, "| %s | %d | %d |\n", safetext.Markdown(why), unsupported[why][vector.TierRequired], unsupported[why][vector.TierOptional])
+			fmt.Fprintf(&b, "| %s | %d | %d |\n", safetext.Markdown(why), unsupported[why][casefile.TierRequired], unsupported[why][casefile.TierOptional])
 		}
 	}
 	if r.Infrastructure != "" {

@@ -16,8 +16,8 @@ import (
 	"github.com/cupel-go/go-cupel/internal/report"
 	"github.com/cupel-go/go-cupel/internal/testtool"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // junitModel is what a JUnit consumer reads: per test case, a failure, an
@@ -106,12 +106,12 @@ func randomReport(rnd *rand.Rand) *runner.Report {
 		Suite: runner.SuiteIdentity{Source: "random", SpecVersion: "1.3"}, Implementation: protocol.Identity{Name: "random"}}
 	n := 1 + rnd.IntN(10)
 	for i := range n {
-		tier := vector.Tiers[rnd.IntN(2)]
+		tier := casefile.Tiers[rnd.IntN(2)]
 		st := statuses[rnd.IntN(len(statuses))]
 		if rnd.IntN(3) == 0 {
 			st = protocol.OutcomePass
 		}
-		c := runner.CaseResult{ID: fmt.Sprintf("%s/scoring/c%d", tier, i), Tier: tier, Stage: vector.StageScoring,
+		c := runner.CaseResult{ID: fmt.Sprintf("%s/scoring/c%d", tier, i), Tier: tier, Stage: casefile.StageScoring,
 			Outcome: st, Message: "m#" + string(st)}
 		if st == protocol.OutcomeXFail || st == protocol.OutcomeXPass {
 			c.ExpectedFailure = &runner.ExpectedFailure{ID: c.ID, Outcome: protocol.OutcomeFail, Reason: "pinned"}

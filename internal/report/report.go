@@ -13,9 +13,9 @@ import (
 
 	"github.com/cupel-go/go-cupel/internal/safetext"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/explore"
 	"github.com/cupel-go/go-cupel/runner/protocol"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // outcomeMessage is "outcome: message", saying the outcome once when the
@@ -103,7 +103,7 @@ func infrastructureStderr(r *runner.Report) []string {
 // FailureDetail is what the text report says of a case under its header
 // line, without colour: the message, the details (the diff), the inputs
 // and the stderr tail. The JUnit and TAP reports carry it too.
-func FailureDetail(c runner.CaseResult, suite *vector.Suite) string {
+func FailureDetail(c runner.CaseResult, suite *casefile.Suite) string {
 	var b strings.Builder
 	writeDetail(&b, c, suite)
 	lines := strings.Split(b.String(), "\n")
@@ -113,7 +113,7 @@ func FailureDetail(c runner.CaseResult, suite *vector.Suite) string {
 	return strings.Join(lines, "\n")
 }
 
-func writeDetail(b *strings.Builder, c runner.CaseResult, suite *vector.Suite) {
+func writeDetail(b *strings.Builder, c runner.CaseResult, suite *casefile.Suite) {
 	if len(c.Details) == 0 || !strings.HasPrefix(c.Message, c.Details[0]) {
 		if c.Message != "" {
 			fmt.Fprintf(b, "  %s\n", safetext.Lines(c.Message, "  "))
@@ -168,11 +168,11 @@ func writeProblems(b *strings.Builder, details []string, limit int) {
 	}
 }
 
-func writeInputs(b *strings.Builder, c *vector.Case) {
+func writeInputs(b *strings.Builder, c *casefile.Case) {
 	in := c.Input
 	// The case's protocol form without its items, keys sorted.
 	var cfg map[string]json.RawMessage
-	if j, err := json.Marshal(vector.Input{PolicySpec: in.PolicySpec, Budget: in.Budget}); err == nil && json.Unmarshal(j, &cfg) == nil {
+	if j, err := json.Marshal(casefile.Input{PolicySpec: in.PolicySpec, Budget: in.Budget}); err == nil && json.Unmarshal(j, &cfg) == nil {
 		delete(cfg, "items")
 		if j, err := json.Marshal(cfg); err == nil {
 			fmt.Fprintf(b, "    config: %s\n", j)

@@ -6,7 +6,7 @@ import (
 
 	"github.com/cupel-go/go-cupel/internal/safetext"
 	"github.com/cupel-go/go-cupel/runner"
-	"github.com/cupel-go/go-cupel/runner/vector"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 )
 
 // requirementText is what the text, JUnit, TAP and go test -json reports
@@ -31,7 +31,7 @@ func requirementText(r *runner.Report, c runner.CaseResult) []string {
 
 // caseDetail is a case's requirements (requirementText) followed by its
 // FailureDetail: the body of a gated case in JUnit, TAP and go test -json.
-func caseDetail(r *runner.Report, c runner.CaseResult, suite *vector.Suite) string {
+func caseDetail(r *runner.Report, c runner.CaseResult, suite *casefile.Suite) string {
 	lines := requirementText(r, c)
 	if len(lines) == 0 {
 		return FailureDetail(c, suite)

@@ -18,8 +18,8 @@ import (
 	"github.com/cupel-go/go-cupel/internal/report/reportcheck"
 	"github.com/cupel-go/go-cupel/internal/testtool"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // textSeeds are implementation text that once broke, or could break, a
@@ -52,9 +52,9 @@ var textSeeds = []string{
 
 // fixtureSuite is the runner's fixture suite, whose cases the fuzzed
 // report answers.
-func fixtureSuite(t testing.TB) *vector.Suite {
+func fixtureSuite(t testing.TB) *casefile.Suite {
 	t.Helper()
-	s, err := vector.LoadSuite(os.DirFS("../../runner/testdata/suite"))
+	s, err := casefile.LoadSuite(os.DirFS("../../runner/testdata/suite"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +67,7 @@ func fixtureSuite(t testing.TB) *vector.Suite {
 // error kind and message, shortfall kind, selection report reason), the
 // requirement ids it covers (a foreign suite's vector files are input
 // too), and, when infra is set, an infrastructure error and its stderr.
-func textReport(suite *vector.Suite, s string, infra bool) *runner.Report {
+func textReport(suite *casefile.Suite, s string, infra bool) *runner.Report {
 	statuses := []protocol.Outcome{protocol.OutcomeFail, protocol.OutcomeError, protocol.OutcomeCrash, protocol.OutcomeTimeout,
 		protocol.OutcomeUnsupported, protocol.OutcomeXFail, protocol.OutcomeSkip, protocol.OutcomeXPass,
 		protocol.OutcomePass, protocol.OutcomeNotRun}
@@ -82,7 +82,7 @@ func textReport(suite *vector.Suite, s string, infra bool) *runner.Report {
 		r.Cases = append(r.Cases, runner.CaseResult{ID: c.ID, Tier: c.Tier, Stage: c.Stage, Name: c.Name, Outcome: st,
 			Message: s, Details: []string{s, "then " + s}, Stderr: s, Requirements: []string{s, "then " + s},
 			Actual: &protocol.Result{Kind: "ok", Reason: s, Error: &protocol.ErrorInfo{Kind: s, Message: s},
-				Output: &protocol.Output{Selected: []int{0}, Shortfalls: []vector.Shortfall{{Kind: s}},
+				Output: &protocol.Output{Selected: []int{0}, Shortfalls: []casefile.Shortfall{{Kind: s}},
 					Diagnostics: &protocol.Diagnostics{Excluded: []protocol.DiagnosticItem{{Index: 0, Reason: map[string]any{"reason": s}}}}}}})
 	}
 	return r
@@ -90,7 +90,7 @@ func textReport(suite *vector.Suite, s string, infra bool) *runner.Report {
 
 // checkTextReport writes the report of s in every format and reads each
 // back as its consumer does; it returns the JUnit file.
-func checkTextReport(t *testing.T, suite *vector.Suite, s string, infra bool) []byte {
+func checkTextReport(t *testing.T, suite *casefile.Suite, s string, infra bool) []byte {
 	t.Helper()
 	r := textReport(suite, s, infra)
 

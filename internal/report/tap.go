@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // WriteTAP writes the report as TAP version 14, rendering the run's
@@ -23,7 +23,7 @@ import (
 // "not ok" point, "infrastructure", holding the error and the
 // implementation's stderr tail, instead of "conformance level". suite,
 // when set, lets failures show their inputs.
-func WriteTAP(w io.Writer, r *runner.Report, suite *vector.Suite) error {
+func WriteTAP(w io.Writer, r *runner.Report, suite *casefile.Suite) error {
 	v := r.Verdict()
 	class := v.Classes()
 	exists, levelOK, why := levelTest(r, v)

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // TestEvent is one event of the stream `go test -json` writes (the
@@ -46,7 +46,7 @@ func Test2JSONPackage(r *runner.Report) string {
 // "conformance level", fails exactly when the level misses it. The
 // package passes exactly when the verdict does, and its output ends with
 // the verdict line. suite, when set, lets failures show their inputs.
-func WriteTest2JSON(w io.Writer, r *runner.Report, suite *vector.Suite) error {
+func WriteTest2JSON(w io.Writer, r *runner.Report, suite *casefile.Suite) error {
 	v := r.Verdict()
 	class := v.Classes()
 	pkg := Test2JSONPackage(r)
@@ -87,7 +87,7 @@ func WriteTest2JSON(w io.Writer, r *runner.Report, suite *vector.Suite) error {
 	// Each case is a subtest of its tier, as t.Run makes them: Go tools
 	// read a test name's first "/" as the step from a test to its subtest,
 	// and a subtest without its parent test is none of theirs.
-	for _, tier := range vector.Tiers {
+	for _, tier := range casefile.Tiers {
 		var cases []runner.CaseResult
 		for _, c := range r.Cases {
 			if c.Tier == tier && c.Outcome != protocol.OutcomeSkip {
@@ -155,7 +155,7 @@ func WriteTest2JSON(w io.Writer, r *runner.Report, suite *vector.Suite) error {
 }
 
 // detailLines is a gated case's failure detail, one line a slice entry.
-func detailLines(r *runner.Report, c runner.CaseResult, suite *vector.Suite) []string {
+func detailLines(r *runner.Report, c runner.CaseResult, suite *casefile.Suite) []string {
 	d := strings.TrimRight(tapSafe(FailureDetail(c, suite)), "\n")
 	if d == "" {
 		return []string{string(c.Outcome)}
@@ -170,7 +170,7 @@ func detailLines(r *runner.Report, c runner.CaseResult, suite *vector.Suite) []s
 // caseTest is the action of a case's test, by its class, and its output
 // lines: a gated case fails with its failure detail; a warning is skipped
 // with the reason; a case not run is skipped; any other case passes.
-func caseTest(r *runner.Report, c runner.CaseResult, class runner.Class, v runner.Verdict, suite *vector.Suite) (string, []string) {
+func caseTest(r *runner.Report, c runner.CaseResult, class runner.Class, v runner.Verdict, suite *casefile.Suite) (string, []string) {
 	switch class {
 	case runner.ClassGated:
 		return "fail", detailLines(r, c, suite)

@@ -11,13 +11,13 @@ import (
 	"github.com/cupel-go/go-cupel/internal/fakeimpl"
 	"github.com/cupel-go/go-cupel/internal/report"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // test2jsonOf decodes the stream of rep: every event, and the last action
 // of each test ("" for the package).
-func test2jsonOf(rep *runner.Report, suite *vector.Suite) ([]report.TestEvent, map[string]string) {
+func test2jsonOf(rep *runner.Report, suite *casefile.Suite) ([]report.TestEvent, map[string]string) {
 	var b bytes.Buffer
 	Expect(report.WriteTest2JSON(&b, rep, suite)).To(Succeed())
 	var events []report.TestEvent
@@ -82,7 +82,7 @@ var _ = Describe("The go test -json stream", func() {
 		Entry("a failing implementation", fakeimpl.FailingRequired, runner.Options{RequireLevel: runner.LevelConformant}),
 		Entry("warnings", fakeimpl.OptionalFailures, runner.Options{RequireLevel: runner.LevelConformant}),
 		Entry("strict", fakeimpl.OptionalFailures, runner.Options{}),
-		Entry("a filtered run", fakeimpl.FailingRequired, runner.Options{Stages: []string{vector.StageScoring}}),
+		Entry("a filtered run", fakeimpl.FailingRequired, runner.Options{Stages: []string{casefile.StageScoring}}),
 		Entry("a crash", fakeimpl.Crashing, runner.Options{}),
 	)
 

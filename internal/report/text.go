@@ -8,8 +8,8 @@ import (
 
 	"github.com/cupel-go/go-cupel/internal/safetext"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // TextOptions configure the human-readable report.
@@ -18,7 +18,7 @@ type TextOptions struct {
 	// NO_COLOR).
 	Color bool
 	// Suite, when set, lets failures show their inputs.
-	Suite *vector.Suite
+	Suite *casefile.Suite
 	// MaxFailures caps every list of the report: the failures shown in
 	// full, the unsupported reasons and the failing ids of the summary (0:
 	// no cap). Negative shows no failure in full and caps the summary's
@@ -125,7 +125,7 @@ func WriteText(w io.Writer, r *runner.Report, o TextOptions) error {
 				reasons = append(reasons, why)
 			}
 			unsupported[why] = append(unsupported[why], c.ID)
-			if c.Tier == vector.TierRequired {
+			if c.Tier == casefile.TierRequired {
 				requiredUnsupported[why]++
 			}
 		case c.Outcome == protocol.OutcomeNotRun && r.Infrastructure != "":
@@ -147,9 +147,9 @@ func WriteText(w io.Writer, r *runner.Report, o TextOptions) error {
 			writeFailure(&b, p, r, c, o.Suite)
 		}
 	}
-	for _, tier := range vector.Tiers {
+	for _, tier := range casefile.Tiers {
 		fmt.Fprintf(&b, "%-9s %s\n", tier+":", countLine(r.Counts[tier]))
-		for _, st := range vector.Stages {
+		for _, st := range casefile.Stages {
 			if m := r.StageCounts[tier+"/"+st]; m != nil {
 				fmt.Fprintf(&b, "  %-9s %s\n", st+":", countLine(m))
 			}
@@ -281,7 +281,7 @@ func short(d string) string {
 	return d
 }
 
-func writeFailure(b *strings.Builder, p painter, r *runner.Report, c runner.CaseResult, suite *vector.Suite) {
+func writeFailure(b *strings.Builder, p painter, r *runner.Report, c runner.CaseResult, suite *casefile.Suite) {
 	fmt.Fprintf(b, "%s %s", p.c(outcomeColor(c.Outcome)+";1", strings.ToUpper(string(c.Outcome))), c.ID)
 	if c.Name != "" {
 		fmt.Fprintf(b, " — %s", c.Name)

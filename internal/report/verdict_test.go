@@ -18,7 +18,7 @@ import (
 	"github.com/cupel-go/go-cupel/internal/report"
 	"github.com/cupel-go/go-cupel/internal/testtool"
 	"github.com/cupel-go/go-cupel/runner"
-	"github.com/cupel-go/go-cupel/runner/vector"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 )
 
 // junitVerdict reads what a JUnit consumer counts: the failures and errors
@@ -39,7 +39,7 @@ type junitDoc struct {
 	} `xml:"testsuite"`
 }
 
-func junitOf(rep *runner.Report, suite *vector.Suite) (junitDoc, string) {
+func junitOf(rep *runner.Report, suite *casefile.Suite) (junitDoc, string) {
 	var b bytes.Buffer
 	Expect(report.WriteJUnit(&b, rep, suite)).To(Succeed())
 	var d junitDoc
@@ -47,7 +47,7 @@ func junitOf(rep *runner.Report, suite *vector.Suite) (junitDoc, string) {
 	return d, b.String()
 }
 
-func tapOf(rep *runner.Report, suite *vector.Suite) string {
+func tapOf(rep *runner.Report, suite *casefile.Suite) string {
 	var b bytes.Buffer
 	Expect(report.WriteTAP(&b, rep, suite)).To(Succeed())
 	return b.String()

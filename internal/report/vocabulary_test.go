@@ -14,8 +14,8 @@ import (
 	"github.com/cupel-go/go-cupel/internal/matrix"
 	"github.com/cupel-go/go-cupel/internal/report"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // everyOutcome is a run with one case of each outcome, all in the
@@ -26,7 +26,7 @@ func everyOutcome() *runner.Report {
 		Suite:          runner.SuiteIdentity{Source: "fixture", SpecVersion: "1.3", Digest: strings.Repeat("ab", 32), Cases: len(runner.Outcomes)},
 		Implementation: protocol.Identity{Name: "every-outcome", Version: "1", Language: "go"}}
 	for _, o := range runner.Outcomes {
-		c := runner.CaseResult{ID: caseOf(o), Tier: vector.TierRequired, Stage: vector.StageScoring, Outcome: o}
+		c := runner.CaseResult{ID: caseOf(o), Tier: casefile.TierRequired, Stage: casefile.StageScoring, Outcome: o}
 		switch o {
 		case protocol.OutcomePass:
 		case protocol.OutcomeXFail, protocol.OutcomeXPass:

@@ -13,8 +13,8 @@ import (
 	"github.com/cupel-go/go-cupel/internal/oracleimpl"
 	"github.com/cupel-go/go-cupel/internal/report"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // junitMessage is the message attribute of a <skipped> or <failure>.
@@ -23,8 +23,8 @@ var junitMessage = regexp.MustCompile(`<(?:skipped|failure) message="([^"]*)"`)
 var _ = Describe("The wording of the reports", func() {
 	// failed is the result of case id of the embedded suite, its correct
 	// answer broken by fakeimpl.Break, with the suite.
-	failed := func(id string) (runner.CaseResult, *vector.Suite) {
-		suite, err := vector.LoadSuite(nil)
+	failed := func(id string) (runner.CaseResult, *casefile.Suite) {
+		suite, err := casefile.LoadSuite(nil)
 		Expect(err).NotTo(HaveOccurred())
 		c := suite.Case(id)
 		Expect(c).NotTo(BeNil(), id)
@@ -86,14 +86,14 @@ var _ = Describe("The wording of the reports", func() {
 	})
 
 	It("does not repeat itself in a filtered run's Markdown", func() {
-		rep, _ := fixtureRun(fakeimpl.FailingRequired, runner.Options{Stages: []string{vector.StageScoring}})
+		rep, _ := fixtureRun(fakeimpl.FailingRequired, runner.Options{Stages: []string{casefile.StageScoring}})
 		Expect(rep.Filtered).To(BeTrue())
 		var b bytes.Buffer
 		Expect(report.WriteMarkdown(&b, rep)).To(Succeed())
 		md := b.String()
 		Expect(strings.Count(md, "filtered run")).To(Equal(1), md)
 		Expect(md).To(ContainSubstring("| required | scoring |"))
-		for _, st := range []string{vector.StageSlicing, vector.StagePlacing, vector.StagePipeline} {
+		for _, st := range []string{casefile.StageSlicing, casefile.StagePlacing, casefile.StagePipeline} {
 			Expect(md).NotTo(ContainSubstring("| "+st+" |"), "a row of filtered-out cases")
 		}
 	})

@@ -20,8 +20,8 @@ import (
 
 	"github.com/cupel-go/go-cupel/internal/report"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // LevelSpec is the name of the spec that judges the run's level.
@@ -31,7 +31,7 @@ const LevelSpec = "conformance level"
 type gate struct {
 	newImpl func() runner.Implementation
 	opts    runner.Options
-	suite   *vector.Suite
+	suite   *casefile.Suite
 	loc     types.CodeLocation // the caller's Gate call, where every spec of the gate points
 
 	once    sync.Once
@@ -54,7 +54,7 @@ type gate struct {
 func Gate(newImpl func() runner.Implementation, opts runner.Options) {
 	loc := types.NewCodeLocation(1)
 	g := &gate{newImpl: newImpl, opts: opts, loc: loc}
-	suite, err := vector.LoadSuite(opts.Suite)
+	suite, err := casefile.LoadSuite(opts.Suite)
 	if err != nil {
 		ginkgo.It("loads the conformance suite", loc, func() { ginkgo.Fail("conformginkgo: " + err.Error()) })
 		return

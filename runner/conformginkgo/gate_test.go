@@ -22,9 +22,9 @@ import (
 	"github.com/cupel-go/go-cupel/internal/fakeimpl"
 	"github.com/cupel-go/go-cupel/internal/report"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/conformginkgo"
 	"github.com/cupel-go/go-cupel/runner/protocol"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // ginkgoJUnit is what the tests read of the JUnit report Ginkgo writes.
@@ -181,13 +181,13 @@ func gateLine() int {
 // on the same implementation and options: runner.Check for the exit
 // code, runner.Classify for each case.
 func (r childRun) want() (code int, status map[string]string) {
-	suite, err := vector.LoadSuite(os.DirFS("../testdata/suite"))
+	suite, err := casefile.LoadSuite(os.DirFS("../testdata/suite"))
 	Expect(err).NotTo(HaveOccurred())
 	opts := runner.Options{Suite: os.DirFS("../testdata/suite"), RequireLevel: r.require}
 	if r.filter != "" {
 		// the filter "required && scoring": a narrowed run takes no target
 		opts.RequireLevel = ""
-		opts.Tiers, opts.Stages = []string{vector.TierRequired}, []string{vector.StageScoring}
+		opts.Tiers, opts.Stages = []string{casefile.TierRequired}, []string{casefile.StageScoring}
 	}
 	if runner.Check(fakeimpl.New(r.impl, suite), opts) != nil {
 		code = 1

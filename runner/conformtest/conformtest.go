@@ -20,8 +20,8 @@ import (
 	"testing"
 
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // Test runs the suite of opts against impl and renders the run's
@@ -39,7 +39,7 @@ func Test(t *testing.T, impl runner.Implementation, opts runner.Options) *runner
 		ctx, cancel = context.WithDeadline(ctx, dl)
 		defer cancel()
 	}
-	suite, err := vector.LoadSuite(opts.Suite)
+	suite, err := casefile.LoadSuite(opts.Suite)
 	if err != nil {
 		t.Fatalf("conformtest: %v", err)
 		return nil

@@ -7,8 +7,8 @@ import (
 	"github.com/cupel-go/go-cupel/internal/enginebaseline"
 	"github.com/cupel-go/go-cupel/internal/oracleimpl"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/conformtest"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 func fixtures(t *testing.T) runner.Options {
@@ -18,7 +18,7 @@ func fixtures(t *testing.T) runner.Options {
 // TestGate shows the go test gate: one call, one subtest per case.
 func TestGate(t *testing.T) {
 	opts := fixtures(t)
-	s, err := vector.LoadSuite(opts.Suite)
+	s, err := casefile.LoadSuite(opts.Suite)
 	if err != nil {
 		t.Fatal(err)
 	}

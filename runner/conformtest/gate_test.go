@@ -12,8 +12,8 @@ import (
 
 	"github.com/cupel-go/go-cupel/internal/fakeimpl"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/conformtest"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // TestGateChild is the gate as a user writes it, over the implementation
@@ -28,7 +28,7 @@ func TestGateChild(t *testing.T) {
 	opts := fixtures(t)
 	opts.Timeout = 2 * time.Second // generous: only the slow case times out, however loaded the machine
 	opts.RequireLevel = runner.Level(os.Getenv("CONFORMTEST_LEVEL"))
-	suite, err := vector.LoadSuite(opts.Suite)
+	suite, err := casefile.LoadSuite(opts.Suite)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +67,7 @@ func TestGateVerdicts(t *testing.T) {
 	}
 	opts := fixtures(t)
 	opts.Timeout = 300 * time.Millisecond
-	suite, err := vector.LoadSuite(opts.Suite)
+	suite, err := casefile.LoadSuite(opts.Suite)
 	if err != nil {
 		t.Fatal(err)
 	}

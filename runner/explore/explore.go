@@ -11,8 +11,8 @@ import (
 	"github.com/cupel-go/go-cupel/internal/atomicfile"
 	"github.com/cupel-go/go-cupel/internal/bound"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // Run generates cases from the stages and components impl declares in
@@ -78,7 +78,7 @@ func Run(ctx context.Context, impl protocol.Implementation, opts Options) (*Repo
 // does not start is the report's Infrastructure. The caller closes x.
 func startExplore(ctx context.Context, impl protocol.Implementation, opts Options) (*explorer, error) {
 	for _, st := range opts.Stages {
-		if !slices.Contains(vector.Stages, st) {
+		if !slices.Contains(casefile.Stages, st) {
 			return nil, fmt.Errorf("%w: unknown stage %q (want scoring, slicing, placing or pipeline)", runner.ErrUsage, st)
 		}
 	}
@@ -135,7 +135,7 @@ func startExplore(ctx context.Context, impl protocol.Implementation, opts Option
 // It returns the divergence the case fell in (nil when both sides agree).
 // The error is an unwritable Out; x.infra is set when no verdict can be
 // reached.
-func (x *explorer) runCase(ctx context.Context, c *vector.Case, index int) (*Divergence, error) {
+func (x *explorer) runCase(ctx context.Context, c *casefile.Case, index int) (*Divergence, error) {
 	o, diverged := x.checkCounted(ctx, c)
 	if !diverged {
 		return nil, nil
@@ -155,7 +155,7 @@ func (x *explorer) runCase(ctx context.Context, c *vector.Case, index int) (*Div
 // checkCounted runs c on both sides and counts it as run or skipped; it
 // reports whether the two diverge. It counts nothing when no verdict can
 // be reached (x.infra).
-func (x *explorer) checkCounted(ctx context.Context, c *vector.Case) (outcome, bool) {
+func (x *explorer) checkCounted(ctx context.Context, c *casefile.Case) (outcome, bool) {
 	o := x.check(ctx, c)
 	if x.infra != nil {
 		return o, false
@@ -171,7 +171,7 @@ func (x *explorer) checkCounted(ctx context.Context, c *vector.Case) (outcome, b
 // shrink shrinks the divergence o of case c (generated at index, or -1
 // for a fuzzer's input) and returns it, with the class c showed before
 // shrinking.
-func (x *explorer) shrink(ctx context.Context, c *vector.Case, index int, o outcome) (*Divergence, string) {
+func (x *explorer) shrink(ctx context.Context, c *casefile.Case, index int, o outcome) (*Divergence, string) {
 	orig := len(c.Input.Items)
 	class0 := x.class(c, o.kind)
 	x.progress(class0)
@@ -227,7 +227,7 @@ func (x *explorer) write(d *Divergence) error {
 		return nil
 	}
 	name := vectorName(d)
-	rel := filepath.Join(vector.TierOptional, d.Stage, name+".toml")
+	rel := filepath.Join(casefile.TierOptional, d.Stage, name+".toml")
 	path := filepath.Join(x.opts.Out, rel)
 	data, err := d.VectorTOML(x.rep)
 	if err != nil {

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/cupel-go/go-cupel/cupel"
-	"github.com/cupel-go/go-cupel/runner/vector"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 )
 
 // This file measures the reach of explore's generator: which parts of the
@@ -74,7 +74,7 @@ func coverageFeatures(c exploreCaps) []string {
 		fs = append(fs, "item metadata key "+k)
 	}
 	fs = append(fs, "zero tokens", "duplicate content", featureRadixItems, featureTableItems)
-	if has(c.stages, vector.StagePipeline) {
+	if has(c.stages, casefile.StagePipeline) {
 		fs = append(fs, "negative tokens", "pinned items", "overflow throw", "overflow truncate", "overflow proceed")
 	}
 	return fs
@@ -87,7 +87,7 @@ func (cv *coverage) mark(f string) {
 }
 
 // count adds the features of c.
-func (cv *coverage) count(c *vector.Case) {
+func (cv *coverage) count(c *casefile.Case) {
 	clear(cv.seen)
 	in := &c.Input
 	for i := range in.Scorers {

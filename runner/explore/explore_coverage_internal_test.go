@@ -6,7 +6,7 @@ import (
 
 	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/runner"
-	"github.com/cupel-go/go-cupel/runner/vector"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/onsi/ginkgo/v2"
 	"github.com/onsi/gomega"
 )
@@ -50,17 +50,17 @@ var _ = ginkgo.Describe("explore's generator coverage", func() {
 	})
 
 	ginkgo.It("counts each feature once a case, and lists what no case used", func() {
-		caps := exploreCaps{stages: []string{vector.StagePipeline}, scorers: []string{"composite", "kind"}, slicers: []string{"quota"}, placers: []string{"u-shaped"}}
+		caps := exploreCaps{stages: []string{casefile.StagePipeline}, scorers: []string{"composite", "kind"}, slicers: []string{"quota"}, placers: []string{"u-shaped"}}
 		cv := newCoverage(caps)
-		c := &vector.Case{Stage: vector.StagePipeline, Input: vector.Input{
-			PolicySpec: cupel.PolicySpec{Scorers: []cupel.ScorerSpec{{Type: "composite", Children: []cupel.ScorerSpec{{Weight: ptr[vector.Float](1), Type: "composite",
-				Children: []cupel.ScorerSpec{{Weight: ptr[vector.Float](1), Type: "kind"}, {Weight: ptr[vector.Float](1), Type: "kind"}}}}}},
-				Slicer: "quota", Quotas: []cupel.QuotaSpec{{Kind: "a", Require: ptr[vector.Float](10), Cap: ptr[vector.Float](100)}, {Kind: "b", Require: ptr[vector.Float](5), Cap: ptr[vector.Float](100)}},
+		c := &casefile.Case{Stage: casefile.StagePipeline, Input: casefile.Input{
+			PolicySpec: cupel.PolicySpec{Scorers: []cupel.ScorerSpec{{Type: "composite", Children: []cupel.ScorerSpec{{Weight: ptr[casefile.Float](1), Type: "composite",
+				Children: []cupel.ScorerSpec{{Weight: ptr[casefile.Float](1), Type: "kind"}, {Weight: ptr[casefile.Float](1), Type: "kind"}}}}}},
+				Slicer: "quota", Quotas: []cupel.QuotaSpec{{Kind: "a", Require: ptr[casefile.Float](10), Cap: ptr[casefile.Float](100)}, {Kind: "b", Require: ptr[casefile.Float](5), Cap: ptr[casefile.Float](100)}},
 				Placer: "u-shaped", OverflowStrategy: "truncate"},
-			Items: []vector.Item{{Content: "x", Tokens: 0}, {Content: "x", Tokens: -1, Pinned: true}, {Content: "y", Tokens: 0, Metadata: map[string]any{"lang": "go"}}},
+			Items: []casefile.Item{{Content: "x", Tokens: 0}, {Content: "x", Tokens: -1, Pinned: true}, {Content: "y", Tokens: 0, Metadata: map[string]any{"lang": "go"}}},
 		}}
 		cv.count(c)
-		cv.count(&vector.Case{Stage: vector.StagePipeline, Input: vector.Input{PolicySpec: cupel.PolicySpec{Placer: "u-shaped"}}})
+		cv.count(&casefile.Case{Stage: casefile.StagePipeline, Input: casefile.Input{PolicySpec: cupel.PolicySpec{Placer: "u-shaped"}}})
 		got := map[string]int{}
 		for _, f := range cv.report() {
 			got[f.Feature] = f.Cases

@@ -10,9 +10,9 @@ import (
 
 	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/requirement"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 var _ = ginkgo.Describe("a written vector's covers", func() {
@@ -29,8 +29,8 @@ var _ = ginkgo.Describe("a written vector's covers", func() {
 		return cat
 	}
 	divergence := func(placer string) *Divergence {
-		return &Divergence{Class: "placing / " + placer + " / order", Stage: vector.StagePlacing, Component: placer, Kind: "order", Seed: 4, Index: 9,
-			Case:       &vector.Case{Stage: vector.StagePlacing, Input: vector.Input{PolicySpec: cupel.PolicySpec{Placer: placer}, Items: []vector.Item{{Content: "a", Kind: "Message", Source: "Chat"}}}, Expect: vector.Expect{Ordered: []vector.Ref{{Content: "a"}}}},
+		return &Divergence{Class: "placing / " + placer + " / order", Stage: casefile.StagePlacing, Component: placer, Kind: "order", Seed: 4, Index: 9,
+			Case:       &casefile.Case{Stage: casefile.StagePlacing, Input: casefile.Input{PolicySpec: cupel.PolicySpec{Placer: placer}, Items: []casefile.Item{{Content: "a", Kind: "Message", Source: "Chat"}}}, Expect: casefile.Expect{Ordered: []casefile.Ref{{Content: "a"}}}},
 			Comparison: runner.Comparison{Outcome: protocol.OutcomeFail, Message: "m"}}
 	}
 
@@ -47,10 +47,10 @@ var _ = ginkgo.Describe("a written vector's covers", func() {
 
 		// The vector loads without covers, and lint's check refuses it in
 		// a suite that must cover the catalogue.
-		c, err := vector.LoadCase("optional/placing/explore-chronological-order.toml", data)
+		c, err := casefile.LoadCase("optional/placing/explore-chronological-order.toml", data)
 		gomega.Expect(err).NotTo(gomega.HaveOccurred(), text)
 		gomega.Expect(c.Covers).To(gomega.BeEmpty())
-		problems := requirement.Cover(catalogue(), []*vector.Case{c}).Problems(true)
+		problems := requirement.Cover(catalogue(), []*casefile.Case{c}).Problems(true)
 		gomega.Expect(problems).NotTo(gomega.BeEmpty())
 		gomega.Expect(problems[0].Kind).To(gomega.Equal(requirement.BareCase))
 		gomega.Expect(problems[0].File).To(gomega.Equal("optional/placing/explore-chronological-order.toml"))
@@ -69,8 +69,8 @@ var _ = ginkgo.Describe("a written vector's covers", func() {
 
 	ginkgo.It("name the pipeline's chapters, and the diagnostics' for a diagnostics divergence", func() {
 		d := divergence("chronological")
-		d.Case.Stage, d.Kind = vector.StagePipeline, "diagnostics excluded"
-		d.Case.Input.Scorers, d.Case.Input.Slicer, d.Case.Input.Budget = []cupel.ScorerSpec{{Type: "reflexive"}}, "greedy", &vector.Budget{TargetTokens: 5, MaxTokens: 5}
+		d.Case.Stage, d.Kind = casefile.StagePipeline, "diagnostics excluded"
+		d.Case.Input.Scorers, d.Case.Input.Slicer, d.Case.Input.Budget = []cupel.ScorerSpec{{Type: "reflexive"}}, "greedy", &casefile.Budget{TargetTokens: 5, MaxTokens: 5}
 		d.Case.Input.Deduplication, d.Case.Input.OverflowStrategy = cupel.Ptr(true), "throw"
 		data, err := d.VectorTOML(nil) // the embedded catalogue
 		gomega.Expect(err).NotTo(gomega.HaveOccurred())

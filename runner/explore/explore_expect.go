@@ -5,29 +5,29 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // exploreEpsilon is the score tolerance of generated cases: the format's
 // default.
-const exploreEpsilon = vector.DefaultEpsilon
+const exploreEpsilon = casefile.DefaultEpsilon
 
 // exploreExpect makes the oracle's result r the expectations of c, in the
 // form the vector writer can state and the loader reads back: scores and
 // pipeline outputs name items by index, slicing and placing by content.
 // Diagnostics are expected only when both sides declare the feature. It
 // returns false when r cannot be an expectation.
-func exploreExpect(c *vector.Case, r protocol.Result, diagnostics bool) bool {
-	c.Expect = vector.Expect{Epsilon: exploreEpsilon}
+func exploreExpect(c *casefile.Case, r protocol.Result, diagnostics bool) bool {
+	c.Expect = casefile.Expect{Epsilon: exploreEpsilon}
 	switch r.Kind {
 	case protocol.ResultRejected:
-		if r.Error == nil || !slices.Contains(vector.ErrorKinds, r.Error.Kind) {
+		if r.Error == nil || !slices.Contains(casefile.ErrorKinds, r.Error.Kind) {
 			return false
 		}
-		if c.Stage == vector.StageScoring {
+		if c.Stage == casefile.StageScoring {
 			// A scoring vector can state a construction error only.
-			c.Expect.ConstructionError = r.Error.Kind == vector.KindInvalidConfig
+			c.Expect.ConstructionError = r.Error.Kind == casefile.KindInvalidConfig
 			return c.Expect.ConstructionError
 		}
 		c.Expect.Error = r.Error.Kind
@@ -45,37 +45,37 @@ func exploreExpect(c *vector.Case, r protocol.Result, diagnostics bool) bool {
 	refs := &indexRefs{items: items}
 	valid := func(i int) bool { return i >= 0 && i < n }
 	switch c.Stage {
-	case vector.StageScoring:
-		c.Expect.Scores = make([]vector.ExpectedScore, 0, len(out.Scores))
+	case casefile.StageScoring:
+		c.Expect.Scores = make([]casefile.ExpectedScore, 0, len(out.Scores))
 		for _, s := range out.Scores {
 			if !valid(s.Index) {
 				return false
 			}
-			c.Expect.Scores = append(c.Expect.Scores, vector.ExpectedScore{Ref: refs.ref(s.Index), Score: s.Score})
+			c.Expect.Scores = append(c.Expect.Scores, casefile.ExpectedScore{Ref: refs.ref(s.Index), Score: s.Score})
 		}
-	case vector.StageSlicing:
-		c.Expect.Selected = make([]vector.Ref, 0, len(out.Selected))
+	case casefile.StageSlicing:
+		c.Expect.Selected = make([]casefile.Ref, 0, len(out.Selected))
 		for _, i := range out.Selected {
 			if !valid(i) {
 				return false
 			}
-			c.Expect.Selected = append(c.Expect.Selected, vector.Ref{Content: items[i].Content, Resolved: i})
+			c.Expect.Selected = append(c.Expect.Selected, casefile.Ref{Content: items[i].Content, Resolved: i})
 		}
 		if out.CapExcludedCount != nil {
 			v := *out.CapExcludedCount
 			c.Expect.CapExcludedCount = &v
 			expectShortfalls(c, out.Shortfalls)
 		}
-	case vector.StagePlacing:
-		c.Expect.Ordered = make([]vector.Ref, 0, len(out.Ordered))
+	case casefile.StagePlacing:
+		c.Expect.Ordered = make([]casefile.Ref, 0, len(out.Ordered))
 		for _, i := range out.Ordered {
 			if !valid(i) {
 				return false
 			}
-			c.Expect.Ordered = append(c.Expect.Ordered, vector.Ref{Content: items[i].Content, Resolved: i})
+			c.Expect.Ordered = append(c.Expect.Ordered, casefile.Ref{Content: items[i].Content, Resolved: i})
 		}
-	case vector.StagePipeline:
-		c.Expect.Ordered = make([]vector.Ref, 0, len(out.Ordered))
+	case casefile.StagePipeline:
+		c.Expect.Ordered = make([]casefile.Ref, 0, len(out.Ordered))
 		for _, i := range out.Ordered {
 			if !valid(i) {
 				return false
@@ -106,25 +106,25 @@ func exploreExpect(c *vector.Case, r protocol.Result, diagnostics bool) bool {
 
 // indexRefs makes the references by index to a case's items.
 type indexRefs struct {
-	items []vector.Item
+	items []casefile.Item
 	// index[i] is i: what the references' Index point to, made once a
 	// case rather than once a reference.
 	index []int
 }
 
-func (r *indexRefs) ref(i int) vector.Ref {
+func (r *indexRefs) ref(i int) casefile.Ref {
 	if r.index == nil {
 		r.index = make([]int, len(r.items))
 		for j := range r.index {
 			r.index[j] = j
 		}
 	}
-	return vector.Ref{Content: r.items[i].Content, Index: &r.index[i], Resolved: i}
+	return casefile.Ref{Content: r.items[i].Content, Index: &r.index[i], Resolved: i}
 }
 
 // expectShortfalls expects sf in full, or a count of zero when it is
 // empty (the format cannot state an empty list).
-func expectShortfalls(c *vector.Case, sf []vector.Shortfall) {
+func expectShortfalls(c *casefile.Case, sf []casefile.Shortfall) {
 	if len(sf) == 0 {
 		zero := 0
 		c.Expect.ShortfallCount = &zero
@@ -142,14 +142,14 @@ var (
 	exploreReasonFloats  = []string{"score", "threshold"}
 )
 
-func expectDiagnostics(refs *indexRefs, d *protocol.Diagnostics) (*vector.ExpectedDiagnostics, bool) {
+func expectDiagnostics(refs *indexRefs, d *protocol.Diagnostics) (*casefile.ExpectedDiagnostics, bool) {
 	totals := &[2]int64{d.TotalCandidates, d.TotalTokensConsidered}
-	out := &vector.ExpectedDiagnostics{TotalCandidates: &totals[0], TotalTokensConsidered: &totals[1]}
+	out := &casefile.ExpectedDiagnostics{TotalCandidates: &totals[0], TotalTokensConsidered: &totals[1]}
 	// One allocation each for the entries of both lists and for the
 	// values their Score fields point to.
-	entries := make([]vector.ExpectedDiagnosticItem, 0, len(d.Included)+len(d.Excluded))
-	scores := make([]vector.Float, 0, len(d.Included)+len(d.Excluded))
-	conv := func(list []protocol.DiagnosticItem) ([]vector.ExpectedDiagnosticItem, bool) {
+	entries := make([]casefile.ExpectedDiagnosticItem, 0, len(d.Included)+len(d.Excluded))
+	scores := make([]casefile.Float, 0, len(d.Included)+len(d.Excluded))
+	conv := func(list []protocol.DiagnosticItem) ([]casefile.ExpectedDiagnosticItem, bool) {
 		start := len(entries)
 		for _, e := range list {
 			if e.Index < 0 || e.Index >= len(refs.items) {
@@ -157,7 +157,7 @@ func expectDiagnostics(refs *indexRefs, d *protocol.Diagnostics) (*vector.Expect
 			}
 			name, _ := e.Reason["reason"].(string)
 			scores = append(scores, e.Score)
-			er := vector.ExpectedDiagnosticItem{Ref: refs.ref(e.Index), Score: &scores[len(scores)-1], Reason: name}
+			er := casefile.ExpectedDiagnosticItem{Ref: refs.ref(e.Index), Score: &scores[len(scores)-1], Reason: name}
 			for k, v := range e.Reason {
 				var fv any
 				switch {
@@ -218,14 +218,14 @@ func reasonNumber(v any) (float64, bool) {
 	switch n := v.(type) {
 	case float64:
 		return n, true
-	case vector.Float:
+	case casefile.Float:
 		return float64(n), true
 	case int64:
 		return float64(n), true
 	case int:
 		return float64(n), true
 	case string:
-		var f vector.Float
+		var f casefile.Float
 		if err := f.UnmarshalJSON([]byte(strconv.Quote(n))); err == nil {
 			return float64(f), true
 		}

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // This file generates the cases of Run. Every case is a pure function
@@ -50,13 +50,13 @@ func newExploreCaps(impl protocol.Capabilities, oracle protocol.Capabilities, st
 		}
 		ok := false
 		switch st {
-		case vector.StageScoring:
+		case casefile.StageScoring:
 			ok = c.usableScorers() > 0
-		case vector.StageSlicing:
+		case casefile.StageSlicing:
 			ok = len(c.slicers) > 0
-		case vector.StagePlacing:
+		case casefile.StagePlacing:
 			ok = len(c.placers) > 0
-		case vector.StagePipeline:
+		case casefile.StagePipeline:
 			ok = c.usableScorers() > 0 && len(c.slicers) > 0 && len(c.placers) > 0
 		}
 		if ok {
@@ -64,7 +64,7 @@ func newExploreCaps(impl protocol.Capabilities, oracle protocol.Capabilities, st
 		}
 	}
 	// Stages in report order, whatever order hello listed them in.
-	slices.SortFunc(c.stages, func(a, b string) int { return slices.Index(vector.Stages, a) - slices.Index(vector.Stages, b) })
+	slices.SortFunc(c.stages, func(a, b string) int { return slices.Index(casefile.Stages, a) - slices.Index(casefile.Stages, b) })
 	return c
 }
 
@@ -170,7 +170,7 @@ func exploreID(stage string, seed uint64, index int) string {
 
 // generate returns case (seed, index). Its Expect is empty: the oracle's
 // outputs fill it in.
-func (g *exploreGen) generate(seed uint64, index int) *vector.Case {
+func (g *exploreGen) generate(seed uint64, index int) *casefile.Case {
 	g.pcg.Seed(seed, uint64(index))
 	c := g.build()
 	c.ID = exploreID(c.Stage, seed, index)
@@ -179,7 +179,7 @@ func (g *exploreGen) generate(seed uint64, index int) *vector.Case {
 
 // generateFrom returns the case whose every choice reads src: the same
 // generator, driven by a fuzzer's bytes instead of (seed, index).
-func (g *exploreGen) generateFrom(src rand.Source) *vector.Case {
+func (g *exploreGen) generateFrom(src rand.Source) *casefile.Case {
 	r := g.r
 	g.r = rand.New(src)
 	defer func() { g.r = r }()
@@ -187,24 +187,24 @@ func (g *exploreGen) generateFrom(src rand.Source) *vector.Case {
 }
 
 // build generates a case from g.r. Its ID is the caller's to set.
-func (g *exploreGen) build() *vector.Case {
+func (g *exploreGen) build() *casefile.Case {
 	g.refTime = nil
 	stage := g.caps.stages[g.r.IntN(len(g.caps.stages))]
-	c := &vector.Case{Tier: vector.TierOptional, Stage: stage}
+	c := &casefile.Case{Tier: casefile.TierOptional, Stage: stage}
 	n := g.size(stage)
 	switch stage {
-	case vector.StageScoring:
+	case casefile.StageScoring:
 		c.Input.Scorers = []cupel.ScorerSpec{g.scorer(2)}
 		c.Input.Items = g.items(n, itemGen{})
-	case vector.StageSlicing:
+	case casefile.StageSlicing:
 		c.Input.Items = g.items(n, itemGen{score: true})
 		sortByScoreDesc(c.Input.Items)
 		c.Input.Budget = g.budget(c.Input.Items, false)
 		g.slicer(&c.Input.PolicySpec, c.Input.Budget.TargetTokens)
-	case vector.StagePlacing:
+	case casefile.StagePlacing:
 		c.Input.Placer = g.pick(g.caps.placers)
 		c.Input.Items = g.items(n, itemGen{score: true, placing: true})
-	case vector.StagePipeline:
+	case casefile.StagePipeline:
 		sc := g.scorer(2)
 		if t, ok := g.largeScorer(n); ok {
 			sc, _ = plainScorer(t)
@@ -219,7 +219,7 @@ func (g *exploreGen) build() *vector.Case {
 		g.slicer(&c.Input.PolicySpec, c.Input.Budget.TargetTokens)
 	}
 	g.invalid = ""
-	if stage != vector.StagePlacing && g.r.IntN(1000) < invalidPerMille {
+	if stage != casefile.StagePlacing && g.r.IntN(1000) < invalidPerMille {
 		g.breakConfig(c)
 	}
 	return c
@@ -229,8 +229,8 @@ type itemGen struct {
 	score, placing, pipeline bool
 }
 
-func (g *exploreGen) items(n int, how itemGen) []vector.Item {
-	items := make([]vector.Item, n)
+func (g *exploreGen) items(n int, how itemGen) []casefile.Item {
+	items := make([]casefile.Item, n)
 	// A few shared values make ties likely.
 	tieTokens := int64(1 + g.r.IntN(200))
 	tieScore := float64(g.r.IntN(11)) / 10
@@ -240,12 +240,12 @@ func (g *exploreGen) items(n int, how itemGen) []vector.Item {
 	vals := make([]struct {
 		prio        int64
 		time        time.Time
-		hint, score vector.Float
+		hint, score casefile.Float
 	}, n)
 	dupShare, tagShare, tagPool := g.largeShares(n)
 	var tags []string // the items' tags, in blocks shared by several items
 	for i := range items {
-		it := vector.Item{Index: i, Content: genContent(i), Kind: "Message", Source: "Chat"}
+		it := casefile.Item{Index: i, Content: genContent(i), Kind: "Message", Source: "Chat"}
 		if i > 0 && g.chance(dupShare) {
 			it.Content = items[g.r.IntN(i)].Content // duplicate content
 		}
@@ -319,7 +319,7 @@ func (g *exploreGen) items(n int, how itemGen) []vector.Item {
 			if g.chance(50) {
 				h = float64(g.r.IntN(101)) / 100
 			}
-			vals[i].hint = vector.Float(h)
+			vals[i].hint = casefile.Float(h)
 			it.FutureRelevanceHint = &vals[i].hint
 		}
 		if g.chance(30) {
@@ -339,7 +339,7 @@ func (g *exploreGen) items(n int, how itemGen) []vector.Item {
 			default:
 				s = float64(g.r.IntN(101)) / 100
 			}
-			vals[i].score = vector.Float(s)
+			vals[i].score = casefile.Float(s)
 			it.Score = &vals[i].score
 		}
 		items[i] = it
@@ -365,7 +365,7 @@ func (g *exploreGen) metadata() map[string]any {
 
 // sortByScoreDesc orders slicing items as the Sort stage hands them over:
 // score descending, ties by position; indices are renumbered.
-func sortByScoreDesc(items []vector.Item) {
+func sortByScoreDesc(items []casefile.Item) {
 	// Sort the positions, not the items (a stable sort moves each item
 	// many times), then put the items in that order.
 	order := make([]int, len(items))
@@ -392,7 +392,7 @@ func sortByScoreDesc(items []vector.Item) {
 	}
 }
 
-func (g *exploreGen) budget(items []vector.Item, pipeline bool) *vector.Budget {
+func (g *exploreGen) budget(items []casefile.Item, pipeline bool) *casefile.Budget {
 	var sum int64
 	for _, it := range items {
 		if it.Tokens > 0 {
@@ -403,7 +403,7 @@ func (g *exploreGen) budget(items []vector.Item, pipeline bool) *vector.Budget {
 	if g.chance(10) {
 		target = int64(g.r.IntN(50))
 	}
-	b := &vector.Budget{TargetTokens: target, MaxTokens: target}
+	b := &casefile.Budget{TargetTokens: target, MaxTokens: target}
 	if g.chance(40) {
 		b.MaxTokens = target + int64(g.r.IntN(200))
 	}
@@ -420,13 +420,13 @@ func (g *exploreGen) budget(items []vector.Item, pipeline bool) *vector.Budget {
 		}
 	}
 	if g.chance(20) {
-		b.EstimationSafetyMarginPercent = vector.Float([]float64{5, 10, 12.5, 50, 100}[g.r.IntN(5)])
+		b.EstimationSafetyMarginPercent = casefile.Float([]float64{5, 10, 12.5, 50, 100}[g.r.IntN(5)])
 	}
 	return b
 }
 
 // weight is a kind or tag weight: zero now and then.
-func (g *exploreGen) weight() vector.Float {
+func (g *exploreGen) weight() casefile.Float {
 	if g.chance(5) {
 		return 0
 	}
@@ -434,8 +434,8 @@ func (g *exploreGen) weight() vector.Float {
 }
 
 // positiveWeight is a weight above zero, as a composite's child needs.
-func (g *exploreGen) positiveWeight() vector.Float {
-	return vector.Float(float64(1+g.r.IntN(20)) / 10)
+func (g *exploreGen) positiveWeight() casefile.Float {
+	return casefile.Float(float64(1+g.r.IntN(20)) / 10)
 }
 
 // kinds returns k kinds of genKinds (k at most 6) that differ under ASCII
@@ -498,26 +498,26 @@ func (g *exploreGen) scorer(depth int) cupel.ScorerSpec {
 		}
 		ref := *g.refTime
 		sc.ReferenceTime = &ref
-		sc.NullTimestampScore = vector.FloatPtr(float64(g.r.IntN(11)) / 10)
+		sc.NullTimestampScore = casefile.FloatPtr(float64(g.r.IntN(11)) / 10)
 		switch g.r.IntN(3) {
 		case 0:
-			sc.Curve = &cupel.CurveSpec{Type: "exponential", HalfLifeSecs: vector.FloatPtr(float64(60 * (1 + g.r.IntN(100000))))}
+			sc.Curve = &cupel.CurveSpec{Type: "exponential", HalfLifeSecs: casefile.FloatPtr(float64(60 * (1 + g.r.IntN(100000))))}
 		case 1:
-			sc.Curve = &cupel.CurveSpec{Type: "window", MaxAgeSecs: vector.FloatPtr(float64(60 * (1 + g.r.IntN(100000))))}
+			sc.Curve = &cupel.CurveSpec{Type: "window", MaxAgeSecs: casefile.FloatPtr(float64(60 * (1 + g.r.IntN(100000))))}
 		default:
 			c := &cupel.CurveSpec{Type: "step"}
 			age := 0.0
 			for k := 1 + g.r.IntN(3); k > 0; k-- {
 				age += float64(3600 * (1 + g.r.IntN(500)))
-				c.Windows = append(c.Windows, cupel.WindowSpec{MaxAgeSecs: vector.Float(age), Score: vector.Float(float64(g.r.IntN(11)) / 10)})
+				c.Windows = append(c.Windows, cupel.WindowSpec{MaxAgeSecs: casefile.Float(age), Score: casefile.Float(float64(g.r.IntN(11)) / 10)})
 			}
 			sc.Curve = c
 		}
 	case "metadata_trust":
-		sc.DefaultScore = vector.FloatPtr(float64(g.r.IntN(11)) / 10)
+		sc.DefaultScore = casefile.FloatPtr(float64(g.r.IntN(11)) / 10)
 	case "metadata_key":
 		sc.Key, sc.Value = g.pick(genMetaKey), g.pick(genMetaVal)
-		sc.Boost = vector.Float(float64(1+g.r.IntN(30)) / 10)
+		sc.Boost = casefile.Float(float64(1+g.r.IntN(30)) / 10)
 	}
 	return sc
 }
@@ -579,7 +579,7 @@ func (g *exploreGen) slicer(s *cupel.PolicySpec, budget int64) {
 		for _, kind := range g.kinds(1 + g.r.IntN(3)) {
 			req := math.Min(left, float64(5*g.r.IntN(8)))
 			left -= req
-			s.Quotas = append(s.Quotas, cupel.QuotaSpec{Kind: cupel.ContextKind(kind), Require: vector.FloatPtr(req), Cap: vector.FloatPtr(math.Max(req, float64(10*(1+g.r.IntN(10)))))})
+			s.Quotas = append(s.Quotas, cupel.QuotaSpec{Kind: cupel.ContextKind(kind), Require: casefile.FloatPtr(req), Cap: casefile.FloatPtr(math.Max(req, float64(10*(1+g.r.IntN(10)))))})
 		}
 	case "count_quota":
 		inner(false)

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/cupel-go/go-cupel/cupel"
-	"github.com/cupel-go/go-cupel/runner/vector"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 )
 
 // This file gives a deliberate share of the generated cases one invalid
@@ -22,7 +22,7 @@ const invalidPerMille = 50
 
 // breakConfig makes one part of c's configuration invalid, chosen among
 // the forms c's configuration has, and names it in g.invalid.
-func (g *exploreGen) breakConfig(c *vector.Case) {
+func (g *exploreGen) breakConfig(c *casefile.Case) {
 	type form struct {
 		name  string
 		apply func()
@@ -52,7 +52,7 @@ func (g *exploreGen) breakConfig(c *vector.Case) {
 			})
 		case "composite":
 			add("composite: a child of weight 0", func() {
-				sc.Children[g.r.IntN(len(sc.Children))].Weight = cupel.Ptr(vector.Float(0))
+				sc.Children[g.r.IntN(len(sc.Children))].Weight = cupel.Ptr(casefile.Float(0))
 			})
 			for i := range sc.Children {
 				walk(&sc.Children[i])
@@ -60,9 +60,9 @@ func (g *exploreGen) breakConfig(c *vector.Case) {
 		case "scaled":
 			walk(sc.Inner)
 		case "decay":
-			add("decay: a null-timestamp score above 1", func() { sc.NullTimestampScore = vector.FloatPtr(1.5) })
+			add("decay: a null-timestamp score above 1", func() { sc.NullTimestampScore = casefile.FloatPtr(1.5) })
 		case "metadata_trust":
-			add("metadata_trust: a default score above 1", func() { sc.DefaultScore = vector.FloatPtr(1.5) })
+			add("metadata_trust: a default score above 1", func() { sc.DefaultScore = casefile.FloatPtr(1.5) })
 		case "metadata_key":
 			add("metadata_key: a boost of 0", func() { sc.Boost = 0 })
 		}
@@ -90,15 +90,15 @@ func (g *exploreGen) breakConfig(c *vector.Case) {
 		add("quotas: a kind twice with another require", func() {
 			q := in.Quotas[0]
 			q.Kind = cupel.ContextKind(otherCase(string(q.Kind)))
-			q.Require = vector.FloatPtr(float64(*q.Require) + 1)
-			q.Cap = vector.FloatPtr(max(float64(*q.Cap), float64(*q.Require)))
+			q.Require = casefile.FloatPtr(float64(*q.Require) + 1)
+			q.Cap = casefile.FloatPtr(max(float64(*q.Cap), float64(*q.Require)))
 			in.Quotas = append(in.Quotas, q)
 		})
 	}
 	if b := in.Budget; b != nil {
 		add("budget: target above max", func() { b.TargetTokens = b.MaxTokens + 1 })
 	}
-	if c.Stage == vector.StagePipeline {
+	if c.Stage == casefile.StagePipeline {
 		b := in.Budget
 		add("budget: a reserved kind twice", func() {
 			k := "Message"

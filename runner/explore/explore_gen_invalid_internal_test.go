@@ -7,8 +7,8 @@ import (
 	"github.com/onsi/ginkgo/v2"
 	"github.com/onsi/gomega"
 
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // invalidCount counts generated cases of one stage, and those go-cupel
@@ -23,7 +23,7 @@ func (n invalidCount) String() string {
 // invalidShares generates cases 0 to n-1 of seed 1 and counts them by
 // stage, and the count_quota slicing and pipeline cases apart; each is
 // passed to check with whether go-cupel rejects it as invalid.
-func invalidShares(x *explorer, n int, check func(c *vector.Case, invalid bool)) map[string]invalidCount {
+func invalidShares(x *explorer, n int, check func(c *casefile.Case, invalid bool)) map[string]invalidCount {
 	counts := map[string]invalidCount{}
 	seq := 0
 	for i := range n {
@@ -31,7 +31,7 @@ func invalidShares(x *explorer, n int, check func(c *vector.Case, invalid bool))
 		res, f := x.call(context.Background(), x.oracle, c, &seq)
 		gomega.Expect(f).To(gomega.BeNil())
 		invalid := res.Kind == protocol.ResultRejected &&
-			(res.Error.Kind == vector.KindInvalidConfig || res.Error.Kind == vector.KindInvalidBudget)
+			(res.Error.Kind == casefile.KindInvalidConfig || res.Error.Kind == casefile.KindInvalidBudget)
 		keys := []string{c.Stage}
 		if c.Input.Slicer == "count_quota" {
 			keys = append(keys, c.Stage+" count_quota")
@@ -53,7 +53,7 @@ var _ = ginkgo.Describe("explore's invalid configurations", func() {
 	ginkgo.It("are a deliberate 5% of the scoring, slicing and pipeline cases, each made on purpose", func() {
 		x := engineExplorer()
 		forms := map[string]int{}
-		counts := invalidShares(x, 20000, func(c *vector.Case, invalid bool) {
+		counts := invalidShares(x, 20000, func(c *casefile.Case, invalid bool) {
 			gomega.Expect(invalid).To(gomega.Equal(x.gen.invalid != ""),
 				"%s: go-cupel's rejection as invalid and the form the generator made (%q) disagree: %s", c.ID, x.gen.invalid, asJSON(c.Input))
 			if invalid {

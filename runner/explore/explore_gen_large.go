@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/cupel-go/go-cupel/runner/vector"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 )
 
 // go-cupel changes algorithm at two input sizes. The generator reaches
@@ -59,12 +59,12 @@ const (
 func (g *exploreGen) largeSize(stage string) int {
 	q := g.r.IntN(50)
 	switch {
-	case stage == vector.StageScoring:
-	case stage == vector.StagePipeline && q < 3:
+	case stage == casefile.StageScoring:
+	case stage == casefile.StagePipeline && q < 3:
 		return explorePipelineItems + g.r.IntN(exploreMaxItems-explorePipelineItems+1)
 	case q == 0:
 		return exploreTableItems + 1 + g.r.IntN(explorePipelineItems-exploreTableItems)
-	case q < 3 || (stage == vector.StagePipeline && q < 5):
+	case q < 3 || (stage == casefile.StagePipeline && q < 5):
 		return exploreRadixItems + g.r.IntN(exploreRadixItems)
 	}
 	return 81 + g.r.IntN(220)

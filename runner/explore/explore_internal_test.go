@@ -7,13 +7,14 @@ import (
 	"regexp"
 	"time"
 
+	"github.com/onsi/ginkgo/v2"
+	"github.com/onsi/gomega"
+
 	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/internal/testtool"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
-	"github.com/cupel-go/go-cupel/runner/vector"
-	"github.com/onsi/ginkgo/v2"
-	"github.com/onsi/gomega"
 )
 
 // The generator and the vector writer, from inside: every generated case,
@@ -71,7 +72,7 @@ var _ = ginkgo.Describe("explore's generator and vector writer", func() {
 			var w tomlWriter
 			gomega.Expect(writeCase(&w, c, "round trip")).To(gomega.Succeed())
 			name := fmt.Sprintf("optional/%s/case-%d.toml", c.Stage, i)
-			loaded, err := vector.LoadCase(name, w.buf.Bytes())
+			loaded, err := casefile.LoadCase(name, w.buf.Bytes())
 			gomega.Expect(err).NotTo(gomega.HaveOccurred(), "case %d:\n%s", i, w.buf.String())
 			gomega.Expect(loaded.UnknownKeys).To(gomega.BeEmpty(), "case %d:\n%s", i, w.buf.String())
 			want, _ := json.Marshal(c.Input)
@@ -92,8 +93,8 @@ var _ = ginkgo.Describe("explore's generator and vector writer", func() {
 		for _, p := range cupel.PlacerTypes() {
 			gomega.Expect(seen).To(gomega.HaveKey("placing "+p), "placer %s", p)
 		}
-		gomega.Expect(seen).To(gomega.HaveKey("expect " + vector.KindInvalidBudget))
-		gomega.Expect(seen).To(gomega.HaveKey("expect " + vector.KindOverflow))
+		gomega.Expect(seen).To(gomega.HaveKey("expect " + casefile.KindInvalidBudget))
+		gomega.Expect(seen).To(gomega.HaveKey("expect " + casefile.KindOverflow))
 	})
 
 	ginkgo.It("generates nothing go-cupel answers unsupported (one reference time a case)", func() {
@@ -133,10 +134,10 @@ var _ = ginkgo.Describe("explore's generator and vector writer", func() {
 	})
 
 	ginkgo.It("generates only what hello declares", func() {
-		impl := protocol.Capabilities{Stages: []string{vector.StageScoring, vector.StagePlacing, vector.StagePipeline},
+		impl := protocol.Capabilities{Stages: []string{casefile.StageScoring, casefile.StagePlacing, casefile.StagePipeline},
 			Scorers: []string{"priority", "composite"}, Slicers: []string{}, Placers: []string{"u-shaped"}}
 		caps := newExploreCaps(impl, engineCaps(), nil)
-		gomega.Expect(caps.stages).To(gomega.Equal([]string{vector.StageScoring, vector.StagePlacing}), "pipeline needs a slicer")
+		gomega.Expect(caps.stages).To(gomega.Equal([]string{casefile.StageScoring, casefile.StagePlacing}), "pipeline needs a slicer")
 		g := newExploreGen(caps)
 		var walk func(sc *cupel.ScorerSpec)
 		walk = func(sc *cupel.ScorerSpec) {
@@ -148,9 +149,9 @@ var _ = ginkgo.Describe("explore's generator and vector writer", func() {
 		for i := range 500 {
 			c := g.generate(3, i)
 			switch c.Stage {
-			case vector.StageScoring:
+			case casefile.StageScoring:
 				walk(&c.Input.Scorers[0])
-			case vector.StagePlacing:
+			case casefile.StagePlacing:
 				gomega.Expect(c.Input.Placer).To(gomega.Equal("u-shaped"))
 			default:
 				ginkgo.Fail("stage " + c.Stage)

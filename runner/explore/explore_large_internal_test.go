@@ -6,12 +6,13 @@ import (
 	"slices"
 	"time"
 
-	"github.com/cupel-go/go-cupel/cupel"
-	"github.com/cupel-go/go-cupel/runner"
-	"github.com/cupel-go/go-cupel/runner/protocol"
-	"github.com/cupel-go/go-cupel/runner/vector"
 	"github.com/onsi/ginkgo/v2"
 	"github.com/onsi/gomega"
+
+	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/casefile"
+	"github.com/cupel-go/go-cupel/runner/protocol"
 )
 
 // engineExplorer is an explorer of go-cupel against itself.
@@ -40,7 +41,7 @@ var _ = ginkgo.Describe("explore's large cases", func() {
 				table++
 			}
 			gomega.Expect(n).To(gomega.BeNumerically("<=", exploreMaxItems))
-			gomega.Expect(c.Stage).NotTo(gomega.Equal(vector.StageScoring), "index %d: scoring cases stay small", i)
+			gomega.Expect(c.Stage).NotTo(gomega.Equal(casefile.StageScoring), "index %d: scoring cases stay small", i)
 			stages[c.Stage] = true
 			contents := map[string]int{}
 			tags := map[string]int{}
@@ -73,7 +74,7 @@ var _ = ginkgo.Describe("explore's large cases", func() {
 	ginkgo.It("shrink to a small case: a divergence at 5,000 items ends in the two items that show it", func() {
 		d := shrunk(dupBug, largeDupCase())
 		gomega.Expect(d.OriginalItems).To(gomega.Equal(5000))
-		gomega.Expect(asJSON(d.Case.Input.Items)).To(gomega.Equal(asJSON([]vector.Item{
+		gomega.Expect(asJSON(d.Case.Input.Items)).To(gomega.Equal(asJSON([]casefile.Item{
 			{Index: 0, Content: "a", Tokens: 1, Kind: "Message", Source: "Chat"},
 			{Index: 1, Content: "a", Tokens: 1, Kind: "Message", Source: "Chat"}})))
 		// Delta debugging halves the items: tens of runs, not thousands.
@@ -84,7 +85,7 @@ var _ = ginkgo.Describe("explore's large cases", func() {
 // dupBug is go-cupel but that an item whose content an earlier item has
 // scores 0.01 more.
 var dupBug = bugImpl{func(req protocol.Request, out *protocol.Output) {
-	if req.Stage != vector.StageScoring {
+	if req.Stage != casefile.StageScoring {
 		return
 	}
 	seen := map[string]bool{}
@@ -100,10 +101,10 @@ var dupBug = bugImpl{func(req protocol.Request, out *protocol.Output) {
 
 // largeDupCase is a scoring case of 5,000 generated items, many with
 // duplicate content.
-func largeDupCase() *vector.Case {
+func largeDupCase() *casefile.Case {
 	g := engineExplorer().gen
 	g.pcg.Seed(1, 0)
-	return &vector.Case{ID: "large", Tier: vector.TierOptional, Stage: vector.StageScoring, Input: vector.Input{
+	return &casefile.Case{ID: "large", Tier: casefile.TierOptional, Stage: casefile.StageScoring, Input: casefile.Input{
 		PolicySpec: cupel.PolicySpec{Scorers: []cupel.ScorerSpec{{Type: "frequency"}}}, Items: g.items(5000, itemGen{})}}
 }
 

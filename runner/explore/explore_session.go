@@ -11,8 +11,8 @@ import (
 	"sync"
 
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // This file runs explore one input at a time, for fuzzing engines (go test
@@ -95,7 +95,7 @@ func (s *Session) Close() error {
 // runInput is runCase for a fuzzer's input named name: the divergence
 // returned is always this input's case shrunk, and an input checked again
 // returns the divergence it returned before.
-func (x *explorer) runInput(ctx context.Context, c *vector.Case, name string) (*Divergence, error) {
+func (x *explorer) runInput(ctx context.Context, c *casefile.Case, name string) (*Divergence, error) {
 	o, diverged := x.checkCounted(ctx, c)
 	if !diverged {
 		return nil, nil
@@ -125,9 +125,9 @@ func inputName(data []byte) string {
 }
 
 // decodeInput is CheckInput's case of data.
-func (x *explorer) decodeInput(data []byte) *vector.Case {
+func (x *explorer) decodeInput(data []byte) *casefile.Case {
 	for _, st := range x.caps.stages {
-		c, err := vector.LoadCase(vector.TierOptional+"/"+st+"/fuzz.toml", data)
+		c, err := casefile.LoadCase(casefile.TierOptional+"/"+st+"/fuzz.toml", data)
 		if err == nil {
 			c.ID, c.File = "fuzz/"+st, ""
 			return c

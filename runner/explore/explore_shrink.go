@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/cupel-go/go-cupel/cupel"
-	"github.com/cupel-go/go-cupel/runner/vector"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 )
 
 // shrinker reduces a divergent case while the same kind of difference
@@ -20,7 +20,7 @@ type shrinker struct {
 	x        *explorer
 	ctx      context.Context
 	kind     string
-	best     *vector.Case
+	best     *casefile.Case
 	out      outcome
 	runs     int
 	deadline time.Time
@@ -32,7 +32,7 @@ func (s *shrinker) exhausted() bool {
 
 // try applies mutate to a copy of the best case and keeps the copy when
 // mutate changed something and the divergence persists.
-func (s *shrinker) try(mutate func(in *vector.Input) bool) bool {
+func (s *shrinker) try(mutate func(in *casefile.Input) bool) bool {
 	if s.exhausted() {
 		return false
 	}
@@ -59,7 +59,7 @@ func (s *shrinker) run() {
 		progress = s.config() || progress
 	}
 	// Short contents, in order of first appearance, equal where they were.
-	s.try(func(in *vector.Input) bool {
+	s.try(func(in *casefile.Input) bool {
 		names := map[string]string{}
 		changed := false
 		for i := range in.Items {
@@ -90,7 +90,7 @@ func (s *shrinker) items() bool {
 	for chunk := max(1, len(s.best.Input.Items)/2); chunk >= 1; chunk /= 2 {
 		for start := 0; start < len(s.best.Input.Items); {
 			from, to := start, min(start+chunk, len(s.best.Input.Items))
-			if s.try(func(in *vector.Input) bool {
+			if s.try(func(in *casefile.Input) bool {
 				in.Items = slices.Delete(in.Items, from, to)
 				return true
 			}) {
@@ -110,24 +110,24 @@ func (s *shrinker) items() bool {
 func (s *shrinker) fields() bool {
 	changed := false
 	for i := 0; i < len(s.best.Input.Items); i++ {
-		at := func(f func(it *vector.Item) bool) bool {
-			return s.try(func(in *vector.Input) bool { return f(&in.Items[i]) })
+		at := func(f func(it *casefile.Item) bool) bool {
+			return s.try(func(in *casefile.Input) bool { return f(&in.Items[i]) })
 		}
-		muts := []func(it *vector.Item) bool{
-			func(it *vector.Item) bool { ok := it.Priority != nil; it.Priority = nil; return ok },
-			func(it *vector.Item) bool { ok := it.Tags != nil; it.Tags = nil; return ok },
-			func(it *vector.Item) bool { ok := it.Timestamp != nil; it.Timestamp = nil; return ok },
-			func(it *vector.Item) bool {
+		muts := []func(it *casefile.Item) bool{
+			func(it *casefile.Item) bool { ok := it.Priority != nil; it.Priority = nil; return ok },
+			func(it *casefile.Item) bool { ok := it.Tags != nil; it.Tags = nil; return ok },
+			func(it *casefile.Item) bool { ok := it.Timestamp != nil; it.Timestamp = nil; return ok },
+			func(it *casefile.Item) bool {
 				ok := it.FutureRelevanceHint != nil
 				it.FutureRelevanceHint = nil
 				return ok
 			},
-			func(it *vector.Item) bool { ok := it.Metadata != nil; it.Metadata = nil; return ok },
-			func(it *vector.Item) bool { ok := it.Pinned; it.Pinned = false; return ok },
-			func(it *vector.Item) bool { ok := it.Kind != "Message"; it.Kind = "Message"; return ok },
-			func(it *vector.Item) bool { ok := it.Source != "Chat"; it.Source = "Chat"; return ok },
-			func(it *vector.Item) bool { ok := it.Tokens != 0 && it.Tokens != 1; it.Tokens /= 2; return ok },
-			func(it *vector.Item) bool {
+			func(it *casefile.Item) bool { ok := it.Metadata != nil; it.Metadata = nil; return ok },
+			func(it *casefile.Item) bool { ok := it.Pinned; it.Pinned = false; return ok },
+			func(it *casefile.Item) bool { ok := it.Kind != "Message"; it.Kind = "Message"; return ok },
+			func(it *casefile.Item) bool { ok := it.Source != "Chat"; it.Source = "Chat"; return ok },
+			func(it *casefile.Item) bool { ok := it.Tokens != 0 && it.Tokens != 1; it.Tokens /= 2; return ok },
+			func(it *casefile.Item) bool {
 				if it.Priority == nil || (*it.Priority >= -1 && *it.Priority <= 1) {
 					return false
 				}
@@ -135,7 +135,7 @@ func (s *shrinker) fields() bool {
 				it.Priority = &p
 				return true
 			},
-			func(it *vector.Item) bool {
+			func(it *casefile.Item) bool {
 				if it.Timestamp == nil || it.Timestamp.Equal(genBase) {
 					return false
 				}
@@ -152,14 +152,14 @@ func (s *shrinker) fields() bool {
 		if md := s.best.Input.Items[i].Metadata; len(md) > 1 {
 			keys := slices.Sorted(maps.Keys(md))
 			for _, k := range keys {
-				if at(func(it *vector.Item) bool { delete(it.Metadata, k); return true }) {
+				if at(func(it *casefile.Item) bool { delete(it.Metadata, k); return true }) {
 					changed = true
 				}
 			}
 		}
 		if len(s.best.Input.Items[i].Tags) > 1 {
 			for j := len(s.best.Input.Items[i].Tags) - 1; j >= 0; j-- {
-				if j < len(s.best.Input.Items[i].Tags) && at(func(it *vector.Item) bool { it.Tags = slices.Delete(it.Tags, j, j+1); return true }) {
+				if j < len(s.best.Input.Items[i].Tags) && at(func(it *casefile.Item) bool { it.Tags = slices.Delete(it.Tags, j, j+1); return true }) {
 					changed = true
 				}
 			}
@@ -172,13 +172,13 @@ func (s *shrinker) fields() bool {
 // switches, always to components the implementation declares.
 func (s *shrinker) config() bool {
 	changed := false
-	do := func(m func(in *vector.Input) bool) {
+	do := func(m func(in *casefile.Input) bool) {
 		if s.try(m) {
 			changed = true
 		}
 	}
 	// cur is the best case's input now: each kept change replaces it.
-	cur := func() *vector.Input { return &s.best.Input }
+	cur := func() *casefile.Input { return &s.best.Input }
 	// Toward the first declared scorer and placer that still show it, so
 	// that a bug in no particular component ends in one class.
 	if len(cur().Scorers) > 0 {
@@ -186,18 +186,18 @@ func (s *shrinker) config() bool {
 			if t == cur().Scorers[0].Type {
 				break
 			}
-			if plain, ok := plainScorer(t); ok && s.try(func(in *vector.Input) bool { in.Scorers = []cupel.ScorerSpec{plain}; return true }) {
+			if plain, ok := plainScorer(t); ok && s.try(func(in *casefile.Input) bool { in.Scorers = []cupel.ScorerSpec{plain}; return true }) {
 				changed = true
 				break
 			}
 		}
-		s.scorer(func(in *vector.Input) *cupel.ScorerSpec { return &in.Scorers[0] }, &changed)
+		s.scorer(func(in *casefile.Input) *cupel.ScorerSpec { return &in.Scorers[0] }, &changed)
 	}
 	for _, p := range s.x.caps.placers {
 		if cur().Placer == "" || p == cur().Placer {
 			break
 		}
-		if s.try(func(in *vector.Input) bool { in.Placer = p; return true }) {
+		if s.try(func(in *casefile.Input) bool { in.Placer = p; return true }) {
 			changed = true
 			break
 		}
@@ -205,17 +205,17 @@ func (s *shrinker) config() bool {
 	if cur().Slicer != "" {
 		declared := func(t string) bool { return slices.Contains(s.x.caps.slicers, t) }
 		if cur().Slicer != "greedy" && declared("greedy") {
-			do(func(in *vector.Input) bool { setSlicer(in, "greedy", nil); return true })
+			do(func(in *casefile.Input) bool { setSlicer(in, "greedy", nil); return true })
 		}
 		if inner := cur().InnerSlicer; inner != "" && declared(inner) {
 			// An inner knapsack's bucket size is the policy's.
-			do(func(in *vector.Input) bool { setSlicer(in, in.InnerSlicer, in.BucketSize); return true })
+			do(func(in *casefile.Input) bool { setSlicer(in, in.InnerSlicer, in.BucketSize); return true })
 		}
 		if cur().Slicer == "count_constrained_knapsack" && declared("knapsack") {
-			do(func(in *vector.Input) bool { setSlicer(in, "knapsack", in.BucketSize); return true })
+			do(func(in *casefile.Input) bool { setSlicer(in, "knapsack", in.BucketSize); return true })
 		}
 		for j := len(cur().Quotas) - 1; j >= 0; j-- {
-			do(func(in *vector.Input) bool {
+			do(func(in *casefile.Input) bool {
 				if j >= len(in.Quotas) {
 					return false
 				}
@@ -224,7 +224,7 @@ func (s *shrinker) config() bool {
 			})
 		}
 		for j := len(cur().Entries) - 1; j >= 0; j-- {
-			do(func(in *vector.Input) bool {
+			do(func(in *casefile.Input) bool {
 				if j >= len(in.Entries) {
 					return false
 				}
@@ -233,7 +233,7 @@ func (s *shrinker) config() bool {
 			})
 		}
 		for j := range cur().Entries {
-			do(func(in *vector.Input) bool {
+			do(func(in *casefile.Input) bool {
 				if j >= len(in.Entries) || in.Entries[j].CapCount == 0 {
 					return false
 				}
@@ -242,7 +242,7 @@ func (s *shrinker) config() bool {
 				e.RequireCount = min(e.RequireCount, e.CapCount)
 				return true
 			})
-			do(func(in *vector.Input) bool {
+			do(func(in *casefile.Input) bool {
 				if j >= len(in.Entries) || in.Entries[j].RequireCount == 0 {
 					return false
 				}
@@ -251,24 +251,24 @@ func (s *shrinker) config() bool {
 			})
 		}
 		if cur().ScarcityBehavior == "throw" {
-			do(func(in *vector.Input) bool { in.ScarcityBehavior = "degrade"; return true })
+			do(func(in *casefile.Input) bool { in.ScarcityBehavior = "degrade"; return true })
 		}
 	}
 	if cur().Budget != nil {
 		if len(cur().Budget.ReservedSlots) > 0 {
-			do(func(in *vector.Input) bool { in.Budget.ReservedSlots = nil; return true })
+			do(func(in *casefile.Input) bool { in.Budget.ReservedSlots = nil; return true })
 		}
 		if cur().Budget.OutputReserve != 0 {
-			do(func(in *vector.Input) bool { in.Budget.OutputReserve = 0; return true })
+			do(func(in *casefile.Input) bool { in.Budget.OutputReserve = 0; return true })
 		}
 		if cur().Budget.EstimationSafetyMarginPercent != 0 {
-			do(func(in *vector.Input) bool { in.Budget.EstimationSafetyMarginPercent = 0; return true })
+			do(func(in *casefile.Input) bool { in.Budget.EstimationSafetyMarginPercent = 0; return true })
 		}
 		if b := cur().Budget; b.MaxTokens != b.TargetTokens && b.OutputReserve == 0 {
-			do(func(in *vector.Input) bool { in.Budget.MaxTokens = in.Budget.TargetTokens; return true })
+			do(func(in *casefile.Input) bool { in.Budget.MaxTokens = in.Budget.TargetTokens; return true })
 		}
 		if cur().Budget.TargetTokens > 1 {
-			do(func(in *vector.Input) bool {
+			do(func(in *casefile.Input) bool {
 				b := in.Budget
 				d := b.MaxTokens - b.TargetTokens
 				b.TargetTokens /= 2
@@ -278,18 +278,18 @@ func (s *shrinker) config() bool {
 		}
 	}
 	if cur().Deduplication != nil && !*cur().Deduplication {
-		do(func(in *vector.Input) bool { t := true; in.Deduplication = &t; return true })
+		do(func(in *casefile.Input) bool { t := true; in.Deduplication = &t; return true })
 	}
 	if cur().OverflowStrategy != "" && cur().OverflowStrategy != "throw" {
-		do(func(in *vector.Input) bool { in.OverflowStrategy = "throw"; return true })
+		do(func(in *casefile.Input) bool { in.OverflowStrategy = "throw"; return true })
 	}
 	return changed
 }
 
 // scorer simplifies the scorer that get returns (and its children).
-func (s *shrinker) scorer(get func(in *vector.Input) *cupel.ScorerSpec, changed *bool) {
+func (s *shrinker) scorer(get func(in *casefile.Input) *cupel.ScorerSpec, changed *bool) {
 	do := func(m func(sc *cupel.ScorerSpec) bool) {
-		if s.try(func(in *vector.Input) bool { return m(get(in)) }) {
+		if s.try(func(in *casefile.Input) bool { return m(get(in)) }) {
 			*changed = true
 		}
 	}
@@ -315,7 +315,7 @@ func (s *shrinker) scorer(get func(in *vector.Input) *cupel.ScorerSpec, changed 
 			})
 		}
 		for j := range get(&s.best.Input).Children {
-			s.scorer(func(in *vector.Input) *cupel.ScorerSpec {
+			s.scorer(func(in *casefile.Input) *cupel.ScorerSpec {
 				if c := get(in); c.Type == "composite" && j < len(c.Children) {
 					return &c.Children[j]
 				}
@@ -361,12 +361,12 @@ func (s *shrinker) scorer(get func(in *vector.Input) *cupel.ScorerSpec, changed 
 
 // cloneCase deep-copies c through its JSON form (shrinking is not on the
 // hot path). Expect is left empty: the oracle fills it in.
-func cloneCase(c *vector.Case) *vector.Case {
+func cloneCase(c *casefile.Case) *casefile.Case {
 	b, err := json.Marshal(c.Input)
 	if err != nil {
 		panic(err) // a generated input always marshals
 	}
-	n := &vector.Case{ID: c.ID, Tier: c.Tier, Stage: c.Stage, Name: c.Name}
+	n := &casefile.Case{ID: c.ID, Tier: c.Tier, Stage: c.Stage, Name: c.Name}
 	if err := json.Unmarshal(b, &n.Input); err != nil {
 		panic(err)
 	}
@@ -376,7 +376,7 @@ func cloneCase(c *vector.Case) *vector.Case {
 }
 
 // fixEmpty restores the empty, non-nil lists of from that JSON omitted.
-func fixEmpty(to, from *vector.Input) {
+func fixEmpty(to, from *casefile.Input) {
 	if from.Quotas != nil && to.Quotas == nil {
 		to.Quotas = []cupel.QuotaSpec{}
 	}
@@ -384,7 +384,7 @@ func fixEmpty(to, from *vector.Input) {
 		to.Entries = []cupel.CountEntrySpec{}
 	}
 	if to.Items == nil {
-		to.Items = []vector.Item{}
+		to.Items = []casefile.Item{}
 	}
 	sort.SliceStable(to.Items, func(i, j int) bool { return to.Items[i].Index < to.Items[j].Index })
 }
@@ -398,7 +398,7 @@ func plainScorer(t string) (cupel.ScorerSpec, bool) {
 	case "kind":
 		return cupel.ScorerSpec{Type: t, UseDefaultWeights: cupel.Ptr(true)}, true
 	case "metadata_trust":
-		return cupel.ScorerSpec{Type: t, DefaultScore: vector.FloatPtr(0.5)}, true
+		return cupel.ScorerSpec{Type: t, DefaultScore: casefile.FloatPtr(0.5)}, true
 	}
 	return cupel.ScorerSpec{}, false
 }
@@ -411,6 +411,6 @@ func replace(sc *cupel.ScorerSpec, by cupel.ScorerSpec) {
 }
 
 // setSlicer makes typ, with the bucket size bucket, the slicer of in.
-func setSlicer(in *vector.Input, typ string, bucket *int) {
+func setSlicer(in *casefile.Input, typ string, bucket *int) {
 	in.Slicer, in.BucketSize, in.InnerSlicer, in.Quotas, in.Entries, in.ScarcityBehavior = typ, bucket, "", nil, nil, ""
 }

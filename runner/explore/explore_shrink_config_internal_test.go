@@ -4,11 +4,12 @@ import (
 	"slices"
 	"time"
 
-	"github.com/cupel-go/go-cupel/cupel"
-	"github.com/cupel-go/go-cupel/runner/protocol"
-	"github.com/cupel-go/go-cupel/runner/vector"
 	"github.com/onsi/ginkgo/v2"
 	"github.com/onsi/gomega"
+
+	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/runner/casefile"
+	"github.com/cupel-go/go-cupel/runner/protocol"
 )
 
 // These pin what shrinking leaves of lists in the configuration and the
@@ -19,7 +20,7 @@ var _ = ginkgo.Describe("explore's shrinker, on lists", func() {
 		// metadata key scores 0.01 more.
 		impl := bugImpl{func(req protocol.Request, out *protocol.Output) {
 			sc := req.Case.Scorers[0]
-			if req.Stage != vector.StageScoring || sc.Type != "kind" ||
+			if req.Stage != casefile.StageScoring || sc.Type != "kind" ||
 				!slices.ContainsFunc(sc.Weights, func(w cupel.KindWeightSpec) bool { return w.Kind == "Document" }) {
 				return
 			}
@@ -30,30 +31,30 @@ var _ = ginkgo.Describe("explore's shrinker, on lists", func() {
 				}
 			}
 		}}
-		d := shrunk(impl, &vector.Case{ID: "kinds", Tier: vector.TierOptional, Stage: vector.StageScoring, Input: vector.Input{
+		d := shrunk(impl, &casefile.Case{ID: "kinds", Tier: casefile.TierOptional, Stage: casefile.StageScoring, Input: casefile.Input{
 			PolicySpec: cupel.PolicySpec{Scorers: []cupel.ScorerSpec{{Type: "kind", Weights: []cupel.KindWeightSpec{{Kind: "Memory", Weight: 1}, {Kind: "Document", Weight: 2}, {Kind: "Note", Weight: 0.5}}}}},
 			Items:      richItems(3, -1)}})
 		gomega.Expect(asJSON(d.Case.Input.Scorers)).To(gomega.Equal(asJSON([]cupel.ScorerSpec{{Type: "kind", UseDefaultWeights: cupel.Ptr(false), Weights: []cupel.KindWeightSpec{{Kind: "Document", Weight: 2}}}})))
-		gomega.Expect(asJSON(d.Case.Input.Items)).To(gomega.Equal(asJSON([]vector.Item{
+		gomega.Expect(asJSON(d.Case.Input.Items)).To(gomega.Equal(asJSON([]casefile.Item{
 			{Index: 0, Content: "a", Tokens: 1, Kind: "Message", Source: "Chat", Metadata: map[string]any{"lang": "go"}}})))
 	})
 
 	ginkgo.It("keeps only the quota the bug needs, removing those before it too", func() {
 		// The bug: with a quota for Memory, nothing is selected.
 		impl := bugImpl{func(req protocol.Request, out *protocol.Output) {
-			if req.Stage == vector.StageSlicing && slices.ContainsFunc(req.Case.Quotas, func(q cupel.QuotaSpec) bool { return q.Kind == "Memory" }) {
+			if req.Stage == casefile.StageSlicing && slices.ContainsFunc(req.Case.Quotas, func(q cupel.QuotaSpec) bool { return q.Kind == "Memory" }) {
 				out.Selected = nil
 			}
 		}}
 		items := richItems(3, -1)
 		for i := range items {
-			items[i].Score = vector.FloatPtr(0.9 - float64(i)/10)
+			items[i].Score = casefile.FloatPtr(0.9 - float64(i)/10)
 		}
-		d := shrunk(impl, &vector.Case{ID: "quotas", Tier: vector.TierOptional, Stage: vector.StageSlicing, Input: vector.Input{
+		d := shrunk(impl, &casefile.Case{ID: "quotas", Tier: casefile.TierOptional, Stage: casefile.StageSlicing, Input: casefile.Input{
 			PolicySpec: cupel.PolicySpec{Slicer: "quota", InnerSlicer: "greedy", Quotas: []cupel.QuotaSpec{
-				{Kind: "Document", Require: vector.FloatPtr(10), Cap: vector.FloatPtr(60)}, {Kind: "Note", Require: vector.FloatPtr(0), Cap: vector.FloatPtr(100)},
-				{Kind: "Memory", Require: vector.FloatPtr(10), Cap: vector.FloatPtr(50)}}},
-			Budget: &vector.Budget{TargetTokens: 300, MaxTokens: 300},
+				{Kind: "Document", Require: casefile.FloatPtr(10), Cap: casefile.FloatPtr(60)}, {Kind: "Note", Require: casefile.FloatPtr(0), Cap: casefile.FloatPtr(100)},
+				{Kind: "Memory", Require: casefile.FloatPtr(10), Cap: casefile.FloatPtr(50)}}},
+			Budget: &casefile.Budget{TargetTokens: 300, MaxTokens: 300},
 			Items:  items}})
 		var kinds []string
 		for _, q := range d.Case.Input.Quotas {
@@ -65,18 +66,18 @@ var _ = ginkgo.Describe("explore's shrinker, on lists", func() {
 	ginkgo.It("keeps only the count entry the bug needs, removing those before it too", func() {
 		// The bug: with a count entry for Memory, no shortfall is reported.
 		impl := bugImpl{func(req protocol.Request, out *protocol.Output) {
-			if req.Stage == vector.StageSlicing && slices.ContainsFunc(req.Case.Entries, func(e cupel.CountEntrySpec) bool { return e.Kind == "Memory" }) {
+			if req.Stage == casefile.StageSlicing && slices.ContainsFunc(req.Case.Entries, func(e cupel.CountEntrySpec) bool { return e.Kind == "Memory" }) {
 				out.Shortfalls = nil
 			}
 		}}
 		items := richItems(3, -1)
 		for i := range items {
-			items[i].Score = vector.FloatPtr(0.9 - float64(i)/10)
+			items[i].Score = casefile.FloatPtr(0.9 - float64(i)/10)
 		}
-		d := shrunk(impl, &vector.Case{ID: "entries", Tier: vector.TierOptional, Stage: vector.StageSlicing, Input: vector.Input{
+		d := shrunk(impl, &casefile.Case{ID: "entries", Tier: casefile.TierOptional, Stage: casefile.StageSlicing, Input: casefile.Input{
 			PolicySpec: cupel.PolicySpec{Slicer: "count_quota", InnerSlicer: "greedy", ScarcityBehavior: "degrade",
 				Entries: []cupel.CountEntrySpec{{Kind: "Document", RequireCount: 1, CapCount: 4}, {Kind: "Memory", RequireCount: 2, CapCount: 3}}},
-			Budget: &vector.Budget{TargetTokens: 300, MaxTokens: 300},
+			Budget: &casefile.Budget{TargetTokens: 300, MaxTokens: 300},
 			Items:  items}})
 		var kinds []string
 		for _, e := range d.Case.Input.Entries {
@@ -88,17 +89,17 @@ var _ = ginkgo.Describe("explore's shrinker, on lists", func() {
 	ginkgo.It("hoists a composite child that is itself a composite, and goes on with the next index safely", func() {
 		// The bug: any composite scorer adds 0.01 to every score.
 		impl := bugImpl{func(req protocol.Request, out *protocol.Output) {
-			if req.Stage == vector.StageScoring && req.Case.Scorers[0].Type == "composite" {
+			if req.Stage == casefile.StageScoring && req.Case.Scorers[0].Type == "composite" {
 				out.Scores = slices.Clone(out.Scores)
 				for k := range out.Scores {
 					out.Scores[k].Score += 0.01
 				}
 			}
 		}}
-		inner := cupel.ScorerSpec{Weight: vector.FloatPtr(1), Type: "composite", Children: []cupel.ScorerSpec{{Weight: vector.FloatPtr(1), Type: "priority"}}}
-		d := shrunk(impl, &vector.Case{ID: "nested", Tier: vector.TierOptional, Stage: vector.StageScoring, Input: vector.Input{
+		inner := cupel.ScorerSpec{Weight: casefile.FloatPtr(1), Type: "composite", Children: []cupel.ScorerSpec{{Weight: casefile.FloatPtr(1), Type: "priority"}}}
+		d := shrunk(impl, &casefile.Case{ID: "nested", Tier: casefile.TierOptional, Stage: casefile.StageScoring, Input: casefile.Input{
 			PolicySpec: cupel.PolicySpec{Scorers: []cupel.ScorerSpec{{Type: "composite", Children: []cupel.ScorerSpec{
-				inner, {Weight: vector.FloatPtr(2), Type: "tag"}}}}},
+				inner, {Weight: casefile.FloatPtr(2), Type: "tag"}}}}},
 			Items: richItems(2, -1)}})
 		gomega.Expect(d.Case.Input.Scorers[0].Type).To(gomega.Equal("composite"))
 		gomega.Expect(d.Case.Input.Scorers[0].Children).To(gomega.HaveLen(1))
@@ -107,7 +108,7 @@ var _ = ginkgo.Describe("explore's shrinker, on lists", func() {
 	ginkgo.It("keeps one window of a two-window step curve", func() {
 		// The bug: a step curve adds 0.01 to every score.
 		impl := bugImpl{func(req protocol.Request, out *protocol.Output) {
-			if sc := req.Case.Scorers[0]; req.Stage == vector.StageScoring && sc.Type == "decay" && sc.Curve.Type == "step" {
+			if sc := req.Case.Scorers[0]; req.Stage == casefile.StageScoring && sc.Type == "decay" && sc.Curve.Type == "step" {
 				out.Scores = slices.Clone(out.Scores)
 				for k := range out.Scores {
 					out.Scores[k].Score += 0.01
@@ -115,8 +116,8 @@ var _ = ginkgo.Describe("explore's shrinker, on lists", func() {
 			}
 		}}
 		ref := genBase.Add(1000 * time.Hour)
-		d := shrunk(impl, &vector.Case{ID: "windows", Tier: vector.TierOptional, Stage: vector.StageScoring, Input: vector.Input{
-			PolicySpec: cupel.PolicySpec{Scorers: []cupel.ScorerSpec{{Type: "decay", ReferenceTime: &ref, NullTimestampScore: vector.FloatPtr(0.4),
+		d := shrunk(impl, &casefile.Case{ID: "windows", Tier: casefile.TierOptional, Stage: casefile.StageScoring, Input: casefile.Input{
+			PolicySpec: cupel.PolicySpec{Scorers: []cupel.ScorerSpec{{Type: "decay", ReferenceTime: &ref, NullTimestampScore: casefile.FloatPtr(0.4),
 				Curve: &cupel.CurveSpec{Type: "step", Windows: []cupel.WindowSpec{{MaxAgeSecs: 3600, Score: 0.9}, {MaxAgeSecs: 7200, Score: 0.5}}}}}},
 			Items: richItems(2, -1)}})
 		gomega.Expect(d.Case.Input.Scorers[0].Curve.Windows).To(gomega.Equal([]cupel.WindowSpec{{MaxAgeSecs: 3600, Score: 0.9}}))
@@ -133,7 +134,7 @@ var _ = ginkgo.Describe("explore's shrinker, on composites, inner slicers and th
 		// other child must remain.
 		impl := bugImpl{func(req protocol.Request, out *protocol.Output) {
 			sc := req.Case.Scorers[0]
-			if req.Stage != vector.StageScoring || sc.Type != "composite" || len(sc.Children) < 2 ||
+			if req.Stage != casefile.StageScoring || sc.Type != "composite" || len(sc.Children) < 2 ||
 				!slices.ContainsFunc(sc.Children, func(c cupel.ScorerSpec) bool { return c.Type == "priority" }) {
 				return
 			}
@@ -142,12 +143,12 @@ var _ = ginkgo.Describe("explore's shrinker, on composites, inner slicers and th
 				out.Scores[k].Score += 0.01
 			}
 		}}
-		d := shrunk(impl, &vector.Case{ID: "children", Tier: vector.TierOptional, Stage: vector.StageScoring, Input: vector.Input{
+		d := shrunk(impl, &casefile.Case{ID: "children", Tier: casefile.TierOptional, Stage: casefile.StageScoring, Input: casefile.Input{
 			PolicySpec: cupel.PolicySpec{Scorers: []cupel.ScorerSpec{{Type: "composite", Children: []cupel.ScorerSpec{
-				{Weight: vector.FloatPtr(1), Type: "tag", TagWeights: []cupel.TagWeightSpec{{Tag: "a", Weight: 1}}},
-				{Weight: vector.FloatPtr(2), Type: "recency"},
-				{Weight: vector.FloatPtr(3), Type: "priority"},
-				{Weight: vector.FloatPtr(4), Type: "reflexive"}}}}},
+				{Weight: casefile.FloatPtr(1), Type: "tag", TagWeights: []cupel.TagWeightSpec{{Tag: "a", Weight: 1}}},
+				{Weight: casefile.FloatPtr(2), Type: "recency"},
+				{Weight: casefile.FloatPtr(3), Type: "priority"},
+				{Weight: casefile.FloatPtr(4), Type: "reflexive"}}}}},
 			Items: richItems(2, -1)}})
 		sc := d.Case.Input.Scorers[0]
 		gomega.Expect(sc.Type).To(gomega.Equal("composite"))
@@ -158,18 +159,18 @@ var _ = ginkgo.Describe("explore's shrinker, on composites, inner slicers and th
 	ginkgo.It("hoists an inner knapsack out of a quota slicer, keeping its bucket size", func() {
 		// The bug: any knapsack, inner or not, selects nothing.
 		impl := bugImpl{func(req protocol.Request, out *protocol.Output) {
-			if req.Stage == vector.StageSlicing && (req.Case.Slicer == "knapsack" || req.Case.InnerSlicer == "knapsack") {
+			if req.Stage == casefile.StageSlicing && (req.Case.Slicer == "knapsack" || req.Case.InnerSlicer == "knapsack") {
 				out.Selected = nil
 			}
 		}}
 		items := richItems(3, -1)
 		for i := range items {
-			items[i].Score = vector.FloatPtr(0.9 - float64(i)/10)
+			items[i].Score = casefile.FloatPtr(0.9 - float64(i)/10)
 		}
-		d := shrunk(impl, &vector.Case{ID: "hoist", Tier: vector.TierOptional, Stage: vector.StageSlicing, Input: vector.Input{
+		d := shrunk(impl, &casefile.Case{ID: "hoist", Tier: casefile.TierOptional, Stage: casefile.StageSlicing, Input: casefile.Input{
 			PolicySpec: cupel.PolicySpec{Slicer: "quota", InnerSlicer: "knapsack", BucketSize: ptr(7), Quotas: []cupel.QuotaSpec{
-				{Kind: "Document", Require: vector.FloatPtr(10), Cap: vector.FloatPtr(60)}}},
-			Budget: &vector.Budget{TargetTokens: 300, MaxTokens: 300},
+				{Kind: "Document", Require: casefile.FloatPtr(10), Cap: casefile.FloatPtr(60)}}},
+			Budget: &casefile.Budget{TargetTokens: 300, MaxTokens: 300},
 			Items:  items}})
 		in := d.Case.Input
 		gomega.Expect(in.Slicer).To(gomega.Equal("knapsack"))
@@ -185,14 +186,14 @@ var _ = ginkgo.Describe("explore's shrinker, on composites, inner slicers and th
 		// ...), in its default configuration: the kind scorer's default
 		// weights.
 		impl := bugImpl{func(req protocol.Request, out *protocol.Output) {
-			if t := req.Case.Scorers[0].Type; req.Stage == vector.StageScoring && (t == "kind" || t == "tag") {
+			if t := req.Case.Scorers[0].Type; req.Stage == casefile.StageScoring && (t == "kind" || t == "tag") {
 				out.Scores = slices.Clone(out.Scores)
 				for k := range out.Scores {
 					out.Scores[k].Score += 0.01
 				}
 			}
 		}}
-		d := shrunk(impl, &vector.Case{ID: "kind", Tier: vector.TierOptional, Stage: vector.StageScoring, Input: vector.Input{
+		d := shrunk(impl, &casefile.Case{ID: "kind", Tier: casefile.TierOptional, Stage: casefile.StageScoring, Input: casefile.Input{
 			PolicySpec: cupel.PolicySpec{Scorers: []cupel.ScorerSpec{{Type: "tag",
 				TagWeights: []cupel.TagWeightSpec{{Tag: "a", Weight: 1}, {Tag: "b", Weight: 2}}}}},
 			Items: richItems(2, -1)}})
@@ -203,7 +204,7 @@ var _ = ginkgo.Describe("explore's shrinker, on composites, inner slicers and th
 var _ = ginkgo.Describe("explore's vector header", func() {
 	ginkgo.It("names seed and index for index 0 too, and the fuzz target only for a fuzzed case (index -1)", func() {
 		d := &Divergence{Class: "placing / chronological / order", Seed: 4, Index: 0, OriginalItems: 3, ShrinkRuns: 5,
-			Case: &vector.Case{Stage: vector.StagePlacing, Input: vector.Input{PolicySpec: cupel.PolicySpec{Placer: "chronological"}, Items: []vector.Item{}}}}
+			Case: &casefile.Case{Stage: casefile.StagePlacing, Input: casefile.Input{PolicySpec: cupel.PolicySpec{Placer: "chronological"}, Items: []casefile.Item{}}}}
 		data, err := d.VectorTOML(nil)
 		gomega.Expect(err).NotTo(gomega.HaveOccurred())
 		gomega.Expect(string(data)).To(gomega.ContainSubstring("# Found by cupel-conform explore: seed 4, index 0 (regenerate with --seed 4; the case\n"))

@@ -10,12 +10,13 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cupel-go/go-cupel/cupel"
-	"github.com/cupel-go/go-cupel/runner"
-	"github.com/cupel-go/go-cupel/runner/protocol"
-	"github.com/cupel-go/go-cupel/runner/vector"
 	"github.com/onsi/ginkgo/v2"
 	"github.com/onsi/gomega"
+
+	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/casefile"
+	"github.com/cupel-go/go-cupel/runner/protocol"
 )
 
 // bugImpl is go-cupel with the output of each run passed through bug.
@@ -40,7 +41,7 @@ func (b bugImpl) Run(ctx context.Context, req protocol.Request) (protocol.Result
 
 // shrunk shrinks the divergence impl shows on c, as Run does, and
 // returns it.
-func shrunk(impl protocol.Implementation, c *vector.Case) *Divergence {
+func shrunk(impl protocol.Implementation, c *casefile.Case) *Divergence {
 	ginkgo.GinkgoHelper()
 	info, err := runner.Engine().Hello(context.Background())
 	gomega.Expect(err).NotTo(gomega.HaveOccurred())
@@ -65,13 +66,13 @@ func ptr[T any](v T) *T { return &v }
 
 // richItems are n items with every field set; item urgent (if in range)
 // alone carries the tag "urgent".
-func richItems(n, urgent int) []vector.Item {
-	items := make([]vector.Item, n)
+func richItems(n, urgent int) []casefile.Item {
+	items := make([]casefile.Item, n)
 	for i := range items {
 		ts := genBase.Add(time.Duration(i*37) * time.Hour)
-		items[i] = vector.Item{Index: i, Content: fmt.Sprintf("item number %d", i), Tokens: int64(20 + 7*i),
+		items[i] = casefile.Item{Index: i, Content: fmt.Sprintf("item number %d", i), Tokens: int64(20 + 7*i),
 			Kind: []string{"Document", "ToolOutput", "Memory"}[i%3], Source: "Rag", Priority: ptr(int64(8 + i)),
-			Tags: []string{"a", "b"}, Timestamp: &ts, FutureRelevanceHint: vector.FloatPtr(0.3),
+			Tags: []string{"a", "b"}, Timestamp: &ts, FutureRelevanceHint: casefile.FloatPtr(0.3),
 			Metadata: map[string]any{"lang": "go", "team": "x"}, Pinned: i == 4}
 		if i == urgent {
 			items[i].Tags = []string{"a", "urgent", "b"}
@@ -84,37 +85,37 @@ var _ = ginkgo.Describe("explore's shrinker", func() {
 	ginkgo.It("reaches the fewest items, then the simplest pipeline configuration, each field at its simplest value", func() {
 		// The bug: a selected item tagged "urgent" is left out of the output.
 		impl := bugImpl{func(req protocol.Request, out *protocol.Output) {
-			if req.Stage != vector.StagePipeline {
+			if req.Stage != casefile.StagePipeline {
 				return
 			}
 			out.Ordered = slices.DeleteFunc(slices.Clone(out.Ordered), func(i int) bool {
 				return slices.Contains(req.Case.Items[i].Tags, "urgent")
 			})
 		}}
-		c := &vector.Case{ID: "rich", Tier: vector.TierOptional, Stage: vector.StagePipeline, Input: vector.Input{
+		c := &casefile.Case{ID: "rich", Tier: casefile.TierOptional, Stage: casefile.StagePipeline, Input: casefile.Input{
 			PolicySpec: cupel.PolicySpec{Scorers: []cupel.ScorerSpec{{Type: "composite", Children: []cupel.ScorerSpec{
-				{Weight: ptr[vector.Float](1.5), Type: "kind", Weights: []cupel.KindWeightSpec{{Kind: "Document", Weight: 2}}},
-				{Weight: ptr[vector.Float](0.5), Type: "scaled", Inner: &cupel.ScorerSpec{Type: "tag", TagWeights: []cupel.TagWeightSpec{{Tag: "urgent", Weight: 1}}}},
+				{Weight: ptr[casefile.Float](1.5), Type: "kind", Weights: []cupel.KindWeightSpec{{Kind: "Document", Weight: 2}}},
+				{Weight: ptr[casefile.Float](0.5), Type: "scaled", Inner: &cupel.ScorerSpec{Type: "tag", TagWeights: []cupel.TagWeightSpec{{Tag: "urgent", Weight: 1}}}},
 			}}},
 				Slicer: "quota", InnerSlicer: "greedy", Quotas: []cupel.QuotaSpec{
-					{Kind: "Document", Require: ptr[vector.Float](10), Cap: ptr[vector.Float](60)}, {Kind: "ToolOutput", Require: ptr[vector.Float](0), Cap: ptr[vector.Float](100)}},
+					{Kind: "Document", Require: ptr[casefile.Float](10), Cap: ptr[casefile.Float](60)}, {Kind: "ToolOutput", Require: ptr[casefile.Float](0), Cap: ptr[casefile.Float](100)}},
 				Placer: "u-shaped", Deduplication: ptr(false), OverflowStrategy: "proceed"},
-			Budget: &vector.Budget{TargetTokens: 400, MaxTokens: 500, OutputReserve: 50,
+			Budget: &casefile.Budget{TargetTokens: 400, MaxTokens: 500, OutputReserve: 50,
 				ReservedSlots: map[string]int64{"Memory": 10}, EstimationSafetyMarginPercent: 10},
 			Items: richItems(6, 3),
 		}}
 		d := shrunk(impl, c)
-		want := vector.Input{
+		want := casefile.Input{
 			PolicySpec: cupel.PolicySpec{Scorers: []cupel.ScorerSpec{{Type: "recency"}}, Slicer: "greedy", Placer: "chronological",
 				Deduplication: ptr(true), OverflowStrategy: "throw"},
-			Budget: &vector.Budget{TargetTokens: 1, MaxTokens: 1},
-			Items:  []vector.Item{{Index: 0, Content: "a", Tokens: 1, Kind: "Message", Source: "Chat", Tags: []string{"urgent"}}},
+			Budget: &casefile.Budget{TargetTokens: 1, MaxTokens: 1},
+			Items:  []casefile.Item{{Index: 0, Content: "a", Tokens: 1, Kind: "Message", Source: "Chat", Tags: []string{"urgent"}}},
 		}
 		gomega.Expect(asJSON(d.Case.Input)).To(gomega.Equal(asJSON(want)))
 		gomega.Expect(d.Class).To(gomega.Equal("pipeline / recency + greedy + chronological / " + d.Kind))
 		gomega.Expect(d.OriginalItems).To(gomega.Equal(6))
 		gomega.Expect(d.Index).To(gomega.Equal(7))
-		gomega.Expect(d.Case.ID).To(gomega.Equal(exploreID(vector.StagePipeline, 3, 7)))
+		gomega.Expect(d.Case.ID).To(gomega.Equal(exploreID(casefile.StagePipeline, 3, 7)))
 	})
 
 	ginkgo.It("hoists the scorer that shows it out of composites and scaled, and keeps one decay window", func() {
@@ -131,19 +132,19 @@ var _ = ginkgo.Describe("explore's shrinker", func() {
 			return slices.ContainsFunc(sc.Children, func(ch cupel.ScorerSpec) bool { return hasStep(&ch) })
 		}
 		impl := bugImpl{func(req protocol.Request, out *protocol.Output) {
-			if req.Stage == vector.StageScoring && hasStep(&req.Case.Scorers[0]) && len(out.Scores) > 0 {
+			if req.Stage == casefile.StageScoring && hasStep(&req.Case.Scorers[0]) && len(out.Scores) > 0 {
 				out.Scores = slices.Clone(out.Scores)
 				out.Scores[0].Score += 0.01
 			}
 		}}
 		ref := genBase.Add(1000 * time.Hour)
-		decay := cupel.ScorerSpec{Type: "decay", ReferenceTime: &ref, NullTimestampScore: vector.FloatPtr(0.4),
+		decay := cupel.ScorerSpec{Type: "decay", ReferenceTime: &ref, NullTimestampScore: casefile.FloatPtr(0.4),
 			Curve: &cupel.CurveSpec{Type: "step", Windows: []cupel.WindowSpec{{MaxAgeSecs: 3600, Score: 0.9}, {MaxAgeSecs: 7200, Score: 0.5}, {MaxAgeSecs: 90000, Score: 0.2}}}}
-		c := &vector.Case{ID: "tree", Tier: vector.TierOptional, Stage: vector.StageScoring, Input: vector.Input{
+		c := &casefile.Case{ID: "tree", Tier: casefile.TierOptional, Stage: casefile.StageScoring, Input: casefile.Input{
 			PolicySpec: cupel.PolicySpec{Scorers: []cupel.ScorerSpec{{Type: "composite", Children: []cupel.ScorerSpec{
-				{Weight: ptr[vector.Float](1), Type: "kind", UseDefaultWeights: ptr(true)},
-				{Weight: ptr[vector.Float](2), Type: "scaled", Inner: &decay},
-				{Weight: ptr[vector.Float](0.5), Type: "tag", TagWeights: []cupel.TagWeightSpec{{Tag: "a", Weight: 1}, {Tag: "b", Weight: 0.5}}},
+				{Weight: ptr[casefile.Float](1), Type: "kind", UseDefaultWeights: ptr(true)},
+				{Weight: ptr[casefile.Float](2), Type: "scaled", Inner: &decay},
+				{Weight: ptr[casefile.Float](0.5), Type: "tag", TagWeights: []cupel.TagWeightSpec{{Tag: "a", Weight: 1}, {Tag: "b", Weight: 0.5}}},
 			}}}},
 			Items: richItems(5, -1),
 		}}
@@ -151,7 +152,7 @@ var _ = ginkgo.Describe("explore's shrinker", func() {
 		want := decay
 		want.Curve = &cupel.CurveSpec{Type: "step", Windows: []cupel.WindowSpec{{MaxAgeSecs: 3600, Score: 0.9}}}
 		gomega.Expect(asJSON(d.Case.Input.Scorers[0])).To(gomega.Equal(asJSON(want)))
-		gomega.Expect(asJSON(d.Case.Input.Items)).To(gomega.Equal(asJSON([]vector.Item{
+		gomega.Expect(asJSON(d.Case.Input.Items)).To(gomega.Equal(asJSON([]casefile.Item{
 			{Index: 0, Content: "a", Tokens: 1, Kind: "Message", Source: "Chat"}})))
 		gomega.Expect(d.Class).To(gomega.Equal("scoring / decay / scores"))
 	})
@@ -159,29 +160,29 @@ var _ = ginkgo.Describe("explore's shrinker", func() {
 	ginkgo.It("keeps the one count entry that shows it, at its lowest require and cap", func() {
 		// The bug: shortfalls are not reported.
 		impl := bugImpl{func(req protocol.Request, out *protocol.Output) {
-			if req.Stage == vector.StageSlicing {
+			if req.Stage == casefile.StageSlicing {
 				out.Shortfalls = nil
 			}
 		}}
 		items := richItems(4, -1)
 		for i := range items {
-			items[i].Score = vector.FloatPtr(0.9 - float64(i)/10)
+			items[i].Score = casefile.FloatPtr(0.9 - float64(i)/10)
 			items[i].Kind = "Document"
 		}
-		c := &vector.Case{ID: "counts", Tier: vector.TierOptional, Stage: vector.StageSlicing, Input: vector.Input{
+		c := &casefile.Case{ID: "counts", Tier: casefile.TierOptional, Stage: casefile.StageSlicing, Input: casefile.Input{
 			PolicySpec: cupel.PolicySpec{Slicer: "count_quota", InnerSlicer: "greedy", ScarcityBehavior: "degrade",
 				Entries: []cupel.CountEntrySpec{{Kind: "Memory", RequireCount: 2, CapCount: 3}, {Kind: "Document", RequireCount: 1, CapCount: 4}, {Kind: "Note", RequireCount: 3, CapCount: 5}}},
-			Budget: &vector.Budget{TargetTokens: 300, MaxTokens: 350},
+			Budget: &casefile.Budget{TargetTokens: 300, MaxTokens: 350},
 			Items:  items,
 		}}
 		d := shrunk(impl, c)
-		want := vector.Input{
+		want := casefile.Input{
 			PolicySpec: cupel.PolicySpec{Slicer: "count_quota", InnerSlicer: "greedy", ScarcityBehavior: "degrade",
 				Entries: []cupel.CountEntrySpec{{Kind: "Memory", RequireCount: 1, CapCount: 1}}},
-			Budget: &vector.Budget{TargetTokens: 1, MaxTokens: 1},
+			Budget: &casefile.Budget{TargetTokens: 1, MaxTokens: 1},
 			// One candidate is needed (the last that ddmin keeps); its
 			// score stays, its other fields go.
-			Items: []vector.Item{{Index: 0, Content: "a", Tokens: 1, Kind: "Message", Source: "Chat", Score: vector.FloatPtr(0.9 - float64(3)/10)}},
+			Items: []casefile.Item{{Index: 0, Content: "a", Tokens: 1, Kind: "Message", Source: "Chat", Score: casefile.FloatPtr(0.9 - float64(3)/10)}},
 		}
 		gomega.Expect(asJSON(d.Case.Input)).To(gomega.Equal(asJSON(want)), asJSON(d.Case.Input))
 		gomega.Expect(d.Class).To(gomega.Equal("slicing / count_quota(greedy) / shortfalls"))
@@ -190,7 +191,7 @@ var _ = ginkgo.Describe("explore's shrinker", func() {
 	ginkgo.It("halves a priority the bug needs down to 1 and a timestamp to the base time", func() {
 		// The bug: a positive priority and a timestamp add 0.01 to the score.
 		impl := bugImpl{func(req protocol.Request, out *protocol.Output) {
-			if req.Stage != vector.StageScoring {
+			if req.Stage != casefile.StageScoring {
 				return
 			}
 			for _, s := range out.Scores {
@@ -201,10 +202,10 @@ var _ = ginkgo.Describe("explore's shrinker", func() {
 				}
 			}
 		}}
-		d := shrunk(impl, &vector.Case{ID: "prio", Tier: vector.TierOptional, Stage: vector.StageScoring, Input: vector.Input{
+		d := shrunk(impl, &casefile.Case{ID: "prio", Tier: casefile.TierOptional, Stage: casefile.StageScoring, Input: casefile.Input{
 			PolicySpec: cupel.PolicySpec{Scorers: []cupel.ScorerSpec{{Type: "priority"}}}, Items: richItems(3, -1)}})
 		base := genBase
-		gomega.Expect(asJSON(d.Case.Input.Items)).To(gomega.Equal(asJSON([]vector.Item{
+		gomega.Expect(asJSON(d.Case.Input.Items)).To(gomega.Equal(asJSON([]casefile.Item{
 			{Index: 0, Content: "a", Tokens: 1, Kind: "Message", Source: "Chat", Priority: ptr(int64(1)), Timestamp: &base}})))
 		gomega.Expect(d.Case.Input.Scorers[0].Type).To(gomega.Equal("recency"))
 	})
@@ -216,7 +217,7 @@ var _ = ginkgo.Describe("explore's shrinker", func() {
 		// Two items with the same content must stay equal: the bug needs
 		// duplicates.
 		impl := bugImpl{func(req protocol.Request, out *protocol.Output) {
-			if req.Stage != vector.StagePlacing || len(req.Case.Items) < 3 {
+			if req.Stage != casefile.StagePlacing || len(req.Case.Items) < 3 {
 				return
 			}
 			seen := map[string]bool{}
@@ -231,10 +232,10 @@ var _ = ginkgo.Describe("explore's shrinker", func() {
 		}}
 		items := richItems(6, -1)
 		for i := range items {
-			items[i].Score = vector.FloatPtr(float64(i) / 10)
+			items[i].Score = casefile.FloatPtr(float64(i) / 10)
 		}
 		items[4].Content = items[1].Content
-		d := shrunk(impl, &vector.Case{ID: "dups", Tier: vector.TierOptional, Stage: vector.StagePlacing, Input: vector.Input{PolicySpec: cupel.PolicySpec{Placer: "chronological"}, Items: items}})
+		d := shrunk(impl, &casefile.Case{ID: "dups", Tier: casefile.TierOptional, Stage: casefile.StagePlacing, Input: casefile.Input{PolicySpec: cupel.PolicySpec{Placer: "chronological"}, Items: items}})
 		var got []string
 		for _, it := range d.Case.Input.Items {
 			got = append(got, it.Content)
@@ -248,7 +249,7 @@ var _ = ginkgo.Describe("explore's vector writer", func() {
 	ginkgo.It("wraps the outputs in its header at the last comma within 100 columns, losing nothing", func() {
 		var scores []protocol.IndexScore
 		for i := range 60 {
-			scores = append(scores, protocol.IndexScore{Index: i, Score: vector.Float(float64(i) / 7)})
+			scores = append(scores, protocol.IndexScore{Index: i, Score: casefile.Float(float64(i) / 7)})
 		}
 		r := &protocol.Result{Kind: protocol.ResultOK, Output: &protocol.Output{Scores: scores}}
 		var w tomlWriter
@@ -292,7 +293,7 @@ var _ = ginkgo.Describe("explore's vector writer", func() {
 			stderr = append(stderr, fmt.Sprintf("stderr %d", i))
 		}
 		d := &Divergence{Class: "placing / chronological / order", Seed: 4, Index: 9, OriginalItems: 12, ShrinkRuns: 33,
-			Case:       &vector.Case{Stage: vector.StagePlacing, Input: vector.Input{PolicySpec: cupel.PolicySpec{Placer: "chronological"}, Items: []vector.Item{}}},
+			Case:       &casefile.Case{Stage: casefile.StagePlacing, Input: casefile.Input{PolicySpec: cupel.PolicySpec{Placer: "chronological"}, Items: []casefile.Item{}}},
 			Comparison: runner.Comparison{Outcome: protocol.OutcomeFail, Message: "m", Details: details}, Stderr: strings.Join(stderr, "\n") + "\n"}
 		data, err := d.VectorTOML(nil)
 		gomega.Expect(err).NotTo(gomega.HaveOccurred())
@@ -315,20 +316,20 @@ var _ = ginkgo.Describe("explore's vector writer", func() {
 
 	ginkgo.It("writes strings, floats and budgets the loader reads back exactly", func() {
 		odd := "q\"b\\s\nn\tt\x01\x1f\x7f é"
-		item := vector.Item{Index: 0, Content: odd, Tokens: -3, Kind: "Mes sage", Source: "", Tags: []string{odd, ""},
-			Metadata: map[string]any{"k y": odd, "": 1.5, "n": -2.5, "b": false}, FutureRelevanceHint: vector.FloatPtr(math.Copysign(0, -1))}
+		item := casefile.Item{Index: 0, Content: odd, Tokens: -3, Kind: "Mes sage", Source: "", Tags: []string{odd, ""},
+			Metadata: map[string]any{"k y": odd, "": 1.5, "n": -2.5, "b": false}, FutureRelevanceHint: casefile.FloatPtr(math.Copysign(0, -1))}
 		for _, margin := range []float64{0, math.Copysign(0, -1), 12.5} {
-			c := &vector.Case{Stage: vector.StagePipeline, Input: vector.Input{PolicySpec: cupel.PolicySpec{Scorers: []cupel.ScorerSpec{{Type: "reflexive"}},
+			c := &casefile.Case{Stage: casefile.StagePipeline, Input: casefile.Input{PolicySpec: cupel.PolicySpec{Scorers: []cupel.ScorerSpec{{Type: "reflexive"}},
 				Slicer: "greedy", Placer: "chronological", Deduplication: ptr(true), OverflowStrategy: "throw"},
-				Budget: &vector.Budget{TargetTokens: 5, MaxTokens: 9, OutputReserve: 2, ReservedSlots: map[string]int64{"a b": 1},
-					EstimationSafetyMarginPercent: vector.Float(margin)},
-				Items: []vector.Item{item}}, Expect: vector.Expect{Error: vector.KindInvalidBudget}}
+				Budget: &casefile.Budget{TargetTokens: 5, MaxTokens: 9, OutputReserve: 2, ReservedSlots: map[string]int64{"a b": 1},
+					EstimationSafetyMarginPercent: casefile.Float(margin)},
+				Items: []casefile.Item{item}}, Expect: casefile.Expect{Error: casefile.KindInvalidBudget}}
 			var w tomlWriter
 			gomega.Expect(writeCase(&w, c, "odd")).To(gomega.Succeed())
-			loaded, err := vector.LoadCase("optional/pipeline/odd.toml", w.buf.Bytes())
+			loaded, err := casefile.LoadCase("optional/pipeline/odd.toml", w.buf.Bytes())
 			gomega.Expect(err).NotTo(gomega.HaveOccurred(), w.buf.String())
 			gomega.Expect(asJSON(loaded.Input)).To(gomega.Equal(asJSON(c.Input)), "%s\n%s\n%s", w.buf.String(), asJSON(loaded.Input), asJSON(c.Input))
-			gomega.Expect(loaded.Expect.Error).To(gomega.Equal(vector.KindInvalidBudget))
+			gomega.Expect(loaded.Expect.Error).To(gomega.Equal(casefile.KindInvalidBudget))
 			// JSON does not show the sign of zero.
 			gomega.Expect(math.Signbit(float64(loaded.Input.Budget.EstimationSafetyMarginPercent))).To(gomega.Equal(math.Signbit(margin)))
 			gomega.Expect(math.Signbit(float64(*loaded.Input.Items[0].FutureRelevanceHint))).To(gomega.BeTrue())
@@ -339,16 +340,16 @@ var _ = ginkgo.Describe("explore's vector writer", func() {
 		out := ginkgo.GinkgoT().TempDir()
 		impl := bugImpl{func(req protocol.Request, out *protocol.Output) {
 			switch req.Stage {
-			case vector.StageScoring:
+			case casefile.StageScoring:
 				if len(out.Scores) > 1 {
 					out.Scores = slices.Clone(out.Scores)
 					out.Scores[1].Score += 0.5
 				}
-			case vector.StageSlicing:
+			case casefile.StageSlicing:
 				if len(out.Selected) > 1 {
 					out.Selected = out.Selected[1:]
 				}
-			case vector.StagePlacing, vector.StagePipeline:
+			case casefile.StagePlacing, casefile.StagePipeline:
 				if len(out.Ordered) > 1 {
 					out.Ordered = slices.Clone(out.Ordered)
 					slices.Reverse(out.Ordered)
@@ -358,10 +359,10 @@ var _ = ginkgo.Describe("explore's vector writer", func() {
 		rep, err := Run(context.Background(), impl, Options{Seed: 12, Cases: 400, Out: out})
 		gomega.Expect(err).NotTo(gomega.HaveOccurred())
 		gomega.Expect(len(rep.Divergences)).To(gomega.BeNumerically(">=", 4))
-		suite, err := vector.LoadSuite(os.DirFS(out))
+		suite, err := casefile.LoadSuite(os.DirFS(out))
 		gomega.Expect(err).NotTo(gomega.HaveOccurred())
 		gomega.Expect(suite.Errors).To(gomega.BeEmpty())
-		byID := map[string]*vector.Case{}
+		byID := map[string]*casefile.Case{}
 		for _, c := range suite.Cases {
 			byID[c.ID] = c
 		}

@@ -7,9 +7,9 @@ import (
 	"strings"
 
 	"github.com/cupel-go/go-cupel/internal/safetext"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/requirement"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // This file writes a case as a vector file in the suite format of
@@ -159,9 +159,9 @@ func chapterTitle(cat *requirement.Catalogue, ch int) string {
 }
 
 // writeCase writes c (inputs and expectations) as a vector named name:
-// vector.Marshal's file, after the header.
-func writeCase(w *tomlWriter, c *vector.Case, name string) error {
-	b, err := vector.Marshal(c, name)
+// casefile.Marshal's file, after the header.
+func writeCase(w *tomlWriter, c *casefile.Case, name string) error {
+	b, err := casefile.Marshal(c, name)
 	if err != nil {
 		return err
 	}

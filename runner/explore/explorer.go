@@ -10,8 +10,8 @@ import (
 
 	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // This file is one exploration's state and its judgement of one case:
@@ -31,7 +31,7 @@ type explorer struct {
 	// fault: it is run after each fault while shrinking, so that a session
 	// restarted for a crash completes a case, and the restart budget (of
 	// restarts in a row) measures crash loops, not shrinking.
-	lastGood *vector.Case
+	lastGood *casefile.Case
 	infra    error
 	start    time.Time
 	// byClass finds a divergence by the class of a case that shows it.
@@ -117,7 +117,7 @@ func (o *outcome) actual() *protocol.Result {
 
 // call runs one request with the timeout, turning panics into crashes. It
 // returns the result, or the fault that replaced it.
-func (x *explorer) call(ctx context.Context, impl protocol.Implementation, c *vector.Case, seq *int) (protocol.Result, *protocol.Fault) {
+func (x *explorer) call(ctx context.Context, impl protocol.Implementation, c *casefile.Case, seq *int) (protocol.Result, *protocol.Fault) {
 	*seq++
 	req := protocol.NewRequest(*seq, c)
 	if impl == runner.Engine() { // go-cupel in process (engine is comparable)
@@ -168,7 +168,7 @@ func faultText(f *protocol.Fault) string {
 
 // check runs c on the oracle, makes its outputs c's expectations, runs c
 // on the implementation and compares.
-func (x *explorer) check(ctx context.Context, c *vector.Case) outcome {
+func (x *explorer) check(ctx context.Context, c *casefile.Case) outcome {
 	var o outcome
 	or, f := x.call(ctx, x.oracle, c, &x.oracleSeq)
 	if x.infra != nil {
@@ -251,13 +251,13 @@ func diffKind(v runner.Comparison) string {
 }
 
 // component names what a case exercises: its scorer, slicer or placer.
-func component(c *vector.Case) string {
+func component(c *casefile.Case) string {
 	switch c.Stage {
-	case vector.StageScoring:
+	case casefile.StageScoring:
 		return scorerName(c.Input.Scorers)
-	case vector.StageSlicing:
+	case casefile.StageSlicing:
 		return slicerName(&c.Input.PolicySpec)
-	case vector.StagePlacing:
+	case casefile.StagePlacing:
 		return c.Input.Placer
 	}
 	return scorerName(c.Input.Scorers) + " + " + slicerName(&c.Input.PolicySpec) + " + " + c.Input.Placer
@@ -280,6 +280,6 @@ func slicerName(s *cupel.PolicySpec) string {
 	return s.Slicer
 }
 
-func (x *explorer) class(c *vector.Case, kind string) string {
+func (x *explorer) class(c *casefile.Case, kind string) string {
 	return c.Stage + " / " + component(c) + " / " + kind
 }

@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
 	"github.com/cupel-go/go-cupel/runner/requirement"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // This file declares what an exploration takes and gives: its options,
@@ -120,7 +120,7 @@ type Divergence struct {
 	// Count is how many generated cases fell in this class.
 	Count int `json:"count"`
 	// Case is the shrunk case; its Expect holds the oracle's outputs.
-	Case *vector.Case `json:"case"`
+	Case *casefile.Case `json:"case"`
 	// Comparison is the comparison of the implementation's result on Case.
 	Comparison runner.Comparison `json:"comparison"`
 	// Actual and OracleResult are the two sides' results on Case; Fault

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/cupel-go/go-cupel/runner/vector"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 )
 
 // Implementation is an implementation of the Cupel specification under
@@ -70,14 +70,14 @@ func (c Capabilities) Lists() []CapabilityList {
 // Request is one case as an implementation receives it: the body of a
 // protocol "run" message.
 type Request struct {
-	Seq   int          `json:"seq"`
-	ID    string       `json:"id"`
-	Stage string       `json:"stage"`
-	Case  vector.Input `json:"case"`
+	Seq   int            `json:"seq"`
+	ID    string         `json:"id"`
+	Stage string         `json:"stage"`
+	Case  casefile.Input `json:"case"`
 }
 
 // NewRequest builds the request for c.
-func NewRequest(seq int, c *vector.Case) Request {
+func NewRequest(seq int, c *casefile.Case) Request {
 	return Request{Seq: seq, ID: c.ID, Stage: c.Stage, Case: c.Input}
 }
 
@@ -118,36 +118,36 @@ type Output struct {
 	// Ordered: placing and pipeline, the output in order.
 	Ordered []int `json:"ordered,omitempty"`
 	// Shortfalls: count-slicer shortfalls (slicing and pipeline).
-	Shortfalls []vector.Shortfall `json:"shortfalls,omitempty"`
+	Shortfalls []casefile.Shortfall `json:"shortfalls,omitempty"`
 	// CapExcludedCount: slicing, items a count slicer dropped at a cap.
 	CapExcludedCount *int `json:"cap_excluded_count,omitempty"`
 	// Overflow: pipeline under Proceed, the OverflowEvent if one fired.
-	Overflow *vector.Overflow `json:"overflow,omitempty"`
+	Overflow *casefile.Overflow `json:"overflow,omitempty"`
 	// Diagnostics: pipeline, the selection report.
 	Diagnostics *Diagnostics `json:"diagnostics,omitempty"`
 }
 
 // IndexScore is the score of the item at Index.
 type IndexScore struct {
-	Index int          `json:"index"`
-	Score vector.Float `json:"score"`
+	Index int            `json:"index"`
+	Score casefile.Float `json:"score"`
 }
 
 // Diagnostics is a SelectionReport in the spec's wire format, with each
 // item replaced by its index.
 type Diagnostics struct {
-	Included              []DiagnosticItem   `json:"included"`
-	Excluded              []DiagnosticItem   `json:"excluded"`
-	TotalCandidates       int64              `json:"total_candidates"`
-	TotalTokensConsidered int64              `json:"total_tokens_considered"`
-	Shortfalls            []vector.Shortfall `json:"count_requirement_shortfalls,omitempty"`
+	Included              []DiagnosticItem     `json:"included"`
+	Excluded              []DiagnosticItem     `json:"excluded"`
+	TotalCandidates       int64                `json:"total_candidates"`
+	TotalTokensConsidered int64                `json:"total_tokens_considered"`
+	Shortfalls            []casefile.Shortfall `json:"count_requirement_shortfalls,omitempty"`
 }
 
 // DiagnosticItem is an included or excluded item of a selection report. Reason is the
 // spec's reason envelope: {"reason": "<Variant>", ...fields}.
 type DiagnosticItem struct {
 	Index  int            `json:"index"`
-	Score  vector.Float   `json:"score"`
+	Score  casefile.Float `json:"score"`
 	Reason map[string]any `json:"reason"`
 }
 

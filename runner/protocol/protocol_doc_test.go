@@ -11,8 +11,8 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // workedExchange returns the run (">") and result ("<") lines of the worked
@@ -60,7 +60,7 @@ var _ = Describe("PROTOCOL.md", func() {
 		runs, results := workedExchange()
 		Expect(runs).To(HaveLen(3))
 		Expect(results).To(HaveLen(3))
-		suite, err := vector.LoadSuite(nil)
+		suite, err := casefile.LoadSuite(nil)
 		Expect(err).NotTo(HaveOccurred())
 		var in bytes.Buffer
 		in.WriteString(`{"type":"hello","protocol":["cupel-conform/1"]}` + "\n")

@@ -7,12 +7,12 @@ import (
 	"strconv"
 
 	"github.com/cupel-go/go-cupel/internal/wirejson"
-	"github.com/cupel-go/go-cupel/runner/vector"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 )
 
 // A run message is written and read once a case on each side of a session.
 // encoding/json would check and copy its case, the bulk of it, once more
-// than vector.Input's own MarshalJSON and UnmarshalJSON do; these functions
+// than casefile.Input's own MarshalJSON and UnmarshalJSON do; these functions
 // write and read the envelope around the case themselves. The bytes are
 // encoding/json's, and a line the fast reader does not accept is read by
 // wirejson.Strict: encoding/json with PROTOCOL.md's exact reading of keys.
@@ -179,7 +179,7 @@ func readOutput(r *wirejson.Reader) *Output {
 			n := int(r.Int(strconv.IntSize))
 			o.CapExcludedCount = &n
 		case "overflow":
-			o.Overflow = &vector.Overflow{}
+			o.Overflow = &casefile.Overflow{}
 			r.Object(func(key []byte) {
 				if string(key) != "tokens_over_budget" {
 					r.Fail()
@@ -202,10 +202,10 @@ func readInts(r *wirejson.Reader) []int {
 	return out
 }
 
-func readShortfalls(r *wirejson.Reader) []vector.Shortfall {
-	out := []vector.Shortfall{}
+func readShortfalls(r *wirejson.Reader) []casefile.Shortfall {
+	out := []casefile.Shortfall{}
 	r.Array(func() {
-		var s vector.Shortfall
+		var s casefile.Shortfall
 		r.Object(func(key []byte) {
 			switch string(key) {
 			case "kind":
@@ -367,7 +367,7 @@ func appendInts(b []byte, list []int) []byte {
 	return append(b, ']')
 }
 
-func appendShortfalls(b []byte, list []vector.Shortfall) []byte {
+func appendShortfalls(b []byte, list []casefile.Shortfall) []byte {
 	b = append(b, '[')
 	for i, s := range list {
 		if i > 0 {
@@ -421,7 +421,7 @@ func appendDiagnosticItems(b []byte, list []DiagnosticItem) ([]byte, bool) {
 				b = wirejson.AppendString(b, v)
 			case int64:
 				b = strconv.AppendInt(b, v, 10)
-			case vector.Float:
+			case casefile.Float:
 				b = wirejson.AppendFloat(b, v)
 			default:
 				return nil, false

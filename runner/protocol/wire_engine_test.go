@@ -8,8 +8,8 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // go-cupel's results are written by wire.go, not by encoding/json, and read
@@ -17,7 +17,7 @@ import (
 // and what the runner reads the same.
 var _ = Describe("go-cupel's result lines", func() {
 	It("are written as encoding/json writes them, and read back as it reads them", func() {
-		suite, err := vector.LoadSuite(nil)
+		suite, err := casefile.LoadSuite(nil)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(suite.Cases).NotTo(BeEmpty())
 		for i, c := range suite.Cases {

@@ -12,8 +12,8 @@ import (
 	"github.com/cupel-go/go-cupel/internal/wirejson"
 	"github.com/cupel-go/go-cupel/internal/wirejson/wirejsontest"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // The fuzz targets hold the fast readers of run and result lines (wire.go)
@@ -69,7 +69,7 @@ var edgeResults = []string{
 // readRun declines: both decline, or both accept with deep-equal values, or
 // only Strict accepts.
 func FuzzReadRun(f *testing.F) {
-	suite, err := vector.LoadSuite(nil)
+	suite, err := casefile.LoadSuite(nil)
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -118,7 +118,7 @@ var forgedResults = []string{
 // and Strict refuses exactly the lines with a key given twice or a
 // documented key under case folding only (see strictRefuses).
 func FuzzReadResult(f *testing.F) {
-	suite, err := vector.LoadSuite(nil)
+	suite, err := casefile.LoadSuite(nil)
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -8,13 +8,13 @@ import (
 	"github.com/onsi/ginkgo/v2"
 	"github.com/onsi/gomega"
 
-	"github.com/cupel-go/go-cupel/runner/vector"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 )
 
 // The run message is written and read by wire.go, not by encoding/json;
 // the bytes and the values must be encoding/json's all the same.
 var _ = ginkgo.Describe("a run message on the wire", func() {
-	suite, err := vector.LoadSuite(nil)
+	suite, err := casefile.LoadSuite(nil)
 
 	ginkgo.It("is written as encoding/json writes it, and read back as it reads it, for every embedded vector", func() {
 		gomega.Expect(err).NotTo(gomega.HaveOccurred())
@@ -60,19 +60,19 @@ var _ = ginkgo.Describe("a run message on the wire", func() {
 		gomega.Expect(ok).To(gomega.BeTrue())
 		gomega.Expect(m.Seq).To(gomega.Equal(7))
 		gomega.Expect(m.Case.Placer).To(gomega.Equal("chronological"))
-		gomega.Expect(m.Case.Items).To(gomega.Equal([]vector.Item{}))
+		gomega.Expect(m.Case.Items).To(gomega.Equal([]casefile.Item{}))
 	})
 
 	ginkgo.It("reads a result line as encoding/json reads it", func() {
 		n := 3
 		results := []Result{
-			{Kind: ResultOK, Output: &Output{Scores: []IndexScore{{0, 0.5}, {1, vector.Float(math.NaN())}, {2, vector.Float(math.Inf(-1))}, {3, vector.Float(math.Copysign(0, -1))}}}},
-			{Kind: ResultOK, Output: &Output{Selected: []int{2, 0}, CapExcludedCount: &n, Shortfalls: []vector.Shortfall{{Kind: "Message", RequiredCount: 2, SatisfiedCount: 1}}}},
+			{Kind: ResultOK, Output: &Output{Scores: []IndexScore{{0, 0.5}, {1, casefile.Float(math.NaN())}, {2, casefile.Float(math.Inf(-1))}, {3, casefile.Float(math.Copysign(0, -1))}}}},
+			{Kind: ResultOK, Output: &Output{Selected: []int{2, 0}, CapExcludedCount: &n, Shortfalls: []casefile.Shortfall{{Kind: "Message", RequiredCount: 2, SatisfiedCount: 1}}}},
 			{Kind: ResultOK, Output: &Output{Ordered: []int{}}},
-			{Kind: ResultOK, Output: &Output{Ordered: []int{1}, Overflow: &vector.Overflow{TokensOverBudget: 7}, Diagnostics: &Diagnostics{
+			{Kind: ResultOK, Output: &Output{Ordered: []int{1}, Overflow: &casefile.Overflow{TokensOverBudget: 7}, Diagnostics: &Diagnostics{
 				Included:        []DiagnosticItem{{Index: 1, Score: 0.25, Reason: map[string]any{"reason": "Selected"}}},
-				Excluded:        []DiagnosticItem{{Index: 0, Score: vector.Float(math.NaN()), Reason: map[string]any{"reason": "BudgetExceeded", "item_tokens": int64(9), "available_tokens": int64(-2), "score": vector.Float(math.Inf(1)), "flag": true}}},
-				TotalCandidates: 2, TotalTokensConsidered: 12, Shortfalls: []vector.Shortfall{}}}},
+				Excluded:        []DiagnosticItem{{Index: 0, Score: casefile.Float(math.NaN()), Reason: map[string]any{"reason": "BudgetExceeded", "item_tokens": int64(9), "available_tokens": int64(-2), "score": casefile.Float(math.Inf(1)), "flag": true}}},
+				TotalCandidates: 2, TotalTokensConsidered: 12, Shortfalls: []casefile.Shortfall{}}}},
 			{Kind: ResultRejected, Error: &ErrorInfo{Kind: "invalid_budget", Message: "target > max <x>"}},
 			{Kind: ResultUnsupported, Reason: "unknown scorer x"},
 		}

@@ -3,7 +3,7 @@ package requirement
 import (
 	"slices"
 
-	"github.com/cupel-go/go-cupel/runner/vector"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 )
 
 // Component is a scorer, slicer or placer of the spec, as the protocol
@@ -24,24 +24,24 @@ type Component struct {
 // Components are the spec's scorers, slicers and placers: the one list
 // of which chapter defines each, and of which chapter 42 requires.
 var Components = []Component{
-	{"recency", vector.StageScoring, 14, true},
-	{"priority", vector.StageScoring, 15, true},
-	{"kind", vector.StageScoring, 16, true},
-	{"tag", vector.StageScoring, 17, true},
-	{"frequency", vector.StageScoring, 18, true},
-	{"reflexive", vector.StageScoring, 19, true},
-	{"composite", vector.StageScoring, 20, true},
-	{"scaled", vector.StageScoring, 21, true},
-	{"metadata_trust", vector.StageScoring, 22, false},
-	{"decay", vector.StageScoring, 23, false},
-	{"metadata_key", vector.StageScoring, 24, false},
-	{"greedy", vector.StageSlicing, 26, true},
-	{"knapsack", vector.StageSlicing, 27, true},
-	{"quota", vector.StageSlicing, 28, true},
-	{"count_quota", vector.StageSlicing, 29, false},
-	{"count_constrained_knapsack", vector.StageSlicing, 30, false},
-	{"chronological", vector.StagePlacing, 32, true},
-	{"u-shaped", vector.StagePlacing, 33, true},
+	{"recency", casefile.StageScoring, 14, true},
+	{"priority", casefile.StageScoring, 15, true},
+	{"kind", casefile.StageScoring, 16, true},
+	{"tag", casefile.StageScoring, 17, true},
+	{"frequency", casefile.StageScoring, 18, true},
+	{"reflexive", casefile.StageScoring, 19, true},
+	{"composite", casefile.StageScoring, 20, true},
+	{"scaled", casefile.StageScoring, 21, true},
+	{"metadata_trust", casefile.StageScoring, 22, false},
+	{"decay", casefile.StageScoring, 23, false},
+	{"metadata_key", casefile.StageScoring, 24, false},
+	{"greedy", casefile.StageSlicing, 26, true},
+	{"knapsack", casefile.StageSlicing, 27, true},
+	{"quota", casefile.StageSlicing, 28, true},
+	{"count_quota", casefile.StageSlicing, 29, false},
+	{"count_constrained_knapsack", casefile.StageSlicing, 30, false},
+	{"chronological", casefile.StagePlacing, 32, true},
+	{"u-shaped", casefile.StagePlacing, 33, true},
 }
 
 // PipelineChapters are the chapters of the pipeline and its six stages
@@ -96,7 +96,7 @@ func component(stage, id string) (Component, bool) {
 // case is about the selection report). An unknown component has none.
 // These are candidates: which of their requirements the case covers is a
 // person's call (see Catalogue.Candidates).
-func CandidateChapters(c *vector.Case, diagnostics bool) []int {
+func CandidateChapters(c *casefile.Case, diagnostics bool) []int {
 	var out []int
 	add := func(stage, id string) {
 		if k, ok := component(stage, id); ok && !slices.Contains(out, k.Chapter) {
@@ -104,16 +104,16 @@ func CandidateChapters(c *vector.Case, diagnostics bool) []int {
 		}
 	}
 	switch c.Stage {
-	case vector.StageScoring:
+	case casefile.StageScoring:
 		if len(c.Input.Scorers) > 0 {
 			add(c.Stage, c.Input.Scorers[0].Type)
 		}
-	case vector.StageSlicing:
+	case casefile.StageSlicing:
 		add(c.Stage, c.Input.Slicer)
 		add(c.Stage, c.Input.InnerSlicer)
-	case vector.StagePlacing:
+	case casefile.StagePlacing:
 		add(c.Stage, c.Input.Placer)
-	case vector.StagePipeline:
+	case casefile.StagePipeline:
 		out = slices.Clone(PipelineChapters)
 		if diagnostics {
 			out = append(out, DiagnosticsChapters...)

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/cupel-go/go-cupel/runner/vector"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 )
 
 // Coverage is which cases of a suite cover each requirement of a
@@ -15,11 +15,11 @@ type Coverage struct {
 	Catalogue *Catalogue
 	// Cases maps a requirement id to the cases that cover it, in suite
 	// order. Requirements no case covers are absent.
-	Cases map[string][]*vector.Case
+	Cases map[string][]*casefile.Case
 	// Unknown are the (case, id) pairs whose id is not in the catalogue.
 	Unknown []UnknownID
 	// Bare are the cases that cover no requirement.
-	Bare []*vector.Case
+	Bare []*casefile.Case
 	// Vectors counts the cases.
 	Vectors int
 }
@@ -36,8 +36,8 @@ type UnknownID struct {
 }
 
 // Cover computes the coverage of cat by cases.
-func Cover(cat *Catalogue, cases []*vector.Case) *Coverage {
-	cv := &Coverage{Catalogue: cat, Cases: map[string][]*vector.Case{}, Vectors: len(cases)}
+func Cover(cat *Catalogue, cases []*casefile.Case) *Coverage {
+	cv := &Coverage{Catalogue: cat, Cases: map[string][]*casefile.Case{}, Vectors: len(cases)}
 	for _, c := range cases {
 		if len(c.Covers) == 0 {
 			cv.Bare = append(cv.Bare, c)
@@ -73,7 +73,7 @@ func (cv *Coverage) Uncovered() []Requirement {
 // CoveredIn reports whether a case of the given tier covers the
 // requirement.
 func (cv *Coverage) CoveredIn(id, tier string) bool {
-	return slices.ContainsFunc(cv.Cases[id], func(c *vector.Case) bool { return c.Tier == tier })
+	return slices.ContainsFunc(cv.Cases[id], func(c *casefile.Case) bool { return c.Tier == tier })
 }
 
 // ProblemKind is a way a suite falls short of its catalogue.
@@ -189,7 +189,7 @@ func (cv *Coverage) Summary() Summary {
 			s.Covered++
 		}
 		if r.Ruling == 0 && RequiredChapter(r.Chapter) {
-			inRequired := cv.CoveredIn(r.ID, vector.TierRequired)
+			inRequired := cv.CoveredIn(r.ID, casefile.TierRequired)
 			s.RequiredProtocol++
 			if inRequired {
 				s.RequiredCovered++

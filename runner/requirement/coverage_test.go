@@ -7,13 +7,13 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/requirement"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
-func vcase(id string, covers ...string) *vector.Case {
+func vcase(id string, covers ...string) *casefile.Case {
 	tier, _, _ := strings.Cut(id, "/")
-	cs := &vector.Case{ID: id, Tier: tier, Stage: vector.StageSlicing, File: id + ".toml", Covers: covers}
+	cs := &casefile.Case{ID: id, Tier: tier, Stage: casefile.StageSlicing, File: id + ".toml", Covers: covers}
 	if len(covers) > 0 {
 		cs.CoversLine = 4
 	}
@@ -29,7 +29,7 @@ func catalogue() *requirement.Catalogue {
 	return cat
 }
 
-func ids(cases []*vector.Case) []string {
+func ids(cases []*casefile.Case) []string {
 	var out []string
 	for _, c := range cases {
 		out = append(out, c.ID)
@@ -46,8 +46,8 @@ func reqIDs(rs []requirement.Requirement) []string {
 }
 
 var _ = Describe("Cover", func() {
-	cases := func() []*vector.Case {
-		return []*vector.Case{
+	cases := func() []*casefile.Case {
+		return []*casefile.Case{
 			vcase("optional/slicing/a", "R26.1", "RL26", "R26.1"),
 			vcase("required/slicing/b", "R26.1", "R99.9"),
 			vcase("required/slicing/bare"),
@@ -78,15 +78,15 @@ var _ = Describe("Cover", func() {
 
 	It("tells whether a case of a tier covers a requirement", func() {
 		cv := requirement.Cover(catalogue(), cases())
-		Expect(cv.CoveredIn("R26.1", vector.TierRequired)).To(BeTrue())
-		Expect(cv.CoveredIn("R26.1", vector.TierOptional)).To(BeTrue())
-		Expect(cv.CoveredIn("RL26", vector.TierRequired)).To(BeFalse())
-		Expect(cv.CoveredIn("RL26", vector.TierOptional)).To(BeTrue())
-		Expect(cv.CoveredIn("R0.1", vector.TierOptional)).To(BeFalse())
+		Expect(cv.CoveredIn("R26.1", casefile.TierRequired)).To(BeTrue())
+		Expect(cv.CoveredIn("R26.1", casefile.TierOptional)).To(BeTrue())
+		Expect(cv.CoveredIn("RL26", casefile.TierRequired)).To(BeFalse())
+		Expect(cv.CoveredIn("RL26", casefile.TierOptional)).To(BeTrue())
+		Expect(cv.CoveredIn("R0.1", casefile.TierOptional)).To(BeFalse())
 	})
 
 	It("reads covers and its line from a vector file", func() {
-		c, err := vector.LoadCase("required/placing/p.toml", []byte("[test]\nname = \"p\"\nstage = \"placing\"\nplacer = \"chronological\"\ncovers = [\"R32.1\",\n  \"R32.2\"]\n\n[[items]]\ncontent = \"a\"\n\n[expected]\nordered_contents = [\"a\"]\n"))
+		c, err := casefile.LoadCase("required/placing/p.toml", []byte("[test]\nname = \"p\"\nstage = \"placing\"\nplacer = \"chronological\"\ncovers = [\"R32.1\",\n  \"R32.2\"]\n\n[[items]]\ncontent = \"a\"\n\n[expected]\nordered_contents = [\"a\"]\n"))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(c.Covers).To(Equal([]string{"R32.1", "R32.2"}))
 		Expect(c.CoversLine).To(Equal(5))
@@ -95,7 +95,7 @@ var _ = Describe("Cover", func() {
 
 var _ = Describe("Problems", func() {
 	It("reports only unknown ids when the suite does not claim to be complete", func() {
-		cv := requirement.Cover(catalogue(), []*vector.Case{vcase("required/slicing/b", "R99.9"), vcase("required/slicing/bare")})
+		cv := requirement.Cover(catalogue(), []*casefile.Case{vcase("required/slicing/b", "R99.9"), vcase("required/slicing/bare")})
 		ps := cv.Problems(false)
 		Expect(ps).To(HaveLen(1))
 		Expect(ps[0].Kind).To(Equal(requirement.UnknownCover))
@@ -103,7 +103,7 @@ var _ = Describe("Problems", func() {
 	})
 
 	It("reports unknown ids, bare cases and uncovered requirements, in that order, for a complete suite", func() {
-		cv := requirement.Cover(catalogue(), []*vector.Case{vcase("required/slicing/b", "R99.9", "R26.1"), vcase("required/slicing/bare")})
+		cv := requirement.Cover(catalogue(), []*casefile.Case{vcase("required/slicing/b", "R99.9", "R26.1"), vcase("required/slicing/bare")})
 		var lines []string
 		for _, p := range cv.Problems(true) {
 			lines = append(lines, p.String())
@@ -120,14 +120,14 @@ var _ = Describe("Problems", func() {
 	})
 
 	It("finds nothing in a suite that covers its catalogue", func() {
-		cv := requirement.Cover(catalogue(), []*vector.Case{vcase("optional/slicing/a", "R0.1", "R23.1", "R26.1", "R27.1", "RL3", "RL26")})
+		cv := requirement.Cover(catalogue(), []*casefile.Case{vcase("optional/slicing/a", "R0.1", "R23.1", "R26.1", "R27.1", "RL3", "RL26")})
 		Expect(cv.Problems(true)).To(BeEmpty())
 	})
 })
 
 var _ = Describe("Summary", func() {
 	It("counts by kind and method, the covered protocol requirements, and chapter 42's required chapters by the required tier", func() {
-		cv := requirement.Cover(catalogue(), []*vector.Case{
+		cv := requirement.Cover(catalogue(), []*casefile.Case{
 			vcase("optional/slicing/a", "R26.1", "R23.1", "RL3"), // R26.1 only in optional: not counted as required-tier
 			vcase("required/slicing/b", "R0.1", "RL26"),          // chapter 0 and rulings are not chapter 42's
 		})
@@ -139,7 +139,7 @@ var _ = Describe("Summary", func() {
 		Expect([]int{s.RequiredProtocol, s.RequiredCovered}).To(Equal([]int{2, 0}))         // R26.1, R27.1 (a SHOULD)
 		Expect([]int{s.RequiredTierProtocol, s.RequiredTierCovered}).To(Equal([]int{1, 0})) // R26.1: the SHOULD's vectors are optional
 		Expect([]int{s.Vectors, s.Bare, s.UnknownIDs}).To(Equal([]int{2, 0, 0}))
-		cv = requirement.Cover(catalogue(), []*vector.Case{vcase("required/slicing/b", "R26.1", "R27.1", "R9.9"), vcase("optional/slicing/bare")})
+		cv = requirement.Cover(catalogue(), []*casefile.Case{vcase("required/slicing/b", "R26.1", "R27.1", "R9.9"), vcase("optional/slicing/bare")})
 		s = cv.Summary()
 		Expect(s.Covered).To(Equal(2))
 		Expect([]int{s.RequiredProtocol, s.RequiredCovered}).To(Equal([]int{2, 2}))
@@ -178,7 +178,7 @@ var _ = Describe("chapter 42's required components", func() {
 		for _, l := range []struct {
 			stage string
 			ids   []string
-		}{{vector.StageScoring, cupel.ScorerTypes()}, {vector.StageSlicing, cupel.SlicerTypes()}, {vector.StagePlacing, cupel.PlacerTypes()}} {
+		}{{casefile.StageScoring, cupel.ScorerTypes()}, {casefile.StageSlicing, cupel.SlicerTypes()}, {casefile.StagePlacing, cupel.PlacerTypes()}} {
 			for _, id := range l.ids {
 				want = append(want, l.stage+"/"+id)
 			}
@@ -188,18 +188,18 @@ var _ = Describe("chapter 42's required components", func() {
 })
 
 var _ = Describe("Candidates", func() {
-	slicing := func(slicer, inner string) *vector.Case {
-		return &vector.Case{Stage: vector.StageSlicing, Input: vector.Input{PolicySpec: cupel.PolicySpec{Slicer: slicer, InnerSlicer: inner}}}
+	slicing := func(slicer, inner string) *casefile.Case {
+		return &casefile.Case{Stage: casefile.StageSlicing, Input: casefile.Input{PolicySpec: cupel.PolicySpec{Slicer: slicer, InnerSlicer: inner}}}
 	}
 
 	It("are the chapters of the component a case exercises", func() {
 		Expect(requirement.CandidateChapters(slicing("greedy", ""), false)).To(Equal([]int{26}))
 		Expect(requirement.CandidateChapters(slicing("quota", "knapsack"), false)).To(Equal([]int{27, 28}))
 		Expect(requirement.CandidateChapters(slicing("no-such", ""), false)).To(BeEmpty())
-		Expect(requirement.CandidateChapters(&vector.Case{Stage: vector.StageScoring, Input: vector.Input{PolicySpec: cupel.PolicySpec{Scorers: []cupel.ScorerSpec{{Type: "decay"}}}}}, false)).To(Equal([]int{23}))
-		Expect(requirement.CandidateChapters(&vector.Case{Stage: vector.StagePlacing, Input: vector.Input{PolicySpec: cupel.PolicySpec{Placer: "u-shaped"}}}, false)).To(Equal([]int{33}))
-		Expect(requirement.CandidateChapters(&vector.Case{Stage: vector.StagePipeline}, false)).To(Equal([]int{6, 7, 8, 9, 10, 11, 12}))
-		Expect(requirement.CandidateChapters(&vector.Case{Stage: vector.StagePipeline}, true)).To(Equal([]int{6, 7, 8, 9, 10, 11, 12, 34, 35, 36, 37, 38}))
+		Expect(requirement.CandidateChapters(&casefile.Case{Stage: casefile.StageScoring, Input: casefile.Input{PolicySpec: cupel.PolicySpec{Scorers: []cupel.ScorerSpec{{Type: "decay"}}}}}, false)).To(Equal([]int{23}))
+		Expect(requirement.CandidateChapters(&casefile.Case{Stage: casefile.StagePlacing, Input: casefile.Input{PolicySpec: cupel.PolicySpec{Placer: "u-shaped"}}}, false)).To(Equal([]int{33}))
+		Expect(requirement.CandidateChapters(&casefile.Case{Stage: casefile.StagePipeline}, false)).To(Equal([]int{6, 7, 8, 9, 10, 11, 12}))
+		Expect(requirement.CandidateChapters(&casefile.Case{Stage: casefile.StagePipeline}, true)).To(Equal([]int{6, 7, 8, 9, 10, 11, 12, 34, 35, 36, 37, 38}))
 	})
 
 	It("are the protocol requirements of those chapters, no rulings", func() {

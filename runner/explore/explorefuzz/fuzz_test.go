@@ -14,10 +14,10 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/explore"
 	"github.com/cupel-go/go-cupel/runner/explore/explorefuzz"
 	"github.com/cupel-go/go-cupel/runner/protocol"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 // FuzzGoCupel explores go-cupel, served over the protocol in process,
@@ -38,7 +38,7 @@ func (planted) Hello(ctx context.Context) (protocol.Identity, error) {
 
 func (planted) Run(ctx context.Context, req protocol.Request) (protocol.Result, error) {
 	r, err := runner.Engine().Run(ctx, req)
-	if err == nil && r.Output != nil && req.Stage == vector.StagePlacing && req.Case.Placer == "u-shaped" && len(r.Output.Ordered) >= 3 {
+	if err == nil && r.Output != nil && req.Stage == casefile.StagePlacing && req.Case.Placer == "u-shaped" && len(r.Output.Ordered) >= 3 {
 		o := *r.Output
 		o.Ordered = slices.Clone(o.Ordered)
 		o.Ordered[0], o.Ordered[1] = o.Ordered[1], o.Ordered[0]

@@ -19,9 +19,9 @@ import (
 
 	"github.com/cupel-go/go-cupel/internal/fakeimpl"
 	"github.com/cupel-go/go-cupel/runner"
+	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/conformginkgo"
 	"github.com/cupel-go/go-cupel/runner/protocol"
-	"github.com/cupel-go/go-cupel/runner/vector"
 )
 
 func TestGate(t *testing.T) {
@@ -31,7 +31,7 @@ func TestGate(t *testing.T) {
 
 var _ = Describe("Cupel conformance", func() {
 	fsys := os.DirFS(os.Getenv("TESTIMPL_SUITE"))
-	suite, err := vector.LoadSuite(fsys)
+	suite, err := casefile.LoadSuite(fsys)
 	if err != nil {
 		panic(err)
 	}

@@ -1,4 +1,4 @@
-// Package vector is the conformance suite's case model and loader: it turns
+// Package casefile is the conformance suite's case model and loader: it turns
 // vector files (the format of vectors/README.md in the repository, TOML 1.1,
 // fixed by spec chapter 43) into canonical [Case] values.
 //
@@ -17,4 +17,4 @@
 //
 // Package runner runs these cases against an implementation; package
 // runner/protocol carries their inputs over the wire.
-package vector
+package casefile

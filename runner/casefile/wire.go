@@ -1,4 +1,4 @@
-package vector
+package casefile
 
 import (
 	"encoding/json"
