@@ -145,7 +145,7 @@ func TestCLIFrontEnd(t *testing.T) {
 					t.Errorf("the text report does not give the level %s:\n%s", fakeimpl.Level(name).Title(), stdout)
 				}
 				checkReports(t, dir, func(c *casefile.Case) protocol.Outcome { return fakeimpl.Want(name, c) }, fakeimpl.Level(name))
-				if name == fakeimpl.Crashing && !strings.Contains(stdout, "testimpl: segmentation violation on "+fakeimpl.CrashID) {
+				if name == fakeimpl.Crashing && !strings.Contains(stdout, "fakeimpl: segmentation violation on "+fakeimpl.CrashID) {
 					t.Errorf("the crash's stderr is not in the text report:\n%s", stdout)
 				}
 			})

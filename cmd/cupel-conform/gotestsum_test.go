@@ -253,7 +253,7 @@ func checkRerun(t *testing.T, rep *runner.Report, out string, got []int) {
 		t.Errorf("gotestsum --rerun-fails=1: %d runs, %d tests, %d failures; want 2, %d, %d\n%s", got[0], got[1], got[3], wantTests, wantFailures, out)
 	}
 	for _, id := range gated {
-		if !strings.Contains(out, fmt.Sprintf("=== FAIL: %s %s (re-run 1)", "cupel-conform/testimpl-"+fakeimpl.FailingRequired, id)) {
+		if !strings.Contains(out, fmt.Sprintf("=== FAIL: %s %s (re-run 1)", "cupel-conform/fakeimpl-"+fakeimpl.FailingRequired, id)) {
 			t.Errorf("no rerun of %s in gotestsum's output", id)
 		}
 	}

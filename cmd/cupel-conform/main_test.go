@@ -26,9 +26,9 @@ func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"cupel-conform": func() { os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 		"faultyimpl":    func() { os.Exit(faultyimpl.Main()) },
-		// testimpl is a test implementation's process: $TESTIMPL over the
+		// fakeimpl is a test implementation's process: $TESTIMPL over the
 		// suite in $TESTIMPL_SUITE (set them in --impl-cmd).
-		"testimpl": func() { os.Exit(fakeimpl.Main(os.Args[1:])) },
+		"fakeimpl": func() { os.Exit(fakeimpl.Main(os.Args[1:])) },
 	})
 }
 

@@ -110,7 +110,7 @@ var _ = Describe("The Run and Check API with each test implementation", func() {
 		Expect(err).NotTo(HaveOccurred())
 		for _, c := range rep.Cases {
 			if c.ID == fakeimpl.CrashID {
-				Expect(c.Message).To(ContainSubstring("panic: testimpl: crashing on " + fakeimpl.CrashID))
+				Expect(c.Message).To(ContainSubstring("panic: fakeimpl: crashing on " + fakeimpl.CrashID))
 			}
 		}
 	})

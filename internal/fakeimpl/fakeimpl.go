@@ -53,7 +53,7 @@ const SlowFor = time.Minute
 // unknown name.
 func New(name string, suite *casefile.Suite) protocol.Implementation {
 	o := oracleimpl.New(suite)
-	o.Info.Name = "testimpl-" + name
+	o.Info.Name = "fakeimpl-" + name
 	switch name {
 	case Conformant:
 		return o
@@ -179,7 +179,7 @@ type crashing struct{ *oracleimpl.Oracle }
 
 func (c crashing) Run(ctx context.Context, req protocol.Request) (protocol.Result, error) {
 	if req.ID == CrashID {
-		panic("testimpl: crashing on " + req.ID)
+		panic("fakeimpl: crashing on " + req.ID)
 	}
 	return c.Oracle.Run(ctx, req)
 }
@@ -208,17 +208,17 @@ func Main(args []string) int {
 	name := os.Getenv("TESTIMPL")
 	suite, err := casefile.LoadSuite(os.DirFS(os.Getenv("TESTIMPL_SUITE")))
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "testimpl:", err)
+		fmt.Fprintln(os.Stderr, "fakeimpl:", err)
 		return 1
 	}
 	impl := New(name, suite)
 	if impl == nil {
-		fmt.Fprintf(os.Stderr, "testimpl: unknown implementation %q\n", name)
+		fmt.Fprintf(os.Stderr, "fakeimpl: unknown implementation %q\n", name)
 		return 1
 	}
 	if len(args) == 3 && args[0] == "answer" {
 		if err := answer(impl, args[1], args[2]); err != nil {
-			fmt.Fprintln(os.Stderr, "testimpl:", err)
+			fmt.Fprintln(os.Stderr, "fakeimpl:", err)
 			return 1
 		}
 		return 0
@@ -227,7 +227,7 @@ func Main(args []string) int {
 		impl = exitOnCrash{impl}
 	}
 	if err := protocol.Serve(context.Background(), impl, os.Stdin, os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, "testimpl:", err)
+		fmt.Fprintln(os.Stderr, "fakeimpl:", err)
 		return 1
 	}
 	return 0
@@ -239,7 +239,7 @@ type exitOnCrash struct{ protocol.Implementation }
 
 func (e exitOnCrash) Run(ctx context.Context, req protocol.Request) (protocol.Result, error) {
 	if req.ID == CrashID {
-		fmt.Fprintln(os.Stderr, "testimpl: segmentation violation on "+req.ID)
+		fmt.Fprintln(os.Stderr, "fakeimpl: segmentation violation on "+req.ID)
 		os.Exit(2)
 	}
 	return e.Implementation.Run(ctx, req)
