@@ -7,7 +7,7 @@ import (
 	"github.com/onsi/gomega"
 )
 
-func TestVector(t *testing.T) {
+func TestCasefile(t *testing.T) {
 	gomega.RegisterFailHandler(ginkgo.Fail)
-	ginkgo.RunSpecs(t, "vector")
+	ginkgo.RunSpecs(t, "casefile")
 }
