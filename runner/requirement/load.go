@@ -131,25 +131,24 @@ func Load(fsys fs.FS) (*Catalogue, error) {
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
-	slices.SortStableFunc(c.reqs, compare)
+	// By chapter and number, then the rulings by number; each key is
+	// parsed from its id once, not in every comparison.
+	keys := make(map[string][3]int, len(c.reqs))
+	for _, r := range c.reqs {
+		keys[r.ID] = sortKey(r)
+	}
+	slices.SortStableFunc(c.reqs, func(a, b Requirement) int {
+		ka, kb := keys[a.ID], keys[b.ID]
+		return slices.Compare(ka[:], kb[:])
+	})
 	for i, r := range c.reqs {
 		c.byID[r.ID] = i
 	}
 	return c, nil
 }
 
-// compare orders chapters' requirements by chapter and number, then the
-// rulings by number.
-func compare(a, b Requirement) int {
-	ka, kb := sortKey(a), sortKey(b)
-	for i := range ka {
-		if ka[i] != kb[i] {
-			return ka[i] - kb[i]
-		}
-	}
-	return 0
-}
-
+// sortKey orders a chapter's requirements by chapter and number, and
+// the rulings after them by number.
 func sortKey(r Requirement) [3]int {
 	if r.Ruling > 0 {
 		return [3]int{1, r.Ruling, 0}
