@@ -6,6 +6,36 @@ import (
 	"sync"
 )
 
+// SlicePositions returns the positions in sorted of the items
+// [GreedySlice.Slice] selects, in its order: the pipeline's
+// [PositionSlicer] fast path. It must equal Slice exactly (same items, same
+// order); TestGreedySlicePositionsEqualsSlice checks that on random inputs
+// on both sides of every threshold of the fill below.
+//
+// Where Slice sorts every density, SlicePositions orders only what the fill
+// needs (see greedyFill): at 10,000 items under a budget that takes about
+// 1% of them it is XXX times faster than Slice (BenchmarkGreedySlice,
+// spec against fast).
+func (*GreedySlice) SlicePositions(sorted []ScoredItem, budget ContextBudget) ([]int, error) {
+	target := budget.targetTokens
+	if len(sorted) == 0 || target <= 0 {
+		return []int{}, nil
+	}
+	f := newGreedyFill(len(sorted), target, false)
+	defer f.release()
+	for i, si := range sorted {
+		if it := si.Item; it != nil {
+			f.add(i, si.Score, it.tokens)
+		}
+	}
+	taken := f.run()
+	out := make([]int, len(taken))
+	for i, r := range taken {
+		out[i] = r.idx
+	}
+	return out, nil
+}
+
 // greedyFill is GreedySlice's fill (spec chapter 26 (GreedySlice)) without a
 // full sort of the density order. It sorts the density records
 // incrementally, quicksort style, and takes each record as soon as it is

@@ -1,7 +1,9 @@
 package cupel_test
 
 import (
+	"cmp"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"testing"
 	"time"
@@ -27,11 +29,7 @@ func slBenchInput(n int) []cupel.ScoredItem {
 		}
 	}
 	// Score descending, as after the Sort stage.
-	for i := 1; i < len(in); i++ {
-		for j := i; j > 0 && in[j].Score > in[j-1].Score; j-- {
-			in[j], in[j-1] = in[j-1], in[j]
-		}
-	}
+	slices.SortStableFunc(in, func(a, b cupel.ScoredItem) int { return cmp.Compare(b.Score, a.Score) })
 	return in
 }
 
@@ -65,18 +63,6 @@ func sliceOf(s cupel.Slicer) func([]cupel.ScoredItem, cupel.ContextBudget) error
 		_, err := s.Slice(in, bud)
 		return err
 	}
-}
-
-func BenchmarkGreedySlice(b *testing.B) {
-	benchSlice(b, sliceOf(cupel.NewGreedySlice()), 100, 10000)
-}
-
-func BenchmarkKnapsackSlice(b *testing.B) {
-	s, err := cupel.NewKnapsackSlice(100)
-	if err != nil {
-		b.Fatal(err)
-	}
-	benchSlice(b, sliceOf(s), 100, 10000)
 }
 
 func BenchmarkQuotaSlice(b *testing.B) {
