@@ -147,7 +147,7 @@ func runGreedyFill(scores []float64, toks []int, tie []uint64, target, depth int
 // over-target items.
 func TestGreedySlicePositionsEqualsSlice(t *testing.T) {
 	r := rand.New(rand.NewPCG(25, 3))
-	sizes := []int{0, 1, 2, 15, 16, 17, 33, 40, 100, 300, radixThreshold - 1, radixThreshold + 1, 3000}
+	sizes := []int{0, 1, 2, greedyInsertionMax - 1, greedyInsertionMax, greedyInsertionMax + 1, 33, 40, 100, 300, radixThreshold - 1, radixThreshold + 1, 3000}
 	for _, n := range sizes {
 		for trial := range 40 {
 			scores, toks, tie, target := greedyFillCase(r, n)

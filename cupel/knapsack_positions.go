@@ -32,6 +32,14 @@ type knapCand struct {
 //
 // The table guard (ruling 19) still counts every positive-token candidate
 // against the spec's capacity, as Slice does.
+//
+// It pays where the table is cut (BenchmarkKnapsackSlice, spec against fast
+// in one run): at 100 items of 50-550 tokens under 128,000 tokens (capacity
+// 1,280, weights summing to about 350) it is 3x to 10x faster than Slice.
+// Elsewhere its time is Slice's within the noise of a loaded machine (the
+// bit table is no faster than a bool table), and its keep table takes an
+// eighth of the memory: 6.4 MB against 45 MB at 100,000 items under 30,000
+// tokens.
 func (k *KnapsackSlice) solve(c0 *canceller, sorted []ScoredItem, budget ContextBudget) ([]int, error) {
 	target := budget.targetTokens
 	if len(sorted) == 0 || target <= 0 {
