@@ -60,7 +60,8 @@ func BenchmarkScorers(b *testing.B) {
 	scaledKind, _ := cupel.NewScaledScorer(cupel.NewDefaultKindScorer())
 	scaledRecency, _ := cupel.NewScaledScorer(cupel.NewRecencyScorer())
 	scaledFrequency, _ := cupel.NewScaledScorer(cupel.NewFrequencyScorer()) // configuration C
-	composite, _ := cupel.NewCompositeScorer( // configuration A
+	// configuration A's scorer
+	composite, _ := cupel.NewCompositeScorer(
 		cupel.WeightedScorer{Scorer: cupel.NewRecencyScorer(), Weight: 0.4},
 		cupel.WeightedScorer{Scorer: cupel.NewPriorityScorer(), Weight: 0.3},
 		cupel.WeightedScorer{Scorer: cupel.NewDefaultKindScorer(), Weight: 0.3},
