@@ -84,9 +84,9 @@ func BenchmarkScorers(b *testing.B) {
 		{"metadata_trust", trust, all},
 		{"metadata_key", key, all},
 		{"decay", decay, all},
-		{"composite_A", composite, quadratic},
+		{"composite_A", composite, 1000},
 		{"composite_kind", absolute(cupel.NewDefaultKindScorer()), all},
-		{"scaled_kind", scaledKind, quadratic},
+		{"scaled_kind", scaledKind, 1000},
 		{"scaled_recency", scaledRecency, cubic},
 		{"scaled_frequency_C", scaledFrequency, cubic},
 	}
