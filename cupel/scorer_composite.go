@@ -184,7 +184,7 @@ func (s *CompositeScorer) Score(item *ContextItem, allItems []*ContextItem) floa
 
 // Score is COMPOSITE-SCORE. The explicit float64 conversion of each product
 // forbids the compiler to fuse it with the addition (FMA), so that Score and
-// the batch path (composite_batch.go) round identically on every
+// the batch path, [CompositeScorer.ScoreAll], round identically on every
 // architecture.
 func (c *composite) Score(item *ContextItem, allItems []*ContextItem) float64 {
 	if item == nil {

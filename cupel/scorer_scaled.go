@@ -60,8 +60,8 @@ func (s *ScaledScorer) Inner() Scorer {
 
 // Score implements SCALED-SCORE of spec chapter 21 (ScaledScorer): it calls
 // the inner scorer once per item of allItems, so O(N * inner cost) per item.
-// The pipeline uses the batch path instead (composite_batch.go), which scores
-// the inner scorer once per pass.
+// The pipeline uses the batch path instead, [ScaledScorer.ScoreAll], which
+// scores the inner scorer once per pass.
 func (s *ScaledScorer) Score(item *ContextItem, allItems []*ContextItem) float64 {
 	if s == nil || s.s == nil {
 		return 0.0
