@@ -15,7 +15,6 @@ type scratch struct {
 	pinned     []*ContextItem
 	scoreable  []*ContextItem
 	survivors  []int
-	winner     []int32
 	dedup      []dedupSlot
 	dedupSlots []int32
 	sorted     []ScoredItem
