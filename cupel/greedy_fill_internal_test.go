@@ -134,7 +134,7 @@ func runGreedyFill(scores []float64, toks []int, tie []uint64, target, depth int
 // fallback forced, and with ties, zero, negative and over-target tokens.
 func TestGreedyFillAgreesWithFullSort(t *testing.T) {
 	r := rand.New(rand.NewPCG(25, 3))
-	sizes := []int{0, 1, 2, 15, 16, 17, 40, 100, 300, radixThreshold - 1, radixThreshold + 1, 3000}
+	sizes := []int{0, 1, 2, 15, 16, 17, 40, 100, 300, 1023, 1025, 3000}
 	for _, n := range sizes {
 		for trial := range 40 {
 			scores, toks, tie, target := greedyFillCase(r, n)

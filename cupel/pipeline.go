@@ -296,11 +296,17 @@ var dedupSeed = maphash.MakeSeed()
 // are compared.
 var dedupHash = func(content string) uint64 { return maphash.String(dedupSeed, content) >> 32 }
 
-// sortByScore orders the survivors by score descending, then by their
-// position in the deduplicated list (spec "Stage 4: Sort"; NaN last and
-// -0.0 equal to +0.0, ruling 6). It sorts (key, position) records,
-// so the order does not rely on sort stability (spec pitfall P1).
-// A non-nil stop is polled between the passes of the sort.
+// sortByScore is the Sort stage (spec chapter 10, "Stage 4: Sort"), in the
+// spec's implementation pattern: it builds a (score, index) key for each
+// survivor, index being its position in the deduplicated list, sorts the
+// keys by score descending then index ascending, and rebuilds the list in
+// that order; the order does not rely on sort stability (spec pitfall P1).
+// The score part of a key is descKey(score), whose ascending order is
+// compareScoreDesc's (NaN last, -0.0 equal to +0.0, ruling 6), so that
+// sortKeyIdx, which sorts as slices.SortFunc with cmpKeyIdx does, is the
+// spec's SORT-BY; TestSortByScoreAgreesWithSpec checks the whole against a
+// stable sort with compareScoreDesc. A non-nil stop is polled between the
+// passes of the radix sort.
 func sortByScore(sorted []ScoredItem, items []*ContextItem, scores []float64, survivors []int, stop *canceller) ([]ScoredItem, error) {
 	kp := getScratch(len(survivors))
 	defer putScratch(kp)

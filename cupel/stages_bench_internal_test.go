@@ -91,12 +91,7 @@ func BenchmarkSortKeyIdx(b *testing.B) {
 				{"spec", func(k []keyIdx) { slices.SortFunc(k, cmpKeyIdx) }},
 				{"fast", sortKeyIdx},
 				{"introsort", introSortKeyIdx},
-				{"radix", func(k []keyIdx) { _ = radixSortKeyIdx(k, nil, "") }},
-				{"fewbytes", func(k []keyIdx) {
-					if d := varyingBits(k); varyingBytes(d) <= radixFewBytes {
-						_ = radixSortFewBytes(k, d, nil, "")
-					}
-				}},
+				{"radix", func(k []keyIdx) { _ = radixSortKeyIdx(k, varyingBits(k), nil, "") }},
 			} {
 				b.Run(shape+"/N="+strconv.Itoa(n)+"/"+alg.name, func(b *testing.B) {
 					for b.Loop() {
@@ -125,5 +120,39 @@ func BenchmarkPointerMultiplicity(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// BenchmarkSortByScore times the Sort stage: "spec" is the spec's SORT
+// with a comparator (a stable sort by compareScoreDesc), "fast" is
+// sortByScore.
+func BenchmarkSortByScore(b *testing.B) {
+	for _, n := range stageBenchSizes {
+		items, scores := dedupBenchInput(n)
+		for i := range scores {
+			scores[i] = rand.New(rand.NewPCG(1, uint64(i))).Float64()
+		}
+		survivors := make([]int, n)
+		for i := range survivors {
+			survivors[i] = i
+		}
+		sorted := make([]ScoredItem, n)
+		b.Run("N="+strconv.Itoa(n)+"/spec", func(b *testing.B) {
+			keys := make([]int, n)
+			for b.Loop() {
+				copy(keys, survivors)
+				slices.SortStableFunc(keys, func(a, b int) int { return compareScoreDesc(scores[a], scores[b]) })
+				for k, i := range keys {
+					sorted[k] = ScoredItem{Item: items[i], Score: scores[i]}
+				}
+			}
+		})
+		b.Run("N="+strconv.Itoa(n)+"/fast", func(b *testing.B) {
+			for b.Loop() {
+				if _, err := sortByScore(sorted, items, scores, survivors, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
