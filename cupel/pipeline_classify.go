@@ -1,7 +1,8 @@
 package cupel
 
-// classify partitions items (spec "Stage 1: Classify"): negative-token items
-// are excluded before the pinned check; pinned tokens are validated against
+// classify is the Classify stage (spec chapter 7, "Stage 1: Classify"): it
+// partitions items into pinned and scoreable ones; negative-token items are
+// excluded before the pinned check; pinned tokens are validated against
 // maxTokens - outputReserve (ruling 11).
 //
 // One pass checks the items (a nil item or an overflowing sum of tokens,
