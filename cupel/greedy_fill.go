@@ -26,8 +26,8 @@ import (
 //     filtered of the records that no longer fit;
 //   - with tie keys only: a part whose records all fit is taken unsorted,
 //     unless it continues the pending run of equal density, and a run of
-//     equal density is ordered by sortKeyIdx (a radix sort from
-//     radixThreshold records).
+//     equal density is ordered by sortKeyIdx (a radix sort where
+//     fewRadixPasses says it pays).
 //
 // It pays (BenchmarkGreedySlice, spec against fast in one run, items of
 // 50-550 tokens, budgets of 30,000 and 128,000 tokens): 2x to 5x faster

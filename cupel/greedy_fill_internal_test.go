@@ -59,7 +59,7 @@ func specGreedyPositions(scores []float64, toks []int, tie []uint64, target int)
 // negative scores, zero, negative and over-target tokens, and nil items
 // (tokens -5, see greedyInput). One case in four draws from so few scores
 // and tokens that runs of equal density reach thousands of records (both
-// sides of radixThreshold when the fused path orders a run by tie key).
+// sides of fewRadixPasses when the fused path orders a run by tie key).
 func greedyFillCase(r *rand.Rand, n int) (scores []float64, toks []int, tie []uint64, target int) {
 	vals := []float64{0, 0.1, 0.25, 0.5, 1, 2, -0.5, math.NaN(), math.Copysign(0, -1), math.Inf(1)}
 	scores, toks, tie = make([]float64, n), make([]int, n), make([]uint64, n)
@@ -143,11 +143,11 @@ func runGreedyFill(scores []float64, toks []int, tie []uint64, target, depth int
 // every fork: parts of 16 records or fewer (insertion sort) and more, the
 // introsort depth, the drop of records over the remaining budget, the
 // fused path's all-fit shortcut, and runs of equal density shorter and
-// longer than radixThreshold; with ties, zero, negative, nil and
+// long enough for fewRadixPasses to pick the radix sort; with ties, zero, negative, nil and
 // over-target items.
 func TestGreedySlicePositionsEqualsSlice(t *testing.T) {
 	r := rand.New(rand.NewPCG(25, 3))
-	sizes := []int{0, 1, 2, greedyInsertionMax - 1, greedyInsertionMax, greedyInsertionMax + 1, 33, 40, 100, 300, radixThreshold - 1, radixThreshold + 1, 3000}
+	sizes := []int{0, 1, 2, greedyInsertionMax - 1, greedyInsertionMax, greedyInsertionMax + 1, 33, 40, 100, 300, 1023, 1025, 3000, 5000}
 	for _, n := range sizes {
 		for trial := range 40 {
 			scores, toks, tie, target := greedyFillCase(r, n)

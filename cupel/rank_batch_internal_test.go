@@ -19,7 +19,7 @@ import (
 func TestPriorityScoreAllAgreesWithScore(t *testing.T) {
 	r := rand.New(rand.NewPCG(35, 15))
 	spans := []int64{1, 2, rankCountSpan - 1, rankCountSpan, rankCountSpan + 1, 1 << 40}
-	sizes := []int{2, 3, 100, radixThreshold - 1, radixThreshold + 1, 3000}
+	sizes := []int{2, 3, 40, 100, 1023, 1025, 3000, 5000}
 	s := &PriorityScorer{}
 	for trial := range testtool.Iterations(120, 24) {
 		span, n := spans[trial%len(spans)], sizes[r.IntN(len(sizes))]
