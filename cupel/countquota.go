@@ -58,7 +58,6 @@ type countPolicy struct {
 	entries  []CountQuotaEntry
 	index    kindIndex
 	scarcity ScarcityBehavior
-	required bool // some entry has requireCount > 0
 }
 
 func newCountPolicy(typ string, entries []CountQuotaEntry, scarcity ScarcityBehavior) (countPolicy, error) {
@@ -77,7 +76,6 @@ func newCountPolicy(typ string, entries []CountQuotaEntry, scarcity ScarcityBeha
 		}
 		p.index.add(e.kind)
 		p.entries = append(p.entries, e)
-		p.required = p.required || e.require > 0
 	}
 	return p, nil
 }

@@ -6,24 +6,18 @@ import (
 	"slices"
 	"strconv"
 	"testing"
-	"time"
 
 	"github.com/cupel-go/go-cupel/cupel"
 )
 
-// placerBenchInput returns n items in score order (score descending, as
-// the pipeline hands them to a placer), with random timestamps over about
-// eleven days.
+// placerBenchInput returns the items of benchItems(n) (timestamps over 30
+// days) with random scores, in score order (score descending), as the
+// pipeline hands them to a placer.
 func placerBenchInput(n int) []cupel.ScoredItem {
 	r := rand.New(rand.NewPCG(42, uint64(n)))
-	base := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 	in := make([]cupel.ScoredItem, n)
-	for i := range in {
-		ts := base.Add(time.Duration(r.IntN(1_000_000)) * time.Second)
-		in[i] = cupel.ScoredItem{
-			Item:  cupel.MustItem(cupel.ItemSpec{Content: "item " + strconv.Itoa(i), Tokens: 50 + r.IntN(500), Timestamp: &ts}),
-			Score: r.Float64(),
-		}
+	for i, it := range benchItems(n) {
+		in[i] = cupel.ScoredItem{Item: it, Score: r.Float64()}
 	}
 	slices.SortStableFunc(in, func(a, b cupel.ScoredItem) int { return cmp.Compare(b.Score, a.Score) })
 	return in
