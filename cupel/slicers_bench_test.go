@@ -90,20 +90,3 @@ func BenchmarkCountConstrainedKnapsackSlice(b *testing.B) {
 		return err
 	}, 10000)
 }
-
-// benchPlace runs p on inputs of 100 and 10,000 items.
-func benchPlace(b *testing.B, p cupel.Placer) {
-	for _, n := range []int{100, 10000} {
-		b.Run("N="+strconv.Itoa(n), func(b *testing.B) {
-			in := slBenchInput(n)
-			b.ReportAllocs()
-			for b.Loop() {
-				p.Place(in)
-			}
-		})
-	}
-}
-
-func BenchmarkUShapedPlacer(b *testing.B) { benchPlace(b, cupel.NewUShapedPlacer()) }
-
-func BenchmarkChronologicalPlacer(b *testing.B) { benchPlace(b, cupel.NewChronologicalPlacer()) }
