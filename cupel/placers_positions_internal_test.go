@@ -11,11 +11,12 @@ import (
 )
 
 // placerTestLen returns the length of a trial: mostly short, and every
-// fourth trial around sortKeyIdx's radixThreshold, so that the fast paths
-// run on both sides of it.
+// fourth trial around 1,024 or 4,096 records, where fewRadixPasses switches
+// sortKeyIdx to the radix sort for keys varying in fewer or in all eight
+// bytes, so that the fast paths run on both sides of it.
 func placerTestLen(r *rand.Rand, trial int) int {
 	if trial%4 == 3 {
-		return radixThreshold - 40 + r.IntN(80)
+		return []int{1024, 4096}[r.IntN(2)] - 40 + r.IntN(80)
 	}
 	return r.IntN(70)
 }
@@ -45,7 +46,7 @@ func placerTestItems(r *rand.Rand, n int, at func() *time.Time) []ScoredItem {
 // (ushaped_positions.go) gives the order of the spec method
 // UShapedPlacer.Place, on random score orders and on inputs already in
 // score order (which sortKeyIdx detects), with ties, NaN, -0.0 and both
-// parities of length, on both sides of radixThreshold.
+// parities of length, on both sides of fewRadixPasses.
 func TestUShapedPositionsEqualPlace(t *testing.T) {
 	r := rand.New(rand.NewPCG(25, 7))
 	var u UShapedPlacer
@@ -86,7 +87,7 @@ func TestUShapedPlaceRankedEqualsPlace(t *testing.T) {
 // timestamps all have an exact UnixNano (the one-key path) and trials with
 // timestamps within seconds of each end of the UnixNano range (some of
 // them outside it: the comparison path), with equal timestamps, items
-// without one, and lengths on both sides of radixThreshold.
+// without one, and lengths on both sides of fewRadixPasses.
 func TestChronologicalPositionsEqualPlace(t *testing.T) {
 	lo, hi := time.Unix(0, math.MinInt64), time.Unix(0, math.MaxInt64)
 	var edges []time.Time

@@ -11,7 +11,8 @@ package cupel
 // input already in rank order. TestUShapedPositionsEqualPlace and
 // TestUShapedPlaceRankedEqualsPlace (placers_positions_internal_test.go)
 // prove both on random inputs with ties, NaN and -0.0, at lengths on both
-// sides of sortKeyIdx's radixThreshold. BenchmarkUShapedPlacer and
+// sides of fewRadixPasses (sortKeyIdx's switch to the radix sort).
+// BenchmarkUShapedPlacer and
 // BenchmarkPlacerPipeline (placers_bench_test.go) measure what it saves.
 
 // PlacePositions implements [PositionPlacer]: the positions in items of
