@@ -16,6 +16,7 @@ import (
 	"github.com/onsi/gomega"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/policy"
 	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/vectors"
 )
@@ -55,12 +56,12 @@ func policyFromVector(data []byte) (map[string]any, error) {
 	return policy, nil
 }
 
-// jsonable turns the floats of a decoded TOML table into cupel.Float, the
+// jsonable turns the floats of a decoded TOML table into policy.Float, the
 // JSON codec that keeps NaN and the infinities.
 func jsonable(v any) any {
 	switch v := v.(type) {
 	case float64:
-		return cupel.Float(v)
+		return policy.Float(v)
 	case map[string]any:
 		out := make(map[string]any, len(v))
 		for k, x := range v {
@@ -85,7 +86,7 @@ func jsonable(v any) any {
 
 // components lists the component types a policy spec uses, for the
 // coverage check.
-func components(s cupel.PolicySpec) []string {
+func components(s policy.Spec) []string {
 	out := []string{"slicer " + s.Slicer, "placer " + s.Placer, "overflow " + s.OverflowStrategy, fmt.Sprintf("deduplication %v", *s.Deduplication)}
 	if s.InnerSlicer != "" {
 		out = append(out, "inner_slicer "+s.InnerSlicer)
@@ -96,8 +97,8 @@ func components(s cupel.PolicySpec) []string {
 	if len(s.Entries) > 0 {
 		out = append(out, "count entry")
 	}
-	var scorer func(sc cupel.ScorerSpec)
-	scorer = func(sc cupel.ScorerSpec) {
+	var scorer func(sc policy.ScorerSpec)
+	scorer = func(sc policy.ScorerSpec) {
 		out = append(out, "scorer "+sc.Type)
 		if sc.Curve != nil {
 			out = append(out, "curve "+sc.Curve.Type)
@@ -127,7 +128,7 @@ var _ = ginkgo.Describe("A vector's [config] as a policy file", func() {
 			gomega.Expect(err).NotTo(gomega.HaveOccurred())
 			c, err := casefile.LoadCase(name, data)
 			gomega.Expect(err).NotTo(gomega.HaveOccurred(), name)
-			engine, engineErr := build(c.Input.PolicySpec)
+			engine, engineErr := build(c.Input.Spec)
 			table, err := policyFromVector(data)
 			gomega.Expect(err).NotTo(gomega.HaveOccurred(), name)
 
@@ -137,7 +138,11 @@ var _ = ginkgo.Describe("A vector's [config] as a policy file", func() {
 			gomega.Expect(err).NotTo(gomega.HaveOccurred(), name)
 			for _, f := range []struct{ name, src string }{{"policy.toml", tomlFile.String()}, {"policy.json", string(jsonFile)}} {
 				// No WithClock: a decay scorer's clock is its reference_time.
-				policy, spec, err := cupel.DecodePolicyFile(f.name, []byte(f.src), toml.Unmarshal)
+				spec, err := policy.Decode(f.name, []byte(f.src))
+				var pol cupel.Policy
+				if err == nil {
+					pol, err = spec.Build()
+				}
 				if engineErr != nil {
 					// A vector whose configuration the engine rejects (a
 					// construction error) is rejected as a policy file too.
@@ -145,9 +150,9 @@ var _ = ginkgo.Describe("A vector's [config] as a policy file", func() {
 					continue
 				}
 				gomega.Expect(err).NotTo(gomega.HaveOccurred(), "%s as %s:\n%s", name, f.name, f.src)
-				want, err := cupel.PolicySpecOf(engine)
+				want, err := policy.Of(engine)
 				gomega.Expect(err).NotTo(gomega.HaveOccurred(), name)
-				got, err := cupel.PolicySpecOf(policy)
+				got, err := policy.Of(pol)
 				gomega.Expect(err).NotTo(gomega.HaveOccurred(), name)
 				gomega.Expect(got).To(gomega.Equal(want), "%s as %s:\n%s", name, f.name, f.src)
 				// The clocks are not in a spec: the scores of the case's
@@ -159,7 +164,7 @@ var _ = ginkgo.Describe("A vector's [config] as a policy file", func() {
 				}
 				gomega.Expect(err).NotTo(gomega.HaveOccurred(), name)
 				for i, it := range items {
-					a, b := engine.Scorer.Score(it, items), policy.Scorer.Score(it, items)
+					a, b := engine.Scorer.Score(it, items), pol.Scorer.Score(it, items)
 					gomega.Expect(sameScore(a, b)).To(gomega.BeTrue(), "%s as %s: item %d scores %v, the engine's %v", name, f.name, i, b, a)
 				}
 				gomega.Expect(spec.Placer).NotTo(gomega.BeEmpty())
@@ -175,10 +180,10 @@ var _ = ginkgo.Describe("A vector's [config] as a policy file", func() {
 		want := []string{"placer chronological", "placer u-shaped", "quota", "count entry",
 			"overflow throw", "overflow truncate", "overflow proceed", "deduplication true", "deduplication false",
 			"curve exponential", "curve window", "curve step", "inner_slicer greedy", "inner_slicer knapsack"}
-		for _, t := range cupel.ScorerTypes() {
+		for _, t := range policy.ScorerTypes() {
 			want = append(want, "scorer "+t)
 		}
-		for _, t := range cupel.SlicerTypes() {
+		for _, t := range policy.SlicerTypes() {
 			want = append(want, "slicer "+t)
 		}
 		for _, k := range want {

@@ -4,7 +4,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/policy"
 )
 
 // The tiers of spec chapter 42 (Conformance Levels): the required tier
@@ -14,7 +14,7 @@ import (
 // count_constrained_knapsack) and the Truncate strategy are optional.
 
 // scorerTypes lists the type of spec and of every scorer nested in it.
-func scorerTypes(spec cupel.ScorerSpec) []string {
+func scorerTypes(spec policy.ScorerSpec) []string {
 	out := []string{spec.Type}
 	for _, ch := range append(spec.Children, spec.Scorers...) {
 		out = append(out, scorerTypes(ch)...)

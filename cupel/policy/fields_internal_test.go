@@ -1,4 +1,4 @@
-package cupel
+package policy
 
 import (
 	"reflect"
@@ -44,7 +44,7 @@ func TestSpecFieldsInKeyOrder(t *testing.T) {
 	set := sc.setFields()
 	check("scorer", set[:], keys)
 	bucket := 1
-	ps := PolicySpec{BucketSize: &bucket, TableLimit: 1, InnerSlicer: "greedy", Quotas: []QuotaSpec{}, Entries: []CountEntrySpec{}, ScarcityBehavior: "throw"}
+	ps := Spec{BucketSize: &bucket, TableLimit: 1, InnerSlicer: "greedy", Quotas: []QuotaSpec{}, Entries: []CountEntrySpec{}, ScarcityBehavior: "throw"}
 	sl := ps.slicerFields()
 	check("slicer", sl[:], []string{"bucket_size", "entries", "inner_slicer", "quotas", "scarcity_behavior", "table_limit"})
 }
