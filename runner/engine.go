@@ -287,7 +287,7 @@ var (
 	placerTypes = policy.PlacerTypes()
 )
 
-// unsupported names the first component of spec that a PolicySpec does not
+// unsupported names the first component of spec that a policy.Spec does not
 // know, or returns "".
 func unsupported(spec policy.Spec) string {
 	var scorer func(sc *policy.ScorerSpec) string
@@ -298,14 +298,9 @@ func unsupported(spec policy.Spec) string {
 		if !slices.Contains(scorerTypes, sc.Type) {
 			return "unknown scorer " + sc.Type
 		}
-		if sc.InnerScorer != "" && !slices.Contains(scorerTypes, sc.InnerScorer) {
-			return "unknown scorer " + sc.InnerScorer
-		}
-		for _, list := range [][]policy.ScorerSpec{sc.Scorers, sc.Children} {
-			for i := range list {
-				if u := scorer(&list[i]); u != "" {
-					return u
-				}
+		for i := range sc.Children {
+			if u := scorer(&sc.Children[i]); u != "" {
+				return u
 			}
 		}
 		return scorer(sc.Inner)

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -26,8 +25,11 @@ import (
 // vector's as the only [[scorers]] entry, with the type of its [test]
 // scorer; a slicing vector's with slicer = its [test] slicer; a placing
 // vector's placer. The engine's stand-ins fill what a stage lacks
-// (a reflexive scorer, a greedy slicer, a chronological placer).
-func policyFromVector(data []byte) (map[string]any, error) {
+// (a reflexive scorer, a greedy slicer, a chronological placer). With
+// shorthands false, the vectors' two shorthands a spec does not have are
+// written as the spec's keys: a composite's scorers as children, a scaled
+// scorer's inner_scorer as its inner table.
+func policyFromVector(data []byte, shorthands bool) (map[string]any, error) {
 	var file map[string]any
 	if err := toml.Unmarshal(data, &file); err != nil {
 		return nil, err
@@ -53,7 +55,37 @@ func policyFromVector(data []byte) (map[string]any, error) {
 	default:
 		return nil, fmt.Errorf("unknown stage %v", test["stage"])
 	}
+	if !shorthands {
+		policy = maps.Clone(policy)
+		policy["scorers"] = specScorers(policy["scorers"])
+	}
 	return policy, nil
+}
+
+// specScorers writes the scorer tables of list (a decoded TOML array of
+// tables) with the spec's keys in place of the vectors' shorthands.
+func specScorers(list any) []map[string]any {
+	tables, _ := list.([]map[string]any)
+	out := make([]map[string]any, len(tables))
+	for i, t := range tables {
+		t = maps.Clone(t)
+		if children, ok := t["scorers"]; ok {
+			delete(t, "scorers")
+			t["children"] = children
+		}
+		if name, ok := t["inner_scorer"]; ok {
+			delete(t, "inner_scorer")
+			t["inner"] = map[string]any{"type": name}
+		}
+		if children, ok := t["children"]; ok {
+			t["children"] = specScorers(children)
+		}
+		if inner, ok := t["inner"].(map[string]any); ok {
+			t["inner"] = specScorers([]map[string]any{inner})[0]
+		}
+		out[i] = t
+	}
+	return out
 }
 
 // jsonable turns the floats of a decoded TOML table into policy.Float, the
@@ -103,7 +135,7 @@ func components(s policy.Spec) []string {
 		if sc.Curve != nil {
 			out = append(out, "curve "+sc.Curve.Type)
 		}
-		for _, c := range append(slices.Clone(sc.Scorers), sc.Children...) {
+		for _, c := range sc.Children {
 			scorer(c)
 		}
 		if sc.Inner != nil {
@@ -117,9 +149,9 @@ func components(s policy.Spec) []string {
 }
 
 var _ = ginkgo.Describe("A vector's [config] as a policy file", func() {
-	ginkgo.It("builds the pipeline the engine builds for the case, in TOML and in JSON, for every component type", func() {
+	ginkgo.It("builds the pipeline the engine builds for the case, in TOML and in JSON, for every component type, once the vectors' shorthands are written as the spec's keys", func() {
 		seen := map[string]bool{}
-		checked := 0
+		checked, shorthands := 0, 0
 		err := fs.WalkDir(vectors.FS, ".", func(name string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() || !strings.HasSuffix(name, ".toml") {
 				return err
@@ -129,8 +161,19 @@ var _ = ginkgo.Describe("A vector's [config] as a policy file", func() {
 			c, err := casefile.LoadCase(name, data)
 			gomega.Expect(err).NotTo(gomega.HaveOccurred(), name)
 			engine, engineErr := build(c.Input.Spec)
-			table, err := policyFromVector(data)
+			table, err := policyFromVector(data, false)
 			gomega.Expect(err).NotTo(gomega.HaveOccurred(), name)
+			// (fmt prints maps sorted, and a NaN equal to itself.)
+			if short, err := policyFromVector(data, true); fmt.Sprint(short) != fmt.Sprint(table) {
+				// A vector with a shorthand: as it stands, it is no policy
+				// file, and Decode names the key.
+				gomega.Expect(err).NotTo(gomega.HaveOccurred(), name)
+				var tomlFile bytes.Buffer
+				gomega.Expect(toml.NewEncoder(&tomlFile).Encode(short)).To(gomega.Succeed(), name)
+				_, err = policy.Decode("short.toml", tomlFile.Bytes())
+				gomega.Expect(err).To(gomega.MatchError(gomega.MatchRegexp(`unknown keys: .*(scorers\.scorers|inner_scorer|children\.scorers)`)), name)
+				shorthands++
+			}
 
 			var tomlFile bytes.Buffer
 			gomega.Expect(toml.NewEncoder(&tomlFile).Encode(table)).To(gomega.Succeed(), name)
@@ -177,6 +220,7 @@ var _ = ginkgo.Describe("A vector's [config] as a policy file", func() {
 		})
 		gomega.Expect(err).NotTo(gomega.HaveOccurred())
 		gomega.Expect(checked).To(gomega.BeNumerically(">", 600))
+		gomega.Expect(shorthands).To(gomega.BeNumerically(">", 5), "vectors with a shorthand")
 		want := []string{"placer chronological", "placer u-shaped", "quota", "count entry",
 			"overflow throw", "overflow truncate", "overflow proceed", "deduplication true", "deduplication false",
 			"curve exponential", "curve window", "curve step", "inner_slicer greedy", "inner_slicer knapsack"}

@@ -136,7 +136,7 @@ var _ = Describe("ruling 29", func() {
 					Expect(whole(float64(w.MaxAgeSecs))).To(BeTrue(), "%s: a window of %v s", id, w.MaxAgeSecs)
 				}
 			}
-			for _, ch := range append(slices.Clone(s.Children), s.Scorers...) {
+			for _, ch := range s.Children {
 				curves(id, ch)
 			}
 			if s.Inner != nil {

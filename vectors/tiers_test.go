@@ -16,14 +16,11 @@ import (
 // scorerTypes lists the type of spec and of every scorer nested in it.
 func scorerTypes(spec policy.ScorerSpec) []string {
 	out := []string{spec.Type}
-	for _, ch := range append(spec.Children, spec.Scorers...) {
+	for _, ch := range spec.Children {
 		out = append(out, scorerTypes(ch)...)
 	}
 	if spec.Inner != nil {
 		out = append(out, scorerTypes(*spec.Inner)...)
-	}
-	if spec.InnerScorer != "" {
-		out = append(out, spec.InnerScorer)
 	}
 	return out
 }

@@ -45,7 +45,7 @@ func (s Spec) build(o *buildOptions) (cupel.Policy, error) {
 		// One entry is that scorer alone; its weight is not used.
 		scorer, err = s.Scorers[0].build("scorers[0]", o)
 	} else {
-		scorer, err = buildComposite("", []childList{{"scorers", s.Scorers}}, o)
+		scorer, err = buildComposite("", "scorers", s.Scorers, o)
 	}
 	if err != nil {
 		return cupel.Policy{}, err
@@ -122,18 +122,16 @@ func onlyFields(path, typ string, set []field, allowed ...string) error {
 
 // setFields are the scorer's optional fields, in key order (a test keeps
 // them so): a fixed array, as a scorer is built once a policy.
-func (s *ScorerSpec) setFields() [14]field {
+func (s *ScorerSpec) setFields() [12]field {
 	return [...]field{
 		{"boost", s.Boost != 0},
 		{"children", s.Children != nil},
 		{"curve", s.Curve != nil},
 		{"default_score", s.DefaultScore != nil},
 		{"inner", s.Inner != nil},
-		{"inner_scorer", s.InnerScorer != ""},
 		{"key", s.Key != ""},
 		{"null_timestamp_score", s.NullTimestampScore != nil},
 		{"reference_time", s.ReferenceTime != nil},
-		{"scorers", s.Scorers != nil},
 		{"tag_weights", s.TagWeights != nil},
 		{"use_default_weights", s.UseDefaultWeights != nil},
 		{"value", s.Value != ""},
@@ -141,49 +139,28 @@ func (s *ScorerSpec) setFields() [14]field {
 	}
 }
 
-// childList is a list of a composite's children under its key.
-type childList struct {
-	key  string
-	list []ScorerSpec
-}
-
-// buildComposite builds the composite of the children in lists, each of
-// which needs a weight.
-func buildComposite(path string, lists []childList, o *buildOptions) (cupel.Scorer, error) {
-	var entries []cupel.WeightedScorer
-	var paths []string
-	for _, l := range lists {
-		for i := range l.list {
-			p := fmt.Sprintf("%s[%d]", join(path, l.key), i)
-			if l.list[i].Weight == nil {
-				return nil, specError(p+".weight", nil, "is required for a composite's child")
-			}
-			child, err := l.list[i].build(p, o)
-			if err != nil {
-				return nil, err
-			}
-			entries = append(entries, cupel.WeightedScorer{Scorer: child, Weight: float64(*l.list[i].Weight)})
-			paths = append(paths, p)
+// buildComposite builds the composite of the children listed under key
+// in the table at path, each of which needs a weight.
+func buildComposite(path, key string, list []ScorerSpec, o *buildOptions) (cupel.Scorer, error) {
+	entries := make([]cupel.WeightedScorer, 0, len(list))
+	for i := range list {
+		p := fmt.Sprintf("%s[%d]", join(path, key), i)
+		if list[i].Weight == nil {
+			return nil, specError(p+".weight", nil, "is required for a composite's child")
 		}
+		child, err := list[i].build(p, o)
+		if err != nil {
+			return nil, err
+		}
+		entries = append(entries, cupel.WeightedScorer{Scorer: child, Weight: float64(*list[i].Weight)})
 	}
 	sc, err := cupel.NewCompositeScorer(entries...)
 	if err != nil {
+		// The constructor's entries are the listed children:
+		// entries[i].weight is key[i].weight.
 		var ve *cupel.ValidationError
-		if errors.As(err, &ve) && strings.HasPrefix(ve.Field, "entries[") {
-			// entries[i].weight -> scorers[i].weight
-			var i int
-			var rest string
-			if n, _ := fmt.Sscanf(ve.Field, "entries[%d]%s", &i, &rest); n >= 1 && i >= 0 && i < len(paths) {
-				return nil, enginehook.InvalidConfig("policy.Spec", paths[i]+rest, ve.Value, ve.Reason)
-			}
-		}
-		key := "scorers"
-		if len(lists) == 1 {
-			key = lists[0].key
-		}
-		if errors.As(err, &ve) && ve.Field == "entries" {
-			// The list of entries is the list of children.
-			return nil, enginehook.InvalidConfig("policy.Spec", join(path, key), ve.Value, ve.Reason)
+		if errors.As(err, &ve) && strings.HasPrefix(ve.Field, "entries") {
+			return nil, enginehook.InvalidConfig("policy.Spec", join(path, key+strings.TrimPrefix(ve.Field, "entries")), ve.Value, ve.Reason)
 		}
 		return nil, wrapSpecError(join(path, key), err)
 	}
@@ -226,22 +203,17 @@ func (s *ScorerSpec) build(path string, o *buildOptions) (cupel.Scorer, error) {
 		}
 		return sc, nil
 	case "composite":
-		if err := check("scorers", "children"); err != nil {
+		if err := check("children"); err != nil {
 			return nil, err
 		}
-		return buildComposite(path, []childList{{"scorers", s.Scorers}, {"children", s.Children}}, o)
+		return buildComposite(path, "children", s.Children, o)
 	case "scaled":
-		if err := check("inner", "inner_scorer"); err != nil {
+		if err := check("inner"); err != nil {
 			return nil, err
 		}
 		inner, ipath := s.Inner, join(path, "inner")
-		switch {
-		case s.Inner != nil && s.InnerScorer != "":
-			return nil, specError(join(path, "inner_scorer"), s.InnerScorer, "and inner are two inner scorers: give one")
-		case s.InnerScorer != "":
-			inner, ipath = &ScorerSpec{Type: s.InnerScorer}, join(path, "inner_scorer")
-		case s.Inner == nil:
-			return nil, specError(ipath, nil, "is required for a scaled scorer (or inner_scorer)")
+		if inner == nil {
+			return nil, specError(ipath, nil, "is required for a scaled scorer")
 		}
 		if inner.Weight != nil {
 			return nil, specError(ipath+".weight", float64(*inner.Weight), "only a composite's children have a weight")

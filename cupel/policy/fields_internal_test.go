@@ -17,7 +17,7 @@ func TestSpecFieldsInKeyOrder(t *testing.T) {
 	yes := true
 	now := time.Unix(0, 0)
 	sc := ScorerSpec{UseDefaultWeights: &yes, Weights: []KindWeightSpec{}, TagWeights: []TagWeightSpec{},
-		Children: []ScorerSpec{}, Scorers: []ScorerSpec{}, Inner: &ScorerSpec{}, InnerScorer: "x",
+		Children: []ScorerSpec{}, Inner: &ScorerSpec{},
 		ReferenceTime: &now, NullTimestampScore: &f, Curve: &CurveSpec{}, DefaultScore: &f, Key: "k", Value: "v", Boost: 1}
 	var keys []string
 	typ := reflect.TypeFor[ScorerSpec]()

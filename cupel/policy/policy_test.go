@@ -147,7 +147,7 @@ curve = { type = "exponential", half_life_secs = 86400 }
 		Expect(ks.BucketSize()).To(Equal(100))
 	})
 
-	It("reads the shorthands a vector may use: inner_scorer, scorers in a scorer table, use_default_weights", func() {
+	It("reads use_default_weights, and refuses the vectors' other shorthands, naming the key", func() {
 		const src = `
 slicer = "greedy"
 placer = "chronological"
@@ -155,12 +155,12 @@ placer = "chronological"
 [[scorers]]
 type = "scaled"
 weight = 1.0
-inner_scorer = "priority"
+inner = { type = "priority" }
 
 [[scorers]]
 type = "composite"
 weight = 2.0
-[[scorers.scorers]]
+[[scorers.children]]
 type = "kind"
 weight = 1.0
 use_default_weights = true
@@ -178,6 +178,17 @@ weight = 1.0
 		Expect(back.Scorers[1].Children).To(HaveLen(2))
 		Expect(back.Scorers[1].Children[0].Type).To(Equal("kind"))
 		Expect(back.Scorers[1].Children[1].Type).To(Equal("recency"))
+
+		for key, src := range map[string]string{
+			"scorers.inner_scorer": "slicer = \"greedy\"\nplacer = \"chronological\"\n[[scorers]]\ntype = \"scaled\"\ninner_scorer = \"priority\"\n",
+			"scorers.scorers":      "slicer = \"greedy\"\nplacer = \"chronological\"\n[[scorers]]\ntype = \"composite\"\n[[scorers.scorers]]\ntype = \"kind\"\nweight = 1.0\n",
+		} {
+			_, err := policy.Decode("policy.toml", []byte(src))
+			Expect(err).To(MatchError(cupel.ErrInvalidConfig), key)
+			Expect(err.Error()).To(ContainSubstring("unknown keys: "+key), key)
+		}
+		_, err = policy.Decode("policy.json", []byte(`{"scorers":[{"type":"scaled","inner_scorer":"priority"}],"slicer":"greedy","placer":"chronological"}`))
+		Expect(err).To(MatchError(ContainSubstring(`unknown field "inner_scorer"`)))
 	})
 
 	It("fixes a decay scorer's clock at its reference_time", func() {
@@ -220,7 +231,8 @@ weight = 1.0
 		Entry("missing half-life", `{"scorers":[{"type":"decay","curve":{"type":"exponential"}}],"slicer":"greedy","placer":"chronological"}`, "scorers[0].curve.half_life_secs"),
 		Entry("duration text", `{"scorers":[{"type":"decay","curve":{"type":"exponential","half_life_secs":"24h"}}],"slicer":"greedy","placer":"chronological"}`, ""),
 		Entry("infinite age", `{"scorers":[{"type":"decay","curve":{"type":"window","max_age_secs":"Infinity"}}],"slicer":"greedy","placer":"chronological"}`, "scorers[0].curve.max_age_secs"),
-		Entry("two inner scorers", `{"scorers":[{"type":"scaled","inner_scorer":"kind","inner":{"type":"recency"}}],"slicer":"greedy","placer":"chronological"}`, "scorers[0].inner_scorer"),
+		Entry("scaled scorer without inner", `{"scorers":[{"type":"scaled"}],"slicer":"greedy","placer":"chronological"}`, "scorers[0].inner"),
+		Entry("empty nested composite", `{"scorers":[{"type":"composite","children":[]}],"slicer":"greedy","placer":"chronological"}`, "scorers[0].children"),
 		Entry("negative bucket", `{"scorers":[{"type":"recency"}],"slicer":"knapsack","bucket_size":-5,"placer":"chronological"}`, ""),
 		Entry("zero bucket", `{"scorers":[{"type":"recency"}],"slicer":"knapsack","bucket_size":0,"placer":"chronological"}`, ""),
 		Entry("bucket of a greedy slicer", `{"scorers":[{"type":"recency"}],"slicer":"greedy","bucket_size":10,"placer":"chronological"}`, "bucket_size"),

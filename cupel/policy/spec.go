@@ -34,11 +34,13 @@ import (
 // The slicer's keys sit beside its name, as in a vector. A scoring vector's
 // [config] is one scorer's table: it becomes a policy file as the only
 // [[scorers]] entry, with the type of its [test] scorer; a slicing vector's
-// [config] needs the slicer = "..." of its [test]. A vector's shorthands
-// are read too: inner_scorer names a scaled scorer's inner scorer in its
-// default configuration, and a composite's children may be listed as
-// scorers or children. A decay scorer's reference_time fixes its clock;
-// decay scorers without one read the clock of [WithClock].
+// [config] needs the slicer = "..." of its [test]. Two shorthands of the
+// vectors are not a spec's: a composite's children are its children (a
+// vector may list them as scorers), and a scaled scorer's inner scorer is
+// its inner table (a vector may name it with inner_scorer); the
+// conformance runner's loader (runner/casefile) reads them. A decay
+// scorer's reference_time fixes its clock; decay scorers without one read
+// the clock of [WithClock].
 //
 // Beyond a vector's keys a policy file has table_limit (a knapsack's table
 // cell limit). [Spec.Build] validates it and returns the cupel.Policy;
@@ -95,16 +97,10 @@ type ScorerSpec struct {
 	Weights []KindWeightSpec `json:"weights,omitempty" toml:"weights,omitempty"`
 	// TagWeights are a tag scorer's weights.
 	TagWeights []TagWeightSpec `json:"tag_weights,omitempty" toml:"tag_weights,omitempty"`
-	// Children are a composite's weighted children. Scorers is the same
-	// list under the name vectors give it at the top of a composite's
-	// [config]; a file may use either (the two are read in this order:
-	// scorers, then children). Of writes children.
+	// Children are a composite's weighted children.
 	Children []ScorerSpec `json:"children,omitempty" toml:"children,omitempty"`
-	Scorers  []ScorerSpec `json:"scorers,omitempty" toml:"scorers,omitempty"`
-	// Inner is a scaled scorer's inner scorer; InnerScorer names an inner
-	// scorer in its default configuration instead (a vector's inner_scorer).
-	Inner       *ScorerSpec `json:"inner,omitempty" toml:"inner,omitempty"`
-	InnerScorer string      `json:"inner_scorer,omitempty" toml:"inner_scorer,omitempty"`
+	// Inner is a scaled scorer's inner scorer.
+	Inner *ScorerSpec `json:"inner,omitempty" toml:"inner,omitempty"`
 	// ReferenceTime fixes a decay scorer's clock at this instant (a
 	// vector's injected clock); without it the scorer reads the clock of
 	// [WithClock].

@@ -130,8 +130,10 @@ func (w KeyWarning) String() string {
 // are one composite of them), none for slicing and placing; Slicer and its
 // keys the slicer, "" for scoring and placing; Placer the placer, "" for
 // scoring and slicing; Deduplication and OverflowStrategy the pipeline's.
-// The loader fills in the format's defaults and keeps an unknown component
-// id as written. MarshalJSON and UnmarshalJSON translate it to and from
+// The loader fills in the format's defaults, keeps an unknown component id
+// as written, and reads the vectors' shorthands as the spec's keys (a
+// composite's scorers as Children, a scaled scorer's inner_scorer as
+// Inner: load.go is the one place that knows them). MarshalJSON and UnmarshalJSON translate it to and from
 // the protocol's form (PROTOCOL.md): a composite's children are {weight,
 // scorer} objects, the kind scorer's default weights a flag, and a quota
 // slicer's inner slicer an object holding the bucket size.

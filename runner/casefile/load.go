@@ -271,9 +271,11 @@ func closest(s string, names []string) string {
 	return best
 }
 
-// parseScorer reads a scorer's configuration from its table. A composite's
-// children are "scorers" or "children", synonyms at every level; the spec
-// lists them as Children, each with its weight.
+// parseScorer reads a scorer's configuration from its table. This is where
+// the vectors' shorthands become the one model of policy.Spec: a
+// composite's children are "scorers" or "children", synonyms at every
+// level, read as Children, each with its weight; a scaled scorer's
+// inner_scorer names its Inner scorer in its default configuration.
 func parseScorer(typ string, t tbl) policy.ScorerSpec {
 	sc := policy.ScorerSpec{Type: typ}
 	switch typ {

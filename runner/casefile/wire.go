@@ -171,24 +171,6 @@ func usesDefaultWeights(sc *policy.ScorerSpec) bool {
 	return sc.Weights == nil
 }
 
-// childrenOf are a composite's children in the order a policy builds them:
-// Scorers, then Children.
-func childrenOf(sc *policy.ScorerSpec) []policy.ScorerSpec {
-	if sc.Scorers == nil {
-		return sc.Children
-	}
-	return append(append([]policy.ScorerSpec{}, sc.Scorers...), sc.Children...)
-}
-
-// innerScorer is a scaled scorer's inner scorer: Inner, or InnerScorer's
-// type in its default configuration; nil when neither is given.
-func innerScorer(sc *policy.ScorerSpec) *policy.ScorerSpec {
-	if sc.Inner == nil && sc.InnerScorer != "" {
-		return &policy.ScorerSpec{Type: sc.InnerScorer}
-	}
-	return sc.Inner
-}
-
 func toWire(path string, sc policy.ScorerSpec) (*wireScorer, error) {
 	w := &wireScorer{Type: sc.Type, Weights: sc.Weights, TagWeights: sc.TagWeights, ReferenceTime: sc.ReferenceTime,
 		NullTimestampScore: sc.NullTimestampScore, Curve: sc.Curve, DefaultScore: sc.DefaultScore}
@@ -197,7 +179,7 @@ func toWire(path string, sc policy.ScorerSpec) (*wireScorer, error) {
 	} else {
 		w.UseDefaultWeights = sc.UseDefaultWeights != nil && *sc.UseDefaultWeights
 	}
-	for i, ch := range childrenOf(&sc) {
+	for i, ch := range sc.Children {
 		p := fmt.Sprintf("%s.children[%d]", path, i)
 		if ch.Weight == nil {
 			return nil, fmt.Errorf("%w: %s.weight: a composite's child needs a weight", cupel.ErrInvalidConfig, p)
@@ -208,10 +190,7 @@ func toWire(path string, sc policy.ScorerSpec) (*wireScorer, error) {
 		}
 		w.Children = append(w.Children, wireChild{Weight: *ch.Weight, Scorer: *cw})
 	}
-	if sc.Inner != nil && sc.InnerScorer != "" {
-		return nil, fmt.Errorf("%w: %s: inner and inner_scorer are two inner scorers", cupel.ErrInvalidConfig, path)
-	}
-	if inner := innerScorer(&sc); inner != nil {
+	if inner := sc.Inner; inner != nil {
 		if inner.Weight != nil {
 			return nil, fmt.Errorf("%w: %s.inner.weight: only a composite's children have a weight", cupel.ErrInvalidConfig, path)
 		}

@@ -66,11 +66,11 @@ var _ = ginkgo.Describe("a case's protocol form", func() {
 			`{"slicer":{"type":"quota","quotas":[{"kind":"Document","require":0,"cap":100}]},"items":null}`))
 		gomega.Expect(marshal(policy.Spec{Scorers: []policy.ScorerSpec{{Type: "metadata_key"}}})).To(gomega.Equal(
 			`{"scorer":{"type":"metadata_key","key":"","value":"","boost":0},"items":null}`))
-		// Scorers is a composite of its entries; inner_scorer is an inner
-		// scorer in its default configuration; an inner knapsack carries
-		// the bucket size.
+		// Scorers is a composite of its entries; an inner kind scorer in
+		// its default configuration says so; an inner knapsack carries the
+		// bucket size.
 		gomega.Expect(marshal(policy.Spec{Scorers: []policy.ScorerSpec{
-			{Type: "recency", Weight: cupel.Ptr[Float](2)}, {Type: "scaled", InnerScorer: "kind", Weight: cupel.Ptr[Float](1)}}})).To(gomega.Equal(
+			{Type: "recency", Weight: cupel.Ptr[Float](2)}, {Type: "scaled", Inner: &policy.ScorerSpec{Type: "kind"}, Weight: cupel.Ptr[Float](1)}}})).To(gomega.Equal(
 			`{"scorer":{"type":"composite","children":[{"weight":2,"scorer":{"type":"recency"}},` +
 				`{"weight":1,"scorer":{"type":"scaled","inner":{"type":"kind","use_default_weights":true}}}]},"items":null}`))
 		gomega.Expect(marshal(policy.Spec{Slicer: "count_quota", InnerSlicer: "knapsack", BucketSize: cupel.Ptr(7)})).To(gomega.Equal(
@@ -80,7 +80,6 @@ var _ = ginkgo.Describe("a case's protocol form", func() {
 			"table_limit":                     {TableLimit: 10},
 			"scorer.children[0].weight":       {Scorers: []policy.ScorerSpec{{Type: "composite", Children: []policy.ScorerSpec{{Type: "recency"}}}}},
 			"scorer.inner.weight":             {Scorers: []policy.ScorerSpec{{Type: "scaled", Inner: &policy.ScorerSpec{Type: "recency", Weight: cupel.Ptr[Float](1)}}}},
-			"inner and inner_scorer":          {Scorers: []policy.ScorerSpec{{Type: "scaled", Inner: &policy.ScorerSpec{Type: "recency"}, InnerScorer: "priority"}}},
 			"scorer.children[1].inner.weight": {Scorers: []policy.ScorerSpec{{Type: "recency", Weight: cupel.Ptr[Float](1)}, {Type: "scaled", Weight: cupel.Ptr[Float](1), Inner: &policy.ScorerSpec{Type: "recency", Weight: cupel.Ptr[Float](1)}}}},
 		} {
 			_, err := json.Marshal(Input{Spec: spec})

@@ -245,7 +245,7 @@ func (w *tomlWriter) scorer(path string, sc *policy.ScorerSpec, top bool) {
 		if top {
 			key = path + ".scorers"
 		}
-		for _, ch := range childrenOf(sc) {
+		for _, ch := range sc.Children {
 			w.arrayTable(key)
 			w.kv("type", ch.Type)
 			if ch.Weight != nil {
@@ -254,7 +254,7 @@ func (w *tomlWriter) scorer(path string, sc *policy.ScorerSpec, top bool) {
 			w.scorer(key, &ch, false)
 		}
 	case "scaled":
-		if inner := innerScorer(sc); inner != nil {
+		if inner := sc.Inner; inner != nil {
 			w.blank()
 			w.table(path + ".inner")
 			w.kv("type", inner.Type)

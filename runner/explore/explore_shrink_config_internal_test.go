@@ -33,8 +33,8 @@ var _ = ginkgo.Describe("explore's shrinker, on lists", func() {
 			}
 		}}
 		d := shrunk(impl, &casefile.Case{ID: "kinds", Tier: casefile.TierOptional, Stage: casefile.StageScoring, Input: casefile.Input{
-			Spec: policy.Spec{Scorers: []policy.ScorerSpec{{Type: "kind", Weights: []policy.KindWeightSpec{{Kind: "Memory", Weight: 1}, {Kind: "Document", Weight: 2}, {Kind: "Note", Weight: 0.5}}}}},
-			Items:      richItems(3, -1)}})
+			Spec:  policy.Spec{Scorers: []policy.ScorerSpec{{Type: "kind", Weights: []policy.KindWeightSpec{{Kind: "Memory", Weight: 1}, {Kind: "Document", Weight: 2}, {Kind: "Note", Weight: 0.5}}}}},
+			Items: richItems(3, -1)}})
 		gomega.Expect(asJSON(d.Case.Input.Scorers)).To(gomega.Equal(asJSON([]policy.ScorerSpec{{Type: "kind", UseDefaultWeights: cupel.Ptr(false), Weights: []policy.KindWeightSpec{{Kind: "Document", Weight: 2}}}})))
 		gomega.Expect(asJSON(d.Case.Input.Items)).To(gomega.Equal(asJSON([]casefile.Item{
 			{Index: 0, Content: "a", Tokens: 1, Kind: "Message", Source: "Chat", Metadata: map[string]any{"lang": "go"}}})))
