@@ -10,6 +10,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/internal/enginehook"
 )
 
 // FileError names the file a policy description came from.
@@ -39,7 +40,7 @@ func Decode(name string, data []byte) (Spec, error) {
 	}
 	var spec Spec
 	switch ext := filepath.Ext(name); {
-	case equalASCIIFold(ext, ".json"):
+	case enginehook.EqualASCIIFold(ext, ".json"):
 		dec := json.NewDecoder(bytes.NewReader(data))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&spec); err != nil {
@@ -48,7 +49,7 @@ func Decode(name string, data []byte) (Spec, error) {
 		if dec.More() {
 			return fail(fmt.Errorf("%w: trailing data after the policy object", cupel.ErrInvalidConfig))
 		}
-	case equalASCIIFold(ext, ".toml"):
+	case enginehook.EqualASCIIFold(ext, ".toml"):
 		md, err := toml.Decode(string(data), &spec)
 		if err != nil {
 			return fail(fmt.Errorf("%w: %w", cupel.ErrInvalidConfig, err))
@@ -67,26 +68,4 @@ func Decode(name string, data []byte) (Spec, error) {
 		return fail(err)
 	}
 	return spec, nil
-}
-
-// equalASCIIFold reports whether a and b are equal up to the case of
-// ASCII letters (strings.EqualFold also folds letters such as the Kelvin
-// sign into ASCII ones).
-func equalASCIIFold(a, b string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := 0; i < len(a); i++ {
-		x, y := a[i], b[i]
-		if 'A' <= x && x <= 'Z' {
-			x += 'a' - 'A'
-		}
-		if 'A' <= y && y <= 'Z' {
-			y += 'a' - 'A'
-		}
-		if x != y {
-			return false
-		}
-	}
-	return true
 }

@@ -15,3 +15,8 @@ var InvalidArgument func(typ, field string, value any, reason string) error
 // IsNil reports whether v is nil or an interface holding a nil pointer,
 // map, slice or func, whose methods could not be called safely.
 var IsNil func(v any) bool
+
+// EqualASCIIFold reports whether a and b are equal up to the case of ASCII
+// letters only (strings.EqualFold also folds letters such as the Kelvin
+// sign into ASCII ones).
+var EqualASCIIFold func(a, b string) bool
