@@ -253,8 +253,8 @@ func itemInt(i int, field string, v int64) (int, error) {
 
 // A case's configuration is a policy.Spec (casefile.Input holds one,
 // with the vector's own [config] keys), which builds the components: the
-// same path as policy files. The capabilities of Hello are cupel's lists of
-// the types a PolicySpec accepts.
+// same path as policy files. The capabilities of Hello are package policy's lists of
+// the types a policy.Spec accepts.
 
 // build builds the policy of spec. Stages without a scorer, slicer or
 // placer get valid stand-ins (reflexive, greedy, chronological) that they
@@ -279,7 +279,7 @@ func build(spec policy.Spec) (cupel.Policy, error) {
 // spec and never changes it, so one slice serves every case).
 var standInScorers = []policy.ScorerSpec{{Type: "reflexive"}}
 
-// The types a PolicySpec knows (cupel returns a copy each call; a case
+// The types a policy.Spec knows (policy returns a copy each call; a case
 // asks several times).
 var (
 	scorerTypes = policy.ScorerTypes()

@@ -54,7 +54,7 @@ var _ = ginkgo.Describe("The engine adapter", func() {
 		gomega.Expect(sameScore(0.1, math.Nextafter(0.1, 1))).To(gomega.BeFalse())
 	})
 
-	ginkgo.It("declares exactly the component types a PolicySpec accepts", func() {
+	ginkgo.It("declares exactly the component types a policy.Spec accepts", func() {
 		info, err := Engine().Hello(context.Background())
 		gomega.Expect(err).NotTo(gomega.HaveOccurred())
 		gomega.Expect(info.Capabilities.Scorers).To(gomega.Equal(policy.ScorerTypes()))
@@ -80,7 +80,7 @@ var _ = ginkgo.Describe("The engine adapter", func() {
 		gomega.Expect(typeError(err)).To(gomega.BeTrue())
 	})
 
-	ginkgo.It("answers unsupported for a component no PolicySpec names", func() {
+	ginkgo.It("answers unsupported for a component no policy.Spec names", func() {
 		for _, in := range []policy.Spec{
 			{Scorers: []policy.ScorerSpec{{Type: "composite", Children: []policy.ScorerSpec{{Weight: cupel.Ptr[casefile.Float](1), Type: "nonesuch"}}}}},
 			{Slicer: "quota", InnerSlicer: "nonesuch"},

@@ -11,7 +11,7 @@ import (
 )
 
 var _ = Describe("adversarial input", func() {
-	Describe("PolicySpecOf with typed nil components", func() {
+	Describe("Of with typed nil components", func() {
 		// Regression: Of (then cupel.PolicySpecOf) read the configuration of a typed nil
 		// *CountQuotaSlice (and *QuotaSlice, *CompositeScorer, ...) and
 		// panicked instead of returning an error.

@@ -27,9 +27,9 @@ type buildOptions struct {
 // gives cupel.DecayScorer no default clock.
 func WithClock(c cupel.Clock) BuildOption { return func(o *buildOptions) { o.clock = c } }
 
-// Build validates the spec and returns the cupel.Policy. An invalid spec is a
-// [*cupel.ValidationError] wrapping cupel.ErrInvalidConfig whose Field is the path of
-// the offending value, e.g. "scorers[1].weight".
+// Build validates the spec and returns the cupel.Policy. An invalid spec
+// is a [*cupel.ValidationError] wrapping cupel.ErrInvalidConfig whose Field
+// is the path of the offending value, e.g. "scorers[1].weight".
 func (s Spec) Build(opts ...BuildOption) (cupel.Policy, error) {
 	var o buildOptions
 	for _, opt := range opts {

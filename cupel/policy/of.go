@@ -10,14 +10,15 @@ import (
 	"github.com/cupel-go/go-cupel/internal/enginehook"
 )
 
-// Of describes a policy built from built-in components as a
-// Spec, for writing it to a file. A custom scorer, slicer or placer
-// has no description, and neither has a nil or typed-nil scorer or slicer,
-// nor an inner slicer other than greedy or knapsack (a policy file names
-// the inner slicer only): the error wraps cupel.ErrInvalidConfig and names it.
-// Decay scorers' clocks are not part of the description. A composite scorer
-// of two or more children is written as the policy's list of scorers, any
-// other scorer as its only entry.
+// Of describes a policy built from built-in components as a Spec, for
+// writing it to a file. A custom scorer, slicer or placer has no
+// description, and neither has a nil or typed-nil scorer or slicer, nor an
+// inner slicer other than greedy or knapsack (a policy file names the
+// inner slicer only): the error wraps cupel.ErrInvalidConfig and names it.
+// Decay scorers' clocks are not part of the description. A composite
+// scorer of two or more children is written as the policy's list of
+// scorers, any other scorer as its only entry. Of reads the components
+// with their exported accessors only.
 func Of(p cupel.Policy) (Spec, error) {
 	var spec Spec
 	if c, ok := p.Scorer.(*cupel.CompositeScorer); ok && c != nil && len(c.Entries()) >= 2 {

@@ -34,13 +34,13 @@ import (
 // The slicer's keys sit beside its name, as in a vector. A scoring vector's
 // [config] is one scorer's table: it becomes a policy file as the only
 // [[scorers]] entry, with the type of its [test] scorer; a slicing vector's
-// [config] needs the slicer = "..." of its [test]. Two shorthands of the
-// vectors are not a spec's: a composite's children are its children (a
-// vector may list them as scorers), and a scaled scorer's inner scorer is
-// its inner table (a vector may name it with inner_scorer); the
-// conformance runner's loader (runner/casefile) reads them. A decay
-// scorer's reference_time fixes its clock; decay scorers without one read
-// the clock of [WithClock].
+// [config] needs the slicer = "..." of its [test]. A spec has one key for
+// each thing, and so not the vectors' two shorthands (the conformance
+// runner's loader, runner/casefile, reads them): a composite's children
+// are children, never scorers, and a scaled scorer's inner scorer is its
+// inner table, inner = { type = "kind" } for a vector's
+// inner_scorer = "kind". A decay scorer's reference_time fixes its clock;
+// decay scorers without one read the clock of [WithClock].
 //
 // Beyond a vector's keys a policy file has table_limit (a knapsack's table
 // cell limit). [Spec.Build] validates it and returns the cupel.Policy;
