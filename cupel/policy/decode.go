@@ -29,11 +29,12 @@ func (e *FileError) Unwrap() error { return e.Err }
 // Decode decodes the policy description in data, read from the file named
 // name: TOML if the name ends in ".toml", JSON if it ends in ".json" (in
 // any case). Both are read strictly: unknown keys are errors, and so is
-// trailing data after a JSON object. Decode then checks the spec as [Spec.Build] does, all but the
-// clock a decay scorer may need, so that Build can fail afterwards only
-// for want of [WithClock]. Every error is a [*FileError] naming the file,
-// wrapping cupel.ErrInvalidConfig, and a [*cupel.ValidationError] naming
-// the field and the value where one is at fault.
+// trailing data after a JSON object. Decode then checks the spec as
+// [Spec.Build] does, all but the clock a decay scorer may need, so that
+// Build can fail afterwards only for want of [WithClock]. Every error is a
+// [*FileError] naming the file, wrapping cupel.ErrInvalidConfig, and a
+// [*cupel.ValidationError] naming the field and the value where one is at
+// fault.
 func Decode(name string, data []byte) (Spec, error) {
 	fail := func(err error) (Spec, error) {
 		return Spec{}, &FileError{File: name, Err: err}
