@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/policy"
 )
 
 func agentContext() []*cupel.ContextItem {
@@ -108,22 +109,9 @@ func ExampleWithTrace() {
 	// Place 1
 }
 
-func ExamplePresetPolicy() {
-	policy, err := cupel.PresetPolicy(cupel.PresetRag)
-	if err != nil {
-		log.Fatal(err)
-	}
-	budget, _ := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 2000, TargetTokens: 1500})
-	result, _, err := cupel.DryRunWithPolicy(agentContext(), budget, policy)
-	if err != nil {
-		log.Fatal(err)
-	}
-	fmt.Println(result.TotalTokens)
-	// Output: 467
-}
-
 func ExamplePolicySensitivity() {
-	chat, _ := cupel.PresetPolicy(cupel.PresetChat)
+	chatSpec, _ := policy.Preset("chat")
+	chat, _ := chatSpec.Build()
 	toolsFirst, _ := cupel.NewKindScorer(map[cupel.ContextKind]float64{cupel.KindToolOutput: 1, cupel.KindMessage: 0.5})
 	budget, _ := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 500, TargetTokens: 320})
 	report, err := cupel.PolicySensitivity(agentContext(), budget,
@@ -151,31 +139,6 @@ func ExamplePipeline_FindMinBudgetFor() {
 	}
 	fmt.Println(min, ok)
 	// Output: 1658 true
-}
-
-func ExampleDecodePolicyFile() {
-	// The keys are a conformance vector's [config]: two scorers make a
-	// composite with these weights; the slicer's keys sit beside its name.
-	src := []byte(`{
-  "scorers": [
-    {"type": "recency", "weight": 3},
-    {"type": "decay", "weight": 1, "curve": {"type": "window", "max_age_secs": 7200}}
-  ],
-  "slicer": "knapsack",
-  "bucket_size": 50,
-  "placer": "chronological"
-}`)
-	clock := cupel.ClockFunc(func() time.Time { return time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC) })
-	policy, _, err := cupel.DecodePolicyFile("policy.json", src, nil, cupel.WithClock(clock))
-	if err != nil {
-		log.Fatal(err)
-	}
-	fmt.Printf("%T %T %T\n", policy.Scorer, policy.Slicer, policy.Placer)
-	_, _, err = cupel.DecodePolicyFile("broken.json", []byte(`{"scorers":[{"type":"recency","weight":-1},{"type":"kind","weight":1}],"slicer":"greedy","placer":"chronological"}`), nil)
-	fmt.Println(err)
-	// Output:
-	// *cupel.CompositeScorer *cupel.KnapsackSlice *cupel.ChronologicalPlacer
-	// broken.json: cupel: invalid configuration: PolicySpec: scorers[0].weight: weight must be positive (got -1)
 }
 
 // A report whose event list keeps the stage events only: Run WithTrace of a
