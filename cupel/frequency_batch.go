@@ -54,6 +54,13 @@ func (*FrequencyScorer) ScoreAll(items []*ContextItem, out []float64) {
 	} else {
 		count = fs.countByGroups(off, ids, numTags)
 	}
+	writeFrequencyScores(items, off, count, n, out)
+}
+
+// writeFrequencyScores writes into out[i] (count[i] - self) / (n - 1) for
+// every items[i] with tags (off[i] < off[i+1]), self being the number of
+// occurrences of items[i]'s pointer, and leaves the other entries.
+func writeFrequencyScores(items []*ContextItem, off, count []int32, n int, out []float64) {
 	mult := pointerMultiplicity(items) // nil when no pointer repeats
 	denom := float64(n - 1)
 	for i := range items {
