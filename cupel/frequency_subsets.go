@@ -20,16 +20,46 @@ package cupel
 func (fs *freqScratch) countBySubsets(off, ids []int32, numTags int) []int32 {
 	numItems := len(off) - 1
 	sets := resize(&fs.sets, numItems)
-	for i := range sets {
-		sets[i] = distinctTags3(ids[off[i]:off[i+1]])
-	}
 	c := newSubsetCounts(resize(&fs.subsets, subsetTableSize(numTags)), numTags)
-	for _, s := range sets {
-		c.add(s)
+	c1, c2, c3 := c.c1, c.c2, c.c3
+	// Every entry adds one to c(S) for every non-empty subset S of its set
+	// (the switch is subsetCounts.add, written out: a call per item costs
+	// about 5% of configuration C at 1,000 items).
+	for i := range sets {
+		s := distinctTags3(ids[off[i]:off[i+1]])
+		sets[i] = s
+		switch s.k {
+		case 1:
+			c1[s.a]++
+		case 2:
+			c1[s.a]++
+			c1[s.b]++
+			c2[pairIndex(s.a, s.b)]++
+		case 3:
+			c1[s.a]++
+			c1[s.b]++
+			c1[s.c]++
+			c2[pairIndex(s.a, s.b)]++
+			c2[pairIndex(s.a, s.c)]++
+			c2[pairIndex(s.b, s.c)]++
+			c3[tripleIndex(s.a, s.b, s.c)]++
+		}
 	}
+	// Inclusion-exclusion (subsetCounts.sharing, written out).
 	count := resize(&fs.count, numItems)
 	for i, s := range sets {
-		count[i] = c.sharing(s)
+		switch s.k {
+		case 0:
+			count[i] = 0
+		case 1:
+			count[i] = c1[s.a]
+		case 2:
+			count[i] = c1[s.a] + c1[s.b] - c2[pairIndex(s.a, s.b)]
+		case 3:
+			count[i] = c1[s.a] + c1[s.b] + c1[s.c] -
+				c2[pairIndex(s.a, s.b)] - c2[pairIndex(s.a, s.c)] - c2[pairIndex(s.b, s.c)] +
+				c3[tripleIndex(s.a, s.b, s.c)]
+		}
 	}
 	return count
 }
@@ -49,10 +79,7 @@ func subsetsApply(maxPerItem, numTags int) bool {
 
 // tagSet3 is a set of k <= 3 distinct tag ids a < b < c (those past k are
 // 0).
-type tagSet3 struct {
-	a, b, c int32
-	k       int
-}
+type tagSet3 struct{ a, b, c, k int32 }
 
 // distinctTags3 returns the set of the tag ids tags (at most three).
 func distinctTags3(tags []int32) tagSet3 {
@@ -107,39 +134,3 @@ func newSubsetCounts(buf []int32, t int) subsetCounts {
 // pairIndex and tripleIndex number the sets {a < b} and {a < b < c}.
 func pairIndex(a, b int32) int32      { return a + b*(b-1)/2 }
 func tripleIndex(a, b, c int32) int32 { return a + b*(b-1)/2 + c*(c-1)*(c-2)/6 }
-
-// add counts an entry of tag set s: one more for every non-empty subset.
-func (c subsetCounts) add(s tagSet3) {
-	switch s.k {
-	case 1:
-		c.c1[s.a]++
-	case 2:
-		c.c1[s.a]++
-		c.c1[s.b]++
-		c.c2[pairIndex(s.a, s.b)]++
-	case 3:
-		c.c1[s.a]++
-		c.c1[s.b]++
-		c.c1[s.c]++
-		c.c2[pairIndex(s.a, s.b)]++
-		c.c2[pairIndex(s.a, s.c)]++
-		c.c2[pairIndex(s.b, s.c)]++
-		c.c3[tripleIndex(s.a, s.b, s.c)]++
-	}
-}
-
-// sharing returns the number of entries counted whose tags meet s, by
-// inclusion-exclusion.
-func (c subsetCounts) sharing(s tagSet3) int32 {
-	switch s.k {
-	case 1:
-		return c.c1[s.a]
-	case 2:
-		return c.c1[s.a] + c.c1[s.b] - c.c2[pairIndex(s.a, s.b)]
-	case 3:
-		return c.c1[s.a] + c.c1[s.b] + c.c1[s.c] -
-			c.c2[pairIndex(s.a, s.b)] - c.c2[pairIndex(s.a, s.c)] - c.c2[pairIndex(s.b, s.c)] +
-			c.c3[tripleIndex(s.a, s.b, s.c)]
-	}
-	return 0
-}

@@ -6,7 +6,9 @@ package cupel
 // (none for a nil item). numTags is the number of distinct folded tags and
 // maxPerItem the most tags an item has. The buffers are fs's.
 //
-// The table is a map from folded tag to id. A tag without upper-case
+// A direct-mapped cache of tags as the items hold them, in front of the
+// table, answers most occurrences: items usually share a few tags. The
+// table is a map from folded tag to id. A tag without upper-case
 // ASCII letters, the usual case, is its own folded form: it is looked up,
 // and kept, as it is; another is folded into a buffer first, and copied
 // only when it is new.
@@ -22,7 +24,12 @@ func (fs *freqScratch) internTags(items []*ContextItem) (off, ids []int32, numTa
 			continue
 		}
 		for _, tag := range it.tags {
-			ids = append(ids, fs.tagID(tag))
+			e := &fs.cache[tagCacheIndex(tag)]
+			id := e.id - 1
+			if e.id == 0 || e.tag != tag {
+				id = fs.tagID(tag, e)
+			}
+			ids = append(ids, id)
 		}
 		maxPerItem = max(maxPerItem, len(it.tags))
 	}
@@ -31,8 +38,44 @@ func (fs *freqScratch) internTags(items []*ContextItem) (off, ids []int32, numTa
 	return off, ids, len(fs.tagIDs), maxPerItem
 }
 
-// tagID returns the id of tag's folded form, interning it if new.
-func (fs *freqScratch) tagID(tag string) int32 {
+// tagID returns the id of tag's folded form, on a miss of the cache in
+// its entry e (tagCacheIndex), which it sets: from the map, interning the
+// folded tag if new.
+func (fs *freqScratch) tagID(tag string, e *tagCacheEntry) int32 {
+	id := fs.internTag(tag)
+	*e = tagCacheEntry{tag, id + 1}
+	fs.cacheUsed = true
+	return id
+}
+
+// tagCacheEntry: the tag tag has the id id-1 (0: an empty entry).
+type tagCacheEntry struct {
+	tag string
+	id  int32
+}
+
+// tagCacheSize is the number of entries of the cache in front of the map.
+const tagCacheSize = 256
+
+// tagCacheIndex is the cache entry of tag, from its length and its first
+// and last two bytes: cheaper than the map's hash of every byte, and
+// distinct for the usual small vocabularies ("tag-0", "tag-1", ...). An
+// entry is used only after comparing its tag with ==, so the index never
+// decides an id.
+func tagCacheIndex(tag string) int {
+	h := uint64(len(tag))
+	if n := len(tag); n > 0 {
+		h = h<<24 | uint64(tag[0])<<16 | uint64(tag[n-1])<<8
+		if n > 1 {
+			h |= uint64(tag[n-2])
+		}
+	}
+	return int((h * 0x9E3779B97F4A7C15) >> 56)
+}
+
+// internTag returns the id of tag's folded form from the map, interning
+// it if new.
+func (fs *freqScratch) internTag(tag string) int32 {
 	folded := tag
 	if hasUpperASCII(tag) {
 		fs.fold = appendLowerASCII(fs.fold[:0], tag)

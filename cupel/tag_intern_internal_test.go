@@ -13,7 +13,9 @@ import (
 // distinct folded tags and the most tags of an item; for shared strings,
 // fresh copies of equal strings, prefixes of one string, the empty tag,
 // case variants and non-ASCII tags (only ASCII folds: "É" and "é" differ,
-// as do "K" and the Kelvin sign), with nil entries. The same scratch,
+// as do "K" and the Kelvin sign), with nil entries, and more distinct
+// strings than the cache in front of the map has entries, so that entries
+// collide and are replaced. The same scratch,
 // returned to its state after put, interns the next input from id 0.
 func TestInternTagsAgreesWithMap(t *testing.T) {
 	r := rand.New(rand.NewPCG(25, 9))
@@ -22,7 +24,7 @@ func TestInternTagsAgreesWithMap(t *testing.T) {
 	for k := range len(long) + 1 {
 		vocab = append(vocab, long[:k])
 	}
-	for i := range 100 {
+	for i := range tagCacheSize { // more strings than cache entries
 		vocab = append(vocab, fmt.Sprintf("t%d", i), fmt.Sprintf("T%d", i))
 	}
 	fs := new(freqScratch)
@@ -68,13 +70,14 @@ func TestInternTagsAgreesWithMap(t *testing.T) {
 		if numTags != len(want) || maxPer != wantMax {
 			t.Fatalf("trial %d: %d distinct tags, %d at most per item; want %d, %d", trial, numTags, maxPer, len(want), wantMax)
 		}
-		clear(fs.tagIDs) // as put does
+		fs.release() // as put does after a run
 	}
 }
 
-// TestFreqScratchPutDropsStrings: a scratch returned to the pool holds no
-// tag string of the items it served, nor a group key.
-func TestFreqScratchPutDropsStrings(t *testing.T) {
+// TestFreqScratchReleaseDropsStrings: a scratch released to the pool holds no
+// tag string of the items it served, in its map or its cache, nor a group
+// key.
+func TestFreqScratchReleaseDropsStrings(t *testing.T) {
 	items := []*ContextItem{
 		MustItem(ItemSpec{Content: "a", Tokens: 1, Tags: []string{"a", "B", "c", "d"}}),
 		MustItem(ItemSpec{Content: "b", Tokens: 1, Tags: []string{"a"}}),
@@ -85,8 +88,13 @@ func TestFreqScratchPutDropsStrings(t *testing.T) {
 	if len(fs.tagIDs) == 0 || len(fs.groupOf) == 0 {
 		t.Fatalf("the scratch interned %d tags and %d groups, want some", len(fs.tagIDs), len(fs.groupOf))
 	}
-	fs.put()
+	fs.release()
 	if len(fs.tagIDs) != 0 || len(fs.groupOf) != 0 {
-		t.Fatalf("after put the scratch holds %d tags and %d groups, want none", len(fs.tagIDs), len(fs.groupOf))
+		t.Fatalf("after release the scratch holds %d tags and %d groups, want none", len(fs.tagIDs), len(fs.groupOf))
+	}
+	for i, e := range fs.cache {
+		if e != (tagCacheEntry{}) {
+			t.Fatalf("after release cache entry %d holds %q", i, e.tag)
+		}
 	}
 }
