@@ -46,10 +46,11 @@ type Placer interface {
 // pipeline looks only at these interfaces, never at a component's type: a
 // custom component is called exactly as a built-in one is. Each optional
 // method must give exactly what the required method gives (package
-// cupeltest's TestScorer, TestSlicer and TestPlacer check that it does), and
-// what it returns is checked: a position out of range or repeated fails the
-// run with a [*ValidationError] wrapping [ErrInvalidConfig] that names the
-// component, never a panic.
+// cupeltest's TestScorer, TestSlicer and TestPlacer check ScoreAll,
+// SliceDetailed, SlicePositions and PlacePositions), and what it returns is
+// checked: a position out of range or repeated fails the run with a
+// [*ValidationError] wrapping [ErrInvalidConfig] that names the component,
+// never a panic.
 
 // BatchScorer is the batch form of a [Scorer]: it scores every item of the
 // Score stage in one call, so that a relative scorer can rank the items once
