@@ -22,7 +22,6 @@ type scratch struct {
 	chosen     []bool
 	sliced     []ScoredItem
 	merged     []ScoredItem
-	positions  []int
 }
 
 var scratchBuffers = sync.Pool{New: func() any { return new(scratch) }}
