@@ -199,7 +199,11 @@ func (r *run) execute(items []*ContextItem) (Result, error) {
 	}
 	var sliced []ScoredItem
 	var shortfalls []CountRequirementShortfall
-	if r.trace == nil && slicePathOf(r.p.slicer, forUnsorted, r.stop != nil) == pathSliceUnsorted {
+	caller := forSorted
+	if r.trace == nil {
+		caller = forUnsorted // nothing observes the Sort stage's list
+	}
+	if slicePathOf(r.p.slicer, caller, r.stop != nil) == pathSliceUnsorted {
 		// Stages 4 and 5 in one: the slicer does without the Sort stage.
 		sliced, err = r.sliceUnsorted(scoreable, scores, survivors, r.budget.Effective(pinnedTokens))
 		if err != nil {
