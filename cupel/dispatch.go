@@ -233,16 +233,24 @@ func sliceItems(c *canceller, s Slicer, sorted []ScoredItem, budget ContextBudge
 }
 
 // placeMerged is the Place stage's dispatch: it runs the placer on merged
-// and returns the placed items with their scores. A [PositionPlacer] is
-// called through PlacePositions, whose result must be a permutation of
-// merged's positions; any other placer through Place, whose items are
-// matched back to merged by identity (ruling 14) and must be a permutation
-// of them.
-func (r *run) placeMerged(merged []ScoredItem) ([]*ContextItem, []float64, error) {
-	if pp, ok := r.p.placer.(PositionPlacer); ok {
+// and returns the placed items with their scores. ranked says that merged
+// is in rank order (score descending, ties in list order). A
+// [RankedPlacer] is called through PlaceRanked when merged is ranked, else
+// a [PositionPlacer] through PlacePositions; their result must be a
+// permutation of merged's positions. Any other placer is called through
+// Place, whose items are matched back to merged by identity (ruling 14) and
+// must be a permutation of them.
+func (r *run) placeMerged(merged []ScoredItem, ranked bool) ([]*ContextItem, []float64, error) {
+	var pos []int
+	method := ""
+	if rp, ok := r.p.placer.(RankedPlacer); ok && ranked {
+		pos, method = rp.PlaceRanked(len(merged)), "PlaceRanked"
+	} else if pp, ok := r.p.placer.(PositionPlacer); ok {
+		pos, method = pp.PlacePositions(merged), "PlacePositions"
+	}
+	if method != "" {
 		scores := make([]float64, len(merged))
-		pos := pp.PlacePositions(merged)
-		if err := r.checkPermutation(pos, len(merged), scores); err != nil {
+		if err := r.checkPermutation(method, pos, len(merged), scores); err != nil {
 			return nil, nil, err
 		}
 		placed := make([]*ContextItem, len(pos))
@@ -283,13 +291,13 @@ func (r *run) placeMerged(merged []ScoredItem) ([]*ContextItem, []float64, error
 	return placed, scores, nil
 }
 
-// checkPermutation checks that pos, what a PositionPlacer returned, is a
+// checkPermutation checks that pos, what the placer's method returned, is a
 // permutation of 0..n-1. It marks the positions seen in mark, a zeroed
 // slice of len(pos) floats that the caller overwrites afterwards, so as not
 // to allocate.
-func (r *run) checkPermutation(pos []int, n int, mark []float64) error {
+func (r *run) checkPermutation(method string, pos []int, n int, mark []float64) error {
 	bad := func(why string) error {
-		return invalidConfig("Pipeline", "Placer", typeName(r.p.placer), "PlacePositions "+why)
+		return invalidConfig("Pipeline", "Placer", typeName(r.p.placer), method+" "+why)
 	}
 	if len(pos) != n {
 		return bad("returned " + itoa(len(pos)) + " positions for " + itoa(n) + " items")

@@ -17,6 +17,39 @@ type positionsOnly struct{ cupel.PositionSlicer }
 // items back to their scores.
 type contextOnly struct{ cupel.ContextSlicer }
 
+// positionsOnlyPlacer is a PositionPlacer with none of the placer's other
+// optional methods: the Place stage calls PlacePositions.
+type positionsOnlyPlacer struct{ cupel.PositionPlacer }
+
+// BenchmarkRankedPlacer measures the RankedPlacer path of a batch run
+// without pinned items (UShapedPlacer.PlaceRanked: no sort of the
+// selection) in configuration A: "fast" takes it, "spec" calls
+// PlacePositions, the path without it.
+func BenchmarkRankedPlacer(b *testing.B) {
+	cfgs := benchConfigs(b)
+	for _, n := range benchSizes {
+		items := benchItems(n)
+		for _, path := range []string{"spec", "fast"} {
+			b.Run("A/N="+strconv.Itoa(n)+"/"+path, func(b *testing.B) {
+				policy, budget, _ := cfgs["A"]()
+				if path == "spec" {
+					policy.Placer = positionsOnlyPlacer{policy.Placer.(cupel.PositionPlacer)}
+				}
+				p, err := cupel.NewPipeline(policy)
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := p.Run(items, budget); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
 // BenchmarkUnsortedSlice measures the UnsortedSlicer path of an untraced run
 // (GreedySlice.SliceUnsorted: no Sort stage, only the selection sorted) in
 // configurations A and C: "fast" takes it, "spec" runs the Sort stage and

@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"iter"
+	"math"
+	"math/rand/v2"
+	"slices"
 
 	"github.com/cupel-go/go-cupel/cupel"
 	. "github.com/onsi/ginkgo/v2"
@@ -151,12 +154,32 @@ func (p spyPositionPlacer) PlacePositions(items []cupel.ScoredItem) []int {
 	return out
 }
 
+// spyRankedPlacer is a RankedPlacer and a PositionPlacer; bad, when not
+// nil, is what PlaceRanked returns.
+type spyRankedPlacer struct {
+	spyPositionPlacer
+	bad []int
+}
+
+func (p spyRankedPlacer) PlaceRanked(n int) []int {
+	p.log.record("PlaceRanked")
+	if p.bad != nil {
+		return p.bad
+	}
+	out := make([]int, n)
+	for i := range out {
+		out[i] = n - 1 - i
+	}
+	return out
+}
+
 // The built-ins take their paths through the exported interfaces only.
 var (
 	_ cupel.UnsortedSlicer        = (*cupel.GreedySlice)(nil)
 	_ cupel.ContextPositionSlicer = (*cupel.KnapsackSlice)(nil)
 	_ cupel.ContextSlicer         = (*cupel.QuotaSlice)(nil)
 	_ cupel.DetailedSlicer        = (*cupel.CountQuotaSlice)(nil)
+	_ cupel.RankedPlacer          = (*cupel.UShapedPlacer)(nil)
 )
 
 var _ = Describe("the dispatch (one path per stage, by the optional interfaces)", func() {
@@ -209,6 +232,70 @@ var _ = Describe("the dispatch (one path per stage, by the optional interfaces)"
 		Expect(calls).To(Equal([]string{"Place"}))
 		Expect(got.Items).To(Equal(want.Items))
 		Expect(got.Scores).To(Equal(want.Scores))
+	})
+
+	It("places through PlaceRanked when the Place stage's input is in rank order (a batch run without pinned items), else through PlacePositions", func() {
+		noPins := items[:3]
+		for _, traced := range []bool{false, true} {
+			log.calls = nil
+			p, err := cupel.NewPipeline(cupel.Policy{Scorer: tableScorer{"aaa": 0.9, "b": 0.5, "cc": 0.1}, Slicer: cupel.NewGreedySlice(), Placer: spyRankedPlacer{spyPositionPlacer: spyPositionPlacer{spyPlacer{log}}}})
+			Expect(err).NotTo(HaveOccurred())
+			var opts []cupel.RunOption
+			if traced {
+				opts = append(opts, cupel.WithReport(&cupel.SelectionReport{}))
+			}
+			res, err := p.Run(noPins, budget(1000, 1000), opts...)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(contents(res.Items)).To(Equal([]string{"cc", "b", "aaa"}))
+			Expect(res.Scores).To(Equal([]float64{0.1, 0.5, 0.9}))
+			_, err = p.Run(items, budget(1000, 1000), opts...) // with a pinned item
+			Expect(err).NotTo(HaveOccurred())
+			_, err = p.RunStream(func(yield func(*cupel.ContextItem) bool) {
+				for _, it := range noPins {
+					if !yield(it) {
+						return
+					}
+				}
+			}, budget(1000, 1000))
+			Expect(err).NotTo(HaveOccurred())
+			Expect(log.calls).To(Equal([]string{"PlaceRanked", "PlacePositions", "PlacePositions"}), "traced %v", traced)
+		}
+	})
+
+	DescribeTable("rejects a PlaceRanked result that is not a permutation with a *ValidationError naming the placer",
+		func(bad []int, why string) {
+			p, err := cupel.NewPipeline(cupel.Policy{Scorer: tableScorer{}, Slicer: cupel.NewGreedySlice(), Placer: spyRankedPlacer{spyPositionPlacer{spyPlacer{log}}, bad}})
+			Expect(err).NotTo(HaveOccurred())
+			_, err = p.Run(items[:3], budget(1000, 1000))
+			var ve *cupel.ValidationError
+			Expect(errors.As(err, &ve)).To(BeTrue(), "%v", err)
+			Expect(ve.Field).To(Equal("Placer"))
+			Expect(err.Error()).To(ContainSubstring("cupel_test.spyRankedPlacer"))
+			Expect(err.Error()).To(ContainSubstring(why))
+		},
+		Entry("too short", []int{0, 1}, "PlaceRanked returned 2 positions for 3 items"),
+		Entry("out of range", []int{0, 1, 3}, "PlaceRanked returned position 3, outside [0, 3)"),
+		Entry("repeated", []int{2, 0, 2}, "PlaceRanked returned position 2 twice"),
+	)
+
+	It("UShapedPlacer.PlaceRanked is Place on any input in rank order (ties, NaN, -0.0)", func() {
+		r := rand.New(rand.NewPCG(35, 33))
+		u := cupel.NewUShapedPlacer()
+		values := []float64{0, math.Copysign(0, -1), 0.5, 1, math.NaN(), -1, math.Inf(1)}
+		for trial := range 300 {
+			n := trial % 40
+			in := make([]cupel.ScoredItem, n)
+			for i := range in {
+				in[i] = cupel.ScoredItem{Item: item("x", 1), Score: values[r.IntN(len(values))]}
+			}
+			slices.SortStableFunc(in, func(a, b cupel.ScoredItem) int { return fzCmpDesc(a.Score, b.Score) })
+			want := u.Place(in)
+			pos := u.PlaceRanked(n)
+			Expect(pos).To(HaveLen(n))
+			for i, p := range pos {
+				Expect(in[p].Item).To(BeIdenticalTo(want[i]), "trial %d, n %d, position %d", trial, n, i)
+			}
+		}
 	})
 
 	// Each row: a slicer, whether the run is traced and can be cancelled,

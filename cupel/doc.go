@@ -109,9 +109,12 @@
 //	       (**)  ContextPositionSlicer  SlicePositionsContext, instead of
 //	                                    SlicePositions, in a run that can be
 //	                                    cancelled
-//	Place  1     PositionPlacer         PlacePositions: positions, no map
+//	Place  1     RankedPlacer           PlaceRanked, when the input is in
+//	                                    rank order (a batch run without
+//	                                    pinned items): no sort
+//	       2     PositionPlacer         PlacePositions: positions, no map
 //	                                    from items back to their scores
-//	       2     Placer                 Place
+//	       3     Placer                 Place
 //
 // Precedence: the first row of its stage that a component implements, and
 // that applies to the run, wins. In a run that can be cancelled, the method

@@ -161,6 +161,22 @@ type UnsortedSlicer interface {
 	SliceUnsorted(items []ScoredItem, budget ContextBudget) ([]int, error)
 }
 
+// RankedPlacer is implemented by a [Placer] whose order depends only on
+// each item's rank by score (score descending, ties in input order), as
+// UShapedPlacer's does: for n items already in rank order, PlaceRanked(n)
+// returns the placed order as positions with no sort. The pipeline calls it
+// when the Place stage's input is in rank order: in a batch run without
+// pinned items, whose selection comes in the Sort stage's order (ruling 13).
+//
+// PlaceRanked(n) must return a permutation of 0, 1, ..., n-1 such that, for
+// any items of length n in rank order, items[result[i]].Item is
+// Place(items)[i] for every i. The pipeline checks the permutation as it
+// checks PlacePositions'.
+type RankedPlacer interface {
+	Placer
+	PlaceRanked(n int) []int
+}
+
 // PositionPlacer is the positional form of a [Placer]: it returns the placed
 // order as positions in its input rather than as items, sparing the pipeline
 // the map that matches items back to their scores. ChronologicalPlacer and

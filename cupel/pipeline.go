@@ -232,7 +232,7 @@ func (r *run) execute(items []*ContextItem) (Result, error) {
 		return Result{}, err
 	}
 	r.beginStage()
-	res, err := r.place(pinned, sliced)
+	res, err := r.place(pinned, sliced, true)
 	if err != nil {
 		return Result{}, err
 	}
@@ -476,7 +476,11 @@ func (r *run) excludeUnchosen(sorted []ScoredItem, chosen []bool, capped []CapEx
 // place merges pinned items (score 1.0) before the sliced items, handles
 // overflow against the original targetTokens and hands the merged list to the
 // placer (spec "Stage 6: Place").
-func (r *run) place(pinned []*ContextItem, sliced []ScoredItem) (Result, error) {
+//
+// scoreOrdered says that sliced is in Sort-stage order (score descending,
+// ties in list order), as the batch run's selection is (ruling 13); a
+// streamed run's is not.
+func (r *run) place(pinned []*ContextItem, sliced []ScoredItem, scoreOrdered bool) (Result, error) {
 	merged := resize(&r.sc.merged, len(pinned)+len(sliced))[:0]
 	total := 0
 	for _, it := range pinned {
@@ -507,7 +511,7 @@ func (r *run) place(pinned []*ContextItem, sliced []ScoredItem) (Result, error) 
 		}
 	}
 
-	placed, scores, err := r.placeMerged(merged)
+	placed, scores, err := r.placeMerged(merged, scoreOrdered && len(pinned) == 0)
 	if err != nil {
 		return Result{}, err
 	}

@@ -522,7 +522,7 @@ func (s *streamRun) finish() (Result, error) {
 		return Result{}, err
 	}
 	s.beginStage()
-	res, err := s.place(s.pinned, s.sliced)
+	res, err := s.place(s.pinned, s.sliced, false)
 	if err != nil {
 		return Result{}, err
 	}
