@@ -122,9 +122,9 @@ func slicePathOf(s Slicer, caller sliceCaller, cancellable bool) slicePath {
 // after the call (c is nil when the run cannot be cancelled; a context form
 // gets c's context). A positional path returns its positions (never nil
 // without an error) and an empty res; any other path returns res, with
-// Selected set, and nil positions. The positions are not checked yet: see
-// markPositions.
-func callSlicer(c *canceller, s Slicer, path slicePath, in []ScoredItem, b ContextBudget) (pos []int, res SliceResult, err error) {
+// Selected set, and nil positions. dst is the buffer SliceUnsorted appends
+// to. The positions are not checked yet: see markPositions.
+func callSlicer(c *canceller, s Slicer, path slicePath, in []ScoredItem, b ContextBudget, dst []int) (pos []int, res SliceResult, err error) {
 	if err := c.err(StageSlice); err != nil {
 		return nil, SliceResult{}, err
 	}
@@ -134,7 +134,7 @@ func callSlicer(c *canceller, s Slicer, path slicePath, in []ScoredItem, b Conte
 	case pathSliceContext:
 		res, err = s.(ContextSlicer).SliceContext(c.ctx, in, b)
 	case pathSliceUnsorted:
-		pos, err = s.(UnsortedSlicer).SliceUnsorted(in, b)
+		pos, err = s.(UnsortedSlicer).SliceUnsorted(in, b, dst)
 	case pathSlicePositions:
 		pos, err = s.(PositionSlicer).SlicePositions(in, b)
 	case pathSlicePositionsContext:
@@ -181,7 +181,7 @@ func markPositions(s Slicer, path slicePath, pos []int, chosen []bool) error {
 // times being selectable n times, and must come from sorted.
 func sliceSorted(c *canceller, s Slicer, sorted []ScoredItem, b ContextBudget, chosen []bool) (_ []bool, n int, res SliceResult, err error) {
 	path := slicePathOf(s, forSorted, c != nil)
-	pos, res, err := callSlicer(c, s, path, sorted, b)
+	pos, res, err := callSlicer(c, s, path, sorted, b, nil)
 	if err != nil {
 		return nil, 0, res, err
 	}
@@ -218,7 +218,7 @@ func sliceSorted(c *canceller, s Slicer, sorted []ScoredItem, b ContextBudget, c
 // and its details).
 func SliceWithContext(ctx context.Context, s Slicer, sorted []ScoredItem, budget ContextBudget) (SliceResult, error) {
 	c := newCanceller(ctx)
-	_, res, err := callSlicer(c, s, slicePathOf(s, forResult, c != nil), sorted, budget)
+	_, res, err := callSlicer(c, s, slicePathOf(s, forResult, c != nil), sorted, budget, nil)
 	return res, err
 }
 
@@ -228,7 +228,7 @@ func SliceWithContext(ctx context.Context, s Slicer, sorted []ScoredItem, budget
 // call. A nil c makes it s.Slice, so that results never depend on a custom
 // slicer's other methods agreeing with its Slice.
 func sliceItems(c *canceller, s Slicer, sorted []ScoredItem, budget ContextBudget) ([]*ContextItem, error) {
-	_, res, err := callSlicer(c, s, slicePathOf(s, forItems, c != nil), sorted, budget)
+	_, res, err := callSlicer(c, s, slicePathOf(s, forItems, c != nil), sorted, budget, nil)
 	return res.Selected, err
 }
 
@@ -244,7 +244,7 @@ func (r *run) placeMerged(merged []ScoredItem, ranked bool) ([]*ContextItem, []f
 	var pos []int
 	method := ""
 	if rp, ok := r.p.placer.(RankedPlacer); ok && ranked {
-		pos, method = rp.PlaceRanked(len(merged)), "PlaceRanked"
+		pos, method = rp.PlaceRanked(resize(&r.sc.positions, len(merged))), "PlaceRanked"
 	} else if pp, ok := r.p.placer.(PositionPlacer); ok {
 		pos, method = pp.PlacePositions(merged), "PlacePositions"
 	}

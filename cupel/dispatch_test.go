@@ -83,12 +83,12 @@ func (s spyContextPositions) SlicePositionsContext(ctx context.Context, sorted [
 // spyUnsorted is an UnsortedSlicer and a ContextPositionSlicer.
 type spyUnsorted struct{ spyContextPositions }
 
-func (s spyUnsorted) SliceUnsorted(items []cupel.ScoredItem, _ cupel.ContextBudget) ([]int, error) {
+func (s spyUnsorted) SliceUnsorted(items []cupel.ScoredItem, _ cupel.ContextBudget, dst []int) ([]int, error) {
 	s.log.record("SliceUnsorted")
 	if s.bad != nil {
-		return s.bad, nil
+		return append(dst[:0], s.bad...), nil
 	}
-	return allPositions(len(items)), nil
+	return append(dst[:0], allPositions(len(items))...), nil
 }
 
 // spyDetailed implements every optional slicer interface.
@@ -161,14 +161,13 @@ type spyRankedPlacer struct {
 	bad []int
 }
 
-func (p spyRankedPlacer) PlaceRanked(n int) []int {
+func (p spyRankedPlacer) PlaceRanked(out []int) []int {
 	p.log.record("PlaceRanked")
 	if p.bad != nil {
 		return p.bad
 	}
-	out := make([]int, n)
 	for i := range out {
-		out[i] = n - 1 - i
+		out[i] = len(out) - 1 - i
 	}
 	return out
 }
@@ -290,7 +289,7 @@ var _ = Describe("the dispatch (one path per stage, by the optional interfaces)"
 			}
 			slices.SortStableFunc(in, func(a, b cupel.ScoredItem) int { return fzCmpDesc(a.Score, b.Score) })
 			want := u.Place(in)
-			pos := u.PlaceRanked(n)
+			pos := u.PlaceRanked(make([]int, n))
 			Expect(pos).To(HaveLen(n))
 			for i, p := range pos {
 				Expect(in[p].Item).To(BeIdenticalTo(want[i]), "trial %d, n %d, position %d", trial, n, i)

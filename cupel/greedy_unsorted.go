@@ -24,13 +24,13 @@ package cupel
 //
 // BenchmarkUnsortedSlice (pipeline A and C, "fast" with it, "spec" without
 // it) shows what it saves.
-func (*GreedySlice) SliceUnsorted(items []ScoredItem, budget ContextBudget) ([]int, error) {
+func (*GreedySlice) SliceUnsorted(items []ScoredItem, budget ContextBudget, dst []int) ([]int, error) {
+	out := dst[:0]
 	target := budget.targetTokens
 	if target <= 0 || len(items) == 0 {
-		return []int{}, nil
+		return out, nil
 	}
 	if greedyAllFit(items, target) {
-		out := make([]int, 0, len(items))
 		for pos, si := range items {
 			if si.Item != nil && si.Item.tokens >= 0 {
 				out = append(out, pos)
@@ -46,10 +46,8 @@ func (*GreedySlice) SliceUnsorted(items []ScoredItem, budget ContextBudget) ([]i
 			f.add(pos, si.Score, si.Item.tokens)
 		}
 	}
-	taken := f.run()
-	out := make([]int, len(taken))
-	for i, t := range taken {
-		out[i] = t.idx
+	for _, t := range f.run() {
+		out = append(out, t.idx)
 	}
 	return out, nil
 }

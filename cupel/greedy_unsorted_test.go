@@ -103,7 +103,7 @@ var _ = Describe("GreedySlice.SliceUnsorted", func() {
 			slices.SortStableFunc(sorted, func(a, b cupel.ScoredItem) int { return fzCmpDesc(a.Score, b.Score) })
 			want, err := g.Slice(sorted, b)
 			Expect(err).NotTo(HaveOccurred())
-			pos, err := g.SliceUnsorted(slices.Clone(in), b)
+			pos, err := g.SliceUnsorted(slices.Clone(in), b, []int{-7, -7})
 			Expect(err).NotTo(HaveOccurred())
 			// The same items as many times each, in any order.
 			count := map[*cupel.ContextItem]int{}

@@ -149,32 +149,35 @@ type ContextPositionSlicer interface {
 // its ties. A traced run calls the slicer as any other, since its report
 // lists the Slice stage's exclusions in the Sort stage's order.
 //
-// SliceUnsorted(items, budget) must return distinct positions in items, each
-// in [0, len(items)) and in any order, of exactly the items
-// Slice(sorted, budget) returns, where sorted is items in the Sort stage's
+// SliceUnsorted(items, budget, dst) must append to dst[:0] and return, as
+// append does, distinct positions in items, each in [0, len(items)) and in
+// any order, of exactly the items Slice(sorted, budget) returns, where sorted is items in the Sort stage's
 // order: score descending, ties in input order, NaN after every number and
-// -0 equal to +0 (ruling 6). It returns the error Slice returns. The pipeline
+// -0 equal to +0 (ruling 6), and keep no reference to dst or the result
+// (the pipeline reuses them). It returns the error Slice returns. The pipeline
 // checks the context, when the run can be cancelled, before and after the
 // call.
 type UnsortedSlicer interface {
 	Slicer
-	SliceUnsorted(items []ScoredItem, budget ContextBudget) ([]int, error)
+	SliceUnsorted(items []ScoredItem, budget ContextBudget, dst []int) ([]int, error)
 }
 
 // RankedPlacer is implemented by a [Placer] whose order depends only on
 // each item's rank by score (score descending, ties in input order), as
-// UShapedPlacer's does: for n items already in rank order, PlaceRanked(n)
-// returns the placed order as positions with no sort. The pipeline calls it
+// UShapedPlacer's does: for len(out) items already in rank order,
+// PlaceRanked(out) writes the placed order to out as positions, with no
+// sort, and returns out. The pipeline calls it
 // when the Place stage's input is in rank order: in a batch run without
 // pinned items, whose selection comes in the Sort stage's order (ruling 13).
 //
-// PlaceRanked(n) must return a permutation of 0, 1, ..., n-1 such that, for
-// any items of length n in rank order, items[result[i]].Item is
-// Place(items)[i] for every i. The pipeline checks the permutation as it
-// checks PlacePositions'.
+// PlaceRanked(out) must make out a permutation of 0, 1, ..., len(out)-1
+// such that, for any items of length len(out) in rank order,
+// items[out[i]].Item is Place(items)[i] for every i, and keep no reference
+// to out. The pipeline passes a buffer of its own and checks the
+// permutation as it checks PlacePositions'.
 type RankedPlacer interface {
 	Placer
-	PlaceRanked(n int) []int
+	PlaceRanked(out []int) []int
 }
 
 // PositionPlacer is the positional form of a [Placer]: it returns the placed

@@ -407,9 +407,12 @@ func (r *run) sliceUnsorted(items []*ContextItem, scores []float64, survivors []
 	for k, i := range survivors {
 		in[k] = ScoredItem{Item: items[i], Score: scores[i]}
 	}
-	pos, _, err := callSlicer(r.stop, r.p.slicer, pathSliceUnsorted, in, b)
+	pos, _, err := callSlicer(r.stop, r.p.slicer, pathSliceUnsorted, in, b, r.sc.positions[:0])
 	if err != nil {
 		return nil, err
+	}
+	if cap(pos) <= maxScratchItems {
+		r.sc.positions = pos[:0] // keep a grown buffer for the next run
 	}
 	chosen := resize(&r.sc.chosen, len(in))
 	clear(chosen)

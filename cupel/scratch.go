@@ -22,6 +22,7 @@ type scratch struct {
 	chosen     []bool
 	sliced     []ScoredItem
 	merged     []ScoredItem
+	positions  []int
 }
 
 var scratchBuffers = sync.Pool{New: func() any { return new(scratch) }}

@@ -1,8 +1,9 @@
 package cupel
 
-// PlaceRanked implements [RankedPlacer]: the positions of Place's order for
-// n items already in rank order (score descending, ties in input order),
-// where the rank of each item is its position, so no sort is needed. It is
+// PlaceRanked implements [RankedPlacer]: it writes to out the positions of
+// Place's order for len(out) items already in rank order (score descending,
+// ties in input order), where the rank of each item is its position, so no
+// sort is needed, and returns out. It is
 // the pipeline's fast path for UShapedPlacer in a batch run without pinned
 // items, whose selection comes in the Sort stage's order.
 //
@@ -12,8 +13,8 @@ package cupel
 //     Place on random ranked inputs with ties, NaN and -0.0;
 //     BenchmarkRankedPlacer (configuration A, "spec" through PlacePositions)
 //     measures what it saves.
-func (*UShapedPlacer) PlaceRanked(n int) []int {
-	out := make([]int, max(n, 0))
+func (*UShapedPlacer) PlaceRanked(out []int) []int {
+	n := len(out)
 	for rank := range out {
 		half := rank >> 1
 		if rank&1 == 0 {
