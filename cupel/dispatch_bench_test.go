@@ -21,19 +21,18 @@ type contextOnly struct{ cupel.ContextSlicer }
 // optional methods: the Place stage calls PlacePositions.
 type positionsOnlyPlacer struct{ cupel.PositionPlacer }
 
-// BenchmarkRankedPlacer measures the RankedPlacer path of a batch run
-// without pinned items (UShapedPlacer.PlaceRanked: no sort of the
-// selection) in configuration A: "fast" takes it, "spec" calls
-// PlacePositions, the path without it.
-func BenchmarkRankedPlacer(b *testing.B) {
+// benchSpecFast runs configuration cfg at each N twice: "fast" as
+// configured, "spec" with the policy changed by spec (the path without the
+// fast one), each run being run(p, items, budget).
+func benchSpecFast(b *testing.B, cfg string, spec func(*cupel.Policy), run func(*cupel.Pipeline, []*cupel.ContextItem, cupel.ContextBudget) error) {
 	cfgs := benchConfigs(b)
 	for _, n := range benchSizes {
 		items := benchItems(n)
 		for _, path := range []string{"spec", "fast"} {
-			b.Run("A/N="+strconv.Itoa(n)+"/"+path, func(b *testing.B) {
-				policy, budget, _ := cfgs["A"]()
+			b.Run(cfg+"/N="+strconv.Itoa(n)+"/"+path, func(b *testing.B) {
+				policy, budget, _ := cfgs[cfg]()
 				if path == "spec" {
-					policy.Placer = positionsOnlyPlacer{policy.Placer.(cupel.PositionPlacer)}
+					spec(&policy)
 				}
 				p, err := cupel.NewPipeline(policy)
 				if err != nil {
@@ -41,7 +40,7 @@ func BenchmarkRankedPlacer(b *testing.B) {
 				}
 				b.ReportAllocs()
 				for b.Loop() {
-					if _, err := p.Run(items, budget); err != nil {
+					if err := run(p, items, budget); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -50,34 +49,30 @@ func BenchmarkRankedPlacer(b *testing.B) {
 	}
 }
 
+func plainRun(p *cupel.Pipeline, items []*cupel.ContextItem, budget cupel.ContextBudget) error {
+	_, err := p.Run(items, budget)
+	return err
+}
+
+// BenchmarkRankedPlacer measures the RankedPlacer path of a batch run
+// without pinned items (UShapedPlacer.PlaceRanked: no sort of the
+// selection) in configuration A: "fast" takes it, "spec" calls
+// PlacePositions, the path without it.
+func BenchmarkRankedPlacer(b *testing.B) {
+	benchSpecFast(b, "A", func(p *cupel.Policy) {
+		p.Placer = positionsOnlyPlacer{p.Placer.(cupel.PositionPlacer)}
+	}, plainRun)
+}
+
 // BenchmarkUnsortedSlice measures the UnsortedSlicer path of an untraced run
 // (GreedySlice.SliceUnsorted: no Sort stage, only the selection sorted) in
 // configurations A and C: "fast" takes it, "spec" runs the Sort stage and
 // SlicePositions, the path without it.
 func BenchmarkUnsortedSlice(b *testing.B) {
-	cfgs := benchConfigs(b)
-	for _, name := range []string{"A", "C"} {
-		for _, n := range benchSizes {
-			items := benchItems(n)
-			for _, path := range []string{"spec", "fast"} {
-				b.Run(name+"/N="+strconv.Itoa(n)+"/"+path, func(b *testing.B) {
-					policy, budget, _ := cfgs[name]()
-					if path == "spec" {
-						policy.Slicer = positionsOnly{policy.Slicer.(cupel.PositionSlicer)}
-					}
-					p, err := cupel.NewPipeline(policy)
-					if err != nil {
-						b.Fatal(err)
-					}
-					b.ReportAllocs()
-					for b.Loop() {
-						if _, err := p.Run(items, budget); err != nil {
-							b.Fatal(err)
-						}
-					}
-				})
-			}
-		}
+	for _, cfg := range []string{"A", "C"} {
+		benchSpecFast(b, cfg, func(p *cupel.Policy) {
+			p.Slicer = positionsOnly{p.Slicer.(cupel.PositionSlicer)}
+		}, plainRun)
 	}
 }
 
@@ -88,29 +83,13 @@ func BenchmarkUnsortedSlice(b *testing.B) {
 // GreedySlice's SlicePositions, "spec" its SliceContext and matching the
 // items back.
 func BenchmarkCancellablePositions(b *testing.B) {
-	cfgs := benchConfigs(b)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	for _, n := range benchSizes {
-		items := benchItems(n)
-		for _, path := range []string{"spec", "fast"} {
-			b.Run("D/N="+strconv.Itoa(n)+"/"+path, func(b *testing.B) {
-				policy, budget, _ := cfgs["D"]()
-				if path == "spec" {
-					policy.Slicer = contextOnly{policy.Slicer.(cupel.ContextSlicer)}
-				}
-				p, err := cupel.NewPipeline(policy)
-				if err != nil {
-					b.Fatal(err)
-				}
-				b.ReportAllocs()
-				for b.Loop() {
-					c := cupel.NewDiagnosticTraceCollector(cupel.DetailItem, nil)
-					if _, err := p.RunContext(ctx, items, budget, cupel.WithTrace(c)); err != nil {
-						b.Fatal(err)
-					}
-				}
-			})
-		}
-	}
+	benchSpecFast(b, "D", func(p *cupel.Policy) {
+		p.Slicer = contextOnly{p.Slicer.(cupel.ContextSlicer)}
+	}, func(p *cupel.Pipeline, items []*cupel.ContextItem, budget cupel.ContextBudget) error {
+		c := cupel.NewDiagnosticTraceCollector(cupel.DetailItem, nil)
+		_, err := p.RunContext(ctx, items, budget, cupel.WithTrace(c))
+		return err
+	})
 }
