@@ -151,12 +151,12 @@ type ContextPositionSlicer interface {
 //
 // SliceUnsorted(items, budget, dst) must append to dst[:0] and return, as
 // append does, distinct positions in items, each in [0, len(items)) and in
-// any order, of exactly the items Slice(sorted, budget) returns, where sorted is items in the Sort stage's
-// order: score descending, ties in input order, NaN after every number and
-// -0 equal to +0 (ruling 6), and keep no reference to dst or the result
-// (the pipeline reuses them). It returns the error Slice returns. The pipeline
-// checks the context, when the run can be cancelled, before and after the
-// call.
+// any order, of exactly the items Slice(sorted, budget) returns, where
+// sorted is items in the Sort stage's order: score descending, ties in
+// input order, NaN after every number and -0 equal to +0 (ruling 6). It
+// keeps no reference to dst or the result (the pipeline reuses them) and
+// returns the error Slice returns. The pipeline checks the context, when the
+// run can be cancelled, before and after the call.
 type UnsortedSlicer interface {
 	Slicer
 	SliceUnsorted(items []ScoredItem, budget ContextBudget, dst []int) ([]int, error)
