@@ -85,13 +85,52 @@
 // # Your own scorers, slicers and placers
 //
 // A custom [Scorer], [Slicer] or [Placer] plugs into [Policy] like a
-// built-in one. It may also implement the optional fast path the built-ins
-// use, through the same exported interfaces: [BatchScorer] (score all items
-// in one call), [PositionSlicer] and [PositionPlacer] (return positions
-// rather than items). The pipeline takes a fast path whenever a component
-// has one, and checks the positions it returns. Package cupeltest's
-// TestScorer, TestSlicer and TestPlacer prove a component against the
-// contract, its fast path included.
+// built-in one and is called exactly as a built-in one is: which of its
+// methods the pipeline calls depends only on the optional interfaces it
+// implements (declared together in interfaces.go), never on its type. One
+// function per stage picks the method: [ScoreBatch] for the Score stage, one
+// for the Slice stage, one for the Place stage.
+//
+//	stage  rank  interface              the pipeline calls, and what for
+//	-----  ----  ---------------------  -------------------------------------
+//	Score  1     BatchScorer            ScoreAll: every item in one call
+//	       2     Scorer                 Score, once per item
+//	Slice  1     DetailedSlicer         SliceDetailed (*): the report explains
+//	                                    its cap exclusions and shortfalls
+//	       2     UnsortedSlicer         SliceUnsorted, in a run that records
+//	                                    nothing: no Sort stage, only the
+//	                                    selection gets sorted
+//	       3     PositionSlicer         SlicePositions (**): positions, no map
+//	                                    from items back to their scores
+//	       4     Slicer                 Slice (*)
+//	       (*)   ContextSlicer          SliceContext, instead of a method
+//	                                    marked (*), in a run that can be
+//	                                    cancelled
+//	       (**)  ContextPositionSlicer  SlicePositionsContext, instead of
+//	                                    SlicePositions, in a run that can be
+//	                                    cancelled
+//	Place  1     RankedPlacer           PlaceRanked, when the input is in
+//	                                    rank order (a batch run without
+//	                                    pinned items): no sort
+//	       2     PositionPlacer         PlacePositions: positions, no map
+//	                                    from items back to their scores
+//	       3     Placer                 Place
+//
+// Precedence: the first row of its stage that a component implements, and
+// that applies to the run, wins. In a run that can be cancelled, the method
+// of that row is replaced by its context form (rows (*) and (**)) when the
+// component has it, and is otherwise called with the context checked before
+// and after the call. A decorator calling its inner slicer through
+// [SliceWithContext] takes rows 1 and 4 only (with their context form),
+// since it needs the items in the inner slicer's order.
+//
+// What an optional method returns is checked: positions out of range or
+// repeated, a placer result that is not a permutation, or an item that was
+// not in the input fail the run with a [*ValidationError] wrapping
+// [ErrInvalidConfig] that names the component, never a panic. Package
+// cupeltest's TestScorer, TestSlicer and TestPlacer prove a component
+// against the contract, its ScoreAll, SliceDetailed, SlicePositions and
+// PlacePositions included.
 //
 // # Cancellation, streaming and logs
 //

@@ -1,5 +1,7 @@
 package cupel
 
+import "context"
+
 // Scorer computes an item's relevance score (spec chapter 13 (Scorers)).
 //
 // item is the item being scored and all is the complete list of scoreable
@@ -35,20 +37,24 @@ type Placer interface {
 	Place(items []ScoredItem) []*ContextItem
 }
 
-// The optional fast paths.
+// The optional interfaces.
 //
-// A component may implement, besides its required method, one of the
-// interfaces below. The pipeline checks for them with a type assertion on the
-// component it was built with and takes the fast path whenever it is there;
-// the built-in components implement them in exactly the same way, so a
-// custom component can be as fast as a built-in one. A fast path must give
-// exactly what the required method gives: package cupeltest's TestScorer,
-// TestSlicer and TestPlacer check that it does.
+// Besides its required method, a component may implement any of the
+// interfaces below; the package documentation ("Your own scorers, slicers
+// and placers") lists them in one table with what the pipeline does with
+// each and which one it takes when a component implements several. The
+// pipeline looks only at these interfaces, never at a component's type: a
+// custom component is called exactly as a built-in one is. Each optional
+// method must give exactly what the required method gives (package
+// cupeltest's TestScorer, TestSlicer and TestPlacer check ScoreAll,
+// SliceDetailed, SlicePositions and PlacePositions), and what it returns is
+// checked: a position out of range or repeated fails the run with a
+// [*ValidationError] wrapping [ErrInvalidConfig] that names the component,
+// never a panic.
 
-// BatchScorer is the fast path of a [Scorer]: it scores every item of the
+// BatchScorer is the batch form of a [Scorer]: it scores every item of the
 // Score stage in one call, so that a relative scorer can rank the items once
 // (O(N log N)) instead of comparing each item with all the others (O(N^2)).
-// Every built-in scorer implements it.
 //
 // ScoreAll(items, out) must write into out[i], for every i, exactly what
 // Score(items[i], items) returns (the same float64 bits; the per-item Score is
@@ -58,34 +64,125 @@ type Placer interface {
 // otherwise be ignored, as if it were not in items (the pipeline never passes
 // nil, but CompositeScorer and ScaledScorer hand their children what they
 // are given). Like Score, ScoreAll must be safe for concurrent use and must
-// not panic. Callers that hold any Scorer use [ScoreBatch], which takes this
-// path when there is one.
+// not panic. Callers that hold any Scorer use [ScoreBatch], the Score
+// stage's dispatch, which takes this path when there is one.
 type BatchScorer interface {
 	Scorer
 	ScoreAll(items []*ContextItem, out []float64)
 }
 
-// PositionSlicer is the fast path of a [Slicer]: it returns the selection as
-// positions in sorted rather than as items, sparing the pipeline the map that
-// matches items back to their scores. GreedySlice and KnapsackSlice implement
-// it.
+// DetailedSlicer is implemented by slicers that report more than a selection:
+// the count-quota slicers report the items they dropped for a reached cap and
+// the count requirements they could not meet. The pipeline calls
+// SliceDetailed rather than any other method of the slicer, and explains
+// those decisions in the SelectionReport (rulings 4 and 8).
+//
+// SliceDetailed(sorted, budget).Selected must be what Slice(sorted, budget)
+// returns. The details are returned from the call rather than kept on the
+// slicer, so that one slicer can serve concurrent pipeline runs.
+type DetailedSlicer interface {
+	Slicer
+	SliceDetailed(sorted []ScoredItem, budget ContextBudget) (SliceResult, error)
+}
+
+// PositionSlicer is the positional form of a [Slicer]: it returns the
+// selection as positions in sorted rather than as items, sparing the
+// pipeline the map that matches items back to their scores. GreedySlice and
+// KnapsackSlice implement it.
 //
 // SlicePositions(sorted, budget) must return distinct positions, each in
 // [0, len(sorted)), in any order, such that the items at those positions are
 // exactly the items Slice(sorted, budget) returns (the same pointers, as many
-// times each), and the same error as Slice. The pipeline checks the
-// positions: an out-of-range or repeated position fails the run with a
-// [*ValidationError] wrapping [ErrInvalidConfig] that names the slicer, never
-// a panic. A slicer that also implements [DetailedSlicer] is called through
-// SliceDetailed, whose details the report needs, and this path is not used.
+// times each), and the same error as Slice. A slicer that is also a
+// [DetailedSlicer] is called through SliceDetailed, whose details the report
+// needs, and not through this. A decorator's inner slicer is called through
+// Slice (or SliceDetailed, SliceContext), which gives the order the
+// decorator may depend on.
 type PositionSlicer interface {
 	Slicer
 	SlicePositions(sorted []ScoredItem, budget ContextBudget) ([]int, error)
 }
 
-// PositionPlacer is the fast path of a [Placer]: it returns the placed order
-// as positions in its input rather than as items, sparing the pipeline the
-// map that matches items back to their scores. ChronologicalPlacer and
+// ContextSlicer is implemented by a [Slicer] that can stop early when a
+// context is done. In a run that can be cancelled ([Pipeline.RunContext]
+// with a context that can be done), the pipeline calls SliceContext instead
+// of SliceDetailed or Slice. A [PositionSlicer] is called by the pipeline
+// through SlicePositions, or through SlicePositionsContext when it is a
+// [ContextPositionSlicer], and by [SliceWithContext] through SliceContext.
+// A slicer called without its context form is called with the context
+// checked before and after the call.
+//
+// SliceContext must select exactly what Slice selects (and report the
+// details SliceDetailed reports) when ctx is not done. When it is, it
+// returns an error wrapping ctx.Err(), such as a [*CanceledError]. A slicer
+// that wraps another (a decorator) passes ctx on with [SliceWithContext].
+//
+// The built-in slicers implement it: KnapsackSlice polls ctx while filling
+// its table, CountQuotaSlice and CountConstrainedKnapsackSlice between their
+// phases and inside the inner slicer, QuotaSlice before each kind's inner
+// slice and inside it, GreedySlice before and after its fill, and
+// StreamSlice before each item it takes.
+type ContextSlicer interface {
+	Slicer
+	SliceContext(ctx context.Context, sorted []ScoredItem, budget ContextBudget) (SliceResult, error)
+}
+
+// ContextPositionSlicer is the context form of a [PositionSlicer]: in a run
+// that can be cancelled, the pipeline calls SlicePositionsContext instead of
+// SlicePositions. KnapsackSlice implements it, polling ctx while its table
+// fills.
+//
+// SlicePositionsContext must return what SlicePositions returns when ctx is
+// not done, and an error wrapping ctx.Err(), such as a [*CanceledError], when
+// it is.
+type ContextPositionSlicer interface {
+	PositionSlicer
+	SlicePositionsContext(ctx context.Context, sorted []ScoredItem, budget ContextBudget) ([]int, error)
+}
+
+// UnsortedSlicer is implemented by a [Slicer] that can do without the Sort
+// stage: in a run that records nothing (no [WithTrace], no [WithReport]),
+// the pipeline hands SliceUnsorted the deduplicated items in input order
+// instead of sorting them first, and then sorts only the selection into the
+// Sort stage's order for the Place stage. GreedySlice implements it: it
+// orders its candidates by density anyway, so the score order only breaks
+// its ties. A traced run calls the slicer as any other, since its report
+// lists the Slice stage's exclusions in the Sort stage's order.
+//
+// SliceUnsorted(items, budget, dst) must append to dst[:0] and return, as
+// append does, distinct positions in items, each in [0, len(items)) and in
+// any order, of exactly the items Slice(sorted, budget) returns, where
+// sorted is items in the Sort stage's order: score descending, ties in
+// input order, NaN after every number and -0 equal to +0 (ruling 6). It
+// keeps no reference to dst or the result (the pipeline reuses them) and
+// returns the error Slice returns. The pipeline checks the context, when the
+// run can be cancelled, before and after the call.
+type UnsortedSlicer interface {
+	Slicer
+	SliceUnsorted(items []ScoredItem, budget ContextBudget, dst []int) ([]int, error)
+}
+
+// RankedPlacer is implemented by a [Placer] whose order depends only on
+// each item's rank by score (score descending, ties in input order), as
+// UShapedPlacer's does: for len(out) items already in rank order,
+// PlaceRanked(out) writes the placed order to out as positions, with no
+// sort, and returns out. The pipeline calls it
+// when the Place stage's input is in rank order: in a batch run without
+// pinned items, whose selection comes in the Sort stage's order (ruling 13).
+//
+// PlaceRanked(out) must make out a permutation of 0, 1, ..., len(out)-1
+// such that, for any items of length len(out) in rank order,
+// items[out[i]].Item is Place(items)[i] for every i, and keep no reference
+// to out. The pipeline passes a buffer of its own and checks the
+// permutation as it checks PlacePositions'.
+type RankedPlacer interface {
+	Placer
+	PlaceRanked(out []int) []int
+}
+
+// PositionPlacer is the positional form of a [Placer]: it returns the placed
+// order as positions in its input rather than as items, sparing the pipeline
+// the map that matches items back to their scores. ChronologicalPlacer and
 // UShapedPlacer implement it.
 //
 // PlacePositions(items) must return a permutation of 0, 1, ...,
@@ -97,24 +194,6 @@ type PositionSlicer interface {
 type PositionPlacer interface {
 	Placer
 	PlacePositions(items []ScoredItem) []int
-}
-
-// positionsIntoPlacer is the built-in placers' form of PlacePositions that
-// writes the positions to out (len(items)), a buffer of the run's.
-type positionsIntoPlacer interface {
-	placeInto(items []ScoredItem, out []int) []int
-}
-
-// DetailedSlicer is implemented by slicers that report more than a selection:
-// the count-quota slicers report the items they dropped for a reached cap and
-// the count requirements they could not meet. The pipeline uses it to explain
-// those decisions in the SelectionReport (rulings 4 and 8).
-//
-// The details are returned from the call rather than kept on the slicer, so
-// that one slicer can serve concurrent pipeline runs.
-type DetailedSlicer interface {
-	Slicer
-	SliceDetailed(sorted []ScoredItem, budget ContextBudget) (SliceResult, error)
 }
 
 // SliceResult is what a [DetailedSlicer] returns.

@@ -40,28 +40,39 @@ func TestNullPathAllocatesNothingExtra(t *testing.T) {
 
 // TestPlainRunAllocatesOnlyItsResult: a plain run of configurations A and C
 // (issue 25: at most 8 allocations at 100 items) allocates the two slices
-// of its Result and nothing else; the stages, scorers, slicer and placer
-// work in pooled buffers.
+// of its Result and, when the placer is called through PlacePositions, the
+// positions it returns, and nothing else: the stages, scorers and
+// SliceUnsorted work in pooled buffers, and so does UShapedPlacer's
+// PlaceRanked, which A takes when no item is pinned (benchItems(1000) pins
+// some, benchItems(100) none).
 func TestPlainRunAllocatesOnlyItsResult(t *testing.T) {
 	if raceEnabled {
 		t.Skip("allocation counts vary under the race detector (sync.Pool drops buffers at random)")
 	}
-	for _, name := range []string{"A", "C"} {
-		for _, n := range []int{100, 1000} {
-			items := benchItems(n)
-			policy, budget, _ := benchConfigs(&testing.B{})[name]()
-			p, err := cupel.NewPipeline(policy)
-			if err != nil {
+	for _, c := range []struct {
+		name string
+		n    int
+		want float64
+		why  string
+	}{
+		{"A", 100, 2, "Result.Items and Result.Scores"},
+		{"A", 1000, 3, "Result.Items, Result.Scores and PlacePositions' result"},
+		{"C", 100, 3, "Result.Items, Result.Scores and PlacePositions' result"},
+		{"C", 1000, 3, "Result.Items, Result.Scores and PlacePositions' result"},
+	} {
+		items := benchItems(c.n)
+		policy, budget, _ := benchConfigs(&testing.B{})[c.name]()
+		p, err := cupel.NewPipeline(policy)
+		if err != nil {
+			t.Fatal(err)
+		}
+		allocs := testing.AllocsPerRun(20, func() {
+			if _, err := p.Run(items, budget); err != nil {
 				t.Fatal(err)
 			}
-			allocs := testing.AllocsPerRun(20, func() {
-				if _, err := p.Run(items, budget); err != nil {
-					t.Fatal(err)
-				}
-			})
-			if allocs != 2 {
-				t.Errorf("%s at %d items: %v allocations per run, want 2 (Result.Items and Result.Scores)", name, n, allocs)
-			}
+		})
+		if allocs != c.want {
+			t.Errorf("%s at %d items: %v allocations per run, want %v (%s)", c.name, c.n, allocs, c.want, c.why)
 		}
 	}
 }

@@ -2,7 +2,6 @@ package cupel
 
 import (
 	"hash/maphash"
-	"reflect"
 	"time"
 )
 
@@ -200,13 +199,14 @@ func (r *run) execute(items []*ContextItem) (Result, error) {
 	}
 	var sliced []ScoredItem
 	var shortfalls []CountRequirementShortfall
-	if r.fusedGreedy() {
-		// Stages 4 and 5 in one (pipeline_greedy.go).
-		if err := r.checkpoint(StageSlice); err != nil {
-			return Result{}, err
-		}
-		sliced = r.sliceGreedyFused(scoreable, scores, survivors, r.budget.Effective(pinnedTokens).targetTokens)
-		if err := r.checkpoint(StageSlice); err != nil {
+	caller := forSorted
+	if r.trace == nil {
+		caller = forUnsorted // nothing observes the Sort stage's list
+	}
+	if slicePathOf(r.p.slicer, caller, r.stop != nil) == pathSliceUnsorted {
+		// Stages 4 and 5 in one: the slicer does without the Sort stage.
+		sliced, err = r.sliceUnsorted(scoreable, scores, survivors, r.budget.Effective(pinnedTokens))
+		if err != nil {
 			return Result{}, err
 		}
 	} else {
@@ -329,7 +329,7 @@ func sortByScore(sorted []ScoredItem, items []*ContextItem, scores []float64, su
 // (ruling 13), whatever order the slicer returned them in.
 func (r *run) slice(sorted []ScoredItem, pinned []*ContextItem, pinnedTokens int) ([]ScoredItem, []CountRequirementShortfall, error) {
 	eff := r.budget.Effective(pinnedTokens)
-	chosen, nSelected, res, err := runSlicer(resize(&r.sc.chosen, len(sorted)), r.slicer(), r.p.slicer, sorted, eff)
+	chosen, nSelected, res, err := sliceSorted(r.stop, r.p.slicer, sorted, eff, resize(&r.sc.chosen, len(sorted)))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -352,60 +352,42 @@ func (r *run) slice(sorted []ScoredItem, pinned []*ContextItem, pinnedTokens int
 	return sliced, res.Shortfalls, nil
 }
 
-// runSlicer runs sl (the configured slicer named by owner, possibly bound to
-// a run's context) on sorted and marks the positions it selected in chosen
-// (len(sorted); cleared first), returning it with their number and the slicer's details. A [DetailedSlicer] is
-// asked for its details first, since the report needs them; a
-// [PositionSlicer] reports positions, which must be distinct and in range;
-// the items any other slicer returns are re-associated by identity (ruling
-// 14), a pointer listed n times being selectable n times, and must come from
-// sorted.
-func runSlicer(chosen []bool, sl, owner Slicer, sorted []ScoredItem, b ContextBudget) (_ []bool, n int, res SliceResult, err error) {
-	var positions []int
-	switch s := sl.(type) {
-	case DetailedSlicer:
-		res, err = s.SliceDetailed(sorted, b)
-	case PositionSlicer:
-		positions, err = s.SlicePositions(sorted, b)
-		if positions == nil && err == nil {
-			positions = []int{}
-		}
-	default:
-		res.Selected, err = s.Slice(sorted, b)
+// sliceUnsorted is the Sort and Slice stages of a run that records nothing,
+// with a slicer that does without the Sort stage ([UnsortedSlicer]): it
+// hands the slicer the survivors (indexes into items, ascending) in that
+// order under the effective budget b, checks the positions it returns, and
+// sorts only the selection, by score descending and then survivor order,
+// which is the Sort stage's order. It returns the selected items with their
+// scores in that order (ruling 13).
+func (r *run) sliceUnsorted(items []*ContextItem, scores []float64, survivors []int, b ContextBudget) ([]ScoredItem, error) {
+	in := resize(&r.sc.sorted, len(survivors))
+	for k, i := range survivors {
+		in[k] = ScoredItem{Item: items[i], Score: scores[i]}
 	}
+	pos, _, err := callSlicer(r.stop, r.p.slicer, pathSliceUnsorted, in, b, r.sc.positions[:0])
 	if err != nil {
-		return nil, 0, res, err
+		return nil, err
 	}
+	if cap(pos) <= maxScratchItems {
+		r.sc.positions = pos[:0] // keep a grown buffer for the next run
+	}
+	chosen := resize(&r.sc.chosen, len(in))
 	clear(chosen)
-	if positions != nil {
-		for _, k := range positions {
-			if k < 0 || k >= len(sorted) {
-				return nil, 0, res, invalidConfig("Pipeline", "Slicer", typeName(owner),
-					"SlicePositions returned position "+itoa(k)+", outside [0, "+itoa(len(sorted))+")")
-			}
-			if chosen[k] {
-				return nil, 0, res, invalidConfig("Pipeline", "Slicer", typeName(owner),
-					"SlicePositions returned position "+itoa(k)+" twice")
-			}
-			chosen[k] = true
-		}
-		return chosen, len(positions), res, nil
+	if err := markPositions(r.p.slicer, pathSliceUnsorted, pos, chosen); err != nil {
+		return nil, err
 	}
-	want := make(map[*ContextItem]int, len(res.Selected))
-	for _, it := range res.Selected {
-		want[it]++
+	kp := getScratch(len(pos))
+	defer putScratch(kp)
+	keys := (*kp)[:len(pos)]
+	for k, p := range pos {
+		keys[k] = keyIdx{key: descKey(in[p].Score), idx: p}
 	}
-	for k, si := range sorted {
-		if want[si.Item] > 0 {
-			want[si.Item]--
-			chosen[k] = true
-			n++
-		}
+	sortKeyIdx(keys)
+	sliced := resize(&r.sc.sliced, len(keys))
+	for k, ki := range keys {
+		sliced[k] = in[ki.idx]
 	}
-	if n != len(res.Selected) {
-		return nil, 0, res, invalidConfig("Pipeline", "Slicer", typeName(owner), "returned an item that was not in its input")
-	}
-	return chosen, n, res, nil
+	return sliced, nil
 }
 
 // explainSliceExclusions records why each sorted item the slicer left out
@@ -456,7 +438,8 @@ func (r *run) excludeUnchosen(sorted []ScoredItem, chosen []bool, capped []CapEx
 // placer (spec "Stage 6: Place").
 //
 // scoreOrdered says that sliced is in Sort-stage order (score descending,
-// ties in list order), as the batch run's slice is; a streamed run's is not.
+// ties in list order), as the batch run's selection is (ruling 13); a
+// streamed run's is not.
 func (r *run) place(pinned []*ContextItem, sliced []ScoredItem, scoreOrdered bool) (Result, error) {
 	merged := resize(&r.sc.merged, len(pinned)+len(sliced))[:0]
 	total := 0
@@ -555,89 +538,3 @@ func (r *run) truncate(merged []ScoredItem, hasPinned bool, target int) ([]Score
 	}
 	return kept, current
 }
-
-// placeMerged runs the placer and returns the placed items with their
-// scores. A PositionPlacer's positions must be a permutation of merged's; any
-// other placer's output is matched back to merged by identity and must be a
-// permutation of it.
-//
-// scoreOrdered says that merged is in UShapedPlacer's rank order already
-// (score descending, ties in list order), so that UShapedPlacer need not
-// sort it. The built-in placers' positions are permutations by
-// construction and are not checked.
-func (r *run) placeMerged(merged []ScoredItem, scoreOrdered bool) ([]*ContextItem, []float64, error) {
-	if pp, ok := r.p.placer.(PositionPlacer); ok {
-		var pos []int
-		scores := make([]float64, len(merged))
-		if u, ok := pp.(*UShapedPlacer); ok && scoreOrdered {
-			pos = u.placeRanked(resize(&r.sc.positions, len(merged)))
-		} else if pi, ok := pp.(positionsIntoPlacer); ok {
-			pos = pi.placeInto(merged, resize(&r.sc.positions, len(merged)))
-		} else {
-			pos = pp.PlacePositions(merged)
-			if err := r.checkPermutation(pos, len(merged), scores); err != nil {
-				return nil, nil, err
-			}
-		}
-		placed := make([]*ContextItem, len(pos))
-		for i, p := range pos {
-			placed[i], scores[i] = merged[p].Item, merged[p].Score
-		}
-		return placed, scores, nil
-	}
-	placed := r.p.placer.Place(merged)
-	bad := func() error {
-		return invalidConfig("Pipeline", "Placer", typeName(r.p.placer), "did not return a permutation of its input")
-	}
-	if len(placed) != len(merged) {
-		return nil, nil, bad()
-	}
-	// first[item] is the first unused position of item in merged; next
-	// chains the further positions of the same pointer.
-	first := make(map[*ContextItem]int, len(merged))
-	next := make([]int, len(merged))
-	for i := len(merged) - 1; i >= 0; i-- {
-		it := merged[i].Item
-		if j, ok := first[it]; ok {
-			next[i] = j
-		} else {
-			next[i] = -1
-		}
-		first[it] = i
-	}
-	scores := make([]float64, len(placed))
-	for i, it := range placed {
-		j, ok := first[it]
-		if !ok || j < 0 {
-			return nil, nil, bad()
-		}
-		scores[i] = merged[j].Score
-		first[it] = next[j]
-	}
-	return placed, scores, nil
-}
-
-// checkPermutation checks that pos, what a PositionPlacer returned, is a
-// permutation of 0..n-1. It marks the positions seen in mark, a zeroed
-// slice of len(pos) floats that the caller overwrites afterwards, so as not
-// to allocate.
-func (r *run) checkPermutation(pos []int, n int, mark []float64) error {
-	bad := func(why string) error {
-		return invalidConfig("Pipeline", "Placer", typeName(r.p.placer), "PlacePositions "+why)
-	}
-	if len(pos) != n {
-		return bad("returned " + itoa(len(pos)) + " positions for " + itoa(n) + " items")
-	}
-	for _, p := range pos {
-		if p < 0 || p >= n {
-			return bad("returned position " + itoa(p) + ", outside [0, " + itoa(n) + ")")
-		}
-		if mark[p] != 0 {
-			return bad("returned position " + itoa(p) + " twice")
-		}
-		mark[p] = 1
-	}
-	return nil
-}
-
-func typeName(v any) string { return reflect.TypeOf(v).String() }

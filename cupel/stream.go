@@ -487,9 +487,9 @@ func (s *streamRun) batch(items []*ContextItem) error {
 
 // sliceBatch runs the pipeline's slicer on one sorted batch and marks the
 // positions it selected, as the batch pipeline's Slice stage does
-// ([runSlicer]).
+// ([sliceSorted]).
 func (s *streamRun) sliceBatch(sorted []ScoredItem, b ContextBudget) ([]bool, []CapExclusion, error) {
-	chosen, _, res, err := runSlicer(resize(&s.sc.chosen, len(sorted)), s.slicer(), s.p.slicer, sorted, b)
+	chosen, _, res, err := sliceSorted(s.stop, s.p.slicer, sorted, b, resize(&s.sc.chosen, len(sorted)))
 	if err != nil {
 		return nil, nil, err
 	}

@@ -3,6 +3,7 @@ package cupel_test
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 
 	"github.com/cupel-go/go-cupel/cupel"
@@ -11,18 +12,16 @@ import (
 	. "github.com/onsi/gomega"
 )
 
-// wrappedGreedy is GreedySlice behind a type of its own, so that the
-// pipeline runs the Sort stage and the slicer separately, as for any
-// custom slicer.
+// wrappedGreedy is GreedySlice behind a type of its own with only Slice, so
+// that the pipeline runs the Sort stage and then Slice.
 type wrappedGreedy struct{ g *cupel.GreedySlice }
 
 func (w wrappedGreedy) Slice(sorted []cupel.ScoredItem, b cupel.ContextBudget) ([]*cupel.ContextItem, error) {
 	return w.g.Slice(sorted, b)
 }
 
-// wrappedPlacer is a built-in placer behind a type of its own, so that the
-// pipeline calls its Place and matches the items back, taking none of the
-// built-in placers' fast paths.
+// wrappedPlacer is a built-in placer behind a type of its own with only
+// Place, so that the pipeline calls Place and matches the items back.
 type wrappedPlacer struct{ p cupel.Placer }
 
 func (w wrappedPlacer) Place(items []cupel.ScoredItem) []*cupel.ContextItem {
@@ -74,7 +73,61 @@ func fusedCase(r *rand.Rand, n int) []*cupel.ContextItem {
 	return items
 }
 
-var _ = Describe("a plain run with GreedySlice (Sort and Slice stages fused)", func() {
+var _ = Describe("GreedySlice.SliceUnsorted", func() {
+	It("selects exactly what Slice selects from the items in the Sort stage's order, on both sides of the all-fit fork", func() {
+		r := rand.New(rand.NewPCG(35, 3))
+		g := cupel.NewGreedySlice()
+		allFit, fill := 0, 0
+		for trial := range testtool.Iterations(600, 120) {
+			n := []int{0, 1, 2, 5, 17, 100, 300, 1025}[trial%8]
+			in := make([]cupel.ScoredItem, n)
+			total := 0
+			for i, it := range fusedCase(r, n) {
+				in[i] = cupel.ScoredItem{Item: it, Score: contentScorer{}.Score(it, nil)}
+				if r.IntN(40) == 0 {
+					in[i].Item = nil
+				} else {
+					total += max(it.Tokens(), 0)
+				}
+			}
+			target := []int{0, 1, 100, total / 10, total / 3, max(0, total-1), total, total + 1}[r.IntN(8)]
+			b := slTarget(target)
+			if target > 0 && n > 0 {
+				if total <= target {
+					allFit++
+				} else {
+					fill++
+				}
+			}
+			sorted := slices.Clone(in)
+			slices.SortStableFunc(sorted, func(a, b cupel.ScoredItem) int { return fzCmpDesc(a.Score, b.Score) })
+			want, err := g.Slice(sorted, b)
+			Expect(err).NotTo(HaveOccurred())
+			pos, err := g.SliceUnsorted(slices.Clone(in), b, []int{-7, -7})
+			Expect(err).NotTo(HaveOccurred())
+			// The same items as many times each, in any order.
+			count := map[*cupel.ContextItem]int{}
+			for _, it := range want {
+				count[it]++
+			}
+			seen := map[int]bool{}
+			for _, p := range pos {
+				Expect(p >= 0 && p < n).To(BeTrue(), "trial %d: position %d outside [0, %d)", trial, p, n)
+				Expect(seen[p]).To(BeFalse(), "trial %d: position %d twice", trial, p)
+				seen[p] = true
+				count[in[p].Item]--
+			}
+			Expect(pos).To(HaveLen(len(want)), "trial %d (n=%d, target=%d)", trial, n, target)
+			for it, c := range count {
+				Expect(c).To(BeZero(), "trial %d (n=%d, target=%d): %v", trial, n, target, it)
+			}
+		}
+		Expect(allFit).To(BeNumerically(">", 0))
+		Expect(fill).To(BeNumerically(">", 0))
+	})
+})
+
+var _ = Describe("a plain run with GreedySlice (SliceUnsorted: no Sort stage)", func() {
 	It("selects, orders and scores exactly as the separate Sort and Slice stages and a placer without fast paths do", func() {
 		r := rand.New(rand.NewPCG(25, 4))
 		// Fewer under -race: 72 trials meet every size with and without
