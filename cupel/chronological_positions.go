@@ -22,15 +22,9 @@ import (
 
 // PlacePositions implements [PositionPlacer]: the positions in items of
 // [ChronologicalPlacer.Place]'s order.
-func (c *ChronologicalPlacer) PlacePositions(items []ScoredItem) []int {
-	return c.placeInto(items, make([]int, len(items)))
-}
-
-// placeInto writes PlacePositions(items) to out, of len(items), and
-// returns it.
-func (*ChronologicalPlacer) placeInto(items []ScoredItem, out []int) []int {
+func (*ChronologicalPlacer) PlacePositions(items []ScoredItem) []int {
+	out := make([]int, len(items))
 	if len(items) <= 1 {
-		clear(out)
 		return out // [] or [0]
 	}
 	kp := getScratch(len(items))

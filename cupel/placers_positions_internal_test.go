@@ -64,7 +64,7 @@ func TestUShapedPositionsEqualPlace(t *testing.T) {
 }
 
 // TestUShapedPlaceRankedEqualsPlace: for items already in rank order (score
-// descending, ties in input order), the pipeline's placeRanked gives the
+// descending, ties in input order), the pipeline's PlaceRanked gives the
 // order of UShapedPlacer.Place, with ties, NaN, -0.0 and both parities of
 // length.
 func TestUShapedPlaceRankedEqualsPlace(t *testing.T) {
@@ -75,8 +75,8 @@ func TestUShapedPlaceRankedEqualsPlace(t *testing.T) {
 		items := placerTestItems(r, placerTestLen(r, trial), noTime)
 		slices.SortStableFunc(items, func(a, b ScoredItem) int { return compareScoreDesc(a.Score, b.Score) })
 		want := u.Place(items)
-		if got := itemsAt(items, u.placeRanked(make([]int, len(items)))); !slices.Equal(got, want) {
-			t.Fatalf("trial %d (n=%d): placeRanked disagrees with Place", trial, len(items))
+		if got := itemsAt(items, u.PlaceRanked(make([]int, len(items)))); !slices.Equal(got, want) {
+			t.Fatalf("trial %d (n=%d): PlaceRanked disagrees with Place", trial, len(items))
 		}
 	}
 }

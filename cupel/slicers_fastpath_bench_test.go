@@ -14,7 +14,7 @@ import (
 // items fit) and 128,000 (a large context window; every item fits at 100).
 // T=…/N=…/spec against T=…/N=…/fast says what the fast path is worth. A
 // size whose knapsack table is over the default limit is skipped.
-func benchSpecFast(b *testing.B, s interface {
+func benchSlicerSpecFast(b *testing.B, s interface {
 	cupel.Slicer
 	cupel.PositionSlicer
 }) {
@@ -46,12 +46,12 @@ func benchSpecFast(b *testing.B, s interface {
 	}
 }
 
-func BenchmarkGreedySlice(b *testing.B) { benchSpecFast(b, cupel.NewGreedySlice()) }
+func BenchmarkGreedySlice(b *testing.B) { benchSlicerSpecFast(b, cupel.NewGreedySlice()) }
 
 func BenchmarkKnapsackSlice(b *testing.B) {
 	s, err := cupel.NewKnapsackSlice(100)
 	if err != nil {
 		b.Fatal(err)
 	}
-	benchSpecFast(b, s)
+	benchSlicerSpecFast(b, s)
 }

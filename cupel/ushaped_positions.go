@@ -7,8 +7,8 @@ package cupel
 // It must equal [UShapedPlacer.Place]: items[p].Item for p in
 // PlacePositions(items) is Place(items), item for item. It has no
 // threshold of its own (sortKeyIdx chooses its algorithm by length; its
-// result does not depend on the choice). placeRanked is the same order for
-// input already in rank order. TestUShapedPositionsEqualPlace and
+// result does not depend on the choice). PlaceRanked ([RankedPlacer]) is
+// the same order for input already in rank order. TestUShapedPositionsEqualPlace and
 // TestUShapedPlaceRankedEqualsPlace (placers_positions_internal_test.go)
 // prove both on random inputs with ties, NaN and -0.0, at lengths on both
 // sides of fewRadixPasses (sortKeyIdx's switch to the radix sort).
@@ -17,15 +17,9 @@ package cupel
 
 // PlacePositions implements [PositionPlacer]: the positions in items of
 // [UShapedPlacer.Place]'s order.
-func (u *UShapedPlacer) PlacePositions(items []ScoredItem) []int {
-	return u.placeInto(items, make([]int, len(items)))
-}
-
-// placeInto writes PlacePositions(items) to out, of len(items), and
-// returns it.
-func (*UShapedPlacer) placeInto(items []ScoredItem, out []int) []int {
+func (*UShapedPlacer) PlacePositions(items []ScoredItem) []int {
+	out := make([]int, len(items))
 	if len(items) <= 1 {
-		clear(out)
 		return out // [] or [0]
 	}
 	kp := getScratch(len(items))
@@ -42,11 +36,18 @@ func (*UShapedPlacer) placeInto(items []ScoredItem, out []int) []int {
 	return out
 }
 
-// placeRanked is placeInto for items already in rank order (score
-// descending, ties in input order), the order in which the pipeline's Sort
-// stage delivers them: the rank of each item is its position. It writes the
-// positions to out (len(items)) and returns it.
-func (*UShapedPlacer) placeRanked(out []int) []int {
+// PlaceRanked implements [RankedPlacer]: it writes to out the positions of
+// Place's order for len(out) items already in rank order (score
+// descending, ties in input order), where the rank of each item is its
+// position, so no sort is needed, and returns out. It is the pipeline's
+// fast path for UShapedPlacer in a batch run without pinned items, whose
+// selection comes in the Sort stage's order. It must equal
+// [UShapedPlacer.Place] on any input in rank order; it has no threshold.
+// TestUShapedPlaceRankedEqualsPlace and "UShapedPlacer.PlaceRanked"
+// (dispatch_test.go) compare it with Place on random ranked inputs with
+// ties, NaN and -0.0; BenchmarkRankedPlacer (configuration A, "spec"
+// through PlacePositions) measures what it saves.
+func (*UShapedPlacer) PlaceRanked(out []int) []int {
 	n := len(out)
 	for rank := range out {
 		out[ushapedSlot(rank, n)] = rank
