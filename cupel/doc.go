@@ -67,10 +67,12 @@
 //		}
 //	}
 //
-// [DryRunWithPolicy] (spec chapter 41 (Policy Sensitivity)) is Run with a
-// report on a pipeline built from a [Policy] for this one call: for
-// comparing configurations (see also [PolicySensitivity]), not for serving
-// traffic, since it validates and builds the pipeline on every call.
+// The analyses around a pipeline live in package cupel/analysis, built on
+// Run with a report: the spec's DryRunWithPolicy and PolicySensitivity
+// (spec chapter 41 (Policy Sensitivity)) are analysis.DryRun and
+// analysis.PolicySensitivity, and the budget simulation's GetMarginalItems
+// and FindMinBudgetFor (spec chapter 40 (Budget Simulation)) are
+// analysis.MarginalItems and analysis.MinBudgetFor.
 //
 // A built pipeline is reusable and safe for concurrent use, so build it once.
 // With context.Background the context forms cost the same as the others.
@@ -143,9 +145,9 @@
 // of 0 (18); the knapsack refuses tables over 50,000,000 cells with
 // ErrTableTooLarge (19); MetadataTrustScorer reads float64 values and strict
 // decimal strings, non-finite values giving the default (20);
-// FindMinBudgetFor checks the lower bound too and refuses quota slicers (21);
-// GetMarginalItems keeps reserve, slots and margin in the reduced budget
-// (22); JSON uses the spec's snake_case report names and the data model's
+// FindMinBudgetFor (analysis.MinBudgetFor) checks the lower bound too and
+// refuses quota slicers (21); GetMarginalItems (analysis.MarginalItems) keeps
+// reserve, slots and margin in the reduced budget (22); JSON uses the spec's snake_case report names and the data model's
 // camelCase item and budget names (23); OpenTelemetry names are the spec's,
 // in the nested module cupelotel (24). Ruling 25 concerns the testing
 // vocabulary (packages cupeltest and matchers).

@@ -114,43 +114,16 @@ func ExamplePresetPolicy() {
 		log.Fatal(err)
 	}
 	budget, _ := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 2000, TargetTokens: 1500})
-	result, _, err := cupel.DryRunWithPolicy(agentContext(), budget, policy)
+	pipeline, err := cupel.NewPipeline(policy)
+	if err != nil {
+		log.Fatal(err)
+	}
+	result, err := pipeline.Run(agentContext(), budget)
 	if err != nil {
 		log.Fatal(err)
 	}
 	fmt.Println(result.TotalTokens)
 	// Output: 467
-}
-
-func ExamplePolicySensitivity() {
-	chat, _ := cupel.PresetPolicy(cupel.PresetChat)
-	toolsFirst, _ := cupel.NewKindScorer(map[cupel.ContextKind]float64{cupel.KindToolOutput: 1, cupel.KindMessage: 0.5})
-	budget, _ := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 500, TargetTokens: 320})
-	report, err := cupel.PolicySensitivity(agentContext(), budget,
-		cupel.LabeledPolicy{Label: "chat", Policy: chat},
-		cupel.LabeledPolicy{Label: "tools-first", Policy: cupel.Policy{Scorer: toolsFirst, Slicer: cupel.NewGreedySlice(), Placer: cupel.NewChronologicalPlacer()}},
-	)
-	if err != nil {
-		log.Fatal(err)
-	}
-	for _, d := range report.Diffs {
-		fmt.Printf("%s: %s %s, %s %s\n", d.Content, d.Statuses[0].Label, d.Statuses[0].Status, d.Statuses[1].Label, d.Statuses[1].Status)
-	}
-	// Output:
-	// grep output: ...: chat Excluded, tools-first Included
-	// Release notes v2 summary: chat Included, tools-first Excluded
-}
-
-func ExamplePipeline_FindMinBudgetFor() {
-	items := agentContext()
-	pipeline, _ := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewRecencyScorer(), Slicer: cupel.NewGreedySlice(), Placer: cupel.NewChronologicalPlacer()})
-	changelog := items[2]
-	min, ok, err := pipeline.FindMinBudgetFor(items, changelog, 10000)
-	if err != nil {
-		log.Fatal(err)
-	}
-	fmt.Println(min, ok)
-	// Output: 1658 true
 }
 
 func ExampleDecodePolicyFile() {
