@@ -121,12 +121,9 @@ type run struct {
 	budget     ContextBudget
 	onOverflow func(OverflowEvent)
 	trace      TraceCollector // nil when not tracing
-	// diag is trace when it is a DiagnosticTraceCollector, which takes item
-	// decisions in compact form.
-	diag  *DiagnosticTraceCollector
-	start time.Time
-	stop  *canceller // nil when the run cannot be cancelled (context.go)
-	sc    *scratch   // the run's reusable buffers (scratch.go)
+	start      time.Time
+	stop       *canceller // nil when the run cannot be cancelled (context.go)
+	sc         *scratch   // the run's reusable buffers (scratch.go)
 }
 
 func (r *run) beginStage() {
@@ -147,19 +144,53 @@ func (r *run) endStage(stage PipelineStage, itemCount int) {
 
 // exclude records the exclusion of item at the stage with code stage.
 func (r *run) exclude(stage uint8, item *ContextItem, score float64, reason ExclusionReason) {
-	if r.diag != nil {
-		r.diag.record(r.diag.exclusion(stage, item, score, reason))
-		return
-	}
 	r.trace.RecordItemEvent(TraceEvent{Stage: stageCodes[stage], ItemCount: 1, Item: item, Score: score, Exclusion: reason})
+}
+
+// unfitReason returns the reason a Slice-stage candidate the slicer left
+// out, and no count-quota cap dropped, was excluded: PinnedOverride when
+// pinned items exist and its tokens exceed target but not unpinnedTarget,
+// the target had the pinned items' tokens not been counted (ruling 2); else
+// BudgetExceeded with available tokens (ruling 3).
+func unfitReason(pinned []*ContextItem, target, unpinnedTarget, available int) func(*ContextItem) ExclusionReason {
+	var override ExclusionReason
+	if len(pinned) > 0 {
+		override = PinnedOverride(pinned[0].content)
+	}
+	return func(it *ContextItem) ExclusionReason {
+		if len(pinned) > 0 && it.tokens > target && it.tokens <= unpinnedTarget {
+			return override
+		}
+		return BudgetExceeded(it.tokens, available)
+	}
+}
+
+// excludeUnchosenAtOnce hands the sorted items whose chosen flag is false
+// to the run's collector in one call, with their reason, when it is a
+// [SliceExclusionRecorder], and reports whether it was.
+func (r *run) excludeUnchosenAtOnce(sorted []ScoredItem, chosen []bool, reason func(*ContextItem) ExclusionReason) bool {
+	rec, ok := r.trace.(SliceExclusionRecorder)
+	if !ok {
+		return false
+	}
+	n := 0
+	for _, c := range chosen {
+		if !c {
+			n++
+		}
+	}
+	excluded := make([]ScoredItem, 0, n)
+	for k, si := range sorted {
+		if !chosen[k] {
+			excluded = append(excluded, si)
+		}
+	}
+	rec.RecordSliceExclusions(excluded, reason)
+	return true
 }
 
 // include records the inclusion of item at the Place stage.
 func (r *run) include(item *ContextItem, score float64, reason uint8) {
-	if r.diag != nil {
-		r.diag.record(decision{item: item, score: score, stage: codePlace, incl: reason})
-		return
-	}
 	r.trace.RecordItemEvent(TraceEvent{Stage: StagePlace, ItemCount: 1, Item: item, Score: score, Inclusion: inclusionCodes[reason]})
 }
 
@@ -470,6 +501,10 @@ func (r *run) explainSliceExclusions(sorted []ScoredItem, chosen []bool, capped 
 // tokens not been counted (ruling 2); else BudgetExceeded with available
 // tokens (ruling 3). The batch and the streamed Slice stage share it.
 func (r *run) excludeUnchosen(sorted []ScoredItem, chosen []bool, capped []CapExclusion, pinned []*ContextItem, target, unpinnedTarget, available int) {
+	reason := unfitReason(pinned, target, unpinnedTarget, available)
+	if len(capped) == 0 && r.excludeUnchosenAtOnce(sorted, chosen, reason) {
+		return
+	}
 	var capBy map[*ContextItem][]CapExclusion
 	if len(capped) > 0 {
 		capBy = make(map[*ContextItem][]CapExclusion, len(capped))
@@ -481,16 +516,12 @@ func (r *run) excludeUnchosen(sorted []ScoredItem, chosen []bool, capped []CapEx
 		if chosen[k] {
 			continue
 		}
-		var reason ExclusionReason
 		if cs := capBy[si.Item]; len(cs) > 0 {
-			reason = CountCapExceeded(cs[0].Kind, cs[0].Cap, cs[0].Count)
+			r.exclude(codeSlice, si.Item, si.Score, CountCapExceeded(cs[0].Kind, cs[0].Cap, cs[0].Count))
 			capBy[si.Item] = cs[1:]
-		} else if len(pinned) > 0 && si.Item.tokens > target && si.Item.tokens <= unpinnedTarget {
-			reason = PinnedOverride(pinned[0].content)
-		} else {
-			reason = BudgetExceeded(si.Item.tokens, available)
+			continue
 		}
-		r.exclude(codeSlice, si.Item, si.Score, reason)
+		r.exclude(codeSlice, si.Item, si.Score, reason(si.Item))
 	}
 }
 
