@@ -236,7 +236,9 @@ func (r *run) execute(items []*ContextItem) (Result, error) {
 		if err := r.checkpoint(StageSlice); err != nil {
 			return Result{}, err
 		}
+		r.beginStage()
 		sliced = r.sliceGreedyFused(scoreable, scores, survivors, r.budget.Effective(pinnedTokens).targetTokens)
+		r.traceFusedSlice(scoreable, scores, survivors, sliced, pinned, pinnedTokens)
 		if err := r.checkpoint(StageSlice); err != nil {
 			return Result{}, err
 		}

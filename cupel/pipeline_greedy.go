@@ -15,7 +15,7 @@ package cupel
 
 // fusedGreedy reports whether stages 4 and 5 may take sliceGreedyFused.
 func (r *run) fusedGreedy() bool {
-	if r.trace != nil {
+	if !r.fusedTraceable() {
 		return false
 	}
 	_, ok := r.p.slicer.(*GreedySlice)
@@ -49,6 +49,7 @@ func (r *run) sliceGreedyFused(items []*ContextItem, scores []float64, survivors
 		}
 		taken = f.run()
 	}
+	r.markTaken(taken, len(survivors))
 	sortKeyIdx(taken)
 	sliced := resize(&r.sc.sliced, len(taken))
 	for k, t := range taken {

@@ -74,11 +74,16 @@ type ShortfallRecorder interface {
 //
 //	RecordItemEvent(TraceEvent{Stage: StageSlice, ItemCount: 1, Item: s.Item, Score: s.Score, Exclusion: reason(s.Item)})
 //
-// for each s of excluded, in order: the candidates the slicer left out, in
-// Sort-stage order. The collector may keep excluded, and must not modify
-// it. reason is BudgetExceeded or PinnedOverride as rulings 2 and 3 decide
-// them for the run; it depends only on the item, and may be called at any
-// time, any number of times.
+// for each s of the candidates the slicer left out, in Sort-stage order.
+// excluded holds them either in that order or in the order the Deduplicate
+// stage left them, which the Sort stage orders by score descending (ties in
+// that order, NaN last, as in every score ordering: ruling 6); the
+// collector puts them in Sort-stage order when it needs the order. This
+// lets a run with GreedySlice select without sorting every candidate. The
+// collector may keep excluded and reorder it; the pipeline does not use it
+// again. reason is BudgetExceeded or PinnedOverride as rulings 2 and 3
+// decide them for the run; it depends only on the item, and may be called
+// at any time, any number of times.
 type SliceExclusionRecorder interface {
 	RecordSliceExclusions(excluded []ScoredItem, reason func(*ContextItem) ExclusionReason)
 }
@@ -154,13 +159,39 @@ type DiagnosticTraceCollector struct {
 }
 
 // sliceBlock is one RecordSliceExclusions call: its events are the
-// exclusions of items, in order, for the reasons reason gives.
+// exclusions of items, once in Sort-stage order, for the reasons reason
+// gives.
 type sliceBlock struct {
-	items  []ScoredItem
-	reason func(*ContextItem) ExclusionReason
+	items   []ScoredItem
+	reason  func(*ContextItem) ExclusionReason
+	ordered bool // items is in Sort-stage order
 }
 
-// event returns the i-th event of b.
+// order puts b.items in Sort-stage order (score descending, ties in their
+// order, NaN last), once.
+func (b *sliceBlock) order() {
+	if b.ordered {
+		return
+	}
+	b.ordered = true
+	kp := getScratch(len(b.items))
+	defer putScratch(kp)
+	keys := (*kp)[:len(b.items)]
+	for j, s := range b.items {
+		keys[j] = keyIdx{key: descKey(s.Score), idx: j}
+	}
+	if sortedKeyIdx(keys) {
+		return
+	}
+	sortKeyIdx(keys)
+	ordered := make([]ScoredItem, len(b.items))
+	for k, ki := range keys {
+		ordered[k] = b.items[ki.idx]
+	}
+	b.items = ordered
+}
+
+// event returns the i-th event of b, which must be ordered.
 func (b *sliceBlock) event(i int) TraceEvent {
 	s := b.items[i]
 	return TraceEvent{Stage: StageSlice, ItemCount: 1, Item: s.Item, Score: s.Score, Exclusion: b.reason(s.Item)}
@@ -326,16 +357,17 @@ func (c *DiagnosticTraceCollector) RecordItemEvent(e TraceEvent) {
 	}
 }
 
-// RecordSliceExclusions keeps excluded and reason, and works out the
-// reasons when the events are asked for ([SliceExclusionRecorder]). An
-// observer at DetailItem gets each event now.
+// RecordSliceExclusions keeps excluded and reason, and orders the
+// exclusions and works out their reasons when the events are asked for
+// ([SliceExclusionRecorder]). An observer at DetailItem gets each event now.
 func (c *DiagnosticTraceCollector) RecordSliceExclusions(excluded []ScoredItem, reason func(*ContextItem) ExclusionReason) {
 	if len(excluded) == 0 {
 		return
 	}
 	b := sliceBlock{items: excluded, reason: reason}
 	if c.level >= DetailItem && c.observer != nil {
-		for i := range excluded {
+		b.order()
+		for i := range b.items {
 			c.observer(b.event(i))
 		}
 	}
@@ -366,6 +398,7 @@ func (c *DiagnosticTraceCollector) fillItems(dst []TraceEvent, from, to int) int
 			continue
 		}
 		b := &c.blocks[d.ref]
+		b.order()
 		for j := range b.items {
 			dst[k] = b.event(j)
 			k++
@@ -386,6 +419,7 @@ func (c *DiagnosticTraceCollector) items(from, to int, yield func(TraceEvent) bo
 			continue
 		}
 		b := &c.blocks[d.ref]
+		b.order()
 		for j := range b.items {
 			if !yield(b.event(j)) {
 				return false

@@ -1,7 +1,10 @@
 package cupel_test
 
 import (
+	"cmp"
+	"math"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/cupel-go/go-cupel/cupel"
 	. "github.com/onsi/ginkgo/v2"
@@ -18,7 +21,8 @@ func (l *eventList) RecordItemEvent(e cupel.TraceEvent)  { l.events = append(l.e
 
 // sliceBatches is an eventList that also takes the Slice stage's
 // exclusions in one call (cupel.SliceExclusionRecorder), expanding them as
-// the interface's documentation says they stand for.
+// the interface's documentation says they stand for: in Sort-stage order,
+// score descending, ties in the order given, NaN last.
 type sliceBatches struct {
 	eventList
 	calls int
@@ -26,9 +30,28 @@ type sliceBatches struct {
 
 func (s *sliceBatches) RecordSliceExclusions(excluded []cupel.ScoredItem, reason func(*cupel.ContextItem) cupel.ExclusionReason) {
 	s.calls++
+	slices.SortStableFunc(excluded, func(a, b cupel.ScoredItem) int {
+		an, bn := math.IsNaN(a.Score), math.IsNaN(b.Score)
+		switch {
+		case an || bn:
+			return cmp.Compare(btoi(an), btoi(bn))
+		case a.Score > b.Score:
+			return -1
+		case a.Score < b.Score:
+			return 1
+		}
+		return 0
+	})
 	for _, si := range excluded {
 		s.events = append(s.events, cupel.TraceEvent{Stage: cupel.StageSlice, ItemCount: 1, Item: si.Item, Score: si.Score, Exclusion: reason(si.Item)})
 	}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // withoutDurations returns events with their stage durations zeroed: the
