@@ -147,48 +147,6 @@ func (r *run) exclude(stage uint8, item *ContextItem, score float64, reason Excl
 	r.trace.RecordItemEvent(TraceEvent{Stage: stageCodes[stage], ItemCount: 1, Item: item, Score: score, Exclusion: reason})
 }
 
-// unfitReason returns the reason a Slice-stage candidate the slicer left
-// out, and no count-quota cap dropped, was excluded: PinnedOverride when
-// pinned items exist and its tokens exceed target but not unpinnedTarget,
-// the target had the pinned items' tokens not been counted (ruling 2); else
-// BudgetExceeded with available tokens (ruling 3).
-func unfitReason(pinned []*ContextItem, target, unpinnedTarget, available int) func(*ContextItem) ExclusionReason {
-	var override ExclusionReason
-	if len(pinned) > 0 {
-		override = PinnedOverride(pinned[0].content)
-	}
-	return func(it *ContextItem) ExclusionReason {
-		if len(pinned) > 0 && it.tokens > target && it.tokens <= unpinnedTarget {
-			return override
-		}
-		return BudgetExceeded(it.tokens, available)
-	}
-}
-
-// excludeUnchosenAtOnce hands the sorted items whose chosen flag is false
-// to the run's collector in one call, with their reason, when it is a
-// [SliceExclusionRecorder], and reports whether it was.
-func (r *run) excludeUnchosenAtOnce(sorted []ScoredItem, chosen []bool, reason func(*ContextItem) ExclusionReason) bool {
-	rec, ok := r.trace.(SliceExclusionRecorder)
-	if !ok {
-		return false
-	}
-	n := 0
-	for _, c := range chosen {
-		if !c {
-			n++
-		}
-	}
-	excluded := make([]ScoredItem, 0, n)
-	for k, si := range sorted {
-		if !chosen[k] {
-			excluded = append(excluded, si)
-		}
-	}
-	rec.RecordSliceExclusions(excluded, reason)
-	return true
-}
-
 // include records the inclusion of item at the Place stage.
 func (r *run) include(item *ContextItem, score float64, reason uint8) {
 	r.trace.RecordItemEvent(TraceEvent{Stage: StagePlace, ItemCount: 1, Item: item, Score: score, Inclusion: inclusionCodes[reason]})

@@ -6,8 +6,8 @@ package cupel
 // position), and GreedySlice then orders its input by (density
 // descending, Sort-stage position): the composite order (density, score,
 // survivor position). When nothing observes the Sort stage's list itself
-// (no trace, no report: the Slice-stage exclusions are listed in that
-// order), the run fills the budget in that composite order directly and
+// (no trace, or a collector that orders the Slice-stage exclusions itself,
+// trace_slice.go), the run fills the budget in that composite order directly and
 // sorts only the selected items by score, which is what the Place stage
 // receives. At 1,000 items under a budget of a tenth of their tokens this
 // sorts about a third of the items once instead of all of them twice. The
