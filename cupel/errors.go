@@ -77,14 +77,6 @@ func formatValue(v any) string {
 	}
 }
 
-// NewValidationError returns a [*ValidationError] wrapping sentinel (one of
-// ErrInvalidItem, ErrInvalidBudget, ErrInvalidConfig and ErrInvalidArgument),
-// for packages built on cupel, and custom components, that report an
-// invalid value the way cupel does. Package cupel/analysis uses it.
-func NewValidationError(sentinel error, typ, field string, value any, reason string) *ValidationError {
-	return &ValidationError{Type: typ, Field: field, Value: value, Reason: reason, sentinel: sentinel}
-}
-
 func invalidConfig(typ, field string, value any, reason string) error {
 	return &ValidationError{Type: typ, Field: field, Value: value, Reason: reason, sentinel: ErrInvalidConfig}
 }

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/internal/enginehook"
 )
 
 // The budget-simulation guard messages of spec chapter 40 (Budget Simulation).
@@ -155,7 +156,7 @@ func includedSet(p *cupel.Pipeline, items []*cupel.ContextItem, budget cupel.Con
 }
 
 // invalidArgument is the error of an invalid argument, as package cupel
-// reports one.
+// reports one: a *cupel.ValidationError wrapping cupel.ErrInvalidArgument.
 func invalidArgument(fn, param string, value any, reason string) error {
-	return cupel.NewValidationError(cupel.ErrInvalidArgument, fn, param, value, reason)
+	return enginehook.InvalidArgument(fn, param, value, reason)
 }

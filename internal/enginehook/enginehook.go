@@ -1,0 +1,22 @@
+// Package enginehook lets the module's packages beside cupel build the
+// values cupel keeps unexported parts of: package cupel sets these
+// functions when it is initialised, so that any package importing cupel
+// finds them set.
+package enginehook
+
+// InvalidConfig returns a *cupel.ValidationError wrapping
+// cupel.ErrInvalidConfig.
+var InvalidConfig func(typ, field string, value any, reason string) error
+
+// InvalidArgument returns a *cupel.ValidationError wrapping
+// cupel.ErrInvalidArgument.
+var InvalidArgument func(typ, field string, value any, reason string) error
+
+// IsNil reports whether v is nil or an interface holding a nil pointer,
+// map, slice or func, whose methods could not be called safely.
+var IsNil func(v any) bool
+
+// EqualASCIIFold reports whether a and b are equal up to the case of ASCII
+// letters only (strings.EqualFold also folds letters such as the Kelvin
+// sign into ASCII ones).
+var EqualASCIIFold func(a, b string) bool
