@@ -70,11 +70,10 @@ type ShortfallRecorder interface {
 //
 // When the slicer reported no count-quota cap exclusions, the pipeline
 // calls RecordSliceExclusions once per Slice stage (once per micro-batch in
-// a stream run) in place of
-//
-//	RecordItemEvent(TraceEvent{Stage: StageSlice, ItemCount: 1, Item: s.Item, Score: s.Score, Exclusion: reason(s.Item)})
-//
-// for each s of the candidates the slicer left out, in Sort-stage order.
+// a stream run) in place of one RecordItemEvent for each s of the
+// candidates the slicer left out, in Sort-stage order, with the event whose
+// Stage is StageSlice, ItemCount 1, Item s.Item, Score s.Score and
+// Exclusion reason(s.Item).
 // excluded holds them either in that order or in the order the Deduplicate
 // stage left them, which the Sort stage orders by score descending (ties in
 // that order, NaN last, as in every score ordering: ruling 6); the
