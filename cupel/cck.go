@@ -1,5 +1,10 @@
 package cupel
 
+import (
+	"cmp"
+	"slices"
+)
+
 // CountConstrainedKnapsackSlice is [CountQuotaSlice] with a [KnapsackSlice]
 // as its Phase 2 engine (spec chapter 30 (CountConstrainedKnapsackSlice),
 // COUNT-KNAPSACK-CAP):
@@ -79,20 +84,15 @@ func (c *CountConstrainedKnapsackSlice) sliceStop(stop *canceller, sorted []Scor
 	}
 	p.name = "CountConstrainedKnapsackSlice"
 	return p.run(stop, sorted, budget, func(residual []ScoredItem, b ContextBudget) ([]*ContextItem, error) {
-		idx, err := ks.solve(stop, residual, b) // nil ks: defaults
+		selected, err := ks.solve(stop, residual, b) // positions in residual; nil ks: defaults
 		if err != nil {
 			return nil, err
 		}
-		// D180: score descending, input (residual) order breaking ties.
-		keys := make([]keyIdx, len(idx))
-		for k, i := range idx {
-			keys[k] = keyIdx{descKey(residual[i].Score), i}
-		}
-		sortKeyIdx(keys)
-		out := make([]*ContextItem, len(keys))
-		for k, r := range keys {
-			out[k] = residual[r.idx].Item
-		}
-		return out, nil
+		// D180: re-sort by score descending (ruling 6), residual order
+		// breaking ties.
+		slices.SortFunc(selected, func(i, j int) int {
+			return cmp.Or(compareScoreDesc(residual[i].Score, residual[j].Score), cmp.Compare(i, j))
+		})
+		return itemsAt(residual, selected), nil
 	})
 }

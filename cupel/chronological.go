@@ -1,8 +1,9 @@
 package cupel
 
 import (
-	"math"
+	"cmp"
 	"slices"
+	"time"
 )
 
 // ChronologicalPlacer orders items by timestamp, oldest first (spec chapter
@@ -19,117 +20,63 @@ type ChronologicalPlacer struct{}
 // NewChronologicalPlacer returns a ChronologicalPlacer.
 func NewChronologicalPlacer() *ChronologicalPlacer { return &ChronologicalPlacer{} }
 
-// chronoKey sorts timestamped items by (sec, nsec), then untimed ones, then idx.
-type chronoKey struct {
-	sec  int64
-	nsec int32
-	none bool // no timestamp
-	idx  int
+// timedIndex is an entry of CHRONOLOGICAL-PLACE's sortable array: the
+// item's timestamp (when has is set) and its index in the input.
+type timedIndex struct {
+	timestamp time.Time
+	has       bool
+	index     int
 }
 
-// Place implements [Placer]. It does not modify items.
-func (c *ChronologicalPlacer) Place(items []ScoredItem) []*ContextItem {
-	return itemsAt(items, c.PlacePositions(items))
+// timedIndexOf is the sortable entry of si at index i; a nil Item has no
+// timestamp.
+func timedIndexOf(si ScoredItem, i int) timedIndex {
+	if it := si.Item; it != nil && it.hasTimestamp {
+		return timedIndex{timestamp: it.timestamp, has: true, index: i}
+	}
+	return timedIndex{index: i}
 }
 
-// PlacePositions returns the placed order as positions in items (the
-// pipeline's PositionPlacer fast path).
-func (c *ChronologicalPlacer) PlacePositions(items []ScoredItem) []int {
-	return c.placeInto(items, make([]int, len(items)))
-}
-
-// placeInto writes PlacePositions(items) to out, of len(items), and
-// returns it.
-func (*ChronologicalPlacer) placeInto(items []ScoredItem, out []int) []int {
+// Place implements [Placer]: CHRONOLOGICAL-PLACE of spec chapter 32
+// (ChronologicalPlacer), section Algorithm. It does not modify items.
+func (*ChronologicalPlacer) Place(items []ScoredItem) []*ContextItem {
 	if len(items) <= 1 {
-		clear(out)
-		return out // [] or [0]
+		return placeTrivial(items)
 	}
-	// Fast path: when every timestamp's UnixNano is exact (years 1678 to
-	// 2262) the order is that of one uint64 key (items without a timestamp
-	// get the largest key), sorted with the index as tiebreak.
-	kp := getScratch(len(items))
-	defer putScratch(kp)
-	if keys, ok := chronoFastKeys(items, (*kp)[:len(items)]); ok {
-		sortKeyIdx(keys)
-		for i, k := range keys {
-			out[i] = k.idx
-		}
-		return out
-	}
-	keys := make([]chronoKey, len(items))
+
+	// Build sortable array with original indices.
+	sortable := make([]timedIndex, len(items))
 	for i, si := range items {
-		k := chronoKey{none: true, idx: i}
-		if it := si.Item; it != nil && it.hasTimestamp {
-			k = chronoKey{sec: it.timestamp.Unix(), nsec: int32(it.timestamp.Nanosecond()), idx: i}
-		}
-		keys[i] = k
+		sortable[i] = timedIndexOf(si, i)
 	}
-	slices.SortFunc(keys, cmpChrono)
-	for i, k := range keys {
-		out[i] = k.idx
+
+	// Timestamped items ascending, then items without a timestamp, then by
+	// index (the index makes the order that of a stable sort).
+	slices.SortFunc(sortable, chronologicalCompare)
+
+	result := make([]*ContextItem, len(items))
+	for i, s := range sortable {
+		result[i] = items[s.index].Item
 	}
-	return out
+	return result
 }
 
-// itemsAt returns the items of items at the given positions, in order.
-func itemsAt(items []ScoredItem, positions []int) []*ContextItem {
-	out := make([]*ContextItem, len(positions))
-	for i, p := range positions {
-		out[i] = items[p].Item
-	}
-	return out
-}
-
-// nanosExact reports whether every instant in the Unix second sec has an
-// exact UnixNano below math.MaxInt64 (which chronoFastKeys keeps for "no
-// timestamp"): the seconds of the years 1678 to 2262, less the partial
-// ones at each end.
-func nanosExact(sec int64) bool {
-	return sec >= math.MinInt64/1_000_000_000 && sec < math.MaxInt64/1_000_000_000
-}
-
-// chronoFastKeys fills keys, of len(items), with the placer's uint64 keys,
-// or reports that some timestamp has no exact UnixNano.
-func chronoFastKeys(items []ScoredItem, keys []keyIdx) ([]keyIdx, bool) {
-	for i, si := range items {
-		k := uint64(math.MaxUint64)
-		if it := si.Item; it != nil && it.hasTimestamp {
-			t := it.timestamp
-			if !nanosExact(t.Unix()) {
-				return nil, false
-			}
-			k = uint64(t.UnixNano()) ^ 1<<63 // order-preserving
+// chronologicalCompare is CHRONOLOGICAL-COMPARE (spec chapter 32, section
+// Sort Order Detail) as a three-way comparison: < 0 when a sorts first.
+// Timestamps compare as instants (they are stored in UTC, without a
+// monotonic reading).
+func chronologicalCompare(a, b timedIndex) int {
+	if a.has && b.has {
+		if c := a.timestamp.Compare(b.timestamp); c != 0 {
+			return c // ascending
 		}
-		keys[i] = keyIdx{k, i}
+		return cmp.Compare(a.index, b.index) // tiebreak
 	}
-	return keys, true
-}
-
-func cmpChrono(a, b chronoKey) int {
-	if a.none != b.none {
-		if a.none {
-			return 1
-		}
-		return -1
+	if a.has {
+		return -1 // a (with timestamp) sorts before b (without)
 	}
-	if !a.none {
-		switch {
-		case a.sec < b.sec:
-			return -1
-		case a.sec > b.sec:
-			return 1
-		case a.nsec < b.nsec:
-			return -1
-		case a.nsec > b.nsec:
-			return 1
-		}
+	if b.has {
+		return 1 // b (with timestamp) sorts before a (without)
 	}
-	switch {
-	case a.idx < b.idx:
-		return -1
-	case a.idx > b.idx:
-		return 1
-	}
-	return 0
+	return cmp.Compare(a.index, b.index) // both null: original order
 }

@@ -10,7 +10,7 @@ import (
 // context stops with a *CanceledError naming the stage, and leaves the keys
 // a permutation of what they were; a nil canceller sorts.
 func TestSortKeyIdxStopPollsBetweenPasses(t *testing.T) {
-	const n = 4 * radixThreshold
+	const n = 4096 // keys differing in two bytes: the radix sort
 	mk := func() []keyIdx {
 		k := make([]keyIdx, n)
 		for i := range k {

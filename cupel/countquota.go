@@ -1,5 +1,7 @@
 package cupel
 
+import "slices"
+
 // CountQuotaEntry constrains the number of items of one kind selected by a
 // count-quota slicer (spec chapters 29 (CountQuotaSlice) and
 // 30 (CountConstrainedKnapsackSlice)): at least RequireCount items are committed
@@ -56,7 +58,6 @@ type countPolicy struct {
 	entries  []CountQuotaEntry
 	index    kindIndex
 	scarcity ScarcityBehavior
-	required bool // some entry has requireCount > 0
 }
 
 func newCountPolicy(typ string, entries []CountQuotaEntry, scarcity ScarcityBehavior) (countPolicy, error) {
@@ -75,7 +76,6 @@ func newCountPolicy(typ string, entries []CountQuotaEntry, scarcity ScarcityBeha
 		}
 		p.index.add(e.kind)
 		p.entries = append(p.entries, e)
-		p.required = p.required || e.require > 0
 	}
 	return p, nil
 }
@@ -83,100 +83,88 @@ func newCountPolicy(typ string, entries []CountQuotaEntry, scarcity ScarcityBeha
 // phase2Func runs the residual selection of a count-quota slicer.
 type phase2Func func(residual []ScoredItem, budget ContextBudget) ([]*ContextItem, error)
 
-// run is COUNT-QUOTA-SLICE / COUNT-KNAPSACK-CAP with the Phase 2 engine
-// supplied by the caller. A non-nil canceller is polled after each Phase 1
-// group sort and before and after Phase 2.
-func (p *countPolicy) run(c *canceller, sorted []ScoredItem, budget ContextBudget, phase2 phase2Func) (SliceResult, error) {
-	target := budget.targetTokens
-	if len(sorted) == 0 || target <= 0 {
+// run is COUNT-QUOTA-SLICE of spec chapter 29 (CountQuotaSlice), section
+// Algorithm, which is also COUNT-KNAPSACK-CAP of chapter 30
+// (CountConstrainedKnapsackSlice) when phase2 is the knapsack followed by
+// its re-sort, with the decisions listed on CountQuotaSlice. A non-nil
+// canceller is polled after each Phase 1 sort and before and after Phase 2.
+func (p *countPolicy) run(c *canceller, scoredItems []ScoredItem, budget ContextBudget, phase2 phase2Func) (SliceResult, error) {
+	if len(scoredItems) == 0 || budget.targetTokens <= 0 {
 		return SliceResult{Selected: []*ContextItem{}}, nil
 	}
-	ne := len(p.entries)
-	selectedCount := make([]int, ne)
 	var res SliceResult
 
-	// Phase 1: count-satisfy. Candidates of kinds with requireCount > 0 are
-	// grouped by entry (counting sort, input order kept), then each group is
-	// sorted by score descending, input order breaking ties.
-	var committed []int // positions in sorted, commit order
-	preAllocated := 0
-	if p.required {
-		entryOf := make([]int32, len(sorted))
-		offs := make([]int, ne+1)
-		for i, si := range sorted {
-			entryOf[i] = -1
-			if si.Item == nil || si.Item.tokens < 0 {
-				continue
-			}
-			if e := p.index.find(si.Item.kind); e >= 0 && p.entries[e].require > 0 {
-				entryOf[i] = int32(e)
-				offs[e+1]++
-			}
-		}
-		for e := 0; e < ne; e++ {
-			offs[e+1] += offs[e]
-		}
-		keys := make([]keyIdx, offs[ne])
-		fill := make([]int, ne)
-		copy(fill, offs[:ne])
-		for i, e := range entryOf {
-			if e >= 0 {
-				keys[fill[e]] = keyIdx{descKey(sorted[i].Score), i}
-				fill[e]++
-			}
-		}
-		for e, en := range p.entries { // declaration order (ruling 18)
-			if en.require == 0 {
-				continue
-			}
-			group := keys[offs[e]:offs[e+1]]
-			sortKeyIdx(group)
-			if err := c.err(StageSlice); err != nil {
-				return SliceResult{}, err
-			}
-			satisfied := min(len(group), en.require)
-			for _, k := range group[:satisfied] {
-				s, ok := addTokens(preAllocated, sorted[k.idx].Item.tokens)
-				if !ok {
-					return SliceResult{}, &TokenOverflowError{What: p.name + " Phase 1 committed tokens"}
-				}
-				preAllocated = s
-				committed = append(committed, k.idx)
-			}
-			selectedCount[e] = satisfied
-			if satisfied < en.require {
-				if p.scarcity == ScarcityThrow {
-					return SliceResult{}, &CountRequirementError{Slicer: p.name, Kind: en.kind, Satisfied: satisfied, RequireCount: en.require}
-				}
-				res.Shortfalls = append(res.Shortfalls, CountRequirementShortfall{Kind: en.kind, RequiredCount: en.require, SatisfiedCount: satisfied})
-			}
-		}
-	}
+	// --- Phase 1: Count-Satisfy ---
 
-	// Phase 2: the residual pool (committed items removed by identity,
-	// ruling 14) under the reduced budget.
-	var committedSet map[*ContextItem]struct{}
-	if len(committed) > 0 {
-		committedSet = make(map[*ContextItem]struct{}, len(committed))
-		for _, i := range committed {
-			committedSet[sorted[i].Item] = struct{}{}
-		}
-	}
-	residual := make([]ScoredItem, 0, len(sorted)-len(committed))
-	for _, si := range sorted {
+	// Partition the candidates by entry (ASCII case folding), in input
+	// order. Only the kinds with requireCount > 0 are read, so only they
+	// are partitioned; nil items and items with negative tokens are left
+	// out.
+	partitions := make([][]ScoredItem, len(p.entries))
+	for _, si := range scoredItems {
 		if si.Item == nil || si.Item.tokens < 0 {
 			continue
 		}
-		if _, ok := committedSet[si.Item]; ok {
+		if e := p.index.find(si.Item.kind); e >= 0 && p.entries[e].require > 0 {
+			partitions[e] = append(partitions[e], si)
+		}
+	}
+
+	// Sort each partition by score descending (-0.0 = +0.0, NaN last,
+	// ruling 6), input order breaking ties.
+	for _, candidates := range partitions {
+		slices.SortStableFunc(candidates, func(a, b ScoredItem) int { return compareScoreDesc(a.Score, b.Score) })
+		if err := c.err(StageSlice); err != nil {
+			return SliceResult{}, err
+		}
+	}
+
+	committed := []*ContextItem{}
+	committedSet := map[*ContextItem]bool{} // identity (ruling 14)
+	selectedCount := make([]int, len(p.entries))
+	preAllocatedTokens := 0
+	for e, entry := range p.entries { // declaration order (ruling 18)
+		if entry.require == 0 {
+			continue
+		}
+		satisfied := 0
+		for _, candidate := range partitions[e] {
+			if satisfied == entry.require {
+				break
+			}
+			committed = append(committed, candidate.Item)
+			committedSet[candidate.Item] = true
+			tokens, ok := addTokens(preAllocatedTokens, candidate.Item.tokens)
+			if !ok {
+				return SliceResult{}, &TokenOverflowError{What: p.name + " Phase 1 committed tokens"}
+			}
+			preAllocatedTokens = tokens
+			satisfied++
+		}
+		selectedCount[e] = satisfied
+		if satisfied < entry.require {
+			if p.scarcity == ScarcityThrow {
+				return SliceResult{}, &CountRequirementError{Slicer: p.name, Kind: entry.kind, Satisfied: satisfied, RequireCount: entry.require}
+			}
+			res.Shortfalls = append(res.Shortfalls, CountRequirementShortfall{Kind: entry.kind, RequiredCount: entry.require, SatisfiedCount: satisfied})
+		}
+	}
+
+	// --- Phase 2: Budget-Distribute ---
+
+	residual := make([]ScoredItem, 0, len(scoredItems)-len(committed))
+	for _, si := range scoredItems {
+		if si.Item == nil || si.Item.tokens < 0 || committedSet[si.Item] {
 			continue
 		}
 		residual = append(residual, si)
 	}
-	residualTarget := max(0, target-preAllocated)
+	residualTarget := max(0, budget.targetTokens-preAllocatedTokens)
+	residualBudget := sliceBudget(budget.maxTokens, min(residualTarget, budget.maxTokens))
 	if err := c.err(StageSlice); err != nil {
 		return SliceResult{}, err
 	}
-	inner, err := phase2(residual, sliceBudget(budget.maxTokens, min(residualTarget, budget.maxTokens)))
+	innerSelected, err := phase2(residual, residualBudget)
 	if err == nil {
 		err = c.err(StageSlice)
 	}
@@ -184,29 +172,29 @@ func (p *countPolicy) run(c *canceller, sorted []ScoredItem, budget ContextBudge
 		return SliceResult{}, err
 	}
 
-	// Phase 3: cap enforcement on the Phase 2 output; selectedCount is
-	// seeded by Phase 1 (D181).
-	out := make([]*ContextItem, len(committed), len(committed)+len(inner))
-	for k, i := range committed {
-		out[k] = sorted[i].Item
-	}
-	for _, it := range inner {
-		if it == nil {
+	// --- Phase 3: Cap Enforcement ---
+
+	// selectedCount is seeded by Phase 1 (D181); kinds without an entry
+	// are uncapped.
+	result := committed
+	for _, item := range innerSelected {
+		if item == nil {
 			continue
 		}
-		e := p.index.find(it.kind)
+		e := p.index.find(item.kind)
 		if e < 0 {
-			out = append(out, it)
+			result = append(result, item)
 			continue
 		}
-		if c := selectedCount[e]; c >= p.entries[e].cap {
-			res.CapExcluded = append(res.CapExcluded, CapExclusion{Item: it, Kind: p.entries[e].kind, Cap: p.entries[e].cap, Count: c})
+		entry := p.entries[e]
+		if count := selectedCount[e]; count >= entry.cap {
+			res.CapExcluded = append(res.CapExcluded, CapExclusion{Item: item, Kind: entry.kind, Cap: entry.cap, Count: count})
 			continue
 		}
-		out = append(out, it)
+		result = append(result, item)
 		selectedCount[e]++
 	}
-	res.Selected = out
+	res.Selected = result
 	return res, nil
 }
 
@@ -259,9 +247,14 @@ func NewCountQuotaSlice(entries []CountQuotaEntry, inner Slicer, scarcity Scarci
 	if isNil(inner) {
 		return nil, invalidConfig(typ, "inner", nil, "must not be nil")
 	}
+	// The chapter's KnapsackSlice guard, at construction: a check of the
+	// configuration, not a choice of code path.
+	const noKnapsack = "must not be a KnapsackSlice; use CountConstrainedKnapsackSlice for knapsack selection with count quotas"
 	switch inner.(type) {
-	case *KnapsackSlice, *CountConstrainedKnapsackSlice:
-		return nil, invalidConfig(typ, "inner", typeNameOf(inner), "must not be a KnapsackSlice; use CountConstrainedKnapsackSlice for knapsack selection with count quotas")
+	case *KnapsackSlice:
+		return nil, invalidConfig(typ, "inner", "*cupel.KnapsackSlice", noKnapsack)
+	case *CountConstrainedKnapsackSlice:
+		return nil, invalidConfig(typ, "inner", "*cupel.CountConstrainedKnapsackSlice", noKnapsack)
 	}
 	p, err := newCountPolicy(typ, entries, scarcity)
 	if err != nil {
@@ -281,7 +274,9 @@ func (c *CountQuotaSlice) Scarcity() ScarcityBehavior { return c.policy.scarcity
 // Inner returns the inner slicer.
 func (c *CountQuotaSlice) Inner() Slicer { return c.inner }
 
-// Slice implements [Slicer]: SliceDetailed(...).Selected.
+// Slice implements [Slicer]: SliceDetailed(...).Selected, the selection of
+// COUNT-QUOTA-SLICE (spec chapter 29 (CountQuotaSlice), section Algorithm;
+// see countPolicy.run, which CountConstrainedKnapsackSlice shares).
 func (c *CountQuotaSlice) Slice(sorted []ScoredItem, budget ContextBudget) ([]*ContextItem, error) {
 	r, err := c.SliceDetailed(sorted, budget)
 	return r.Selected, err
@@ -295,14 +290,4 @@ func (c *CountQuotaSlice) SliceDetailed(sorted []ScoredItem, budget ContextBudge
 	p := c.policy
 	p.name = "CountQuotaSlice"
 	return p.run(nil, sorted, budget, c.inner.Slice)
-}
-
-func typeNameOf(v any) string {
-	switch v.(type) {
-	case *KnapsackSlice:
-		return "*cupel.KnapsackSlice"
-	case *CountConstrainedKnapsackSlice:
-		return "*cupel.CountConstrainedKnapsackSlice"
-	}
-	return "?"
 }

@@ -108,49 +108,6 @@ func ExampleWithTrace() {
 	// Place 1
 }
 
-func ExamplePresetPolicy() {
-	policy, err := cupel.PresetPolicy(cupel.PresetRag)
-	if err != nil {
-		log.Fatal(err)
-	}
-	budget, _ := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 2000, TargetTokens: 1500})
-	pipeline, err := cupel.NewPipeline(policy)
-	if err != nil {
-		log.Fatal(err)
-	}
-	result, err := pipeline.Run(agentContext(), budget)
-	if err != nil {
-		log.Fatal(err)
-	}
-	fmt.Println(result.TotalTokens)
-	// Output: 467
-}
-
-func ExampleDecodePolicyFile() {
-	// The keys are a conformance vector's [config]: two scorers make a
-	// composite with these weights; the slicer's keys sit beside its name.
-	src := []byte(`{
-  "scorers": [
-    {"type": "recency", "weight": 3},
-    {"type": "decay", "weight": 1, "curve": {"type": "window", "max_age_secs": 7200}}
-  ],
-  "slicer": "knapsack",
-  "bucket_size": 50,
-  "placer": "chronological"
-}`)
-	clock := cupel.ClockFunc(func() time.Time { return time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC) })
-	policy, _, err := cupel.DecodePolicyFile("policy.json", src, nil, cupel.WithClock(clock))
-	if err != nil {
-		log.Fatal(err)
-	}
-	fmt.Printf("%T %T %T\n", policy.Scorer, policy.Slicer, policy.Placer)
-	_, _, err = cupel.DecodePolicyFile("broken.json", []byte(`{"scorers":[{"type":"recency","weight":-1},{"type":"kind","weight":1}],"slicer":"greedy","placer":"chronological"}`), nil)
-	fmt.Println(err)
-	// Output:
-	// *cupel.CompositeScorer *cupel.KnapsackSlice *cupel.ChronologicalPlacer
-	// broken.json: cupel: invalid configuration: PolicySpec: scorers[0].weight: weight must be positive (got -1)
-}
-
 // A report whose event list keeps the stage events only: Run WithTrace of a
 // collector at DetailStage. Its included and excluded lists are as complete
 // as those of WithReport's.

@@ -4,65 +4,155 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/cupel-go/go-cupel/internal/testtool"
 )
 
-// TestFrequencyBitsetsAgreeWithSpec: FrequencyScorer.ScoreAll gives the
-// per-item FREQUENCY-SCORE (Score) bit for bit on both sides of the bitset
-// path's limits: item counts around freqBitsetMaxItems, and a tag
-// vocabulary that pushes tags x words past freqBitsetMaxWords, with nil
-// entries, tagless items, case variants and repeated pointers.
-func TestFrequencyBitsetsAgreeWithSpec(t *testing.T) {
-	r := rand.New(rand.NewPCG(25, 2))
+// freqCase describes random inputs for the frequency tests: n entries with
+// 0 to perItem tags each from a vocabulary of vocab tags ("tag<i>", a
+// third of them upper-cased, a quarter of the later tags of an item
+// repeating an earlier one), about 1 in 30 entries nil and 1 in 20 a
+// pointer already in the list (possibly nil). A fraction common of the
+// items (0: none) also carry the tag "Common", when they have room for it,
+// to make one tag dominate.
+type freqCase struct {
+	n, vocab, perItem int
+	common            float64
+}
+
+// items draws one input of c with r. Every tag of the vocabulary occurs
+// (on fresh items spread over the list), so that its size is the case's,
+// and the first item has perItem tags, so that the most tags occur.
+func (c freqCase) items(r *rand.Rand) []*ContextItem {
+	items := make([]*ContextItem, c.n)
+	for i := range items {
+		switch {
+		case i > 0 && r.IntN(20) == 0:
+			items[i] = items[r.IntN(i)] // repeated pointer (may be nil)
+			continue
+		case i > 0 && c.n > 3 && r.IntN(30) == 0:
+			continue // nil entry
+		}
+		k := r.IntN(c.perItem + 1)
+		if i == 0 {
+			k = c.perItem
+		}
+		var tags []string
+		for range k {
+			tag := fmt.Sprintf("tag%d", r.IntN(c.vocab))
+			if r.IntN(4) == 0 && len(tags) > 0 {
+				tag = strings.Clone(tags[r.IntN(len(tags))]) // repeated within the item
+			}
+			if r.IntN(3) == 0 {
+				tag = strings.ToUpper(tag)
+			}
+			tags = append(tags, tag)
+		}
+		if c.common > 0 && r.Float64() < c.common && len(tags) < c.perItem {
+			tags = append(tags, "Common")
+		}
+		items[i] = MustItem(ItemSpec{Content: fmt.Sprint("c", i), Tokens: 1, Tags: tags})
+	}
+	for v := range c.vocab { // at distinct places (c.n > c.vocab), past the first
+		if i := 1 + v*(c.n-1)/c.vocab; i < c.n {
+			items[i] = MustItem(ItemSpec{Content: fmt.Sprint("v", v), Tokens: 1, Tags: []string{fmt.Sprintf("tag%d", v)}})
+		}
+	}
+	return items
+}
+
+// TestFrequencyScoreAllAgreesWithSpec: FrequencyScorer.ScoreAll gives the
+// per-item FREQUENCY-SCORE (Score) bit for bit on both sides of the fork
+// between its two algorithms (subsetsApply: 3 against 4 tags per item, 32
+// against 33 distinct tags), from 2 to 1,500 items, with case variants,
+// repeated tags within an item, tagless items, nil entries, repeated
+// pointers and one tag carried by most items. On every input, both
+// countBySubsets (where it applies) and countByGroups give the counts
+// Score implies, whichever ScoreAll takes.
+func TestFrequencyScoreAllAgreesWithSpec(t *testing.T) {
+	r := rand.New(rand.NewPCG(25, 10))
 	cases := []struct {
-		n, vocab int
-		bitsets  bool
+		freqCase
+		subsets bool
 	}{
-		{2, 3, true},
-		{100, 20, true},
-		{1000, 20, true},
-		{1000, 300, true}, // more than 64 tags
-		{freqBitsetMaxItems, 20, true},
-		{freqBitsetMaxItems + 1, 20, false},
-		{4000, 100000, false}, // tags x words over freqBitsetMaxWords
+		{freqCase{2, 1, 1, 0}, true},
+		{freqCase{3, 2, 2, 0}, true},
+		{freqCase{100, 5, 3, 0}, true},
+		{freqCase{1000, 20, 3, 0}, true},
+		{freqCase{1000, 20, 3, 0.8}, true}, // "common" makes 21 tags
+		{freqCase{1000, 20, 4, 0}, false},  // an item with four tags
+		{freqCase{100, freqSubsetMaxTags, 3, 0}, true},
+		{freqCase{1000, freqSubsetMaxTags, 3, 0}, true},
+		{freqCase{1000, freqSubsetMaxTags + 1, 3, 0}, false},
+		{freqCase{100, freqSubsetMaxTags + 1, 1, 0}, false},
+		{freqCase{1000, 300, 6, 0}, false},  // more than 64 tags
+		{freqCase{1500, 40, 4, 0.9}, false}, // a dominant tag
+		{freqCase{1500, 1000, 3, 0}, false}, // many groups
+		{freqCase{1000, 8, 6, 0.5}, false},  // few tags, many per item
 	}
 	for _, c := range cases {
-		t.Run(fmt.Sprintf("n=%d,vocab=%d", c.n, c.vocab), func(t *testing.T) {
-			items := make([]*ContextItem, c.n)
-			for i := range items {
-				switch {
-				case i > 0 && r.IntN(20) == 0:
-					items[i] = items[r.IntN(i)] // repeated pointer (may be nil)
-					continue
-				case r.IntN(30) == 0:
-					continue // nil entry
+		t.Run(fmt.Sprintf("n=%d,vocab=%d,perItem=%d,common=%v", c.n, c.vocab, c.perItem, c.common), func(t *testing.T) {
+			for trial := range testtool.Iterations(2, 1) {
+				items := c.items(r)
+				fs := new(freqScratch)
+				off, ids, numTags, maxPer := fs.internTags(items)
+				if got := subsetsApply(maxPer, numTags); got != c.subsets {
+					t.Fatalf("case meant to test the subset path = %v, but it takes it = %v (%d tags, %d per item)", c.subsets, got, numTags, maxPer)
 				}
-				var tags []string // 0 to 6: the bitset path has loops for 1, 2, 3 and more
-				for range r.IntN(7) {
-					tag := fmt.Sprintf("tag%d", r.IntN(c.vocab))
-					if r.IntN(3) == 0 {
-						tag = "TAG" + tag[3:]
-					}
-					tags = append(tags, tag)
+				want := sharingCounts(items)
+				if c.subsets {
+					checkCounts(t, "countBySubsets", fs.countBySubsets(off, ids, numTags), want)
 				}
-				items[i] = MustItem(ItemSpec{Content: fmt.Sprint("c", i), Tokens: 1, Tags: tags})
+				checkCounts(t, "countByGroups", fs.countByGroups(off, ids, numTags), want)
+				checkScoreAllAgrees(t, fmt.Sprintf("trial %d", trial), items)
 			}
-			words := (len(items) + 63) / 64
-			distinct := map[string]bool{}
-			for _, it := range items {
-				if it != nil {
-					for _, tag := range it.tags {
-						distinct[asciiLower(tag)] = true
-					}
-				}
-			}
-			if got := len(items) <= freqBitsetMaxItems && len(distinct)*words <= freqBitsetMaxWords; got != c.bitsets {
-				t.Fatalf("case meant to test the bitset path = %v, but it takes it = %v", c.bitsets, got)
-			}
-			checkScoreAllAgrees(t, "items", items)
 		})
+	}
+}
+
+// sharingCounts is what both counting algorithms return, derived from the
+// spec: for an item with tags, the peers Score counts plus the
+// occurrences of its own pointer; 0 otherwise.
+func sharingCounts(items []*ContextItem) []int32 {
+	want := make([]int32, len(items))
+	for i, it := range items {
+		if it == nil || len(it.tags) == 0 {
+			continue
+		}
+		for _, other := range items {
+			if other == it || other != nil && sharesAnyTag(it.tags, other.tags) {
+				want[i]++
+			}
+		}
+	}
+	return want
+}
+
+func checkCounts(t *testing.T, name string, got, want []int32) {
+	t.Helper()
+	if !slices.Equal(got, want) {
+		for i := range want {
+			if got[i] != want[i] {
+				t.Fatalf("%s: item %d counts %d entries sharing a tag, want %d", name, i, got[i], want[i])
+			}
+		}
+	}
+}
+
+// TestFrequencyScoreAllEdges: ScoreAll gives Score's result where it
+// returns early or nothing is tagged: no items, one item, one item among
+// nil entries, the same pointer twice (each the other's only peer, but
+// skipped by identity), and items without tags.
+func TestFrequencyScoreAllEdges(t *testing.T) {
+	a := MustItem(ItemSpec{Content: "a", Tokens: 1, Tags: []string{"x"}})
+	b := MustItem(ItemSpec{Content: "b", Tokens: 1, Tags: []string{"X"}})
+	bare := MustItem(ItemSpec{Content: "c", Tokens: 1})
+	for _, items := range [][]*ContextItem{
+		nil, {a}, {nil, a, nil}, {a, a}, {a, a, b}, {bare, bare}, {bare, nil, a}, {a, b, nil, bare},
+	} {
+		checkScoreAllAgrees(t, fmt.Sprint(len(items), " items"), items)
 	}
 }
 
@@ -72,7 +162,7 @@ func TestFrequencyBitsetsAgreeWithSpec(t *testing.T) {
 // inputs with and without repeats and with nil entries.
 func TestPointerMultiplicityAgreesWithMap(t *testing.T) {
 	r := rand.New(rand.NewPCG(25, 3))
-	for _, n := range []int{0, 1, 2, 17, 100, repeatTableMaxItems, repeatTableMaxItems + 1, 6000} {
+	for _, n := range []int{0, 1, 2, 17, 100, 4096, 4097, 6000} {
 		for _, repeats := range []int{0, 1, 5} {
 			items := make([]*ContextItem, n)
 			for i := range items {
@@ -114,91 +204,15 @@ func TestPointerMultiplicityAgreesWithMap(t *testing.T) {
 	}
 }
 
-// TestFrequencySubsetsAgreeWithSpec: FrequencyScorer.ScoreAll gives the
-// per-item FREQUENCY-SCORE (Score) bit for bit on both sides of every
-// limit of the subset path: at most 3 tags per item against 4, a
-// vocabulary of freqSubsetMaxTags against one more, and a table of at most
-// 4 counters per item against more; with repeated tags within an item
-// (two or three occurrences of one tag), case variants, tagless items, nil
-// entries and repeated pointers.
-func TestFrequencySubsetsAgreeWithSpec(t *testing.T) {
-	r := rand.New(rand.NewPCG(25, 10))
-	// 32 tags need 5,488 counters: 1,372 items and more may use them.
-	atLimit := (freqSubsetTableSize(freqSubsetMaxTags) + 3) / 4
-	cases := []struct {
-		n, vocab, perItem int
-		subsets           bool
-	}{
-		{2, 1, 1, true},
-		{3, 2, 2, true},
-		{100, 5, 3, true},
-		{1000, 20, 3, true},
-		{1000, 20, 4, false}, // an item with four tags
-		{atLimit, freqSubsetMaxTags, 3, true},
-		{atLimit - 1, freqSubsetMaxTags, 3, false}, // tables above 4 per item
-		{3000, freqSubsetMaxTags + 1, 3, false},    // vocabulary too large
-		{100, 20, 3, false},                        // 1,350 counters for 100 items
-	}
-	for _, c := range cases {
-		t.Run(fmt.Sprintf("n=%d,vocab=%d,perItem=%d", c.n, c.vocab, c.perItem), func(t *testing.T) {
-			for trial := range 5 {
-				items := make([]*ContextItem, c.n)
-				for i := range items {
-					switch {
-					case i > 0 && r.IntN(20) == 0:
-						items[i] = items[r.IntN(i)] // repeated pointer (may be nil)
-						continue
-					case c.n > 3 && r.IntN(30) == 0:
-						continue // nil entry
-					}
-					k := r.IntN(c.perItem + 1)
-					if i == 0 {
-						k = c.perItem // the most tags occur
-					}
-					var tags []string
-					for range k {
-						tag := fmt.Sprintf("tag%d", r.IntN(c.vocab))
-						if r.IntN(4) == 0 && len(tags) > 0 {
-							tag = tags[r.IntN(len(tags))] // repeated within the item
-						}
-						if r.IntN(3) == 0 {
-							tag = "TAG" + tag[3:]
-						}
-						tags = append(tags, tag)
-					}
-					items[i] = MustItem(ItemSpec{Content: fmt.Sprint("c", i), Tokens: 1, Tags: tags})
-				}
-				// Every tag of the vocabulary occurs, so that its size is the case's.
-				for v := range c.vocab {
-					items[r.IntN(len(items))] = MustItem(ItemSpec{Content: fmt.Sprint("v", v), Tokens: 1, Tags: []string{fmt.Sprintf("tag%d", v)}})
-				}
-				distinct, maxPer := map[string]bool{}, 0
-				for _, it := range items {
-					if it != nil {
-						maxPer = max(maxPer, len(it.tags))
-						for _, tag := range it.tags {
-							distinct[asciiLower(tag)] = true
-						}
-					}
-				}
-				if got := useFreqSubsets(len(items), len(distinct), maxPer); got != c.subsets {
-					t.Fatalf("case meant to test the subset path = %v, but it takes it = %v (%d tags, %d per item)", c.subsets, got, len(distinct), maxPer)
-				}
-				checkScoreAllAgrees(t, fmt.Sprintf("trial %d", trial), items)
-			}
-		})
-	}
-}
-
-// TestSortedDistinct3: the distinct ids of up to three, ascending, for
+// TestDistinctTags3: the distinct ids of up to three, ascending, for
 // every arrangement of ids with and without repeats.
-func TestSortedDistinct3(t *testing.T) {
+func TestDistinctTags3(t *testing.T) {
 	for _, tags := range [][]int32{{}, {4}, {4, 4}, {2, 9}, {9, 2}, {5, 5, 5}, {1, 2, 3}, {3, 1, 2}, {2, 3, 1}, {3, 2, 1}, {7, 7, 1}, {1, 7, 7}, {7, 1, 7}, {0, 0, 6}, {6, 0, 6}} {
 		want := slices.Compact(slices.Sorted(slices.Values(tags)))
-		a, b, c, k := sortedDistinct3(tags)
-		got := []int32{a, b, c}[:k]
+		s := distinctTags3(tags)
+		got := []int32{s.a, s.b, s.c}[:s.k]
 		if !slices.Equal(got, want) {
-			t.Errorf("sortedDistinct3(%v) = %v, want %v", tags, got, want)
+			t.Errorf("distinctTags3(%v) = %v, want %v", tags, got, want)
 		}
 	}
 }

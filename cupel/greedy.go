@@ -1,5 +1,11 @@
 package cupel
 
+import (
+	"cmp"
+	"math"
+	"slices"
+)
+
 // GreedySlice selects items by value density, score per token, filling the
 // budget from the densest item down (spec chapter 26 (GreedySlice)).
 //
@@ -16,42 +22,78 @@ package cupel
 //
 // GreedySlice has no state: the zero value and a nil *GreedySlice are ready
 // to use, and one value may serve concurrent calls. Slice runs in
-// O(N log N) time, and orders only what it needs to: the densest items
-// until the budget is spent, then only the items that still fit. It never
-// returns an error.
+// O(N log N) time and never returns an error. [GreedySlice.SlicePositions]
+// (greedy_fill.go) is its fast path, which the pipeline takes.
 type GreedySlice struct{}
 
 // NewGreedySlice returns a GreedySlice.
 func NewGreedySlice() *GreedySlice { return &GreedySlice{} }
 
-// Slice implements [Slicer]. It does not modify sorted.
-func (g *GreedySlice) Slice(sorted []ScoredItem, budget ContextBudget) ([]*ContextItem, error) {
-	pos, _ := g.SlicePositions(sorted, budget)
-	out := make([]*ContextItem, len(pos))
-	for i, p := range pos {
-		out[i] = sorted[p].Item
+// Slice implements [Slicer]: GREEDY-SLICE, spec chapter 26 (GreedySlice),
+// section Algorithm, step by step. It does not modify sorted.
+//
+// Two additions to the pseudocode, for inputs the pipeline never passes
+// (the Classify stage excludes negative tokens): a nil Item, or an item
+// with negative tokens, gets no density record, so it is never selected.
+func (*GreedySlice) Slice(sorted []ScoredItem, budget ContextBudget) ([]*ContextItem, error) {
+	if len(sorted) == 0 || budget.targetTokens <= 0 {
+		return []*ContextItem{}, nil
 	}
-	return out, nil
-}
 
-// SlicePositions returns the positions in sorted of the selected items, in
-// selection order (the pipeline's PositionSlicer fast path).
-func (*GreedySlice) SlicePositions(sorted []ScoredItem, budget ContextBudget) ([]int, error) {
-	target := budget.targetTokens
-	if len(sorted) == 0 || target <= 0 {
-		return []int{}, nil
+	// Step 1: compute value densities.
+	type densityIndex struct {
+		density float64
+		index   int
 	}
-	f := newGreedyFill(len(sorted), target, false)
-	defer f.release()
+	densities := make([]densityIndex, 0, len(sorted))
 	for i, si := range sorted {
-		if it := si.Item; it != nil {
-			f.add(i, si.Score, it.tokens)
+		if si.Item == nil || si.Item.tokens < 0 {
+			continue
+		}
+		tokens := si.Item.tokens
+		if tokens == 0 {
+			densities = append(densities, densityIndex{math.MaxFloat64, i})
+		} else {
+			densities = append(densities, densityIndex{si.Score / float64(tokens), i})
 		}
 	}
-	taken := f.run()
-	out := make([]int, len(taken))
-	for i, r := range taken {
-		out[i] = r.idx
+
+	// Step 2: sort by density descending, tiebreak by index ascending.
+	slices.SortFunc(densities, func(a, b densityIndex) int {
+		return cmp.Or(cmpDensityDesc(a.density, b.density), cmp.Compare(a.index, b.index))
+	})
+
+	// Step 3: greedy fill.
+	remaining := budget.targetTokens
+	selected := []*ContextItem{}
+	for _, d := range densities {
+		item := sorted[d.index].Item
+		tokens := item.tokens
+		if tokens == 0 {
+			selected = append(selected, item)
+		} else if tokens <= remaining {
+			selected = append(selected, item)
+			remaining -= tokens
+		}
 	}
-	return out, nil
+	return selected, nil
+}
+
+// cmpDensityDesc orders densities descending: -0.0 equals +0.0, and NaN
+// sorts after every number and equals NaN (ruling 6).
+func cmpDensityDesc(a, b float64) int {
+	switch {
+	case a > b:
+		return -1
+	case a < b:
+		return 1
+	case a == b: // -0.0 == +0.0
+		return 0
+	case math.IsNaN(a) && math.IsNaN(b):
+		return 0
+	case math.IsNaN(a):
+		return 1
+	default:
+		return -1
+	}
 }

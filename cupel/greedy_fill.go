@@ -6,6 +6,53 @@ import (
 	"sync"
 )
 
+// SlicePositions returns the positions in sorted of the items
+// [GreedySlice.Slice] selects, in its order: the pipeline's
+// [PositionSlicer] fast path, which must equal Slice exactly (same items,
+// same order). Where Slice sorts every density, SlicePositions orders only
+// what the fill needs (see greedyFill). The fill, with Sort-stage tie keys,
+// also serves the pipeline's fused Sort and Slice stages
+// (pipeline_greedy.go), where it must select the set that the Sort stage
+// followed by Slice selects.
+//
+// The code forks at these points, all covered on both sides by
+// TestGreedySlicePositionsEqualsSlice (random inputs against Slice), with
+// TestGreedyFillTieKeysDecide and TestGreedyFillAllFitWaitsForTies:
+//   - add leaves out items with negative tokens or more than the target;
+//   - a part of at most greedyInsertionMax records is insertion-sorted, a
+//     larger one partitioned; past 2*bits.Len(n) levels of partitioning a
+//     part is heapsorted instead (the introsort guard);
+//   - a part whose largest tokens exceed the remaining budget is first
+//     filtered of the records that no longer fit;
+//   - with tie keys only: a part whose records all fit is taken unsorted,
+//     unless it continues the pending run of equal density, and a run of
+//     equal density is ordered by sortKeyIdx (a radix sort where
+//     fewRadixPasses says it pays).
+//
+// It pays (BenchmarkGreedySlice, spec against fast in one run, items of
+// 50-550 tokens, budgets of 30,000 and 128,000 tokens): 2x to 5x faster
+// than Slice from 1,000 to 10,000 items, 1.7x at 100,000, with one
+// allocation instead of six to eleven.
+func (*GreedySlice) SlicePositions(sorted []ScoredItem, budget ContextBudget) ([]int, error) {
+	target := budget.targetTokens
+	if len(sorted) == 0 || target <= 0 {
+		return []int{}, nil
+	}
+	f := newGreedyFill(len(sorted), target, false)
+	defer f.release()
+	for i, si := range sorted {
+		if it := si.Item; it != nil {
+			f.add(i, si.Score, it.tokens)
+		}
+	}
+	taken := f.run()
+	out := make([]int, len(taken))
+	for i, r := range taken {
+		out[i] = r.idx
+	}
+	return out, nil
+}
+
 // greedyFill is GreedySlice's fill (spec chapter 26 (GreedySlice)) without a
 // full sort of the density order. It sorts the density records
 // incrementally, quicksort style, and takes each record as soon as it is
@@ -38,6 +85,10 @@ type greedyFill struct {
 	kp        *[]keyIdx
 	gs        *greedyScratch
 }
+
+// greedyInsertionMax is the largest part the fill insertion-sorts rather
+// than partitions.
+const greedyInsertionMax = 16
 
 // greedyScratch is the pooled memory of a fill besides its records.
 type greedyScratch struct {
@@ -136,8 +187,8 @@ func (f *greedyFill) fill(lo, hi, maxTok, depth int) {
 				return
 			}
 		}
-		if hi-lo <= 16 || depth == 0 {
-			if hi-lo <= 16 {
+		if hi-lo <= greedyInsertionMax || depth == 0 {
+			if hi-lo <= greedyInsertionMax {
 				insertionSortKeyIdx(f.recs[lo:hi])
 			} else {
 				heapSortKeyIdx(f.recs[lo:hi])

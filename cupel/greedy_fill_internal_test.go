@@ -1,71 +1,78 @@
 package cupel
 
 import (
+	"cmp"
 	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
 )
 
-// refGreedyOrder is the fill the incremental one replaces: sort every
-// record by (density key, tie key, position), then take in that order each
-// record whose tokens fit what remains. tie nil breaks ties by position.
-func refGreedyOrder(scores []float64, toks []int, tie []uint64, target int) []int {
-	type rec struct {
-		d, t uint64
-		pos  int
-	}
-	var rs []rec
+// greedyInput builds the ScoredItems of a fill case, in position order:
+// an item of tokens t at each position, a nil Item where t is -5.
+func greedyInput(scores []float64, toks []int) []ScoredItem {
+	in := make([]ScoredItem, len(toks))
 	for pos, t := range toks {
-		if t < 0 {
-			continue
+		in[pos].Score = scores[pos]
+		if t != -5 {
+			in[pos].Item = &ContextItem{tokens: t}
 		}
-		r := rec{d: greedyKey(scores[pos], t), pos: pos}
-		if tie != nil {
-			r.t = tie[pos]
-		}
-		rs = append(rs, r)
 	}
-	slices.SortFunc(rs, func(a, b rec) int {
-		if a.d != b.d {
-			return cmpUint(a.d, b.d)
-		}
-		if a.t != b.t {
-			return cmpUint(a.t, b.t)
-		}
-		return a.pos - b.pos
-	})
+	return in
+}
+
+// specGreedyPositions is what the fill must equal, by the exported spec
+// method: the positions GreedySlice.Slice selects, in its order. With tie
+// (the pipeline's fused path) the input is first put in Sort-stage order
+// (tie key ascending, then position), and the positions returned are the
+// original ones.
+func specGreedyPositions(scores []float64, toks []int, tie []uint64, target int) []int {
+	in := greedyInput(scores, toks)
+	order := make([]int, len(in))
+	for pos := range order {
+		order[pos] = pos
+	}
+	if tie != nil {
+		slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(tie[a], tie[b]) })
+	}
+	sorted := make([]ScoredItem, len(in))
+	for k, pos := range order {
+		sorted[k] = in[pos]
+	}
+	sel, err := (*GreedySlice)(nil).Slice(sorted, sliceBudget(max(target, 0), target))
+	if err != nil {
+		panic(err)
+	}
+	posOf := map[*ContextItem]int{}
+	for pos, si := range in {
+		posOf[si.Item] = pos
+	}
 	out := []int{}
-	if target <= 0 {
-		return out
-	}
-	remaining := target
-	for _, r := range rs {
-		if toks[r.pos] <= remaining {
-			remaining -= toks[r.pos]
-			out = append(out, r.pos)
-		}
+	for _, it := range sel {
+		out = append(out, posOf[it])
 	}
 	return out
 }
 
-func cmpUint(a, b uint64) int {
-	if a < b {
-		return -1
-	}
-	return 1
-}
-
 // greedyFillCase is one random input: scores rich in ties (equal densities
 // from equal scores and tokens, and from proportional ones), NaN and
-// negative scores, zero, negative and over-target tokens.
+// negative scores, zero, negative and over-target tokens, and nil items
+// (tokens -5, see greedyInput). One case in four draws from so few scores
+// and tokens that runs of equal density reach thousands of records (both
+// sides of fewRadixPasses when the fused path orders a run by tie key).
 func greedyFillCase(r *rand.Rand, n int) (scores []float64, toks []int, tie []uint64, target int) {
 	vals := []float64{0, 0.1, 0.25, 0.5, 1, 2, -0.5, math.NaN(), math.Copysign(0, -1), math.Inf(1)}
 	scores, toks, tie = make([]float64, n), make([]int, n), make([]uint64, n)
 	maxTok := 1 + r.IntN(2000)
+	fewValues := r.IntN(4) == 0
+	if fewValues {
+		maxTok = 4
+	}
 	for i := range n {
-		switch r.IntN(4) {
-		case 0:
+		switch {
+		case fewValues:
+			scores[i] = []float64{0, math.Copysign(0, -1), 0.5, 1}[r.IntN(4)]
+		case r.IntN(4) == 0:
 			scores[i] = vals[r.IntN(len(vals))]
 		default:
 			scores[i] = float64(r.IntN(1000)) / 1000
@@ -126,25 +133,35 @@ func runGreedyFill(scores []float64, toks []int, tie []uint64, target, depth int
 	return out
 }
 
-// TestGreedyFillAgreesWithFullSort: the incremental fill takes exactly the
-// records, in exactly the order, of sorting them all first (ties by
-// position: GreedySlice), and, with Sort-stage tie keys, exactly the same
-// set (the pipeline's fused path, which orders the set afterwards), on
-// both sides of the insertion-sort and radix thresholds, with the heapsort
-// fallback forced, and with ties, zero, negative and over-target tokens.
-func TestGreedyFillAgreesWithFullSort(t *testing.T) {
+// TestGreedySlicePositionsEqualsSlice: the fast path equals the spec
+// method. GreedySlice.SlicePositions (and the fill with the heapsort forced
+// at once, depth 0, or after one partition, depth 1) selects exactly the
+// positions GreedySlice.Slice selects, in the same order; with Sort-stage
+// tie keys (the pipeline's fused path, which orders the set afterwards) the
+// fill selects exactly the set that the Sort stage followed by
+// GreedySlice.Slice selects. The sizes and targets fall on both sides of
+// every fork: parts of 16 records or fewer (insertion sort) and more, the
+// introsort depth, the drop of records over the remaining budget, the
+// fused path's all-fit shortcut, and runs of equal density shorter and
+// long enough for fewRadixPasses to pick the radix sort; with ties, zero, negative, nil and
+// over-target items.
+func TestGreedySlicePositionsEqualsSlice(t *testing.T) {
 	r := rand.New(rand.NewPCG(25, 3))
-	sizes := []int{0, 1, 2, 15, 16, 17, 40, 100, 300, radixThreshold - 1, radixThreshold + 1, 3000}
+	sizes := []int{0, 1, 2, greedyInsertionMax - 1, greedyInsertionMax, greedyInsertionMax + 1, 33, 40, 100, 300, 1023, 1025, 3000, 5000}
 	for _, n := range sizes {
 		for trial := range 40 {
 			scores, toks, tie, target := greedyFillCase(r, n)
-			want := refGreedyOrder(scores, toks, nil, target)
-			for _, depth := range []int{-1, 0, 1} {
+			want := specGreedyPositions(scores, toks, nil, target)
+			got, err := (*GreedySlice)(nil).SlicePositions(greedyInput(scores, toks), sliceBudget(max(target, 0), target))
+			if err != nil || !slices.Equal(got, want) {
+				t.Fatalf("n=%d trial %d target %d: SlicePositions = %v, %v; Slice selects %v", n, trial, target, got, err, want)
+			}
+			for _, depth := range []int{0, 1} {
 				if got := runGreedyFill(scores, toks, nil, target, depth); !slices.Equal(got, want) {
 					t.Fatalf("n=%d trial %d depth %d target %d: position ties: got %v, want %v", n, trial, depth, target, got, want)
 				}
 			}
-			wantSet := refGreedyOrder(scores, toks, tie, target)
+			wantSet := specGreedyPositions(scores, toks, tie, target)
 			slices.Sort(wantSet)
 			for _, depth := range []int{-1, 0, 1} {
 				got := runGreedyFill(scores, toks, tie, target, depth)

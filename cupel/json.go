@@ -7,6 +7,8 @@ import (
 	"math"
 	"sort"
 	"time"
+
+	"github.com/cupel-go/go-cupel/internal/jsonfloat"
 )
 
 // JSON wire formats (ruling 23). Items and budgets use the data
@@ -16,8 +18,8 @@ import (
 // values are written as the strings "NaN", "Infinity" and "-Infinity" and
 // read back from them.
 
-// jsonFloat is the package's one JSON codec for floats: see [Float].
-type jsonFloat = Float
+// jsonFloat is the module's one JSON codec for floats.
+type jsonFloat = jsonfloat.Float
 
 type itemJSON struct {
 	Content             string         `json:"content"`

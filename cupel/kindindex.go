@@ -1,24 +1,16 @@
 package cupel
 
-// kindIndex maps ContextKinds to small integers under ASCII case folding
-// (ruling 15) without allocating on lookup.
+// kindIndex maps ContextKinds to small integers, in the order they were
+// added, under ASCII case folding (ruling 15), without allocating on
+// lookup. (A linear scan of the keys up to eight kinds, about 2x faster a
+// lookup, made QuotaSlice.Slice over five kinds at most 1.15x faster at
+// 100, 1,000 or 10,000 items, so it went.)
 type kindIndex struct {
-	keys []string       // folded keys, by index
-	m    map[string]int // folded key -> index; nil while len(keys) <= linearKinds
+	m map[string]int // folded key -> index
 }
-
-const linearKinds = 8
 
 // find returns the index of k, or -1.
 func (x *kindIndex) find(k ContextKind) int {
-	if x.m == nil {
-		for i, key := range x.keys {
-			if asciiEqualFold(key, string(k)) {
-				return i
-			}
-		}
-		return -1
-	}
 	var buf [64]byte
 	var b []byte
 	if len(k) <= len(buf) {
@@ -41,16 +33,10 @@ func (x *kindIndex) find(k ContextKind) int {
 
 // add appends k (which must not be present) and returns its index.
 func (x *kindIndex) add(k ContextKind) int {
-	key := k.Key()
-	x.keys = append(x.keys, key)
-	i := len(x.keys) - 1
-	if x.m != nil {
-		x.m[key] = i
-	} else if len(x.keys) > linearKinds {
-		x.m = make(map[string]int, 2*len(x.keys))
-		for j, kk := range x.keys {
-			x.m[kk] = j
-		}
+	if x.m == nil {
+		x.m = make(map[string]int)
 	}
+	i := len(x.m)
+	x.m[k.Key()] = i
 	return i
 }

@@ -43,19 +43,14 @@ func WithTableLimit(cells int64) KnapsackOption {
 //
 // Before the table is built, cells = candidates x capacity (candidates being
 // the items with tokens > 0) is compared with the table limit; above it the
-// slicer returns a [*TableTooLargeError] (ruling 19).
-//
-// Implementation notes, none of which changes the result: the keep table
-// uses one bit per cell; candidates whose value is 0 or whose weight exceeds
-// the capacity are left out of the table (they can never be kept, because dp
-// is non-decreasing in w and the comparison is strict); and the table is cut
-// at the sum of the remaining weights (any column beyond it repeats that
-// column). DP values are capped at MaxInt64/candidates so that sums never
-// overflow; this only affects scores above about 9e14/candidates.
+// slicer returns a [*TableTooLargeError] (ruling 19). DP values are capped
+// at MaxInt64/candidates so that sums never overflow; this only affects
+// scores above about 9e14/candidates.
 //
 // The zero value (and a nil *KnapsackSlice) uses [DefaultBucketSize] and
 // [DefaultKnapsackTableLimit]. A KnapsackSlice is immutable and safe for
-// concurrent use.
+// concurrent use. [KnapsackSlice.SlicePositions] (knapsack_positions.go) is
+// its fast path, which the pipeline takes.
 type KnapsackSlice struct {
 	bucket int
 	limit  int64
@@ -95,134 +90,120 @@ func (k *KnapsackSlice) TableLimit() int64 {
 	return k.limit
 }
 
-// Slice implements [Slicer]. It returns a [*TableTooLargeError] when the
-// table would exceed the limit. It does not modify sorted.
+// Slice implements [Slicer]: KNAPSACK-SLICE, spec chapter 27
+// (KnapsackSlice), section Algorithm, step by step. It returns a
+// [*TableTooLargeError] when the table would exceed the limit. It does not
+// modify sorted.
+//
+// Three additions to the pseudocode: a nil Item is skipped; the table guard
+// (ruling 19) runs before step 4; and values are capped so that the DP's
+// sums cannot overflow (see knapsackValue).
 func (k *KnapsackSlice) Slice(sorted []ScoredItem, budget ContextBudget) ([]*ContextItem, error) {
-	idx, err := k.solve(nil, sorted, budget)
-	if err != nil {
-		return nil, err
+	if len(sorted) == 0 || budget.targetTokens <= 0 {
+		return []*ContextItem{}, nil
 	}
-	out := make([]*ContextItem, len(idx))
-	for i, j := range idx {
-		out[i] = sorted[j].Item
-	}
-	return out, nil
-}
+	bucketSize := k.BucketSize()
 
-// knapCand is a DP candidate: its position in the input, weight and value.
-type knapCand struct {
-	idx int
-	dw  int
-	v   int64
-}
-
-// solve returns the positions in sorted of the selected items, in output
-// order (zero-token items first, then reconstruction order). A non-nil
-// canceller is polled while the table fills (about every pollEvery cells).
-func (k *KnapsackSlice) solve(c0 *canceller, sorted []ScoredItem, budget ContextBudget) ([]int, error) {
-	target := budget.targetTokens
-	if len(sorted) == 0 || target <= 0 {
-		return []int{}, nil
-	}
-	bucket, limit := k.BucketSize(), k.TableLimit()
-
-	zeros, n := 0, 0
+	// Step 1: pre-filter zero-token items (always included).
+	zeroTokenItems := []*ContextItem{}
+	var candidates []ScoredItem
 	for _, si := range sorted {
 		if si.Item == nil {
 			continue
 		}
-		switch t := si.Item.tokens; {
-		case t == 0:
-			zeros++
-		case t > 0:
-			n++
+		if si.Item.tokens == 0 {
+			zeroTokenItems = append(zeroTokenItems, si.Item)
+		} else if si.Item.tokens > 0 {
+			candidates = append(candidates, si)
 		}
 	}
-	capacity := target / bucket
-	if n == 0 || capacity == 0 {
-		return zeroTokenPositions(sorted, zeros, 0), nil
+	if len(candidates) == 0 {
+		return zeroTokenItems, nil
 	}
-	// Table guard (ruling 19), on the spec's capacity.
-	hi, lo := bits.Mul64(uint64(n), uint64(capacity))
-	if hi != 0 || lo > math.MaxInt64 || int64(lo) > limit {
-		cells := int64(math.MaxInt64)
-		if hi == 0 && lo <= math.MaxInt64 {
-			cells = int64(lo)
-		}
-		return nil, &TableTooLargeError{Candidates: n, Capacity: capacity, Cells: cells, Limit: limit}
-	}
+	n := len(candidates)
 
-	// Active candidates: value > 0 and weight <= capacity (see the type doc).
+	// Step 2: build parallel arrays.
+	weights := make([]int, n)
+	values := make([]int64, n)
+	items := make([]*ContextItem, n)
 	vmax := int64(math.MaxInt64) / int64(n)
-	cands := make([]knapCand, 0, n)
-	sumW := 0
-	for i, si := range sorted {
-		it := si.Item
-		if it == nil || it.tokens <= 0 {
-			continue
-		}
-		dw := it.tokens / bucket
-		if it.tokens%bucket != 0 {
-			dw++
-		}
-		if dw > capacity {
-			continue
-		}
-		v := knapsackValue(si.Score, vmax)
-		if v == 0 {
-			continue
-		}
-		cands = append(cands, knapCand{i, dw, v})
-		sumW = min(sumW+dw, capacity) // dw <= capacity, so no overflow
-	}
-	c := sumW // effective capacity: columns above sumW repeat column sumW
-	m := len(cands)
-	if m == 0 {
-		return zeroTokenPositions(sorted, zeros, 0), nil
+	for i, c := range candidates {
+		weights[i] = c.Item.tokens
+		values[i] = knapsackValue(c.Score, vmax)
+		items[i] = c.Item
 	}
 
-	dp := make([]int64, c+1)
-	rowWords := (c + 64) / 64 // c+1 bits per row, rounded up to whole words
-	keep := make([]uint64, m*rowWords)
-	// The rows are filled in blocks of about pollEvery cells, with a poll of
-	// the canceller (when there is one) before each block.
-	block := max(1, pollEvery/(c+1))
-	for lo := 0; lo < m; lo += block {
-		if c0 != nil {
-			if err := c0.err(StageSlice); err != nil {
-				return nil, err
-			}
-		}
-		for i := lo; i < min(lo+block, m); i++ {
-			row := keep[i*rowWords : (i+1)*rowWords]
-			dw, dv := cands[i].dw, cands[i].v
-			for w := c; w >= dw; w-- {
-				if with := dp[w-dw] + dv; with > dp[w] {
-					dp[w] = with
-					row[w>>6] |= 1 << (uint(w) & 63)
-				}
+	// Step 3: discretize capacity and weights.
+	capacity := budget.targetTokens / bucketSize
+	if capacity == 0 {
+		return zeroTokenItems, nil
+	}
+	discretizedWeights := make([]int, n)
+	for i := range n {
+		discretizedWeights[i] = ceilDiv(weights[i], bucketSize)
+	}
+
+	// Ruling 19: refuse a table over the limit before building it.
+	if err := checkKnapsackTable(n, capacity, k.TableLimit()); err != nil {
+		return nil, err
+	}
+
+	// Step 4: DP with 1D value array + 2D keep table.
+	dp := make([]int64, capacity+1)
+	keep := make([][]bool, n)
+	cells := make([]bool, n*(capacity+1)) // one allocation for every row
+	for i := range keep {
+		keep[i] = cells[i*(capacity+1) : (i+1)*(capacity+1)]
+	}
+	for i := range n {
+		dw, dv := discretizedWeights[i], values[i]
+		for w := capacity; w >= dw; w-- {
+			if withItem := dp[w-dw] + dv; withItem > dp[w] {
+				dp[w] = withItem
+				keep[i][w] = true
 			}
 		}
 	}
 
-	// Reconstruct twice: count, then fill an exactly sized result that starts
-	// with the zero-token items.
-	selected, rem := 0, c
-	for i := m - 1; i >= 0; i-- {
-		if keep[i*rowWords+rem>>6]&(1<<(uint(rem)&63)) != 0 {
-			rem -= cands[i].dw
-			selected++
+	// Step 5: reconstruct solution.
+	selected := []*ContextItem{}
+	remainingCapacity := capacity
+	for i := n - 1; i >= 0; i-- {
+		if keep[i][remainingCapacity] {
+			selected = append(selected, items[i])
+			remainingCapacity -= discretizedWeights[i]
 		}
 	}
-	out := zeroTokenPositions(sorted, zeros, selected)
-	rem = c
-	for i := m - 1; i >= 0; i-- {
-		if keep[i*rowWords+rem>>6]&(1<<(uint(rem)&63)) != 0 {
-			rem -= cands[i].dw
-			out = append(out, cands[i].idx)
-		}
+
+	// Step 6: combine zero-token items with selected items.
+	result := make([]*ContextItem, 0, len(zeroTokenItems)+len(selected))
+	result = append(result, zeroTokenItems...)
+	result = append(result, selected...)
+	return result, nil
+}
+
+// ceilDiv is ceil(a/b) for a >= 0 and b > 0, without overflow.
+func ceilDiv(a, b int) int {
+	q := a / b
+	if a%b != 0 {
+		q++
 	}
-	return out, nil
+	return q
+}
+
+// checkKnapsackTable returns a [*TableTooLargeError] when a table of
+// candidates x capacity cells exceeds limit (ruling 19); cells that
+// overflow int64 are reported as MaxInt64.
+func checkKnapsackTable(candidates, capacity int, limit int64) error {
+	hi, lo := bits.Mul64(uint64(candidates), uint64(capacity))
+	if hi == 0 && lo <= math.MaxInt64 && int64(lo) <= limit {
+		return nil
+	}
+	cells := int64(math.MaxInt64)
+	if hi == 0 && lo <= math.MaxInt64 {
+		cells = int64(lo)
+	}
+	return &TableTooLargeError{Candidates: candidates, Capacity: capacity, Cells: cells, Limit: limit}
 }
 
 // knapsackValue returns max(0, floor(score*10000)) capped at vmax; NaN -> 0.
@@ -235,24 +216,4 @@ func knapsackValue(score float64, vmax int64) int64 {
 		return vmax
 	}
 	return int64(x)
-}
-
-// zeroTokenPositions returns the positions of the zero-token items of sorted
-// (input order), in a slice with room for extra more positions.
-func zeroTokenPositions(sorted []ScoredItem, zeros, extra int) []int {
-	out := make([]int, 0, zeros+extra)
-	if zeros == 0 {
-		return out
-	}
-	for i, si := range sorted {
-		if si.Item != nil && si.Item.tokens == 0 {
-			out = append(out, i)
-		}
-	}
-	return out
-}
-
-// SlicePositions is the pipeline's PositionSlicer fast path.
-func (k *KnapsackSlice) SlicePositions(sorted []ScoredItem, budget ContextBudget) ([]int, error) {
-	return k.solve(nil, sorted, budget)
 }

@@ -232,98 +232,49 @@ func (r *run) execute(items []*ContextItem) (Result, error) {
 	return res, nil
 }
 
-// deduplicate returns the indices (ascending) of the scoreable items that
-// survive (spec "Stage 3: Deduplicate"): byte-exact content, highest score
-// wins, the lowest index on ties. A NaN score loses to any number, as in
-// every other score comparison of the pipeline (ruling 6).
-//
-// Instead of a map from content to best index it sorts (hash of content,
-// index) records with the radix key sort and walks the runs of equal hashes,
-// comparing the strings themselves within a run, so hash collisions never
-// merge different contents. The survivors are exactly the spec's.
+// deduplicate is the Deduplicate stage (spec chapter 9, "Stage 3:
+// Deduplicate"): it returns the indexes, ascending, of the scoreable items
+// that survive and records the others as deduplicated. dedupSpec is the
+// stage as the spec writes it; when deduplication is on, dedupByTable
+// (dedup_table.go) returns the same survivors faster.
 func (r *run) deduplicate(items []*ContextItem, scores []float64) ([]int, error) {
+	if !r.p.dedup {
+		return r.dedupSpec(items, scores)
+	}
+	return r.dedupByTable(items, scores)
+}
+
+// dedupSpec is the spec's DEDUPLICATE: a map from content (byte-exact) to
+// the index of the best item with that content, the highest score winning
+// and the lowest index on ties; the survivors are the items that are their
+// content's best, in input order. Where the spec compares scores with ">",
+// it uses compareScoreDesc, so that a NaN score loses to any number, as in
+// every other score comparison of the pipeline (ruling 6).
+func (r *run) dedupSpec(items []*ContextItem, scores []float64) ([]int, error) {
 	survivors := resize(&r.sc.survivors, len(items))[:0]
-	if !r.p.dedup || len(items) < 2 {
+	if !r.p.dedup {
 		for i := range items {
 			survivors = append(survivors, i)
 		}
 		return survivors, nil
 	}
-	// winner[i] is the index of the item that beats items[i], or -1.
-	winner := resize(&r.sc.winner, len(items))
-	for i := range winner {
-		winner[i] = -1
-	}
-	if len(items) <= dedupTableMaxItems {
-		if err := r.dedupByTable(items, scores, winner); err != nil {
+	bestByContent := make(map[string]int, len(items))
+	for i, it := range items {
+		if err := r.pollAt(i, StageDeduplicate); err != nil {
 			return nil, err
 		}
-		return r.survivors(items, scores, winner, survivors), nil
+		if b, ok := bestByContent[it.content]; !ok || compareScoreDesc(scores[i], scores[b]) < 0 {
+			bestByContent[it.content] = i
+		}
 	}
-	kp := getScratch(len(items))
-	defer putScratch(kp)
-	keys := (*kp)[:len(items)]
 	for i, it := range items {
-		if i&(pollEvery-1) == 0 && r.stop != nil {
-			if err := r.stop.err(StageDeduplicate); err != nil {
-				return nil, err
-			}
-		}
-		keys[i] = keyIdx{uint64(it.contentHash), i}
-	}
-	if err := sortKeyIdxStop(keys, r.stop, StageDeduplicate); err != nil {
-		return nil, err
-	}
-	var reps []int // best index of each distinct content in the current run
-	for lo := 0; lo < len(keys); {
-		hi := lo + 1
-		for hi < len(keys) && keys[hi].key == keys[lo].key {
-			hi++
-		}
-		if hi-lo > 1 {
-			reps = reps[:0]
-			for _, k := range keys[lo:hi] { // ascending index within the run
-				i := k.idx
-				found := false
-				for ri, b := range reps {
-					if items[b].content != items[i].content {
-						continue
-					}
-					found = true
-					if compareScoreDesc(scores[i], scores[b]) < 0 {
-						reps[ri] = i
-					}
-					break
-				}
-				if !found {
-					reps = append(reps, i)
-				}
-			}
-			for _, k := range keys[lo:hi] {
-				for _, b := range reps {
-					if b != k.idx && items[b].content == items[k.idx].content {
-						winner[k.idx] = int32(b)
-						break
-					}
-				}
-			}
-		}
-		lo = hi
-	}
-	return r.survivors(items, scores, winner, survivors), nil
-}
-
-// survivors appends to dst the indexes of the items no other item beats
-// (winner[i] < 0) and records the others as deduplicated.
-func (r *run) survivors(items []*ContextItem, scores []float64, winner []int32, dst []int) []int {
-	for i, it := range items {
-		if winner[i] < 0 {
-			dst = append(dst, i)
+		if b := bestByContent[it.content]; b == i {
+			survivors = append(survivors, i)
 		} else if r.trace != nil {
-			r.exclude(codeDeduplicate, it, scores[i], Deduplicated(items[winner[i]].content))
+			r.exclude(codeDeduplicate, it, scores[i], Deduplicated(items[b].content))
 		}
 	}
-	return dst
+	return survivors, nil
 }
 
 // dedupSeed seeds the content hashes of deduplicate. Results never depend on
@@ -331,16 +282,22 @@ func (r *run) survivors(items []*ContextItem, scores []float64, winner []int32, 
 var dedupSeed = maphash.MakeSeed()
 
 // dedupHash is 32 bits of a content hash, which NewItem stores in the item
-// (a variable so that a test can force collisions in the items it builds):
-// the radix sort then skips the four zero bytes, and a collision only
-// lengthens a run, in which strings are compared.
+// for dedupByTable (a variable so that a test can force collisions in the
+// items it builds): a collision only costs a probe, in which the strings
+// are compared.
 var dedupHash = func(content string) uint64 { return maphash.String(dedupSeed, content) >> 32 }
 
-// sortByScore orders the survivors by score descending, then by their
-// position in the deduplicated list (spec "Stage 4: Sort"; NaN last and
-// -0.0 equal to +0.0, ruling 6). It sorts (key, position) records,
-// so the order does not rely on sort stability (spec pitfall P1).
-// A non-nil stop is polled between the passes of the sort.
+// sortByScore is the Sort stage (spec chapter 10, "Stage 4: Sort"), in the
+// spec's implementation pattern: it builds a (score, index) key for each
+// survivor, index being its position in the deduplicated list, sorts the
+// keys by score descending then index ascending, and rebuilds the list in
+// that order; the order does not rely on sort stability (spec pitfall P1).
+// The score part of a key is descKey(score), whose ascending order is
+// compareScoreDesc's (NaN last, -0.0 equal to +0.0, ruling 6), so that
+// sortKeyIdx, which sorts as slices.SortFunc with cmpKeyIdx does, is the
+// spec's SORT-BY; TestSortByScoreAgreesWithSpec checks the whole against a
+// stable sort with compareScoreDesc. A non-nil stop is polled between the
+// passes of the radix sort.
 func sortByScore(sorted []ScoredItem, items []*ContextItem, scores []float64, survivors []int, stop *canceller) ([]ScoredItem, error) {
 	kp := getScratch(len(survivors))
 	defer putScratch(kp)

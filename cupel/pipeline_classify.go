@@ -1,7 +1,8 @@
 package cupel
 
-// classify partitions items (spec "Stage 1: Classify"): negative-token items
-// are excluded before the pinned check; pinned tokens are validated against
+// classify is the Classify stage (spec chapter 7, "Stage 1: Classify"): it
+// partitions items into pinned and scoreable ones; negative-token items are
+// excluded before the pinned check; pinned tokens are validated against
 // maxTokens - outputReserve (ruling 11).
 //
 // One pass checks the items (a nil item or an overflowing sum of tokens,
@@ -15,10 +16,8 @@ func (r *run) classify(items []*ContextItem) (pinned, scoreable []*ContextItem, 
 	buf := resize(&r.sc.scoreable, len(items))
 	front, back := 0, len(buf)
 	for i, it := range items {
-		if i&(pollEvery-1) == 0 && r.stop != nil {
-			if err := r.stop.err(StageClassify); err != nil {
-				return nil, nil, 0, err
-			}
+		if err := r.pollAt(i, StageClassify); err != nil {
+			return nil, nil, 0, err
 		}
 		if it == nil {
 			return nil, nil, 0, &ValidationError{Type: "Pipeline input", Field: "items[" + itoa(i) + "]", Value: nil, Reason: "must not be nil", sentinel: ErrInvalidItem}
@@ -43,10 +42,8 @@ func (r *run) classify(items []*ContextItem) (pinned, scoreable []*ContextItem, 
 	}
 	if r.trace != nil {
 		for i, it := range items {
-			if i&(pollEvery-1) == 0 && r.stop != nil {
-				if err := r.stop.err(StageClassify); err != nil {
-					return nil, nil, 0, err
-				}
+			if err := r.pollAt(i, StageClassify); err != nil {
+				return nil, nil, 0, err
 			}
 			if it.tokens < 0 {
 				r.exclude(codeClassify, it, 0, NegativeTokens(it.tokens))
@@ -62,4 +59,14 @@ func (r *run) classify(items []*ContextItem) (pinned, scoreable []*ContextItem, 
 		return nil, nil, 0, &PinnedExceedsBudgetError{PinnedTokens: pinnedTokens, Available: available}
 	}
 	return pinned, buf[:front:front], pinnedTokens, nil
+}
+
+// pollAt returns the run's *CanceledError, naming stage, when its context
+// is done; it looks only when i is a multiple of pollEvery, so that a loop
+// over items can call it at every item.
+func (r *run) pollAt(i int, stage PipelineStage) error {
+	if i&(pollEvery-1) != 0 {
+		return nil
+	}
+	return r.stop.err(stage)
 }

@@ -213,135 +213,143 @@ func (q *QuotaSlice) Quotas() QuotaSet { return q.quotas }
 // Inner returns the inner slicer.
 func (q *QuotaSlice) Inner() Slicer { return q.inner }
 
-// Slice implements [Slicer]. It does not modify sorted.
+// Slice implements [Slicer]: QUOTA-SLICE (see slice). It does not modify
+// sorted.
 func (q *QuotaSlice) Slice(sorted []ScoredItem, budget ContextBudget) ([]*ContextItem, error) {
 	return q.slice(nil, sorted, budget)
 }
 
-// slice is Slice calling the inner slicer through sliceItems(c, ...).
-func (q *QuotaSlice) slice(c *canceller, sorted []ScoredItem, budget ContextBudget) ([]*ContextItem, error) {
+// kindPartition is one kind's partition in QUOTA-SLICE: the kind as first
+// spelled in the input, its items in input order and their token mass.
+type kindPartition struct {
+	kind  ContextKind
+	items []ScoredItem
+	mass  int
+}
+
+// slice is QUOTA-SLICE of spec chapter 28 (QuotaSlice), section Algorithm,
+// with the decisions listed on QuotaSlice; it calls the inner slicer
+// through sliceItems(c, ...), so that a non-nil c reaches it.
+func (q *QuotaSlice) slice(c *canceller, scoredItems []ScoredItem, budget ContextBudget) ([]*ContextItem, error) {
 	if q == nil || isNil(q.inner) {
 		return nil, invalidConfig("QuotaSlice", "inner", nil, "must not be nil")
 	}
-	target := budget.targetTokens
-	if len(sorted) == 0 || target <= 0 {
+	if len(scoredItems) == 0 || budget.targetTokens <= 0 {
 		return []*ContextItem{}, nil
 	}
+	targetTokens := budget.targetTokens
 
-	// Phase 1: partition by kind, in first-seen order. part[i] is the
-	// partition of sorted[i] (-1: dropped).
+	// Phase 1: partition by ContextKind (ASCII case folding), in the order
+	// the kinds first appear (ruling 16). Nil items and items with
+	// negative tokens are left out.
 	var kinds kindIndex
-	type partition struct {
-		kind        ContextKind
-		mass        int
-		count, next int // item count; then the fill cursor into grouped
-		budget      int
-	}
-	var parts []partition
-	part := make([]int, len(sorted))
-	for i, si := range sorted {
-		it := si.Item
-		if it == nil || it.tokens < 0 {
-			part[i] = -1
+	var partitions []kindPartition
+	for _, si := range scoredItems {
+		if si.Item == nil || si.Item.tokens < 0 {
 			continue
 		}
-		p := kinds.find(it.kind)
+		p := kinds.find(si.Item.kind)
 		if p < 0 {
-			p = kinds.add(it.kind)
-			parts = append(parts, partition{kind: it.kind})
+			p = kinds.add(si.Item.kind)
+			partitions = append(partitions, kindPartition{kind: si.Item.kind})
 		}
-		part[i] = p
-		// Phase 2: candidate token mass.
-		m, ok := addTokens(parts[p].mass, it.tokens)
-		if !ok {
-			return nil, &TokenOverflowError{What: "QuotaSlice candidate tokens of kind " + string(it.kind)}
-		}
-		parts[p].mass = m
-		parts[p].count++
+		partitions[p].items = append(partitions[p].items, si)
 	}
 
-	// Phase 3: DISTRIBUTE-BUDGET.
-	totalRequired := 0
-	for _, qt := range q.quotas.quotas {
-		r := floorMul(target, qt.require/100.0)
-		if s, ok := addTokens(totalRequired, r); ok {
-			totalRequired = s
-		} else {
-			totalRequired = math.MaxInt
-		}
-	}
-	unassigned := max(0, target-totalRequired)
-	reqCap := func(k ContextKind) (int, int) {
-		if j := q.quotas.index.find(k); j >= 0 {
-			qt := q.quotas.quotas[j]
-			return floorMul(target, qt.require/100.0), floorMul(target, qt.cap/100.0)
-		}
-		return 0, target
-	}
-	totalMass := 0
-	for _, p := range parts {
-		if r, c := reqCap(p.kind); c > r {
-			s, ok := addTokens(totalMass, p.mass)
+	// Phase 2: candidate token mass per kind.
+	for i := range partitions {
+		p := &partitions[i]
+		for _, si := range p.items {
+			mass, ok := addTokens(p.mass, si.Item.tokens)
 			if !ok {
-				return nil, &TokenOverflowError{What: "QuotaSlice candidate tokens"}
+				return nil, &TokenOverflowError{What: "QuotaSlice candidate tokens of kind " + string(p.kind)}
 			}
-			totalMass = s
+			p.mass = mass
 		}
-	}
-	assigned := 0 // Σ budgets so far, <= target
-	for i := range parts {
-		p := &parts[i]
-		r, c := reqCap(p.kind)
-		proportional := 0
-		if totalMass > 0 && c > r {
-			proportional = mulDivFloor(unassigned, p.mass, totalMass)
-		}
-		// No overflow: when unassigned > 0, r + proportional <=
-		// r + unassigned <= r + target - totalRequired <= target.
-		// The clamp to target - assigned never binds when totalRequired <=
-		// target (then Σ budgets <= totalRequired + unassigned = target);
-		// it binds only when float64 rounding of the percentages makes
-		// Σ requireTokens exceed the target, which exact arithmetic cannot.
-		p.budget = min(r+proportional, c, target-assigned)
-		assigned += p.budget
 	}
 
-	// Group the items by partition (stable), in one backing array.
-	start := 0
-	for i := range parts {
-		parts[i].next = start
-		start += parts[i].count
-	}
-	grouped := make([]ScoredItem, start)
-	for i, si := range sorted {
-		if p := part[i]; p >= 0 {
-			grouped[parts[p].next] = si
-			parts[p].next++
-		}
+	// Phase 3: budget distribution.
+	kindBudgets, err := q.distributeBudget(partitions, targetTokens)
+	if err != nil {
+		return nil, err
 	}
 
 	// Phase 4: per-kind slicing.
-	var out []*ContextItem
-	for _, p := range parts {
-		if p.budget <= 0 {
+	allSelected := []*ContextItem{}
+	for i, p := range partitions {
+		kindBudget := kindBudgets[i]
+		if kindBudget <= 0 {
 			continue
 		}
-		items := grouped[p.next-p.count : p.next : p.next]
-		// capTokens uses the configured cap, or 100% (= target) for an
-		// unconfigured kind, the same value DISTRIBUTE-BUDGET used; the kind
-		// budget was clamped to it there, so budget <= capTokens always holds
-		// and sliceBudget's clamp never changes anything.
-		_, capTokens := reqCap(p.kind)
-		sel, err := sliceItems(c, q.inner, items, sliceBudget(capTokens, p.budget))
+		capTokens := floorMul(targetTokens, q.quotas.Cap(p.kind)/100.0)
+		// kindBudget <= capTokens (DISTRIBUTE-BUDGET clamps it), so
+		// sliceBudget's own clamp changes nothing.
+		selected, err := sliceItems(c, q.inner, p.items, sliceBudget(capTokens, kindBudget))
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, sel...)
+		allSelected = append(allSelected, selected...)
 	}
-	if out == nil {
-		out = []*ContextItem{}
+	return allSelected, nil
+}
+
+// distributeBudget is DISTRIBUTE-BUDGET of spec chapter 28 (QuotaSlice),
+// section Budget Distribution: the budget of each partition, in partition
+// order.
+func (q *QuotaSlice) distributeBudget(partitions []kindPartition, targetTokens int) ([]int, error) {
+	// Step 1: require and cap tokens; an unconfigured kind has require 0%
+	// and cap 100% (QuotaSet's defaults), so 0 and targetTokens.
+	requireTokens := func(k ContextKind) int { return floorMul(targetTokens, q.quotas.Require(k)/100.0) }
+	capTokens := func(k ContextKind) int { return floorMul(targetTokens, q.quotas.Cap(k)/100.0) }
+
+	// Step 2: sum the required tokens of every configured kind, present in
+	// the input or not (saturating: a sum past the int range leaves nothing
+	// unassigned either way).
+	totalRequired := 0
+	for _, qt := range q.quotas.quotas {
+		s, ok := addTokens(totalRequired, requireTokens(qt.kind))
+		if !ok {
+			s = math.MaxInt
+		}
+		totalRequired = s
 	}
-	return out, nil
+	unassignedBudget := max(0, targetTokens-totalRequired)
+
+	// Step 3: the mass of the kinds that can receive beyond their require.
+	totalMassForDistribution := 0
+	for _, p := range partitions {
+		if capTokens(p.kind) > requireTokens(p.kind) {
+			s, ok := addTokens(totalMassForDistribution, p.mass)
+			if !ok {
+				return nil, &TokenOverflowError{What: "QuotaSlice candidate tokens"}
+			}
+			totalMassForDistribution = s
+		}
+	}
+
+	// Step 4: distribute per kind.
+	kindBudgets := make([]int, len(partitions))
+	assigned := 0 // Σ kindBudgets so far, <= targetTokens
+	for i, p := range partitions {
+		require, cap := requireTokens(p.kind), capTokens(p.kind)
+		proportional := 0
+		if totalMassForDistribution > 0 && cap > require {
+			// Exact in 128 bits: unassignedBudget * mass can exceed int.
+			proportional = mulDivFloor(unassignedBudget, p.mass, totalMassForDistribution)
+		}
+		// No overflow: when unassignedBudget > 0, require + proportional
+		// <= require + unassignedBudget <= targetTokens.
+		kindBudget := min(require+proportional, cap)
+		// The clamp to what is left of the target never binds when
+		// totalRequired <= targetTokens (then Σ kindBudgets <=
+		// totalRequired + unassignedBudget = targetTokens); it binds only
+		// when float64 rounding of the percentages makes Σ requireTokens
+		// exceed the target, which exact arithmetic cannot.
+		kindBudget = min(kindBudget, targetTokens-assigned)
+		assigned += kindBudget
+		kindBudgets[i] = kindBudget
+	}
+	return kindBudgets, nil
 }
 
 // mulDivFloor returns floor(a*b/c) for a, b >= 0, c > 0 and b <= c, computed

@@ -182,17 +182,10 @@ func (s *CompositeScorer) Score(item *ContextItem, allItems []*ContextItem) floa
 	return s.c.Score(item, allItems)
 }
 
-func (s *CompositeScorer) ScoreAll(items []*ContextItem, out []float64) {
-	if s == nil || s.c == nil {
-		clear(out[:len(items)])
-		return
-	}
-	s.c.ScoreAll(items, out)
-}
-
 // Score is COMPOSITE-SCORE. The explicit float64 conversion of each product
 // forbids the compiler to fuse it with the addition (FMA), so that Score and
-// ScoreAll round identically on every architecture.
+// the batch path, [CompositeScorer.ScoreAll], round identically on every
+// architecture.
 func (c *composite) Score(item *ContextItem, allItems []*ContextItem) float64 {
 	if item == nil {
 		return 0.0
@@ -202,23 +195,4 @@ func (c *composite) Score(item *ContextItem, allItems []*ContextItem) float64 {
 		result += float64(k.Score(item, allItems) * c.weights[i])
 	}
 	return result
-}
-
-// ScoreAll scores the children's batches one after the other into one
-// buffer and accumulates them in entry order, as Score does per item.
-func (c *composite) ScoreAll(items []*ContextItem, out []float64) {
-	out = out[:len(items)]
-	clear(out)
-	bp := floatPool.get(len(items))
-	defer floatPool.put(bp)
-	buf := (*bp)[:len(items)]
-	for k, kid := range c.kids {
-		ScoreBatch(kid, items, buf)
-		w := c.weights[k]
-		for i, it := range items {
-			if it != nil {
-				out[i] += float64(buf[i] * w)
-			}
-		}
-	}
 }

@@ -234,25 +234,3 @@ func (s *DecayScorer) scoreAt(item *ContextItem, now time.Time) float64 {
 	age := max(0, now.Sub(item.timestamp))
 	return s.curve.apply(age)
 }
-
-func (s *DecayScorer) ScoreAll(items []*ContextItem, out []float64) {
-	if s.clock == nil {
-		clear(out[:len(items)])
-		return
-	}
-	var now time.Time
-	haveNow := false
-	for i, it := range items {
-		switch {
-		case it == nil:
-			out[i] = 0.0
-		case !it.hasTimestamp:
-			out[i] = s.nullScore
-		default:
-			if !haveNow {
-				now, haveNow = s.clock.Now(), true
-			}
-			out[i] = s.scoreAt(it, now)
-		}
-	}
-}

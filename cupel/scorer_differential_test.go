@@ -220,12 +220,27 @@ var _ = Describe("the batch path", func() {
 		Expect(cupel.HasBatchPath(scContentLen{})).To(BeFalse())
 	})
 
+	It("exists for the scorers where it pays, and only for them", func() {
+		// BenchmarkScorers: the relative, composite and scaled scorers, the
+		// kind lookup and the decay scorer (which reads its clock once per
+		// pass) are faster batched; the other absolute scorers would only
+		// loop over Score.
+		for _, s := range scLeafScorers()[:12] {
+			switch s.(type) {
+			case *cupel.ReflexiveScorer, *cupel.TagScorer, *cupel.MetadataTrustScorer, *cupel.MetadataKeyScorer:
+				Expect(cupel.HasBatchPath(s)).To(BeFalse(), "%T", s)
+			default:
+				Expect(cupel.HasBatchPath(s)).To(BeTrue(), "%T", s)
+			}
+		}
+		Expect(cupel.HasBatchPath(mustScaled(cupel.NewReflexiveScorer()))).To(BeTrue())
+	})
+
 	It("never panics on nil items, empty lists and zero-value scorers", func() {
 		zeroes := []cupel.Scorer{&cupel.RecencyScorer{}, &cupel.PriorityScorer{}, &cupel.ReflexiveScorer{}, &cupel.FrequencyScorer{},
 			&cupel.KindScorer{}, &cupel.TagScorer{}, &cupel.CompositeScorer{}, &cupel.ScaledScorer{}, &cupel.MetadataTrustScorer{},
 			&cupel.DecayScorer{}, &cupel.MetadataKeyScorer{}}
 		for _, s := range append(scLeafScorers()[:12], zeroes...) {
-			Expect(cupel.HasBatchPath(s)).To(BeTrue(), "%T", s)
 			for _, items := range [][]*cupel.ContextItem{nil, {}, {nil}, {nil, nil}, {scItem("a")}} {
 				Expect(func() {
 					for _, it := range items {

@@ -5,7 +5,6 @@ import (
 	"math"
 	"slices"
 	"strings"
-	"unsafe"
 )
 
 // KindScorer scores an item by looking its kind up in a weight map: the
@@ -97,55 +96,6 @@ func (s *KindScorer) Score(item *ContextItem, _ []*ContextItem) float64 {
 		return w
 	}
 	return 0.0
-}
-
-// ScoreAll implements [BatchScorer]: Score for each item, remembering the
-// weights of the kinds seen, since a list holds few distinct kinds. A kind
-// is looked up first by identity (data pointer and length: usually the
-// same string constant) in a small table, one probe, then by bytes among
-// the first few distinct kinds seen, and only then folded and hashed by
-// Score. A string's bytes never change, so equal identity means equal
-// bytes and the same weight.
-func (s *KindScorer) ScoreAll(items []*ContextItem, out []float64) {
-	var (
-		byIdentity [16]struct {
-			p *byte
-			n int
-			w float64
-		}
-		seen    [8]ContextKind
-		weights [8]float64
-		n       int
-	)
-	for i, it := range items {
-		if it == nil {
-			out[i] = 0.0
-			continue
-		}
-		k := it.kind
-		p := unsafe.StringData(string(k))
-		e := &byIdentity[((uint64(uintptr(unsafe.Pointer(p)))^uint64(len(k)))*0x9E3779B97F4A7C15)>>60]
-		if e.p == p && e.n == len(k) && p != nil {
-			out[i] = e.w
-			continue
-		}
-		j := 0
-		for j < n && seen[j] != k {
-			j++
-		}
-		var w float64
-		if j < n {
-			w = weights[j]
-		} else {
-			w = s.Score(it, nil)
-			if n < len(seen) {
-				seen[n], weights[n] = k, w
-				n++
-			}
-		}
-		e.p, e.n, e.w = p, len(k), w
-		out[i] = w
-	}
 }
 
 // lookupFolded looks up the ASCII-lower-cased s in m (whose keys are

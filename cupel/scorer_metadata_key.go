@@ -72,9 +72,3 @@ func (s *MetadataKeyScorer) Score(item *ContextItem, _ []*ContextItem) float64 {
 	}
 	return s.boost
 }
-
-func (s *MetadataKeyScorer) ScoreAll(items []*ContextItem, out []float64) {
-	for i, it := range items {
-		out[i] = s.Score(it, nil)
-	}
-}

@@ -80,12 +80,6 @@ func (s *MetadataTrustScorer) Score(item *ContextItem, _ []*ContextItem) float64
 	return clampUnit(value, s.defaultScore)
 }
 
-func (s *MetadataTrustScorer) ScoreAll(items []*ContextItem, out []float64) {
-	for i, it := range items {
-		out[i] = s.Score(it, nil)
-	}
-}
-
 // parseDecimalFloat parses s when it is a decimal float literal
 // ([+-]? (digits [. digits?] | . digits) ([eE] [+-]? digits)?). Overflow
 // gives ±Inf (which the caller maps to the default score).

@@ -37,23 +37,3 @@ func (*PriorityScorer) Score(item *ContextItem, allItems []*ContextItem) float64
 	}
 	return float64(rank) / float64(count-1)
 }
-
-// ScoreAll ranks the prioritized items by sorting them: O(N log N).
-func (*PriorityScorer) ScoreAll(items []*ContextItem, out []float64) {
-	n := 0
-	for i, it := range items {
-		out[i] = 0.0
-		if it != nil && it.hasPriority {
-			n++
-		}
-	}
-	kp := getScratch(n)
-	defer putScratch(kp)
-	keys := (*kp)[:0]
-	for i, it := range items {
-		if it != nil && it.hasPriority {
-			keys = append(keys, keyIdx{signedKey(int64(it.priority)), i})
-		}
-	}
-	assignRanksKeys(keys, out)
-}

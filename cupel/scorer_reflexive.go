@@ -22,12 +22,6 @@ func (*ReflexiveScorer) Score(item *ContextItem, _ []*ContextItem) float64 {
 	return clampUnit(item.hint, 0.0)
 }
 
-func (s *ReflexiveScorer) ScoreAll(items []*ContextItem, out []float64) {
-	for i, it := range items {
-		out[i] = s.Score(it, nil)
-	}
-}
-
 // clampUnit returns ifNotFinite for NaN and ±Inf (checked before clamping,
 // as the spec requires), and v clamped to [0, 1] otherwise.
 func clampUnit(v, ifNotFinite float64) float64 {

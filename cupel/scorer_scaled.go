@@ -60,21 +60,13 @@ func (s *ScaledScorer) Inner() Scorer {
 
 // Score implements SCALED-SCORE of spec chapter 21 (ScaledScorer): it calls
 // the inner scorer once per item of allItems, so O(N * inner cost) per item.
-// The pipeline uses the batch path instead, which scores the inner scorer
-// once per pass.
+// The pipeline uses the batch path instead, [ScaledScorer.ScoreAll], which
+// scores the inner scorer once per pass.
 func (s *ScaledScorer) Score(item *ContextItem, allItems []*ContextItem) float64 {
 	if s == nil || s.s == nil {
 		return 0.0
 	}
 	return s.s.Score(item, allItems)
-}
-
-func (s *ScaledScorer) ScoreAll(items []*ContextItem, out []float64) {
-	if s == nil || s.s == nil {
-		clear(out[:len(items)])
-		return
-	}
-	s.s.ScoreAll(items, out)
 }
 
 // Score is SCALED-SCORE.
@@ -108,37 +100,4 @@ func (s *scaled) Score(item *ContextItem, allItems []*ContextItem) float64 {
 		raw = s.inner.Score(item, allItems)
 	}
 	return (raw - lo) / (hi - lo)
-}
-
-// ScoreAll scores the inner scorer's batch once, finds min and max in one
-// pass and scales every item: O(N) plus the inner batch, however deep the
-// nesting.
-func (s *scaled) ScoreAll(items []*ContextItem, out []float64) {
-	out = out[:len(items)]
-	bp := floatPool.get(len(items))
-	defer floatPool.put(bp)
-	raw := (*bp)[:len(items)]
-	ScoreBatch(s.inner, items, raw)
-	lo, hi := math.Inf(1), math.Inf(-1)
-	for i, it := range items {
-		if it == nil {
-			continue
-		}
-		if v := raw[i]; v < lo {
-			lo = v
-		}
-		if v := raw[i]; v > hi {
-			hi = v
-		}
-	}
-	for i, it := range items {
-		switch {
-		case it == nil:
-			out[i] = 0.0
-		case hi == lo:
-			out[i] = 0.5
-		default:
-			out[i] = (raw[i] - lo) / (hi - lo)
-		}
-	}
 }

@@ -72,9 +72,3 @@ func (s *TagScorer) Score(item *ContextItem, _ []*ContextItem) float64 {
 	}
 	return min(matched/s.total, 1.0)
 }
-
-func (s *TagScorer) ScoreAll(items []*ContextItem, out []float64) {
-	for i, it := range items {
-		out[i] = s.Score(it, nil)
-	}
-}

@@ -15,7 +15,6 @@ type scratch struct {
 	pinned     []*ContextItem
 	scoreable  []*ContextItem
 	survivors  []int
-	winner     []int32
 	dedup      []dedupSlot
 	dedupSlots []int32
 	sorted     []ScoredItem
@@ -55,4 +54,36 @@ func resize[T any](buf *[]T, n int) []T {
 	}
 	*buf = (*buf)[:n]
 	return *buf
+}
+
+// scratchPool recycles []keyIdx buffers: the radix sort's scratch and the
+// key slices the stages and batch scorers sort. A run sorts several times,
+// and the buffers would otherwise be garbage after each sort. A buffer is
+// returned to the pool by the function that took it, before it returns;
+// none is ever stored or handed out.
+var scratchPool slicePool[keyIdx]
+
+func getScratch(n int) *[]keyIdx { return scratchPool.get(n) }
+
+func putScratch(p *[]keyIdx) { scratchPool.put(p) }
+
+// slicePool recycles buffers of one element type, under the rules of
+// scratchPool: the function that takes a buffer gives it back before it
+// returns.
+type slicePool[T any] struct{ p sync.Pool }
+
+// get returns a buffer of capacity at least n (its contents are garbage).
+func (sp *slicePool[T]) get(n int) *[]T {
+	if p, ok := sp.p.Get().(*[]T); ok && cap(*p) >= n {
+		return p
+	}
+	b := make([]T, n)
+	return &b
+}
+
+func (sp *slicePool[T]) put(p *[]T) {
+	const maxPooled = 1 << 20 // do not hold on to buffers of huge inputs
+	if cap(*p) <= maxPooled {
+		sp.p.Put(p)
+	}
 }

@@ -1,7 +1,9 @@
 package cupel_test
 
 import (
+	"cmp"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"testing"
 	"time"
@@ -27,11 +29,7 @@ func slBenchInput(n int) []cupel.ScoredItem {
 		}
 	}
 	// Score descending, as after the Sort stage.
-	for i := 1; i < len(in); i++ {
-		for j := i; j > 0 && in[j].Score > in[j-1].Score; j-- {
-			in[j], in[j-1] = in[j-1], in[j]
-		}
-	}
+	slices.SortStableFunc(in, func(a, b cupel.ScoredItem) int { return cmp.Compare(b.Score, a.Score) })
 	return in
 }
 
@@ -67,18 +65,6 @@ func sliceOf(s cupel.Slicer) func([]cupel.ScoredItem, cupel.ContextBudget) error
 	}
 }
 
-func BenchmarkGreedySlice(b *testing.B) {
-	benchSlice(b, sliceOf(cupel.NewGreedySlice()), 100, 10000)
-}
-
-func BenchmarkKnapsackSlice(b *testing.B) {
-	s, err := cupel.NewKnapsackSlice(100)
-	if err != nil {
-		b.Fatal(err)
-	}
-	benchSlice(b, sliceOf(s), 100, 10000)
-}
-
 func BenchmarkQuotaSlice(b *testing.B) {
 	qs, err := cupel.NewQuotaSet(cupel.Require(cupel.KindMessage, 20), cupel.Cap(cupel.KindDocument, 40))
 	if err != nil {
@@ -104,20 +90,3 @@ func BenchmarkCountConstrainedKnapsackSlice(b *testing.B) {
 		return err
 	}, 10000)
 }
-
-// benchPlace runs p on inputs of 100 and 10,000 items.
-func benchPlace(b *testing.B, p cupel.Placer) {
-	for _, n := range []int{100, 10000} {
-		b.Run("N="+strconv.Itoa(n), func(b *testing.B) {
-			in := slBenchInput(n)
-			b.ReportAllocs()
-			for b.Loop() {
-				p.Place(in)
-			}
-		})
-	}
-}
-
-func BenchmarkUShapedPlacer(b *testing.B) { benchPlace(b, cupel.NewUShapedPlacer()) }
-
-func BenchmarkChronologicalPlacer(b *testing.B) { benchPlace(b, cupel.NewChronologicalPlacer()) }

@@ -10,16 +10,16 @@ import (
 	"github.com/cupel-go/go-cupel/internal/testtool"
 )
 
-// TestIntroSortKeyIdxAgreesWithReference: the keyIdx introsort used below
-// radixThreshold gives exactly the (key, idx) order of slices.SortFunc with
-// cmpKeyIdx, and so of the radix sort above it, on random keys with and
-// without ties, on adversarial shapes, and with the heapsort fallback
-// forced; sortKeyIdx agrees on both sides of the threshold, and below it
-// whether fewRadixPasses picks the radix sort (keys differing in few
-// bytes) or the introsort.
-func TestIntroSortKeyIdxAgreesWithReference(t *testing.T) {
+// TestSortKeyIdxAgreesWithReference: sortKeyIdx, the introsort (with its
+// heapsort fallback forced too) and, for records in idx order, the radix
+// sort give exactly the (key, idx) order of slices.SortFunc with
+// cmpKeyIdx, on random keys with and without ties and on adversarial
+// shapes, at sizes on both sides of the introsort's insertion-sort cutoff
+// and of fewRadixPasses for keys differing in one to eight bytes; both
+// sides of fewRadixPasses are seen.
+func TestSortKeyIdxAgreesWithReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(25, 1))
-	sizes := []int{0, 1, 2, 3, 16, 17, 100, radixThreshold - 1, radixThreshold, radixThreshold + 1, 3000}
+	sizes := []int{0, 1, 2, 3, 16, 17, 30, 100, 1000, 3000, 5000, 20000}
 	shapes := map[string]func(i, n int) uint64{
 		"random":     func(int, int) uint64 { return r.Uint64() },
 		"few values": func(int, int) uint64 { return uint64(r.IntN(4)) },
@@ -31,6 +31,7 @@ func TestIntroSortKeyIdxAgreesWithReference(t *testing.T) {
 		"priorities": func(int, int) uint64 { return signedKey(int64(r.IntN(11))) }, // one radix pass
 		"timestamps": func(int, int) uint64 { return signedKey(1_767_225_600e9 + r.Int64N(30*24*3600e9)) },
 	}
+	radix := map[bool]int{}
 	for name, gen := range shapes {
 		for _, n := range sizes {
 			for _, shuffledIdx := range []bool{false, true} {
@@ -57,8 +58,20 @@ func TestIntroSortKeyIdxAgreesWithReference(t *testing.T) {
 						t.Fatalf("%s, %s, n=%d, shuffled idx %v: order differs from the reference", sorter.name, name, n, shuffledIdx)
 					}
 				}
+				if shuffledIdx {
+					continue // the radix sort needs records in idx order
+				}
+				diff := varyingBits(k)
+				radix[fewRadixPasses(n, diff)]++
+				got := slices.Clone(k)
+				if err := radixSortKeyIdx(got, diff, nil, ""); err != nil || !slices.Equal(got, want) {
+					t.Fatalf("radix sort, %s, n=%d: order differs from the reference (err %v)", name, n, err)
+				}
 			}
 		}
+	}
+	if radix[true] == 0 || radix[false] == 0 {
+		t.Fatalf("fewRadixPasses picked the radix sort %d times and the introsort %d times: both sides must be tested", radix[true], radix[false])
 	}
 }
 
@@ -99,17 +112,17 @@ func TestRankByCountingAgreesWithSorting(t *testing.T) {
 	}
 }
 
-// TestRadixSortFewBytesAgreesWithReference: keys that differ in one to
-// four bytes, at any positions (seconds over a month vary in three), with
-// ties, sorted by sortKeyIdx below radixThreshold (radixSortFewBytes when
-// the radix sort wins) and by radixSortFewBytes directly, come out in the
-// (key, idx) order of slices.SortFunc with cmpKeyIdx.
-func TestRadixSortFewBytesAgreesWithReference(t *testing.T) {
+// TestRadixSortAgreesWithReference: keys in idx order that differ in one
+// to eight bytes, at any positions (seconds over a month vary in three),
+// with ties, sorted by sortKeyIdx (whichever sort fewRadixPasses picks)
+// and by radixSortKeyIdx directly, come out in the (key, idx) order of
+// slices.SortFunc with cmpKeyIdx.
+func TestRadixSortAgreesWithReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(25, 3))
 	for trial := range testtool.Iterations(300, 60) {
-		n := 2 + r.IntN(radixThreshold-2)
+		n := 2 + r.IntN(6000)
 		var mask uint64
-		for range 1 + r.IntN(radixFewBytes) {
+		for range 1 + r.IntN(8) {
 			mask |= 0xff << (8 * r.IntN(8))
 		}
 		base := r.Uint64()
@@ -124,12 +137,12 @@ func TestRadixSortFewBytesAgreesWithReference(t *testing.T) {
 		want := slices.Clone(k)
 		slices.SortFunc(want, cmpKeyIdx)
 		direct := slices.Clone(k)
-		if err := radixSortFewBytes(direct, varyingBits(direct), nil, ""); err != nil {
+		if err := radixSortKeyIdx(direct, varyingBits(direct), nil, ""); err != nil {
 			t.Fatal(err)
 		}
 		sortKeyIdx(k)
 		if !slices.Equal(k, want) || !slices.Equal(direct, want) {
-			t.Fatalf("trial %d (n %d, mask %#x): sortKeyIdx or radixSortFewBytes differs from the reference", trial, n, mask)
+			t.Fatalf("trial %d (n %d, mask %#x): sortKeyIdx or radixSortKeyIdx differs from the reference", trial, n, mask)
 		}
 	}
 }

@@ -1,5 +1,10 @@
 package cupel
 
+import (
+	"cmp"
+	"slices"
+)
+
 // UShapedPlacer puts the highest-scored items at both edges of the context
 // and the lowest in the middle (spec chapter 33 (UShapedPlacer)). Items are
 // ranked by score descending (-0.0 = +0.0, NaN after every number,
@@ -15,56 +20,53 @@ type UShapedPlacer struct{}
 // NewUShapedPlacer returns a UShapedPlacer.
 func NewUShapedPlacer() *UShapedPlacer { return &UShapedPlacer{} }
 
-// Place implements [Placer]. It does not modify items.
-func (u *UShapedPlacer) Place(items []ScoredItem) []*ContextItem {
-	return itemsAt(items, u.PlacePositions(items))
+// rankedScore is an entry of U-SHAPED-PLACE's scored array.
+type rankedScore struct {
+	score float64
+	index int
 }
 
-// PlacePositions returns the placed order as positions in items (the
-// pipeline's PositionPlacer fast path).
-func (u *UShapedPlacer) PlacePositions(items []ScoredItem) []int {
-	return u.placeInto(items, make([]int, len(items)))
-}
-
-// placeInto writes PlacePositions(items) to out, of len(items), and
-// returns it.
-func (*UShapedPlacer) placeInto(items []ScoredItem, out []int) []int {
+// Place implements [Placer]: U-SHAPED-PLACE of spec chapter 33
+// (UShapedPlacer), section Algorithm. It does not modify items.
+func (*UShapedPlacer) Place(items []ScoredItem) []*ContextItem {
 	if len(items) <= 1 {
-		clear(out)
-		return out // [] or [0]
+		return placeTrivial(items)
 	}
-	kp := getScratch(len(items))
-	defer putScratch(kp)
-	keys := (*kp)[:len(items)]
+
+	// Step 1: sort by score descending, tiebreak by index ascending (the
+	// composite key the chapter allows; -0.0 = +0.0 and NaN after every
+	// number, ruling 6).
+	scored := make([]rankedScore, len(items))
 	for i, si := range items {
-		keys[i] = keyIdx{descKey(si.Score), i}
+		scored[i] = rankedScore{score: si.Score, index: i}
 	}
-	sortKeyIdx(keys)
-	n := len(items)
-	for rank, k := range keys {
-		out[ushapedSlot(rank, n)] = k.idx
+	slices.SortFunc(scored, func(a, b rankedScore) int {
+		return cmp.Or(compareScoreDesc(a.score, b.score), cmp.Compare(a.index, b.index))
+	})
+
+	// Step 2: alternate placement, even ranks to the left edge, odd ranks
+	// to the right edge.
+	result := make([]*ContextItem, len(items))
+	left, right := 0, len(items)-1
+	for i, s := range scored {
+		item := items[s.index].Item
+		if i%2 == 0 {
+			result[left] = item
+			left++
+		} else {
+			result[right] = item
+			right--
+		}
 	}
-	return out
+	return result
 }
 
-// placeRanked is placeInto for items already in rank order (score
-// descending, ties in input order), the order in which the pipeline's Sort
-// stage delivers them: the rank of each item is its position. It writes the
-// positions to out (len(items)) and returns it.
-func (*UShapedPlacer) placeRanked(out []int) []int {
-	n := len(out)
-	for rank := range out {
-		out[ushapedSlot(rank, n)] = rank
+// placeTrivial is both placers' answer for fewer than two items: [] or
+// [items[0].item].
+func placeTrivial(items []ScoredItem) []*ContextItem {
+	out := make([]*ContextItem, len(items))
+	for i, si := range items {
+		out[i] = si.Item
 	}
 	return out
-}
-
-// ushapedSlot is where UShapedPlacer puts the item of the given rank among
-// n: even ranks fill from the start, odd ranks from the end.
-func ushapedSlot(rank, n int) int {
-	half := int(uint(rank) >> 1)
-	if rank&1 == 0 {
-		return half
-	}
-	return n - 1 - half
 }

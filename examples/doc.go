@@ -30,6 +30,6 @@
 // again and what the requests cost under Anthropic's cache prices.
 //
 // examples/policyfile is a command that reads a selection policy from a
-// TOML (or JSON) file with cupel.DecodePolicyFile and runs it over the
+// TOML (or JSON) file with policy.Decode and runs it over the
 // agent's turn.
 package examples

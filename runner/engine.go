@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/policy"
 	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
 )
@@ -30,8 +31,8 @@ func (engine) Fork() Implementation { return engine{} }
 // Hello identifies go-cupel.
 func (engine) Hello(context.Context) (protocol.Identity, error) {
 	return protocol.Identity{Name: "go-cupel", Version: protocol.Version, Language: "go", Homepage: "https://github.com/cupel-go/go-cupel",
-		Capabilities: protocol.Capabilities{Stages: casefile.Stages, Scorers: cupel.ScorerTypes(), Slicers: cupel.SlicerTypes(),
-			Placers: cupel.PlacerTypes(), Features: []string{"diagnostics", "overflow", "shortfalls"}}}, nil
+		Capabilities: protocol.Capabilities{Stages: casefile.Stages, Scorers: policy.ScorerTypes(), Slicers: policy.SlicerTypes(),
+			Placers: policy.PlacerTypes(), Features: []string{"diagnostics", "overflow", "shortfalls"}}}, nil
 }
 
 // unsupportedError marks configurations the adapter does not know.
@@ -250,15 +251,15 @@ func itemInt(i int, field string, v int64) (int, error) {
 	return platformInt(fmt.Sprintf("items[%d].%s", i, field), v)
 }
 
-// A case's configuration is a cupel.PolicySpec (casefile.Input holds one,
+// A case's configuration is a policy.Spec (casefile.Input holds one,
 // with the vector's own [config] keys), which builds the components: the
-// same path as policy files. The capabilities of Hello are cupel's lists of
-// the types a PolicySpec accepts.
+// same path as policy files. The capabilities of Hello are package policy's lists of
+// the types a policy.Spec accepts.
 
 // build builds the policy of spec. Stages without a scorer, slicer or
 // placer get valid stand-ins (reflexive, greedy, chronological) that they
 // never use.
-func build(spec cupel.PolicySpec) (cupel.Policy, error) {
+func build(spec policy.Spec) (cupel.Policy, error) {
 	if u := unsupported(spec); u != "" {
 		return cupel.Policy{}, unsupportedError{u}
 	}
@@ -276,35 +277,30 @@ func build(spec cupel.PolicySpec) (cupel.Policy, error) {
 
 // standInScorers are the scorers of stages without one (Build reads its
 // spec and never changes it, so one slice serves every case).
-var standInScorers = []cupel.ScorerSpec{{Type: "reflexive"}}
+var standInScorers = []policy.ScorerSpec{{Type: "reflexive"}}
 
-// The types a PolicySpec knows (cupel returns a copy each call; a case
+// The types a policy.Spec knows (policy returns a copy each call; a case
 // asks several times).
 var (
-	scorerTypes = cupel.ScorerTypes()
-	slicerTypes = cupel.SlicerTypes()
-	placerTypes = cupel.PlacerTypes()
+	scorerTypes = policy.ScorerTypes()
+	slicerTypes = policy.SlicerTypes()
+	placerTypes = policy.PlacerTypes()
 )
 
-// unsupported names the first component of spec that a PolicySpec does not
+// unsupported names the first component of spec that a policy.Spec does not
 // know, or returns "".
-func unsupported(spec cupel.PolicySpec) string {
-	var scorer func(sc *cupel.ScorerSpec) string
-	scorer = func(sc *cupel.ScorerSpec) string {
+func unsupported(spec policy.Spec) string {
+	var scorer func(sc *policy.ScorerSpec) string
+	scorer = func(sc *policy.ScorerSpec) string {
 		if sc == nil {
 			return ""
 		}
 		if !slices.Contains(scorerTypes, sc.Type) {
 			return "unknown scorer " + sc.Type
 		}
-		if sc.InnerScorer != "" && !slices.Contains(scorerTypes, sc.InnerScorer) {
-			return "unknown scorer " + sc.InnerScorer
-		}
-		for _, list := range [][]cupel.ScorerSpec{sc.Scorers, sc.Children} {
-			for i := range list {
-				if u := scorer(&list[i]); u != "" {
-					return u
-				}
+		for i := range sc.Children {
+			if u := scorer(&sc.Children[i]); u != "" {
+				return u
 			}
 		}
 		return scorer(sc.Inner)
@@ -326,7 +322,7 @@ func unsupported(spec cupel.PolicySpec) string {
 }
 
 func engineScore(in casefile.Input) (*protocol.Output, error) {
-	policy, err := build(cupel.PolicySpec{Scorers: in.Scorers})
+	policy, err := build(policy.Spec{Scorers: in.Scorers})
 	if err != nil {
 		return nil, err
 	}
@@ -374,7 +370,7 @@ func sameScore(a, b float64) bool {
 }
 
 func engineSlice(in casefile.Input) (*protocol.Output, error) {
-	policy, err := build(cupel.PolicySpec{Slicer: in.Slicer, BucketSize: in.BucketSize, TableLimit: in.TableLimit,
+	policy, err := build(policy.Spec{Slicer: in.Slicer, BucketSize: in.BucketSize, TableLimit: in.TableLimit,
 		InnerSlicer: in.InnerSlicer, Quotas: in.Quotas, Entries: in.Entries, ScarcityBehavior: in.ScarcityBehavior})
 	if err != nil {
 		return nil, err
@@ -418,7 +414,7 @@ func engineShortfalls(s []cupel.CountRequirementShortfall) []casefile.Shortfall 
 }
 
 func enginePlace(in casefile.Input) (*protocol.Output, error) {
-	policy, err := build(cupel.PolicySpec{Placer: in.Placer})
+	policy, err := build(policy.Spec{Placer: in.Placer})
 	if err != nil {
 		return nil, err
 	}
@@ -435,7 +431,7 @@ func enginePlace(in casefile.Input) (*protocol.Output, error) {
 }
 
 func enginePipeline(in casefile.Input) (*protocol.Output, error) {
-	policy, err := build(in.PolicySpec)
+	policy, err := build(in.Spec)
 	if err != nil {
 		return nil, err
 	}

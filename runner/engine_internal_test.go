@@ -12,6 +12,7 @@ import (
 	"github.com/onsi/gomega"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/policy"
 	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
 )
@@ -53,35 +54,35 @@ var _ = ginkgo.Describe("The engine adapter", func() {
 		gomega.Expect(sameScore(0.1, math.Nextafter(0.1, 1))).To(gomega.BeFalse())
 	})
 
-	ginkgo.It("declares exactly the component types a PolicySpec accepts", func() {
+	ginkgo.It("declares exactly the component types a policy.Spec accepts", func() {
 		info, err := Engine().Hello(context.Background())
 		gomega.Expect(err).NotTo(gomega.HaveOccurred())
-		gomega.Expect(info.Capabilities.Scorers).To(gomega.Equal(cupel.ScorerTypes()))
-		gomega.Expect(info.Capabilities.Slicers).To(gomega.Equal(cupel.SlicerTypes()))
-		gomega.Expect(info.Capabilities.Placers).To(gomega.Equal(cupel.PlacerTypes()))
+		gomega.Expect(info.Capabilities.Scorers).To(gomega.Equal(policy.ScorerTypes()))
+		gomega.Expect(info.Capabilities.Slicers).To(gomega.Equal(policy.SlicerTypes()))
+		gomega.Expect(info.Capabilities.Placers).To(gomega.Equal(policy.PlacerTypes()))
 		typeError := func(err error) bool {
 			var ve *cupel.ValidationError
 			return errors.As(err, &ve) && (ve.Field == "scorers[0].type" || ve.Field == "slicer" || ve.Field == "placer")
 		}
-		for _, t := range cupel.ScorerTypes() {
-			_, err := cupel.PolicySpec{Scorers: []cupel.ScorerSpec{{Type: t}}, Slicer: "greedy", Placer: "chronological"}.Build()
+		for _, t := range policy.ScorerTypes() {
+			_, err := policy.Spec{Scorers: []policy.ScorerSpec{{Type: t}}, Slicer: "greedy", Placer: "chronological"}.Build()
 			gomega.Expect(typeError(err)).To(gomega.BeFalse(), "scorer %s: %v", t, err)
 		}
-		for _, t := range cupel.SlicerTypes() {
-			_, err := cupel.PolicySpec{Scorers: []cupel.ScorerSpec{{Type: "reflexive"}}, Slicer: t, Placer: "chronological"}.Build()
+		for _, t := range policy.SlicerTypes() {
+			_, err := policy.Spec{Scorers: []policy.ScorerSpec{{Type: "reflexive"}}, Slicer: t, Placer: "chronological"}.Build()
 			gomega.Expect(typeError(err)).To(gomega.BeFalse(), "slicer %s: %v", t, err)
 		}
-		for _, t := range cupel.PlacerTypes() {
-			_, err := cupel.PolicySpec{Scorers: []cupel.ScorerSpec{{Type: "reflexive"}}, Slicer: "greedy", Placer: t}.Build()
+		for _, t := range policy.PlacerTypes() {
+			_, err := policy.Spec{Scorers: []policy.ScorerSpec{{Type: "reflexive"}}, Slicer: "greedy", Placer: t}.Build()
 			gomega.Expect(err).NotTo(gomega.HaveOccurred(), "placer %s", t)
 		}
-		_, err = cupel.PolicySpec{Scorers: []cupel.ScorerSpec{{Type: "nonesuch"}}, Slicer: "greedy", Placer: "chronological"}.Build()
+		_, err = policy.Spec{Scorers: []policy.ScorerSpec{{Type: "nonesuch"}}, Slicer: "greedy", Placer: "chronological"}.Build()
 		gomega.Expect(typeError(err)).To(gomega.BeTrue())
 	})
 
-	ginkgo.It("answers unsupported for a component no PolicySpec names", func() {
-		for _, in := range []cupel.PolicySpec{
-			{Scorers: []cupel.ScorerSpec{{Type: "composite", Children: []cupel.ScorerSpec{{Weight: cupel.Ptr[casefile.Float](1), Type: "nonesuch"}}}}},
+	ginkgo.It("answers unsupported for a component no policy.Spec names", func() {
+		for _, in := range []policy.Spec{
+			{Scorers: []policy.ScorerSpec{{Type: "composite", Children: []policy.ScorerSpec{{Weight: cupel.Ptr[casefile.Float](1), Type: "nonesuch"}}}}},
 			{Slicer: "quota", InnerSlicer: "nonesuch"},
 			{Placer: "nonesuch"},
 		} {
@@ -117,7 +118,7 @@ var _ = ginkgo.Describe("The engine adapter", func() {
 	})
 
 	ginkgo.It("builds a kind scorer with an empty weight list that scores every kind 0", func() {
-		in := casefile.Input{PolicySpec: cupel.PolicySpec{Scorers: []cupel.ScorerSpec{{Type: "kind", UseDefaultWeights: cupel.Ptr(false)}}}, Items: []casefile.Item{{Content: "a", Tokens: 1, Kind: "SystemPrompt", Source: "Chat"}, {Content: "b", Tokens: 1, Kind: "Message", Source: "Chat"}}}
+		in := casefile.Input{Spec: policy.Spec{Scorers: []policy.ScorerSpec{{Type: "kind", UseDefaultWeights: cupel.Ptr(false)}}}, Items: []casefile.Item{{Content: "a", Tokens: 1, Kind: "SystemPrompt", Source: "Chat"}, {Content: "b", Tokens: 1, Kind: "Message", Source: "Chat"}}}
 		out, err := engineScore(in)
 		gomega.Expect(err).NotTo(gomega.HaveOccurred())
 		gomega.Expect(slices.Collect(func(yield func(float64) bool) {
@@ -158,11 +159,11 @@ var _ = ginkgo.Describe("The engine adapter", func() {
 	})
 
 	ginkgo.It("builds decay scorers with two reference times, each reading its own clock", func() {
-		decay := func(ref time.Time) cupel.ScorerSpec {
-			return cupel.ScorerSpec{Weight: cupel.Ptr[casefile.Float](1), Type: "decay", ReferenceTime: &ref, Curve: &cupel.CurveSpec{Type: "window", MaxAgeSecs: cupel.Ptr(casefile.Float(3600))}}
+		decay := func(ref time.Time) policy.ScorerSpec {
+			return policy.ScorerSpec{Weight: cupel.Ptr[casefile.Float](1), Type: "decay", ReferenceTime: &ref, Curve: &policy.CurveSpec{Type: "window", MaxAgeSecs: cupel.Ptr(casefile.Float(3600))}}
 		}
-		composite := func(children ...cupel.ScorerSpec) cupel.PolicySpec {
-			return cupel.PolicySpec{Scorers: []cupel.ScorerSpec{{Type: "composite", Children: children}}}
+		composite := func(children ...policy.ScorerSpec) policy.Spec {
+			return policy.Spec{Scorers: []policy.ScorerSpec{{Type: "composite", Children: children}}}
 		}
 		t0 := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 		ts := t0.Add(-30 * time.Minute)
@@ -171,11 +172,11 @@ var _ = ginkgo.Describe("The engine adapter", func() {
 			ref  time.Time
 			want float64
 		}{{t0, 1}, {t0.Add(time.Hour), 0}} {
-			out, err := engineScore(casefile.Input{PolicySpec: composite(decay(c.ref)), Items: items})
+			out, err := engineScore(casefile.Input{Spec: composite(decay(c.ref)), Items: items})
 			gomega.Expect(err).NotTo(gomega.HaveOccurred())
 			gomega.Expect(float64(out.Scores[0].Score)).To(gomega.Equal(c.want), "reference time %s", c.ref)
 		}
-		two := casefile.Input{PolicySpec: composite(decay(t0), decay(t0.Add(time.Hour))), Items: items}
+		two := casefile.Input{Spec: composite(decay(t0), decay(t0.Add(time.Hour))), Items: items}
 		out, err := engineScore(two)
 		gomega.Expect(err).NotTo(gomega.HaveOccurred())
 		gomega.Expect(float64(out.Scores[0].Score)).To(gomega.Equal(0.5))

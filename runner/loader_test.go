@@ -13,6 +13,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/policy"
 	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
@@ -152,7 +153,7 @@ selected_contents = []
 		Expect(c.Input.Items[0].Source).To(Equal("Chat"))
 		Expect(c.Input.InnerSlicer).To(Equal("knapsack"))
 		Expect(*c.Input.BucketSize).To(Equal(100))
-		Expect(c.Input.Quotas).To(Equal([]cupel.QuotaSpec{{Kind: "Document", Require: cupel.Ptr[casefile.Float](0), Cap: cupel.Ptr[casefile.Float](100)}}))
+		Expect(c.Input.Quotas).To(Equal([]policy.QuotaSpec{{Kind: "Document", Require: cupel.Ptr[casefile.Float](0), Cap: cupel.Ptr[casefile.Float](100)}}))
 		Expect(c.Expect.Selected).To(BeEmpty())
 		Expect(c.Expect.Selected).NotTo(BeNil())
 		Expect(c.UnknownKeys).To(Equal([]string{"scored_items.extra", "test.mystery"}))

@@ -10,7 +10,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/policy"
 	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/vectors"
 )
@@ -31,7 +31,7 @@ func suite() *casefile.Suite {
 
 // usesKnapsack reports whether the case's slicer, or its inner slicer, runs
 // the knapsack DP.
-func usesKnapsack(p cupel.PolicySpec) bool {
+func usesKnapsack(p policy.Spec) bool {
 	k := func(s string) bool { return s == "knapsack" || s == "count_constrained_knapsack" }
 	return k(p.Slicer) || ((p.Slicer == "quota" || p.Slicer == "count_quota") && k(p.InnerSlicer))
 }
@@ -83,7 +83,7 @@ var _ = Describe("ruling 29", func() {
 	It("(a) every case whose slicer runs the knapsack states its bucket_size", func() {
 		n := 0
 		for _, c := range suite().Cases {
-			if !usesKnapsack(c.Input.PolicySpec) {
+			if !usesKnapsack(c.Input.Spec) {
 				continue
 			}
 			n++
@@ -97,7 +97,7 @@ var _ = Describe("ruling 29", func() {
 	It("(a) every knapsack slicing case selects the same items at any score scale", func() {
 		n := 0
 		for _, c := range suite().Cases {
-			p := c.Input.PolicySpec
+			p := c.Input.Spec
 			if c.Stage != casefile.StageSlicing || p.Slicer != "knapsack" || c.Expect.Error != "" || c.Expect.ConstructionError {
 				continue
 			}
@@ -121,13 +121,13 @@ var _ = Describe("ruling 29", func() {
 			ticks := secs * float64(time.Second/tick)
 			return math.Abs(ticks-math.Round(ticks)) < 1e-6 && (secs == 0 || math.Round(ticks) != 0)
 		}
-		var curves func(id string, s cupel.ScorerSpec)
-		curves = func(id string, s cupel.ScorerSpec) {
+		var curves func(id string, s policy.ScorerSpec)
+		curves = func(id string, s policy.ScorerSpec) {
 			if s.ReferenceTime != nil {
 				Expect(s.ReferenceTime.Nanosecond()%int(tick)).To(BeZero(), "%s: reference_time", id)
 			}
 			if cv := s.Curve; cv != nil {
-				for _, d := range []*cupel.Float{cv.HalfLifeSecs, cv.MaxAgeSecs} {
+				for _, d := range []*policy.Float{cv.HalfLifeSecs, cv.MaxAgeSecs} {
 					if d != nil {
 						Expect(whole(float64(*d))).To(BeTrue(), "%s: a curve duration of %v s", id, *d)
 					}
@@ -136,7 +136,7 @@ var _ = Describe("ruling 29", func() {
 					Expect(whole(float64(w.MaxAgeSecs))).To(BeTrue(), "%s: a window of %v s", id, w.MaxAgeSecs)
 				}
 			}
-			for _, ch := range append(slices.Clone(s.Children), s.Scorers...) {
+			for _, ch := range s.Children {
 				curves(id, ch)
 			}
 			if s.Inner != nil {

@@ -4,7 +4,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/policy"
 )
 
 // The tiers of spec chapter 42 (Conformance Levels): the required tier
@@ -14,16 +14,13 @@ import (
 // count_constrained_knapsack) and the Truncate strategy are optional.
 
 // scorerTypes lists the type of spec and of every scorer nested in it.
-func scorerTypes(spec cupel.ScorerSpec) []string {
+func scorerTypes(spec policy.ScorerSpec) []string {
 	out := []string{spec.Type}
-	for _, ch := range append(spec.Children, spec.Scorers...) {
+	for _, ch := range spec.Children {
 		out = append(out, scorerTypes(ch)...)
 	}
 	if spec.Inner != nil {
 		out = append(out, scorerTypes(*spec.Inner)...)
-	}
-	if spec.InnerScorer != "" {
-		out = append(out, spec.InnerScorer)
 	}
 	return out
 }

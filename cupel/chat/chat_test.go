@@ -9,6 +9,7 @@ import (
 
 	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/cupel/chat"
+	"github.com/cupel-go/go-cupel/cupel/policy"
 )
 
 // conversation: a system prompt, a repeated "ok", and a tool exchange of two
@@ -116,11 +117,13 @@ var _ = Describe("Items", func() {
 	It("keeps identical short turns through a deduplicating pipeline, unless asked to deduplicate", func() {
 		items, err := chat.Items(conversation(), &wordCounter{}, chat.Options{})
 		Expect(err).NotTo(HaveOccurred())
-		chatPreset, err := cupel.PresetPolicy(cupel.PresetChat)
+		chatSpec, err := policy.Preset("chat")
+		Expect(err).NotTo(HaveOccurred())
+		chatPreset, err := chatSpec.Build()
 		Expect(err).NotTo(HaveOccurred())
 		Expect(chatPreset.DisableDeduplication).To(BeFalse())
-		for _, policy := range []cupel.Policy{chat.Policy(), chatPreset} {
-			p, err := cupel.NewPipeline(policy)
+		for _, pol := range []cupel.Policy{chat.Policy(), chatPreset} {
+			p, err := cupel.NewPipeline(pol)
 			Expect(err).NotTo(HaveOccurred())
 			var rep cupel.SelectionReport
 			res, err := p.Run(items, budget(1000), cupel.WithReport(&rep))

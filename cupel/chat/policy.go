@@ -11,7 +11,7 @@ import (
 // numbered items, see [Options].Deduplicate) and throwing on overflow, which
 // only pinned system prompts larger than the budget can cause.
 //
-// It differs from the core's chat preset (cupel.PresetChat: Recency 3,
+// It differs from the core's chat preset (policy.Preset("chat"): Recency 3,
 // Kind 1, GreedySlice, ChronologicalPlacer) in its slicer. GreedySlice fills
 // the budget by score per token (spec chapter 26 (GreedySlice)), so it keeps
 // old one-word turns and drops a long recent one, leaving holes in the

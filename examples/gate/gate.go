@@ -25,7 +25,7 @@ import (
 	"context"
 	"slices"
 
-	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/policy"
 	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
@@ -98,7 +98,7 @@ func laterFeature(in casefile.Input) string {
 
 // laterScorer walks a scorer configuration, composite children and scaled
 // inner scorers included.
-func laterScorer(sc *cupel.ScorerSpec) string {
+func laterScorer(sc *policy.ScorerSpec) string {
 	if slices.Contains(laterScorers, sc.Type) {
 		return sc.Type
 	}

@@ -6,12 +6,11 @@
 //	go run ./examples/policyfile -policy my-policy.toml
 //	go run ./examples/policyfile -policy my-policy.json
 //
-// The file is decoded with github.com/BurntSushi/toml, strictly (an
-// unknown key is an error, so a typo never silently falls back to a
-// default), and built with cupel.DecodePolicyFile, which validates every
-// value and names the field at fault:
+// The file is decoded with policy.Decode, strictly (an unknown key is an
+// error, so a typo never silently falls back to a default), which
+// validates every value and names the field at fault:
 //
-//	my-policy.toml: cupel: invalid configuration: PolicySpec: scorers[0].weight: weight must be positive (got -1)
+//	my-policy.toml: cupel: invalid configuration: policy.Spec: scorers[0].weight: weight must be positive (got -1)
 //
 // The candidates and the budget are those of examples/agentcontext. Decay
 // scorers read a clock; -now sets it (by default the moment of the turn,
@@ -28,9 +27,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/BurntSushi/toml"
-
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/policy"
 	"github.com/cupel-go/go-cupel/examples/agentcontext"
 )
 
@@ -86,32 +84,19 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// unmarshalTOMLStrict decodes TOML into v and rejects keys that v has no
-// field for. toml.Unmarshal alone ignores them.
-func unmarshalTOMLStrict(data []byte, v any) error {
-	md, err := toml.Decode(string(data), v)
-	if err != nil {
-		return err
-	}
-	if undecoded := md.Undecoded(); len(undecoded) > 0 {
-		keys := make([]string, len(undecoded))
-		for i, k := range undecoded {
-			keys[i] = k.String()
-		}
-		return fmt.Errorf("unknown keys: %s", strings.Join(keys, ", "))
-	}
-	return nil
-}
-
 // run builds the policy in data (read from the file called name), selects
 // the turn's context with it and writes the window and the exclusions.
 func run(w io.Writer, name string, data []byte, now time.Time) error {
 	clock := cupel.ClockFunc(func() time.Time { return now })
-	policy, spec, err := cupel.DecodePolicyFile(name, data, unmarshalTOMLStrict, cupel.WithClock(clock))
+	spec, err := policy.Decode(name, data)
 	if err != nil {
 		return err
 	}
-	pipeline, err := cupel.NewPipeline(policy)
+	pol, err := spec.Build(policy.WithClock(clock))
+	if err != nil {
+		return err
+	}
+	pipeline, err := cupel.NewPipeline(pol)
 	if err != nil {
 		return err
 	}

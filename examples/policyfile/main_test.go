@@ -58,12 +58,12 @@ func TestPolicyFiles(t *testing.T) {
 		code int
 		want string
 	}{
-		// JSON works too, decoded strictly by the cupel package.
+		// JSON works too, decoded as strictly.
 		{"greedy-chronological.json", 0, "policy testdata/greedy-chronological.json: recency scorer, greedy slicer, chronological placer\n"},
 		// A typo is an error, not a silent default.
 		{"unknown-key.toml", 1, "testdata/unknown-key.toml: cupel: invalid configuration: unknown keys: bucket_sise\n"},
 		// An invalid value names the field.
-		{"negative-weight.toml", 1, "testdata/negative-weight.toml: cupel: invalid configuration: PolicySpec: scorers[1].weight: weight must be positive (got -1)\n"},
+		{"negative-weight.toml", 1, "testdata/negative-weight.toml: cupel: invalid configuration: policy.Spec: scorers[1].weight: weight must be positive (got -1)\n"},
 		// An invalid TOML document names the line.
 		{"syntax-error.toml", 1, "testdata/syntax-error.toml: cupel: invalid configuration: toml: line "},
 		// Throw: the selection does not fit the target.

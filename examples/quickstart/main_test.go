@@ -9,6 +9,7 @@ import (
 
 	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/cupel/chat"
+	"github.com/cupel-go/go-cupel/cupel/policy"
 	"github.com/cupel-go/go-cupel/cupeltest"
 )
 
@@ -54,15 +55,15 @@ func TestMyScorer(t *testing.T) {
 
 // A preset instead of a policy of your own.
 func Example_preset() {
-	policy, err := cupel.PresetPolicy(cupel.PresetChat)
+	spec, err := policy.Preset("chat") // the preset as a policy file would say it
 	if err != nil {
 		log.Fatal(err)
 	}
-	pipeline, err := cupel.NewPipeline(policy)
+	chat, err := spec.Build()
 	if err != nil {
 		log.Fatal(err)
 	}
-	spec, err := cupel.PresetSpec(cupel.PresetChat) // the preset as a policy file would say it
+	pipeline, err := cupel.NewPipeline(chat)
 	if err != nil {
 		log.Fatal(err)
 	}

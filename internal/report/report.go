@@ -172,7 +172,7 @@ func writeInputs(b *strings.Builder, c *casefile.Case) {
 	in := c.Input
 	// The case's protocol form without its items, keys sorted.
 	var cfg map[string]json.RawMessage
-	if j, err := json.Marshal(casefile.Input{PolicySpec: in.PolicySpec, Budget: in.Budget}); err == nil && json.Unmarshal(j, &cfg) == nil {
+	if j, err := json.Marshal(casefile.Input{Spec: in.Spec, Budget: in.Budget}); err == nil && json.Unmarshal(j, &cfg) == nil {
 		delete(cfg, "items")
 		if j, err := json.Marshal(cfg); err == nil {
 			fmt.Fprintf(b, "    config: %s\n", j)

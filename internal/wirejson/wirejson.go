@@ -20,7 +20,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
-	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/internal/jsonfloat"
 )
 
 // Reader reads one JSON text from a byte slice. After a failed read its
@@ -334,17 +334,17 @@ func (r *Reader) Float64() float64 {
 	return f
 }
 
-// Float reads a cupel.Float: a number, or a string its UnmarshalJSON
+// Float reads a jsonfloat.Float: a number, or a string its UnmarshalJSON
 // reads ("NaN", "Infinity", "-Infinity").
-func (r *Reader) Float() cupel.Float {
+func (r *Reader) Float() jsonfloat.Float {
 	if r.Peek() == '"' {
-		var f cupel.Float
+		var f jsonfloat.Float
 		if raw := r.RawString(); r.OK() && f.UnmarshalJSON(raw) != nil {
 			r.bad = true
 		}
 		return f
 	}
-	return cupel.Float(r.Float64())
+	return jsonfloat.Float(r.Float64())
 }
 
 // Scalar reads a string, number or boolean as encoding/json reads one into
@@ -438,7 +438,7 @@ func AppendString(b []byte, s string) []byte {
 // AppendFloat appends f as its MarshalJSON writes it: a finite value other
 // than -0 is strconv's shortest 'g' form, which is what that codec writes
 // for it; the others are its own.
-func AppendFloat(b []byte, f cupel.Float) []byte {
+func AppendFloat(b []byte, f jsonfloat.Float) []byte {
 	v := float64(f)
 	if math.IsNaN(v) || math.IsInf(v, 0) || (v == 0 && math.Signbit(v)) {
 		s, _ := f.MarshalJSON()

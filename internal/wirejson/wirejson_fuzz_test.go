@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/internal/jsonfloat"
 	"github.com/cupel-go/go-cupel/internal/wirejson"
 	"github.com/cupel-go/go-cupel/internal/wirejson/wirejsontest"
 )
@@ -55,7 +55,7 @@ func FuzzReader(f *testing.F) {
 		check(t, b, (*wirejson.Reader).Scalar)
 		check(t, b, func(r *wirejson.Reader) int64 { return r.Int(64) })
 		check(t, b, func(r *wirejson.Reader) int { return int(r.Int(strconv.IntSize)) })
-		check(t, b, func(r *wirejson.Reader) cupel.Float { return r.Float() })
+		check(t, b, func(r *wirejson.Reader) jsonfloat.Float { return r.Float() })
 		check(t, b, func(r *wirejson.Reader) map[string]any {
 			return wirejson.Map(r, &wirejson.Strings{}, r.Scalar)
 		})

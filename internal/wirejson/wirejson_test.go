@@ -8,7 +8,7 @@ import (
 	"github.com/onsi/ginkgo/v2"
 	"github.com/onsi/gomega"
 
-	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/internal/jsonfloat"
 	"github.com/cupel-go/go-cupel/internal/wirejson"
 )
 
@@ -74,16 +74,16 @@ var _ = ginkgo.Describe("wirejson", func() {
 		gomega.Expect(strs.Of([]byte("Message"))).To(gomega.BeIdenticalTo(got[0]))
 	})
 
-	ginkgo.It("writes strings and floats as encoding/json and cupel.Float write them", func() {
+	ginkgo.It("writes strings and floats as encoding/json and jsonfloat.Float write them", func() {
 		for _, s := range []string{"", "plain", "a<b>&c", `q"b\s`, "tab\t", "\x01", "héllo", "\u2028", "bad\xff"} {
 			want, err := json.Marshal(s)
 			gomega.Expect(err).NotTo(gomega.HaveOccurred())
 			gomega.Expect(string(wirejson.AppendString(nil, s))).To(gomega.Equal(string(want)), strconv.Quote(s))
 		}
 		for _, f := range []float64{0, math.Copysign(0, -1), 1, -1.5, 1e-7, 1e21, 123456789e30, 5e-324, math.MaxFloat64, math.NaN(), math.Inf(1), math.Inf(-1), 0.1} {
-			want, err := cupel.Float(f).MarshalJSON()
+			want, err := jsonfloat.Float(f).MarshalJSON()
 			gomega.Expect(err).NotTo(gomega.HaveOccurred())
-			gomega.Expect(string(wirejson.AppendFloat(nil, cupel.Float(f)))).To(gomega.Equal(string(want)), strconv.FormatFloat(f, 'g', -1, 64))
+			gomega.Expect(string(wirejson.AppendFloat(nil, jsonfloat.Float(f)))).To(gomega.Equal(string(want)), strconv.FormatFloat(f, 'g', -1, 64))
 		}
 	})
 })

@@ -6,7 +6,8 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/policy"
+	"github.com/cupel-go/go-cupel/internal/jsonfloat"
 	"github.com/cupel-go/go-cupel/internal/wirejson"
 )
 
@@ -46,10 +47,10 @@ var ErrorKinds = []string{
 }
 
 // Float is a float64 whose JSON form keeps non-finite values: it is the
-// engine's codec, [cupel.Float] (finite values are JSON numbers, NaN and the
+// engine's codec, [jsonfloat.Float] (finite values are JSON numbers, NaN and the
 // infinities the strings "NaN", "Infinity" and "-Infinity"; null is
 // refused), so the protocol and the engine's JSON forms cannot disagree.
-type Float = cupel.Float
+type Float = jsonfloat.Float
 
 func parseNonFinite(s string) (float64, error) {
 	var f Float
@@ -123,19 +124,21 @@ func (w KeyWarning) String() string {
 }
 
 // Input is the canonical input of a case: the "case" object of a run
-// message. Its configuration is the [cupel.PolicySpec] that go-cupel's
+// message. Its configuration is the [policy.Spec] that go-cupel's
 // policy files decode into, with what the case's stage uses set: Scorers
 // holds the case's one scorer (a pipeline's several [[config.scorers]]
 // are one composite of them), none for slicing and placing; Slicer and its
 // keys the slicer, "" for scoring and placing; Placer the placer, "" for
 // scoring and slicing; Deduplication and OverflowStrategy the pipeline's.
-// The loader fills in the format's defaults and keeps an unknown component
-// id as written. MarshalJSON and UnmarshalJSON translate it to and from
+// The loader fills in the format's defaults, keeps an unknown component id
+// as written, and reads the vectors' shorthands as the spec's keys (a
+// composite's scorers as Children, a scaled scorer's inner_scorer as
+// Inner: load.go is the one place that knows them). MarshalJSON and UnmarshalJSON translate it to and from
 // the protocol's form (PROTOCOL.md): a composite's children are {weight,
 // scorer} objects, the kind scorer's default weights a flag, and a quota
 // slicer's inner slicer an object holding the bucket size.
 type Input struct {
-	cupel.PolicySpec
+	policy.Spec
 	// Budget is the budget of slicing and pipeline cases.
 	Budget *Budget
 	// Items are the input items in file order; Index is their position.

@@ -6,7 +6,7 @@
 //     suite by default) into a [Suite]; [LoadCase] loads one file.
 //   - A [Case] is an [Input] (what an implementation receives: [Item]s, a
 //     [Budget], and the scorer, slicer and placer as a
-//     [cupel.PolicySpec], the type of go-cupel's policy files) and an
+//     [policy.Spec], the type of go-cupel's policy files) and an
 //     [Expect] (the expected scores, selection, order, error kind,
 //     shortfalls, overflow and diagnostics). Input's MarshalJSON and
 //     UnmarshalJSON are the one translation between that spec and the

@@ -12,6 +12,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/policy"
 	"github.com/cupel-go/go-cupel/vectors"
 )
 
@@ -215,10 +216,10 @@ func (r *resolver) contents(t tbl, key string) []Ref {
 }
 
 func loadScoring(root, test tbl, c *Case) {
-	typ := componentName(test, "scorer", "scorer", cupel.ScorerTypes())
+	typ := componentName(test, "scorer", "scorer", policy.ScorerTypes())
 	c.Expect.ConstructionError, _ = test.boolean("expect_construction_error")
 	cfg, _ := root.sub("config")
-	c.Input.Scorers = []cupel.ScorerSpec{parseScorer(typ, cfg)}
+	c.Input.Scorers = []policy.ScorerSpec{parseScorer(typ, cfg)}
 	c.Input.Items = loadItems(root, "items", itemRules{})
 	loadErrorExpectation(root, c)
 	exp, _ := root.arr("expected")
@@ -270,17 +271,19 @@ func closest(s string, names []string) string {
 	return best
 }
 
-// parseScorer reads a scorer's configuration from its table. A composite's
-// children are "scorers" or "children", synonyms at every level; the spec
-// lists them as Children, each with its weight.
-func parseScorer(typ string, t tbl) cupel.ScorerSpec {
-	sc := cupel.ScorerSpec{Type: typ}
+// parseScorer reads a scorer's configuration from its table. This is where
+// the vectors' shorthands become the one model of policy.Spec: a
+// composite's children are "scorers" or "children", synonyms at every
+// level, read as Children, each with its weight; a scaled scorer's
+// inner_scorer names its Inner scorer in its default configuration.
+func parseScorer(typ string, t tbl) policy.ScorerSpec {
+	sc := policy.ScorerSpec{Type: typ}
 	switch typ {
 	case "kind":
 		use, hasUse := t.boolean("use_default_weights")
 		ws, hasWeights := t.arr("weights")
 		for _, w := range ws {
-			sc.Weights = append(sc.Weights, cupel.KindWeightSpec{Kind: cupel.ContextKind(w.reqStr("kind")), Weight: w.reqFloat("weight")})
+			sc.Weights = append(sc.Weights, policy.KindWeightSpec{Kind: cupel.ContextKind(w.reqStr("kind")), Weight: w.reqFloat("weight")})
 		}
 		// With use_default_weights = true the weights are not used.
 		sc.UseDefaultWeights = cupel.Ptr(use || (!hasUse && !hasWeights))
@@ -290,7 +293,7 @@ func parseScorer(typ string, t tbl) cupel.ScorerSpec {
 	case "tag":
 		ws, _ := t.arr("tag_weights")
 		for _, w := range ws {
-			sc.TagWeights = append(sc.TagWeights, cupel.TagWeightSpec{Tag: w.reqStr("tag"), Weight: w.reqFloat("weight")})
+			sc.TagWeights = append(sc.TagWeights, policy.TagWeightSpec{Tag: w.reqStr("tag"), Weight: w.reqFloat("weight")})
 		}
 	case "composite":
 		var children []tbl
@@ -299,16 +302,16 @@ func parseScorer(typ string, t tbl) cupel.ScorerSpec {
 				children = append(children, a...)
 			}
 		}
-		sc.Children = []cupel.ScorerSpec{}
+		sc.Children = []policy.ScorerSpec{}
 		for _, ch := range children {
 			sc.Children = append(sc.Children, child(ch))
 		}
 	case "scaled":
 		if inner, ok := t.sub("inner"); ok {
-			in := parseScorer(componentName(inner, "type", "scorer", cupel.ScorerTypes()), inner)
+			in := parseScorer(componentName(inner, "type", "scorer", policy.ScorerTypes()), inner)
 			sc.Inner = &in
 		} else if t.has("inner_scorer") {
-			in := parseScorer(componentName(t, "inner_scorer", "scorer", cupel.ScorerTypes()), tbl{f: t.f, m: map[string]any{}, path: join(t.path, "inner"), occ: -1})
+			in := parseScorer(componentName(t, "inner_scorer", "scorer", policy.ScorerTypes()), tbl{f: t.f, m: map[string]any{}, path: join(t.path, "inner"), occ: -1})
 			sc.Inner = &in
 		}
 	case "decay":
@@ -318,12 +321,12 @@ func parseScorer(typ string, t tbl) cupel.ScorerSpec {
 		nts := t.floatOr("null_timestamp_score", 0.5)
 		sc.NullTimestampScore = &nts
 		if ct, ok := t.sub("curve"); ok {
-			curve := cupel.CurveSpec{Type: ct.reqStr("type")}
+			curve := policy.CurveSpec{Type: ct.reqStr("type")}
 			curve.HalfLifeSecs, _ = ct.float("half_life_secs")
 			curve.MaxAgeSecs, _ = ct.float("max_age_secs")
 			ws, _ := ct.arr("windows")
 			for _, w := range ws {
-				curve.Windows = append(curve.Windows, cupel.WindowSpec{MaxAgeSecs: w.reqFloat("max_age_secs"), Score: w.reqFloat("score")})
+				curve.Windows = append(curve.Windows, policy.WindowSpec{MaxAgeSecs: w.reqFloat("max_age_secs"), Score: w.reqFloat("score")})
 			}
 			sc.Curve = &curve
 		}
@@ -341,9 +344,9 @@ func parseScorer(typ string, t tbl) cupel.ScorerSpec {
 }
 
 // child reads a composite's child: its scorer with its weight.
-func child(t tbl) cupel.ScorerSpec {
+func child(t tbl) policy.ScorerSpec {
 	w := t.reqFloat("weight")
-	sc := parseScorer(componentName(t, "type", "scorer", cupel.ScorerTypes()), t)
+	sc := parseScorer(componentName(t, "type", "scorer", policy.ScorerTypes()), t)
 	sc.Weight = &w
 	return sc
 }
@@ -384,7 +387,7 @@ func loadBudget(root tbl) *Budget {
 // cfg, the format's defaults filled in (a knapsack's bucket size 100, the
 // inner slicer greedy, the scarcity behaviour degrade, a quota's require 0
 // and cap 100).
-func parseSlicer(spec *cupel.PolicySpec, typ string, cfg tbl) {
+func parseSlicer(spec *policy.Spec, typ string, cfg tbl) {
 	spec.Slicer = typ
 	bucket := func() {
 		b := int64(100)
@@ -395,9 +398,9 @@ func parseSlicer(spec *cupel.PolicySpec, typ string, cfg tbl) {
 	}
 	entries := func() {
 		es, _ := cfg.arr("entries")
-		spec.Entries = []cupel.CountEntrySpec{}
+		spec.Entries = []policy.CountEntrySpec{}
 		for _, e := range es {
-			spec.Entries = append(spec.Entries, cupel.CountEntrySpec{Kind: cupel.ContextKind(e.reqStr("kind")),
+			spec.Entries = append(spec.Entries, policy.CountEntrySpec{Kind: cupel.ContextKind(e.reqStr("kind")),
 				RequireCount: e.intOf("require_count", e.reqInt("require_count")), CapCount: e.intOf("cap_count", e.reqInt("cap_count"))})
 		}
 		spec.ScarcityBehavior = "degrade"
@@ -408,7 +411,7 @@ func parseSlicer(spec *cupel.PolicySpec, typ string, cfg tbl) {
 	inner := func() {
 		spec.InnerSlicer = "greedy"
 		if cfg.has("inner_slicer") {
-			spec.InnerSlicer = componentName(cfg, "inner_slicer", "slicer", cupel.SlicerTypes())
+			spec.InnerSlicer = componentName(cfg, "inner_slicer", "slicer", policy.SlicerTypes())
 		}
 		if spec.InnerSlicer == "knapsack" || spec.InnerSlicer == "count_constrained_knapsack" {
 			bucket()
@@ -420,9 +423,9 @@ func parseSlicer(spec *cupel.PolicySpec, typ string, cfg tbl) {
 	case "quota":
 		inner()
 		qs, _ := cfg.arr("quotas")
-		spec.Quotas = []cupel.QuotaSpec{}
+		spec.Quotas = []policy.QuotaSpec{}
 		for _, q := range qs {
-			spec.Quotas = append(spec.Quotas, cupel.QuotaSpec{Kind: cupel.ContextKind(q.reqStr("kind")),
+			spec.Quotas = append(spec.Quotas, policy.QuotaSpec{Kind: cupel.ContextKind(q.reqStr("kind")),
 				Require: cupel.Ptr(q.floatOr("require", 0)), Cap: cupel.Ptr(q.floatOr("cap", 100))})
 		}
 	case "count_quota":
@@ -472,10 +475,10 @@ func shortfallList(exp tbl, key string) []Shortfall {
 }
 
 func loadSlicing(root, test tbl, c *Case) {
-	typ := componentName(test, "slicer", "slicer", cupel.SlicerTypes())
+	typ := componentName(test, "slicer", "slicer", policy.SlicerTypes())
 	c.Expect.ConstructionError, _ = test.boolean("expect_construction_error")
 	cfg, _ := root.sub("config")
-	parseSlicer(&c.Input.PolicySpec, typ, cfg)
+	parseSlicer(&c.Input.Spec, typ, cfg)
 	c.Input.Budget = loadBudget(root)
 	c.Input.Items = loadItems(root, "scored_items", itemRules{score: true})
 	loadErrorExpectation(root, c)
@@ -488,7 +491,7 @@ func loadSlicing(root, test tbl, c *Case) {
 }
 
 func loadPlacing(root, test tbl, c *Case) {
-	c.Input.Placer = componentName(test, "placer", "placer", cupel.PlacerTypes())
+	c.Input.Placer = componentName(test, "placer", "placer", policy.PlacerTypes())
 	c.Input.Items = loadItems(root, "items", itemRules{scoreOpt: true, tokensOpt: true})
 	loadErrorExpectation(root, c)
 	exp, _ := root.sub("expected")
@@ -506,18 +509,18 @@ func loadPipeline(root, test tbl, c *Case) {
 	entries, _ := cfg.arr("scorers")
 	switch len(entries) {
 	case 1:
-		sc := parseScorer(componentName(entries[0], "type", "scorer", cupel.ScorerTypes()), entries[0])
+		sc := parseScorer(componentName(entries[0], "type", "scorer", policy.ScorerTypes()), entries[0])
 		entries[0].get("weight")
-		c.Input.Scorers = []cupel.ScorerSpec{sc}
+		c.Input.Scorers = []policy.ScorerSpec{sc}
 	default:
-		sc := cupel.ScorerSpec{Type: "composite", Children: []cupel.ScorerSpec{}}
+		sc := policy.ScorerSpec{Type: "composite", Children: []policy.ScorerSpec{}}
 		for _, e := range entries {
 			sc.Children = append(sc.Children, child(e))
 		}
-		c.Input.Scorers = []cupel.ScorerSpec{sc}
+		c.Input.Scorers = []policy.ScorerSpec{sc}
 	}
-	parseSlicer(&c.Input.PolicySpec, componentName(cfg, "slicer", "slicer", cupel.SlicerTypes()), cfg)
-	c.Input.Placer = componentName(cfg, "placer", "placer", cupel.PlacerTypes())
+	parseSlicer(&c.Input.Spec, componentName(cfg, "slicer", "slicer", policy.SlicerTypes()), cfg)
+	c.Input.Placer = componentName(cfg, "placer", "placer", policy.PlacerTypes())
 	dedup := true
 	if d, ok := cfg.boolean("deduplication"); ok {
 		dedup = d

@@ -6,11 +6,12 @@ import (
 	"time"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/policy"
 	"github.com/cupel-go/go-cupel/internal/wirejson"
 )
 
 // This file is the one translation between a case's configuration, a
-// cupel.PolicySpec, and the protocol's JSON form of it (PROTOCOL.md, the
+// policy.Spec, and the protocol's JSON form of it (PROTOCOL.md, the
 // "case" object). The types below are that form's shapes, private to it.
 
 // wireInput is the "case" object.
@@ -32,19 +33,19 @@ type wireConfig struct {
 // wireScorer is a scorer: a composite's children are {weight, scorer}
 // objects and the kind scorer's default weights a flag.
 type wireScorer struct {
-	Type               string                 `json:"type"`
-	UseDefaultWeights  bool                   `json:"use_default_weights,omitempty"`
-	Weights            []cupel.KindWeightSpec `json:"weights,omitempty"`
-	TagWeights         []cupel.TagWeightSpec  `json:"tag_weights,omitempty"`
-	Children           []wireChild            `json:"children,omitempty"`
-	Inner              *wireScorer            `json:"inner,omitempty"`
-	ReferenceTime      *time.Time             `json:"reference_time,omitempty"`
-	NullTimestampScore *Float                 `json:"null_timestamp_score,omitempty"`
-	Curve              *cupel.CurveSpec       `json:"curve,omitempty"`
-	DefaultScore       *Float                 `json:"default_score,omitempty"`
-	Key                *string                `json:"key,omitempty"`
-	Value              *string                `json:"value,omitempty"`
-	Boost              *Float                 `json:"boost,omitempty"`
+	Type               string                  `json:"type"`
+	UseDefaultWeights  bool                    `json:"use_default_weights,omitempty"`
+	Weights            []policy.KindWeightSpec `json:"weights,omitempty"`
+	TagWeights         []policy.TagWeightSpec  `json:"tag_weights,omitempty"`
+	Children           []wireChild             `json:"children,omitempty"`
+	Inner              *wireScorer             `json:"inner,omitempty"`
+	ReferenceTime      *time.Time              `json:"reference_time,omitempty"`
+	NullTimestampScore *Float                  `json:"null_timestamp_score,omitempty"`
+	Curve              *policy.CurveSpec       `json:"curve,omitempty"`
+	DefaultScore       *Float                  `json:"default_score,omitempty"`
+	Key                *string                 `json:"key,omitempty"`
+	Value              *string                 `json:"value,omitempty"`
+	Boost              *Float                  `json:"boost,omitempty"`
 }
 
 type wireChild struct {
@@ -55,12 +56,12 @@ type wireChild struct {
 // wireSlicer is a slicer: an inner slicer is an object of its own, which
 // holds the bucket size of an inner knapsack.
 type wireSlicer struct {
-	Type             string                 `json:"type"`
-	BucketSize       *int                   `json:"bucket_size,omitempty"`
-	Inner            *wireSlicer            `json:"inner,omitempty"`
-	Quotas           []wireQuota            `json:"quotas,omitempty"`
-	Entries          []cupel.CountEntrySpec `json:"entries,omitempty"`
-	ScarcityBehavior string                 `json:"scarcity_behavior,omitempty"`
+	Type             string                  `json:"type"`
+	BucketSize       *int                    `json:"bucket_size,omitempty"`
+	Inner            *wireSlicer             `json:"inner,omitempty"`
+	Quotas           []wireQuota             `json:"quotas,omitempty"`
+	Entries          []policy.CountEntrySpec `json:"entries,omitempty"`
+	ScarcityBehavior string                  `json:"scarcity_behavior,omitempty"`
 }
 
 // wireQuota is a quota with both percentages stated.
@@ -123,14 +124,14 @@ func (in Input) config() (wireConfig, error) {
 		}
 		w.Scorer = sc
 	case n > 1:
-		sc, err := toWire("scorer", cupel.ScorerSpec{Type: "composite", Children: in.Scorers})
+		sc, err := toWire("scorer", policy.ScorerSpec{Type: "composite", Children: in.Scorers})
 		if err != nil {
 			return wireConfig{}, err
 		}
 		w.Scorer = sc
 	}
 	if in.Slicer != "" {
-		w.Slicer = slicerToWire(&in.PolicySpec)
+		w.Slicer = slicerToWire(&in.Spec)
 	}
 	return w, nil
 }
@@ -152,10 +153,10 @@ func (in *Input) UnmarshalJSON(b []byte) error {
 	*in = Input{Budget: w.Budget, Items: w.Items}
 	in.Placer, in.Deduplication, in.OverflowStrategy = w.Placer, w.Deduplication, w.OverflowStrategy
 	if w.Scorer != nil {
-		in.Scorers = []cupel.ScorerSpec{fromWire(w.Scorer)}
+		in.Scorers = []policy.ScorerSpec{fromWire(w.Scorer)}
 	}
 	if w.Slicer != nil {
-		return slicerFromWire(&in.PolicySpec, w.Slicer)
+		return slicerFromWire(&in.Spec, w.Slicer)
 	}
 	return nil
 }
@@ -163,32 +164,14 @@ func (in *Input) UnmarshalJSON(b []byte) error {
 // usesDefaultWeights reports whether the kind scorer sc uses the default
 // weights, as a policy builds it: use_default_weights = true, or neither it
 // nor weights given.
-func usesDefaultWeights(sc *cupel.ScorerSpec) bool {
+func usesDefaultWeights(sc *policy.ScorerSpec) bool {
 	if sc.UseDefaultWeights != nil {
 		return *sc.UseDefaultWeights
 	}
 	return sc.Weights == nil
 }
 
-// childrenOf are a composite's children in the order a policy builds them:
-// Scorers, then Children.
-func childrenOf(sc *cupel.ScorerSpec) []cupel.ScorerSpec {
-	if sc.Scorers == nil {
-		return sc.Children
-	}
-	return append(append([]cupel.ScorerSpec{}, sc.Scorers...), sc.Children...)
-}
-
-// innerScorer is a scaled scorer's inner scorer: Inner, or InnerScorer's
-// type in its default configuration; nil when neither is given.
-func innerScorer(sc *cupel.ScorerSpec) *cupel.ScorerSpec {
-	if sc.Inner == nil && sc.InnerScorer != "" {
-		return &cupel.ScorerSpec{Type: sc.InnerScorer}
-	}
-	return sc.Inner
-}
-
-func toWire(path string, sc cupel.ScorerSpec) (*wireScorer, error) {
+func toWire(path string, sc policy.ScorerSpec) (*wireScorer, error) {
 	w := &wireScorer{Type: sc.Type, Weights: sc.Weights, TagWeights: sc.TagWeights, ReferenceTime: sc.ReferenceTime,
 		NullTimestampScore: sc.NullTimestampScore, Curve: sc.Curve, DefaultScore: sc.DefaultScore}
 	if sc.Type == "kind" {
@@ -196,7 +179,7 @@ func toWire(path string, sc cupel.ScorerSpec) (*wireScorer, error) {
 	} else {
 		w.UseDefaultWeights = sc.UseDefaultWeights != nil && *sc.UseDefaultWeights
 	}
-	for i, ch := range childrenOf(&sc) {
+	for i, ch := range sc.Children {
 		p := fmt.Sprintf("%s.children[%d]", path, i)
 		if ch.Weight == nil {
 			return nil, fmt.Errorf("%w: %s.weight: a composite's child needs a weight", cupel.ErrInvalidConfig, p)
@@ -207,10 +190,7 @@ func toWire(path string, sc cupel.ScorerSpec) (*wireScorer, error) {
 		}
 		w.Children = append(w.Children, wireChild{Weight: *ch.Weight, Scorer: *cw})
 	}
-	if sc.Inner != nil && sc.InnerScorer != "" {
-		return nil, fmt.Errorf("%w: %s: inner and inner_scorer are two inner scorers", cupel.ErrInvalidConfig, path)
-	}
-	if inner := innerScorer(&sc); inner != nil {
+	if inner := sc.Inner; inner != nil {
 		if inner.Weight != nil {
 			return nil, fmt.Errorf("%w: %s.inner.weight: only a composite's children have a weight", cupel.ErrInvalidConfig, path)
 		}
@@ -235,8 +215,8 @@ func toWire(path string, sc cupel.ScorerSpec) (*wireScorer, error) {
 	return w, nil
 }
 
-func fromWire(w *wireScorer) cupel.ScorerSpec {
-	sc := cupel.ScorerSpec{Type: w.Type, Weights: w.Weights, TagWeights: w.TagWeights, ReferenceTime: w.ReferenceTime,
+func fromWire(w *wireScorer) policy.ScorerSpec {
+	sc := policy.ScorerSpec{Type: w.Type, Weights: w.Weights, TagWeights: w.TagWeights, ReferenceTime: w.ReferenceTime,
 		NullTimestampScore: w.NullTimestampScore, Curve: w.Curve, DefaultScore: w.DefaultScore}
 	switch {
 	case w.Type == "kind":
@@ -250,7 +230,7 @@ func fromWire(w *wireScorer) cupel.ScorerSpec {
 	// The lists of a type are lists, empty when absent, as the loader
 	// reads them.
 	if w.Children != nil || w.Type == "composite" {
-		sc.Children = make([]cupel.ScorerSpec, 0, len(w.Children))
+		sc.Children = make([]policy.ScorerSpec, 0, len(w.Children))
 	}
 	for i := range w.Children {
 		ch := fromWire(&w.Children[i].Scorer)
@@ -273,7 +253,7 @@ func fromWire(w *wireScorer) cupel.ScorerSpec {
 	return sc
 }
 
-func slicerToWire(s *cupel.PolicySpec) *wireSlicer {
+func slicerToWire(s *policy.Spec) *wireSlicer {
 	w := &wireSlicer{Type: s.Slicer, Entries: s.Entries, ScarcityBehavior: s.ScarcityBehavior}
 	for _, q := range s.Quotas {
 		wq := wireQuota{Kind: q.Kind, Cap: 100}
@@ -293,16 +273,16 @@ func slicerToWire(s *cupel.PolicySpec) *wireSlicer {
 	return w
 }
 
-func slicerFromWire(s *cupel.PolicySpec, w *wireSlicer) error {
+func slicerFromWire(s *policy.Spec, w *wireSlicer) error {
 	s.Slicer, s.Entries, s.ScarcityBehavior, s.BucketSize = w.Type, w.Entries, w.ScarcityBehavior, w.BucketSize
 	if w.Quotas != nil || w.Type == "quota" {
-		s.Quotas = make([]cupel.QuotaSpec, 0, len(w.Quotas))
+		s.Quotas = make([]policy.QuotaSpec, 0, len(w.Quotas))
 	}
 	if s.Entries == nil && (w.Type == "count_quota" || w.Type == "count_constrained_knapsack") {
-		s.Entries = []cupel.CountEntrySpec{}
+		s.Entries = []policy.CountEntrySpec{}
 	}
 	for _, q := range w.Quotas {
-		s.Quotas = append(s.Quotas, cupel.QuotaSpec{Kind: q.Kind, Require: cupel.Ptr(q.Require), Cap: cupel.Ptr(q.Cap)})
+		s.Quotas = append(s.Quotas, policy.QuotaSpec{Kind: q.Kind, Require: cupel.Ptr(q.Require), Cap: cupel.Ptr(q.Cap)})
 	}
 	if in := w.Inner; in != nil {
 		if in.Inner != nil || in.Quotas != nil || in.Entries != nil || in.ScarcityBehavior != "" {

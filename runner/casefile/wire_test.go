@@ -10,6 +10,7 @@ import (
 	"github.com/sebdah/goldie/v2"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/policy"
 )
 
 // The protocol's form of a case is fixed by PROTOCOL.md, and implementations
@@ -19,7 +20,7 @@ import (
 var _ = ginkgo.Describe("a case's protocol form", func() {
 	suite, err := LoadSuite(nil)
 
-	ginkgo.It("is the golden for every embedded vector, and reads back as the same cupel.PolicySpec", func() {
+	ginkgo.It("is the golden for every embedded vector, and reads back as the same policy.Spec", func() {
 		gomega.Expect(err).NotTo(gomega.HaveOccurred())
 		gomega.Expect(suite.Errors).To(gomega.BeEmpty())
 		var golden bytes.Buffer
@@ -30,17 +31,17 @@ var _ = ginkgo.Describe("a case's protocol form", func() {
 			gomega.Expect(json.Unmarshal(wire, &back)).To(gomega.Succeed(), c.ID)
 			// The policy file's JSON of both specs; and, where no NaN
 			// (which equals nothing) is in the way, the specs themselves.
-			policy, err := json.Marshal(c.Input.PolicySpec)
+			policy, err := json.Marshal(c.Input.Spec)
 			gomega.Expect(err).NotTo(gomega.HaveOccurred(), c.ID)
-			gomega.Expect(json.Marshal(back.PolicySpec)).To(gomega.Equal(policy), "%s: %s", c.ID, wire)
+			gomega.Expect(json.Marshal(back.Spec)).To(gomega.Equal(policy), "%s: %s", c.ID, wire)
 			if !bytes.Contains(policy, []byte(`"NaN"`)) {
-				gomega.Expect(back.PolicySpec).To(gomega.Equal(c.Input.PolicySpec), "%s: %s", c.ID, wire)
+				gomega.Expect(back.Spec).To(gomega.Equal(c.Input.Spec), "%s: %s", c.ID, wire)
 			}
 			again, err := json.Marshal(back)
 			gomega.Expect(err).NotTo(gomega.HaveOccurred(), c.ID)
 			gomega.Expect(string(again)).To(gomega.Equal(string(wire)), c.ID)
 
-			config, err := json.Marshal(Input{PolicySpec: c.Input.PolicySpec, Budget: c.Input.Budget})
+			config, err := json.Marshal(Input{Spec: c.Input.Spec, Budget: c.Input.Budget})
 			gomega.Expect(err).NotTo(gomega.HaveOccurred(), c.ID)
 			golden.WriteString(c.ID + " " + string(config) + "\n")
 		}
@@ -49,40 +50,39 @@ var _ = ginkgo.Describe("a case's protocol form", func() {
 	})
 
 	ginkgo.It("states the defaults a policy fills in, and refuses what it has no key for", func() {
-		marshal := func(spec cupel.PolicySpec) string {
-			b, err := json.Marshal(Input{PolicySpec: spec})
+		marshal := func(spec policy.Spec) string {
+			b, err := json.Marshal(Input{Spec: spec})
 			gomega.Expect(err).NotTo(gomega.HaveOccurred())
 			return string(b)
 		}
 		// A kind scorer without weights uses the default weights, as a
 		// policy builds it; a quota without percentages is 0 to 100; a
 		// metadata_key scorer states its three keys.
-		gomega.Expect(marshal(cupel.PolicySpec{Scorers: []cupel.ScorerSpec{{Type: "kind"}}})).To(gomega.Equal(
+		gomega.Expect(marshal(policy.Spec{Scorers: []policy.ScorerSpec{{Type: "kind"}}})).To(gomega.Equal(
 			`{"scorer":{"type":"kind","use_default_weights":true},"items":null}`))
-		gomega.Expect(marshal(cupel.PolicySpec{Scorers: []cupel.ScorerSpec{{Type: "kind", UseDefaultWeights: cupel.Ptr(false)}}})).To(gomega.Equal(
+		gomega.Expect(marshal(policy.Spec{Scorers: []policy.ScorerSpec{{Type: "kind", UseDefaultWeights: cupel.Ptr(false)}}})).To(gomega.Equal(
 			`{"scorer":{"type":"kind"},"items":null}`))
-		gomega.Expect(marshal(cupel.PolicySpec{Slicer: "quota", Quotas: []cupel.QuotaSpec{{Kind: "Document"}}})).To(gomega.Equal(
+		gomega.Expect(marshal(policy.Spec{Slicer: "quota", Quotas: []policy.QuotaSpec{{Kind: "Document"}}})).To(gomega.Equal(
 			`{"slicer":{"type":"quota","quotas":[{"kind":"Document","require":0,"cap":100}]},"items":null}`))
-		gomega.Expect(marshal(cupel.PolicySpec{Scorers: []cupel.ScorerSpec{{Type: "metadata_key"}}})).To(gomega.Equal(
+		gomega.Expect(marshal(policy.Spec{Scorers: []policy.ScorerSpec{{Type: "metadata_key"}}})).To(gomega.Equal(
 			`{"scorer":{"type":"metadata_key","key":"","value":"","boost":0},"items":null}`))
-		// Scorers is a composite of its entries; inner_scorer is an inner
-		// scorer in its default configuration; an inner knapsack carries
-		// the bucket size.
-		gomega.Expect(marshal(cupel.PolicySpec{Scorers: []cupel.ScorerSpec{
-			{Type: "recency", Weight: cupel.Ptr[Float](2)}, {Type: "scaled", InnerScorer: "kind", Weight: cupel.Ptr[Float](1)}}})).To(gomega.Equal(
+		// Scorers is a composite of its entries; an inner kind scorer in
+		// its default configuration says so; an inner knapsack carries the
+		// bucket size.
+		gomega.Expect(marshal(policy.Spec{Scorers: []policy.ScorerSpec{
+			{Type: "recency", Weight: cupel.Ptr[Float](2)}, {Type: "scaled", Inner: &policy.ScorerSpec{Type: "kind"}, Weight: cupel.Ptr[Float](1)}}})).To(gomega.Equal(
 			`{"scorer":{"type":"composite","children":[{"weight":2,"scorer":{"type":"recency"}},` +
 				`{"weight":1,"scorer":{"type":"scaled","inner":{"type":"kind","use_default_weights":true}}}]},"items":null}`))
-		gomega.Expect(marshal(cupel.PolicySpec{Slicer: "count_quota", InnerSlicer: "knapsack", BucketSize: cupel.Ptr(7)})).To(gomega.Equal(
+		gomega.Expect(marshal(policy.Spec{Slicer: "count_quota", InnerSlicer: "knapsack", BucketSize: cupel.Ptr(7)})).To(gomega.Equal(
 			`{"slicer":{"type":"count_quota","inner":{"type":"knapsack","bucket_size":7}},"items":null}`))
 
-		for what, spec := range map[string]cupel.PolicySpec{
+		for what, spec := range map[string]policy.Spec{
 			"table_limit":                     {TableLimit: 10},
-			"scorer.children[0].weight":       {Scorers: []cupel.ScorerSpec{{Type: "composite", Children: []cupel.ScorerSpec{{Type: "recency"}}}}},
-			"scorer.inner.weight":             {Scorers: []cupel.ScorerSpec{{Type: "scaled", Inner: &cupel.ScorerSpec{Type: "recency", Weight: cupel.Ptr[Float](1)}}}},
-			"inner and inner_scorer":          {Scorers: []cupel.ScorerSpec{{Type: "scaled", Inner: &cupel.ScorerSpec{Type: "recency"}, InnerScorer: "priority"}}},
-			"scorer.children[1].inner.weight": {Scorers: []cupel.ScorerSpec{{Type: "recency", Weight: cupel.Ptr[Float](1)}, {Type: "scaled", Weight: cupel.Ptr[Float](1), Inner: &cupel.ScorerSpec{Type: "recency", Weight: cupel.Ptr[Float](1)}}}},
+			"scorer.children[0].weight":       {Scorers: []policy.ScorerSpec{{Type: "composite", Children: []policy.ScorerSpec{{Type: "recency"}}}}},
+			"scorer.inner.weight":             {Scorers: []policy.ScorerSpec{{Type: "scaled", Inner: &policy.ScorerSpec{Type: "recency", Weight: cupel.Ptr[Float](1)}}}},
+			"scorer.children[1].inner.weight": {Scorers: []policy.ScorerSpec{{Type: "recency", Weight: cupel.Ptr[Float](1)}, {Type: "scaled", Weight: cupel.Ptr[Float](1), Inner: &policy.ScorerSpec{Type: "recency", Weight: cupel.Ptr[Float](1)}}}},
 		} {
-			_, err := json.Marshal(Input{PolicySpec: spec})
+			_, err := json.Marshal(Input{Spec: spec})
 			gomega.Expect(err).To(gomega.MatchError(cupel.ErrInvalidConfig))
 			gomega.Expect(err).To(gomega.MatchError(gomega.ContainSubstring(what)))
 		}
@@ -96,15 +96,15 @@ var _ = ginkgo.Describe("a case's protocol form", func() {
 			`"slicer":{"type":"quota","inner":{"type":"knapsack","bucket_size":9},"quotas":[{"kind":"Document","require":5,"cap":50}]},`+
 			`"placer":"u-shaped","deduplication":false,"overflow_strategy":"proceed","items":[]}`), &in)).To(gomega.Succeed())
 		ref := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
-		gomega.Expect(in.PolicySpec).To(gomega.Equal(cupel.PolicySpec{
-			Scorers: []cupel.ScorerSpec{{Type: "composite", Children: []cupel.ScorerSpec{
+		gomega.Expect(in.Spec).To(gomega.Equal(policy.Spec{
+			Scorers: []policy.ScorerSpec{{Type: "composite", Children: []policy.ScorerSpec{
 				{Type: "kind", Weight: cupel.Ptr[Float](1.5), UseDefaultWeights: cupel.Ptr(false)},
 				// With use_default_weights the weights are not used.
 				{Type: "kind", Weight: cupel.Ptr[Float](1), UseDefaultWeights: cupel.Ptr(true)},
-				{Type: "decay", Weight: cupel.Ptr[Float](1), ReferenceTime: &ref, Curve: &cupel.CurveSpec{Type: "window", MaxAgeSecs: cupel.Ptr[Float](60)}},
+				{Type: "decay", Weight: cupel.Ptr[Float](1), ReferenceTime: &ref, Curve: &policy.CurveSpec{Type: "window", MaxAgeSecs: cupel.Ptr[Float](60)}},
 			}}},
 			Slicer: "quota", InnerSlicer: "knapsack", BucketSize: cupel.Ptr(9),
-			Quotas: []cupel.QuotaSpec{{Kind: "Document", Require: cupel.Ptr[Float](5), Cap: cupel.Ptr[Float](50)}},
+			Quotas: []policy.QuotaSpec{{Kind: "Document", Require: cupel.Ptr[Float](5), Cap: cupel.Ptr[Float](50)}},
 			Placer: "u-shaped", Deduplication: cupel.Ptr(false), OverflowStrategy: "proceed",
 		}))
 		gomega.Expect(in.Items).To(gomega.BeEmpty())

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/policy"
 )
 
 // This file writes a case as a vector file in the suite format of
@@ -57,7 +57,7 @@ func writeCase(w *tomlWriter, c *Case, name string) error {
 		w.blank()
 		w.budget(in.Budget)
 		w.table("config")
-		w.slicer(&in.PolicySpec)
+		w.slicer(&in.Spec)
 	case StagePlacing:
 		w.kv("placer", in.Placer)
 	case StagePipeline:
@@ -75,7 +75,7 @@ func writeCase(w *tomlWriter, c *Case, name string) error {
 		if in.OverflowStrategy != "" {
 			w.kv("overflow_strategy", in.OverflowStrategy)
 		}
-		w.slicer(&in.PolicySpec)
+		w.slicer(&in.Spec)
 		// One entry: that scorer alone (a composite keeps its children).
 		w.arrayTable("config.scorers")
 		w.kv("type", in.Scorers[0].Type)
@@ -207,7 +207,7 @@ func tomlValue(v any) string {
 // scorer writes the keys of sc into the table at path (opened by the
 // caller), then its sub-tables. A composite at the top of a scoring case
 // lists its children under "scorers", elsewhere under "children".
-func (w *tomlWriter) scorer(path string, sc *cupel.ScorerSpec, top bool) {
+func (w *tomlWriter) scorer(path string, sc *policy.ScorerSpec, top bool) {
 	switch sc.Type {
 	case "kind":
 		w.kv("use_default_weights", usesDefaultWeights(sc))
@@ -245,7 +245,7 @@ func (w *tomlWriter) scorer(path string, sc *cupel.ScorerSpec, top bool) {
 		if top {
 			key = path + ".scorers"
 		}
-		for _, ch := range childrenOf(sc) {
+		for _, ch := range sc.Children {
 			w.arrayTable(key)
 			w.kv("type", ch.Type)
 			if ch.Weight != nil {
@@ -254,7 +254,7 @@ func (w *tomlWriter) scorer(path string, sc *cupel.ScorerSpec, top bool) {
 			w.scorer(key, &ch, false)
 		}
 	case "scaled":
-		if inner := innerScorer(sc); inner != nil {
+		if inner := sc.Inner; inner != nil {
 			w.blank()
 			w.table(path + ".inner")
 			w.kv("type", inner.Type)
@@ -283,7 +283,7 @@ func (w *tomlWriter) scorer(path string, sc *cupel.ScorerSpec, top bool) {
 // slicer writes a slicer's keys into [config] (opened by the caller), then
 // its quotas and entries. The format names the inner slicer only; it
 // shares bucket_size.
-func (w *tomlWriter) slicer(s *cupel.PolicySpec) {
+func (w *tomlWriter) slicer(s *policy.Spec) {
 	if s.InnerSlicer != "" {
 		w.kv("inner_slicer", s.InnerSlicer)
 	}

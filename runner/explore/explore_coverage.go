@@ -5,7 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/policy"
 	"github.com/cupel-go/go-cupel/runner/casefile"
 )
 
@@ -93,7 +93,7 @@ func (cv *coverage) count(c *casefile.Case) {
 	for i := range in.Scorers {
 		cv.scorer(&in.Scorers[i], false)
 	}
-	if s := &in.PolicySpec; s.Slicer != "" {
+	if s := &in.Spec; s.Slicer != "" {
 		cv.mark("slicer " + s.Slicer)
 		for _, q := range s.Quotas {
 			if q.Require != nil && *q.Require > 0 {
@@ -154,7 +154,7 @@ func (cv *coverage) count(c *casefile.Case) {
 	}
 }
 
-func (cv *coverage) scorer(sc *cupel.ScorerSpec, inComposite bool) {
+func (cv *coverage) scorer(sc *policy.ScorerSpec, inComposite bool) {
 	cv.mark("scorer " + sc.Type)
 	switch sc.Type {
 	case "composite":

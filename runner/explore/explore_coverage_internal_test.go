@@ -4,7 +4,7 @@ import (
 	"context"
 	"strings"
 
-	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/policy"
 	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/onsi/ginkgo/v2"
@@ -53,14 +53,14 @@ var _ = ginkgo.Describe("explore's generator coverage", func() {
 		caps := exploreCaps{stages: []string{casefile.StagePipeline}, scorers: []string{"composite", "kind"}, slicers: []string{"quota"}, placers: []string{"u-shaped"}}
 		cv := newCoverage(caps)
 		c := &casefile.Case{Stage: casefile.StagePipeline, Input: casefile.Input{
-			PolicySpec: cupel.PolicySpec{Scorers: []cupel.ScorerSpec{{Type: "composite", Children: []cupel.ScorerSpec{{Weight: ptr[casefile.Float](1), Type: "composite",
-				Children: []cupel.ScorerSpec{{Weight: ptr[casefile.Float](1), Type: "kind"}, {Weight: ptr[casefile.Float](1), Type: "kind"}}}}}},
-				Slicer: "quota", Quotas: []cupel.QuotaSpec{{Kind: "a", Require: ptr[casefile.Float](10), Cap: ptr[casefile.Float](100)}, {Kind: "b", Require: ptr[casefile.Float](5), Cap: ptr[casefile.Float](100)}},
+			Spec: policy.Spec{Scorers: []policy.ScorerSpec{{Type: "composite", Children: []policy.ScorerSpec{{Weight: ptr[casefile.Float](1), Type: "composite",
+				Children: []policy.ScorerSpec{{Weight: ptr[casefile.Float](1), Type: "kind"}, {Weight: ptr[casefile.Float](1), Type: "kind"}}}}}},
+				Slicer: "quota", Quotas: []policy.QuotaSpec{{Kind: "a", Require: ptr[casefile.Float](10), Cap: ptr[casefile.Float](100)}, {Kind: "b", Require: ptr[casefile.Float](5), Cap: ptr[casefile.Float](100)}},
 				Placer: "u-shaped", OverflowStrategy: "truncate"},
 			Items: []casefile.Item{{Content: "x", Tokens: 0}, {Content: "x", Tokens: -1, Pinned: true}, {Content: "y", Tokens: 0, Metadata: map[string]any{"lang": "go"}}},
 		}}
 		cv.count(c)
-		cv.count(&casefile.Case{Stage: casefile.StagePipeline, Input: casefile.Input{PolicySpec: cupel.PolicySpec{Placer: "u-shaped"}}})
+		cv.count(&casefile.Case{Stage: casefile.StagePipeline, Input: casefile.Input{Spec: policy.Spec{Placer: "u-shaped"}}})
 		got := map[string]int{}
 		for _, f := range cv.report() {
 			got[f.Feature] = f.Cases

@@ -9,6 +9,7 @@ import (
 	"github.com/onsi/gomega"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/policy"
 	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
@@ -30,7 +31,7 @@ var _ = ginkgo.Describe("a written vector's covers", func() {
 	}
 	divergence := func(placer string) *Divergence {
 		return &Divergence{Class: "placing / " + placer + " / order", Stage: casefile.StagePlacing, Component: placer, Kind: "order", Seed: 4, Index: 9,
-			Case:       &casefile.Case{Stage: casefile.StagePlacing, Input: casefile.Input{PolicySpec: cupel.PolicySpec{Placer: placer}, Items: []casefile.Item{{Content: "a", Kind: "Message", Source: "Chat"}}}, Expect: casefile.Expect{Ordered: []casefile.Ref{{Content: "a"}}}},
+			Case:       &casefile.Case{Stage: casefile.StagePlacing, Input: casefile.Input{Spec: policy.Spec{Placer: placer}, Items: []casefile.Item{{Content: "a", Kind: "Message", Source: "Chat"}}}, Expect: casefile.Expect{Ordered: []casefile.Ref{{Content: "a"}}}},
 			Comparison: runner.Comparison{Outcome: protocol.OutcomeFail, Message: "m"}}
 	}
 
@@ -70,7 +71,7 @@ var _ = ginkgo.Describe("a written vector's covers", func() {
 	ginkgo.It("name the pipeline's chapters, and the diagnostics' for a diagnostics divergence", func() {
 		d := divergence("chronological")
 		d.Case.Stage, d.Kind = casefile.StagePipeline, "diagnostics excluded"
-		d.Case.Input.Scorers, d.Case.Input.Slicer, d.Case.Input.Budget = []cupel.ScorerSpec{{Type: "reflexive"}}, "greedy", &casefile.Budget{TargetTokens: 5, MaxTokens: 5}
+		d.Case.Input.Scorers, d.Case.Input.Slicer, d.Case.Input.Budget = []policy.ScorerSpec{{Type: "reflexive"}}, "greedy", &casefile.Budget{TargetTokens: 5, MaxTokens: 5}
 		d.Case.Input.Deduplication, d.Case.Input.OverflowStrategy = cupel.Ptr(true), "throw"
 		data, err := d.VectorTOML(nil) // the embedded catalogue
 		gomega.Expect(err).NotTo(gomega.HaveOccurred())

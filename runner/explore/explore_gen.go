@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/policy"
 	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
 )
@@ -194,13 +195,13 @@ func (g *exploreGen) build() *casefile.Case {
 	n := g.size(stage)
 	switch stage {
 	case casefile.StageScoring:
-		c.Input.Scorers = []cupel.ScorerSpec{g.scorer(2)}
+		c.Input.Scorers = []policy.ScorerSpec{g.scorer(2)}
 		c.Input.Items = g.items(n, itemGen{})
 	case casefile.StageSlicing:
 		c.Input.Items = g.items(n, itemGen{score: true})
 		sortByScoreDesc(c.Input.Items)
 		c.Input.Budget = g.budget(c.Input.Items, false)
-		g.slicer(&c.Input.PolicySpec, c.Input.Budget.TargetTokens)
+		g.slicer(&c.Input.Spec, c.Input.Budget.TargetTokens)
 	case casefile.StagePlacing:
 		c.Input.Placer = g.pick(g.caps.placers)
 		c.Input.Items = g.items(n, itemGen{score: true, placing: true})
@@ -209,14 +210,14 @@ func (g *exploreGen) build() *casefile.Case {
 		if t, ok := g.largeScorer(n); ok {
 			sc, _ = plainScorer(t)
 		}
-		c.Input.Scorers = []cupel.ScorerSpec{sc}
+		c.Input.Scorers = []policy.ScorerSpec{sc}
 		c.Input.Placer = g.pick(g.caps.placers)
 		dedup := !g.chance(25)
 		c.Input.Deduplication = &dedup
 		c.Input.OverflowStrategy = []string{"throw", "truncate", "proceed"}[g.r.IntN(3)]
 		c.Input.Items = g.items(n, itemGen{pipeline: true})
 		c.Input.Budget = g.budget(c.Input.Items, true)
-		g.slicer(&c.Input.PolicySpec, c.Input.Budget.TargetTokens)
+		g.slicer(&c.Input.Spec, c.Input.Budget.TargetTokens)
 	}
 	g.invalid = ""
 	if stage != casefile.StagePlacing && g.r.IntN(1000) < invalidPerMille {
@@ -454,12 +455,12 @@ func (g *exploreGen) kinds(k int) []string {
 
 // scorer returns a scorer configuration; depth bounds composite and scaled
 // nesting.
-func (g *exploreGen) scorer(depth int) cupel.ScorerSpec {
+func (g *exploreGen) scorer(depth int) policy.ScorerSpec {
 	typ := g.pick(g.leaves)
 	if depth > 0 && g.chance(30) && len(g.caps.scorers) > len(g.leaves) {
 		typ = g.pick(g.caps.scorers)
 	}
-	sc := cupel.ScorerSpec{Type: typ}
+	sc := policy.ScorerSpec{Type: typ}
 	switch typ {
 	case "kind":
 		sc.UseDefaultWeights = cupel.Ptr(g.chance(40))
@@ -467,18 +468,18 @@ func (g *exploreGen) scorer(depth int) cupel.ScorerSpec {
 			break
 		}
 		for _, kind := range g.kinds(1 + g.r.IntN(3)) {
-			sc.Weights = append(sc.Weights, cupel.KindWeightSpec{Kind: cupel.ContextKind(kind), Weight: g.weight()})
+			sc.Weights = append(sc.Weights, policy.KindWeightSpec{Kind: cupel.ContextKind(kind), Weight: g.weight()})
 		}
 	case "tag":
 		// Distinct tags (a tag given twice is invalid); "a" and "A" differ.
 		for k := g.r.IntN(4); k > 0; k-- {
 			tag := g.pick(genTags)
-			if !slices.ContainsFunc(sc.TagWeights, func(w cupel.TagWeightSpec) bool { return w.Tag == tag }) {
-				sc.TagWeights = append(sc.TagWeights, cupel.TagWeightSpec{Tag: tag, Weight: g.weight()})
+			if !slices.ContainsFunc(sc.TagWeights, func(w policy.TagWeightSpec) bool { return w.Tag == tag }) {
+				sc.TagWeights = append(sc.TagWeights, policy.TagWeightSpec{Tag: tag, Weight: g.weight()})
 			}
 		}
 	case "composite":
-		sc.Children = []cupel.ScorerSpec{}
+		sc.Children = []policy.ScorerSpec{}
 		for k := 1 + g.r.IntN(3); k > 0; k-- {
 			w := g.positiveWeight()
 			ch := g.scorer(depth - 1)
@@ -501,15 +502,15 @@ func (g *exploreGen) scorer(depth int) cupel.ScorerSpec {
 		sc.NullTimestampScore = casefile.FloatPtr(float64(g.r.IntN(11)) / 10)
 		switch g.r.IntN(3) {
 		case 0:
-			sc.Curve = &cupel.CurveSpec{Type: "exponential", HalfLifeSecs: casefile.FloatPtr(float64(60 * (1 + g.r.IntN(100000))))}
+			sc.Curve = &policy.CurveSpec{Type: "exponential", HalfLifeSecs: casefile.FloatPtr(float64(60 * (1 + g.r.IntN(100000))))}
 		case 1:
-			sc.Curve = &cupel.CurveSpec{Type: "window", MaxAgeSecs: casefile.FloatPtr(float64(60 * (1 + g.r.IntN(100000))))}
+			sc.Curve = &policy.CurveSpec{Type: "window", MaxAgeSecs: casefile.FloatPtr(float64(60 * (1 + g.r.IntN(100000))))}
 		default:
-			c := &cupel.CurveSpec{Type: "step"}
+			c := &policy.CurveSpec{Type: "step"}
 			age := 0.0
 			for k := 1 + g.r.IntN(3); k > 0; k-- {
 				age += float64(3600 * (1 + g.r.IntN(500)))
-				c.Windows = append(c.Windows, cupel.WindowSpec{MaxAgeSecs: casefile.Float(age), Score: casefile.Float(float64(g.r.IntN(11)) / 10)})
+				c.Windows = append(c.Windows, policy.WindowSpec{MaxAgeSecs: casefile.Float(age), Score: casefile.Float(float64(g.r.IntN(11)) / 10)})
 			}
 			sc.Curve = c
 		}
@@ -522,18 +523,18 @@ func (g *exploreGen) scorer(depth int) cupel.ScorerSpec {
 	return sc
 }
 
-func (g *exploreGen) entries() []cupel.CountEntrySpec {
-	es := []cupel.CountEntrySpec{}
+func (g *exploreGen) entries() []policy.CountEntrySpec {
+	es := []policy.CountEntrySpec{}
 	for _, kind := range g.kinds(1 + g.r.IntN(3)) {
 		req := g.r.IntN(4)
-		es = append(es, cupel.CountEntrySpec{Kind: cupel.ContextKind(kind), RequireCount: req, CapCount: req + g.r.IntN(4)})
+		es = append(es, policy.CountEntrySpec{Kind: cupel.ContextKind(kind), RequireCount: req, CapCount: req + g.r.IntN(4)})
 	}
 	return es
 }
 
 // slicer sets the slicer keys of s: an inner slicer is named only, and
 // shares the bucket size.
-func (g *exploreGen) slicer(s *cupel.PolicySpec, budget int64) {
+func (g *exploreGen) slicer(s *policy.Spec, budget int64) {
 	typ := g.pick(g.caps.slicers)
 	s.Slicer = typ
 	bucket := func() *int {
@@ -574,12 +575,12 @@ func (g *exploreGen) slicer(s *cupel.PolicySpec, budget int64) {
 		s.BucketSize = bucket()
 	case "quota":
 		inner(true)
-		s.Quotas = []cupel.QuotaSpec{}
+		s.Quotas = []policy.QuotaSpec{}
 		left := 100.0
 		for _, kind := range g.kinds(1 + g.r.IntN(3)) {
 			req := math.Min(left, float64(5*g.r.IntN(8)))
 			left -= req
-			s.Quotas = append(s.Quotas, cupel.QuotaSpec{Kind: cupel.ContextKind(kind), Require: casefile.FloatPtr(req), Cap: casefile.FloatPtr(math.Max(req, float64(10*(1+g.r.IntN(10)))))})
+			s.Quotas = append(s.Quotas, policy.QuotaSpec{Kind: cupel.ContextKind(kind), Require: casefile.FloatPtr(req), Cap: casefile.FloatPtr(math.Max(req, float64(10*(1+g.r.IntN(10)))))})
 		}
 	case "count_quota":
 		inner(false)

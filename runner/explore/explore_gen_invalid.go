@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/policy"
 	"github.com/cupel-go/go-cupel/runner/casefile"
 )
 
@@ -30,14 +31,14 @@ func (g *exploreGen) breakConfig(c *casefile.Case) {
 	var forms []form
 	add := func(name string, apply func()) { forms = append(forms, form{name, apply}) }
 
-	var walk func(sc *cupel.ScorerSpec)
-	walk = func(sc *cupel.ScorerSpec) {
+	var walk func(sc *policy.ScorerSpec)
+	walk = func(sc *policy.ScorerSpec) {
 		switch sc.Type {
 		case "kind":
 			add("kind weights: a kind twice", func() {
 				sc.UseDefaultWeights = cupel.Ptr(false)
 				if len(sc.Weights) == 0 {
-					sc.Weights = []cupel.KindWeightSpec{{Kind: "Message", Weight: 1}}
+					sc.Weights = []policy.KindWeightSpec{{Kind: "Message", Weight: 1}}
 				}
 				w := sc.Weights[0]
 				w.Kind = cupel.ContextKind(otherCase(string(w.Kind)))
@@ -46,7 +47,7 @@ func (g *exploreGen) breakConfig(c *casefile.Case) {
 		case "tag":
 			add("tag weights: a tag twice", func() {
 				if len(sc.TagWeights) == 0 {
-					sc.TagWeights = []cupel.TagWeightSpec{{Tag: "a", Weight: 1}}
+					sc.TagWeights = []policy.TagWeightSpec{{Tag: "a", Weight: 1}}
 				}
 				sc.TagWeights = append(sc.TagWeights, sc.TagWeights[0])
 			})

@@ -8,20 +8,23 @@ import (
 	"github.com/cupel-go/go-cupel/runner/casefile"
 )
 
-// go-cupel changes algorithm at two input sizes. The generator reaches
-// beyond both, rarely: a case of thousands of items costs as much as
-// hundreds of small ones, and the paths past the thresholds differ from
-// the small ones in how they sort and group, not in what they decide, so
-// a few cases of each kind in every 20,000 are enough to compare them.
+// go-cupel's sorts change algorithm with the input's size: sortKeyIdx
+// (cupel/sort_radix.go, fewRadixPasses) takes the radix sort from about
+// 1,000 records for keys that differ in few bytes (priorities, ranks) and
+// from about 4,000 for keys that differ in all eight (scores, densities).
+// The generator reaches beyond both, rarely: a case of thousands of items
+// costs as much as hundreds of small ones, and the paths past the
+// thresholds differ from the small ones in how they sort, not in what
+// they decide, so a few cases of each kind in every 20,000 are enough to
+// compare them.
 const (
-	// exploreRadixItems is the number of keys from which go-cupel sorts by
-	// radix instead of by introsort (radixThreshold, cupel/sortkey.go).
+	// exploreRadixItems is about where keys that differ in few bytes start
+	// to be sorted by radix.
 	exploreRadixItems = 1024
-	// exploreTableItems is the largest input go-cupel deduplicates with an
-	// open-addressing table (dedupTableMaxItems, cupel/dedup_table.go) and
-	// scores by frequency with bitsets (freqBitsetMaxItems,
-	// cupel/scorer_frequency.go); above, it sorts content hashes and walks
-	// tag groups.
+	// exploreTableItems is about where keys that differ in all eight bytes
+	// start to be sorted by radix. (Up to issue 35 it was also the largest
+	// input go-cupel deduplicated with a table and scored by frequency with
+	// bitsets; both thresholds are gone.)
 	exploreTableItems = 4096
 	// explorePipelineItems is the smallest size of a pipeline case beyond
 	// exploreTableItems (largeSize).
@@ -38,14 +41,13 @@ var genLongKind = "Note-" + strings.Repeat("Long", 15)
 // Coverage features of the sizes beyond the engine's thresholds.
 const (
 	featureRadixItems = "1,024+ items (radix sort)"
-	featureTableItems = "4,097+ items (no dedup table, no bitsets)"
+	featureTableItems = "4,097+ items (radix sort of scores)"
 )
 
 // largeSize is the size of one case in a hundred, the large ones. Of
 // those, one in fifty (1 in 5,000 cases) has more than exploreTableItems
 // items, and two in fifty (1 in 2,500) from exploreRadixItems to twice that
-// (the radix sort, and still the table and the bitsets); the rest have 81
-// to 300 items.
+// (the radix sort of few-byte keys); the rest have 81 to 300 items.
 //
 // Pipeline cases go beyond exploreTableItems three times as often, with
 // 4,900 items or more: the pipeline deduplicates and scores the items left

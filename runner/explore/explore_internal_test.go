@@ -10,7 +10,7 @@ import (
 	"github.com/onsi/ginkgo/v2"
 	"github.com/onsi/gomega"
 
-	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/policy"
 	"github.com/cupel-go/go-cupel/internal/testtool"
 	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/casefile"
@@ -84,13 +84,13 @@ var _ = ginkgo.Describe("explore's generator and vector writer", func() {
 		}
 		// Every component go-cupel declares was generated in its stage, and
 		// some cases expect errors.
-		for _, s := range cupel.ScorerTypes() {
+		for _, s := range policy.ScorerTypes() {
 			gomega.Expect(seen).To(gomega.HaveKey("scoring "+s), "scorer %s", s)
 		}
-		for _, s := range cupel.SlicerTypes() {
+		for _, s := range policy.SlicerTypes() {
 			gomega.Expect(seen).To(gomega.HaveKey(gomega.MatchRegexp("^slicing "+regexp.QuoteMeta(s)+"($|\\()")), "slicer %s", s)
 		}
-		for _, p := range cupel.PlacerTypes() {
+		for _, p := range policy.PlacerTypes() {
 			gomega.Expect(seen).To(gomega.HaveKey("placing "+p), "placer %s", p)
 		}
 		gomega.Expect(seen).To(gomega.HaveKey("expect " + casefile.KindInvalidBudget))
@@ -108,8 +108,8 @@ var _ = ginkgo.Describe("explore's generator and vector writer", func() {
 			gomega.Expect(r.Kind).NotTo(gomega.Equal(protocol.ResultUnsupported), "case %d: %s", i, r.Reason)
 			gomega.Expect(exploreExpect(c, r, true)).To(gomega.BeTrue(), "case %d", i)
 			var refs []time.Time
-			var walk func(sc *cupel.ScorerSpec)
-			walk = func(sc *cupel.ScorerSpec) {
+			var walk func(sc *policy.ScorerSpec)
+			walk = func(sc *policy.ScorerSpec) {
 				if sc.ReferenceTime != nil {
 					refs = append(refs, *sc.ReferenceTime)
 				}
@@ -139,8 +139,8 @@ var _ = ginkgo.Describe("explore's generator and vector writer", func() {
 		caps := newExploreCaps(impl, engineCaps(), nil)
 		gomega.Expect(caps.stages).To(gomega.Equal([]string{casefile.StageScoring, casefile.StagePlacing}), "pipeline needs a slicer")
 		g := newExploreGen(caps)
-		var walk func(sc *cupel.ScorerSpec)
-		walk = func(sc *cupel.ScorerSpec) {
+		var walk func(sc *policy.ScorerSpec)
+		walk = func(sc *policy.ScorerSpec) {
 			gomega.Expect([]string{"priority", "composite"}).To(gomega.ContainElement(sc.Type))
 			for i := range sc.Children {
 				walk(&sc.Children[i])

@@ -9,7 +9,7 @@ import (
 	"github.com/onsi/ginkgo/v2"
 	"github.com/onsi/gomega"
 
-	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/policy"
 	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
@@ -105,7 +105,7 @@ func largeDupCase() *casefile.Case {
 	g := engineExplorer().gen
 	g.pcg.Seed(1, 0)
 	return &casefile.Case{ID: "large", Tier: casefile.TierOptional, Stage: casefile.StageScoring, Input: casefile.Input{
-		PolicySpec: cupel.PolicySpec{Scorers: []cupel.ScorerSpec{{Type: "frequency"}}}, Items: g.items(5000, itemGen{})}}
+		Spec: policy.Spec{Scorers: []policy.ScorerSpec{{Type: "frequency"}}}, Items: g.items(5000, itemGen{})}}
 }
 
 var _ = ginkgo.Describe("explore's shrinker budget", func() {

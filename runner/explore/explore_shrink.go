@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/policy"
 	"github.com/cupel-go/go-cupel/runner/casefile"
 )
 
@@ -186,12 +187,12 @@ func (s *shrinker) config() bool {
 			if t == cur().Scorers[0].Type {
 				break
 			}
-			if plain, ok := plainScorer(t); ok && s.try(func(in *casefile.Input) bool { in.Scorers = []cupel.ScorerSpec{plain}; return true }) {
+			if plain, ok := plainScorer(t); ok && s.try(func(in *casefile.Input) bool { in.Scorers = []policy.ScorerSpec{plain}; return true }) {
 				changed = true
 				break
 			}
 		}
-		s.scorer(func(in *casefile.Input) *cupel.ScorerSpec { return &in.Scorers[0] }, &changed)
+		s.scorer(func(in *casefile.Input) *policy.ScorerSpec { return &in.Scorers[0] }, &changed)
 	}
 	for _, p := range s.x.caps.placers {
 		if cur().Placer == "" || p == cur().Placer {
@@ -287,8 +288,8 @@ func (s *shrinker) config() bool {
 }
 
 // scorer simplifies the scorer that get returns (and its children).
-func (s *shrinker) scorer(get func(in *casefile.Input) *cupel.ScorerSpec, changed *bool) {
-	do := func(m func(sc *cupel.ScorerSpec) bool) {
+func (s *shrinker) scorer(get func(in *casefile.Input) *policy.ScorerSpec, changed *bool) {
+	do := func(m func(sc *policy.ScorerSpec) bool) {
 		if s.try(func(in *casefile.Input) bool { return m(get(in)) }) {
 			*changed = true
 		}
@@ -297,7 +298,7 @@ func (s *shrinker) scorer(get func(in *casefile.Input) *cupel.ScorerSpec, change
 	switch sc.Type {
 	case "composite":
 		for j := range sc.Children {
-			do(func(sc *cupel.ScorerSpec) bool {
+			do(func(sc *policy.ScorerSpec) bool {
 				if j >= len(sc.Children) {
 					return false
 				}
@@ -306,7 +307,7 @@ func (s *shrinker) scorer(get func(in *casefile.Input) *cupel.ScorerSpec, change
 			})
 		}
 		for j := len(sc.Children) - 1; j >= 0 && len(get(&s.best.Input).Children) > 1; j-- {
-			do(func(sc *cupel.ScorerSpec) bool {
+			do(func(sc *policy.ScorerSpec) bool {
 				if j >= len(sc.Children) || len(sc.Children) < 2 {
 					return false
 				}
@@ -315,18 +316,18 @@ func (s *shrinker) scorer(get func(in *casefile.Input) *cupel.ScorerSpec, change
 			})
 		}
 		for j := range get(&s.best.Input).Children {
-			s.scorer(func(in *casefile.Input) *cupel.ScorerSpec {
+			s.scorer(func(in *casefile.Input) *policy.ScorerSpec {
 				if c := get(in); c.Type == "composite" && j < len(c.Children) {
 					return &c.Children[j]
 				}
-				return &cupel.ScorerSpec{} // gone: mutations of it change nothing
+				return &policy.ScorerSpec{} // gone: mutations of it change nothing
 			}, changed)
 		}
 	case "scaled":
-		do(func(sc *cupel.ScorerSpec) bool { replace(sc, *sc.Inner); return true })
+		do(func(sc *policy.ScorerSpec) bool { replace(sc, *sc.Inner); return true })
 	case "kind":
 		for j := len(sc.Weights) - 1; j >= 0; j-- {
-			do(func(sc *cupel.ScorerSpec) bool {
+			do(func(sc *policy.ScorerSpec) bool {
 				if j >= len(sc.Weights) {
 					return false
 				}
@@ -336,7 +337,7 @@ func (s *shrinker) scorer(get func(in *casefile.Input) *cupel.ScorerSpec, change
 		}
 	case "tag":
 		for j := len(sc.TagWeights) - 1; j >= 0; j-- {
-			do(func(sc *cupel.ScorerSpec) bool {
+			do(func(sc *policy.ScorerSpec) bool {
 				if j >= len(sc.TagWeights) {
 					return false
 				}
@@ -347,7 +348,7 @@ func (s *shrinker) scorer(get func(in *casefile.Input) *cupel.ScorerSpec, change
 	case "decay":
 		if sc.Curve != nil && len(sc.Curve.Windows) > 1 {
 			for j := len(sc.Curve.Windows) - 1; j >= 0; j-- {
-				do(func(sc *cupel.ScorerSpec) bool {
+				do(func(sc *policy.ScorerSpec) bool {
 					if sc.Curve == nil || j >= len(sc.Curve.Windows) || len(sc.Curve.Windows) < 2 {
 						return false
 					}
@@ -378,10 +379,10 @@ func cloneCase(c *casefile.Case) *casefile.Case {
 // fixEmpty restores the empty, non-nil lists of from that JSON omitted.
 func fixEmpty(to, from *casefile.Input) {
 	if from.Quotas != nil && to.Quotas == nil {
-		to.Quotas = []cupel.QuotaSpec{}
+		to.Quotas = []policy.QuotaSpec{}
 	}
 	if from.Entries != nil && to.Entries == nil {
-		to.Entries = []cupel.CountEntrySpec{}
+		to.Entries = []policy.CountEntrySpec{}
 	}
 	if to.Items == nil {
 		to.Items = []casefile.Item{}
@@ -391,21 +392,21 @@ func fixEmpty(to, from *casefile.Input) {
 
 // plainScorer is scorer type t with its default configuration, if it has
 // one.
-func plainScorer(t string) (cupel.ScorerSpec, bool) {
+func plainScorer(t string) (policy.ScorerSpec, bool) {
 	switch t {
 	case "recency", "priority", "frequency", "reflexive", "tag":
-		return cupel.ScorerSpec{Type: t}, true
+		return policy.ScorerSpec{Type: t}, true
 	case "kind":
-		return cupel.ScorerSpec{Type: t, UseDefaultWeights: cupel.Ptr(true)}, true
+		return policy.ScorerSpec{Type: t, UseDefaultWeights: cupel.Ptr(true)}, true
 	case "metadata_trust":
-		return cupel.ScorerSpec{Type: t, DefaultScore: casefile.FloatPtr(0.5)}, true
+		return policy.ScorerSpec{Type: t, DefaultScore: casefile.FloatPtr(0.5)}, true
 	}
-	return cupel.ScorerSpec{}, false
+	return policy.ScorerSpec{}, false
 }
 
 // replace puts by in the place of sc, which keeps its weight in a
 // composite.
-func replace(sc *cupel.ScorerSpec, by cupel.ScorerSpec) {
+func replace(sc *policy.ScorerSpec, by policy.ScorerSpec) {
 	by.Weight = sc.Weight
 	*sc = by
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/onsi/gomega"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/policy"
 	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
 )
@@ -21,7 +22,7 @@ var _ = ginkgo.Describe("explore's shrinker, on lists", func() {
 		impl := bugImpl{func(req protocol.Request, out *protocol.Output) {
 			sc := req.Case.Scorers[0]
 			if req.Stage != casefile.StageScoring || sc.Type != "kind" ||
-				!slices.ContainsFunc(sc.Weights, func(w cupel.KindWeightSpec) bool { return w.Kind == "Document" }) {
+				!slices.ContainsFunc(sc.Weights, func(w policy.KindWeightSpec) bool { return w.Kind == "Document" }) {
 				return
 			}
 			out.Scores = slices.Clone(out.Scores)
@@ -32,9 +33,9 @@ var _ = ginkgo.Describe("explore's shrinker, on lists", func() {
 			}
 		}}
 		d := shrunk(impl, &casefile.Case{ID: "kinds", Tier: casefile.TierOptional, Stage: casefile.StageScoring, Input: casefile.Input{
-			PolicySpec: cupel.PolicySpec{Scorers: []cupel.ScorerSpec{{Type: "kind", Weights: []cupel.KindWeightSpec{{Kind: "Memory", Weight: 1}, {Kind: "Document", Weight: 2}, {Kind: "Note", Weight: 0.5}}}}},
-			Items:      richItems(3, -1)}})
-		gomega.Expect(asJSON(d.Case.Input.Scorers)).To(gomega.Equal(asJSON([]cupel.ScorerSpec{{Type: "kind", UseDefaultWeights: cupel.Ptr(false), Weights: []cupel.KindWeightSpec{{Kind: "Document", Weight: 2}}}})))
+			Spec:  policy.Spec{Scorers: []policy.ScorerSpec{{Type: "kind", Weights: []policy.KindWeightSpec{{Kind: "Memory", Weight: 1}, {Kind: "Document", Weight: 2}, {Kind: "Note", Weight: 0.5}}}}},
+			Items: richItems(3, -1)}})
+		gomega.Expect(asJSON(d.Case.Input.Scorers)).To(gomega.Equal(asJSON([]policy.ScorerSpec{{Type: "kind", UseDefaultWeights: cupel.Ptr(false), Weights: []policy.KindWeightSpec{{Kind: "Document", Weight: 2}}}})))
 		gomega.Expect(asJSON(d.Case.Input.Items)).To(gomega.Equal(asJSON([]casefile.Item{
 			{Index: 0, Content: "a", Tokens: 1, Kind: "Message", Source: "Chat", Metadata: map[string]any{"lang": "go"}}})))
 	})
@@ -42,7 +43,7 @@ var _ = ginkgo.Describe("explore's shrinker, on lists", func() {
 	ginkgo.It("keeps only the quota the bug needs, removing those before it too", func() {
 		// The bug: with a quota for Memory, nothing is selected.
 		impl := bugImpl{func(req protocol.Request, out *protocol.Output) {
-			if req.Stage == casefile.StageSlicing && slices.ContainsFunc(req.Case.Quotas, func(q cupel.QuotaSpec) bool { return q.Kind == "Memory" }) {
+			if req.Stage == casefile.StageSlicing && slices.ContainsFunc(req.Case.Quotas, func(q policy.QuotaSpec) bool { return q.Kind == "Memory" }) {
 				out.Selected = nil
 			}
 		}}
@@ -51,7 +52,7 @@ var _ = ginkgo.Describe("explore's shrinker, on lists", func() {
 			items[i].Score = casefile.FloatPtr(0.9 - float64(i)/10)
 		}
 		d := shrunk(impl, &casefile.Case{ID: "quotas", Tier: casefile.TierOptional, Stage: casefile.StageSlicing, Input: casefile.Input{
-			PolicySpec: cupel.PolicySpec{Slicer: "quota", InnerSlicer: "greedy", Quotas: []cupel.QuotaSpec{
+			Spec: policy.Spec{Slicer: "quota", InnerSlicer: "greedy", Quotas: []policy.QuotaSpec{
 				{Kind: "Document", Require: casefile.FloatPtr(10), Cap: casefile.FloatPtr(60)}, {Kind: "Note", Require: casefile.FloatPtr(0), Cap: casefile.FloatPtr(100)},
 				{Kind: "Memory", Require: casefile.FloatPtr(10), Cap: casefile.FloatPtr(50)}}},
 			Budget: &casefile.Budget{TargetTokens: 300, MaxTokens: 300},
@@ -66,7 +67,7 @@ var _ = ginkgo.Describe("explore's shrinker, on lists", func() {
 	ginkgo.It("keeps only the count entry the bug needs, removing those before it too", func() {
 		// The bug: with a count entry for Memory, no shortfall is reported.
 		impl := bugImpl{func(req protocol.Request, out *protocol.Output) {
-			if req.Stage == casefile.StageSlicing && slices.ContainsFunc(req.Case.Entries, func(e cupel.CountEntrySpec) bool { return e.Kind == "Memory" }) {
+			if req.Stage == casefile.StageSlicing && slices.ContainsFunc(req.Case.Entries, func(e policy.CountEntrySpec) bool { return e.Kind == "Memory" }) {
 				out.Shortfalls = nil
 			}
 		}}
@@ -75,8 +76,8 @@ var _ = ginkgo.Describe("explore's shrinker, on lists", func() {
 			items[i].Score = casefile.FloatPtr(0.9 - float64(i)/10)
 		}
 		d := shrunk(impl, &casefile.Case{ID: "entries", Tier: casefile.TierOptional, Stage: casefile.StageSlicing, Input: casefile.Input{
-			PolicySpec: cupel.PolicySpec{Slicer: "count_quota", InnerSlicer: "greedy", ScarcityBehavior: "degrade",
-				Entries: []cupel.CountEntrySpec{{Kind: "Document", RequireCount: 1, CapCount: 4}, {Kind: "Memory", RequireCount: 2, CapCount: 3}}},
+			Spec: policy.Spec{Slicer: "count_quota", InnerSlicer: "greedy", ScarcityBehavior: "degrade",
+				Entries: []policy.CountEntrySpec{{Kind: "Document", RequireCount: 1, CapCount: 4}, {Kind: "Memory", RequireCount: 2, CapCount: 3}}},
 			Budget: &casefile.Budget{TargetTokens: 300, MaxTokens: 300},
 			Items:  items}})
 		var kinds []string
@@ -96,9 +97,9 @@ var _ = ginkgo.Describe("explore's shrinker, on lists", func() {
 				}
 			}
 		}}
-		inner := cupel.ScorerSpec{Weight: casefile.FloatPtr(1), Type: "composite", Children: []cupel.ScorerSpec{{Weight: casefile.FloatPtr(1), Type: "priority"}}}
+		inner := policy.ScorerSpec{Weight: casefile.FloatPtr(1), Type: "composite", Children: []policy.ScorerSpec{{Weight: casefile.FloatPtr(1), Type: "priority"}}}
 		d := shrunk(impl, &casefile.Case{ID: "nested", Tier: casefile.TierOptional, Stage: casefile.StageScoring, Input: casefile.Input{
-			PolicySpec: cupel.PolicySpec{Scorers: []cupel.ScorerSpec{{Type: "composite", Children: []cupel.ScorerSpec{
+			Spec: policy.Spec{Scorers: []policy.ScorerSpec{{Type: "composite", Children: []policy.ScorerSpec{
 				inner, {Weight: casefile.FloatPtr(2), Type: "tag"}}}}},
 			Items: richItems(2, -1)}})
 		gomega.Expect(d.Case.Input.Scorers[0].Type).To(gomega.Equal("composite"))
@@ -117,10 +118,10 @@ var _ = ginkgo.Describe("explore's shrinker, on lists", func() {
 		}}
 		ref := genBase.Add(1000 * time.Hour)
 		d := shrunk(impl, &casefile.Case{ID: "windows", Tier: casefile.TierOptional, Stage: casefile.StageScoring, Input: casefile.Input{
-			PolicySpec: cupel.PolicySpec{Scorers: []cupel.ScorerSpec{{Type: "decay", ReferenceTime: &ref, NullTimestampScore: casefile.FloatPtr(0.4),
-				Curve: &cupel.CurveSpec{Type: "step", Windows: []cupel.WindowSpec{{MaxAgeSecs: 3600, Score: 0.9}, {MaxAgeSecs: 7200, Score: 0.5}}}}}},
+			Spec: policy.Spec{Scorers: []policy.ScorerSpec{{Type: "decay", ReferenceTime: &ref, NullTimestampScore: casefile.FloatPtr(0.4),
+				Curve: &policy.CurveSpec{Type: "step", Windows: []policy.WindowSpec{{MaxAgeSecs: 3600, Score: 0.9}, {MaxAgeSecs: 7200, Score: 0.5}}}}}},
 			Items: richItems(2, -1)}})
-		gomega.Expect(d.Case.Input.Scorers[0].Curve.Windows).To(gomega.Equal([]cupel.WindowSpec{{MaxAgeSecs: 3600, Score: 0.9}}))
+		gomega.Expect(d.Case.Input.Scorers[0].Curve.Windows).To(gomega.Equal([]policy.WindowSpec{{MaxAgeSecs: 3600, Score: 0.9}}))
 	})
 })
 
@@ -135,7 +136,7 @@ var _ = ginkgo.Describe("explore's shrinker, on composites, inner slicers and th
 		impl := bugImpl{func(req protocol.Request, out *protocol.Output) {
 			sc := req.Case.Scorers[0]
 			if req.Stage != casefile.StageScoring || sc.Type != "composite" || len(sc.Children) < 2 ||
-				!slices.ContainsFunc(sc.Children, func(c cupel.ScorerSpec) bool { return c.Type == "priority" }) {
+				!slices.ContainsFunc(sc.Children, func(c policy.ScorerSpec) bool { return c.Type == "priority" }) {
 				return
 			}
 			out.Scores = slices.Clone(out.Scores)
@@ -144,8 +145,8 @@ var _ = ginkgo.Describe("explore's shrinker, on composites, inner slicers and th
 			}
 		}}
 		d := shrunk(impl, &casefile.Case{ID: "children", Tier: casefile.TierOptional, Stage: casefile.StageScoring, Input: casefile.Input{
-			PolicySpec: cupel.PolicySpec{Scorers: []cupel.ScorerSpec{{Type: "composite", Children: []cupel.ScorerSpec{
-				{Weight: casefile.FloatPtr(1), Type: "tag", TagWeights: []cupel.TagWeightSpec{{Tag: "a", Weight: 1}}},
+			Spec: policy.Spec{Scorers: []policy.ScorerSpec{{Type: "composite", Children: []policy.ScorerSpec{
+				{Weight: casefile.FloatPtr(1), Type: "tag", TagWeights: []policy.TagWeightSpec{{Tag: "a", Weight: 1}}},
 				{Weight: casefile.FloatPtr(2), Type: "recency"},
 				{Weight: casefile.FloatPtr(3), Type: "priority"},
 				{Weight: casefile.FloatPtr(4), Type: "reflexive"}}}}},
@@ -153,7 +154,7 @@ var _ = ginkgo.Describe("explore's shrinker, on composites, inner slicers and th
 		sc := d.Case.Input.Scorers[0]
 		gomega.Expect(sc.Type).To(gomega.Equal("composite"))
 		gomega.Expect(sc.Children).To(gomega.HaveLen(2))
-		gomega.Expect(slices.ContainsFunc(sc.Children, func(c cupel.ScorerSpec) bool { return c.Type == "priority" })).To(gomega.BeTrue())
+		gomega.Expect(slices.ContainsFunc(sc.Children, func(c policy.ScorerSpec) bool { return c.Type == "priority" })).To(gomega.BeTrue())
 	})
 
 	ginkgo.It("hoists an inner knapsack out of a quota slicer, keeping its bucket size", func() {
@@ -168,7 +169,7 @@ var _ = ginkgo.Describe("explore's shrinker, on composites, inner slicers and th
 			items[i].Score = casefile.FloatPtr(0.9 - float64(i)/10)
 		}
 		d := shrunk(impl, &casefile.Case{ID: "hoist", Tier: casefile.TierOptional, Stage: casefile.StageSlicing, Input: casefile.Input{
-			PolicySpec: cupel.PolicySpec{Slicer: "quota", InnerSlicer: "knapsack", BucketSize: ptr(7), Quotas: []cupel.QuotaSpec{
+			Spec: policy.Spec{Slicer: "quota", InnerSlicer: "knapsack", BucketSize: ptr(7), Quotas: []policy.QuotaSpec{
 				{Kind: "Document", Require: casefile.FloatPtr(10), Cap: casefile.FloatPtr(60)}}},
 			Budget: &casefile.Budget{TargetTokens: 300, MaxTokens: 300},
 			Items:  items}})
@@ -194,17 +195,17 @@ var _ = ginkgo.Describe("explore's shrinker, on composites, inner slicers and th
 			}
 		}}
 		d := shrunk(impl, &casefile.Case{ID: "kind", Tier: casefile.TierOptional, Stage: casefile.StageScoring, Input: casefile.Input{
-			PolicySpec: cupel.PolicySpec{Scorers: []cupel.ScorerSpec{{Type: "tag",
-				TagWeights: []cupel.TagWeightSpec{{Tag: "a", Weight: 1}, {Tag: "b", Weight: 2}}}}},
+			Spec: policy.Spec{Scorers: []policy.ScorerSpec{{Type: "tag",
+				TagWeights: []policy.TagWeightSpec{{Tag: "a", Weight: 1}, {Tag: "b", Weight: 2}}}}},
 			Items: richItems(2, -1)}})
-		gomega.Expect(asJSON(d.Case.Input.Scorers)).To(gomega.Equal(asJSON([]cupel.ScorerSpec{{Type: "kind", UseDefaultWeights: cupel.Ptr(true)}})))
+		gomega.Expect(asJSON(d.Case.Input.Scorers)).To(gomega.Equal(asJSON([]policy.ScorerSpec{{Type: "kind", UseDefaultWeights: cupel.Ptr(true)}})))
 	})
 })
 
 var _ = ginkgo.Describe("explore's vector header", func() {
 	ginkgo.It("names seed and index for index 0 too, and the fuzz target only for a fuzzed case (index -1)", func() {
 		d := &Divergence{Class: "placing / chronological / order", Seed: 4, Index: 0, OriginalItems: 3, ShrinkRuns: 5,
-			Case: &casefile.Case{Stage: casefile.StagePlacing, Input: casefile.Input{PolicySpec: cupel.PolicySpec{Placer: "chronological"}, Items: []casefile.Item{}}}}
+			Case: &casefile.Case{Stage: casefile.StagePlacing, Input: casefile.Input{Spec: policy.Spec{Placer: "chronological"}, Items: []casefile.Item{}}}}
 		data, err := d.VectorTOML(nil)
 		gomega.Expect(err).NotTo(gomega.HaveOccurred())
 		gomega.Expect(string(data)).To(gomega.ContainSubstring("# Found by cupel-conform explore: seed 4, index 0 (regenerate with --seed 4; the case\n"))

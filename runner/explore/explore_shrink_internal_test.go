@@ -13,7 +13,7 @@ import (
 	"github.com/onsi/ginkgo/v2"
 	"github.com/onsi/gomega"
 
-	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/policy"
 	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
@@ -93,11 +93,11 @@ var _ = ginkgo.Describe("explore's shrinker", func() {
 			})
 		}}
 		c := &casefile.Case{ID: "rich", Tier: casefile.TierOptional, Stage: casefile.StagePipeline, Input: casefile.Input{
-			PolicySpec: cupel.PolicySpec{Scorers: []cupel.ScorerSpec{{Type: "composite", Children: []cupel.ScorerSpec{
-				{Weight: ptr[casefile.Float](1.5), Type: "kind", Weights: []cupel.KindWeightSpec{{Kind: "Document", Weight: 2}}},
-				{Weight: ptr[casefile.Float](0.5), Type: "scaled", Inner: &cupel.ScorerSpec{Type: "tag", TagWeights: []cupel.TagWeightSpec{{Tag: "urgent", Weight: 1}}}},
+			Spec: policy.Spec{Scorers: []policy.ScorerSpec{{Type: "composite", Children: []policy.ScorerSpec{
+				{Weight: ptr[casefile.Float](1.5), Type: "kind", Weights: []policy.KindWeightSpec{{Kind: "Document", Weight: 2}}},
+				{Weight: ptr[casefile.Float](0.5), Type: "scaled", Inner: &policy.ScorerSpec{Type: "tag", TagWeights: []policy.TagWeightSpec{{Tag: "urgent", Weight: 1}}}},
 			}}},
-				Slicer: "quota", InnerSlicer: "greedy", Quotas: []cupel.QuotaSpec{
+				Slicer: "quota", InnerSlicer: "greedy", Quotas: []policy.QuotaSpec{
 					{Kind: "Document", Require: ptr[casefile.Float](10), Cap: ptr[casefile.Float](60)}, {Kind: "ToolOutput", Require: ptr[casefile.Float](0), Cap: ptr[casefile.Float](100)}},
 				Placer: "u-shaped", Deduplication: ptr(false), OverflowStrategy: "proceed"},
 			Budget: &casefile.Budget{TargetTokens: 400, MaxTokens: 500, OutputReserve: 50,
@@ -106,7 +106,7 @@ var _ = ginkgo.Describe("explore's shrinker", func() {
 		}}
 		d := shrunk(impl, c)
 		want := casefile.Input{
-			PolicySpec: cupel.PolicySpec{Scorers: []cupel.ScorerSpec{{Type: "recency"}}, Slicer: "greedy", Placer: "chronological",
+			Spec: policy.Spec{Scorers: []policy.ScorerSpec{{Type: "recency"}}, Slicer: "greedy", Placer: "chronological",
 				Deduplication: ptr(true), OverflowStrategy: "throw"},
 			Budget: &casefile.Budget{TargetTokens: 1, MaxTokens: 1},
 			Items:  []casefile.Item{{Index: 0, Content: "a", Tokens: 1, Kind: "Message", Source: "Chat", Tags: []string{"urgent"}}},
@@ -121,15 +121,15 @@ var _ = ginkgo.Describe("explore's shrinker", func() {
 	ginkgo.It("hoists the scorer that shows it out of composites and scaled, and keeps one decay window", func() {
 		// The bug: a decay scorer with a step curve anywhere in the tree
 		// adds 0.01 to the first score.
-		var hasStep func(sc *cupel.ScorerSpec) bool
-		hasStep = func(sc *cupel.ScorerSpec) bool {
+		var hasStep func(sc *policy.ScorerSpec) bool
+		hasStep = func(sc *policy.ScorerSpec) bool {
 			if sc.Type == "decay" && sc.Curve != nil && sc.Curve.Type == "step" {
 				return true
 			}
 			if sc.Inner != nil && hasStep(sc.Inner) {
 				return true
 			}
-			return slices.ContainsFunc(sc.Children, func(ch cupel.ScorerSpec) bool { return hasStep(&ch) })
+			return slices.ContainsFunc(sc.Children, func(ch policy.ScorerSpec) bool { return hasStep(&ch) })
 		}
 		impl := bugImpl{func(req protocol.Request, out *protocol.Output) {
 			if req.Stage == casefile.StageScoring && hasStep(&req.Case.Scorers[0]) && len(out.Scores) > 0 {
@@ -138,19 +138,19 @@ var _ = ginkgo.Describe("explore's shrinker", func() {
 			}
 		}}
 		ref := genBase.Add(1000 * time.Hour)
-		decay := cupel.ScorerSpec{Type: "decay", ReferenceTime: &ref, NullTimestampScore: casefile.FloatPtr(0.4),
-			Curve: &cupel.CurveSpec{Type: "step", Windows: []cupel.WindowSpec{{MaxAgeSecs: 3600, Score: 0.9}, {MaxAgeSecs: 7200, Score: 0.5}, {MaxAgeSecs: 90000, Score: 0.2}}}}
+		decay := policy.ScorerSpec{Type: "decay", ReferenceTime: &ref, NullTimestampScore: casefile.FloatPtr(0.4),
+			Curve: &policy.CurveSpec{Type: "step", Windows: []policy.WindowSpec{{MaxAgeSecs: 3600, Score: 0.9}, {MaxAgeSecs: 7200, Score: 0.5}, {MaxAgeSecs: 90000, Score: 0.2}}}}
 		c := &casefile.Case{ID: "tree", Tier: casefile.TierOptional, Stage: casefile.StageScoring, Input: casefile.Input{
-			PolicySpec: cupel.PolicySpec{Scorers: []cupel.ScorerSpec{{Type: "composite", Children: []cupel.ScorerSpec{
+			Spec: policy.Spec{Scorers: []policy.ScorerSpec{{Type: "composite", Children: []policy.ScorerSpec{
 				{Weight: ptr[casefile.Float](1), Type: "kind", UseDefaultWeights: ptr(true)},
 				{Weight: ptr[casefile.Float](2), Type: "scaled", Inner: &decay},
-				{Weight: ptr[casefile.Float](0.5), Type: "tag", TagWeights: []cupel.TagWeightSpec{{Tag: "a", Weight: 1}, {Tag: "b", Weight: 0.5}}},
+				{Weight: ptr[casefile.Float](0.5), Type: "tag", TagWeights: []policy.TagWeightSpec{{Tag: "a", Weight: 1}, {Tag: "b", Weight: 0.5}}},
 			}}}},
 			Items: richItems(5, -1),
 		}}
 		d := shrunk(impl, c)
 		want := decay
-		want.Curve = &cupel.CurveSpec{Type: "step", Windows: []cupel.WindowSpec{{MaxAgeSecs: 3600, Score: 0.9}}}
+		want.Curve = &policy.CurveSpec{Type: "step", Windows: []policy.WindowSpec{{MaxAgeSecs: 3600, Score: 0.9}}}
 		gomega.Expect(asJSON(d.Case.Input.Scorers[0])).To(gomega.Equal(asJSON(want)))
 		gomega.Expect(asJSON(d.Case.Input.Items)).To(gomega.Equal(asJSON([]casefile.Item{
 			{Index: 0, Content: "a", Tokens: 1, Kind: "Message", Source: "Chat"}})))
@@ -170,15 +170,15 @@ var _ = ginkgo.Describe("explore's shrinker", func() {
 			items[i].Kind = "Document"
 		}
 		c := &casefile.Case{ID: "counts", Tier: casefile.TierOptional, Stage: casefile.StageSlicing, Input: casefile.Input{
-			PolicySpec: cupel.PolicySpec{Slicer: "count_quota", InnerSlicer: "greedy", ScarcityBehavior: "degrade",
-				Entries: []cupel.CountEntrySpec{{Kind: "Memory", RequireCount: 2, CapCount: 3}, {Kind: "Document", RequireCount: 1, CapCount: 4}, {Kind: "Note", RequireCount: 3, CapCount: 5}}},
+			Spec: policy.Spec{Slicer: "count_quota", InnerSlicer: "greedy", ScarcityBehavior: "degrade",
+				Entries: []policy.CountEntrySpec{{Kind: "Memory", RequireCount: 2, CapCount: 3}, {Kind: "Document", RequireCount: 1, CapCount: 4}, {Kind: "Note", RequireCount: 3, CapCount: 5}}},
 			Budget: &casefile.Budget{TargetTokens: 300, MaxTokens: 350},
 			Items:  items,
 		}}
 		d := shrunk(impl, c)
 		want := casefile.Input{
-			PolicySpec: cupel.PolicySpec{Slicer: "count_quota", InnerSlicer: "greedy", ScarcityBehavior: "degrade",
-				Entries: []cupel.CountEntrySpec{{Kind: "Memory", RequireCount: 1, CapCount: 1}}},
+			Spec: policy.Spec{Slicer: "count_quota", InnerSlicer: "greedy", ScarcityBehavior: "degrade",
+				Entries: []policy.CountEntrySpec{{Kind: "Memory", RequireCount: 1, CapCount: 1}}},
 			Budget: &casefile.Budget{TargetTokens: 1, MaxTokens: 1},
 			// One candidate is needed (the last that ddmin keeps); its
 			// score stays, its other fields go.
@@ -203,7 +203,7 @@ var _ = ginkgo.Describe("explore's shrinker", func() {
 			}
 		}}
 		d := shrunk(impl, &casefile.Case{ID: "prio", Tier: casefile.TierOptional, Stage: casefile.StageScoring, Input: casefile.Input{
-			PolicySpec: cupel.PolicySpec{Scorers: []cupel.ScorerSpec{{Type: "priority"}}}, Items: richItems(3, -1)}})
+			Spec: policy.Spec{Scorers: []policy.ScorerSpec{{Type: "priority"}}}, Items: richItems(3, -1)}})
 		base := genBase
 		gomega.Expect(asJSON(d.Case.Input.Items)).To(gomega.Equal(asJSON([]casefile.Item{
 			{Index: 0, Content: "a", Tokens: 1, Kind: "Message", Source: "Chat", Priority: ptr(int64(1)), Timestamp: &base}})))
@@ -235,7 +235,7 @@ var _ = ginkgo.Describe("explore's shrinker", func() {
 			items[i].Score = casefile.FloatPtr(float64(i) / 10)
 		}
 		items[4].Content = items[1].Content
-		d := shrunk(impl, &casefile.Case{ID: "dups", Tier: casefile.TierOptional, Stage: casefile.StagePlacing, Input: casefile.Input{PolicySpec: cupel.PolicySpec{Placer: "chronological"}, Items: items}})
+		d := shrunk(impl, &casefile.Case{ID: "dups", Tier: casefile.TierOptional, Stage: casefile.StagePlacing, Input: casefile.Input{Spec: policy.Spec{Placer: "chronological"}, Items: items}})
 		var got []string
 		for _, it := range d.Case.Input.Items {
 			got = append(got, it.Content)
@@ -293,7 +293,7 @@ var _ = ginkgo.Describe("explore's vector writer", func() {
 			stderr = append(stderr, fmt.Sprintf("stderr %d", i))
 		}
 		d := &Divergence{Class: "placing / chronological / order", Seed: 4, Index: 9, OriginalItems: 12, ShrinkRuns: 33,
-			Case:       &casefile.Case{Stage: casefile.StagePlacing, Input: casefile.Input{PolicySpec: cupel.PolicySpec{Placer: "chronological"}, Items: []casefile.Item{}}},
+			Case:       &casefile.Case{Stage: casefile.StagePlacing, Input: casefile.Input{Spec: policy.Spec{Placer: "chronological"}, Items: []casefile.Item{}}},
 			Comparison: runner.Comparison{Outcome: protocol.OutcomeFail, Message: "m", Details: details}, Stderr: strings.Join(stderr, "\n") + "\n"}
 		data, err := d.VectorTOML(nil)
 		gomega.Expect(err).NotTo(gomega.HaveOccurred())
@@ -319,7 +319,7 @@ var _ = ginkgo.Describe("explore's vector writer", func() {
 		item := casefile.Item{Index: 0, Content: odd, Tokens: -3, Kind: "Mes sage", Source: "", Tags: []string{odd, ""},
 			Metadata: map[string]any{"k y": odd, "": 1.5, "n": -2.5, "b": false}, FutureRelevanceHint: casefile.FloatPtr(math.Copysign(0, -1))}
 		for _, margin := range []float64{0, math.Copysign(0, -1), 12.5} {
-			c := &casefile.Case{Stage: casefile.StagePipeline, Input: casefile.Input{PolicySpec: cupel.PolicySpec{Scorers: []cupel.ScorerSpec{{Type: "reflexive"}},
+			c := &casefile.Case{Stage: casefile.StagePipeline, Input: casefile.Input{Spec: policy.Spec{Scorers: []policy.ScorerSpec{{Type: "reflexive"}},
 				Slicer: "greedy", Placer: "chronological", Deduplication: ptr(true), OverflowStrategy: "throw"},
 				Budget: &casefile.Budget{TargetTokens: 5, MaxTokens: 9, OutputReserve: 2, ReservedSlots: map[string]int64{"a b": 1},
 					EstimationSafetyMarginPercent: casefile.Float(margin)},

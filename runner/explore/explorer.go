@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/policy"
 	"github.com/cupel-go/go-cupel/runner"
 	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/protocol"
@@ -256,21 +256,21 @@ func component(c *casefile.Case) string {
 	case casefile.StageScoring:
 		return scorerName(c.Input.Scorers)
 	case casefile.StageSlicing:
-		return slicerName(&c.Input.PolicySpec)
+		return slicerName(&c.Input.Spec)
 	case casefile.StagePlacing:
 		return c.Input.Placer
 	}
-	return scorerName(c.Input.Scorers) + " + " + slicerName(&c.Input.PolicySpec) + " + " + c.Input.Placer
+	return scorerName(c.Input.Scorers) + " + " + slicerName(&c.Input.Spec) + " + " + c.Input.Placer
 }
 
-func scorerName(scorers []cupel.ScorerSpec) string {
+func scorerName(scorers []policy.ScorerSpec) string {
 	if len(scorers) == 0 {
 		return "-"
 	}
 	return scorers[0].Type
 }
 
-func slicerName(s *cupel.PolicySpec) string {
+func slicerName(s *policy.Spec) string {
 	if s.Slicer == "" {
 		return "-"
 	}

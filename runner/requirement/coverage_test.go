@@ -6,7 +6,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/policy"
 	"github.com/cupel-go/go-cupel/runner/casefile"
 	"github.com/cupel-go/go-cupel/runner/requirement"
 )
@@ -178,7 +178,7 @@ var _ = Describe("chapter 42's required components", func() {
 		for _, l := range []struct {
 			stage string
 			ids   []string
-		}{{casefile.StageScoring, cupel.ScorerTypes()}, {casefile.StageSlicing, cupel.SlicerTypes()}, {casefile.StagePlacing, cupel.PlacerTypes()}} {
+		}{{casefile.StageScoring, policy.ScorerTypes()}, {casefile.StageSlicing, policy.SlicerTypes()}, {casefile.StagePlacing, policy.PlacerTypes()}} {
 			for _, id := range l.ids {
 				want = append(want, l.stage+"/"+id)
 			}
@@ -189,15 +189,15 @@ var _ = Describe("chapter 42's required components", func() {
 
 var _ = Describe("Candidates", func() {
 	slicing := func(slicer, inner string) *casefile.Case {
-		return &casefile.Case{Stage: casefile.StageSlicing, Input: casefile.Input{PolicySpec: cupel.PolicySpec{Slicer: slicer, InnerSlicer: inner}}}
+		return &casefile.Case{Stage: casefile.StageSlicing, Input: casefile.Input{Spec: policy.Spec{Slicer: slicer, InnerSlicer: inner}}}
 	}
 
 	It("are the chapters of the component a case exercises", func() {
 		Expect(requirement.CandidateChapters(slicing("greedy", ""), false)).To(Equal([]int{26}))
 		Expect(requirement.CandidateChapters(slicing("quota", "knapsack"), false)).To(Equal([]int{27, 28}))
 		Expect(requirement.CandidateChapters(slicing("no-such", ""), false)).To(BeEmpty())
-		Expect(requirement.CandidateChapters(&casefile.Case{Stage: casefile.StageScoring, Input: casefile.Input{PolicySpec: cupel.PolicySpec{Scorers: []cupel.ScorerSpec{{Type: "decay"}}}}}, false)).To(Equal([]int{23}))
-		Expect(requirement.CandidateChapters(&casefile.Case{Stage: casefile.StagePlacing, Input: casefile.Input{PolicySpec: cupel.PolicySpec{Placer: "u-shaped"}}}, false)).To(Equal([]int{33}))
+		Expect(requirement.CandidateChapters(&casefile.Case{Stage: casefile.StageScoring, Input: casefile.Input{Spec: policy.Spec{Scorers: []policy.ScorerSpec{{Type: "decay"}}}}}, false)).To(Equal([]int{23}))
+		Expect(requirement.CandidateChapters(&casefile.Case{Stage: casefile.StagePlacing, Input: casefile.Input{Spec: policy.Spec{Placer: "u-shaped"}}}, false)).To(Equal([]int{33}))
 		Expect(requirement.CandidateChapters(&casefile.Case{Stage: casefile.StagePipeline}, false)).To(Equal([]int{6, 7, 8, 9, 10, 11, 12}))
 		Expect(requirement.CandidateChapters(&casefile.Case{Stage: casefile.StagePipeline}, true)).To(Equal([]int{6, 7, 8, 9, 10, 11, 12, 34, 35, 36, 37, 38}))
 	})

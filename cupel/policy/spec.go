@@ -1,19 +1,15 @@
-package cupel
+package policy
 
 import (
-	"bytes"
-	"encoding/json"
-	"fmt"
-	"strings"
 	"time"
+
+	"github.com/cupel-go/go-cupel/cupel"
 )
 
-// PolicySpec is a declarative, serialisable description of a [Policy]: the
+// Spec is a declarative, serialisable description of a [cupel.Policy]: the
 // built-in scorers, slicer and placer with their full configuration, the
-// deduplication switch and the overflow strategy. It reads and writes as
-// JSON (with [ParsePolicyJSON] and encoding/json) and as TOML with any TOML
-// library that honours `toml` struct tags, such as github.com/BurntSushi/toml
-// (see [DecodePolicyFile]).
+// deduplication switch and the overflow strategy. [Decode] reads it from a
+// TOML or JSON file; encoding/json and github.com/BurntSushi/toml write it.
 //
 // Its keys are those of a conformance vector's [config] table (spec
 // chapter 43, Test vector format, with the keys vectors/README.md lists),
@@ -38,17 +34,19 @@ import (
 // The slicer's keys sit beside its name, as in a vector. A scoring vector's
 // [config] is one scorer's table: it becomes a policy file as the only
 // [[scorers]] entry, with the type of its [test] scorer; a slicing vector's
-// [config] needs the slicer = "..." of its [test]. A vector's shorthands
-// are read too: inner_scorer names a scaled scorer's inner scorer in its
-// default configuration, and a composite's children may be listed as
-// scorers or children. A decay scorer's reference_time fixes its clock;
+// [config] needs the slicer = "..." of its [test]. A spec has one key for
+// each thing, and so not the vectors' two shorthands (the conformance
+// runner's loader, runner/casefile, reads them): a composite's children
+// are children, never scorers, and a scaled scorer's inner scorer is its
+// inner table, inner = { type = "kind" } for a vector's
+// inner_scorer = "kind". A decay scorer's reference_time fixes its clock;
 // decay scorers without one read the clock of [WithClock].
 //
 // Beyond a vector's keys a policy file has table_limit (a knapsack's table
-// cell limit). [PolicySpec.Build] validates it and returns the Policy;
-// [PolicySpecOf] turns a Policy of built-in components back into a spec, so
+// cell limit). [Spec.Build] validates it and returns the cupel.Policy;
+// [Of] turns a cupel.Policy of built-in components back into a spec, so
 // a spec round-trips losslessly.
-type PolicySpec struct {
+type Spec struct {
 	// Scorers are the policy's scorers: one is that scorer alone, two or
 	// more a composite of them with their weights. None is a composite of
 	// no children, which is invalid.
@@ -99,16 +97,10 @@ type ScorerSpec struct {
 	Weights []KindWeightSpec `json:"weights,omitempty" toml:"weights,omitempty"`
 	// TagWeights are a tag scorer's weights.
 	TagWeights []TagWeightSpec `json:"tag_weights,omitempty" toml:"tag_weights,omitempty"`
-	// Children are a composite's weighted children. Scorers is the same
-	// list under the name vectors give it at the top of a composite's
-	// [config]; a file may use either (the two are read in this order:
-	// scorers, then children). PolicySpecOf writes children.
+	// Children are a composite's weighted children.
 	Children []ScorerSpec `json:"children,omitempty" toml:"children,omitempty"`
-	Scorers  []ScorerSpec `json:"scorers,omitempty" toml:"scorers,omitempty"`
-	// Inner is a scaled scorer's inner scorer; InnerScorer names an inner
-	// scorer in its default configuration instead (a vector's inner_scorer).
-	Inner       *ScorerSpec `json:"inner,omitempty" toml:"inner,omitempty"`
-	InnerScorer string      `json:"inner_scorer,omitempty" toml:"inner_scorer,omitempty"`
+	// Inner is a scaled scorer's inner scorer.
+	Inner *ScorerSpec `json:"inner,omitempty" toml:"inner,omitempty"`
 	// ReferenceTime fixes a decay scorer's clock at this instant (a
 	// vector's injected clock); without it the scorer reads the clock of
 	// [WithClock].
@@ -128,8 +120,8 @@ type ScorerSpec struct {
 
 // KindWeightSpec is one kind scorer weight.
 type KindWeightSpec struct {
-	Kind   ContextKind `json:"kind" toml:"kind"`
-	Weight Float       `json:"weight" toml:"weight"`
+	Kind   cupel.ContextKind `json:"kind" toml:"kind"`
+	Weight Float             `json:"weight" toml:"weight"`
 }
 
 // TagWeightSpec is one tag scorer weight.
@@ -157,76 +149,14 @@ type WindowSpec struct {
 // QuotaSpec is one kind's quota percentages; an absent Require is 0 and an
 // absent Cap is 100.
 type QuotaSpec struct {
-	Kind    ContextKind `json:"kind" toml:"kind"`
-	Require *Float      `json:"require,omitempty" toml:"require,omitempty"`
-	Cap     *Float      `json:"cap,omitempty" toml:"cap,omitempty"`
+	Kind    cupel.ContextKind `json:"kind" toml:"kind"`
+	Require *Float            `json:"require,omitempty" toml:"require,omitempty"`
+	Cap     *Float            `json:"cap,omitempty" toml:"cap,omitempty"`
 }
 
 // CountEntrySpec is one kind's count quota.
 type CountEntrySpec struct {
-	Kind         ContextKind `json:"kind" toml:"kind"`
-	RequireCount int         `json:"require_count" toml:"require_count"`
-	CapCount     int         `json:"cap_count" toml:"cap_count"`
-}
-
-// ParsePolicyJSON decodes a JSON policy description strictly: unknown keys
-// and trailing data are errors. It does not build the policy; call Build.
-func ParsePolicyJSON(data []byte) (PolicySpec, error) {
-	var spec PolicySpec
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&spec); err != nil {
-		return PolicySpec{}, fmt.Errorf("%w: %w", ErrInvalidConfig, err)
-	}
-	if dec.More() {
-		return PolicySpec{}, fmt.Errorf("%w: trailing data after the policy object", ErrInvalidConfig)
-	}
-	return spec, nil
-}
-
-// PolicyFileError names the file a policy description came from.
-type PolicyFileError struct {
-	File string
-	Err  error
-}
-
-// Error names the file and the problem.
-func (e *PolicyFileError) Error() string { return e.File + ": " + e.Err.Error() }
-
-// Unwrap returns the underlying error (a *ValidationError for invalid values).
-func (e *PolicyFileError) Unwrap() error { return e.Err }
-
-// DecodePolicyFile decodes and builds the policy description in data, read
-// from the file named name. Files ending in ".json" are decoded strictly by
-// this package. For TOML, pass the decoding function of a TOML library as
-// unmarshalTOML (github.com/BurntSushi/toml's toml.Unmarshal fits); it is
-// not needed for JSON and may be nil. Every error is a [*PolicyFileError]
-// naming the file, wrapping a [*ValidationError] that names the field and the
-// value where one is at fault.
-func DecodePolicyFile(name string, data []byte, unmarshalTOML func([]byte, any) error, opts ...BuildOption) (Policy, PolicySpec, error) {
-	fail := func(err error) (Policy, PolicySpec, error) {
-		return Policy{}, PolicySpec{}, &PolicyFileError{File: name, Err: err}
-	}
-	var spec PolicySpec
-	switch {
-	case strings.HasSuffix(asciiLower(name), ".json"):
-		var err error
-		if spec, err = ParsePolicyJSON(data); err != nil {
-			return fail(err)
-		}
-	case strings.HasSuffix(asciiLower(name), ".toml"):
-		if unmarshalTOML == nil {
-			return fail(fmt.Errorf("%w: a TOML policy needs a TOML decoder (e.g. github.com/BurntSushi/toml's Unmarshal)", ErrInvalidConfig))
-		}
-		if err := unmarshalTOML(data, &spec); err != nil {
-			return fail(fmt.Errorf("%w: %w", ErrInvalidConfig, err))
-		}
-	default:
-		return fail(fmt.Errorf("%w: unknown policy file type (want .json or .toml)", ErrInvalidConfig))
-	}
-	p, err := spec.Build(opts...)
-	if err != nil {
-		return fail(err)
-	}
-	return p, spec, nil
+	Kind         cupel.ContextKind `json:"kind" toml:"kind"`
+	RequireCount int               `json:"require_count" toml:"require_count"`
+	CapCount     int               `json:"cap_count" toml:"cap_count"`
 }

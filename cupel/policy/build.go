@@ -1,4 +1,4 @@
-package cupel
+package policy
 
 import (
 	"errors"
@@ -7,58 +7,70 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/internal/enginehook"
 )
 
-// BuildOption configures [PolicySpec.Build].
+// BuildOption configures [Spec.Build].
 type BuildOption func(*buildOptions)
 
-type buildOptions struct{ clock Clock }
+type buildOptions struct {
+	clock cupel.Clock
+	// check builds the spec only to validate it ([Decode]): a decay
+	// scorer without a clock gets one that is never read.
+	check bool
+}
 
 // WithClock supplies the clock of decay scorers that have no
 // reference_time. Such a scorer cannot be built without one: the spec
-// gives DecayScorer no default clock.
-func WithClock(c Clock) BuildOption { return func(o *buildOptions) { o.clock = c } }
+// gives cupel.DecayScorer no default clock.
+func WithClock(c cupel.Clock) BuildOption { return func(o *buildOptions) { o.clock = c } }
 
-// Build validates the spec and returns the Policy. An invalid spec is a
-// [*ValidationError] wrapping ErrInvalidConfig whose Field is the path of
-// the offending value, e.g. "scorers[1].weight".
-func (s PolicySpec) Build(opts ...BuildOption) (Policy, error) {
+// Build validates the spec and returns the cupel.Policy. An invalid spec
+// is a [*cupel.ValidationError] wrapping cupel.ErrInvalidConfig whose Field
+// is the path of the offending value, e.g. "scorers[1].weight".
+func (s Spec) Build(opts ...BuildOption) (cupel.Policy, error) {
 	var o buildOptions
 	for _, opt := range opts {
 		opt(&o)
 	}
-	var scorer Scorer
+	return s.build(&o)
+}
+
+func (s Spec) build(o *buildOptions) (cupel.Policy, error) {
+	var scorer cupel.Scorer
 	var err error
 	if len(s.Scorers) == 1 {
 		// One entry is that scorer alone; its weight is not used.
-		scorer, err = s.Scorers[0].build("scorers[0]", &o)
+		scorer, err = s.Scorers[0].build("scorers[0]", o)
 	} else {
-		scorer, err = buildComposite("", []childList{{"scorers", s.Scorers}}, &o)
+		scorer, err = buildComposite("", "scorers", s.Scorers, o)
 	}
 	if err != nil {
-		return Policy{}, err
+		return cupel.Policy{}, err
 	}
 	slicer, err := s.buildSlicer()
 	if err != nil {
-		return Policy{}, err
+		return cupel.Policy{}, err
 	}
-	var placer Placer
+	var placer cupel.Placer
 	switch s.Placer {
 	case "chronological":
-		placer = NewChronologicalPlacer()
+		placer = cupel.NewChronologicalPlacer()
 	case "u-shaped":
-		placer = NewUShapedPlacer()
+		placer = cupel.NewUShapedPlacer()
 	default:
-		return Policy{}, specError("placer", s.Placer, `must be "chronological" or "u-shaped"`)
+		return cupel.Policy{}, specError("placer", s.Placer, `must be "chronological" or "u-shaped"`)
 	}
-	p := Policy{Scorer: scorer, Slicer: slicer, Placer: placer}
+	p := cupel.Policy{Scorer: scorer, Slicer: slicer, Placer: placer}
 	if s.Deduplication != nil {
 		p.DisableDeduplication = !*s.Deduplication
 	}
 	if s.OverflowStrategy != "" {
-		ov, err := ParseOverflowStrategy(s.OverflowStrategy)
+		ov, err := cupel.ParseOverflowStrategy(s.OverflowStrategy)
 		if err != nil {
-			return Policy{}, specError("overflow_strategy", s.OverflowStrategy, `must be "throw", "truncate" or "proceed"`)
+			return cupel.Policy{}, specError("overflow_strategy", s.OverflowStrategy, `must be "throw", "truncate" or "proceed"`)
 		}
 		p.Overflow = ov
 	}
@@ -66,18 +78,18 @@ func (s PolicySpec) Build(opts ...BuildOption) (Policy, error) {
 }
 
 func specError(path string, value any, reason string) error {
-	return &ValidationError{Type: "PolicySpec", Field: path, Value: value, Reason: reason, sentinel: ErrInvalidConfig}
+	return enginehook.InvalidConfig("policy.Spec", path, value, reason)
 }
 
 // wrapSpecError re-roots a constructor's validation error at path.
 func wrapSpecError(path string, err error) error {
-	var ve *ValidationError
+	var ve *cupel.ValidationError
 	if errors.As(err, &ve) {
 		field := path
 		if ve.Field != "" {
 			field = join(path, ve.Field)
 		}
-		return &ValidationError{Type: "PolicySpec", Field: field, Value: ve.Value, Reason: ve.Reason, sentinel: ErrInvalidConfig}
+		return enginehook.InvalidConfig("policy.Spec", field, ve.Value, ve.Reason)
 	}
 	return specError(path, nil, err.Error())
 }
@@ -110,18 +122,16 @@ func onlyFields(path, typ string, set []field, allowed ...string) error {
 
 // setFields are the scorer's optional fields, in key order (a test keeps
 // them so): a fixed array, as a scorer is built once a policy.
-func (s *ScorerSpec) setFields() [14]field {
+func (s *ScorerSpec) setFields() [12]field {
 	return [...]field{
 		{"boost", s.Boost != 0},
 		{"children", s.Children != nil},
 		{"curve", s.Curve != nil},
 		{"default_score", s.DefaultScore != nil},
 		{"inner", s.Inner != nil},
-		{"inner_scorer", s.InnerScorer != ""},
 		{"key", s.Key != ""},
 		{"null_timestamp_score", s.NullTimestampScore != nil},
 		{"reference_time", s.ReferenceTime != nil},
-		{"scorers", s.Scorers != nil},
 		{"tag_weights", s.TagWeights != nil},
 		{"use_default_weights", s.UseDefaultWeights != nil},
 		{"value", s.Value != ""},
@@ -129,56 +139,35 @@ func (s *ScorerSpec) setFields() [14]field {
 	}
 }
 
-// childList is a list of a composite's children under its key.
-type childList struct {
-	key  string
-	list []ScorerSpec
-}
-
-// buildComposite builds the composite of the children in lists, each of
-// which needs a weight.
-func buildComposite(path string, lists []childList, o *buildOptions) (Scorer, error) {
-	var entries []WeightedScorer
-	var paths []string
-	for _, l := range lists {
-		for i := range l.list {
-			p := fmt.Sprintf("%s[%d]", join(path, l.key), i)
-			if l.list[i].Weight == nil {
-				return nil, specError(p+".weight", nil, "is required for a composite's child")
-			}
-			child, err := l.list[i].build(p, o)
-			if err != nil {
-				return nil, err
-			}
-			entries = append(entries, WeightedScorer{Scorer: child, Weight: float64(*l.list[i].Weight)})
-			paths = append(paths, p)
+// buildComposite builds the composite of the children listed under key
+// in the table at path, each of which needs a weight.
+func buildComposite(path, key string, list []ScorerSpec, o *buildOptions) (cupel.Scorer, error) {
+	entries := make([]cupel.WeightedScorer, 0, len(list))
+	for i := range list {
+		p := fmt.Sprintf("%s[%d]", join(path, key), i)
+		if list[i].Weight == nil {
+			return nil, specError(p+".weight", nil, "is required for a composite's child")
 		}
+		child, err := list[i].build(p, o)
+		if err != nil {
+			return nil, err
+		}
+		entries = append(entries, cupel.WeightedScorer{Scorer: child, Weight: float64(*list[i].Weight)})
 	}
-	sc, err := NewCompositeScorer(entries...)
+	sc, err := cupel.NewCompositeScorer(entries...)
 	if err != nil {
-		var ve *ValidationError
-		if errors.As(err, &ve) && strings.HasPrefix(ve.Field, "entries[") {
-			// entries[i].weight -> scorers[i].weight
-			var i int
-			var rest string
-			if n, _ := fmt.Sscanf(ve.Field, "entries[%d]%s", &i, &rest); n >= 1 && i >= 0 && i < len(paths) {
-				return nil, &ValidationError{Type: "PolicySpec", Field: paths[i] + rest, Value: ve.Value, Reason: ve.Reason, sentinel: ErrInvalidConfig}
-			}
-		}
-		key := "scorers"
-		if len(lists) == 1 {
-			key = lists[0].key
-		}
-		if errors.As(err, &ve) && ve.Field == "entries" {
-			// The list of entries is the list of children.
-			return nil, &ValidationError{Type: "PolicySpec", Field: join(path, key), Value: ve.Value, Reason: ve.Reason, sentinel: ErrInvalidConfig}
+		// The constructor's entries are the listed children:
+		// entries[i].weight is key[i].weight.
+		var ve *cupel.ValidationError
+		if errors.As(err, &ve) && strings.HasPrefix(ve.Field, "entries") {
+			return nil, enginehook.InvalidConfig("policy.Spec", join(path, key+strings.TrimPrefix(ve.Field, "entries")), ve.Value, ve.Reason)
 		}
 		return nil, wrapSpecError(join(path, key), err)
 	}
 	return sc, nil
 }
 
-func (s *ScorerSpec) build(path string, o *buildOptions) (Scorer, error) {
+func (s *ScorerSpec) build(path string, o *buildOptions) (cupel.Scorer, error) {
 	set := s.setFields()
 	check := func(allowed ...string) error { return onlyFields(path, s.Type, set[:], allowed...) }
 	switch s.Type {
@@ -188,13 +177,13 @@ func (s *ScorerSpec) build(path string, o *buildOptions) (Scorer, error) {
 		}
 		switch s.Type {
 		case "recency":
-			return NewRecencyScorer(), nil
+			return cupel.NewRecencyScorer(), nil
 		case "priority":
-			return NewPriorityScorer(), nil
+			return cupel.NewPriorityScorer(), nil
 		case "frequency":
-			return NewFrequencyScorer(), nil
+			return cupel.NewFrequencyScorer(), nil
 		}
-		return NewReflexiveScorer(), nil
+		return cupel.NewReflexiveScorer(), nil
 	case "kind":
 		return s.buildKind(path, check)
 	case "tag":
@@ -208,28 +197,23 @@ func (s *ScorerSpec) build(path string, o *buildOptions) (Scorer, error) {
 			}
 			w[tw.Tag] = float64(tw.Weight)
 		}
-		sc, err := NewTagScorer(w)
+		sc, err := cupel.NewTagScorer(w)
 		if err != nil {
 			return nil, wrapSpecError(path, err)
 		}
 		return sc, nil
 	case "composite":
-		if err := check("scorers", "children"); err != nil {
+		if err := check("children"); err != nil {
 			return nil, err
 		}
-		return buildComposite(path, []childList{{"scorers", s.Scorers}, {"children", s.Children}}, o)
+		return buildComposite(path, "children", s.Children, o)
 	case "scaled":
-		if err := check("inner", "inner_scorer"); err != nil {
+		if err := check("inner"); err != nil {
 			return nil, err
 		}
 		inner, ipath := s.Inner, join(path, "inner")
-		switch {
-		case s.Inner != nil && s.InnerScorer != "":
-			return nil, specError(join(path, "inner_scorer"), s.InnerScorer, "and inner are two inner scorers: give one")
-		case s.InnerScorer != "":
-			inner, ipath = &ScorerSpec{Type: s.InnerScorer}, join(path, "inner_scorer")
-		case s.Inner == nil:
-			return nil, specError(ipath, nil, "is required for a scaled scorer (or inner_scorer)")
+		if inner == nil {
+			return nil, specError(ipath, nil, "is required for a scaled scorer")
 		}
 		if inner.Weight != nil {
 			return nil, specError(ipath+".weight", float64(*inner.Weight), "only a composite's children have a weight")
@@ -238,7 +222,7 @@ func (s *ScorerSpec) build(path string, o *buildOptions) (Scorer, error) {
 		if err != nil {
 			return nil, err
 		}
-		return NewScaledScorer(in)
+		return cupel.NewScaledScorer(in)
 	case "decay":
 		return s.buildDecay(path, o, check)
 	case "metadata_trust":
@@ -249,7 +233,7 @@ func (s *ScorerSpec) build(path string, o *buildOptions) (Scorer, error) {
 		if s.DefaultScore != nil {
 			def = float64(*s.DefaultScore)
 		}
-		sc, err := NewMetadataTrustScorer(def)
+		sc, err := cupel.NewMetadataTrustScorer(def)
 		if err != nil {
 			return nil, wrapSpecError(path, err)
 		}
@@ -258,16 +242,16 @@ func (s *ScorerSpec) build(path string, o *buildOptions) (Scorer, error) {
 		if err := check("key", "value", "boost"); err != nil {
 			return nil, err
 		}
-		sc, err := NewMetadataKeyScorer(s.Key, s.Value, float64(s.Boost))
+		sc, err := cupel.NewMetadataKeyScorer(s.Key, s.Value, float64(s.Boost))
 		if err != nil {
 			return nil, wrapSpecError(path, err)
 		}
 		return sc, nil
 	}
-	return nil, specError(join(path, "type"), s.Type, "must be one of "+strings.Join(scorerSpecTypes, ", "))
+	return nil, specError(join(path, "type"), s.Type, "must be one of "+strings.Join(scorerTypes, ", "))
 }
 
-func (s *ScorerSpec) buildKind(path string, check func(...string) error) (Scorer, error) {
+func (s *ScorerSpec) buildKind(path string, check func(...string) error) (cupel.Scorer, error) {
 	if err := check("use_default_weights", "weights"); err != nil {
 		return nil, err
 	}
@@ -276,12 +260,12 @@ func (s *ScorerSpec) buildKind(path string, check func(...string) error) (Scorer
 		return nil, specError(join(path, "weights"), len(s.Weights), "must be absent with use_default_weights = true")
 	}
 	if s.Weights == nil && useDefault {
-		return NewDefaultKindScorer(), nil
+		return cupel.NewDefaultKindScorer(), nil
 	}
-	w := make(map[ContextKind]float64, len(s.Weights))
+	w := make(map[cupel.ContextKind]float64, len(s.Weights))
 	for i, kw := range s.Weights {
 		p := fmt.Sprintf("%s.weights[%d]", path, i)
-		if isBlank(string(kw.Kind)) {
+		if strings.TrimSpace(string(kw.Kind)) == "" {
 			return nil, specError(p+".kind", string(kw.Kind), "must not be empty")
 		}
 		for k := range w {
@@ -291,14 +275,14 @@ func (s *ScorerSpec) buildKind(path string, check func(...string) error) (Scorer
 		}
 		w[kw.Kind] = float64(kw.Weight)
 	}
-	sc, err := NewKindScorer(w)
+	sc, err := cupel.NewKindScorer(w)
 	if err != nil {
 		return nil, wrapSpecError(path, err)
 	}
 	return sc, nil
 }
 
-func (s *ScorerSpec) buildDecay(path string, o *buildOptions, check func(...string) error) (Scorer, error) {
+func (s *ScorerSpec) buildDecay(path string, o *buildOptions, check func(...string) error) (cupel.Scorer, error) {
 	if err := check("reference_time", "curve", "null_timestamp_score"); err != nil {
 		return nil, err
 	}
@@ -312,16 +296,19 @@ func (s *ScorerSpec) buildDecay(path string, o *buildOptions, check func(...stri
 	clock := o.clock
 	if s.ReferenceTime != nil {
 		now := *s.ReferenceTime
-		clock = ClockFunc(func() time.Time { return now })
+		clock = cupel.ClockFunc(func() time.Time { return now })
+	}
+	if clock == nil && o.check {
+		clock = cupel.ClockFunc(func() time.Time { return time.Time{} })
 	}
 	if clock == nil {
-		return nil, specError(path, "decay", "needs a clock: give it a reference_time, or build the policy with cupel.WithClock")
+		return nil, specError(path, "decay", "needs a clock: give it a reference_time, or build the policy with policy.WithClock")
 	}
-	var dopts []DecayOption
+	var dopts []cupel.DecayOption
 	if s.NullTimestampScore != nil {
-		dopts = append(dopts, WithNullTimestampScore(float64(*s.NullTimestampScore)))
+		dopts = append(dopts, cupel.WithNullTimestampScore(float64(*s.NullTimestampScore)))
 	}
-	sc, err := NewDecayScorer(clock, curve, dopts...)
+	sc, err := cupel.NewDecayScorer(clock, curve, dopts...)
 	if err != nil {
 		return nil, wrapSpecError(path, err)
 	}
@@ -341,52 +328,52 @@ func seconds(path string, f Float) (time.Duration, error) {
 // secondsOf is the age d in seconds.
 func secondsOf(d time.Duration) *Float { f := Float(float64(d) / 1e9); return &f }
 
-func (c *CurveSpec) build(path string) (DecayCurve, error) {
+func (c *CurveSpec) build(path string) (cupel.DecayCurve, error) {
 	age := func(key string, f *Float) (time.Duration, error) {
 		if f == nil {
 			return 0, specError(join(path, key), nil, "is required for a curve of type "+c.Type)
 		}
 		return seconds(join(path, key), *f)
 	}
-	var curve DecayCurve
+	var curve cupel.DecayCurve
 	var err error
 	switch c.Type {
 	case "exponential":
 		if c.MaxAgeSecs != nil || c.Windows != nil {
-			return DecayCurve{}, specError(path, c.Type, "an exponential curve takes only half_life_secs")
+			return cupel.DecayCurve{}, specError(path, c.Type, "an exponential curve takes only half_life_secs")
 		}
 		var d time.Duration
 		if d, err = age("half_life_secs", c.HalfLifeSecs); err != nil {
-			return DecayCurve{}, err
+			return cupel.DecayCurve{}, err
 		}
-		curve, err = NewExponentialCurve(d)
+		curve, err = cupel.NewExponentialCurve(d)
 	case "window":
 		if c.HalfLifeSecs != nil || c.Windows != nil {
-			return DecayCurve{}, specError(path, c.Type, "a window curve takes only max_age_secs")
+			return cupel.DecayCurve{}, specError(path, c.Type, "a window curve takes only max_age_secs")
 		}
 		var d time.Duration
 		if d, err = age("max_age_secs", c.MaxAgeSecs); err != nil {
-			return DecayCurve{}, err
+			return cupel.DecayCurve{}, err
 		}
-		curve, err = NewWindowCurve(d)
+		curve, err = cupel.NewWindowCurve(d)
 	case "step":
 		if c.HalfLifeSecs != nil || c.MaxAgeSecs != nil {
-			return DecayCurve{}, specError(path, c.Type, "a step curve takes only windows")
+			return cupel.DecayCurve{}, specError(path, c.Type, "a step curve takes only windows")
 		}
-		ws := make([]StepWindow, len(c.Windows))
+		ws := make([]cupel.StepWindow, len(c.Windows))
 		for i, w := range c.Windows {
 			d, err := seconds(fmt.Sprintf("%s.windows[%d].max_age_secs", path, i), w.MaxAgeSecs)
 			if err != nil {
-				return DecayCurve{}, err
+				return cupel.DecayCurve{}, err
 			}
-			ws[i] = StepWindow{MaxAge: d, Score: float64(w.Score)}
+			ws[i] = cupel.StepWindow{MaxAge: d, Score: float64(w.Score)}
 		}
-		curve, err = NewStepCurve(ws...)
+		curve, err = cupel.NewStepCurve(ws...)
 	default:
-		return DecayCurve{}, specError(join(path, "type"), c.Type, `must be "exponential", "window" or "step"`)
+		return cupel.DecayCurve{}, specError(join(path, "type"), c.Type, `must be "exponential", "window" or "step"`)
 	}
 	if err != nil {
-		return DecayCurve{}, wrapSpecError(path, err)
+		return cupel.DecayCurve{}, wrapSpecError(path, err)
 	}
 	return curve, nil
 }

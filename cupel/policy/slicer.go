@@ -1,10 +1,16 @@
-package cupel
+package policy
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+
+	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/internal/enginehook"
+)
 
 // slicerFields are the policy's slicer fields, in key order (a test keeps
 // them so).
-func (s *PolicySpec) slicerFields() [6]field {
+func (s *Spec) slicerFields() [6]field {
 	return [...]field{
 		{"bucket_size", s.BucketSize != nil},
 		{"entries", s.Entries != nil},
@@ -17,19 +23,19 @@ func (s *PolicySpec) slicerFields() [6]field {
 
 // buildSlicer builds the slicer named by s.Slicer from the slicer keys of
 // the policy's table.
-func (s *PolicySpec) buildSlicer() (Slicer, error) {
+func (s *Spec) buildSlicer() (cupel.Slicer, error) {
 	set := s.slicerFields()
 	check := func(allowed ...string) error { return onlyFields("", "slicer "+s.Slicer, set[:], allowed...) }
-	knapsack := func() (*KnapsackSlice, error) {
-		bucket := DefaultBucketSize
+	knapsack := func() (*cupel.KnapsackSlice, error) {
+		bucket := cupel.DefaultBucketSize
 		if s.BucketSize != nil {
 			bucket = *s.BucketSize
 		}
-		var kopts []KnapsackOption
+		var kopts []cupel.KnapsackOption
 		if s.TableLimit != 0 {
-			kopts = append(kopts, WithTableLimit(s.TableLimit))
+			kopts = append(kopts, cupel.WithTableLimit(s.TableLimit))
 		}
-		k, err := NewKnapsackSlice(bucket, kopts...)
+		k, err := cupel.NewKnapsackSlice(bucket, kopts...)
 		if err != nil {
 			return nil, wrapSpecError("slicer", err)
 		}
@@ -44,28 +50,28 @@ func (s *PolicySpec) buildSlicer() (Slicer, error) {
 		}
 		return own
 	}
-	inner := func() (Slicer, error) {
+	inner := func() (cupel.Slicer, error) {
 		switch s.InnerSlicer {
 		case "", "greedy":
-			return NewGreedySlice(), nil
+			return cupel.NewGreedySlice(), nil
 		case "knapsack":
 			return knapsack()
 		}
 		return nil, specError("inner_slicer", s.InnerSlicer, `must be "greedy" or "knapsack"`)
 	}
-	entries := func() ([]CountQuotaEntry, ScarcityBehavior, error) {
-		out := make([]CountQuotaEntry, len(s.Entries))
+	entries := func() ([]cupel.CountQuotaEntry, cupel.ScarcityBehavior, error) {
+		out := make([]cupel.CountQuotaEntry, len(s.Entries))
 		for i, e := range s.Entries {
-			ce, err := NewCountQuotaEntry(e.Kind, e.RequireCount, e.CapCount)
+			ce, err := cupel.NewCountQuotaEntry(e.Kind, e.RequireCount, e.CapCount)
 			if err != nil {
 				return nil, 0, wrapSpecError(fmt.Sprintf("entries[%d]", i), err)
 			}
 			out[i] = ce
 		}
-		sc := ScarcityDegrade
+		sc := cupel.ScarcityDegrade
 		if s.ScarcityBehavior != "" {
 			var err error
-			if sc, err = ParseScarcityBehavior(s.ScarcityBehavior); err != nil {
+			if sc, err = cupel.ParseScarcityBehavior(s.ScarcityBehavior); err != nil {
 				return nil, 0, specError("scarcity_behavior", s.ScarcityBehavior, `must be "degrade" or "throw"`)
 			}
 		}
@@ -76,7 +82,7 @@ func (s *PolicySpec) buildSlicer() (Slicer, error) {
 		if err := check(); err != nil {
 			return nil, err
 		}
-		return NewGreedySlice(), nil
+		return cupel.NewGreedySlice(), nil
 	case "knapsack":
 		if err := check("bucket_size", "table_limit"); err != nil {
 			return nil, err
@@ -86,7 +92,7 @@ func (s *PolicySpec) buildSlicer() (Slicer, error) {
 		if err := check(innerKeys("quotas")...); err != nil {
 			return nil, err
 		}
-		qs := make([]QuotaEntry, 0, len(s.Quotas))
+		qs := make([]cupel.QuotaEntry, 0, len(s.Quotas))
 		for _, q := range s.Quotas {
 			req, capv := 0.0, 100.0
 			if q.Require != nil {
@@ -95,9 +101,9 @@ func (s *PolicySpec) buildSlicer() (Slicer, error) {
 			if q.Cap != nil {
 				capv = float64(*q.Cap)
 			}
-			qs = append(qs, RequireCap(q.Kind, req, capv))
+			qs = append(qs, cupel.RequireCap(q.Kind, req, capv))
 		}
-		set, err := NewQuotaSet(qs...)
+		set, err := cupel.NewQuotaSet(qs...)
 		if err != nil {
 			return nil, wrapSpecError("quotas", err)
 		}
@@ -105,7 +111,7 @@ func (s *PolicySpec) buildSlicer() (Slicer, error) {
 		if err != nil {
 			return nil, err
 		}
-		q, err := NewQuotaSlice(set, in)
+		q, err := cupel.NewQuotaSlice(set, in)
 		if err != nil {
 			return nil, wrapSpecError("slicer", err)
 		}
@@ -122,7 +128,7 @@ func (s *PolicySpec) buildSlicer() (Slicer, error) {
 		if err != nil {
 			return nil, err
 		}
-		cq, err := NewCountQuotaSlice(es, in, sc)
+		cq, err := cupel.NewCountQuotaSlice(es, in, sc)
 		if err != nil {
 			return nil, wrapSpecError("slicer", err)
 		}
@@ -139,35 +145,35 @@ func (s *PolicySpec) buildSlicer() (Slicer, error) {
 		if err != nil {
 			return nil, err
 		}
-		cck, err := NewCountConstrainedKnapsackSlice(es, k, sc)
+		cck, err := cupel.NewCountConstrainedKnapsackSlice(es, k, sc)
 		if err != nil {
 			return nil, wrapSpecError("slicer", err)
 		}
 		return cck, nil
 	}
-	return nil, specError("slicer", s.Slicer, "must be one of greedy, knapsack, quota, count_quota, count_constrained_knapsack")
+	return nil, specError("slicer", s.Slicer, "must be one of "+strings.Join(slicerTypes, ", "))
 }
 
 // describeSlicer sets the slicer keys of spec from s.
-func describeSlicer(spec *PolicySpec, s Slicer) error {
-	countEntries := func(es []CountQuotaEntry) []CountEntrySpec {
+func describeSlicer(spec *Spec, s cupel.Slicer) error {
+	countEntries := func(es []cupel.CountQuotaEntry) []CountEntrySpec {
 		out := make([]CountEntrySpec, len(es))
 		for i, e := range es {
 			out[i] = CountEntrySpec{Kind: e.Kind(), RequireCount: e.RequireCount(), CapCount: e.CapCount()}
 		}
 		return out
 	}
-	knapsack := func(k *KnapsackSlice) {
-		spec.BucketSize, spec.TableLimit = Ptr(k.BucketSize()), k.TableLimit()
+	knapsack := func(k *cupel.KnapsackSlice) {
+		spec.BucketSize, spec.TableLimit = cupel.Ptr(k.BucketSize()), k.TableLimit()
 	}
-	inner := func(in Slicer) error {
+	inner := func(in cupel.Slicer) error {
 		switch in := in.(type) {
-		case *GreedySlice:
+		case *cupel.GreedySlice:
 			if in != nil {
 				spec.InnerSlicer = "greedy"
 				return nil
 			}
-		case *KnapsackSlice:
+		case *cupel.KnapsackSlice:
 			if in != nil {
 				spec.InnerSlicer = "knapsack"
 				knapsack(in)
@@ -176,35 +182,35 @@ func describeSlicer(spec *PolicySpec, s Slicer) error {
 		}
 		return specError("inner_slicer", typeNameOrNil(in), "a policy file's inner slicer is greedy or knapsack")
 	}
-	if isNil(s) { // a typed nil has no configuration to read
+	if enginehook.IsNil(s) { // a typed nil has no configuration to read
 		return specError("slicer", typeNameOrNil(s), "is nil")
 	}
 	switch s := s.(type) {
-	case *GreedySlice:
+	case *cupel.GreedySlice:
 		spec.Slicer = "greedy"
 		return nil
-	case *KnapsackSlice:
+	case *cupel.KnapsackSlice:
 		spec.Slicer = "knapsack"
 		knapsack(s)
 		return nil
-	case *QuotaSlice:
+	case *cupel.QuotaSlice:
 		spec.Slicer, spec.Quotas = "quota", []QuotaSpec{}
 		for _, e := range s.Quotas().Entries() {
 			q := QuotaSpec{Kind: e.Kind()}
 			if v, ok := e.Require(); ok {
-				q.Require = Ptr(Float(v))
+				q.Require = cupel.Ptr(Float(v))
 			}
 			if v, ok := e.Cap(); ok {
-				q.Cap = Ptr(Float(v))
+				q.Cap = cupel.Ptr(Float(v))
 			}
 			spec.Quotas = append(spec.Quotas, q)
 		}
 		return inner(s.Inner())
-	case *CountQuotaSlice:
-		spec.Slicer, spec.Entries, spec.ScarcityBehavior = "count_quota", countEntries(s.Entries()), asciiLower(s.Scarcity().String())
+	case *cupel.CountQuotaSlice:
+		spec.Slicer, spec.Entries, spec.ScarcityBehavior = "count_quota", countEntries(s.Entries()), strings.ToLower(s.Scarcity().String())
 		return inner(s.Inner())
-	case *CountConstrainedKnapsackSlice:
-		spec.Slicer, spec.Entries, spec.ScarcityBehavior = "count_constrained_knapsack", countEntries(s.Entries()), asciiLower(s.Scarcity().String())
+	case *cupel.CountConstrainedKnapsackSlice:
+		spec.Slicer, spec.Entries, spec.ScarcityBehavior = "count_constrained_knapsack", countEntries(s.Entries()), strings.ToLower(s.Scarcity().String())
 		knapsack(s.Knapsack())
 		return nil
 	}

@@ -1,4 +1,4 @@
-package cupel
+package policy
 
 import (
 	"reflect"
@@ -17,7 +17,7 @@ func TestSpecFieldsInKeyOrder(t *testing.T) {
 	yes := true
 	now := time.Unix(0, 0)
 	sc := ScorerSpec{UseDefaultWeights: &yes, Weights: []KindWeightSpec{}, TagWeights: []TagWeightSpec{},
-		Children: []ScorerSpec{}, Scorers: []ScorerSpec{}, Inner: &ScorerSpec{}, InnerScorer: "x",
+		Children: []ScorerSpec{}, Inner: &ScorerSpec{},
 		ReferenceTime: &now, NullTimestampScore: &f, Curve: &CurveSpec{}, DefaultScore: &f, Key: "k", Value: "v", Boost: 1}
 	var keys []string
 	typ := reflect.TypeFor[ScorerSpec]()
@@ -44,7 +44,7 @@ func TestSpecFieldsInKeyOrder(t *testing.T) {
 	set := sc.setFields()
 	check("scorer", set[:], keys)
 	bucket := 1
-	ps := PolicySpec{BucketSize: &bucket, TableLimit: 1, InnerSlicer: "greedy", Quotas: []QuotaSpec{}, Entries: []CountEntrySpec{}, ScarcityBehavior: "throw"}
+	ps := Spec{BucketSize: &bucket, TableLimit: 1, InnerSlicer: "greedy", Quotas: []QuotaSpec{}, Entries: []CountEntrySpec{}, ScarcityBehavior: "throw"}
 	sl := ps.slicerFields()
 	check("slicer", sl[:], []string{"bucket_size", "entries", "inner_slicer", "quotas", "scarcity_behavior", "table_limit"})
 }

@@ -1,4 +1,4 @@
-package cupel_test
+package policy_test
 
 import (
 	"bytes"
@@ -7,9 +7,10 @@ import (
 	"path/filepath"
 
 	"github.com/BurntSushi/toml"
-	"github.com/cupel-go/go-cupel/cupel"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+
+	"github.com/cupel-go/go-cupel/cupel/policy"
 )
 
 // testdata/policies holds a TOML and a JSON policy file for every built-in
@@ -32,10 +33,12 @@ var _ = Describe("policy files on disk", func() {
 				path := filepath.Join(dir, name+ext)
 				data, err := os.ReadFile(path)
 				Expect(err).NotTo(HaveOccurred())
-				policy, got, err := cupel.DecodePolicyFile(path, data, toml.Unmarshal, cupel.WithClock(fixedClock))
+				got, err := policy.Decode(path, data)
 				Expect(err).NotTo(HaveOccurred())
 				Expect(got).To(Equal(spec), path)
-				back, err := cupel.PolicySpecOf(policy)
+				pol, err := got.Build(policy.WithClock(fixedClock))
+				Expect(err).NotTo(HaveOccurred())
+				back, err := policy.Of(pol)
 				Expect(err).NotTo(HaveOccurred())
 				Expect(back).To(Equal(spec), path)
 			}

@@ -1,4 +1,7 @@
-package cupel
+// Package jsonfloat is the one JSON codec for floats of go-cupel: of
+// package cupel's JSON forms, of a policy's spec (policy.Float is this
+// type) and of the conformance protocol.
+package jsonfloat
 
 import (
 	"encoding/json"
@@ -12,8 +15,7 @@ import (
 // "Infinity" and "-Infinity" ("+Infinity" is also read). Negative zero is
 // written -0.0, not -0, which some decoders (Python's json) read as the
 // integer 0 and so lose its sign.
-// null is not a number and is refused. It is the one codec for floats of
-// this package's JSON forms and of the conformance protocol.
+// null is not a number and is refused.
 type Float float64
 
 // MarshalJSON implements json.Marshaler.

@@ -10,17 +10,16 @@ import (
 	"github.com/cupel-go/go-cupel/internal/testtool"
 )
 
-// TestKindScoreAllAgreesWithScore: KindScorer.ScoreAll, which looks kinds
-// up by identity (data pointer and length) in a small table, then by bytes
-// among the kinds seen, gives every item Score's weight bit for bit: with
-// the kind constants, copies of them (equal bytes, distinct data), case
-// variants, prefixes of one string (same data pointer, shorter length),
-// kinds absent from the weights, and more distinct kinds than either the
-// identity table or the list of kinds seen holds.
+// TestKindScoreAllAgreesWithScore: KindScorer.ScoreAll, which remembers
+// the weights of the kinds it has seen in a 16-slot table, gives every item
+// Score's weight bit for bit: with the kind constants, copies of them
+// (equal bytes, distinct data), case variants, prefixes of one string
+// (same data, shorter length), kinds absent from the weights, and more
+// distinct kinds than the table has slots.
 func TestKindScoreAllAgreesWithScore(t *testing.T) {
 	r := rand.New(rand.NewPCG(25, 12))
 	long := ContextKind("DocumentationAndMoreDocumentation")
-	var prefixes []ContextKind // one data pointer, every length: more than the identity table's 16 entries
+	var prefixes []ContextKind // one data pointer, every length: more kinds than the table's 16 slots
 	for k := 1; k <= len(long); k++ {
 		prefixes = append(prefixes, long[:k])
 	}

@@ -1,0 +1,89 @@
+package cupel
+
+import (
+	"math"
+	"slices"
+)
+
+// The position fast path of ChronologicalPlacer: the placed order as
+// positions in the input, for the pipeline's PositionPlacer path, sorting
+// one uint64 key per item with sortKeyIdx instead of comparing time.Time
+// values.
+//
+// It must equal [ChronologicalPlacer.Place]: items[p].Item for p in
+// PlacePositions(items) is Place(items), item for item. It forks at one
+// threshold: when every timestamp has an exact UnixNano (nanosExact: the
+// years 1678 to 2262) the key is the UnixNano; otherwise the entries of
+// Place are sorted with chronologicalCompare. TestChronologicalPositionsEqualPlace
+// (placers_positions_internal_test.go) proves it on random inputs on both
+// sides of the threshold, timestamps within seconds of each end of the
+// UnixNano range included. BenchmarkChronologicalPlacer and
+// BenchmarkPlacerPipeline (placers_bench_test.go) measure what it saves.
+
+// PlacePositions implements [PositionPlacer]: the positions in items of
+// [ChronologicalPlacer.Place]'s order.
+func (c *ChronologicalPlacer) PlacePositions(items []ScoredItem) []int {
+	return c.placeInto(items, make([]int, len(items)))
+}
+
+// placeInto writes PlacePositions(items) to out, of len(items), and
+// returns it.
+func (*ChronologicalPlacer) placeInto(items []ScoredItem, out []int) []int {
+	if len(items) <= 1 {
+		clear(out)
+		return out // [] or [0]
+	}
+	kp := getScratch(len(items))
+	defer putScratch(kp)
+	if keys, ok := chronoFastKeys(items, (*kp)[:len(items)]); ok {
+		sortKeyIdx(keys)
+		for i, k := range keys {
+			out[i] = k.idx
+		}
+		return out
+	}
+	sortable := make([]timedIndex, len(items))
+	for i, si := range items {
+		sortable[i] = timedIndexOf(si, i)
+	}
+	slices.SortFunc(sortable, chronologicalCompare)
+	for i, s := range sortable {
+		out[i] = s.index
+	}
+	return out
+}
+
+// nanosExact reports whether every instant in the Unix second sec has an
+// exact UnixNano below math.MaxInt64 (which chronoFastKeys keeps for "no
+// timestamp"): the seconds of the years 1678 to 2262, less the partial
+// ones at each end.
+func nanosExact(sec int64) bool {
+	return sec >= math.MinInt64/1_000_000_000 && sec < math.MaxInt64/1_000_000_000
+}
+
+// chronoFastKeys fills keys, of len(items), with the placer's uint64 keys
+// (items without a timestamp get the largest), or reports that some
+// timestamp has no exact UnixNano.
+func chronoFastKeys(items []ScoredItem, keys []keyIdx) ([]keyIdx, bool) {
+	for i, si := range items {
+		k := uint64(math.MaxUint64)
+		if it := si.Item; it != nil && it.hasTimestamp {
+			t := it.timestamp
+			if !nanosExact(t.Unix()) {
+				return nil, false
+			}
+			k = uint64(t.UnixNano()) ^ 1<<63 // order-preserving
+		}
+		keys[i] = keyIdx{k, i}
+	}
+	return keys, true
+}
+
+// itemsAt returns the items of items at the given positions, in order.
+func itemsAt(items []ScoredItem, positions []int) []*ContextItem {
+	out := make([]*ContextItem, len(positions))
+	for i, p := range positions {
+		out[i] = items[p].Item
+	}
+	return out
+}
