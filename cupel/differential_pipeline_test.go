@@ -112,8 +112,8 @@ var _ = Describe("batch scoring in the pipeline", func() {
 			base := cupel.Policy{Slicer: slicers[r.IntN(2)], Placer: placers[r.IntN(2)], Overflow: cupel.OverflowProceed, DisableDeduplication: r.IntN(2) == 0}
 			batch, ref := base, base
 			batch.Scorer, ref.Scorer = scorer, perItem{scorer}
-			got, gotRep, err1 := cupel.DryRunWithPolicy(items, budget, batch)
-			want, wantRep, err2 := cupel.DryRunWithPolicy(items, budget, ref)
+			got, gotRep, err1 := dryRunPolicy(items, budget, batch)
+			want, wantRep, err2 := dryRunPolicy(items, budget, ref)
 			if err1 != nil {
 				Expect(err2).To(MatchError(err1.Error()), "trial %d", trial)
 				continue

@@ -330,12 +330,14 @@ var _ = Describe("the dispatch (one path per stage, by the optional interfaces)"
 		Entry("UnsortedSlicer, untraced, cancellable", func(l *dispatchLog) cupel.Slicer {
 			return spyUnsorted{spyContextPositions{spyPositions{spyItemsContext: spyItemsContext{spySlicer{l}}}}}
 		}, false, true, "SliceUnsorted"),
-		Entry("UnsortedSlicer, traced", func(l *dispatchLog) cupel.Slicer {
+		// A report's collector is a SliceExclusionRecorder: it orders the
+		// Slice stage's exclusions itself, so the run needs no Sort stage.
+		Entry("UnsortedSlicer, traced into a SliceExclusionRecorder", func(l *dispatchLog) cupel.Slicer {
 			return spyUnsorted{spyContextPositions{spyPositions{spyItemsContext: spyItemsContext{spySlicer{l}}}}}
-		}, true, false, "SlicePositions"),
-		Entry("UnsortedSlicer, traced, cancellable", func(l *dispatchLog) cupel.Slicer {
+		}, true, false, "SliceUnsorted"),
+		Entry("UnsortedSlicer, traced into a SliceExclusionRecorder, cancellable", func(l *dispatchLog) cupel.Slicer {
 			return spyUnsorted{spyContextPositions{spyPositions{spyItemsContext: spyItemsContext{spySlicer{l}}}}}
-		}, true, true, "SlicePositionsContext"),
+		}, true, true, "SliceUnsorted"),
 		Entry("DetailedSlicer (and every other)", func(l *dispatchLog) cupel.Slicer {
 			return spyDetailed{spyUnsorted: spyUnsorted{spyContextPositions{spyPositions{spyItemsContext: spyItemsContext{spySlicer{l}}}}}}
 		}, false, false, "SliceDetailed"),
@@ -343,6 +345,18 @@ var _ = Describe("the dispatch (one path per stage, by the optional interfaces)"
 			return spyDetailed{spyUnsorted: spyUnsorted{spyContextPositions{spyPositions{spyItemsContext: spyItemsContext{spySlicer{l}}}}}}
 		}, true, true, "SliceContext"),
 	)
+
+	It("slices through SlicePositions, not SliceUnsorted, when a collector of the run is not a SliceExclusionRecorder", func() {
+		sl := spyUnsorted{spyContextPositions{spyPositions{spyItemsContext: spyItemsContext{spySlicer{log}}}}}
+		p, err := cupel.NewPipeline(cupel.Policy{Scorer: tableScorer{"aaa": 0.9, "b": 0.5, "cc": 0.1}, Slicer: sl, Placer: cupel.NewChronologicalPlacer()})
+		Expect(err).NotTo(HaveOccurred())
+		var events int
+		res, err := p.Run(items, budget(1000, 1000), cupel.WithTrace(plainCollector{&events}))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(log.calls).To(Equal([]string{"SlicePositions"}))
+		Expect(contents(res.Items)).To(ConsistOf("pin", "aaa", "b", "cc"))
+		Expect(events).To(BeNumerically(">", 0))
+	})
 
 	It("hands SliceUnsorted the deduplicated items in input order and passes the selection to the placer in the Sort stage's order", func() {
 		sl := spyUnsorted{spyContextPositions{spyPositions{spyItemsContext: spyItemsContext{spySlicer{log}}}}}
@@ -447,3 +461,11 @@ var _ = Describe("the dispatch (one path per stage, by the optional interfaces)"
 		}
 	})
 })
+
+// plainCollector is a TraceCollector with none of the optional interfaces:
+// it counts the events it is given.
+type plainCollector struct{ n *int }
+
+func (plainCollector) Enabled() bool                       { return true }
+func (c plainCollector) RecordStageEvent(cupel.TraceEvent) { *c.n++ }
+func (c plainCollector) RecordItemEvent(cupel.TraceEvent)  { *c.n++ }

@@ -67,10 +67,12 @@
 //		}
 //	}
 //
-// [DryRunWithPolicy] (spec chapter 41 (Policy Sensitivity)) is Run with a
-// report on a pipeline built from a [Policy] for this one call: for
-// comparing configurations (see also [PolicySensitivity]), not for serving
-// traffic, since it validates and builds the pipeline on every call.
+// The analyses around a pipeline live in package cupel/analysis, built on
+// Run with a report: the spec's DryRunWithPolicy and PolicySensitivity
+// (spec chapter 41 (Policy Sensitivity)) are analysis.DryRun and
+// analysis.PolicySensitivity, and the budget simulation's GetMarginalItems
+// and FindMinBudgetFor (spec chapter 40 (Budget Simulation)) are
+// analysis.MarginalItems and analysis.MinBudgetFor.
 //
 // A built pipeline is reusable and safe for concurrent use, so build it once.
 // With context.Background the context forms cost the same as the others.
@@ -91,30 +93,36 @@
 // function per stage picks the method: [ScoreBatch] for the Score stage, one
 // for the Slice stage, one for the Place stage.
 //
-//	stage  rank  interface              the pipeline calls, and what for
-//	-----  ----  ---------------------  -------------------------------------
-//	Score  1     BatchScorer            ScoreAll: every item in one call
-//	       2     Scorer                 Score, once per item
-//	Slice  1     DetailedSlicer         SliceDetailed (*): the report explains
-//	                                    its cap exclusions and shortfalls
-//	       2     UnsortedSlicer         SliceUnsorted, in a run that records
-//	                                    nothing: no Sort stage, only the
-//	                                    selection gets sorted
-//	       3     PositionSlicer         SlicePositions (**): positions, no map
-//	                                    from items back to their scores
-//	       4     Slicer                 Slice (*)
-//	       (*)   ContextSlicer          SliceContext, instead of a method
-//	                                    marked (*), in a run that can be
-//	                                    cancelled
-//	       (**)  ContextPositionSlicer  SlicePositionsContext, instead of
-//	                                    SlicePositions, in a run that can be
-//	                                    cancelled
-//	Place  1     RankedPlacer           PlaceRanked, when the input is in
-//	                                    rank order (a batch run without
-//	                                    pinned items): no sort
-//	       2     PositionPlacer         PlacePositions: positions, no map
-//	                                    from items back to their scores
-//	       3     Placer                 Place
+//	stage  rank  interface               the pipeline calls, and what for
+//	-----  ----  ----------------------  -------------------------------------
+//	Score  1     BatchScorer             ScoreAll: every item in one call
+//	       2     Scorer                  Score, once per item
+//	Slice  1     DetailedSlicer          SliceDetailed (*): the report explains
+//	                                     its cap exclusions and shortfalls
+//	       2     UnsortedSlicer          SliceUnsorted, in a run that records
+//	                                     nothing or into SliceExclusionRecorders
+//	                                     only: no Sort stage, only the
+//	                                     selection gets sorted
+//	       3     PositionSlicer          SlicePositions (**): positions, no map
+//	                                     from items back to their scores
+//	       4     Slicer                  Slice (*)
+//	       (*)   ContextSlicer           SliceContext, instead of a method
+//	                                     marked (*), in a run that can be
+//	                                     cancelled
+//	       (**)  ContextPositionSlicer   SlicePositionsContext, instead of
+//	                                     SlicePositions, in a run that can be
+//	                                     cancelled
+//	Place  1     RankedPlacer            PlaceRanked, when the input is in
+//	                                     rank order (a batch run without
+//	                                     pinned items): no sort
+//	       2     PositionPlacer          PlacePositions: positions, no map
+//	                                     from items back to their scores
+//	       3     Placer                  Place
+//	Trace  -     ShortfallRecorder       RecordShortfalls: the count
+//	                                     requirements not met (ruling 8)
+//	       -     SliceExclusionRecorder  RecordSliceExclusions: the Slice
+//	                                     stage's exclusions in one call, which
+//	                                     lets the run take row Slice 2
 //
 // Precedence: the first row of its stage that a component implements, and
 // that applies to the run, wins. In a run that can be cancelled, the method
@@ -182,9 +190,9 @@
 // of 0 (18); the knapsack refuses tables over 50,000,000 cells with
 // ErrTableTooLarge (19); MetadataTrustScorer reads float64 values and strict
 // decimal strings, non-finite values giving the default (20);
-// FindMinBudgetFor checks the lower bound too and refuses quota slicers (21);
-// GetMarginalItems keeps reserve, slots and margin in the reduced budget
-// (22); JSON uses the spec's snake_case report names and the data model's
+// FindMinBudgetFor (analysis.MinBudgetFor) checks the lower bound too and
+// refuses quota slicers (21); GetMarginalItems (analysis.MarginalItems) keeps
+// reserve, slots and margin in the reduced budget (22); JSON uses the spec's snake_case report names and the data model's
 // camelCase item and budget names (23); OpenTelemetry names are the spec's,
 // in the nested module cupelotel (24). Ruling 25 concerns the testing
 // vocabulary (packages cupeltest and matchers).

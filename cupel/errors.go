@@ -36,7 +36,8 @@ var (
 
 // ValidationError reports an invalid value at construction time: which type
 // was being built, which field (with its position, if any) was wrong, the
-// value, and why. It wraps ErrInvalidItem, ErrInvalidBudget or ErrInvalidConfig.
+// value, and why. It wraps ErrInvalidItem, ErrInvalidBudget or
+// ErrInvalidConfig, or ErrInvalidArgument for an argument of a call.
 type ValidationError struct {
 	// Type names what was being built, e.g. "ContextBudget" or "CompositeScorer".
 	Type string
@@ -187,9 +188,10 @@ var ErrInvalidArgument = errors.New("cupel: invalid argument")
 var ErrNonMonotonicSlicer = errors.New("cupel: slicer does not include items monotonically")
 
 // NonMonotonicSlicerError carries the spec's exact message for the budget
-// simulation guards.
+// simulation guards (package cupel/analysis).
 type NonMonotonicSlicerError struct {
-	// Method is "GetMarginalItems" or "FindMinBudgetFor".
+	// Method is the spec's name of the simulation: "GetMarginalItems"
+	// (analysis.MarginalItems) or "FindMinBudgetFor" (analysis.MinBudgetFor).
 	Method string
 	// Message is the specification's message.
 	Message string

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/cupel-go/go-cupel/cupel"
-	"github.com/cupel-go/go-cupel/cupel/policy"
 )
 
 func agentContext() []*cupel.ContextItem {
@@ -107,38 +106,6 @@ func ExampleWithTrace() {
 	// Deduplicate 4
 	// Slice 4
 	// Place 1
-}
-
-func ExamplePolicySensitivity() {
-	chatSpec, _ := policy.Preset("chat")
-	chat, _ := chatSpec.Build()
-	toolsFirst, _ := cupel.NewKindScorer(map[cupel.ContextKind]float64{cupel.KindToolOutput: 1, cupel.KindMessage: 0.5})
-	budget, _ := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 500, TargetTokens: 320})
-	report, err := cupel.PolicySensitivity(agentContext(), budget,
-		cupel.LabeledPolicy{Label: "chat", Policy: chat},
-		cupel.LabeledPolicy{Label: "tools-first", Policy: cupel.Policy{Scorer: toolsFirst, Slicer: cupel.NewGreedySlice(), Placer: cupel.NewChronologicalPlacer()}},
-	)
-	if err != nil {
-		log.Fatal(err)
-	}
-	for _, d := range report.Diffs {
-		fmt.Printf("%s: %s %s, %s %s\n", d.Content, d.Statuses[0].Label, d.Statuses[0].Status, d.Statuses[1].Label, d.Statuses[1].Status)
-	}
-	// Output:
-	// grep output: ...: chat Excluded, tools-first Included
-	// Release notes v2 summary: chat Included, tools-first Excluded
-}
-
-func ExamplePipeline_FindMinBudgetFor() {
-	items := agentContext()
-	pipeline, _ := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewRecencyScorer(), Slicer: cupel.NewGreedySlice(), Placer: cupel.NewChronologicalPlacer()})
-	changelog := items[2]
-	min, ok, err := pipeline.FindMinBudgetFor(items, changelog, 10000)
-	if err != nil {
-		log.Fatal(err)
-	}
-	fmt.Println(min, ok)
-	// Output: 1658 true
 }
 
 // A report whose event list keeps the stage events only: Run WithTrace of a

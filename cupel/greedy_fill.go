@@ -12,7 +12,7 @@ import (
 // same order). Where Slice sorts every density, SlicePositions orders only
 // what the fill needs (see greedyFill). The fill, with Sort-stage tie keys,
 // also serves the pipeline's fused Sort and Slice stages
-// (pipeline_greedy.go), where it must select the set that the Sort stage
+// (GreedySlice.SliceUnsorted, greedy_unsorted.go), where it must select the set that the Sort stage
 // followed by Slice selects.
 //
 // The code forks at these points, all covered on both sides by

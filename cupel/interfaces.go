@@ -55,6 +55,9 @@ type Placer interface {
 // BatchScorer is the batch form of a [Scorer]: it scores every item of the
 // Score stage in one call, so that a relative scorer can rank the items once
 // (O(N log N)) instead of comparing each item with all the others (O(N^2)).
+// RecencyScorer, PriorityScorer, FrequencyScorer, KindScorer, DecayScorer,
+// CompositeScorer and ScaledScorer implement it; the others are scored per
+// item.
 //
 // ScoreAll(items, out) must write into out[i], for every i, exactly what
 // Score(items[i], items) returns (the same float64 bits; the per-item Score is
@@ -141,13 +144,15 @@ type ContextPositionSlicer interface {
 }
 
 // UnsortedSlicer is implemented by a [Slicer] that can do without the Sort
-// stage: in a run that records nothing (no [WithTrace], no [WithReport]),
-// the pipeline hands SliceUnsorted the deduplicated items in input order
+// stage: in a run that records nothing (no [WithTrace], no [WithReport])
+// or whose collector is a [SliceExclusionRecorder] (a report's is), the
+// pipeline hands SliceUnsorted the deduplicated items in input order
 // instead of sorting them first, and then sorts only the selection into the
 // Sort stage's order for the Place stage. GreedySlice implements it: it
 // orders its candidates by density anyway, so the score order only breaks
-// its ties. A traced run calls the slicer as any other, since its report
-// lists the Slice stage's exclusions in the Sort stage's order.
+// its ties. A run traced into any other collector calls the slicer as any
+// other, since that collector gets the Slice stage's exclusions in the
+// Sort stage's order.
 //
 // SliceUnsorted(items, budget, dst) must append to dst[:0] and return, as
 // append does, distinct positions in items, each in [0, len(items)) and in
@@ -262,4 +267,36 @@ func ParseScarcityBehavior(s string) (ScarcityBehavior, error) {
 		return ScarcityThrow, nil
 	}
 	return 0, invalidConfig("ScarcityBehavior", "value", s, `must be "degrade" or "throw"`)
+}
+
+// ShortfallRecorder is implemented by collectors that want the count
+// requirements a run could not meet (ruling 8). The pipeline calls it
+// after the Slice stage, only when there are shortfalls.
+type ShortfallRecorder interface {
+	RecordShortfalls(s []CountRequirementShortfall)
+}
+
+// SliceExclusionRecorder is an optional interface of a [TraceCollector]
+// for collectors that take the Slice stage's exclusions in one call rather
+// than one RecordItemEvent each, and may work out each exclusion's reason
+// only when they need it. [DiagnosticTraceCollector] implements it.
+//
+// When the slicer reported no count-quota cap exclusions, the pipeline
+// calls RecordSliceExclusions once per Slice stage (once per micro-batch in
+// a stream run) in place of one RecordItemEvent for each s of the
+// candidates the slicer left out, in Sort-stage order, with the event whose
+// Stage is StageSlice, ItemCount 1, Item s.Item, Score s.Score and
+// Exclusion reason(s.Item).
+// excluded holds them either in that order or in the order the Deduplicate
+// stage left them, which the Sort stage orders by score descending (ties in
+// that order, NaN last, as in every score ordering: ruling 6); the
+// collector puts them in Sort-stage order when it needs the order. This
+// lets a run traced into it take the [UnsortedSlicer] path (GreedySlice:
+// select without sorting every candidate). The
+// collector may keep excluded and reorder it; the pipeline does not use it
+// again. reason is BudgetExceeded or PinnedOverride as rulings 2 and 3
+// decide them for the run; it depends only on the item, and may be called
+// at any time, any number of times.
+type SliceExclusionRecorder interface {
+	RecordSliceExclusions(excluded []ScoredItem, reason func(*ContextItem) ExclusionReason)
 }

@@ -77,19 +77,12 @@ func (c *DiagnosticTraceCollector) All() iter.Seq[TraceEvent] {
 			return
 		}
 		next := 0
-		decisions := func(upto int) bool {
-			for ; next < upto; next++ {
-				if !yield(c.event(&c.decisions[next])) {
-					return false
-				}
-			}
-			return true
-		}
 		for i := range c.stages {
-			if !decisions(c.stages[i].at) || !yield(c.stages[i].e) {
+			if !c.items(next, c.stages[i].at, yield) || !yield(c.stages[i].e) {
 				return
 			}
+			next = c.stages[i].at
 		}
-		decisions(len(c.decisions))
+		c.items(next, len(c.decisions), yield)
 	}
 }

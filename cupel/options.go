@@ -154,7 +154,8 @@ func WithFillTolerance(tokens int) RunOption {
 // setTrace installs the run's collectors: the enabled ones of cfg and,
 // when cfg asks for a report, a DiagnosticTraceCollector at DetailItem,
 // which it returns. One collector is used as is (a
-// DiagnosticTraceCollector takes item decisions in compact form); several
+// DiagnosticTraceCollector takes the Slice stage's exclusions in one call,
+// as a [SliceExclusionRecorder]); several
 // are fed through a tee. n is about the number of item decisions.
 func (r *run) setTrace(cfg *runConfig, n int) *DiagnosticTraceCollector {
 	var report *DiagnosticTraceCollector
@@ -182,10 +183,6 @@ func (r *run) setTrace(cfg *runConfig, n int) *DiagnosticTraceCollector {
 	}
 	if tee != nil {
 		r.trace = tee
-	}
-	if c, ok := r.trace.(*DiagnosticTraceCollector); ok {
-		r.diag = c
-		c.expectItemEvents(n)
 	}
 	return report
 }

@@ -120,12 +120,9 @@ type run struct {
 	budget     ContextBudget
 	onOverflow func(OverflowEvent)
 	trace      TraceCollector // nil when not tracing
-	// diag is trace when it is a DiagnosticTraceCollector, which takes item
-	// decisions in compact form.
-	diag  *DiagnosticTraceCollector
-	start time.Time
-	stop  *canceller // nil when the run cannot be cancelled (context.go)
-	sc    *scratch   // the run's reusable buffers (scratch.go)
+	start      time.Time
+	stop       *canceller // nil when the run cannot be cancelled (context.go)
+	sc         *scratch   // the run's reusable buffers (scratch.go)
 }
 
 func (r *run) beginStage() {
@@ -146,19 +143,11 @@ func (r *run) endStage(stage PipelineStage, itemCount int) {
 
 // exclude records the exclusion of item at the stage with code stage.
 func (r *run) exclude(stage uint8, item *ContextItem, score float64, reason ExclusionReason) {
-	if r.diag != nil {
-		r.diag.record(r.diag.exclusion(stage, item, score, reason))
-		return
-	}
 	r.trace.RecordItemEvent(TraceEvent{Stage: stageCodes[stage], ItemCount: 1, Item: item, Score: score, Exclusion: reason})
 }
 
 // include records the inclusion of item at the Place stage.
 func (r *run) include(item *ContextItem, score float64, reason uint8) {
-	if r.diag != nil {
-		r.diag.record(decision{item: item, score: score, stage: codePlace, incl: reason})
-		return
-	}
 	r.trace.RecordItemEvent(TraceEvent{Stage: StagePlace, ItemCount: 1, Item: item, Score: score, Inclusion: inclusionCodes[reason]})
 }
 
@@ -200,15 +189,19 @@ func (r *run) execute(items []*ContextItem) (Result, error) {
 	var sliced []ScoredItem
 	var shortfalls []CountRequirementShortfall
 	caller := forSorted
-	if r.trace == nil {
-		caller = forUnsorted // nothing observes the Sort stage's list
+	if r.fusedTraceable() {
+		// Nothing observes the Sort stage's list, or the collector orders
+		// the Slice stage's exclusions itself (trace_slice.go).
+		caller = forUnsorted
 	}
 	if slicePathOf(r.p.slicer, caller, r.stop != nil) == pathSliceUnsorted {
 		// Stages 4 and 5 in one: the slicer does without the Sort stage.
+		r.beginStage()
 		sliced, err = r.sliceUnsorted(scoreable, scores, survivors, r.budget.Effective(pinnedTokens))
 		if err != nil {
 			return Result{}, err
 		}
+		r.traceUnsortedSlice(sliced, pinned, pinnedTokens)
 	} else {
 		sorted, err := sortByScore(resize(&r.sc.sorted, len(survivors)), scoreable, scores, survivors, r.stop)
 		if err != nil {
@@ -409,6 +402,10 @@ func (r *run) explainSliceExclusions(sorted []ScoredItem, chosen []bool, capped 
 // tokens not been counted (ruling 2); else BudgetExceeded with available
 // tokens (ruling 3). The batch and the streamed Slice stage share it.
 func (r *run) excludeUnchosen(sorted []ScoredItem, chosen []bool, capped []CapExclusion, pinned []*ContextItem, target, unpinnedTarget, available int) {
+	reason := unfitReason(pinned, target, unpinnedTarget, available)
+	if len(capped) == 0 && r.excludeUnchosenAtOnce(sorted, chosen, reason) {
+		return
+	}
 	var capBy map[*ContextItem][]CapExclusion
 	if len(capped) > 0 {
 		capBy = make(map[*ContextItem][]CapExclusion, len(capped))
@@ -420,16 +417,12 @@ func (r *run) excludeUnchosen(sorted []ScoredItem, chosen []bool, capped []CapEx
 		if chosen[k] {
 			continue
 		}
-		var reason ExclusionReason
 		if cs := capBy[si.Item]; len(cs) > 0 {
-			reason = CountCapExceeded(cs[0].Kind, cs[0].Cap, cs[0].Count)
+			r.exclude(codeSlice, si.Item, si.Score, CountCapExceeded(cs[0].Kind, cs[0].Cap, cs[0].Count))
 			capBy[si.Item] = cs[1:]
-		} else if len(pinned) > 0 && si.Item.tokens > target && si.Item.tokens <= unpinnedTarget {
-			reason = PinnedOverride(pinned[0].content)
-		} else {
-			reason = BudgetExceeded(si.Item.tokens, available)
+			continue
 		}
-		r.exclude(codeSlice, si.Item, si.Score, reason)
+		r.exclude(codeSlice, si.Item, si.Score, reason(si.Item))
 	}
 }
 

@@ -13,6 +13,15 @@ func dryRun(p *cupel.Pipeline, items []*cupel.ContextItem, budget cupel.ContextB
 	return dryRunContext(context.Background(), p, items, budget, opts...)
 }
 
+// dryRunPolicy is dryRun on a pipeline built from policy for this one call.
+func dryRunPolicy(items []*cupel.ContextItem, budget cupel.ContextBudget, policy cupel.Policy) (cupel.Result, *cupel.SelectionReport, error) {
+	p, err := cupel.NewPipeline(policy)
+	if err != nil {
+		return cupel.Result{}, nil, err
+	}
+	return dryRun(p, items, budget)
+}
+
 // dryRunContext is p.RunContext with a report.
 func dryRunContext(ctx context.Context, p *cupel.Pipeline, items []*cupel.ContextItem, budget cupel.ContextBudget, opts ...cupel.RunOption) (cupel.Result, *cupel.SelectionReport, error) {
 	rep := new(cupel.SelectionReport)

@@ -55,13 +55,6 @@ type TraceCollector interface {
 	RecordItemEvent(e TraceEvent)
 }
 
-// ShortfallRecorder is implemented by collectors that want the count
-// requirements a run could not meet (ruling 8). The pipeline calls it
-// after the Slice stage, only when there are shortfalls.
-type ShortfallRecorder interface {
-	RecordShortfalls(s []CountRequirementShortfall)
-}
-
 // NullTraceCollector records nothing and costs nothing: Enabled is false, so
 // the pipeline builds no events. A run without [WithTrace] behaves the same.
 type NullTraceCollector struct{}
@@ -102,9 +95,12 @@ func (l TraceDetailLevel) String() string {
 // Use one collector per run; it is not safe for concurrent use.
 //
 // It stores each item decision in a compact form (40 bytes, under a third of
-// a TraceEvent) and builds TraceEvent values only when
+// a TraceEvent), and the Slice stage's exclusions, usually most of a run's
+// decisions, as the list of excluded candidates it is handed
+// ([SliceExclusionRecorder]: 16 bytes each) with their reasons worked out
+// when asked. It builds TraceEvent values only when
 // [DiagnosticTraceCollector.Events] or [DiagnosticTraceCollector.Report] asks
-// for them, so a traced run allocates about 40 bytes per input item beyond an
+// for them, so a traced run allocates about 16 bytes per input item beyond an
 // untraced one. Events that the compact form cannot hold (a message, a
 // duration, a stage or reason this package does not know) are kept whole, so
 // nothing recorded is lost.
@@ -122,11 +118,56 @@ type DiagnosticTraceCollector struct {
 	// recorded before it, which places it in the event list.
 	stages     []stageMark
 	shortfalls []CountRequirementShortfall
+	// blocks holds the Slice-stage exclusions handed over in one call; a
+	// decision with stage codeBlock stands for blocks[ref], and blockEvents
+	// is the number of events the blocks stand for.
+	blocks      []sliceBlock
+	blockEvents int
+}
+
+// sliceBlock is one RecordSliceExclusions call: its events are the
+// exclusions of items, once in Sort-stage order, for the reasons reason
+// gives.
+type sliceBlock struct {
+	items   []ScoredItem
+	reason  func(*ContextItem) ExclusionReason
+	ordered bool // items is in Sort-stage order
+}
+
+// order puts b.items in Sort-stage order (score descending, ties in their
+// order, NaN last), once.
+func (b *sliceBlock) order() {
+	if b.ordered {
+		return
+	}
+	b.ordered = true
+	kp := getScratch(len(b.items))
+	defer putScratch(kp)
+	keys := (*kp)[:len(b.items)]
+	for j, s := range b.items {
+		keys[j] = keyIdx{key: descKey(s.Score), idx: j}
+	}
+	if sortedKeyIdx(keys) {
+		return
+	}
+	sortKeyIdx(keys)
+	ordered := make([]ScoredItem, len(b.items))
+	for k, ki := range keys {
+		ordered[k] = b.items[ki.idx]
+	}
+	b.items = ordered
+}
+
+// event returns the i-th event of b, which must be ordered.
+func (b *sliceBlock) event(i int) TraceEvent {
+	s := b.items[i]
+	return TraceEvent{Stage: StageSlice, ItemCount: 1, Item: s.Item, Score: s.Score, Exclusion: b.reason(s.Item)}
 }
 
 // decision is an item event in compact form: the item, its score, and the
 // stage and reason as small codes, with the reason's data. When stage is 0
-// the event is c.whole[ref] and the other fields are unused.
+// the event is c.whole[ref], and when it is codeBlock the events are those
+// of c.blocks[ref]; the other fields are then unused.
 type decision struct {
 	item  *ContextItem
 	score float64
@@ -149,6 +190,8 @@ const (
 	codeDeduplicate
 	codeSlice
 	codePlace
+	// codeBlock marks a decision standing for a sliceBlock.
+	codeBlock uint8 = 255
 )
 
 // The codes of the inclusion reasons in inclusionCodes.
@@ -189,12 +232,6 @@ func (c *DiagnosticTraceCollector) compact(e *TraceEvent) (d decision, ok bool) 
 		item: e.Item, score: e.Score, a: e.Exclusion.a, b: e.Exclusion.b, ref: c.str(e.Exclusion.s),
 		stage: uint8(st + 1), excl: uint8(ex), incl: uint8(in),
 	}, true
-}
-
-// exclusion is the compact form of an exclusion of item at the stage with
-// code stage, for a reason of a known variant.
-func (c *DiagnosticTraceCollector) exclusion(stage uint8, item *ContextItem, score float64, r ExclusionReason) decision {
-	return decision{item: item, score: score, a: r.a, b: r.b, ref: c.str(r.s), stage: stage, excl: uint8(codeOf(exclusionCodes[:], r.Variant))}
 }
 
 // str stores s and returns its ref; a run of equal strings (the same pinned
@@ -249,16 +286,6 @@ func (c *DiagnosticTraceCollector) reason(d *decision) ExclusionReason {
 	return r
 }
 
-// summary returns what the report needs of d: its item, its score, whether
-// it is an exclusion, and its inclusion reason.
-func (c *DiagnosticTraceCollector) summary(d *decision) (item *ContextItem, score float64, excluded bool, incl InclusionReason) {
-	if d.stage == 0 {
-		e := &c.whole[d.ref]
-		return e.Item, e.Score, e.Exclusion.Variant != "", e.Inclusion
-	}
-	return d.item, d.score, d.excl != 0, inclusionCodes[d.incl]
-}
-
 // NewDiagnosticTraceCollector returns a collector keeping events at the given
 // detail level. observer, if not nil, is called synchronously with every
 // event the collector keeps, as it is recorded.
@@ -271,24 +298,6 @@ func (c *DiagnosticTraceCollector) Enabled() bool { return true }
 
 // DetailLevel returns the collector's detail level.
 func (c *DiagnosticTraceCollector) DetailLevel() TraceDetailLevel { return c.level }
-
-// expectItemEvents is called by the pipeline before a run with the number of
-// item decisions it will record (one per input item), so the collector
-// allocates once.
-func (c *DiagnosticTraceCollector) expectItemEvents(n int) {
-	const stages = 5
-	c.decisions = growCap(c.decisions, n)
-	c.stages = growCap(c.stages, stages)
-}
-
-func growCap[T any](s []T, extra int) []T {
-	if cap(s)-len(s) >= extra {
-		return s
-	}
-	grown := make([]T, len(s), len(s)+extra)
-	copy(grown, s)
-	return grown
-}
 
 // RecordStageEvent keeps e.
 func (c *DiagnosticTraceCollector) RecordStageEvent(e TraceEvent) {
@@ -315,25 +324,76 @@ func (c *DiagnosticTraceCollector) RecordItemEvent(e TraceEvent) {
 	}
 }
 
-// record is RecordItemEvent for the built-in pipeline, which hands over the
-// decision already in compact form.
-func (c *DiagnosticTraceCollector) record(d decision) {
-	c.decisions = append(c.decisions, d)
-	if c.observer != nil {
-		c.observe(&d)
+// RecordSliceExclusions keeps excluded and reason, and orders the
+// exclusions and works out their reasons when the events are asked for
+// ([SliceExclusionRecorder]). An observer at DetailItem gets each event now.
+func (c *DiagnosticTraceCollector) RecordSliceExclusions(excluded []ScoredItem, reason func(*ContextItem) ExclusionReason) {
+	if len(excluded) == 0 {
+		return
 	}
-}
-
-// observe hands the event of d to the observer at DetailItem.
-func (c *DiagnosticTraceCollector) observe(d *decision) {
-	if c.level >= DetailItem {
-		c.observer(c.event(d))
+	b := sliceBlock{items: excluded, reason: reason}
+	if c.level >= DetailItem && c.observer != nil {
+		b.order()
+		for i := range b.items {
+			c.observer(b.event(i))
+		}
 	}
+	c.decisions = append(c.decisions, decision{stage: codeBlock, ref: int32(len(c.blocks))})
+	c.blocks = append(c.blocks, b)
+	c.blockEvents += len(excluded)
 }
 
 // RecordShortfalls keeps the run's count-requirement shortfalls.
 func (c *DiagnosticTraceCollector) RecordShortfalls(s []CountRequirementShortfall) {
 	c.shortfalls = append(c.shortfalls, s...)
+}
+
+// itemEvents is the number of item events the decisions stand for.
+func (c *DiagnosticTraceCollector) itemEvents() int {
+	return len(c.decisions) - len(c.blocks) + c.blockEvents
+}
+
+// fillItems writes into dst, which must be zero, the item events of
+// c.decisions[from:to], in order, and returns the number written.
+func (c *DiagnosticTraceCollector) fillItems(dst []TraceEvent, from, to int) int {
+	k := 0
+	for i := from; i < to; i++ {
+		d := &c.decisions[i]
+		if d.stage != codeBlock {
+			c.fill(&dst[k], d)
+			k++
+			continue
+		}
+		b := &c.blocks[d.ref]
+		b.order()
+		for j := range b.items {
+			dst[k] = b.event(j)
+			k++
+		}
+	}
+	return k
+}
+
+// items calls yield with each item event of c.decisions[from:to], in
+// order, and returns false as soon as yield does.
+func (c *DiagnosticTraceCollector) items(from, to int, yield func(TraceEvent) bool) bool {
+	for i := from; i < to; i++ {
+		d := &c.decisions[i]
+		if d.stage != codeBlock {
+			if !yield(c.event(d)) {
+				return false
+			}
+			continue
+		}
+		b := &c.blocks[d.ref]
+		b.order()
+		for j := range b.items {
+			if !yield(b.event(j)) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // Events returns the events kept so far, in insertion order, in a new slice.
@@ -345,18 +405,15 @@ func (c *DiagnosticTraceCollector) Events() []TraceEvent {
 		}
 		return events
 	}
-	events := make([]TraceEvent, len(c.decisions)+len(c.stages))
+	events := make([]TraceEvent, c.itemEvents()+len(c.stages))
 	k, next := 0, 0
 	for _, m := range c.stages {
-		for ; next < m.at; next, k = next+1, k+1 {
-			c.fill(&events[k], &c.decisions[next])
-		}
+		k += c.fillItems(events[k:], next, m.at)
+		next = m.at
 		events[k] = m.e
 		k++
 	}
-	for ; next < len(c.decisions); next, k = next+1, k+1 {
-		c.fill(&events[k], &c.decisions[next])
-	}
+	c.fillItems(events[k:], next, len(c.decisions))
 	return events
 }
 
@@ -368,14 +425,21 @@ func (c *DiagnosticTraceCollector) Report() *SelectionReport {
 		Events:                     c.Events(),
 		CountRequirementShortfalls: slices.Clone(c.shortfalls),
 	}
+	// At DetailItem the item events are in r.Events already; at DetailStage
+	// they are built here.
+	items := r.Events
+	if c.level < DetailItem {
+		items = make([]TraceEvent, c.itemEvents())
+		c.fillItems(items, 0, len(c.decisions))
+	}
 	nIn, nEx := 0, 0
-	for i := range c.decisions {
-		item, _, excluded, incl := c.summary(&c.decisions[i])
+	for i := range items {
+		e := &items[i]
 		switch {
-		case item == nil:
-		case excluded:
+		case e.Item == nil:
+		case e.Exclusion.Variant != "":
 			nEx++
-		case incl != "":
+		case e.Inclusion != "":
 			nIn++
 		}
 	}
@@ -383,26 +447,25 @@ func (c *DiagnosticTraceCollector) Report() *SelectionReport {
 	kp := getScratch(nEx)
 	defer putScratch(kp)
 	keys := (*kp)[:0]
-	for i := range c.decisions {
-		item, score, excluded, incl := c.summary(&c.decisions[i])
-		if item == nil {
+	for i := range items {
+		e := &items[i]
+		if e.Item == nil {
 			continue
 		}
 		r.TotalCandidates++
-		r.TotalTokensConsidered += item.tokens
+		r.TotalTokensConsidered += e.Item.tokens
 		switch {
-		case excluded:
-			keys = append(keys, keyIdx{key: descKey(score), idx: i})
-		case incl != "":
-			r.Included = append(r.Included, IncludedItem{Item: item, Score: score, Reason: incl})
+		case e.Exclusion.Variant != "":
+			keys = append(keys, keyIdx{key: descKey(e.Score), idx: i})
+		case e.Inclusion != "":
+			r.Included = append(r.Included, IncludedItem{Item: e.Item, Score: e.Score, Reason: e.Inclusion})
 		}
 	}
 	sortKeyIdx(keys)
 	r.Excluded = make([]ExcludedItem, len(keys))
 	for k, ki := range keys {
-		d, x := &c.decisions[ki.idx], &r.Excluded[k]
-		x.Item, x.Score, _, _ = c.summary(d)
-		x.Reason = c.reason(d)
+		e := &items[ki.idx]
+		r.Excluded[k] = ExcludedItem{Item: e.Item, Score: e.Score, Reason: e.Exclusion}
 	}
 	return r
 }

@@ -1,27 +1,31 @@
-package cupel
+package analysis
 
-import "strconv"
+import (
+	"strconv"
 
-// DryRunWithPolicy runs items under budget with a temporary pipeline built
-// from policy and returns the result and its report (spec chapter 41
-// (Policy Sensitivity), which names it). The budget is always explicit: a
-// Policy carries none. It validates and builds the pipeline on every call:
-// to run one configuration repeatedly, build a [Pipeline] once and call its
-// Run with [WithReport].
-func DryRunWithPolicy(items []*ContextItem, budget ContextBudget, policy Policy) (Result, *SelectionReport, error) {
-	p, err := NewPipeline(policy)
+	"github.com/cupel-go/go-cupel/cupel"
+)
+
+// DryRun runs items under budget with a temporary pipeline built from policy
+// and returns the result and its report: the spec's DryRunWithPolicy (spec
+// chapter 41 (Policy Sensitivity)). The budget is always explicit: a Policy
+// carries none. It validates and builds the pipeline on every call: to run
+// one configuration repeatedly, build a [cupel.Pipeline] once and call its
+// Run with [cupel.WithReport].
+func DryRun(items []*cupel.ContextItem, budget cupel.ContextBudget, policy cupel.Policy) (cupel.Result, *cupel.SelectionReport, error) {
+	p, err := cupel.NewPipeline(policy)
 	if err != nil {
-		return Result{}, nil, err
+		return cupel.Result{}, nil, err
 	}
-	return p.dryRun(items, budget)
+	return dryRun(p, items, budget)
 }
 
 // dryRun is Run with WithReport, returning the report.
-func (p *Pipeline) dryRun(items []*ContextItem, budget ContextBudget) (Result, *SelectionReport, error) {
-	rep := new(SelectionReport)
-	res, err := p.Run(items, budget, WithReport(rep))
+func dryRun(p *cupel.Pipeline, items []*cupel.ContextItem, budget cupel.ContextBudget) (cupel.Result, *cupel.SelectionReport, error) {
+	rep := new(cupel.SelectionReport)
+	res, err := p.Run(items, budget, cupel.WithReport(rep))
 	if err != nil {
-		return Result{}, nil, err
+		return cupel.Result{}, nil, err
 	}
 	return res, rep, nil
 }
@@ -29,13 +33,13 @@ func (p *Pipeline) dryRun(items []*ContextItem, budget ContextBudget) (Result, *
 // LabeledPolicy is a policy variant of a sensitivity comparison.
 type LabeledPolicy struct {
 	Label  string
-	Policy Policy
+	Policy cupel.Policy
 }
 
 // LabeledPipeline is a pipeline variant of a sensitivity comparison.
 type LabeledPipeline struct {
 	Label    string
-	Pipeline *Pipeline
+	Pipeline *cupel.Pipeline
 }
 
 // ItemStatus is an item's fate in one variant.
@@ -60,8 +64,8 @@ func (s ItemStatus) MarshalText() ([]byte, error) { return []byte(s.String()), n
 
 // VariantReport is one variant's label and report.
 type VariantReport struct {
-	Label  string           `json:"label"`
-	Report *SelectionReport `json:"report"`
+	Label  string                 `json:"label"`
+	Report *cupel.SelectionReport `json:"report"`
 }
 
 // VariantStatus is an item's status under one labelled variant.
@@ -91,16 +95,16 @@ const sensitivityMinMessage = "At least two variants are required for a sensitiv
 
 // PolicySensitivity dry-runs items under budget with every policy and diffs
 // the inclusions by content (spec chapter 41 (Policy Sensitivity)). Fewer than
-// two variants is an error wrapping ErrInvalidArgument with the spec's
+// two variants is an error wrapping [cupel.ErrInvalidArgument] with the spec's
 // message; a variant that fails to build or run fails the comparison, naming
 // its label.
-func PolicySensitivity(items []*ContextItem, budget ContextBudget, variants ...LabeledPolicy) (*PolicySensitivityReport, error) {
+func PolicySensitivity(items []*cupel.ContextItem, budget cupel.ContextBudget, variants ...LabeledPolicy) (*PolicySensitivityReport, error) {
 	if len(variants) < 2 {
 		return nil, sensitivityTooFew(len(variants))
 	}
 	pipes := make([]LabeledPipeline, len(variants))
 	for i, v := range variants {
-		p, err := NewPipeline(v.Policy)
+		p, err := cupel.NewPipeline(v.Policy)
 		if err != nil {
 			return nil, &VariantError{Label: v.Label, Err: err}
 		}
@@ -111,7 +115,7 @@ func PolicySensitivity(items []*ContextItem, budget ContextBudget, variants ...L
 
 // PipelineSensitivity is PolicySensitivity over built pipelines, for
 // configurations a caller has already assembled.
-func PipelineSensitivity(items []*ContextItem, budget ContextBudget, variants ...LabeledPipeline) (*PolicySensitivityReport, error) {
+func PipelineSensitivity(items []*cupel.ContextItem, budget cupel.ContextBudget, variants ...LabeledPipeline) (*PolicySensitivityReport, error) {
 	if len(variants) < 2 {
 		return nil, sensitivityTooFew(len(variants))
 	}
@@ -121,26 +125,27 @@ func PipelineSensitivity(items []*ContextItem, budget ContextBudget, variants ..
 		if v.Pipeline == nil {
 			return nil, &VariantError{Label: v.Label, Err: invalidArgument("PipelineSensitivity", "variants["+strconv.Itoa(i)+"].Pipeline", nil, "must not be nil")}
 		}
-		_, r, err := v.Pipeline.dryRun(items, budget)
+		_, r, err := dryRun(v.Pipeline, items, budget)
 		if err != nil {
 			return nil, &VariantError{Label: v.Label, Err: err}
 		}
 		rep.Variants[i] = VariantReport{Label: v.Label, Report: r}
 		included[i] = make(map[string]bool, len(r.Included))
 		for _, in := range r.Included {
-			included[i][in.Item.content] = true
+			included[i][in.Item.Content()] = true
 		}
 	}
 	seen := make(map[string]bool, len(items))
 	for _, it := range items {
-		if it == nil || seen[it.content] {
+		if it == nil || seen[it.Content()] {
 			continue
 		}
-		seen[it.content] = true
-		first := included[0][it.content]
+		content := it.Content()
+		seen[content] = true
+		first := included[0][content]
 		swings := false
 		for i := 1; i < len(variants); i++ {
-			if included[i][it.content] != first {
+			if included[i][content] != first {
 				swings = true
 				break
 			}
@@ -148,10 +153,10 @@ func PipelineSensitivity(items []*ContextItem, budget ContextBudget, variants ..
 		if !swings {
 			continue
 		}
-		d := SensitivityDiff{Content: it.content, Statuses: make([]VariantStatus, len(variants))}
+		d := SensitivityDiff{Content: content, Statuses: make([]VariantStatus, len(variants))}
 		for i, v := range variants {
 			st := StatusExcluded
-			if included[i][it.content] {
+			if included[i][content] {
 				st = StatusIncluded
 			}
 			d.Statuses[i] = VariantStatus{Label: v.Label, Status: st}
@@ -162,7 +167,7 @@ func PipelineSensitivity(items []*ContextItem, budget ContextBudget, variants ..
 }
 
 func sensitivityTooFew(n int) error {
-	return &ValidationError{Type: "PolicySensitivity", Field: "variants", Value: n, Reason: sensitivityMinMessage, sentinel: ErrInvalidArgument}
+	return invalidArgument("PolicySensitivity", "variants", n, sensitivityMinMessage)
 }
 
 // VariantError reports which variant of a sensitivity comparison failed.

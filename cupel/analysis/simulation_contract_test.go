@@ -1,7 +1,8 @@
-package cupel_test
+package analysis_test
 
 import (
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/analysis"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 )
@@ -54,7 +55,7 @@ var _ = Describe("the budget-simulation guards", func() {
 	const minBudget = "FindMinBudgetFor requires monotonic item inclusion. QuotaSlice and CountQuotaSlice produce non-monotonic inclusion as budget changes shift allocations. Use a GreedySlice or KnapsackSlice inner slicer for budget simulation."
 
 	It("refuse a QuotaSlice in GetMarginalItems", func() {
-		_, err := pipelineWith(quota()).GetMarginalItems(items(), budget, 10)
+		_, err := analysis.MarginalItems(pipelineWith(quota()), items(), budget, 10)
 		Expect(err).To(MatchError(cupel.ErrNonMonotonicSlicer))
 		Expect(err.Error()).To(Equal(marginal))
 	})
@@ -62,7 +63,7 @@ var _ = Describe("the budget-simulation guards", func() {
 	It("refuse QuotaSlice and the count-quota slicers in FindMinBudgetFor", func() {
 		for _, s := range []cupel.Slicer{quota(), countQuota(), countKnapsack()} {
 			in := items()
-			_, _, err := pipelineWith(s).FindMinBudgetFor(in, in[0], 100)
+			_, _, err := analysis.MinBudgetFor(pipelineWith(s), in, in[0], 100)
 			Expect(err).To(MatchError(cupel.ErrNonMonotonicSlicer), "%T", s)
 			Expect(err.Error()).To(Equal(minBudget))
 		}
@@ -70,7 +71,7 @@ var _ = Describe("the budget-simulation guards", func() {
 
 	It("let a GreedySlice through", func() {
 		in := items()
-		got, ok, err := pipelineWith(cupel.NewGreedySlice()).FindMinBudgetFor(in, in[0], 100)
+		got, ok, err := analysis.MinBudgetFor(pipelineWith(cupel.NewGreedySlice()), in, in[0], 100)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(ok).To(BeTrue())
 		Expect(got).To(Equal(10))
@@ -92,7 +93,7 @@ var _ = Describe("GetMarginalItems", func() {
 		Expect(err).NotTo(HaveOccurred())
 		// Full (100): both fit. Reduced by 40 (target 60): x1 (score 1.0,
 		// 40 tokens) is taken first, and x2 (30) no longer fits.
-		out, err := p.GetMarginalItems([]*cupel.ContextItem{x1, x2}, b, 40)
+		out, err := analysis.MarginalItems(p, []*cupel.ContextItem{x1, x2}, b, 40)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(out).To(HaveLen(1))
 		Expect(out[0]).To(BeIdenticalTo(x2))

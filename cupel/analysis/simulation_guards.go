@@ -1,0 +1,22 @@
+package analysis
+
+import "github.com/cupel-go/go-cupel/cupel"
+
+// isQuotaSlice reports whether s is a QuotaSlice, whose inclusion is not
+// monotonic in the budget (spec chapter 40 (Budget Simulation)). Like the
+// other guard, it validates the configuration a simulation is asked of; it
+// does not choose a code path.
+func isQuotaSlice(s cupel.Slicer) bool {
+	_, ok := s.(*cupel.QuotaSlice)
+	return ok
+}
+
+// isCountQuotaSlice reports whether s is a count-quota slicer (CountQuotaSlice
+// or CountConstrainedKnapsackSlice), refused by MinBudgetFor (ruling 21).
+func isCountQuotaSlice(s cupel.Slicer) bool {
+	switch s.(type) {
+	case *cupel.CountQuotaSlice, *cupel.CountConstrainedKnapsackSlice:
+		return true
+	}
+	return false
+}
