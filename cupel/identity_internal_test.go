@@ -3,6 +3,7 @@ package cupel
 import (
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"testing"
 )
 
@@ -19,10 +20,17 @@ func TestPointerMultiplicityAgreesWithSpec(t *testing.T) {
 		if trial%40 == 0 {
 			n = []int{1000, 4096, 4097, 6000}[r.IntN(4)]
 		}
+		// Distinct contents mostly (the table's case), a few shared ones,
+		// or, one trial in three, one content for all (a probe sequence
+		// past maxIdentityProbes from 65 items on: the map's case).
 		items := make([]*ContextItem, n)
 		for i := range items {
 			if r.IntN(10) > 0 {
-				items[i] = MustItem(ItemSpec{Content: "x", Tokens: 1})
+				content := "x"
+				if trial%3 != 0 {
+					content = strconv.Itoa(i - i%(1+r.IntN(3)))
+				}
+				items[i] = MustItem(ItemSpec{Content: content, Tokens: 1})
 			}
 		}
 		repeats := []int{0, 0, 1, 3, n}[r.IntN(5)]
