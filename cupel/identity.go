@@ -35,7 +35,8 @@ func pointerMultiplicitySpec(items []*ContextItem) []int32 {
 // TestPointerMultiplicityAgreesWithSpec proves it equal to the spec on
 // random inputs with and without repeats, duplicates of one content beyond
 // the probe bound included; BenchmarkPointerMultiplicity measures it
-// against the map: 2 to 90 times faster from 100 to 100,000 items.
+// against the map: about 10, 6.5, 5.6 and 1.6 times faster at 100, 1,000,
+// 10,000 and 100,000 items.
 func pointerMultiplicity(items []*ContextItem) []int32 {
 	size, shift := 16, 60
 	for size < 2*len(items) {
