@@ -61,8 +61,9 @@ const (
 	// details and needs only which items were selected (positions in any
 	// order will do).
 	forSorted
-	// forUnsorted: the Slice stage of a run that records nothing, which may
-	// also leave the Sort stage to the slicer.
+	// forUnsorted: the Slice stage of a run that records nothing, or only
+	// into SliceExclusionRecorders, which may also leave the Sort stage to
+	// the slicer.
 	forUnsorted
 )
 
