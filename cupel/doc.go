@@ -137,8 +137,9 @@
 // not in the input fail the run with a [*ValidationError] wrapping
 // [ErrInvalidConfig] that names the component, never a panic. Package
 // cupeltest's TestScorer, TestSlicer and TestPlacer prove a component
-// against the contract, its ScoreAll, SliceDetailed, SlicePositions and
-// PlacePositions included.
+// against the contract, its ScoreAll, SliceDetailed, SlicePositions,
+// SliceUnsorted, PlacePositions and PlaceRanked included (not the context
+// forms, SliceContext and SlicePositionsContext).
 //
 // # Cancellation, streaming and logs
 //

@@ -47,7 +47,8 @@ type Placer interface {
 // custom component is called exactly as a built-in one is. Each optional
 // method must give exactly what the required method gives (package
 // cupeltest's TestScorer, TestSlicer and TestPlacer check ScoreAll,
-// SliceDetailed, SlicePositions and PlacePositions), and what it returns is
+// SliceDetailed, SlicePositions, SliceUnsorted, PlacePositions and
+// PlaceRanked), and what it returns is
 // checked: a position out of range or repeated fails the run with a
 // [*ValidationError] wrapping [ErrInvalidConfig] that names the component,
 // never a panic.

@@ -37,10 +37,11 @@ const (
 	// items (all three): no panic, and for a slicer or placer an empty
 	// result for an empty input (and for a slicer, for targetTokens 0).
 	PropEdgeCases Property = "EdgeCases"
-	// PropFastPath: the optional fast path ([cupel.BatchScorer],
-	// [cupel.PositionSlicer] or [cupel.DetailedSlicer],
-	// [cupel.PositionPlacer]) gives exactly what the per-item or
-	// per-call path gives. It holds trivially for a component without one.
+	// PropFastPath: the optional fast path ([cupel.BatchScorer];
+	// [cupel.DetailedSlicer], or [cupel.PositionSlicer] and
+	// [cupel.UnsortedSlicer]; [cupel.PositionPlacer] and
+	// [cupel.RankedPlacer]) gives exactly what the per-item or per-call path
+	// gives. It holds trivially for a component without one.
 	PropFastPath Property = "FastPathAgrees"
 	// PropOrderIndependent: a scorer gives an item the same score whatever
 	// its position in allItems (the spec's scorers read the items' fields,

@@ -18,7 +18,8 @@ import (
 // The properties: [PropPermutation] (exactly the input items, by pointer,
 // each as often as the input holds it), [PropDeterministic] (the same
 // order), [PropNoMutation], [PropFastPath] (a [cupel.PositionPlacer]'s
-// positions are a permutation of the input's and give Place's order),
+// positions are a permutation of the input's and give Place's order; so are
+// a [cupel.RankedPlacer]'s, for the input in rank order),
 // [PropConcurrentUse] and [PropEdgeCases] (an empty input gives an empty
 // result; a single item gives that item; zero-token items do not panic).
 //
@@ -71,6 +72,7 @@ func placerSuite(p cupel.Placer, opts []Option) (*suite[[]cupel.ScoredItem], err
 
 	call := func(in []cupel.ScoredItem) []*cupel.ContextItem { return p.Place(slices.Clone(in)) }
 	positional, isPositional := p.(cupel.PositionPlacer)
+	rankedPlacer, isRanked := p.(cupel.RankedPlacer)
 	inputItems := func(in []cupel.ScoredItem) []*cupel.ContextItem {
 		out := make([]*cupel.ContextItem, len(in))
 		for i, si := range in {
@@ -130,27 +132,20 @@ func placerSuite(p cupel.Placer, opts []Option) (*suite[[]cupel.ScoredItem], err
 		},
 		{
 			name: PropFastPath,
-			rule: "PlacePositions must return a permutation of the input positions that gives Place's order",
+			rule: "PlacePositions (and PlaceRanked, for items in rank order) must return a permutation of the input positions that gives Place's order",
 			check: func(in []cupel.ScoredItem) string {
-				want := call(in)
-				pos := positional.PlacePositions(slices.Clone(in))
-				if len(pos) != len(in) {
-					return fmt.Sprintf("PlacePositions returned %v: %d positions for %d items", pos, len(pos), len(in))
-				}
-				seen := make([]bool, len(in))
-				got := make([]*cupel.ContextItem, len(pos))
-				for i, q := range pos {
-					if q < 0 || q >= len(in) {
-						return fmt.Sprintf("PlacePositions returned %v: position %d is outside [0, %d)", pos, q, len(in))
+				if isPositional {
+					if msg := checkPlacement("PlacePositions", positional.PlacePositions(slices.Clone(in)), in, call(in)); msg != "" {
+						return msg
 					}
-					if seen[q] {
-						return fmt.Sprintf("PlacePositions returned %v: position %d twice", pos, q)
-					}
-					seen[q] = true
-					got[i] = in[q].Item
 				}
-				if !slices.Equal(got, want) {
-					return fmt.Sprintf("PlacePositions returned %v, the order %s; Place returns %s", pos, names(got), names(want))
+				if isRanked {
+					// PlaceRanked serves input in rank order: the Sort
+					// stage's order of the same items.
+					ranked := sortStage(in)
+					if msg := checkPlacement("PlaceRanked", rankedPlacer.PlaceRanked(make([]int, len(ranked))), ranked, call(ranked)); msg != "" {
+						return msg + " (items in rank order " + renderScored(ranked) + ")"
+					}
 				}
 				return ""
 			},
@@ -180,8 +175,33 @@ func placerSuite(p cupel.Placer, opts []Option) (*suite[[]cupel.ScoredItem], err
 			},
 		},
 	}
-	if !isPositional {
-		setSkip(st.props, PropFastPath, "the placer does not implement cupel.PositionPlacer")
+	if !isPositional && !isRanked {
+		setSkip(st.props, PropFastPath, "the placer implements neither cupel.PositionPlacer nor cupel.RankedPlacer")
 	}
 	return st, nil
+}
+
+// checkPlacement says how the positions a positional placer method
+// returned for in differ from want, what Place returns for in, or "" when
+// they are a permutation of in's positions that gives want's order.
+func checkPlacement(method string, pos []int, in []cupel.ScoredItem, want []*cupel.ContextItem) string {
+	if len(pos) != len(in) {
+		return fmt.Sprintf("%s returned %v: %d positions for %d items", method, pos, len(pos), len(in))
+	}
+	seen := make([]bool, len(in))
+	got := make([]*cupel.ContextItem, len(pos))
+	for i, q := range pos {
+		if q < 0 || q >= len(in) {
+			return fmt.Sprintf("%s returned %v: position %d is outside [0, %d)", method, pos, q, len(in))
+		}
+		if seen[q] {
+			return fmt.Sprintf("%s returned %v: position %d twice", method, pos, q)
+		}
+		seen[q] = true
+		got[i] = in[q].Item
+	}
+	if !slices.Equal(got, want) {
+		return fmt.Sprintf("%s returned %v, the order %s; Place returns %s", method, pos, names(got), names(want))
+	}
+	return ""
 }

@@ -3,6 +3,8 @@ package cupeltest
 import (
 	"fmt"
 	"iter"
+	"math"
+	"math/rand/v2"
 	"slices"
 	"strconv"
 	"testing"
@@ -30,7 +32,9 @@ type sliceInput struct {
 // items in the same order, and an error again if there was one),
 // [PropNoMutation], [PropFastPath] (a [cupel.DetailedSlicer]'s Selected is
 // what Slice returns; a [cupel.PositionSlicer]'s positions are distinct, in
-// range, and point at the items Slice returns), [PropConcurrentUse] and
+// range, and point at the items Slice returns; a [cupel.UnsortedSlicer]'s
+// positions, for a shuffle of the input, point at the items Slice returns
+// for the shuffle in the Sort stage's order), [PropConcurrentUse] and
 // [PropEdgeCases] (an empty input and targetTokens 0, zero-token items
 // included, give an empty selection and no error; a single item and
 // zero-token items do not panic). An input
@@ -123,6 +127,7 @@ func slicerSuite(s cupel.Slicer, opts []Option) (*suite[sliceInput], error) {
 	}
 	detailed, isDetailed := s.(cupel.DetailedSlicer)
 	positional, isPositional := s.(cupel.PositionSlicer)
+	unsorted, isUnsorted := s.(cupel.UnsortedSlicer)
 
 	st := &suite[sliceInput]{
 		component: "Slicer", typ: typeName(s), seed: c.seed,
@@ -263,27 +268,26 @@ func slicerSuite(s cupel.Slicer, opts []Option) (*suite[sliceInput], error) {
 					}
 					return ""
 				}
-				pos, err := positional.SlicePositions(slices.Clone(in.sorted), in.budget)
-				if (err != nil) != (want.err != nil) {
-					return fmt.Sprintf("SlicePositions returned %v (error %v); Slice returns %s", pos, err, want)
-				}
-				if err != nil {
-					return ""
-				}
-				seen := map[int]bool{}
-				items := make([]*cupel.ContextItem, 0, len(pos))
-				for _, p := range pos {
-					if p < 0 || p >= len(in.sorted) {
-						return fmt.Sprintf("SlicePositions returned %v: position %d is outside [0, %d)", pos, p, len(in.sorted))
+				if isPositional {
+					pos, err := positional.SlicePositions(slices.Clone(in.sorted), in.budget)
+					if msg := checkPositions("SlicePositions", pos, err, in.sorted, want); msg != "" {
+						return msg
 					}
-					if seen[p] {
-						return fmt.Sprintf("SlicePositions returned %v: position %d twice", pos, p)
-					}
-					seen[p] = true
-					items = append(items, in.sorted[p].Item)
 				}
-				if !sameMultiset(items, want.items) {
-					return fmt.Sprintf("SlicePositions returned %v, the items %s; Slice returns %s", pos, names(items), want)
+				if isUnsorted {
+					// SliceUnsorted takes the items in any order: a
+					// shuffle of them must select what Slice selects from
+					// the same shuffle in the Sort stage's order.
+					shuffled := shuffle(in.sorted)
+					arg := slices.Clone(shuffled)
+					pos, err := unsorted.SliceUnsorted(arg, in.budget, nil)
+					if !slices.Equal(arg, shuffled) {
+						return "after SliceUnsorted, items was " + renderScored(arg)
+					}
+					want := call(sliceInput{sortStage(shuffled), in.budget})
+					if msg := checkPositions("SliceUnsorted", pos, err, shuffled, want); msg != "" {
+						return msg + " (items " + renderScored(shuffled) + ")"
+					}
 				}
 				return ""
 			},
@@ -315,8 +319,8 @@ func slicerSuite(s cupel.Slicer, opts []Option) (*suite[sliceInput], error) {
 			},
 		},
 	}
-	if !isDetailed && !isPositional {
-		setSkip(st.props, PropFastPath, "the slicer implements neither cupel.DetailedSlicer nor cupel.PositionSlicer")
+	if !isDetailed && !isPositional && !isUnsorted {
+		setSkip(st.props, PropFastPath, "the slicer implements none of cupel.DetailedSlicer, cupel.PositionSlicer and cupel.UnsortedSlicer")
 	}
 	if c.allowOverTarg {
 		setSkip(st.props, PropWithinBudget, "AllowOverTarget: the slicer may select more than budget.TargetTokens by design")
@@ -340,4 +344,64 @@ func sameMultiset(a, b []*cupel.ContextItem) bool {
 		}
 	}
 	return true
+}
+
+// checkPositions says how the positions a positional slicer method
+// returned for in (with err) differ from want, what Slice returns for in
+// in the Sort stage's order, or "" when they give the same items (in any
+// order) and the same error or none.
+func checkPositions(method string, pos []int, err error, in []cupel.ScoredItem, want sliceResult) string {
+	if (err != nil) != (want.err != nil) {
+		return fmt.Sprintf("%s returned %v (error %v); Slice returns %s", method, pos, err, want)
+	}
+	if err != nil {
+		return ""
+	}
+	seen := map[int]bool{}
+	items := make([]*cupel.ContextItem, 0, len(pos))
+	for _, p := range pos {
+		if p < 0 || p >= len(in) {
+			return fmt.Sprintf("%s returned %v: position %d is outside [0, %d)", method, pos, p, len(in))
+		}
+		if seen[p] {
+			return fmt.Sprintf("%s returned %v: position %d twice", method, pos, p)
+		}
+		seen[p] = true
+		items = append(items, in[p].Item)
+	}
+	if !sameMultiset(items, want.items) {
+		return fmt.Sprintf("%s returned %v, the items %s; Slice returns %s", method, pos, names(items), want)
+	}
+	return ""
+}
+
+// shuffle returns the items of in in an order drawn from a generator
+// seeded by their number, so that a check is reproducible.
+func shuffle(in []cupel.ScoredItem) []cupel.ScoredItem {
+	out := slices.Clone(in)
+	r := rand.New(rand.NewPCG(uint64(len(in)), 35))
+	r.Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
+	return out
+}
+
+// sortStage returns in in the pipeline's Sort-stage order: score
+// descending, stable, NaN after every number, -0 equal to +0 (ruling 6).
+func sortStage(in []cupel.ScoredItem) []cupel.ScoredItem {
+	out := slices.Clone(in)
+	slices.SortStableFunc(out, func(a, b cupel.ScoredItem) int {
+		an, bn := math.IsNaN(a.Score), math.IsNaN(b.Score)
+		switch {
+		case an != bn:
+			if an {
+				return 1
+			}
+			return -1
+		case an || a.Score == b.Score:
+			return 0
+		case a.Score > b.Score:
+			return -1
+		}
+		return 1
+	})
+	return out
 }

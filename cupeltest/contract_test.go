@@ -1,6 +1,7 @@
 package cupeltest_test
 
 import (
+	"cmp"
 	"errors"
 	"math"
 	"os"
@@ -201,6 +202,46 @@ func (mirroredPositionsSlicer) SlicePositions(sorted []cupel.ScoredItem, b cupel
 	return pos, nil
 }
 
+// inputOrderUnsortedSlicer's SliceUnsorted fills the budget in the order
+// it is handed the items, not in the Sort stage's.
+type inputOrderUnsortedSlicer struct{}
+
+func (inputOrderUnsortedSlicer) Slice(sorted []cupel.ScoredItem, b cupel.ContextBudget) ([]*cupel.ContextItem, error) {
+	return greedy(sorted, b), nil
+}
+
+func (inputOrderUnsortedSlicer) SliceUnsorted(items []cupel.ScoredItem, b cupel.ContextBudget, dst []int) ([]int, error) {
+	left := b.TargetTokens()
+	for i, si := range items {
+		if t := si.Item.Tokens(); t <= left {
+			dst = append(dst, i)
+			left -= t
+		}
+	}
+	return dst, nil
+}
+
+// reversedRankedPlacer's PlaceRanked puts the items in reverse rank order,
+// where its Place puts them in rank order.
+type reversedRankedPlacer struct{}
+
+func (reversedRankedPlacer) Place(items []cupel.ScoredItem) []*cupel.ContextItem {
+	sorted := slices.Clone(items)
+	slices.SortStableFunc(sorted, func(a, b cupel.ScoredItem) int { return cmp.Compare(b.Score, a.Score) })
+	out := make([]*cupel.ContextItem, len(sorted))
+	for i, si := range sorted {
+		out[i] = si.Item
+	}
+	return out
+}
+
+func (reversedRankedPlacer) PlaceRanked(out []int) []int {
+	for i := range out {
+		out[i] = len(out) - 1 - i
+	}
+	return out
+}
+
 type sharedStateSlicer struct{ inFlight }
 
 func (s *sharedStateSlicer) Slice(sorted []cupel.ScoredItem, b cupel.ContextBudget) ([]*cupel.ContextItem, error) {
@@ -374,6 +415,7 @@ var _ = Describe("contract checkers", func() {
 		Entry("Deterministic", &alternatingSlicer{}, cupeltest.PropDeterministic, ", then "),
 		Entry("NoMutation", inPlaceSlicer, cupeltest.PropNoMutation, "after Slice, sorted was"),
 		Entry("FastPathAgrees", mirroredPositionsSlicer{}, cupeltest.PropFastPath, "SlicePositions returned"),
+		Entry("FastPathAgrees, SliceUnsorted", inputOrderUnsortedSlicer{}, cupeltest.PropFastPath, "SliceUnsorted returned"),
 		Entry("ConcurrentUse", &sharedStateSlicer{}, cupeltest.PropConcurrentUse, "concurrent calls returned"),
 		Entry("EdgeCases", headSlicer, cupeltest.PropEdgeCases, "panicked: runtime error: index out of range"),
 		Entry("EdgeCases, zero-token items at target 0", zeroAtZeroSlicer, cupeltest.PropEdgeCases, "1 item"),
@@ -391,6 +433,7 @@ var _ = Describe("contract checkers", func() {
 		Entry("Deterministic", &alternatingPlacer{}, cupeltest.PropDeterministic, ", then "),
 		Entry("NoMutation", inPlacePlacer, cupeltest.PropNoMutation, "after Place, items was"),
 		Entry("FastPathAgrees", reversedPositionsPlacer{}, cupeltest.PropFastPath, "Place returns"),
+		Entry("FastPathAgrees, PlaceRanked", reversedRankedPlacer{}, cupeltest.PropFastPath, "PlaceRanked returned"),
 		Entry("ConcurrentUse", &sharedStatePlacer{}, cupeltest.PropConcurrentUse, "concurrent calls returned"),
 		Entry("EdgeCases", firstAtEndPlacer, cupeltest.PropEdgeCases, "panicked: runtime error"),
 	)
