@@ -1,9 +1,7 @@
 package cupeltest
 
 import (
-	"cmp"
 	"math/rand/v2"
-	"slices"
 	"strconv"
 	"time"
 
@@ -103,8 +101,7 @@ func (g *gen) sorted(items []*cupel.ContextItem) []cupel.ScoredItem {
 	for i, it := range items {
 		out[i] = cupel.ScoredItem{Item: it, Score: g.score()}
 	}
-	slices.SortStableFunc(out, func(a, b cupel.ScoredItem) int { return cmp.Compare(b.Score, a.Score) })
-	return out
+	return sortStage(out)
 }
 
 // merged builds a Place-stage input: pinned items (score 1.0) first, then the

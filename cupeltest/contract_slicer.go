@@ -1,9 +1,9 @@
 package cupeltest
 
 import (
+	"cmp"
 	"fmt"
 	"iter"
-	"math"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -385,23 +385,10 @@ func shuffle(in []cupel.ScoredItem) []cupel.ScoredItem {
 }
 
 // sortStage returns in in the pipeline's Sort-stage order: score
-// descending, stable, NaN after every number, -0 equal to +0 (ruling 6).
+// descending, stable, NaN after every number, -0 equal to +0 (ruling 6),
+// which is cmp.Compare's order reversed.
 func sortStage(in []cupel.ScoredItem) []cupel.ScoredItem {
 	out := slices.Clone(in)
-	slices.SortStableFunc(out, func(a, b cupel.ScoredItem) int {
-		an, bn := math.IsNaN(a.Score), math.IsNaN(b.Score)
-		switch {
-		case an != bn:
-			if an {
-				return 1
-			}
-			return -1
-		case an || a.Score == b.Score:
-			return 0
-		case a.Score > b.Score:
-			return -1
-		}
-		return 1
-	})
+	slices.SortStableFunc(out, func(a, b cupel.ScoredItem) int { return cmp.Compare(b.Score, a.Score) })
 	return out
 }
