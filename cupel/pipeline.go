@@ -332,15 +332,13 @@ func (r *run) slice(sorted []ScoredItem, pinned []*ContextItem, pinnedTokens int
 		}
 	}
 	sliced := resize(&r.sc.sliced, nSelected)[:0]
-	selectedTokens := 0
 	for k, si := range sorted {
 		if chosen[k] {
 			sliced = append(sliced, si)
-			selectedTokens += si.Item.tokens
 		}
 	}
 	if r.trace != nil && len(sliced) < len(sorted) {
-		r.explainSliceExclusions(sorted, chosen, res.CapExcluded, pinned, pinnedTokens, eff, selectedTokens)
+		r.explainSliceExclusions(sorted, chosen, res.CapExcluded, pinned, pinnedTokens, eff, sliced)
 	}
 	return sliced, res.Shortfalls, nil
 }
@@ -384,10 +382,14 @@ func (r *run) sliceUnsorted(items []*ContextItem, scores []float64, survivors []
 }
 
 // explainSliceExclusions records why each sorted item the slicer left out
-// (chosen false) was excluded: CountCapExceeded for count-quota cap drops
-// (ruling 4), else PinnedOverride or BudgetExceeded (rulings 2
-// and 3).
-func (r *run) explainSliceExclusions(sorted []ScoredItem, chosen []bool, capped []CapExclusion, pinned []*ContextItem, pinnedTokens int, eff ContextBudget, selectedTokens int) {
+// (chosen false; sliced holds the others) was excluded: CountCapExceeded for
+// count-quota cap drops (ruling 4), else PinnedOverride or BudgetExceeded
+// with what the selection left of the target (rulings 2 and 3).
+func (r *run) explainSliceExclusions(sorted []ScoredItem, chosen []bool, capped []CapExclusion, pinned []*ContextItem, pinnedTokens int, eff ContextBudget, sliced []ScoredItem) {
+	selectedTokens := 0
+	for _, si := range sliced {
+		selectedTokens += si.Item.tokens
+	}
 	unpinnedTarget := eff.targetTokens
 	if len(pinned) > 0 && pinnedTokens > 0 {
 		unpinnedTarget = r.budget.Effective(0).targetTokens

@@ -35,11 +35,7 @@ func (r *run) traceUnsortedSlice(sliced []ScoredItem, pinned []*ContextItem, pin
 	}
 	candidates, chosen := r.sc.sorted, r.sc.chosen
 	if len(sliced) < len(candidates) {
-		selectedTokens := 0
-		for _, si := range sliced {
-			selectedTokens += si.Item.tokens
-		}
-		r.explainSliceExclusions(candidates, chosen, nil, pinned, pinnedTokens, r.budget.Effective(pinnedTokens), selectedTokens)
+		r.explainSliceExclusions(candidates, chosen, nil, pinned, pinnedTokens, r.budget.Effective(pinnedTokens), sliced)
 	}
 	r.endStage(StageSlice, len(candidates))
 }
