@@ -3,6 +3,8 @@ package cupel
 import (
 	"cmp"
 	"slices"
+
+	"github.com/cupel-go/go-cupel/cupel/internal/keysort"
 )
 
 // CountConstrainedKnapsackSlice is [CountQuotaSlice] with a [KnapsackSlice]
@@ -91,7 +93,7 @@ func (c *CountConstrainedKnapsackSlice) sliceStop(stop *canceller, sorted []Scor
 		// D180: re-sort by score descending (ruling 6), residual order
 		// breaking ties.
 		slices.SortFunc(selected, func(i, j int) int {
-			return cmp.Or(compareScoreDesc(residual[i].Score, residual[j].Score), cmp.Compare(i, j))
+			return cmp.Or(keysort.CompareScoreDesc(residual[i].Score, residual[j].Score), cmp.Compare(i, j))
 		})
 		return itemsAt(residual, selected), nil
 	})

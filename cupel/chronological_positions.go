@@ -3,16 +3,18 @@ package cupel
 import (
 	"math"
 	"slices"
+
+	"github.com/cupel-go/go-cupel/cupel/internal/keysort"
 )
 
 // The position fast path of ChronologicalPlacer: the placed order as
 // positions in the input, for the pipeline's PositionPlacer path, sorting
-// one uint64 key per item with sortKeyIdx instead of comparing time.Time
+// one uint64 key per item with keysort.Sort instead of comparing time.Time
 // values.
 //
 // It must equal [ChronologicalPlacer.Place]: items[p].Item for p in
 // PlacePositions(items) is Place(items), item for item. It forks at one
-// threshold: when every timestamp has an exact UnixNano (nanosExact: the
+// threshold: when every timestamp has an exact UnixNano (keysort.NanosExact: the
 // years 1678 to 2262) the key is the UnixNano; otherwise the entries of
 // Place are sorted with chronologicalCompare. TestChronologicalPositionsEqualPlace
 // (placers_positions_internal_test.go) proves it on random inputs on both
@@ -27,12 +29,12 @@ func (*ChronologicalPlacer) PlacePositions(items []ScoredItem) []int {
 	if len(items) <= 1 {
 		return out // [] or [0]
 	}
-	kp := getScratch(len(items))
-	defer putScratch(kp)
+	kp := keysort.GetScratch(len(items))
+	defer keysort.PutScratch(kp)
 	if keys, ok := chronoFastKeys(items, (*kp)[:len(items)]); ok {
-		sortKeyIdx(keys)
+		keysort.Sort(keys)
 		for i, k := range keys {
-			out[i] = k.idx
+			out[i] = k.Idx
 		}
 		return out
 	}
@@ -47,28 +49,20 @@ func (*ChronologicalPlacer) PlacePositions(items []ScoredItem) []int {
 	return out
 }
 
-// nanosExact reports whether every instant in the Unix second sec has an
-// exact UnixNano below math.MaxInt64 (which chronoFastKeys keeps for "no
-// timestamp"): the seconds of the years 1678 to 2262, less the partial
-// ones at each end.
-func nanosExact(sec int64) bool {
-	return sec >= math.MinInt64/1_000_000_000 && sec < math.MaxInt64/1_000_000_000
-}
-
 // chronoFastKeys fills keys, of len(items), with the placer's uint64 keys
 // (items without a timestamp get the largest), or reports that some
 // timestamp has no exact UnixNano.
-func chronoFastKeys(items []ScoredItem, keys []keyIdx) ([]keyIdx, bool) {
+func chronoFastKeys(items []ScoredItem, keys []keysort.KeyIdx) ([]keysort.KeyIdx, bool) {
 	for i, si := range items {
 		k := uint64(math.MaxUint64)
 		if it := si.Item; it != nil && it.hasTimestamp {
 			t := it.timestamp
-			if !nanosExact(t.Unix()) {
+			if !keysort.NanosExact(t.Unix()) {
 				return nil, false
 			}
 			k = uint64(t.UnixNano()) ^ 1<<63 // order-preserving
 		}
-		keys[i] = keyIdx{k, i}
+		keys[i] = keysort.KeyIdx{Key: k, Idx: i}
 	}
 	return keys, true
 }

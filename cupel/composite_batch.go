@@ -34,8 +34,8 @@ func (s *CompositeScorer) ScoreAll(items []*ContextItem, out []float64) {
 func (c *composite) ScoreAll(items []*ContextItem, out []float64) {
 	out = out[:len(items)]
 	clear(out)
-	bp := floatPool.get(len(items))
-	defer floatPool.put(bp)
+	bp := floatPool.Get(len(items))
+	defer floatPool.Put(bp)
 	buf := (*bp)[:len(items)]
 	for k, kid := range c.kids {
 		ScoreBatch(kid, items, buf)
@@ -62,8 +62,8 @@ func (s *ScaledScorer) ScoreAll(items []*ContextItem, out []float64) {
 // pass, skipping nil items as Score does, and scales every item.
 func (s *scaled) ScoreAll(items []*ContextItem, out []float64) {
 	out = out[:len(items)]
-	bp := floatPool.get(len(items))
-	defer floatPool.put(bp)
+	bp := floatPool.Get(len(items))
+	defer floatPool.Put(bp)
 	raw := (*bp)[:len(items)]
 	ScoreBatch(s.inner, items, raw)
 	lo, hi := math.Inf(1), math.Inf(-1)

@@ -74,6 +74,15 @@ func newCanceller(ctx context.Context) *canceller {
 // tens of microseconds.
 const pollEvery = 1 << 14
 
+// poller returns a function that checks c for stage (the form the sorts
+// of internal/keysort poll), or nil when c is nil.
+func (c *canceller) poller(stage PipelineStage) func() error {
+	if c == nil {
+		return nil
+	}
+	return func() error { return c.err(stage) }
+}
+
 // err returns a *CanceledError when the context is done, else nil.
 func (c *canceller) err(stage PipelineStage) error {
 	if c == nil {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"testing"
+
+	"github.com/cupel-go/go-cupel/cupel/internal/keysort"
 )
 
 // TestSortKeyIdxStopPollsBetweenPasses: a large radix sort under a done
@@ -11,24 +13,24 @@ import (
 // a permutation of what they were; a nil canceller sorts.
 func TestSortKeyIdxStopPollsBetweenPasses(t *testing.T) {
 	const n = 4096 // keys differing in two bytes: the radix sort
-	mk := func() []keyIdx {
-		k := make([]keyIdx, n)
+	mk := func() []keysort.KeyIdx {
+		k := make([]keysort.KeyIdx, n)
 		for i := range k {
-			k[i] = keyIdx{key: uint64((i * 7919) % n), idx: i}
+			k[i] = keysort.KeyIdx{Key: uint64((i * 7919) % n), Idx: i}
 		}
 		return k
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	k := mk()
-	err := sortKeyIdxStop(k, newCanceller(ctx), stageSort)
+	err := keysort.SortPoll(k, newCanceller(ctx).poller(stageSort))
 	var ce *CanceledError
 	if !errors.As(err, &ce) || ce.Stage != stageSort || !errors.Is(err, context.Canceled) {
 		t.Fatalf("got %v, want a *CanceledError at Sort wrapping context.Canceled", err)
 	}
 	seen := make([]bool, n)
 	for _, r := range k {
-		seen[r.idx] = true
+		seen[r.Idx] = true
 	}
 	for i, s := range seen {
 		if !s {
@@ -36,8 +38,8 @@ func TestSortKeyIdxStopPollsBetweenPasses(t *testing.T) {
 		}
 	}
 	k = mk()
-	if err := sortKeyIdxStop(k, nil, stageSort); err != nil || !sortedKeyIdx(k) {
-		t.Fatalf("nil canceller: err %v, sorted %v", err, sortedKeyIdx(k))
+	if err := keysort.SortPoll(k, nil); err != nil || !keysort.SortedKeyIdx(k) {
+		t.Fatalf("nil canceller: err %v, sorted %v", err, keysort.SortedKeyIdx(k))
 	}
 }
 

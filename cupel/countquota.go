@@ -1,6 +1,10 @@
 package cupel
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/cupel-go/go-cupel/cupel/internal/keysort"
+)
 
 // CountQuotaEntry constrains the number of items of one kind selected by a
 // count-quota slicer (spec chapters 29 (CountQuotaSlice) and
@@ -113,7 +117,7 @@ func (p *countPolicy) run(c *canceller, scoredItems []ScoredItem, budget Context
 	// Sort each partition by score descending (-0.0 = +0.0, NaN last,
 	// ruling 6), input order breaking ties.
 	for _, candidates := range partitions {
-		slices.SortStableFunc(candidates, func(a, b ScoredItem) int { return compareScoreDesc(a.Score, b.Score) })
+		slices.SortStableFunc(candidates, func(a, b ScoredItem) int { return keysort.CompareScoreDesc(a.Score, b.Score) })
 		if err := c.err(StageSlice); err != nil {
 			return SliceResult{}, err
 		}

@@ -1,5 +1,7 @@
 package cupel
 
+import "github.com/cupel-go/go-cupel/cupel/internal/keysort"
+
 // This file speeds up the Deduplicate stage. dedupByTable must return
 // exactly the survivors of dedupSpec (pipeline.go), the spec's DEDUPLICATE,
 // and record the same exclusions; TestDeduplicateTableAgreesWithSpec proves
@@ -24,10 +26,10 @@ func (r *run) dedupByTable(items []*ContextItem, scores []float64) ([]int, error
 	for size < 2*len(items) {
 		size *= 2
 	}
-	table := resize(&r.sc.dedup, size)
+	table := keysort.Resize(&r.sc.dedup, size)
 	clear(table)
 	mask := uint32(size - 1)
-	slotOf := resize(&r.sc.dedupSlots, len(items)) // the slot of items[i]'s content
+	slotOf := keysort.Resize(&r.sc.dedupSlots, len(items)) // the slot of items[i]'s content
 	for i, it := range items {
 		if err := r.pollAt(i, StageDeduplicate); err != nil {
 			return nil, err
@@ -42,7 +44,7 @@ func (r *run) dedupByTable(items []*ContextItem, scores []float64) ([]int, error
 			}
 			b := int(sl.best - 1)
 			if sl.hash == h && items[b].content == it.content {
-				if compareScoreDesc(scores[i], scores[b]) < 0 {
+				if keysort.CompareScoreDesc(scores[i], scores[b]) < 0 {
 					sl.best = int32(i) + 1
 				}
 				slotOf[i] = int32(s)
@@ -50,7 +52,7 @@ func (r *run) dedupByTable(items []*ContextItem, scores []float64) ([]int, error
 			}
 		}
 	}
-	survivors := resize(&r.sc.survivors, len(items))[:0]
+	survivors := keysort.Resize(&r.sc.survivors, len(items))[:0]
 	for i, it := range items {
 		if b := int(table[slotOf[i]].best - 1); b == i {
 			survivors = append(survivors, i)

@@ -3,6 +3,8 @@ package cupel
 import (
 	"context"
 	"reflect"
+
+	"github.com/cupel-go/go-cupel/cupel/internal/keysort"
 )
 
 // The one place that decides how a component is called: one function per
@@ -245,7 +247,7 @@ func (r *run) placeMerged(merged []ScoredItem, ranked bool) ([]*ContextItem, []f
 	var pos []int
 	method := ""
 	if rp, ok := r.p.placer.(RankedPlacer); ok && ranked {
-		pos, method = rp.PlaceRanked(resize(&r.sc.positions, len(merged))), "PlaceRanked"
+		pos, method = rp.PlaceRanked(keysort.Resize(&r.sc.positions, len(merged))), "PlaceRanked"
 	} else if pp, ok := r.p.placer.(PositionPlacer); ok {
 		pos, method = pp.PlacePositions(merged), "PlacePositions"
 	}

@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"slices"
 	"sync"
+
+	"github.com/cupel-go/go-cupel/cupel/internal/keysort"
 )
 
 // ScoreAll is the batch path of [FrequencyScorer.Score]: it writes
@@ -107,7 +109,7 @@ func (fs *freqScratch) countByGroups(off, ids []int32, numTags int) []int32 {
 	// gTags[gOff[g]:gOff[g+1]], ascending; itemGroup[i] is items[i]'s
 	// group, -1 for an item without tags.
 	var (
-		itemGroup = resize(&fs.itemGroup, numItems)
+		itemGroup = keysort.Resize(&fs.itemGroup, numItems)
 		gOff      = append(fs.gOff[:0], 0)
 		gTags     = fs.gTags[:0]
 		gCount    = fs.gCount[:0]
@@ -142,8 +144,8 @@ func (fs *freqScratch) countByGroups(off, ids []int32, numTags int) []int32 {
 
 	// The groups holding tag t are tGroups[tOff[t]:tOff[t+1]]; withTag[t] is
 	// the number of entries holding t.
-	tOff := resize(&fs.tOff, numTags+1)
-	withTag := resize(&fs.withTag, numTags)
+	tOff := keysort.Resize(&fs.tOff, numTags+1)
+	withTag := keysort.Resize(&fs.withTag, numTags)
 	clear(tOff)
 	clear(withTag)
 	for g := range numGroups {
@@ -155,8 +157,8 @@ func (fs *freqScratch) countByGroups(off, ids []int32, numTags int) []int32 {
 	for t := range numTags {
 		tOff[t+1] += tOff[t]
 	}
-	tGroups := resize(&fs.tGroups, len(gTags))
-	next := resize(&fs.next, numTags)
+	tGroups := keysort.Resize(&fs.tGroups, len(gTags))
+	next := keysort.Resize(&fs.next, numTags)
 	copy(next, tOff[:numTags])
 	for g := range numGroups {
 		for _, t := range gTags[gOff[g]:gOff[g+1]] {
@@ -166,8 +168,8 @@ func (fs *freqScratch) countByGroups(off, ids []int32, numTags int) []int32 {
 	}
 
 	// For every group S, the entries sharing a tag with it.
-	shared := resize(&fs.shared, numGroups)
-	marked := resize(&fs.marked, numTags) // S's tags counted so far
+	shared := keysort.Resize(&fs.shared, numGroups)
+	marked := keysort.Resize(&fs.marked, numTags) // S's tags counted so far
 	clear(marked)
 	listLen := func(t int32) int32 { return tOff[t+1] - tOff[t] }
 	byListLen := func(x, y int32) int { // most frequent first, ties by id
@@ -195,7 +197,7 @@ func (fs *freqScratch) countByGroups(off, ids []int32, numTags int) []int32 {
 		shared[g] = count
 	}
 
-	count := resize(&fs.count, numItems)
+	count := keysort.Resize(&fs.count, numItems)
 	for i, g := range itemGroup {
 		count[i] = 0
 		if g >= 0 {
@@ -239,9 +241,9 @@ type freqScratch struct {
 var freqScratchPool = sync.Pool{New: func() any { return new(freqScratch) }}
 
 // put returns fs to the pool, released; buffers grown past
-// maxScratchItems are left to the collector.
+// keysort.MaxScratchItems are left to the collector.
 func (fs *freqScratch) put() {
-	if len(fs.off) > maxScratchItems {
+	if len(fs.off) > keysort.MaxScratchItems {
 		return
 	}
 	fs.release()

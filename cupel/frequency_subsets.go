@@ -1,5 +1,7 @@
 package cupel
 
+import "github.com/cupel-go/go-cupel/cupel/internal/keysort"
+
 // countBySubsets is ScoreAll's path for items of at most three tags each
 // from a small vocabulary, the usual shape (a few labels per item). It
 // returns what countByGroups returns: for every item, the number of entries
@@ -19,8 +21,8 @@ package cupel
 // system (subsetTables).
 func (fs *freqScratch) countBySubsets(off, ids []int32, numTags int) []int32 {
 	numItems := len(off) - 1
-	sets := resize(&fs.sets, numItems)
-	c1, c2, c3 := subsetTables(resize(&fs.subsets, subsetTableSize(numTags)), numTags)
+	sets := keysort.Resize(&fs.sets, numItems)
+	c1, c2, c3 := subsetTables(keysort.Resize(&fs.subsets, subsetTableSize(numTags)), numTags)
 	// Every entry adds one to c(S) for every non-empty subset S of its set.
 	// (Both switches are written out in the loops: as methods called once
 	// an item, they cost about 5% more of configuration C at 1,000 items.)
@@ -45,7 +47,7 @@ func (fs *freqScratch) countBySubsets(off, ids []int32, numTags int) []int32 {
 		}
 	}
 	// Inclusion-exclusion.
-	count := resize(&fs.count, numItems)
+	count := keysort.Resize(&fs.count, numItems)
 	for i, s := range sets {
 		switch s.k {
 		case 0:

@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/bits"
 	"sync"
+
+	"github.com/cupel-go/go-cupel/cupel/internal/keysort"
 )
 
 // SlicePositions returns the positions in sorted of the items
@@ -26,7 +28,7 @@ import (
 //     filtered of the records that no longer fit;
 //   - with tie keys only: a part whose records all fit is taken unsorted,
 //     unless it continues the pending run of equal density, and a run of
-//     equal density is ordered by sortKeyIdx (a radix sort where
+//     equal density is ordered by keysort.Sort (a radix sort where
 //     fewRadixPasses says it pays).
 //
 // It pays (BenchmarkGreedySlice, spec against fast in one run, items of
@@ -48,7 +50,7 @@ func (*GreedySlice) SlicePositions(sorted []ScoredItem, budget ContextBudget) ([
 	taken := f.run()
 	out := make([]int, len(taken))
 	for i, r := range taken {
-		out[i] = r.idx
+		out[i] = r.Idx
 	}
 	return out, nil
 }
@@ -65,24 +67,24 @@ func (*GreedySlice) SlicePositions(sorted []ScoredItem, budget ContextBudget) ([
 // exactly those of sorting every record by (density key, position) and
 // taking, in that order, each one whose tokens fit what remains.
 //
-// The records are keyIdx{descKey(density), pos}. In the pipeline's fused
+// The records are keysort.KeyIdx{keysort.DescKey(density), pos}. In the pipeline's fused
 // path (tie != nil) positions are survivor positions, not Sort-stage
 // positions, and a tie of densities breaks by (tie[pos], pos), the
 // Sort-stage order: records of equal density are collected as they come out
 // of the incremental sort (they come out together, by pos) and reordered
 // before any of them is taken.
 type greedyFill struct {
-	recs      []keyIdx // the records; taken ones are rewritten to recs[:n]
-	toks      []int    // toks[pos]: the tokens of the record at pos
-	tie       []uint64 // Sort-stage keys by pos, or nil: ties break by pos
-	unordered bool     // the caller needs the set, not the order: all-fit parts are taken unsorted
+	recs      []keysort.KeyIdx // the records; taken ones are rewritten to recs[:n]
+	toks      []int            // toks[pos]: the tokens of the record at pos
+	tie       []uint64         // Sort-stage keys by pos, or nil: ties break by pos
+	unordered bool             // the caller needs the set, not the order: all-fit parts are taken unsorted
 	remaining int
 	maxTok    int // the largest tokens among recs
 	sum       int // their total, or math.MaxInt once it exceeds remaining
 	n         int // records taken so far
-	pend      []keyIdx
+	pend      []keysort.KeyIdx
 	pendKey   uint64 // the density of pend: records not yet decided (tie != nil)
-	kp        *[]keyIdx
+	kp        *[]keysort.KeyIdx
 	gs        *greedyScratch
 }
 
@@ -94,7 +96,7 @@ const greedyInsertionMax = 16
 type greedyScratch struct {
 	toks []int
 	tie  []uint64
-	pend []keyIdx
+	pend []keysort.KeyIdx
 }
 
 var greedyScratchPool = sync.Pool{New: func() any { return new(greedyScratch) }}
@@ -105,10 +107,10 @@ var greedyScratchPool = sync.Pool{New: func() any { return new(greedyScratch) }}
 // greedyFill).
 func newGreedyFill(n, target int, tie bool) greedyFill {
 	gs := greedyScratchPool.Get().(*greedyScratch)
-	f := greedyFill{kp: getScratch(n), gs: gs, toks: resize(&gs.toks, n), remaining: target, pend: gs.pend[:0]}
+	f := greedyFill{kp: keysort.GetScratch(n), gs: gs, toks: keysort.Resize(&gs.toks, n), remaining: target, pend: gs.pend[:0]}
 	f.recs = (*f.kp)[:0]
 	if tie {
-		f.tie = resize(&gs.tie, n)
+		f.tie = keysort.Resize(&gs.tie, n)
 		f.unordered = true
 	}
 	return f
@@ -117,9 +119,9 @@ func newGreedyFill(n, target int, tie bool) greedyFill {
 // release returns the fill's memory to the pools; the records run returned
 // are invalid afterwards.
 func (f *greedyFill) release() {
-	putScratch(f.kp)
+	keysort.PutScratch(f.kp)
 	f.gs.pend = f.pend[:0]
-	if cap(f.gs.toks) <= maxScratchItems {
+	if cap(f.gs.toks) <= keysort.MaxScratchItems {
 		greedyScratchPool.Put(f.gs)
 	}
 }
@@ -131,7 +133,7 @@ func (f *greedyFill) add(pos int, score float64, tokens int) {
 		return
 	}
 	f.toks[pos] = tokens
-	f.recs = append(f.recs, keyIdx{greedyKey(score, tokens), pos})
+	f.recs = append(f.recs, keysort.KeyIdx{Key: greedyKey(score, tokens), Idx: pos})
 	f.maxTok = max(f.maxTok, tokens)
 	f.sum = addWithin(f.sum, tokens, f.remaining)
 }
@@ -148,15 +150,15 @@ func addWithin(sum, t, limit int) int {
 // greedyKey is the density key of an item with tokens >= 0.
 func greedyKey(score float64, tokens int) uint64 {
 	if tokens == 0 {
-		return descKey(math.MaxFloat64)
+		return keysort.DescKey(math.MaxFloat64)
 	}
-	return descKey(score / float64(tokens))
+	return keysort.DescKey(score / float64(tokens))
 }
 
 // run fills from the records added and returns those taken: in density
-// order, as keyIdx{density key, pos}, when ties break by pos; as
-// keyIdx{tie[pos], pos}, in no particular order, otherwise.
-func (f *greedyFill) run() []keyIdx {
+// order, as keysort.KeyIdx{density key, pos}, when ties break by pos; as
+// keysort.KeyIdx{tie[pos], pos}, in no particular order, otherwise.
+func (f *greedyFill) run() []keysort.KeyIdx {
 	if len(f.recs) == 0 || f.remaining <= 0 {
 		return f.recs[:0]
 	}
@@ -189,9 +191,9 @@ func (f *greedyFill) fill(lo, hi, maxTok, depth int) {
 		}
 		if hi-lo <= greedyInsertionMax || depth == 0 {
 			if hi-lo <= greedyInsertionMax {
-				insertionSortKeyIdx(f.recs[lo:hi])
+				keysort.InsertionSortKeyIdx(f.recs[lo:hi])
 			} else {
-				heapSortKeyIdx(f.recs[lo:hi])
+				keysort.HeapSortKeyIdx(f.recs[lo:hi])
 			}
 			for j := lo; j < hi; j++ {
 				f.consider(f.recs[j])
@@ -199,7 +201,7 @@ func (f *greedyFill) fill(lo, hi, maxTok, depth int) {
 			return
 		}
 		depth--
-		p := lo + partitionKeyIdx(f.recs[lo:hi])
+		p := lo + keysort.PartitionKeyIdx(f.recs[lo:hi])
 		f.fill(lo, p, maxTok, depth)
 		f.consider(f.recs[p])
 		lo = p + 1
@@ -214,12 +216,12 @@ func (f *greedyFill) filter(lo, hi int) (start, maxTok, sum int, minKey uint64) 
 	minKey = math.MaxUint64
 	for i := hi - 1; i >= lo; i-- {
 		r := f.recs[i]
-		if t := f.toks[r.idx]; t <= f.remaining {
+		if t := f.toks[r.Idx]; t <= f.remaining {
 			j--
 			f.recs[j] = r
 			maxTok = max(maxTok, t)
 			sum = addWithin(sum, t, f.remaining)
-			minKey = min(minKey, r.key)
+			minKey = min(minKey, r.Key)
 		}
 	}
 	return j, maxTok, sum, minKey
@@ -242,23 +244,23 @@ func (f *greedyFill) allFit(sum int, minKey uint64) bool {
 func (f *greedyFill) takeAll(lo, hi int) {
 	for j := lo; j < hi; j++ {
 		r := f.recs[j]
-		f.remaining -= f.toks[r.idx]
+		f.remaining -= f.toks[r.Idx]
 		f.put(r)
 	}
 }
 
 // consider decides r, the next record in density order, or, when ties
 // break by f.tie, collects it with the records of its density.
-func (f *greedyFill) consider(r keyIdx) {
+func (f *greedyFill) consider(r keysort.KeyIdx) {
 	if f.tie == nil {
 		f.decide(r)
 		return
 	}
-	if len(f.pend) > 0 && r.key != f.pendKey {
+	if len(f.pend) > 0 && r.Key != f.pendKey {
 		f.flush()
 	}
 	f.pend = append(f.pend, r)
-	f.pendKey = r.key
+	f.pendKey = r.Key
 }
 
 // flush decides the pending records of equal density in Sort-stage order.
@@ -268,9 +270,9 @@ func (f *greedyFill) flush() {
 	}
 	if len(f.pend) > 1 {
 		for i, r := range f.pend {
-			f.pend[i].key = f.tie[r.idx]
+			f.pend[i].Key = f.tie[r.Idx]
 		}
-		sortKeyIdx(f.pend)
+		keysort.Sort(f.pend)
 	}
 	for _, r := range f.pend {
 		f.decide(r)
@@ -278,8 +280,8 @@ func (f *greedyFill) flush() {
 	f.pend = f.pend[:0]
 }
 
-func (f *greedyFill) decide(r keyIdx) {
-	if t := f.toks[r.idx]; t <= f.remaining {
+func (f *greedyFill) decide(r keysort.KeyIdx) {
+	if t := f.toks[r.Idx]; t <= f.remaining {
 		f.remaining -= t
 		f.put(r)
 	}
@@ -287,9 +289,9 @@ func (f *greedyFill) decide(r keyIdx) {
 
 // put records r as taken. Taken records never outnumber the records
 // already passed, so recs[n] is free.
-func (f *greedyFill) put(r keyIdx) {
+func (f *greedyFill) put(r keysort.KeyIdx) {
 	if f.tie != nil {
-		r.key = f.tie[r.idx]
+		r.Key = f.tie[r.Idx]
 	}
 	f.recs[f.n] = r
 	f.n++

@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/cupel-go/go-cupel/cupel/internal/keysort"
 )
 
 // greedyInput builds the ScoredItems of a fill case, in position order:
@@ -85,7 +87,7 @@ func greedyFillCase(r *rand.Rand, n int) (scores []float64, toks []int, tie []ui
 		default:
 			toks[i] = 1 + r.IntN(maxTok)
 		}
-		tie[i] = descKey(scores[i])
+		tie[i] = keysort.DescKey(scores[i])
 	}
 	total := 0
 	for _, t := range toks {
@@ -119,7 +121,7 @@ func runGreedyFill(scores []float64, toks []int, tie []uint64, target, depth int
 		}
 		f.add(pos, scores[pos], t)
 	}
-	var taken []keyIdx
+	var taken []keysort.KeyIdx
 	if depth < 0 {
 		taken = f.run()
 	} else {
@@ -128,7 +130,7 @@ func runGreedyFill(scores []float64, toks []int, tie []uint64, target, depth int
 		taken = f.recs[:f.n]
 	}
 	for _, t := range taken {
-		out = append(out, t.idx)
+		out = append(out, t.Idx)
 	}
 	return out
 }
@@ -181,7 +183,7 @@ func TestGreedyFillTieKeysDecide(t *testing.T) {
 	// 20 tokens). Position order takes pos 0 and then pos 1 no longer
 	// fits 25; the Sort stage puts pos 1 (score 2) first.
 	scores, toks := []float64{1, 2}, []int{10, 20}
-	tie := []uint64{descKey(1), descKey(2)}
+	tie := []uint64{keysort.DescKey(1), keysort.DescKey(2)}
 	if got := runGreedyFill(scores, toks, nil, 25, -1); !slices.Equal(got, []int{0}) {
 		t.Fatalf("position ties: got %v, want [0]", got)
 	}
@@ -200,7 +202,7 @@ func TestGreedyFillAllFitWaitsForTies(t *testing.T) {
 		f.tie[pos] = uint64(3 + pos)
 		f.add(pos, 1, 50)
 	}
-	f.pend = append(f.pend, keyIdx{key: 7, idx: 0})
+	f.pend = append(f.pend, keysort.KeyIdx{Key: 7, Idx: 0})
 	f.pendKey = 7
 	if f.allFit(10, 7) {
 		t.Fatal("allFit took a part continuing the pending run")

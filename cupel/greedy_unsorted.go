@@ -1,5 +1,7 @@
 package cupel
 
+import "github.com/cupel-go/go-cupel/cupel/internal/keysort"
+
 // SliceUnsorted implements [UnsortedSlicer]: it returns the positions in
 // items of exactly the items Slice returns for items in the Sort stage's
 // order (score descending, ties in input order), without that order. It is
@@ -42,12 +44,12 @@ func (*GreedySlice) SliceUnsorted(items []ScoredItem, budget ContextBudget, dst 
 	defer f.release()
 	for pos, si := range items {
 		if si.Item != nil {
-			f.tie[pos] = descKey(si.Score)
+			f.tie[pos] = keysort.DescKey(si.Score)
 			f.add(pos, si.Score, si.Item.tokens)
 		}
 	}
 	for _, t := range f.run() {
-		out = append(out, t.idx)
+		out = append(out, t.Idx)
 	}
 	return out, nil
 }

@@ -1,5 +1,7 @@
 package cupel
 
+import "github.com/cupel-go/go-cupel/cupel/internal/keysort"
+
 // pointerMultiplicitySpec is what pointerMultiplicity computes, written
 // plainly: for each items[i], how many times that very pointer occurs in
 // items (reference identity, ruling 14), or nil when every non-nil pointer
@@ -42,10 +44,10 @@ func pointerMultiplicity(items []*ContextItem) []int32 {
 	for size < 2*len(items) {
 		size, shift = size*2, shift-1
 	}
-	tp := identitySlots.get(size)
+	tp := identitySlots.Get(size)
 	defer func() {
 		clear((*tp)[:size]) // keep no item alive in the pool; the next call gets a clear table
-		identitySlots.put(tp)
+		identitySlots.Put(tp)
 	}()
 	table := (*tp)[:size]
 	mask := size - 1
@@ -94,4 +96,4 @@ type identitySlot struct {
 	count int32
 }
 
-var identitySlots slicePool[identitySlot]
+var identitySlots keysort.SlicePool[identitySlot]

@@ -3,6 +3,8 @@ package cupel
 import (
 	"hash/maphash"
 	"time"
+
+	"github.com/cupel-go/go-cupel/cupel/internal/keysort"
 )
 
 // Policy is the configuration a [Pipeline] is built from (spec chapter
@@ -165,7 +167,7 @@ func (r *run) execute(items []*ContextItem) (Result, error) {
 		return Result{}, err
 	}
 	r.beginStage()
-	scores := resize(&r.sc.scores, len(scoreable))
+	scores := keysort.Resize(&r.sc.scores, len(scoreable))
 	if len(scoreable) > 0 {
 		ScoreBatch(r.p.scorer, scoreable, scores)
 	}
@@ -203,7 +205,7 @@ func (r *run) execute(items []*ContextItem) (Result, error) {
 		}
 		r.traceUnsortedSlice(sliced, pinned, pinnedTokens)
 	} else {
-		sorted, err := sortByScore(resize(&r.sc.sorted, len(survivors)), scoreable, scores, survivors, r.stop)
+		sorted, err := sortByScore(keysort.Resize(&r.sc.sorted, len(survivors)), scoreable, scores, survivors, r.stop)
 		if err != nil {
 			return Result{}, err
 		}
@@ -250,10 +252,10 @@ func (r *run) deduplicate(items []*ContextItem, scores []float64) ([]int, error)
 // the index of the best item with that content, the highest score winning
 // and the lowest index on ties; the survivors are the items that are their
 // content's best, in input order. Where the spec compares scores with ">",
-// it uses compareScoreDesc, so that a NaN score loses to any number, as in
+// it uses keysort.CompareScoreDesc, so that a NaN score loses to any number, as in
 // every other score comparison of the pipeline (ruling 6).
 func (r *run) dedupSpec(items []*ContextItem, scores []float64) ([]int, error) {
-	survivors := resize(&r.sc.survivors, len(items))[:0]
+	survivors := keysort.Resize(&r.sc.survivors, len(items))[:0]
 	if !r.p.dedup {
 		for i := range items {
 			survivors = append(survivors, i)
@@ -265,7 +267,7 @@ func (r *run) dedupSpec(items []*ContextItem, scores []float64) ([]int, error) {
 		if err := r.pollAt(i, StageDeduplicate); err != nil {
 			return nil, err
 		}
-		if b, ok := bestByContent[it.content]; !ok || compareScoreDesc(scores[i], scores[b]) < 0 {
+		if b, ok := bestByContent[it.content]; !ok || keysort.CompareScoreDesc(scores[i], scores[b]) < 0 {
 			bestByContent[it.content] = i
 		}
 	}
@@ -294,24 +296,24 @@ var dedupHash = func(content string) uint64 { return maphash.String(dedupSeed, c
 // survivor, index being its position in the deduplicated list, sorts the
 // keys by score descending then index ascending, and rebuilds the list in
 // that order; the order does not rely on sort stability (spec pitfall P1).
-// The score part of a key is descKey(score), whose ascending order is
-// compareScoreDesc's (NaN last, -0.0 equal to +0.0, ruling 6), so that
-// sortKeyIdx, which sorts as slices.SortFunc with cmpKeyIdx does, is the
+// The score part of a key is keysort.DescKey(score), whose ascending order is
+// keysort.CompareScoreDesc's (NaN last, -0.0 equal to +0.0, ruling 6), so that
+// keysort.Sort, which sorts as slices.SortFunc with keysort.Cmp does, is the
 // spec's SORT-BY; TestSortByScoreAgreesWithSpec checks the whole against a
-// stable sort with compareScoreDesc. A non-nil stop is polled between the
+// stable sort with keysort.CompareScoreDesc. A non-nil stop is polled between the
 // passes of the radix sort.
 func sortByScore(sorted []ScoredItem, items []*ContextItem, scores []float64, survivors []int, stop *canceller) ([]ScoredItem, error) {
-	kp := getScratch(len(survivors))
-	defer putScratch(kp)
+	kp := keysort.GetScratch(len(survivors))
+	defer keysort.PutScratch(kp)
 	keys := (*kp)[:len(survivors)]
 	for pos, i := range survivors {
-		keys[pos] = keyIdx{key: descKey(scores[i]), idx: pos}
+		keys[pos] = keysort.KeyIdx{Key: keysort.DescKey(scores[i]), Idx: pos}
 	}
-	if err := sortKeyIdxStop(keys, stop, stageSort); err != nil {
+	if err := keysort.SortPoll(keys, stop.poller(stageSort)); err != nil {
 		return nil, err
 	}
 	for k, ki := range keys {
-		i := survivors[ki.idx]
+		i := survivors[ki.Idx]
 		sorted[k] = ScoredItem{Item: items[i], Score: scores[i]}
 	}
 	return sorted, nil
@@ -322,7 +324,7 @@ func sortByScore(sorted []ScoredItem, items []*ContextItem, scores []float64, su
 // (ruling 13), whatever order the slicer returned them in.
 func (r *run) slice(sorted []ScoredItem, pinned []*ContextItem, pinnedTokens int) ([]ScoredItem, []CountRequirementShortfall, error) {
 	eff := r.budget.Effective(pinnedTokens)
-	chosen, nSelected, res, err := sliceSorted(r.stop, r.p.slicer, sorted, eff, resize(&r.sc.chosen, len(sorted)))
+	chosen, nSelected, res, err := sliceSorted(r.stop, r.p.slicer, sorted, eff, keysort.Resize(&r.sc.chosen, len(sorted)))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -331,7 +333,7 @@ func (r *run) slice(sorted []ScoredItem, pinned []*ContextItem, pinnedTokens int
 			sr.RecordShortfalls(res.Shortfalls)
 		}
 	}
-	sliced := resize(&r.sc.sliced, nSelected)[:0]
+	sliced := keysort.Resize(&r.sc.sliced, nSelected)[:0]
 	for k, si := range sorted {
 		if chosen[k] {
 			sliced = append(sliced, si)
@@ -351,7 +353,7 @@ func (r *run) slice(sorted []ScoredItem, pinned []*ContextItem, pinnedTokens int
 // which is the Sort stage's order. It returns the selected items with their
 // scores in that order (ruling 13).
 func (r *run) sliceUnsorted(items []*ContextItem, scores []float64, survivors []int, b ContextBudget) ([]ScoredItem, error) {
-	in := resize(&r.sc.sorted, len(survivors))
+	in := keysort.Resize(&r.sc.sorted, len(survivors))
 	for k, i := range survivors {
 		in[k] = ScoredItem{Item: items[i], Score: scores[i]}
 	}
@@ -359,24 +361,24 @@ func (r *run) sliceUnsorted(items []*ContextItem, scores []float64, survivors []
 	if err != nil {
 		return nil, err
 	}
-	if cap(pos) <= maxScratchItems {
+	if cap(pos) <= keysort.MaxScratchItems {
 		r.sc.positions = pos[:0] // keep a grown buffer for the next run
 	}
-	chosen := resize(&r.sc.chosen, len(in))
+	chosen := keysort.Resize(&r.sc.chosen, len(in))
 	clear(chosen)
 	if err := markPositions(r.p.slicer, pathSliceUnsorted, pos, chosen); err != nil {
 		return nil, err
 	}
-	kp := getScratch(len(pos))
-	defer putScratch(kp)
+	kp := keysort.GetScratch(len(pos))
+	defer keysort.PutScratch(kp)
 	keys := (*kp)[:len(pos)]
 	for k, p := range pos {
-		keys[k] = keyIdx{key: descKey(in[p].Score), idx: p}
+		keys[k] = keysort.KeyIdx{Key: keysort.DescKey(in[p].Score), Idx: p}
 	}
-	sortKeyIdx(keys)
-	sliced := resize(&r.sc.sliced, len(keys))
+	keysort.Sort(keys)
+	sliced := keysort.Resize(&r.sc.sliced, len(keys))
 	for k, ki := range keys {
-		sliced[k] = in[ki.idx]
+		sliced[k] = in[ki.Idx]
 	}
 	return sliced, nil
 }
@@ -436,7 +438,7 @@ func (r *run) excludeUnchosen(sorted []ScoredItem, chosen []bool, capped []CapEx
 // ties in list order), as the batch run's selection is (ruling 13); a
 // streamed run's is not.
 func (r *run) place(pinned []*ContextItem, sliced []ScoredItem, scoreOrdered bool) (Result, error) {
-	merged := resize(&r.sc.merged, len(pinned)+len(sliced))[:0]
+	merged := keysort.Resize(&r.sc.merged, len(pinned)+len(sliced))[:0]
 	total := 0
 	for _, it := range pinned {
 		merged = append(merged, ScoredItem{Item: it, Score: 1.0})

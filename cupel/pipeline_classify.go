@@ -1,5 +1,7 @@
 package cupel
 
+import "github.com/cupel-go/go-cupel/cupel/internal/keysort"
+
 // classify is the Classify stage (spec chapter 7, "Stage 1: Classify"): it
 // partitions items into pinned and scoreable ones; negative-token items are
 // excluded before the pinned check; pinned tokens are validated against
@@ -13,7 +15,7 @@ package cupel
 // it records none before an error.
 func (r *run) classify(items []*ContextItem) (pinned, scoreable []*ContextItem, pinnedTokens int, err error) {
 	var pos, neg int
-	buf := resize(&r.sc.scoreable, len(items))
+	buf := keysort.Resize(&r.sc.scoreable, len(items))
 	front, back := 0, len(buf)
 	for i, it := range items {
 		if err := r.pollAt(i, StageClassify); err != nil {
@@ -50,7 +52,7 @@ func (r *run) classify(items []*ContextItem) (pinned, scoreable []*ContextItem, 
 			}
 		}
 	}
-	pinned = resize(&r.sc.pinned, len(buf)-back)
+	pinned = keysort.Resize(&r.sc.pinned, len(buf)-back)
 	for j := range pinned {
 		pinned[j] = buf[len(buf)-1-j]
 	}

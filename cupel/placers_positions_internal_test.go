@@ -7,12 +7,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cupel-go/go-cupel/cupel/internal/keysort"
 	"github.com/cupel-go/go-cupel/internal/testtool"
 )
 
 // placerTestLen returns the length of a trial: mostly short, and every
 // fourth trial around 1,024 or 4,096 records, where fewRadixPasses switches
-// sortKeyIdx to the radix sort for keys varying in fewer or in all eight
+// keysort.Sort to the radix sort for keys varying in fewer or in all eight
 // bytes, so that the fast paths run on both sides of it.
 func placerTestLen(r *rand.Rand, trial int) int {
 	if trial%4 == 3 {
@@ -45,7 +46,7 @@ func placerTestItems(r *rand.Rand, n int, at func() *time.Time) []ScoredItem {
 // TestUShapedPositionsEqualPlace: the position fast path
 // (ushaped_positions.go) gives the order of the spec method
 // UShapedPlacer.Place, on random score orders and on inputs already in
-// score order (which sortKeyIdx detects), with ties, NaN, -0.0 and both
+// score order (which keysort.Sort detects), with ties, NaN, -0.0 and both
 // parities of length, on both sides of fewRadixPasses.
 func TestUShapedPositionsEqualPlace(t *testing.T) {
 	r := rand.New(rand.NewPCG(25, 7))
@@ -54,7 +55,7 @@ func TestUShapedPositionsEqualPlace(t *testing.T) {
 	for trial := range testtool.Iterations(800, 120) {
 		items := placerTestItems(r, placerTestLen(r, trial), noTime)
 		if trial%3 == 0 {
-			slices.SortStableFunc(items, func(a, b ScoredItem) int { return compareScoreDesc(a.Score, b.Score) })
+			slices.SortStableFunc(items, func(a, b ScoredItem) int { return keysort.CompareScoreDesc(a.Score, b.Score) })
 		}
 		want := u.Place(items)
 		if got := itemsAt(items, u.PlacePositions(items)); !slices.Equal(got, want) {
@@ -73,7 +74,7 @@ func TestUShapedPlaceRankedEqualsPlace(t *testing.T) {
 	noTime := func() *time.Time { return nil }
 	for trial := range testtool.Iterations(800, 120) {
 		items := placerTestItems(r, placerTestLen(r, trial), noTime)
-		slices.SortStableFunc(items, func(a, b ScoredItem) int { return compareScoreDesc(a.Score, b.Score) })
+		slices.SortStableFunc(items, func(a, b ScoredItem) int { return keysort.CompareScoreDesc(a.Score, b.Score) })
 		want := u.Place(items)
 		if got := itemsAt(items, u.PlaceRanked(make([]int, len(items)))); !slices.Equal(got, want) {
 			t.Fatalf("trial %d (n=%d): PlaceRanked disagrees with Place", trial, len(items))
@@ -111,7 +112,7 @@ func TestChronologicalPositionsEqualPlace(t *testing.T) {
 			return &ts
 		}
 		items := placerTestItems(r, placerTestLen(r, trial), at)
-		_, fast := chronoFastKeys(items, make([]keyIdx, len(items)))
+		_, fast := chronoFastKeys(items, make([]keysort.KeyIdx, len(items)))
 		paths[fast]++
 		want := c.Place(items)
 		if got := itemsAt(items, c.PlacePositions(items)); !slices.Equal(got, want) {

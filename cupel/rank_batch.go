@@ -3,6 +3,8 @@ package cupel
 import (
 	"cmp"
 	"slices"
+
+	"github.com/cupel-go/go-cupel/cupel/internal/keysort"
 )
 
 // This file holds the batch paths of the rank-based scorers. Score, the
@@ -34,8 +36,8 @@ import (
 // gives the per-item scores of every leaf scorer on random inputs" prove it
 // equal to Score.
 func (*RecencyScorer) ScoreAll(items []*ContextItem, out []float64) {
-	kp := getScratch(len(items))
-	defer putScratch(kp)
+	kp := keysort.GetScratch(len(items))
+	defer keysort.PutScratch(kp)
 	keys := (*kp)[:0] // keyed in seconds first, the unit of most timestamps
 	nanosOK := true
 	unit := int64(1e9) // the largest of 1s, 1ms, 1µs, 1ns dividing every timestamp
@@ -45,7 +47,7 @@ func (*RecencyScorer) ScoreAll(items []*ContextItem, out []float64) {
 			continue
 		}
 		sec := it.timestamp.Unix()
-		if !nanosExact(sec) {
+		if !keysort.NanosExact(sec) {
 			nanosOK = false // UnixNano would overflow
 		}
 		if ns := int64(it.timestamp.Nanosecond()); ns != 0 {
@@ -53,7 +55,7 @@ func (*RecencyScorer) ScoreAll(items []*ContextItem, out []float64) {
 				unit /= 1000
 			}
 		}
-		keys = append(keys, keyIdx{signedKey(sec), i})
+		keys = append(keys, keysort.KeyIdx{Key: signedKey(sec), Idx: i})
 	}
 	if unit == 1e9 {
 		assignRanksKeys(keys, out)
@@ -61,15 +63,15 @@ func (*RecencyScorer) ScoreAll(items []*ContextItem, out []float64) {
 	}
 	if nanosOK {
 		for j, k := range keys {
-			keys[j].key = signedKey(items[k.idx].timestamp.UnixNano() / unit)
+			keys[j].Key = signedKey(items[k.Idx].timestamp.UnixNano() / unit)
 		}
 		assignRanksKeys(keys, out)
 		return
 	}
 	es := make([]rankEntry[instant], 0, len(keys))
 	for _, k := range keys {
-		t := items[k.idx].timestamp
-		es = append(es, rankEntry[instant]{instant{t.Unix(), t.Nanosecond()}, k.idx})
+		t := items[k.Idx].timestamp
+		es = append(es, rankEntry[instant]{instant{t.Unix(), t.Nanosecond()}, k.Idx})
 	}
 	assignRanks(es, compareInstant, out)
 }
@@ -81,13 +83,13 @@ func (*RecencyScorer) ScoreAll(items []*ContextItem, out []float64) {
 // batch path gives the per-item scores of every leaf scorer on random
 // inputs" prove it equal to Score.
 func (*PriorityScorer) ScoreAll(items []*ContextItem, out []float64) {
-	kp := getScratch(len(items))
-	defer putScratch(kp)
+	kp := keysort.GetScratch(len(items))
+	defer keysort.PutScratch(kp)
 	keys := (*kp)[:0]
 	for i, it := range items {
 		out[i] = 0.0
 		if it != nil && it.hasPriority {
-			keys = append(keys, keyIdx{signedKey(int64(it.priority)), i})
+			keys = append(keys, keysort.KeyIdx{Key: signedKey(int64(it.priority)), Idx: i})
 		}
 	}
 	assignRanksKeys(keys, out)
@@ -127,17 +129,17 @@ func assignRanks[K any](es []rankEntry[K], cmp func(a, b K) int, out []float64) 
 // is the key of items[keys[j].idx]. When the keys span fewer than
 // rankCountSpan values (priorities usually do) it ranks them by counting
 // (rankByCounting), else by sorting (rankBySorting). keys may be reordered.
-func assignRanksKeys(keys []keyIdx, out []float64) {
+func assignRanksKeys(keys []keysort.KeyIdx, out []float64) {
 	switch len(keys) {
 	case 0:
 		return
 	case 1:
-		out[keys[0].idx] = 1.0
+		out[keys[0].Idx] = 1.0
 		return
 	}
-	lo, hi := keys[0].key, keys[0].key
+	lo, hi := keys[0].Key, keys[0].Key
 	for _, k := range keys[1:] {
-		lo, hi = min(lo, k.key), max(hi, k.key)
+		lo, hi = min(lo, k.Key), max(hi, k.Key)
 	}
 	if hi-lo < rankCountSpan {
 		rankByCounting(keys, lo, out)
@@ -156,31 +158,31 @@ const rankCountSpan = 256
 // whose keys lie in [lo, lo+rankCountSpan): an entry's rank, the number of
 // entries with a smaller key, is the sum of the counts of the smaller
 // keys. The same integer ranks and the same division as after a sort.
-func rankByCounting(keys []keyIdx, lo uint64, out []float64) {
+func rankByCounting(keys []keysort.KeyIdx, lo uint64, out []float64) {
 	var below [rankCountSpan + 1]int32 // below[v+1] counts key lo+v, then the prefix sums
 	for _, k := range keys {
-		below[k.key-lo+1]++
+		below[k.Key-lo+1]++
 	}
 	for v := 1; v < len(below); v++ {
 		below[v] += below[v-1]
 	}
 	denom := float64(len(keys) - 1)
 	for _, k := range keys {
-		out[k.idx] = float64(below[k.key-lo]) / denom
+		out[k.Idx] = float64(below[k.Key-lo]) / denom
 	}
 }
 
 // rankBySorting writes assignRanksKeys's scores for keys (at least two)
-// after sorting them with sortKeyIdx.
-func rankBySorting(keys []keyIdx, out []float64) {
-	sortKeyIdx(keys)
+// after sorting them with keysort.Sort.
+func rankBySorting(keys []keysort.KeyIdx, out []float64) {
+	keysort.Sort(keys)
 	denom := float64(len(keys) - 1)
 	rank := 0
 	for j := range keys {
-		if j > 0 && keys[j-1].key != keys[j].key {
+		if j > 0 && keys[j-1].Key != keys[j].Key {
 			rank = j
 		}
-		out[keys[j].idx] = float64(rank) / denom
+		out[keys[j].Idx] = float64(rank) / denom
 	}
 }
 

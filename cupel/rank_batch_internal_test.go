@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cupel-go/go-cupel/cupel/internal/keysort"
 	"github.com/cupel-go/go-cupel/internal/testtool"
 )
 
@@ -58,15 +59,15 @@ func BenchmarkRankKeys(b *testing.B) {
 	for _, n := range []int{100, 1000, 10000, 100000} {
 		r := rand.New(rand.NewPCG(7, uint64(n)))
 		base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-		prio, secs, nanos := make([]keyIdx, n), make([]keyIdx, n), make([]keyIdx, n)
+		prio, secs, nanos := make([]keysort.KeyIdx, n), make([]keysort.KeyIdx, n), make([]keysort.KeyIdx, n)
 		for i := range n {
 			ts := base.Add(time.Duration(r.IntN(30*24*3600)) * time.Second)
-			prio[i] = keyIdx{signedKey(int64(r.IntN(11))), i}
-			secs[i] = keyIdx{signedKey(ts.Unix()), i}
-			nanos[i] = keyIdx{signedKey(ts.UnixNano()), i}
+			prio[i] = keysort.KeyIdx{Key: signedKey(int64(r.IntN(11))), Idx: i}
+			secs[i] = keysort.KeyIdx{Key: signedKey(ts.Unix()), Idx: i}
+			nanos[i] = keysort.KeyIdx{Key: signedKey(ts.UnixNano()), Idx: i}
 		}
-		keys, out := make([]keyIdx, n), make([]float64, n)
-		run := func(name string, from []keyIdx, rank func()) {
+		keys, out := make([]keysort.KeyIdx, n), make([]float64, n)
+		run := func(name string, from []keysort.KeyIdx, rank func()) {
 			b.Run(name+"/N="+strconv.Itoa(n), func(b *testing.B) {
 				for b.Loop() {
 					copy(keys, from)

@@ -1,5 +1,7 @@
 package cupel
 
+import "github.com/cupel-go/go-cupel/cupel/internal/keysort"
+
 // floatPool recycles the buffers the composite and scaled batch paths score
 // their children into.
-var floatPool slicePool[float64]
+var floatPool keysort.SlicePool[float64]

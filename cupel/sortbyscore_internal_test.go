@@ -6,14 +6,16 @@ import (
 	"slices"
 	"strconv"
 	"testing"
+
+	"github.com/cupel-go/go-cupel/cupel/internal/keysort"
 )
 
 // TestSortByScoreAgreesWithSpec: on random survivors of 0 to 60 items and
 // of 1,000, 5,000 and 20,000 items (both sides of fewRadixPasses), with
 // tied, infinite, NaN and signed-zero scores drawn from few or many
 // values, sortByScore gives the order of the spec's SORT written with a
-// comparator: a stable sort by compareScoreDesc of the deduplicated list.
-// descKey is checked against compareScoreDesc on the same scores.
+// comparator: a stable sort by keysort.CompareScoreDesc of the deduplicated list.
+// keysort.DescKey is checked against keysort.CompareScoreDesc on the same scores.
 func TestSortByScoreAgreesWithSpec(t *testing.T) {
 	r := rand.New(rand.NewPCG(35, 10))
 	special := []float64{math.NaN(), math.Inf(1), math.Inf(-1), 0, math.Copysign(0, -1), 1, -1}
@@ -39,7 +41,7 @@ func TestSortByScoreAgreesWithSpec(t *testing.T) {
 			}
 		}
 		want := slices.Clone(survivors)
-		slices.SortStableFunc(want, func(a, b int) int { return compareScoreDesc(scores[a], scores[b]) })
+		slices.SortStableFunc(want, func(a, b int) int { return keysort.CompareScoreDesc(scores[a], scores[b]) })
 		got, err := sortByScore(make([]ScoredItem, len(survivors)), items, scores, survivors, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -51,7 +53,7 @@ func TestSortByScoreAgreesWithSpec(t *testing.T) {
 		}
 		for k := 1; k < len(want); k++ {
 			a, b := scores[want[k-1]], scores[want[k]]
-			if c := compareScoreDesc(a, b); (c < 0) != (descKey(a) < descKey(b)) || (c == 0) != (descKey(a) == descKey(b)) {
+			if c := keysort.CompareScoreDesc(a, b); (c < 0) != (keysort.DescKey(a) < keysort.DescKey(b)) || (c == 0) != (keysort.DescKey(a) == keysort.DescKey(b)) {
 				t.Fatalf("descKey orders %v and %v otherwise than compareScoreDesc", a, b)
 			}
 		}

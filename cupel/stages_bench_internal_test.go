@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"testing"
+
+	"github.com/cupel-go/go-cupel/cupel/internal/keysort"
 )
 
 // The benchmarks of this file decide which fast paths of the Deduplicate
@@ -13,7 +15,7 @@ import (
 // ("fast", or one per algorithm) at 100, 1,000, 10,000 and 100,000 items in
 // the same run. Run them with
 //
-//	go test ./cupel -run XXX -bench 'Deduplicate|SortKeyIdx|SortByScore|PointerMultiplicity' -count 1
+//	go test ./cupel -run XXX -bench 'Deduplicate|Sort|SortByScore|PointerMultiplicity' -count 1
 
 var stageBenchSizes = []int{100, 1000, 10000, 100000}
 
@@ -59,14 +61,14 @@ func BenchmarkDeduplicate(b *testing.B) {
 }
 
 // sortBenchKeys are n records in idx order whose keys have the given shape.
-func sortBenchKeys(shape string, n int) []keyIdx {
+func sortBenchKeys(shape string, n int) []keysort.KeyIdx {
 	r := rand.New(rand.NewPCG(35, uint64(n)))
-	k := make([]keyIdx, n)
+	k := make([]keysort.KeyIdx, n)
 	for i := range k {
 		var key uint64
 		switch shape {
 		case "scores": // composite scores: all eight bytes vary
-			key = descKey(r.Float64())
+			key = keysort.DescKey(r.Float64())
 		case "seconds": // recency keys in seconds over a month: three bytes vary
 			key = signedKey(1_767_225_600 + r.Int64N(30*24*3600))
 		case "priorities": // one byte varies
@@ -74,7 +76,7 @@ func sortBenchKeys(shape string, n int) []keyIdx {
 		case "sorted":
 			key = uint64(i / 3)
 		}
-		k[i] = keyIdx{key, i}
+		k[i] = keysort.KeyIdx{Key: key, Idx: i}
 	}
 	return k
 }
@@ -83,15 +85,15 @@ func BenchmarkSortKeyIdx(b *testing.B) {
 	for _, shape := range []string{"scores", "seconds", "priorities", "sorted"} {
 		for _, n := range stageBenchSizes {
 			keys := sortBenchKeys(shape, n)
-			work := make([]keyIdx, n)
+			work := make([]keysort.KeyIdx, n)
 			for _, alg := range []struct {
 				name string
-				f    func([]keyIdx)
+				f    func([]keysort.KeyIdx)
 			}{
-				{"spec", func(k []keyIdx) { slices.SortFunc(k, cmpKeyIdx) }},
-				{"fast", sortKeyIdx},
-				{"introsort", introSortKeyIdx},
-				{"radix", func(k []keyIdx) { _ = radixSortKeyIdx(k, varyingBits(k), nil, "") }},
+				{"spec", func(k []keysort.KeyIdx) { slices.SortFunc(k, keysort.Cmp) }},
+				{"fast", keysort.Sort},
+				{"introsort", keysort.IntroSortKeyIdx},
+				{"radix", func(k []keysort.KeyIdx) { _ = keysort.RadixSortKeyIdx(k, keysort.VaryingBits(k), nil) }},
 			} {
 				b.Run(shape+"/N="+strconv.Itoa(n)+"/"+alg.name, func(b *testing.B) {
 					for b.Loop() {
@@ -124,7 +126,7 @@ func BenchmarkPointerMultiplicity(b *testing.B) {
 }
 
 // BenchmarkSortByScore times the Sort stage: "spec" is the spec's SORT
-// with a comparator (a stable sort by compareScoreDesc), "fast" is
+// with a comparator (a stable sort by keysort.CompareScoreDesc), "fast" is
 // sortByScore.
 func BenchmarkSortByScore(b *testing.B) {
 	for _, n := range stageBenchSizes {
@@ -141,7 +143,7 @@ func BenchmarkSortByScore(b *testing.B) {
 			keys := make([]int, n)
 			for b.Loop() {
 				copy(keys, survivors)
-				slices.SortStableFunc(keys, func(a, b int) int { return compareScoreDesc(scores[a], scores[b]) })
+				slices.SortStableFunc(keys, func(a, b int) int { return keysort.CompareScoreDesc(scores[a], scores[b]) })
 				for k, i := range keys {
 					sorted[k] = ScoredItem{Item: items[i], Score: scores[i]}
 				}

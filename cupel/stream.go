@@ -4,6 +4,8 @@ import (
 	"context"
 	"iter"
 	"time"
+
+	"github.com/cupel-go/go-cupel/cupel/internal/keysort"
 )
 
 // DefaultStreamBatchSize is the micro-batch size of [StreamSlice] and
@@ -177,20 +179,20 @@ func chanSeq[T any](ctx context.Context, ch <-chan T) iter.Seq[T] {
 // from the batch sorted by score (arrival order breaking ties) under
 // target.
 func streamGreedy(batch []ScoredItem, target int) []int {
-	kp := getScratch(len(batch))
-	defer putScratch(kp)
+	kp := keysort.GetScratch(len(batch))
+	defer keysort.PutScratch(kp)
 	keys := (*kp)[:len(batch)]
 	for i, si := range batch {
-		keys[i] = keyIdx{descKey(si.Score), i}
+		keys[i] = keysort.KeyIdx{Key: keysort.DescKey(si.Score), Idx: i}
 	}
-	sortKeyIdx(keys)
+	keysort.Sort(keys)
 	sorted := make([]ScoredItem, len(batch))
 	for k, ki := range keys {
-		sorted[k] = batch[ki.idx]
+		sorted[k] = batch[ki.Idx]
 	}
 	pos, _ := (*GreedySlice)(nil).SlicePositions(sorted, sliceBudget(target, target))
 	for i, p := range pos {
-		pos[i] = keys[p].idx
+		pos[i] = keys[p].Idx
 	}
 	return pos
 }
@@ -456,7 +458,7 @@ func (s *streamRun) batch(items []*ContextItem) error {
 		return err
 	}
 	t = s.now()
-	sorted, err := sortByScore(resize(&s.sc.sorted, len(survivors)), scoreable, scores, survivors, s.stop)
+	sorted, err := sortByScore(keysort.Resize(&s.sc.sorted, len(survivors)), scoreable, scores, survivors, s.stop)
 	if err != nil {
 		return err
 	}
@@ -489,7 +491,7 @@ func (s *streamRun) batch(items []*ContextItem) error {
 // positions it selected, as the batch pipeline's Slice stage does
 // ([sliceSorted]).
 func (s *streamRun) sliceBatch(sorted []ScoredItem, b ContextBudget) ([]bool, []CapExclusion, error) {
-	chosen, _, res, err := sliceSorted(s.stop, s.p.slicer, sorted, b, resize(&s.sc.chosen, len(sorted)))
+	chosen, _, res, err := sliceSorted(s.stop, s.p.slicer, sorted, b, keysort.Resize(&s.sc.chosen, len(sorted)))
 	if err != nil {
 		return nil, nil, err
 	}

@@ -1,5 +1,7 @@
 package cupel
 
+import "github.com/cupel-go/go-cupel/cupel/internal/keysort"
+
 // internTags gives every ASCII-folded tag of items an id, 0, 1, ... in
 // order of first appearance, and returns the ids of the items' tags: those
 // of items[i] are ids[off[i]:off[i+1]], in the item's order, repeats kept
@@ -16,7 +18,7 @@ func (fs *freqScratch) internTags(items []*ContextItem) (off, ids []int32, numTa
 	if fs.tagIDs == nil {
 		fs.tagIDs = make(map[string]int32)
 	}
-	off = resize(&fs.off, len(items)+1)
+	off = keysort.Resize(&fs.off, len(items)+1)
 	ids = fs.ids[:0]
 	for i, it := range items {
 		off[i] = int32(len(ids))

@@ -2,6 +2,8 @@ package cupel
 
 import (
 	"slices"
+
+	"github.com/cupel-go/go-cupel/cupel/internal/keysort"
 )
 
 // TraceEvent is one observation of a pipeline run (spec chapter 36 (Events)).
@@ -141,19 +143,19 @@ func (b *sliceBlock) order() {
 		return
 	}
 	b.ordered = true
-	kp := getScratch(len(b.items))
-	defer putScratch(kp)
+	kp := keysort.GetScratch(len(b.items))
+	defer keysort.PutScratch(kp)
 	keys := (*kp)[:len(b.items)]
 	for j, s := range b.items {
-		keys[j] = keyIdx{key: descKey(s.Score), idx: j}
+		keys[j] = keysort.KeyIdx{Key: keysort.DescKey(s.Score), Idx: j}
 	}
-	if sortedKeyIdx(keys) {
+	if keysort.SortedKeyIdx(keys) {
 		return
 	}
-	sortKeyIdx(keys)
+	keysort.Sort(keys)
 	ordered := make([]ScoredItem, len(b.items))
 	for k, ki := range keys {
-		ordered[k] = b.items[ki.idx]
+		ordered[k] = b.items[ki.Idx]
 	}
 	b.items = ordered
 }
@@ -444,8 +446,8 @@ func (c *DiagnosticTraceCollector) Report() *SelectionReport {
 		}
 	}
 	r.Included = make([]IncludedItem, 0, nIn)
-	kp := getScratch(nEx)
-	defer putScratch(kp)
+	kp := keysort.GetScratch(nEx)
+	defer keysort.PutScratch(kp)
 	keys := (*kp)[:0]
 	for i := range items {
 		e := &items[i]
@@ -456,39 +458,18 @@ func (c *DiagnosticTraceCollector) Report() *SelectionReport {
 		r.TotalTokensConsidered += e.Item.tokens
 		switch {
 		case e.Exclusion.Variant != "":
-			keys = append(keys, keyIdx{key: descKey(e.Score), idx: i})
+			keys = append(keys, keysort.KeyIdx{Key: keysort.DescKey(e.Score), Idx: i})
 		case e.Inclusion != "":
 			r.Included = append(r.Included, IncludedItem{Item: e.Item, Score: e.Score, Reason: e.Inclusion})
 		}
 	}
-	sortKeyIdx(keys)
+	keysort.Sort(keys)
 	r.Excluded = make([]ExcludedItem, len(keys))
 	for k, ki := range keys {
-		e := &items[ki.idx]
+		e := &items[ki.Idx]
 		r.Excluded[k] = ExcludedItem{Item: e.Item, Score: e.Score, Reason: e.Exclusion}
 	}
 	return r
-}
-
-// compareScoreDesc orders scores descending with -0.0 equal to +0.0 and NaN
-// after every number (ruling 6). It returns <0 when a sorts first.
-func compareScoreDesc(a, b float64) int {
-	aNaN, bNaN := a != a, b != b
-	switch {
-	case aNaN || bNaN:
-		if aNaN && bNaN {
-			return 0
-		}
-		if aNaN {
-			return 1
-		}
-		return -1
-	case a > b:
-		return -1
-	case a < b:
-		return 1
-	}
-	return 0
 }
 
 // OverflowEvent reports an over-budget selection kept under OverflowProceed

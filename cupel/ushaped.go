@@ -3,6 +3,8 @@ package cupel
 import (
 	"cmp"
 	"slices"
+
+	"github.com/cupel-go/go-cupel/cupel/internal/keysort"
 )
 
 // UShapedPlacer puts the highest-scored items at both edges of the context
@@ -41,7 +43,7 @@ func (*UShapedPlacer) Place(items []ScoredItem) []*ContextItem {
 		scored[i] = rankedScore{score: si.Score, index: i}
 	}
 	slices.SortFunc(scored, func(a, b rankedScore) int {
-		return cmp.Or(compareScoreDesc(a.score, b.score), cmp.Compare(a.index, b.index))
+		return cmp.Or(keysort.CompareScoreDesc(a.score, b.score), cmp.Compare(a.index, b.index))
 	})
 
 	// Step 2: alternate placement, even ranks to the left edge, odd ranks

@@ -1,17 +1,19 @@
 package cupel
 
+import "github.com/cupel-go/go-cupel/cupel/internal/keysort"
+
 // The position fast path of UShapedPlacer: the placed order as positions in
 // the input, for the pipeline's PositionPlacer path, computed with
-// sortKeyIdx instead of a comparison sort.
+// keysort.Sort instead of a comparison sort.
 //
 // It must equal [UShapedPlacer.Place]: items[p].Item for p in
 // PlacePositions(items) is Place(items), item for item. It has no
-// threshold of its own (sortKeyIdx chooses its algorithm by length; its
+// threshold of its own (keysort.Sort chooses its algorithm by length; its
 // result does not depend on the choice). PlaceRanked ([RankedPlacer]) is
 // the same order for input already in rank order. TestUShapedPositionsEqualPlace and
 // TestUShapedPlaceRankedEqualsPlace (placers_positions_internal_test.go)
 // prove both on random inputs with ties, NaN and -0.0, at lengths on both
-// sides of fewRadixPasses (sortKeyIdx's switch to the radix sort).
+// sides of fewRadixPasses (keysort.Sort's switch to the radix sort).
 // BenchmarkUShapedPlacer and
 // BenchmarkPlacerPipeline (placers_bench_test.go) measure what it saves.
 
@@ -22,16 +24,16 @@ func (*UShapedPlacer) PlacePositions(items []ScoredItem) []int {
 	if len(items) <= 1 {
 		return out // [] or [0]
 	}
-	kp := getScratch(len(items))
-	defer putScratch(kp)
+	kp := keysort.GetScratch(len(items))
+	defer keysort.PutScratch(kp)
 	keys := (*kp)[:len(items)]
 	for i, si := range items {
-		keys[i] = keyIdx{descKey(si.Score), i}
+		keys[i] = keysort.KeyIdx{Key: keysort.DescKey(si.Score), Idx: i}
 	}
-	sortKeyIdx(keys)
+	keysort.Sort(keys)
 	n := len(items)
 	for rank, k := range keys {
-		out[ushapedSlot(rank, n)] = k.idx
+		out[ushapedSlot(rank, n)] = k.Idx
 	}
 	return out
 }

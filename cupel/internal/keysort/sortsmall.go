@@ -1,35 +1,35 @@
-package cupel
+package keysort
 
 import "math/bits"
 
-// This file speeds up sortKeyIdx (sortkey.go) for short inputs, and sorts
-// records not in idx order: an introsort specialised to keyIdx, quicksort
+// This file speeds up Sort (sortkey.go) for short inputs, and sorts
+// records not in idx order: an introsort specialised to KeyIdx, quicksort
 // with a median-of-three pivot, insertion sort for ranges of up to 16
 // records and heapsort past 2 log2 n levels of recursion. Unlike
 // slices.SortFunc it calls no comparator through a function value, which
 // at a few hundred keys is most of the cost. Records are distinct under
 // lessKeyIdx (idx differs), so the order is fully determined: that of
-// slices.SortFunc(k, cmpKeyIdx), which TestSortKeyIdxAgreesWithReference
+// slices.SortFunc(k, Cmp), which TestSortKeyIdxAgreesWithReference
 // checks on random and adversarial keys, with the heapsort fallback
 // forced; BenchmarkSortKeyIdx measures it against slices.SortFunc and the
 // radix sort.
 
-func lessKeyIdx(a, b keyIdx) bool {
-	return a.key < b.key || (a.key == b.key && a.idx < b.idx)
+func lessKeyIdx(a, b KeyIdx) bool {
+	return a.Key < b.Key || (a.Key == b.Key && a.Idx < b.Idx)
 }
 
-func introSortKeyIdx(k []keyIdx) {
+func IntroSortKeyIdx(k []KeyIdx) {
 	introSortKeyIdxDepth(k, 2*bits.Len(uint(len(k))))
 }
 
-func introSortKeyIdxDepth(k []keyIdx, depth int) {
+func introSortKeyIdxDepth(k []KeyIdx, depth int) {
 	for len(k) > 16 {
 		if depth == 0 {
-			heapSortKeyIdx(k)
+			HeapSortKeyIdx(k)
 			return
 		}
 		depth--
-		p := partitionKeyIdx(k)
+		p := PartitionKeyIdx(k)
 		// Recurse into the shorter side, loop on the longer.
 		if p < len(k)-p-1 {
 			introSortKeyIdxDepth(k[:p], depth)
@@ -39,13 +39,13 @@ func introSortKeyIdxDepth(k []keyIdx, depth int) {
 			k = k[:p]
 		}
 	}
-	insertionSortKeyIdx(k)
+	InsertionSortKeyIdx(k)
 }
 
-// partitionKeyIdx moves the median of k's first, middle and last records to
+// PartitionKeyIdx moves the median of k's first, middle and last records to
 // its place and returns that place: records before it are less, after it
 // greater.
-func partitionKeyIdx(k []keyIdx) int {
+func PartitionKeyIdx(k []KeyIdx) int {
 	n := len(k)
 	a, b, c := 0, n/2, n-1
 	if lessKeyIdx(k[b], k[a]) {
@@ -78,7 +78,7 @@ func partitionKeyIdx(k []keyIdx) int {
 	return j
 }
 
-func insertionSortKeyIdx(k []keyIdx) {
+func InsertionSortKeyIdx(k []KeyIdx) {
 	for i := 1; i < len(k); i++ {
 		x := k[i]
 		j := i
@@ -90,7 +90,7 @@ func insertionSortKeyIdx(k []keyIdx) {
 	}
 }
 
-func heapSortKeyIdx(k []keyIdx) {
+func HeapSortKeyIdx(k []KeyIdx) {
 	n := len(k)
 	for i := n/2 - 1; i >= 0; i-- {
 		siftDownKeyIdx(k, i, n)
@@ -101,7 +101,7 @@ func heapSortKeyIdx(k []keyIdx) {
 	}
 }
 
-func siftDownKeyIdx(k []keyIdx, root, n int) {
+func siftDownKeyIdx(k []KeyIdx, root, n int) {
 	for {
 		child := 2*root + 1
 		if child >= n {

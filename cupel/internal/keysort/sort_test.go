@@ -1,8 +1,6 @@
-package cupel
+package keysort
 
 import (
-	"cmp"
-	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -10,10 +8,10 @@ import (
 	"github.com/cupel-go/go-cupel/internal/testtool"
 )
 
-// TestSortKeyIdxAgreesWithReference: sortKeyIdx, the introsort (with its
+// TestSortKeyIdxAgreesWithReference: Sort, the introsort (with its
 // heapsort fallback forced too) and, for records in idx order, the radix
 // sort give exactly the (key, idx) order of slices.SortFunc with
-// cmpKeyIdx, on random keys with and without ties and on adversarial
+// Cmp, on random keys with and without ties and on adversarial
 // shapes, at sizes on both sides of the introsort's insertion-sort cutoff
 // and of fewRadixPasses for keys differing in one to eight bytes; both
 // sides of fewRadixPasses are seen.
@@ -27,30 +25,30 @@ func TestSortKeyIdxAgreesWithReference(t *testing.T) {
 		"ascending":  func(i, _ int) uint64 { return uint64(i) },
 		"descending": func(i, n int) uint64 { return uint64(n - i) },
 		"organ pipe": func(i, n int) uint64 { return uint64(min(i, n-i)) },
-		"float keys": func(int, int) uint64 { return descKey(float64(r.IntN(50)) / 7) },
-		"priorities": func(int, int) uint64 { return signedKey(int64(r.IntN(11))) }, // one radix pass
-		"timestamps": func(int, int) uint64 { return signedKey(1_767_225_600e9 + r.Int64N(30*24*3600e9)) },
+		"float keys": func(int, int) uint64 { return DescKey(float64(r.IntN(50)) / 7) },
+		"priorities": func(int, int) uint64 { return uint64(r.IntN(11)) ^ (1 << 63) }, // one radix pass
+		"timestamps": func(int, int) uint64 { return uint64(1_767_225_600e9+r.Int64N(30*24*3600e9)) ^ (1 << 63) },
 	}
 	radix := map[bool]int{}
 	for name, gen := range shapes {
 		for _, n := range sizes {
 			for _, shuffledIdx := range []bool{false, true} {
-				k := make([]keyIdx, n)
+				k := make([]KeyIdx, n)
 				for i := range k {
-					k[i] = keyIdx{gen(i, n), i}
+					k[i] = KeyIdx{gen(i, n), i}
 				}
 				if shuffledIdx {
 					r.Shuffle(n, func(i, j int) { k[i], k[j] = k[j], k[i] })
 				}
 				want := slices.Clone(k)
-				slices.SortFunc(want, cmpKeyIdx)
+				slices.SortFunc(want, Cmp)
 				for _, sorter := range []struct {
 					name string
-					sort func([]keyIdx)
+					sort func([]KeyIdx)
 				}{
-					{"introsort", introSortKeyIdx},
-					{"heapsort fallback", func(k []keyIdx) { introSortKeyIdxDepth(k, 0) }},
-					{"sortKeyIdx", sortKeyIdx},
+					{"introsort", IntroSortKeyIdx},
+					{"heapsort fallback", func(k []KeyIdx) { introSortKeyIdxDepth(k, 0) }},
+					{"sortKeyIdx", Sort},
 				} {
 					got := slices.Clone(k)
 					sorter.sort(got)
@@ -61,10 +59,10 @@ func TestSortKeyIdxAgreesWithReference(t *testing.T) {
 				if shuffledIdx {
 					continue // the radix sort needs records in idx order
 				}
-				diff := varyingBits(k)
+				diff := VaryingBits(k)
 				radix[fewRadixPasses(n, diff)]++
 				got := slices.Clone(k)
-				if err := radixSortKeyIdx(got, diff, nil, ""); err != nil || !slices.Equal(got, want) {
+				if err := RadixSortKeyIdx(got, diff, nil); err != nil || !slices.Equal(got, want) {
 					t.Fatalf("radix sort, %s, n=%d: order differs from the reference (err %v)", name, n, err)
 				}
 			}
@@ -75,48 +73,11 @@ func TestSortKeyIdxAgreesWithReference(t *testing.T) {
 	}
 }
 
-// TestRankByCountingAgreesWithSorting: assignRanksKeys ranks keys spanning
-// fewer than rankCountSpan values by counting, and others by sorting; on
-// both sides of that span, with ties, in shuffled order and at sizes from 2
-// up, its scores are bit for bit those of assignRanks (a comparison sort
-// of the same keys).
-func TestRankByCountingAgreesWithSorting(t *testing.T) {
-	r := rand.New(rand.NewPCG(25, 2))
-	spans := []uint64{1, 2, 11, rankCountSpan - 1, rankCountSpan, rankCountSpan + 1, 1 << 40}
-	for trial := range testtool.Iterations(400, 80) {
-		n := 2 + r.IntN(300)
-		span := spans[trial%len(spans)]
-		base := r.Uint64()
-		if base > math.MaxUint64-span {
-			base -= span
-		}
-		keys := make([]keyIdx, n)
-		es := make([]rankEntry[uint64], n)
-		for i := range keys {
-			v := base + r.Uint64N(span)
-			if i < 2 { // the span is reached exactly
-				v = base + uint64(i)*(span-1)
-			}
-			keys[i] = keyIdx{v, i}
-			es[i] = rankEntry[uint64]{v, i}
-		}
-		r.Shuffle(n, func(i, j int) { keys[i], keys[j] = keys[j], keys[i] })
-		got, want := make([]float64, n), make([]float64, n)
-		assignRanksKeys(keys, got)
-		assignRanks(es, cmp.Compare[uint64], want)
-		for i := range got {
-			if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
-				t.Fatalf("trial %d (n %d, span %d): item %d scores %v, want %v", trial, n, span, i, got[i], want[i])
-			}
-		}
-	}
-}
-
 // TestRadixSortAgreesWithReference: keys in idx order that differ in one
 // to eight bytes, at any positions (seconds over a month vary in three),
-// with ties, sorted by sortKeyIdx (whichever sort fewRadixPasses picks)
-// and by radixSortKeyIdx directly, come out in the (key, idx) order of
-// slices.SortFunc with cmpKeyIdx.
+// with ties, sorted by Sort (whichever sort fewRadixPasses picks)
+// and by RadixSortKeyIdx directly, come out in the (key, idx) order of
+// slices.SortFunc with Cmp.
 func TestRadixSortAgreesWithReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(25, 3))
 	for trial := range testtool.Iterations(300, 60) {
@@ -126,21 +87,21 @@ func TestRadixSortAgreesWithReference(t *testing.T) {
 			mask |= 0xff << (8 * r.IntN(8))
 		}
 		base := r.Uint64()
-		k := make([]keyIdx, n)
+		k := make([]KeyIdx, n)
 		for i := range k {
 			v := r.Uint64()
 			if r.IntN(4) == 0 && i > 0 {
-				v = k[r.IntN(i)].key // a tie
+				v = k[r.IntN(i)].Key // a tie
 			}
-			k[i] = keyIdx{base&^mask | v&mask, i}
+			k[i] = KeyIdx{base&^mask | v&mask, i}
 		}
 		want := slices.Clone(k)
-		slices.SortFunc(want, cmpKeyIdx)
+		slices.SortFunc(want, Cmp)
 		direct := slices.Clone(k)
-		if err := radixSortKeyIdx(direct, varyingBits(direct), nil, ""); err != nil {
+		if err := RadixSortKeyIdx(direct, VaryingBits(direct), nil); err != nil {
 			t.Fatal(err)
 		}
-		sortKeyIdx(k)
+		Sort(k)
 		if !slices.Equal(k, want) || !slices.Equal(direct, want) {
 			t.Fatalf("trial %d (n %d, mask %#x): sortKeyIdx or radixSortKeyIdx differs from the reference", trial, n, mask)
 		}

@@ -1,19 +1,19 @@
-package cupel
+package keysort
 
 import "math"
 
-// keyIdx is a sort record: an order-preserving unsigned key and the position
+// KeyIdx is a sort record: an order-preserving unsigned key and the position
 // of the record in the input. Sorting by (key asc, idx asc) gives a
 // deterministic order without relying on sort stability (spec P1).
-type keyIdx struct {
-	key uint64
-	idx int
+type KeyIdx struct {
+	Key uint64
+	Idx int
 }
 
-// descKey maps a float64 to a uint64 whose ascending order is the order of
-// compareScoreDesc: descending, -0.0 equal to +0.0, NaN after every number
+// DescKey maps a float64 to a uint64 whose ascending order is the order of
+// CompareScoreDesc: descending, -0.0 equal to +0.0, NaN after every number
 // and all NaNs equal (ruling 6).
-func descKey(f float64) uint64 {
+func DescKey(f float64) uint64 {
 	if f != f {
 		return math.MaxUint64
 	}
@@ -31,31 +31,31 @@ func descKey(f float64) uint64 {
 	return ^b
 }
 
-// cmpKeyIdx is the order sortKeyIdx sorts in: key ascending, then idx
+// Cmp is the order Sort sorts in: key ascending, then idx
 // ascending.
-func cmpKeyIdx(a, b keyIdx) int {
+func Cmp(a, b KeyIdx) int {
 	switch {
-	case a.key < b.key:
+	case a.Key < b.Key:
 		return -1
-	case a.key > b.key:
+	case a.Key > b.Key:
 		return 1
-	case a.idx < b.idx:
+	case a.Idx < b.Idx:
 		return -1
-	case a.idx > b.idx:
+	case a.Idx > b.Idx:
 		return 1
 	}
 	return 0
 }
 
-// sortKeyIdx sorts k by cmpKeyIdx: it is slices.SortFunc(k, cmpKeyIdx),
+// Sort sorts k by Cmp: it is slices.SortFunc(k, Cmp),
 // faster (BenchmarkSortKeyIdx measures the two).
-func sortKeyIdx(k []keyIdx) {
-	_ = sortKeyIdxStop(k, nil, "")
+func Sort(k []KeyIdx) {
+	_ = SortPoll(k, nil)
 }
 
-// sortKeyIdxStop is sortKeyIdx polling c (when not nil) between the passes
-// of the radix sort; it returns c's *CanceledError, naming stage, when the
-// context is done, leaving k in some permutation of its records.
+// SortPoll is Sort calling poll (when not nil) between the
+// passes of the radix sort; it returns poll's error when there is one,
+// leaving k in some permutation of its records.
 //
 // It is the one place that picks a sort. Sorted input (placer input
 // arrives in score order) is left alone after one pass. Records in idx
@@ -65,31 +65,31 @@ func sortKeyIdx(k []keyIdx) {
 // in input order, which is (key, idx) order only when idx ascends.
 // TestSortKeyIdxAgreesWithReference checks every branch against
 // slices.SortFunc.
-func sortKeyIdxStop(k []keyIdx, c *canceller, stage PipelineStage) error {
-	if sortedKeyIdx(k) {
+func SortPoll(k []KeyIdx, poll func() error) error {
+	if SortedKeyIdx(k) {
 		return nil
 	}
 	if idxAscending(k) {
-		if diff := varyingBits(k); fewRadixPasses(len(k), diff) {
-			return radixSortKeyIdx(k, diff, c, stage)
+		if diff := VaryingBits(k); fewRadixPasses(len(k), diff) {
+			return RadixSortKeyIdx(k, diff, poll)
 		}
 	}
-	introSortKeyIdx(k)
+	IntroSortKeyIdx(k)
 	return nil
 }
 
-func sortedKeyIdx(k []keyIdx) bool {
+func SortedKeyIdx(k []KeyIdx) bool {
 	for i := 1; i < len(k); i++ {
-		if cmpKeyIdx(k[i-1], k[i]) > 0 {
+		if Cmp(k[i-1], k[i]) > 0 {
 			return false
 		}
 	}
 	return true
 }
 
-func idxAscending(k []keyIdx) bool {
+func idxAscending(k []KeyIdx) bool {
 	for i := 1; i < len(k); i++ {
-		if k[i].idx <= k[i-1].idx {
+		if k[i].Idx <= k[i-1].Idx {
 			return false
 		}
 	}

@@ -1,16 +1,16 @@
-package cupel
+package keysort
 
 import "math/bits"
 
-// This file speeds up sortKeyIdx (sortkey.go) for long inputs and for keys
-// that differ in few bytes. radixSortKeyIdx must give exactly the order of
-// slices.SortFunc(k, cmpKeyIdx) for records in idx order;
+// This file speeds up Sort (sortkey.go) for long inputs and for keys
+// that differ in few bytes. RadixSortKeyIdx must give exactly the order of
+// slices.SortFunc(k, Cmp) for records in idx order;
 // TestSortKeyIdxAgreesWithReference and TestRadixSortAgreesWithReference
 // prove it on random keys of every shape, on both sides of the
 // fewRadixPasses threshold, and BenchmarkSortKeyIdx measures it against
 // slices.SortFunc and the introsort.
 
-// fewRadixPasses is the one threshold of sortKeyIdx: it reports whether the
+// fewRadixPasses is the one threshold of Sort: it reports whether the
 // radix sort, one pass over n records and 256 buckets per varying byte of
 // diff, costs less than the introsort's n log2 n comparisons. The weights
 // are the per-record costs measured on random keys (a radix pass record
@@ -21,12 +21,12 @@ func fewRadixPasses(n int, diff uint64) bool {
 	return 3*varyingBytes(diff)*(n+256) < 2*n*bits.Len(uint(n))
 }
 
-// varyingBits returns the bits in which some two keys of k differ.
-func varyingBits(k []keyIdx) uint64 {
+// VaryingBits returns the bits in which some two keys of k differ.
+func VaryingBits(k []KeyIdx) uint64 {
 	and, or := ^uint64(0), uint64(0)
 	for _, r := range k {
-		and &= r.key
-		or |= r.key
+		and &= r.Key
+		or |= r.Key
 	}
 	return and ^ or
 }
@@ -42,12 +42,13 @@ func varyingBytes(diff uint64) int {
 	return n
 }
 
-// radixSortKeyIdx is a stable LSD radix sort on key, 8 bits a pass, over
-// the bytes in which diff (the keys' varyingBits) is non-zero only: recency
+// RadixSortKeyIdx is a stable LSD radix sort on key, 8 bits a pass, over
+// the bytes in which diff (the keys' VaryingBits) is non-zero only: recency
 // keys in seconds over a month vary in 3 bytes of 8, priorities in 1. It
 // keeps records of equal keys in input order. It takes one scratch slice
-// of len(k) from the pool, and polls c (when not nil) before each pass.
-func radixSortKeyIdx(k []keyIdx, diff uint64, c *canceller, stage PipelineStage) error {
+// of len(k) from the pool, and calls poll (when not nil) before each pass,
+// returning its error.
+func RadixSortKeyIdx(k []KeyIdx, diff uint64, poll func() error) error {
 	if len(k) < 2 {
 		return nil
 	}
@@ -64,18 +65,20 @@ func radixSortKeyIdx(k []keyIdx, diff uint64, c *canceller, stage PipelineStage)
 	}
 	var counts [8][256]int
 	for i := range k {
-		v := k[i].key
+		v := k[i].Key
 		for j := range np {
 			counts[j][byte(v>>shifts[j])]++
 		}
 	}
 	n := len(k)
-	scratch := getScratch(n)
-	defer putScratch(scratch)
+	scratch := GetScratch(n)
+	defer PutScratch(scratch)
 	src, dst := k, (*scratch)[:n]
 	for j := range np {
-		if err := c.err(stage); err != nil {
-			return err
+		if poll != nil {
+			if err := poll(); err != nil {
+				return err
+			}
 		}
 		radixPass(src, dst, &counts[j], shifts[j])
 		src, dst = dst, src
@@ -88,7 +91,7 @@ func radixSortKeyIdx(k []keyIdx, diff uint64, c *canceller, stage PipelineStage)
 
 // radixPass moves the records of src to dst in the order of their byte
 // at shift, stably; cnt holds the number of records with each byte value.
-func radixPass(src, dst []keyIdx, cnt *[256]int, shift uint) {
+func radixPass(src, dst []KeyIdx, cnt *[256]int, shift uint) {
 	sum := 0
 	for b := 0; b < 256; b++ {
 		x := cnt[b]
@@ -96,7 +99,7 @@ func radixPass(src, dst []keyIdx, cnt *[256]int, shift uint) {
 		sum += x
 	}
 	for _, r := range src {
-		b := byte(r.key >> shift)
+		b := byte(r.Key >> shift)
 		dst[cnt[b]] = r
 		cnt[b]++
 	}
