@@ -168,6 +168,19 @@ type UnsortedSlicer interface {
 	SliceUnsorted(items []ScoredItem, budget ContextBudget, dst []int) ([]int, error)
 }
 
+// WholeSetSlicer is implemented by a [Slicer] whose decisions need the
+// whole candidate set at once, such as a slicer applying quotas to it (the
+// quota and count-quota slicers of package cupel/slicer). A streamed run
+// ([Pipeline.RunStream]) sees its candidates one micro-batch at a time, in
+// which such a slicer's decisions would mean something else: it refuses a
+// slicer whose NeedsWholeSet returns true, with a [*ValidationError]
+// wrapping [ErrInvalidConfig], before it pulls a candidate. A decorator
+// may return what its inner slicer says.
+type WholeSetSlicer interface {
+	Slicer
+	NeedsWholeSet() bool
+}
+
 // RankedPlacer is implemented by a [Placer] whose order depends only on
 // each item's rank by score (score descending, ties in input order), as
 // UShapedPlacer's does: for len(out) items already in rank order,
@@ -233,41 +246,6 @@ type CountRequirementShortfall struct {
 	Kind           ContextKind `json:"kind"`
 	RequiredCount  int         `json:"required_count"`
 	SatisfiedCount int         `json:"satisfied_count"`
-}
-
-// ScarcityBehavior says what a count-quota slicer does when a kind has fewer
-// candidates than its requireCount. The zero value is ScarcityDegrade, the
-// spec's default.
-type ScarcityBehavior int
-
-// The scarcity behaviours.
-const (
-	// ScarcityDegrade includes what there is and records a shortfall.
-	ScarcityDegrade ScarcityBehavior = iota
-	// ScarcityThrow fails the slice with an error wrapping ErrCountRequirementUnmet.
-	ScarcityThrow
-)
-
-// String returns "Degrade" or "Throw".
-func (s ScarcityBehavior) String() string {
-	switch s {
-	case ScarcityDegrade:
-		return "Degrade"
-	case ScarcityThrow:
-		return "Throw"
-	}
-	return "ScarcityBehavior(" + itoa(int(s)) + ")"
-}
-
-// ParseScarcityBehavior parses "degrade" or "throw" (ASCII case insensitive).
-func ParseScarcityBehavior(s string) (ScarcityBehavior, error) {
-	switch asciiLower(s) {
-	case "degrade":
-		return ScarcityDegrade, nil
-	case "throw":
-		return ScarcityThrow, nil
-	}
-	return 0, invalidConfig("ScarcityBehavior", "value", s, `must be "degrade" or "throw"`)
 }
 
 // ShortfallRecorder is implemented by collectors that want the count
