@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/slicer"
 )
 
 var benchSizes = []int{100, 1000, 10000, 100000}
@@ -33,10 +34,10 @@ func benchConfigs(b *testing.B) map[string]func() (cupel.Policy, cupel.ContextBu
 	}
 	return map[string]func() (cupel.Policy, cupel.ContextBudget, cupel.TraceCollector){
 		"A": func() (cupel.Policy, cupel.ContextBudget, cupel.TraceCollector) {
-			return cupel.Policy{Scorer: composite(), Slicer: cupel.NewGreedySlice(), Placer: cupel.NewUShapedPlacer()}, mustBudget(128000, 100000), nil
+			return cupel.Policy{Scorer: composite(), Slicer: slicer.NewGreedy(), Placer: cupel.NewUShapedPlacer()}, mustBudget(128000, 100000), nil
 		},
 		"B": func() (cupel.Policy, cupel.ContextBudget, cupel.TraceCollector) {
-			ks, err := cupel.NewKnapsackSlice(100)
+			ks, err := slicer.NewKnapsack(100)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -47,10 +48,10 @@ func benchConfigs(b *testing.B) map[string]func() (cupel.Policy, cupel.ContextBu
 			if err != nil {
 				b.Fatal(err)
 			}
-			return cupel.Policy{Scorer: sc, Slicer: cupel.NewGreedySlice(), Placer: cupel.NewChronologicalPlacer()}, mustBudget(128000, 100000), nil
+			return cupel.Policy{Scorer: sc, Slicer: slicer.NewGreedy(), Placer: cupel.NewChronologicalPlacer()}, mustBudget(128000, 100000), nil
 		},
 		"D": func() (cupel.Policy, cupel.ContextBudget, cupel.TraceCollector) {
-			return cupel.Policy{Scorer: composite(), Slicer: cupel.NewGreedySlice(), Placer: cupel.NewUShapedPlacer()}, mustBudget(128000, 100000), cupel.NewDiagnosticTraceCollector(cupel.DetailItem, nil)
+			return cupel.Policy{Scorer: composite(), Slicer: slicer.NewGreedy(), Placer: cupel.NewUShapedPlacer()}, mustBudget(128000, 100000), cupel.NewDiagnosticTraceCollector(cupel.DetailItem, nil)
 		},
 	}
 }

@@ -6,10 +6,12 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/cupel-go/go-cupel/cupel"
-	"github.com/cupel-go/go-cupel/internal/testtool"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+
+	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/slicer"
+	"github.com/cupel-go/go-cupel/internal/testtool"
 )
 
 // perItem hides a scorer's batch path, so the pipeline scores through the
@@ -101,8 +103,8 @@ func randomScorer(r *rand.Rand, depth int) cupel.Scorer {
 var _ = Describe("batch scoring in the pipeline", func() {
 	It("selects and orders exactly as the per-item definitions do, with the same scores within 1e-12", func() {
 		r := rand.New(rand.NewPCG(7, 11))
-		ks, _ := cupel.NewKnapsackSlice(5)
-		slicers := []cupel.Slicer{cupel.NewGreedySlice(), ks}
+		ks, _ := slicer.NewKnapsack(5)
+		slicers := []cupel.Slicer{slicer.NewGreedy(), ks}
 		placers := []cupel.Placer{cupel.NewChronologicalPlacer(), cupel.NewUShapedPlacer()}
 		for trial := range testtool.Iterations(300, 60) { // fewer under -race
 			items := randomItems(r, 1+r.IntN(40))

@@ -8,9 +8,11 @@ import (
 	"math/rand/v2"
 	"slices"
 
-	"github.com/cupel-go/go-cupel/cupel"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+
+	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/slicer"
 )
 
 // The dispatch spies: custom components implementing the optional
@@ -174,10 +176,10 @@ func (p spyRankedPlacer) PlaceRanked(out []int) []int {
 
 // The built-ins take their paths through the exported interfaces only.
 var (
-	_ cupel.UnsortedSlicer        = (*cupel.GreedySlice)(nil)
-	_ cupel.ContextPositionSlicer = (*cupel.KnapsackSlice)(nil)
-	_ cupel.ContextSlicer         = (*cupel.QuotaSlice)(nil)
-	_ cupel.DetailedSlicer        = (*cupel.CountQuotaSlice)(nil)
+	_ cupel.UnsortedSlicer        = (*slicer.Greedy)(nil)
+	_ cupel.ContextPositionSlicer = (*slicer.Knapsack)(nil)
+	_ cupel.ContextSlicer         = (*slicer.Quota)(nil)
+	_ cupel.DetailedSlicer        = (*slicer.CountQuota)(nil)
 	_ cupel.RankedPlacer          = (*cupel.UShapedPlacer)(nil)
 )
 
@@ -212,21 +214,21 @@ var _ = Describe("the dispatch (one path per stage, by the optional interfaces)"
 	}
 
 	It("scores through ScoreAll once when the scorer is a BatchScorer, else through Score per item", func() {
-		_, calls, err := run(spyBatchScorer{spyScorer{log}}, cupel.NewGreedySlice(), cupel.NewUShapedPlacer(), false, false)
+		_, calls, err := run(spyBatchScorer{spyScorer{log}}, slicer.NewGreedy(), cupel.NewUShapedPlacer(), false, false)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(calls).To(Equal([]string{"ScoreAll"}))
 		log.calls = nil
-		_, calls, err = run(spyScorer{log}, cupel.NewGreedySlice(), cupel.NewUShapedPlacer(), false, false)
+		_, calls, err = run(spyScorer{log}, slicer.NewGreedy(), cupel.NewUShapedPlacer(), false, false)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(calls).To(Equal([]string{"Score", "Score", "Score"}))
 	})
 
 	It("places through PlacePositions when the placer is a PositionPlacer, else through Place, with the same result", func() {
-		want, calls, err := run(tableScorer{}, cupel.NewGreedySlice(), spyPositionPlacer{spyPlacer{log}}, false, false)
+		want, calls, err := run(tableScorer{}, slicer.NewGreedy(), spyPositionPlacer{spyPlacer{log}}, false, false)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(calls).To(Equal([]string{"PlacePositions"}))
 		log.calls = nil
-		got, calls, err := run(tableScorer{}, cupel.NewGreedySlice(), spyPlacer{log}, false, false)
+		got, calls, err := run(tableScorer{}, slicer.NewGreedy(), spyPlacer{log}, false, false)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(calls).To(Equal([]string{"Place"}))
 		Expect(got.Items).To(Equal(want.Items))
@@ -237,7 +239,7 @@ var _ = Describe("the dispatch (one path per stage, by the optional interfaces)"
 		noPins := items[:3]
 		for _, traced := range []bool{false, true} {
 			log.calls = nil
-			p, err := cupel.NewPipeline(cupel.Policy{Scorer: tableScorer{"aaa": 0.9, "b": 0.5, "cc": 0.1}, Slicer: cupel.NewGreedySlice(), Placer: spyRankedPlacer{spyPositionPlacer: spyPositionPlacer{spyPlacer{log}}}})
+			p, err := cupel.NewPipeline(cupel.Policy{Scorer: tableScorer{"aaa": 0.9, "b": 0.5, "cc": 0.1}, Slicer: slicer.NewGreedy(), Placer: spyRankedPlacer{spyPositionPlacer: spyPositionPlacer{spyPlacer{log}}}})
 			Expect(err).NotTo(HaveOccurred())
 			var opts []cupel.RunOption
 			if traced {
@@ -263,7 +265,7 @@ var _ = Describe("the dispatch (one path per stage, by the optional interfaces)"
 
 	DescribeTable("rejects a PlaceRanked result that is not a permutation with a *ValidationError naming the placer",
 		func(bad []int, why string) {
-			p, err := cupel.NewPipeline(cupel.Policy{Scorer: tableScorer{}, Slicer: cupel.NewGreedySlice(), Placer: spyRankedPlacer{spyPositionPlacer{spyPlacer{log}}, bad}})
+			p, err := cupel.NewPipeline(cupel.Policy{Scorer: tableScorer{}, Slicer: slicer.NewGreedy(), Placer: spyRankedPlacer{spyPositionPlacer{spyPlacer{log}}, bad}})
 			Expect(err).NotTo(HaveOccurred())
 			_, err = p.Run(items[:3], budget(1000, 1000))
 			var ve *cupel.ValidationError
@@ -392,7 +394,7 @@ var _ = Describe("the dispatch (one path per stage, by the optional interfaces)"
 
 	It("calls a decorator's inner slicer through Slice, or SliceContext in a run that can be cancelled, never a positional method", func() {
 		inner := spyDetailed{spyUnsorted: spyUnsorted{spyContextPositions{spyPositions{spyItemsContext: spyItemsContext{spySlicer{log}}}}}}
-		qs, err := cupel.NewQuotaSlice(ctxMust(cupel.NewQuotaSet(cupel.Require(cupel.KindMessage, 10))), inner)
+		qs, err := slicer.NewQuota(ctxMust(slicer.NewQuotaSet(slicer.Require(cupel.KindMessage, 10))), inner)
 		Expect(err).NotTo(HaveOccurred())
 		res, calls, err := run(tableScorer{}, qs, cupel.NewChronologicalPlacer(), false, false)
 		Expect(err).NotTo(HaveOccurred())

@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/slicer"
 )
 
 // Logging a run as structured records: stage events at Info, item decisions
@@ -24,7 +25,7 @@ func ExampleNewSlogObserver() {
 	}))
 	pipeline, err := cupel.NewPipeline(cupel.Policy{
 		Scorer: cupel.NewPriorityScorer(),
-		Slicer: cupel.NewGreedySlice(),
+		Slicer: slicer.NewGreedy(),
 		Placer: cupel.NewChronologicalPlacer(),
 	})
 	if err != nil {
@@ -58,7 +59,7 @@ func ExampleNewSlogObserver() {
 func ExampleResult_All() {
 	pipeline, err := cupel.NewPipeline(cupel.Policy{
 		Scorer: cupel.NewPriorityScorer(),
-		Slicer: cupel.NewGreedySlice(),
+		Slicer: slicer.NewGreedy(),
 		Placer: cupel.NewChronologicalPlacer(),
 	})
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/slicer"
 )
 
 func agentContext() []*cupel.ContextItem {
@@ -36,7 +37,7 @@ func Example() {
 	}
 	pipeline, err := cupel.NewPipeline(cupel.Policy{
 		Scorer: scorer,
-		Slicer: cupel.NewGreedySlice(),
+		Slicer: slicer.NewGreedy(),
 		Placer: cupel.NewUShapedPlacer(),
 	})
 	if err != nil {
@@ -68,7 +69,7 @@ func Example() {
 func ExamplePipeline_Run() {
 	pipeline, err := cupel.NewPipeline(cupel.Policy{
 		Scorer: cupel.NewRecencyScorer(),
-		Slicer: cupel.NewGreedySlice(),
+		Slicer: slicer.NewGreedy(),
 		Placer: cupel.NewChronologicalPlacer(),
 	})
 	if err != nil {
@@ -86,7 +87,7 @@ func ExamplePipeline_Run() {
 func ExampleWithTrace() {
 	pipeline, _ := cupel.NewPipeline(cupel.Policy{
 		Scorer:   cupel.NewRecencyScorer(),
-		Slicer:   cupel.NewGreedySlice(),
+		Slicer:   slicer.NewGreedy(),
 		Placer:   cupel.NewChronologicalPlacer(),
 		Overflow: cupel.OverflowProceed,
 	})
@@ -114,7 +115,7 @@ func ExampleWithTrace() {
 func ExampleDiagnosticTraceCollector_Report() {
 	pipeline, err := cupel.NewPipeline(cupel.Policy{
 		Scorer: cupel.NewRecencyScorer(),
-		Slicer: cupel.NewGreedySlice(),
+		Slicer: slicer.NewGreedy(),
 		Placer: cupel.NewChronologicalPlacer(),
 	})
 	if err != nil {

@@ -9,13 +9,14 @@ import (
 	"time"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/slicer"
 )
 
 // Running under a deadline, and what a cancelled run returns.
 func ExamplePipeline_RunContext() {
 	pipeline, err := cupel.NewPipeline(cupel.Policy{
 		Scorer: cupel.NewPriorityScorer(),
-		Slicer: cupel.NewGreedySlice(),
+		Slicer: slicer.NewGreedy(),
 		Placer: cupel.NewChronologicalPlacer(),
 	})
 	if err != nil {
@@ -49,7 +50,7 @@ func ExamplePipeline_RunContext() {
 func ExamplePipeline_RunStream() {
 	pipeline, err := cupel.NewPipeline(cupel.Policy{
 		Scorer: cupel.NewPriorityScorer(),
-		Slicer: cupel.NewGreedySlice(),
+		Slicer: slicer.NewGreedy(),
 		Placer: cupel.NewChronologicalPlacer(),
 	})
 	if err != nil {
@@ -86,7 +87,7 @@ func ExamplePipeline_RunStream() {
 func ExamplePipeline_RunStream_channel() {
 	pipeline, err := cupel.NewPipeline(cupel.Policy{
 		Scorer: cupel.NewPriorityScorer(),
-		Slicer: cupel.NewGreedySlice(),
+		Slicer: slicer.NewGreedy(),
 		Placer: cupel.NewChronologicalPlacer(),
 	})
 	if err != nil {

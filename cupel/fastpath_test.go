@@ -5,15 +5,17 @@ import (
 	"math/rand/v2"
 	"strconv"
 
-	"github.com/cupel-go/go-cupel/cupel"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+
+	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/slicer"
 )
 
 // The built-ins take their fast paths through the exported interfaces.
 var (
-	_ cupel.PositionSlicer = (*cupel.GreedySlice)(nil)
-	_ cupel.PositionSlicer = (*cupel.KnapsackSlice)(nil)
+	_ cupel.PositionSlicer = (*slicer.Greedy)(nil)
+	_ cupel.PositionSlicer = (*slicer.Knapsack)(nil)
 	_ cupel.PositionPlacer = (*cupel.UShapedPlacer)(nil)
 	_ cupel.PositionPlacer = (*cupel.ChronologicalPlacer)(nil)
 	_ cupel.BatchScorer    = (*cupel.RecencyScorer)(nil)
@@ -88,7 +90,7 @@ var _ = Describe("custom fast paths", func() {
 
 	DescribeTable("rejects a placer result that is not a permutation with a typed error naming the placer",
 		func(pos []int, why string) {
-			_, err := run(cupel.NewGreedySlice(), positionsPlacer{pos})
+			_, err := run(slicer.NewGreedy(), positionsPlacer{pos})
 			Expect(err).To(MatchError(cupel.ErrInvalidConfig))
 			var ve *cupel.ValidationError
 			Expect(errors.As(err, &ve)).To(BeTrue())
@@ -111,7 +113,7 @@ var _ = Describe("custom fast paths", func() {
 			big[i] = item(strconv.Itoa(i), 1)
 			pos[i] = len(big) - 1 - i
 		}
-		pl, err := cupel.NewPipeline(cupel.Policy{Scorer: tableScorer{}, Slicer: cupel.NewGreedySlice(), Placer: positionsPlacer{pos}})
+		pl, err := cupel.NewPipeline(cupel.Policy{Scorer: tableScorer{}, Slicer: slicer.NewGreedy(), Placer: positionsPlacer{pos}})
 		Expect(err).NotTo(HaveOccurred())
 		res, err := pl.Run(big, budget(5000, 5000))
 		Expect(err).NotTo(HaveOccurred())
@@ -136,7 +138,7 @@ var _ = Describe("the built-in placers in a run", func() {
 			budget, err := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 100000, TargetTokens: 1 + r.IntN(3000)})
 			Expect(err).NotTo(HaveOccurred())
 			for _, placer := range []cupel.Placer{cupel.NewUShapedPlacer(), cupel.NewChronologicalPlacer()} {
-				policy := cupel.Policy{Scorer: cupel.NewRecencyScorer(), Slicer: cupel.NewGreedySlice(), Placer: placer, Overflow: cupel.OverflowProceed}
+				policy := cupel.Policy{Scorer: cupel.NewRecencyScorer(), Slicer: slicer.NewGreedy(), Placer: placer, Overflow: cupel.OverflowProceed}
 				fast, err := cupel.NewPipeline(policy)
 				Expect(err).NotTo(HaveOccurred())
 				policy.Placer = placeOnly{placer}

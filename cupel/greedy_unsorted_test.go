@@ -6,15 +6,17 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/cupel-go/go-cupel/cupel"
-	"github.com/cupel-go/go-cupel/internal/testtool"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+
+	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/slicer"
+	"github.com/cupel-go/go-cupel/internal/testtool"
 )
 
 // wrappedGreedy is GreedySlice behind a type of its own with only Slice, so
 // that the pipeline runs the Sort stage and then Slice.
-type wrappedGreedy struct{ g *cupel.GreedySlice }
+type wrappedGreedy struct{ g *slicer.Greedy }
 
 func (w wrappedGreedy) Slice(sorted []cupel.ScoredItem, b cupel.ContextBudget) ([]*cupel.ContextItem, error) {
 	return w.g.Slice(sorted, b)
@@ -76,7 +78,7 @@ func fusedCase(r *rand.Rand, n int) []*cupel.ContextItem {
 var _ = Describe("GreedySlice.SliceUnsorted", func() {
 	It("selects exactly what Slice selects from the items in the Sort stage's order, on both sides of the all-fit fork", func() {
 		r := rand.New(rand.NewPCG(35, 3))
-		g := cupel.NewGreedySlice()
+		g := slicer.NewGreedy()
 		allFit, fill := 0, 0
 		for trial := range testtool.Iterations(600, 120) {
 			n := []int{0, 1, 2, 5, 17, 100, 300, 1025}[trial%8]
@@ -143,10 +145,10 @@ var _ = Describe("a plain run with GreedySlice (SliceUnsorted: no Sort stage)", 
 			budget, err := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: max(target, 2000) + 100000, TargetTokens: target})
 			Expect(err).NotTo(HaveOccurred())
 			for _, placer := range []cupel.Placer{cupel.NewUShapedPlacer(), cupel.NewChronologicalPlacer()} {
-				policy := cupel.Policy{Scorer: contentScorer{}, Slicer: cupel.NewGreedySlice(), Placer: placer, Overflow: cupel.OverflowProceed, DisableDeduplication: trial%4 == 3}
+				policy := cupel.Policy{Scorer: contentScorer{}, Slicer: slicer.NewGreedy(), Placer: placer, Overflow: cupel.OverflowProceed, DisableDeduplication: trial%4 == 3}
 				fused, err := cupel.NewPipeline(policy)
 				Expect(err).NotTo(HaveOccurred())
-				policy.Slicer = wrappedGreedy{cupel.NewGreedySlice()}
+				policy.Slicer = wrappedGreedy{slicer.NewGreedy()}
 				policy.Placer = wrappedPlacer{placer}
 				separate, err := cupel.NewPipeline(policy)
 				Expect(err).NotTo(HaveOccurred())

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/slicer"
 )
 
 func ExampleGreedySlice() {
@@ -15,7 +16,7 @@ func ExampleGreedySlice() {
 		{Item: cupel.MustItem(cupel.ItemSpec{Content: "medium doc", Tokens: 400}), Score: 0.4},
 	}
 	budget, _ := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 1000, TargetTokens: 800})
-	selected, _ := cupel.NewGreedySlice().Slice(items, budget)
+	selected, _ := slicer.NewGreedy().Slice(items, budget)
 	for _, it := range selected {
 		fmt.Println(it.Content())
 	}
@@ -32,7 +33,7 @@ func ExampleKnapsackSlice() {
 		{Item: cupel.MustItem(cupel.ItemSpec{Content: "y", Tokens: 150}), Score: 0.6},
 	}
 	budget, _ := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 300, TargetTokens: 300})
-	k, _ := cupel.NewKnapsackSlice(50)
+	k, _ := slicer.NewKnapsack(50)
 	selected, _ := k.Slice(items, budget)
 	for _, it := range selected {
 		fmt.Println(it.Content())
@@ -46,9 +47,9 @@ func ExampleCountConstrainedKnapsackSlice() {
 	tool := func(name string, score float64) cupel.ScoredItem {
 		return cupel.ScoredItem{Item: cupel.MustItem(cupel.ItemSpec{Content: name, Tokens: 100, Kind: "tool"}), Score: score}
 	}
-	entry, _ := cupel.NewCountQuotaEntry("tool", 1, 2)
-	k, _ := cupel.NewKnapsackSlice(100)
-	s, _ := cupel.NewCountConstrainedKnapsackSlice([]cupel.CountQuotaEntry{entry}, k, cupel.ScarcityDegrade)
+	entry, _ := slicer.NewCountQuotaEntry("tool", 1, 2)
+	k, _ := slicer.NewKnapsack(100)
+	s, _ := slicer.NewCountConstrainedKnapsack([]slicer.CountQuotaEntry{entry}, k, slicer.ScarcityDegrade)
 	budget, _ := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 600, TargetTokens: 600})
 	r, _ := s.SliceDetailed([]cupel.ScoredItem{tool("tool-a", 0.9), tool("tool-b", 0.8), tool("tool-c", 0.7)}, budget)
 	for _, it := range r.Selected {

@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/slicer"
 )
 
 // Helpers of the slicer and placer specs; prefixed "sl" to stay clear of the
@@ -70,7 +71,7 @@ func (r *slRecorder) Slice(sorted []cupel.ScoredItem, b cupel.ContextBudget) ([]
 		c.items = append(c.items, si.Item.Content())
 	}
 	r.calls = append(r.calls, c)
-	return cupel.NewGreedySlice().Slice(sorted, b)
+	return slicer.NewGreedy().Slice(sorted, b)
 }
 
 // slFixed is an inner slicer that returns the given items (by content)

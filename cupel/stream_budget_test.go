@@ -6,10 +6,12 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/cupel-go/go-cupel/cupel"
-	"github.com/cupel-go/go-cupel/internal/testtool"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+
+	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/slicer"
+	"github.com/cupel-go/go-cupel/internal/testtool"
 )
 
 // sbScorer scores each item with a fixed number of its own: an absolute
@@ -25,7 +27,7 @@ type sbBudgets struct {
 
 func (s *sbBudgets) Slice(sorted []cupel.ScoredItem, b cupel.ContextBudget) ([]*cupel.ContextItem, error) {
 	s.got = append(s.got, b)
-	return cupel.NewGreedySlice().Slice(sorted, b)
+	return slicer.NewGreedy().Slice(sorted, b)
 }
 
 // sbDensityOrdered builds n unpinned items of 1 to 300 tokens with scores
@@ -59,9 +61,9 @@ var _ = Describe("The streamed selection's budget across several batches", func(
 			target := r.IntN(sum + 1)
 			size := 1 + r.IntN(n)
 			desc := "trial " + strconv.Itoa(trial) + " n=" + strconv.Itoa(n) + " batch=" + strconv.Itoa(size) + " target=" + strconv.Itoa(target)
-			want, err := cupel.NewGreedySlice().Slice(in, slTarget(target))
+			want, err := slicer.NewGreedy().Slice(in, slTarget(target))
 			Expect(err).NotTo(HaveOccurred())
-			s, err := cupel.NewStreamSlice(size)
+			s, err := slicer.NewStream(size)
 			Expect(err).NotTo(HaveOccurred())
 			got, err := s.Slice(in, slTarget(target))
 			Expect(err).NotTo(HaveOccurred())
@@ -94,7 +96,7 @@ var _ = Describe("The streamed selection's budget across several batches", func(
 			}
 			budget, err := cupel.NewBudget(spec)
 			Expect(err).NotTo(HaveOccurred())
-			p, err := cupel.NewPipeline(cupel.Policy{Scorer: scores, Slicer: cupel.NewGreedySlice(), Placer: cupel.NewChronologicalPlacer(), Overflow: cupel.OverflowProceed})
+			p, err := cupel.NewPipeline(cupel.Policy{Scorer: scores, Slicer: slicer.NewGreedy(), Placer: cupel.NewChronologicalPlacer(), Overflow: cupel.OverflowProceed})
 			Expect(err).NotTo(HaveOccurred())
 			size := 1 + r.IntN(len(items))
 			desc := "trial " + strconv.Itoa(trial) + " n=" + strconv.Itoa(len(items)) + " batch=" + strconv.Itoa(size) + " target=" + strconv.Itoa(spec.TargetTokens)
@@ -136,7 +138,7 @@ var _ = Describe("The streamed selection's budget across several batches", func(
 		a := cupel.MustItem(cupel.ItemSpec{Content: "a", Tokens: 40, Priority: cupel.Ptr(9)})
 		b := cupel.MustItem(cupel.ItemSpec{Content: "b", Tokens: 50, Priority: cupel.Ptr(5)})
 		c := cupel.MustItem(cupel.ItemSpec{Content: "c", Tokens: 65, Priority: cupel.Ptr(1)})
-		p, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewPriorityScorer(), Slicer: cupel.NewGreedySlice(), Placer: cupel.NewChronologicalPlacer()})
+		p, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewPriorityScorer(), Slicer: slicer.NewGreedy(), Placer: cupel.NewChronologicalPlacer()})
 		Expect(err).NotTo(HaveOccurred())
 		var rep cupel.SelectionReport
 		// Batches [pin a] and [b c]: the second has 100-30-40 = 30 tokens left,
@@ -159,7 +161,7 @@ var _ = Describe("The streamed selection's budget across several batches", func(
 		items := append([]*cupel.ContextItem{pin}, stItems(3, 5)...)
 		budget, err := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 100, TargetTokens: 80, OutputReserve: 20})
 		Expect(err).NotTo(HaveOccurred())
-		p, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewPriorityScorer(), Slicer: cupel.NewGreedySlice(), Placer: cupel.NewChronologicalPlacer()})
+		p, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewPriorityScorer(), Slicer: slicer.NewGreedy(), Placer: cupel.NewChronologicalPlacer()})
 		Expect(err).NotTo(HaveOccurred())
 		res, err := p.Run(items, budget)
 		Expect(err).NotTo(HaveOccurred())
@@ -173,7 +175,7 @@ var _ = Describe("The streamed selection's budget across several batches", func(
 	})
 
 	It("StreamSlice selects nothing at targetTokens 0, zero-token items included (spec chapter 25, contract 4)", func() {
-		s, err := cupel.NewStreamSlice(2)
+		s, err := slicer.NewStream(2)
 		Expect(err).NotTo(HaveOccurred())
 		in := []cupel.ScoredItem{{Item: stItems(1, 0)[0], Score: 1}, {Item: stItems(2, 0)[1], Score: 0.5}}
 		sel, err := s.Slice(in, slBudget(10, 0))

@@ -1,19 +1,21 @@
 package cupelotel_test
 
 import (
-	"github.com/cupel-go/go-cupel/cupel"
-	"github.com/cupel-go/go-cupel/cupelotel"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+
+	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/slicer"
+	"github.com/cupel-go/go-cupel/cupelotel"
 )
 
 // builtinRun uses the engine's own scorer, count-quota slicer and placer:
 // its Slice stage excludes for CountCapExceeded, PinnedOverride and
 // BudgetExceeded.
 func builtinRun() (*cupel.Pipeline, []*cupel.ContextItem, cupel.ContextBudget) {
-	toolCap, err := cupel.NewCountQuotaEntry(cupel.KindToolOutput, 0, 1)
+	toolCap, err := slicer.NewCountQuotaEntry(cupel.KindToolOutput, 0, 1)
 	Expect(err).NotTo(HaveOccurred())
-	slicer, err := cupel.NewCountQuotaSlice([]cupel.CountQuotaEntry{toolCap}, cupel.NewGreedySlice(), cupel.ScarcityDegrade)
+	slicer, err := slicer.NewCountQuota([]slicer.CountQuotaEntry{toolCap}, slicer.NewGreedy(), slicer.ScarcityDegrade)
 	Expect(err).NotTo(HaveOccurred())
 	p := pipeline(cupel.Policy{Scorer: cupel.NewPriorityScorer(), Slicer: slicer, Placer: cupel.NewUShapedPlacer()})
 	it := func(content string, tokens int, kind cupel.ContextKind, priority int) *cupel.ContextItem {

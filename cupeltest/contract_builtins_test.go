@@ -14,6 +14,7 @@ import (
 
 	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/cupel/chat"
+	"github.com/cupel-go/go-cupel/cupel/slicer"
 	"github.com/cupel-go/go-cupel/cupeltest"
 )
 
@@ -59,20 +60,20 @@ func builtinSlicers() map[string]struct {
 		s    cupel.Slicer
 		opts []cupeltest.Option
 	}
-	caps := []cupel.CountQuotaEntry{must(cupel.NewCountQuotaEntry(cupel.KindDocument, 0, 2)), must(cupel.NewCountQuotaEntry(cupel.KindToolOutput, 0, 1))}
-	reqs := []cupel.CountQuotaEntry{must(cupel.NewCountQuotaEntry(cupel.KindDocument, 1, 3)), must(cupel.NewCountQuotaEntry(cupel.KindMemory, 2, 2))}
-	quotas := must(cupel.NewQuotaSet(cupel.Require(cupel.KindDocument, 20), cupel.Cap(cupel.KindToolOutput, 30)))
+	caps := []slicer.CountQuotaEntry{must(slicer.NewCountQuotaEntry(cupel.KindDocument, 0, 2)), must(slicer.NewCountQuotaEntry(cupel.KindToolOutput, 0, 1))}
+	reqs := []slicer.CountQuotaEntry{must(slicer.NewCountQuotaEntry(cupel.KindDocument, 1, 3)), must(slicer.NewCountQuotaEntry(cupel.KindMemory, 2, 2))}
+	quotas := must(slicer.NewQuotaSet(slicer.Require(cupel.KindDocument, 20), slicer.Cap(cupel.KindToolOutput, 30)))
 	return map[string]entry{
-		"Greedy":                         {s: cupel.NewGreedySlice()},
-		"Knapsack":                       {s: must(cupel.NewKnapsackSlice(10))},
-		"Knapsack(1)":                    {s: must(cupel.NewKnapsackSlice(1))},
-		"Quota(Greedy)":                  {s: must(cupel.NewQuotaSlice(quotas, cupel.NewGreedySlice()))},
-		"CountQuota(caps)":               {s: must(cupel.NewCountQuotaSlice(caps, cupel.NewGreedySlice(), cupel.ScarcityDegrade))},
-		"CountQuota(requires)":           {s: must(cupel.NewCountQuotaSlice(reqs, cupel.NewGreedySlice(), cupel.ScarcityDegrade)), opts: []cupeltest.Option{cupeltest.AllowOverTarget()}},
-		"CountConstrainedKnapsack(caps)": {s: must(cupel.NewCountConstrainedKnapsackSlice(caps, must(cupel.NewKnapsackSlice(10)), cupel.ScarcityDegrade))},
-		"CountConstrainedKnapsack(requires, throw)": {s: must(cupel.NewCountConstrainedKnapsackSlice(reqs, must(cupel.NewKnapsackSlice(10)), cupel.ScarcityThrow)), opts: []cupeltest.Option{cupeltest.AllowOverTarget()}},
-		"Stream(4)":        {s: must(cupel.NewStreamSlice(4))},
-		"Stream(1, tol)":   {s: must(cupel.NewStreamSlice(1, cupel.WithFillTolerance(5)))},
+		"Greedy":                         {s: slicer.NewGreedy()},
+		"Knapsack":                       {s: must(slicer.NewKnapsack(10))},
+		"Knapsack(1)":                    {s: must(slicer.NewKnapsack(1))},
+		"Quota(Greedy)":                  {s: must(slicer.NewQuota(quotas, slicer.NewGreedy()))},
+		"CountQuota(caps)":               {s: must(slicer.NewCountQuota(caps, slicer.NewGreedy(), slicer.ScarcityDegrade))},
+		"CountQuota(requires)":           {s: must(slicer.NewCountQuota(reqs, slicer.NewGreedy(), slicer.ScarcityDegrade)), opts: []cupeltest.Option{cupeltest.AllowOverTarget()}},
+		"CountConstrainedKnapsack(caps)": {s: must(slicer.NewCountConstrainedKnapsack(caps, must(slicer.NewKnapsack(10)), slicer.ScarcityDegrade))},
+		"CountConstrainedKnapsack(requires, throw)": {s: must(slicer.NewCountConstrainedKnapsack(reqs, must(slicer.NewKnapsack(10)), slicer.ScarcityThrow)), opts: []cupeltest.Option{cupeltest.AllowOverTarget()}},
+		"Stream(4)":        {s: must(slicer.NewStream(4))},
+		"Stream(1, tol)":   {s: must(slicer.NewStream(1, cupel.WithFillTolerance(5)))},
 		"chat.NewestFirst": {s: chat.NewestFirstSlice{}},
 	}
 }

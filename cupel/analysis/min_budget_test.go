@@ -3,10 +3,12 @@ package analysis_test
 import (
 	"errors"
 
-	"github.com/cupel-go/go-cupel/cupel"
-	"github.com/cupel-go/go-cupel/cupel/analysis"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+
+	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/analysis"
+	"github.com/cupel-go/go-cupel/cupel/slicer"
 )
 
 // The search bounds of MinBudgetFor, the spec's FindMinBudgetFor: the lower
@@ -30,7 +32,7 @@ var _ = Describe("MinBudgetFor's search (FindMinBudgetFor)", func() {
 		return 0, false
 	}
 	greedy := func() *cupel.Pipeline {
-		p, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewReflexiveScorer(), Slicer: cupel.NewGreedySlice(), Placer: cupel.NewChronologicalPlacer()})
+		p, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewReflexiveScorer(), Slicer: slicer.NewGreedy(), Placer: cupel.NewChronologicalPlacer()})
 		Expect(err).NotTo(HaveOccurred())
 		return p
 	}
@@ -116,17 +118,17 @@ var _ = Describe("MinBudgetFor's search (FindMinBudgetFor)", func() {
 	})
 
 	It("refuses each of the three quota slicers, and only them", func() {
-		qs, err := cupel.NewQuotaSet(cupel.Require("Document", 10))
+		qs, err := slicer.NewQuotaSet(slicer.Require("Document", 10))
 		Expect(err).NotTo(HaveOccurred())
-		quota, err := cupel.NewQuotaSlice(qs, cupel.NewGreedySlice())
+		quota, err := slicer.NewQuota(qs, slicer.NewGreedy())
 		Expect(err).NotTo(HaveOccurred())
-		e, err := cupel.NewCountQuotaEntry("Document", 1, 2)
+		e, err := slicer.NewCountQuotaEntry("Document", 1, 2)
 		Expect(err).NotTo(HaveOccurred())
-		cq, err := cupel.NewCountQuotaSlice([]cupel.CountQuotaEntry{e}, cupel.NewGreedySlice(), cupel.ScarcityDegrade)
+		cq, err := slicer.NewCountQuota([]slicer.CountQuotaEntry{e}, slicer.NewGreedy(), slicer.ScarcityDegrade)
 		Expect(err).NotTo(HaveOccurred())
-		ks, err := cupel.NewKnapsackSlice(1)
+		ks, err := slicer.NewKnapsack(1)
 		Expect(err).NotTo(HaveOccurred())
-		cck, err := cupel.NewCountConstrainedKnapsackSlice([]cupel.CountQuotaEntry{e}, ks, cupel.ScarcityDegrade)
+		cck, err := slicer.NewCountConstrainedKnapsack([]slicer.CountQuotaEntry{e}, ks, slicer.ScarcityDegrade)
 		Expect(err).NotTo(HaveOccurred())
 		t := hintItem("t", 10, 0.5)
 		for _, sl := range []cupel.Slicer{quota, cq, cck} {
@@ -137,7 +139,7 @@ var _ = Describe("MinBudgetFor's search (FindMinBudgetFor)", func() {
 			Expect(errors.As(err, &nm)).To(BeTrue(), "%T", sl)
 			Expect(nm.Method).To(Equal("FindMinBudgetFor"))
 		}
-		for _, sl := range []cupel.Slicer{cupel.NewGreedySlice(), ks} {
+		for _, sl := range []cupel.Slicer{slicer.NewGreedy(), ks} {
 			p, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewReflexiveScorer(), Slicer: sl, Placer: cupel.NewChronologicalPlacer()})
 			Expect(err).NotTo(HaveOccurred())
 			got, ok, err := analysis.MinBudgetFor(p, []*cupel.ContextItem{t}, t, 100)
@@ -147,7 +149,7 @@ var _ = Describe("MinBudgetFor's search (FindMinBudgetFor)", func() {
 	})
 
 	It("returns a run's other errors, with zero results", func() {
-		ks, err := cupel.NewKnapsackSlice(1, cupel.WithTableLimit(15))
+		ks, err := slicer.NewKnapsack(1, slicer.WithTableLimit(15))
 		Expect(err).NotTo(HaveOccurred())
 		p, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewReflexiveScorer(), Slicer: ks, Placer: cupel.NewChronologicalPlacer()})
 		Expect(err).NotTo(HaveOccurred())

@@ -8,6 +8,7 @@ import (
 
 	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/cupel/policy"
+	"github.com/cupel-go/go-cupel/cupel/slicer"
 )
 
 var _ = Describe("adversarial input", func() {
@@ -15,15 +16,15 @@ var _ = Describe("adversarial input", func() {
 		// Regression: Of (then cupel.PolicySpecOf) read the configuration of a typed nil
 		// *CountQuotaSlice (and *QuotaSlice, *CompositeScorer, ...) and
 		// panicked instead of returning an error.
-		greedy, placer := cupel.NewGreedySlice(), cupel.NewUShapedPlacer()
+		greedy, placer := slicer.NewGreedy(), cupel.NewUShapedPlacer()
 		scorers := map[string]cupel.Scorer{
 			"composite": (*cupel.CompositeScorer)(nil), "scaled": (*cupel.ScaledScorer)(nil), "kind": (*cupel.KindScorer)(nil),
 			"tag": (*cupel.TagScorer)(nil), "decay": (*cupel.DecayScorer)(nil), "metadata_trust": (*cupel.MetadataTrustScorer)(nil),
 			"metadata_key": (*cupel.MetadataKeyScorer)(nil), "recency": (*cupel.RecencyScorer)(nil), "nil": nil,
 		}
 		slicers := map[string]cupel.Slicer{
-			"quota": (*cupel.QuotaSlice)(nil), "count_quota": (*cupel.CountQuotaSlice)(nil), "count_constrained_knapsack": (*cupel.CountConstrainedKnapsackSlice)(nil),
-			"knapsack": (*cupel.KnapsackSlice)(nil), "greedy": (*cupel.GreedySlice)(nil), "nil": nil,
+			"quota": (*slicer.Quota)(nil), "count_quota": (*slicer.CountQuota)(nil), "count_constrained_knapsack": (*slicer.CountConstrainedKnapsack)(nil),
+			"knapsack": (*slicer.Knapsack)(nil), "greedy": (*slicer.Greedy)(nil), "nil": nil,
 		}
 		for name, sc := range scorers {
 			It("returns an error for a nil "+name+" scorer", func() {
@@ -73,7 +74,7 @@ var _ = Describe("adversarial input", func() {
 			Expect(err).NotTo(HaveOccurred())
 			s = c
 		}
-		p, err := cupel.NewPipeline(cupel.Policy{Scorer: s, Slicer: cupel.NewGreedySlice(), Placer: cupel.NewUShapedPlacer()})
+		p, err := cupel.NewPipeline(cupel.Policy{Scorer: s, Slicer: slicer.NewGreedy(), Placer: cupel.NewUShapedPlacer()})
 		Expect(err).NotTo(HaveOccurred())
 		spec, err := policy.Of(p.Config())
 		Expect(err).NotTo(HaveOccurred())

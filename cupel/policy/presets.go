@@ -38,7 +38,7 @@ func Preset(name string) (Spec, error) {
 			OverflowStrategy: "throw",
 		}
 		if slicer == "knapsack" {
-			s.BucketSize = cupel.Ptr(cupel.DefaultBucketSize)
+			s.BucketSize = cupel.Ptr(slicer.DefaultBucketSize)
 		}
 		return s
 	}

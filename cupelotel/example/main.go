@@ -18,12 +18,14 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cupel-go/go-cupel/cupel"
-	"github.com/cupel-go/go-cupel/cupelotel"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+
+	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/slicer"
+	"github.com/cupel-go/go-cupel/cupelotel"
 )
 
 func main() {
@@ -82,9 +84,9 @@ func run(w io.Writer) error {
 // Deduplicated (Deduplicate), CountCapExceeded, PinnedOverride and
 // BudgetExceeded (Slice).
 func scenario() (*cupel.Pipeline, []*cupel.ContextItem, cupel.ContextBudget) {
-	toolCap, err := cupel.NewCountQuotaEntry(cupel.KindToolOutput, 0, 1)
+	toolCap, err := slicer.NewCountQuotaEntry(cupel.KindToolOutput, 0, 1)
 	check(err)
-	slicer, err := cupel.NewCountQuotaSlice([]cupel.CountQuotaEntry{toolCap}, cupel.NewGreedySlice(), cupel.ScarcityDegrade)
+	slicer, err := slicer.NewCountQuota([]slicer.CountQuotaEntry{toolCap}, slicer.NewGreedy(), slicer.ScarcityDegrade)
 	check(err)
 	pipeline, err := cupel.NewPipeline(cupel.Policy{
 		Scorer: cupel.NewPriorityScorer(),
@@ -116,9 +118,9 @@ func scenario() (*cupel.Pipeline, []*cupel.ContextItem, cupel.ContextBudget) {
 // truncateScenario requires two documents that, with the pinned system
 // prompt, exceed the target; OverflowTruncate then drops at Place.
 func truncateScenario() (*cupel.Pipeline, []*cupel.ContextItem, cupel.ContextBudget) {
-	docs, err := cupel.NewCountQuotaEntry(cupel.KindDocument, 2, 2)
+	docs, err := slicer.NewCountQuotaEntry(cupel.KindDocument, 2, 2)
 	check(err)
-	slicer, err := cupel.NewCountQuotaSlice([]cupel.CountQuotaEntry{docs}, cupel.NewGreedySlice(), cupel.ScarcityDegrade)
+	slicer, err := slicer.NewCountQuota([]slicer.CountQuotaEntry{docs}, slicer.NewGreedy(), slicer.ScarcityDegrade)
 	check(err)
 	pipeline, err := cupel.NewPipeline(cupel.Policy{
 		Scorer:   cupel.NewPriorityScorer(),

@@ -7,6 +7,7 @@ import (
 	"log"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/slicer"
 )
 
 // candidates is the context of one turn: more than fits the budget.
@@ -31,7 +32,7 @@ func newPipeline() (*cupel.Pipeline, error) {
 	}
 	return cupel.NewPipeline(cupel.Policy{
 		Scorer: scorer,
-		Slicer: cupel.NewGreedySlice(),
+		Slicer: slicer.NewGreedy(),
 		Placer: cupel.NewUShapedPlacer(),
 	})
 }

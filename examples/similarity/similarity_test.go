@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/slicer"
 	"github.com/cupel-go/go-cupel/cupeltest"
 	"github.com/cupel-go/go-cupel/examples/similarity"
 )
@@ -45,7 +46,7 @@ func TestContract(t *testing.T) {
 func TestSelection(t *testing.T) {
 	p, err := cupel.NewPipeline(cupel.Policy{
 		Scorer: similarity.Scorer{},
-		Slicer: cupel.NewGreedySlice(),
+		Slicer: slicer.NewGreedy(),
 		Placer: cupel.NewUShapedPlacer(),
 	})
 	if err != nil {
