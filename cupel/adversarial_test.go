@@ -272,7 +272,7 @@ var _ = Describe("adversarial input", func() {
 			}
 			b, _ := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 30, TargetTokens: 20})
 			for _, v := range []float64{nan, inf, -inf} {
-				for _, sl := range []cupel.Slicer{slicer.NewGreedy(), slKnapsack(1), mustCountQuota("Message", 2)} {
+				for _, sl := range []cupel.Slicer{slicer.NewGreedy(), mustKnapsack(1), mustCountQuota("Message", 2)} {
 					for _, pl := range []cupel.Placer{cupel.NewUShapedPlacer(), cupel.NewChronologicalPlacer()} {
 						p, err := cupel.NewPipeline(cupel.Policy{Scorer: advConst(v), Slicer: sl, Placer: pl, Overflow: cupel.OverflowTruncate})
 						Expect(err).NotTo(HaveOccurred())
@@ -449,19 +449,19 @@ var _ = Describe("adversarial input", func() {
 			Expect(err).NotTo(HaveOccurred())
 			return p.Run(items, b)
 		}
-		slicer := func(f func([]cupel.ScoredItem) []*cupel.ContextItem) cupel.Slicer {
+		selecting := func(f func([]cupel.ScoredItem) []*cupel.ContextItem) cupel.Slicer {
 			return slicerFunc(func(s []cupel.ScoredItem, _ cupel.ContextBudget) ([]*cupel.ContextItem, error) { return f(s), nil })
 		}
 		It("rejects a slicer returning an item not in its input, even one of equal content", func() {
-			_, err := run(slicer(func([]cupel.ScoredItem) []*cupel.ContextItem { return []*cupel.ContextItem{stranger} }), cupel.NewUShapedPlacer(), false, a, bItem)
+			_, err := run(selecting(func([]cupel.ScoredItem) []*cupel.ContextItem { return []*cupel.ContextItem{stranger} }), cupel.NewUShapedPlacer(), false, a, bItem)
 			Expect(err).To(MatchError(cupel.ErrInvalidConfig))
-			_, err = run(slicer(func([]cupel.ScoredItem) []*cupel.ContextItem { return []*cupel.ContextItem{nil} }), cupel.NewUShapedPlacer(), false, a)
+			_, err = run(selecting(func([]cupel.ScoredItem) []*cupel.ContextItem { return []*cupel.ContextItem{nil} }), cupel.NewUShapedPlacer(), false, a)
 			Expect(err).To(MatchError(cupel.ErrInvalidConfig))
 		})
 		It("rejects a slicer returning an item more often than its input holds it", func() {
-			_, err := run(slicer(func([]cupel.ScoredItem) []*cupel.ContextItem { return []*cupel.ContextItem{a, a} }), cupel.NewUShapedPlacer(), false, a, bItem)
+			_, err := run(selecting(func([]cupel.ScoredItem) []*cupel.ContextItem { return []*cupel.ContextItem{a, a} }), cupel.NewUShapedPlacer(), false, a, bItem)
 			Expect(err).To(MatchError(cupel.ErrInvalidConfig))
-			res, err := run(slicer(func([]cupel.ScoredItem) []*cupel.ContextItem { return []*cupel.ContextItem{a, a} }), cupel.NewUShapedPlacer(), true, a, bItem, a)
+			res, err := run(selecting(func([]cupel.ScoredItem) []*cupel.ContextItem { return []*cupel.ContextItem{a, a} }), cupel.NewUShapedPlacer(), true, a, bItem, a)
 			Expect(err).NotTo(HaveOccurred(), "a pointer passed twice may be selected twice")
 			Expect(res.Items).To(Equal([]*cupel.ContextItem{a, a}))
 		})
@@ -502,6 +502,14 @@ func mustCountQuota(kind cupel.ContextKind, require int) cupel.Slicer {
 		panic(err)
 	}
 	s, err := slicer.NewCountQuota([]slicer.CountQuotaEntry{e}, slicer.NewGreedy(), slicer.ScarcityDegrade)
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
+
+func mustKnapsack(bucket int) *slicer.Knapsack {
+	s, err := slicer.NewKnapsack(bucket)
 	if err != nil {
 		panic(err)
 	}

@@ -95,7 +95,7 @@ var _ = Describe("one pipeline shared by 16 goroutines", func() {
 		for name, sc := range scorers {
 			add(name+"/greedy/u-shaped", sc, greedy, cupel.NewUShapedPlacer())
 		}
-		knap := slKnapsack(10)
+		knap := mustKnapsack(10)
 		set, err := slicer.NewQuotaSet(slicer.RequireCap("Document", 20, 50), slicer.Cap("message", 40), slicer.Require(kelvin, 10))
 		Expect(err).NotTo(HaveOccurred())
 		quota, err := slicer.NewQuota(set, greedy)

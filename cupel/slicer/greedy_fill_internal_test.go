@@ -18,7 +18,7 @@ func greedyInput(scores []float64, toks []int) []cupel.ScoredItem {
 	for pos, t := range toks {
 		in[pos].Score = scores[pos]
 		if t != -5 {
-			in[pos].Item = &cupel.ContextItem{Tokens: t}
+			in[pos].Item = tokItem(t)
 		}
 	}
 	return in
@@ -228,4 +228,10 @@ func TestAddWithin(t *testing.T) {
 			t.Errorf("addWithin(%d, %d, %d) = %d, want %d", c.sum, c.t, c.limit, got, c.want)
 		}
 	}
+}
+
+// tokItem is an item of t tokens (any content: the slicers compare items
+// by identity).
+func tokItem(t int) *cupel.ContextItem {
+	return cupel.MustItem(cupel.ItemSpec{Content: "x", Tokens: t})
 }

@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/cupel-go/go-cupel/cupel"
 )
 
 // knapsackCase is one random input: scores rich in ties, with values of 0
@@ -33,7 +35,7 @@ func knapsackCase(r *rand.Rand) (in []cupel.ScoredItem, bucket, target int) {
 		if r.IntN(30) == 0 {
 			continue // nil Item
 		}
-		in[i].Item = &cupel.ContextItem{Tokens: tok}
+		in[i].Item = tokItem(tok)
 	}
 	if wide {
 		return in, 1, 10000 + r.IntN(30000)
@@ -81,8 +83,8 @@ func TestKnapsackSlicePositionsEqualsSlice(t *testing.T) {
 		if wantErr == nil && gotErr != nil || wantErr != nil && gotErr == nil {
 			t.Fatalf("trial %d: Slice error %v, SlicePositions error %v", trial, wantErr, gotErr)
 		}
-		if !slices.Equal(cupel.ItemsAt(in, got), want) {
-			t.Fatalf("trial %d (bucket %d, target %d): SlicePositions %v, Slice %v", trial, bucket, target, cupel.ItemsAt(in, got), want)
+		if !slices.Equal(itemsOf(in, got), want) {
+			t.Fatalf("trial %d (bucket %d, target %d): SlicePositions %v, Slice %v", trial, bucket, target, itemsOf(in, got), want)
 		}
 	}
 }

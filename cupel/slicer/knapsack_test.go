@@ -1,4 +1,4 @@
-package cupel_test
+package slicer_test
 
 import (
 	"errors"

@@ -1,14 +1,13 @@
-package cupel_test
+package slicer_test
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/cupel/slicer"
 )
 
-func ExampleGreedySlice() {
+func ExampleGreedy() {
 	items := []cupel.ScoredItem{
 		{Item: cupel.MustItem(cupel.ItemSpec{Content: "long answer", Tokens: 600}), Score: 0.9},
 		{Item: cupel.MustItem(cupel.ItemSpec{Content: "short note", Tokens: 100}), Score: 0.5},
@@ -26,7 +25,7 @@ func ExampleGreedySlice() {
 	// long answer
 }
 
-func ExampleKnapsackSlice() {
+func ExampleKnapsack() {
 	items := []cupel.ScoredItem{
 		{Item: cupel.MustItem(cupel.ItemSpec{Content: "dense", Tokens: 100}), Score: 0.5},
 		{Item: cupel.MustItem(cupel.ItemSpec{Content: "x", Tokens: 150}), Score: 0.6},
@@ -43,7 +42,7 @@ func ExampleKnapsackSlice() {
 	// x
 }
 
-func ExampleCountConstrainedKnapsackSlice() {
+func ExampleCountConstrainedKnapsack() {
 	tool := func(name string, score float64) cupel.ScoredItem {
 		return cupel.ScoredItem{Item: cupel.MustItem(cupel.ItemSpec{Content: name, Tokens: 100, Kind: "tool"}), Score: score}
 	}
@@ -62,35 +61,4 @@ func ExampleCountConstrainedKnapsackSlice() {
 	// selected tool-a
 	// selected tool-b
 	// capped tool-c (kind tool, cap 2, count 2)
-}
-
-func ExampleUShapedPlacer() {
-	var items []cupel.ScoredItem
-	for i, name := range []string{"A", "B", "C", "D", "E"} {
-		items = append(items, cupel.ScoredItem{
-			Item:  cupel.MustItem(cupel.ItemSpec{Content: name, Tokens: 10}),
-			Score: 0.9 - 0.1*float64(i),
-		})
-	}
-	for _, it := range cupel.NewUShapedPlacer().Place(items) {
-		fmt.Print(it.Content(), " ")
-	}
-	fmt.Println()
-	// Output: A C E D B
-}
-
-func ExampleChronologicalPlacer() {
-	at := func(h int) *time.Time { t := time.Date(2024, 5, 1, h, 0, 0, 0, time.UTC); return &t }
-	items := []cupel.ScoredItem{
-		{Item: cupel.MustItem(cupel.ItemSpec{Content: "undated", Tokens: 1}), Score: 1},
-		{Item: cupel.MustItem(cupel.ItemSpec{Content: "reply", Tokens: 1, Timestamp: at(10)}), Score: 0.2},
-		{Item: cupel.MustItem(cupel.ItemSpec{Content: "question", Tokens: 1, Timestamp: at(9)}), Score: 0.8},
-	}
-	for _, it := range cupel.NewChronologicalPlacer().Place(items) {
-		fmt.Println(it.Content())
-	}
-	// Output:
-	// question
-	// reply
-	// undated
 }

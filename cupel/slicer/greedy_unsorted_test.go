@@ -1,4 +1,4 @@
-package cupel_test
+package slicer_test
 
 import (
 	"math"
@@ -10,6 +10,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/internal/keysort"
 	"github.com/cupel-go/go-cupel/cupel/slicer"
 	"github.com/cupel-go/go-cupel/internal/testtool"
 )
@@ -102,7 +103,7 @@ var _ = Describe("GreedySlice.SliceUnsorted", func() {
 				}
 			}
 			sorted := slices.Clone(in)
-			slices.SortStableFunc(sorted, func(a, b cupel.ScoredItem) int { return fzCmpDesc(a.Score, b.Score) })
+			slices.SortStableFunc(sorted, func(a, b cupel.ScoredItem) int { return keysort.CompareScoreDesc(a.Score, b.Score) })
 			want, err := g.Slice(sorted, b)
 			Expect(err).NotTo(HaveOccurred())
 			pos, err := g.SliceUnsorted(slices.Clone(in), b, []int{-7, -7})
