@@ -117,6 +117,17 @@ func (s spyDetailed) SliceContext(ctx context.Context, sorted []cupel.ScoredItem
 }
 
 // spyScorer is a Scorer; spyBatchScorer a BatchScorer.
+// spyWholeSet is a WholeSetSlicer whose NeedsWholeSet returns needs.
+type spyWholeSet struct {
+	spySlicer
+	needs bool
+}
+
+func (s spyWholeSet) NeedsWholeSet() bool {
+	s.log.record("NeedsWholeSet")
+	return s.needs
+}
+
 type spyScorer struct{ log *dispatchLog }
 
 func (s spyScorer) Score(it *cupel.ContextItem, _ []*cupel.ContextItem) float64 {
@@ -452,6 +463,45 @@ var _ = Describe("the dispatch (one path per stage, by the optional interfaces)"
 			return spyPositions{spyItemsContext{spySlicer{l}}, bad}
 		}, false, true, []int{3}, "SlicePositions returned position 3, outside [0, 3)"),
 	)
+
+	It("refuses in RunStream a slicer that needs the whole candidate set, with the error it gives the quota slicers, before pulling a candidate", func() {
+		stream := func(sl cupel.Slicer) (int, error) {
+			p, err := cupel.NewPipeline(cupel.Policy{Scorer: tableScorer{}, Slicer: sl, Placer: cupel.NewChronologicalPlacer()})
+			Expect(err).NotTo(HaveOccurred())
+			pulled := 0
+			seq := func(yield func(*cupel.ContextItem) bool) {
+				for _, it := range items {
+					pulled++
+					if !yield(it) {
+						return
+					}
+				}
+			}
+			_, err = p.RunStream(seq, slTarget(100))
+			return pulled, err
+		}
+		pulled, err := stream(spyWholeSet{spySlicer{log}, true})
+		Expect(pulled).To(BeZero())
+		Expect(log.calls).To(Equal([]string{"NeedsWholeSet"}))
+		var custom *cupel.ValidationError
+		Expect(errors.As(err, &custom)).To(BeTrue(), "%v", err)
+		Expect(errors.Is(err, cupel.ErrInvalidConfig)).To(BeTrue())
+		Expect(custom.Value).To(Equal("cupel_test.spyWholeSet"))
+
+		q, err := slicer.NewQuota(slicer.QuotaSet{}, slicer.NewGreedy())
+		Expect(err).NotTo(HaveOccurred())
+		_, err = stream(q)
+		var builtin *cupel.ValidationError
+		Expect(errors.As(err, &builtin)).To(BeTrue(), "%v", err)
+		Expect(builtin.Value).To(Equal("*slicer.Quota"))
+		Expect([]string{custom.Type, custom.Field, custom.Reason}).To(Equal([]string{builtin.Type, builtin.Field, builtin.Reason}))
+
+		log.calls = nil
+		pulled, err = stream(spyWholeSet{spySlicer{log}, false})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(pulled).To(Equal(len(items)))
+		Expect(log.calls).To(Equal([]string{"NeedsWholeSet", "Slice"}))
+	})
 
 	It("rejects an item SliceDetailed or SliceContext returns that was not in the input, with a *ValidationError", func() {
 		for _, cancellable := range []bool{false, true} {
