@@ -23,11 +23,12 @@ var (
 	// ErrOverflow: the merged selection exceeds targetTokens under
 	// [OverflowThrow]. See [OverflowError].
 	ErrOverflow = errors.New("cupel: selection exceeds the target budget")
-	// ErrCountRequirementUnmet: a count-quota slicer with [ScarcityThrow] found
-	// fewer candidates of a kind than its requireCount. See [CountRequirementError].
+	// ErrCountRequirementUnmet: a count-quota slicer with slicer.ScarcityThrow
+	// found fewer candidates of a kind than its requireCount. See
+	// slicer.CountRequirementError.
 	ErrCountRequirementUnmet = errors.New("cupel: count requirement cannot be met")
 	// ErrTableTooLarge: a knapsack table would exceed its cell limit
-	// (ruling 19). See [TableTooLargeError].
+	// (ruling 19). See slicer.TableTooLargeError.
 	ErrTableTooLarge = errors.New("cupel: knapsack table too large")
 	// ErrTokenOverflow: a sum of token counts does not fit in an int.
 	// See [TokenOverflowError].

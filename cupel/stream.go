@@ -9,7 +9,7 @@ import (
 	"github.com/cupel-go/go-cupel/cupel/internal/rules"
 )
 
-// DefaultStreamBatchSize is the micro-batch size of [StreamSlice] and
+// DefaultStreamBatchSize is the micro-batch size of slicer.Stream and
 // [Pipeline.RunStream] when none is given ([WithBatchSize]).
 const DefaultStreamBatchSize = 64
 

@@ -76,7 +76,7 @@ func (c *CountConstrainedKnapsack) Slice(sorted []cupel.ScoredItem, budget cupel
 
 // SliceDetailed implements [cupel.DetailedSlicer]. It does not modify sorted.
 func (c *CountConstrainedKnapsack) SliceDetailed(sorted []cupel.ScoredItem, budget cupel.ContextBudget) (cupel.SliceResult, error) {
-	return c.sliceStop(nil, sorted, budget)
+	return c.sliceStop(context.Background(), sorted, budget)
 }
 
 // sliceStop is SliceDetailed polling ctx (when not nil) between the phases

@@ -94,9 +94,9 @@ type phase2Func func(residual []cupel.ScoredItem, budget cupel.ContextBudget) ([
 
 // run is COUNT-QUOTA-SLICE of spec chapter 29 (CountQuotaSlice), section
 // Algorithm, which is also COUNT-KNAPSACK-CAP of chapter 30
-// (CountConstrainedKnapsack) when phase2 is the knapsack followed by
-// its re-sort, with the decisions listed on CountQuota. A non-nil
-// ctx (see live) is polled after each Phase 1 sort and before and after Phase 2.
+// (CountConstrainedKnapsackSlice) when phase2 is the knapsack followed by
+// its re-sort, with the decisions listed on CountQuota. ctx
+// is polled after each Phase 1 sort and before and after Phase 2.
 func (p *countPolicy) run(ctx context.Context, scoredItems []cupel.ScoredItem, budget cupel.ContextBudget, phase2 phase2Func) (cupel.SliceResult, error) {
 	if len(scoredItems) == 0 || budget.TargetTokens() <= 0 {
 		return cupel.SliceResult{Selected: []*cupel.ContextItem{}}, nil
@@ -298,7 +298,7 @@ func (c *CountQuota) SliceDetailed(sorted []cupel.ScoredItem, budget cupel.Conte
 	}
 	p := c.policy
 	p.name = "CountQuotaSlice"
-	return p.run(nil, sorted, budget, c.inner.Slice)
+	return p.run(context.Background(), sorted, budget, c.inner.Slice)
 }
 
 // NeedsWholeSet implements [cupel.WholeSetSlicer]: the count quotas apply to the

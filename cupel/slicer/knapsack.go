@@ -95,7 +95,7 @@ func (k *Knapsack) TableLimit() int64 {
 }
 
 // Slice implements [cupel.Slicer]: KNAPSACK-SLICE, spec chapter 27
-// (Knapsack), section Algorithm, step by step. It returns a
+// (KnapsackSlice), section Algorithm, step by step. It returns a
 // [*TableTooLargeError] when the table would exceed the limit. It does not
 // modify sorted.
 //

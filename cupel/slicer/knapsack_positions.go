@@ -14,7 +14,7 @@ import (
 // order, same error); TestKnapsackSlicePositionsEqualsSlice checks that on
 // random inputs on both sides of every fork below.
 func (k *Knapsack) SlicePositions(sorted []cupel.ScoredItem, budget cupel.ContextBudget) ([]int, error) {
-	return k.solve(nil, sorted, budget)
+	return k.solve(context.Background(), sorted, budget)
 }
 
 // knapCand is a DP candidate: its position in the input, weight and value.
@@ -24,7 +24,7 @@ type knapCand struct {
 	v   int64
 }
 
-// solve is SlicePositions, polling a non-nil ctx (see live) while the table
+// solve is SlicePositions, polling ctx while the table
 // fills (before each block of about rules.PollEvery cells). It fills a smaller
 // table than Slice, with the same result:
 //

@@ -222,7 +222,7 @@ func (q *Quota) Inner() cupel.Slicer { return q.inner }
 // Slice implements [cupel.Slicer]: QUOTA-SLICE (see slice). It does not modify
 // sorted.
 func (q *Quota) Slice(sorted []cupel.ScoredItem, budget cupel.ContextBudget) ([]*cupel.ContextItem, error) {
-	return q.slice(nil, sorted, budget)
+	return q.slice(context.Background(), sorted, budget)
 }
 
 // kindPartition is one kind's partition in QUOTA-SLICE: the kind as first

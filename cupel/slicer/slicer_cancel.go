@@ -7,31 +7,25 @@ import (
 	"github.com/cupel-go/go-cupel/internal/enginehook"
 )
 
-// live returns ctx, or nil when ctx can never be done (context.Background,
-// context.TODO, a nil ctx): the slicers take exactly the path of a call
-// without a context then, polling nothing.
-func live(ctx context.Context) context.Context {
-	if ctx == nil || ctx.Done() == nil {
-		return nil
-	}
-	return ctx
-}
-
 // stopped returns the engine's *cupel.CanceledError for the Slice stage when
 // ctx is done, else nil; a nil ctx is never done.
 func stopped(ctx context.Context) error {
-	if ctx == nil {
+	if ctx == nil || ctx.Done() == nil {
 		return nil
 	}
 	return enginehook.SliceCanceled(ctx)
 }
 
-// sliceInner is how a slicer of this package calls its inner slicer: with
-// a nil ctx (see live) through Slice, so that results never depend on a
-// custom slicer's other methods agreeing with its Slice; else through
+// cancellable reports whether ctx can ever be done (context.Background,
+// context.TODO and a nil ctx cannot).
+func cancellable(ctx context.Context) bool { return ctx != nil && ctx.Done() != nil }
+
+// sliceInner is how a slicer of this package calls its inner slicer: under
+// a ctx that can never be done through Slice, so that results never depend
+// on a custom slicer's other methods agreeing with its Slice; else through
 // [cupel.SliceWithContext], so that the cancellation reaches it.
 func sliceInner(ctx context.Context, s cupel.Slicer, sorted []cupel.ScoredItem, budget cupel.ContextBudget) ([]*cupel.ContextItem, error) {
-	if ctx == nil {
+	if !cancellable(ctx) {
 		return s.Slice(sorted, budget)
 	}
 	res, err := cupel.SliceWithContext(ctx, s, sorted, budget)

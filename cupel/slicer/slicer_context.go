@@ -13,7 +13,6 @@ import (
 // SliceContext implements [cupel.ContextSlicer]: Slice, with ctx checked before
 // and after the call.
 func (g *Greedy) SliceContext(ctx context.Context, sorted []cupel.ScoredItem, budget cupel.ContextBudget) (cupel.SliceResult, error) {
-	ctx = live(ctx)
 	if err := stopped(ctx); err != nil {
 		return cupel.SliceResult{}, err
 	}
@@ -30,7 +29,7 @@ func (g *Greedy) SliceContext(ctx context.Context, sorted []cupel.ScoredItem, bu
 // SliceContext implements [cupel.ContextSlicer]: Slice, polling ctx while the
 // table fills (every few thousand cells).
 func (k *Knapsack) SliceContext(ctx context.Context, sorted []cupel.ScoredItem, budget cupel.ContextBudget) (cupel.SliceResult, error) {
-	pos, err := k.solve(live(ctx), sorted, budget)
+	pos, err := k.solve(ctx, sorted, budget)
 	if err != nil {
 		return cupel.SliceResult{}, err
 	}
@@ -40,13 +39,13 @@ func (k *Knapsack) SliceContext(ctx context.Context, sorted []cupel.ScoredItem, 
 // SlicePositionsContext implements [cupel.ContextPositionSlicer]: SlicePositions,
 // polling ctx while the table fills (every few thousand cells).
 func (k *Knapsack) SlicePositionsContext(ctx context.Context, sorted []cupel.ScoredItem, budget cupel.ContextBudget) ([]int, error) {
-	return k.solve(live(ctx), sorted, budget)
+	return k.solve(ctx, sorted, budget)
 }
 
 // SliceContext implements [cupel.ContextSlicer]: Slice, passing ctx to the inner
 // slicer of each kind.
 func (q *Quota) SliceContext(ctx context.Context, sorted []cupel.ScoredItem, budget cupel.ContextBudget) (cupel.SliceResult, error) {
-	sel, err := q.slice(live(ctx), sorted, budget)
+	sel, err := q.slice(ctx, sorted, budget)
 	if err != nil {
 		return cupel.SliceResult{}, err
 	}
@@ -59,7 +58,6 @@ func (c *CountQuota) SliceContext(ctx context.Context, sorted []cupel.ScoredItem
 	if c == nil || enginehook.IsNil(c.inner) {
 		return cupel.SliceResult{}, enginehook.InvalidConfig("CountQuotaSlice", "inner", nil, "must not be nil")
 	}
-	ctx = live(ctx)
 	p := c.policy
 	p.name = "CountQuotaSlice"
 	return p.run(ctx, sorted, budget, func(residual []cupel.ScoredItem, b cupel.ContextBudget) ([]*cupel.ContextItem, error) {
@@ -70,5 +68,5 @@ func (c *CountQuota) SliceContext(ctx context.Context, sorted []cupel.ScoredItem
 // SliceContext implements [cupel.ContextSlicer]: SliceDetailed, checking ctx
 // between the phases and while the knapsack table fills.
 func (c *CountConstrainedKnapsack) SliceContext(ctx context.Context, sorted []cupel.ScoredItem, budget cupel.ContextBudget) (cupel.SliceResult, error) {
-	return c.sliceStop(live(ctx), sorted, budget)
+	return c.sliceStop(ctx, sorted, budget)
 }

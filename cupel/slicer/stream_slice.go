@@ -87,7 +87,6 @@ func (s *Stream) BatchSize() int {
 // ctx is done, checking it before each item is taken; it cannot interrupt
 // an iterator that blocks. A nil ctx means context.Background().
 func (s *Stream) SliceSeq(ctx context.Context, items iter.Seq[cupel.ScoredItem], budget cupel.ContextBudget) ([]*cupel.ContextItem, error) {
-	ctx = live(ctx)
 	size, tolerance := s.BatchSize(), s.FillTolerance()
 	remaining := budget.TargetTokens()
 	selected := []*cupel.ContextItem{}
