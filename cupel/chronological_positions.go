@@ -66,12 +66,3 @@ func chronoFastKeys(items []ScoredItem, keys []keysort.KeyIdx) ([]keysort.KeyIdx
 	}
 	return keys, true
 }
-
-// itemsAt returns the items of items at the given positions, in order.
-func itemsAt(items []ScoredItem, positions []int) []*ContextItem {
-	out := make([]*ContextItem, len(positions))
-	for i, p := range positions {
-		out[i] = items[p].Item
-	}
-	return out
-}
