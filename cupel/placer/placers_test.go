@@ -1,4 +1,4 @@
-package cupel_test
+package placer_test
 
 import (
 	"math"
@@ -11,6 +11,27 @@ import (
 
 func slTimed(content string, ts *time.Time) *cupel.ContextItem {
 	return cupel.MustItem(cupel.ItemSpec{Content: content, Tokens: 1, Timestamp: ts})
+}
+
+func slItem(content string, tokens int) *cupel.ContextItem {
+	return cupel.MustItem(cupel.ItemSpec{Content: content, Tokens: tokens})
+}
+
+func slS(it *cupel.ContextItem, score float64) cupel.ScoredItem {
+	return cupel.ScoredItem{Item: it, Score: score}
+}
+
+// slContents is the contents of items in order, "<nil>" for a nil item.
+func slContents(items []*cupel.ContextItem) []string {
+	out := make([]string, len(items))
+	for i, it := range items {
+		if it == nil {
+			out[i] = "<nil>"
+		} else {
+			out[i] = it.Content()
+		}
+	}
+	return out
 }
 
 var _ = Describe("ChronologicalPlacer", func() {

@@ -1,15 +1,18 @@
-package cupel
+package placer
 
-import "github.com/cupel-go/go-cupel/cupel/internal/keysort"
+import (
+	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/internal/keysort"
+)
 
-// The position fast path of UShapedPlacer: the placed order as positions in
+// The position fast path of UShaped: the placed order as positions in
 // the input, for the pipeline's PositionPlacer path, computed with
 // keysort.Sort instead of a comparison sort.
 //
-// It must equal [UShapedPlacer.Place]: items[p].Item for p in
+// It must equal [UShaped.Place]: items[p].Item for p in
 // PlacePositions(items) is Place(items), item for item. It has no
 // threshold of its own (keysort.Sort chooses its algorithm by length; its
-// result does not depend on the choice). PlaceRanked ([RankedPlacer]) is
+// result does not depend on the choice). PlaceRanked ([cupel.RankedPlacer]) is
 // the same order for input already in rank order. TestUShapedPositionsEqualPlace and
 // TestUShapedPlaceRankedEqualsPlace (placers_positions_internal_test.go)
 // prove both on random inputs with ties, NaN and -0.0, at lengths on both
@@ -17,9 +20,9 @@ import "github.com/cupel-go/go-cupel/cupel/internal/keysort"
 // BenchmarkUShapedPlacer and
 // BenchmarkPlacerPipeline (placers_bench_test.go) measure what it saves.
 
-// PlacePositions implements [PositionPlacer]: the positions in items of
-// [UShapedPlacer.Place]'s order.
-func (*UShapedPlacer) PlacePositions(items []ScoredItem) []int {
+// PlacePositions implements [cupel.PositionPlacer]: the positions in items of
+// [UShaped.Place]'s order.
+func (*UShaped) PlacePositions(items []cupel.ScoredItem) []int {
 	out := make([]int, len(items))
 	if len(items) <= 1 {
 		return out // [] or [0]
@@ -38,18 +41,18 @@ func (*UShapedPlacer) PlacePositions(items []ScoredItem) []int {
 	return out
 }
 
-// PlaceRanked implements [RankedPlacer]: it writes to out the positions of
+// PlaceRanked implements [cupel.RankedPlacer]: it writes to out the positions of
 // Place's order for len(out) items already in rank order (score
 // descending, ties in input order), where the rank of each item is its
 // position, so no sort is needed, and returns out. It is the pipeline's
-// fast path for UShapedPlacer in a batch run without pinned items, whose
+// fast path for UShaped in a batch run without pinned items, whose
 // selection comes in the Sort stage's order. It must equal
-// [UShapedPlacer.Place] on any input in rank order; it has no threshold.
-// TestUShapedPlaceRankedEqualsPlace and "UShapedPlacer.PlaceRanked"
+// [UShaped.Place] on any input in rank order; it has no threshold.
+// TestUShapedPlaceRankedEqualsPlace and "UShaped.PlaceRanked"
 // (dispatch_test.go) compare it with Place on random ranked inputs with
 // ties, NaN and -0.0; BenchmarkRankedPlacer (configuration A, "spec"
 // through PlacePositions) measures what it saves.
-func (*UShapedPlacer) PlaceRanked(out []int) []int {
+func (*UShaped) PlaceRanked(out []int) []int {
 	n := len(out)
 	for rank := range out {
 		out[ushapedSlot(rank, n)] = rank
@@ -57,7 +60,7 @@ func (*UShapedPlacer) PlaceRanked(out []int) []int {
 	return out
 }
 
-// ushapedSlot is where UShapedPlacer puts the item of the given rank among
+// ushapedSlot is where UShaped puts the item of the given rank among
 // n: even ranks fill from the start, odd ranks from the end.
 func ushapedSlot(rank, n int) int {
 	half := int(uint(rank) >> 1)
