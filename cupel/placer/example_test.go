@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/placer"
 )
 
 func ExampleUShaped() {
@@ -15,7 +16,7 @@ func ExampleUShaped() {
 			Score: 0.9 - 0.1*float64(i),
 		})
 	}
-	for _, it := range cupel.NewUShapedPlacer().Place(items) {
+	for _, it := range placer.NewUShaped().Place(items) {
 		fmt.Print(it.Content(), " ")
 	}
 	fmt.Println()
@@ -29,7 +30,7 @@ func ExampleChronological() {
 		{Item: cupel.MustItem(cupel.ItemSpec{Content: "reply", Tokens: 1, Timestamp: at(10)}), Score: 0.2},
 		{Item: cupel.MustItem(cupel.ItemSpec{Content: "question", Tokens: 1, Timestamp: at(9)}), Score: 0.8},
 	}
-	for _, it := range cupel.NewChronologicalPlacer().Place(items) {
+	for _, it := range placer.NewChronological().Place(items) {
 		fmt.Println(it.Content())
 	}
 	// Output:

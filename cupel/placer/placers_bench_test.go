@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/placer"
 )
 
 // placerBenchInput returns n distinct items with timestamps over 30 days
@@ -53,8 +54,8 @@ func benchPlacer(b *testing.B, p cupel.PositionPlacer) {
 
 // BenchmarkUShapedPlacer: UShaped.Place against its position fast path
 // (ushaped_positions.go).
-func BenchmarkUShapedPlacer(b *testing.B) { benchPlacer(b, cupel.NewUShapedPlacer()) }
+func BenchmarkUShapedPlacer(b *testing.B) { benchPlacer(b, placer.NewUShaped()) }
 
 // BenchmarkChronologicalPlacer: Chronological.Place against its position
 // fast path (chronological_positions.go).
-func BenchmarkChronologicalPlacer(b *testing.B) { benchPlacer(b, cupel.NewChronologicalPlacer()) }
+func BenchmarkChronologicalPlacer(b *testing.B) { benchPlacer(b, placer.NewChronological()) }

@@ -4,9 +4,11 @@ import (
 	"math"
 	"time"
 
-	"github.com/cupel-go/go-cupel/cupel"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+
+	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/placer"
 )
 
 func slTimed(content string, ts *time.Time) *cupel.ContextItem {
@@ -35,7 +37,7 @@ func slContents(items []*cupel.ContextItem) []string {
 }
 
 var _ = Describe("ChronologicalPlacer", func() {
-	p := cupel.NewChronologicalPlacer()
+	p := placer.NewChronological()
 	t0 := time.Date(2024, 1, 1, 12, 0, 0, 0, time.UTC)
 	at := func(d time.Duration) *time.Time { t := t0.Add(d); return &t }
 	place := func(its ...*cupel.ContextItem) []string {
@@ -119,13 +121,13 @@ var _ = Describe("ChronologicalPlacer", func() {
 	It("places nil items among the untimed ones, as nil", func() {
 		in := []cupel.ScoredItem{{Item: nil}, slS(slTimed("t", at(0)), 0)}
 		Expect(slContents(p.Place(in))).To(Equal([]string{"t", "<nil>"}))
-		var z *cupel.ChronologicalPlacer
+		var z *placer.Chronological
 		Expect(slContents(z.Place(in))).To(Equal([]string{"t", "<nil>"}))
 	})
 })
 
 var _ = Describe("UShapedPlacer", func() {
-	p := cupel.NewUShapedPlacer()
+	p := placer.NewUShaped()
 	place := func(in []cupel.ScoredItem) []string { return slContents(p.Place(in)) }
 
 	It("places the spec's 7-item example as A C E G F D B", func() {
@@ -163,7 +165,7 @@ var _ = Describe("UShapedPlacer", func() {
 	)
 
 	It("places nil items by their score, as nil", func() {
-		var z *cupel.UShapedPlacer
+		var z *placer.UShaped
 		in := []cupel.ScoredItem{{Item: nil, Score: 0.9}, slS(slItem("a", 1), 0.1)}
 		Expect(slContents(z.Place(in))).To(Equal([]string{"<nil>", "a"}))
 	})

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/placer"
 	"github.com/cupel-go/go-cupel/internal/enginehook"
 )
 
@@ -57,9 +58,9 @@ func (s Spec) build(o *buildOptions) (cupel.Policy, error) {
 	var pl cupel.Placer
 	switch s.Placer {
 	case "chronological":
-		pl = cupel.NewChronologicalPlacer()
+		pl = placer.NewChronological()
 	case "u-shaped":
-		pl = cupel.NewUShapedPlacer()
+		pl = placer.NewUShaped()
 	default:
 		return cupel.Policy{}, specError("placer", s.Placer, `must be "chronological" or "u-shaped"`)
 	}
