@@ -20,8 +20,9 @@ import (
 // Place are sorted with chronologicalCompare. TestChronologicalPositionsEqualPlace
 // (placers_positions_internal_test.go) proves it on random inputs on both
 // sides of the threshold, timestamps within seconds of each end of the
-// UnixNano range included. BenchmarkChronologicalPlacer and
-// BenchmarkPlacerPipeline (placers_bench_test.go) measure what it saves.
+// UnixNano range included. BenchmarkChronologicalPlacer
+// (placers_bench_test.go) and BenchmarkPlacerPipeline (package cupel's
+// placers_bench_test.go) measure what it saves.
 
 // PlacePositions implements [cupel.PositionPlacer]: the positions in items of
 // [Chronological.Place]'s order.

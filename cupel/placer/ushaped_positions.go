@@ -12,13 +12,14 @@ import (
 // It must equal [UShaped.Place]: items[p].Item for p in
 // PlacePositions(items) is Place(items), item for item. It has no
 // threshold of its own (keysort.Sort chooses its algorithm by length; its
-// result does not depend on the choice). PlaceRanked ([cupel.RankedPlacer]) is
-// the same order for input already in rank order. TestUShapedPositionsEqualPlace and
-// TestUShapedPlaceRankedEqualsPlace (placers_positions_internal_test.go)
-// prove both on random inputs with ties, NaN and -0.0, at lengths on both
-// sides of fewRadixPasses (keysort.Sort's switch to the radix sort).
-// BenchmarkUShapedPlacer and
-// BenchmarkPlacerPipeline (placers_bench_test.go) measure what it saves.
+// result does not depend on the choice). PlaceRanked
+// ([cupel.RankedPlacer]) is the same order for input already in rank order.
+// TestUShapedPositionsEqualPlace and TestUShapedPlaceRankedEqualsPlace
+// (placers_positions_internal_test.go) prove both on random inputs with ties, NaN and -0.0, at lengths on both
+// sides of keysort's fewRadixPasses (keysort.Sort's switch to the radix sort).
+// BenchmarkUShapedPlacer (placers_bench_test.go) and
+// BenchmarkPlacerPipeline (package cupel's placers_bench_test.go) measure
+// what it saves.
 
 // PlacePositions implements [cupel.PositionPlacer]: the positions in items of
 // [UShaped.Place]'s order.
@@ -48,10 +49,11 @@ func (*UShaped) PlacePositions(items []cupel.ScoredItem) []int {
 // fast path for UShaped in a batch run without pinned items, whose
 // selection comes in the Sort stage's order. It must equal
 // [UShaped.Place] on any input in rank order; it has no threshold.
-// TestUShapedPlaceRankedEqualsPlace and "UShaped.PlaceRanked"
-// (dispatch_test.go) compare it with Place on random ranked inputs with
-// ties, NaN and -0.0; BenchmarkRankedPlacer (configuration A, "spec"
-// through PlacePositions) measures what it saves.
+// TestUShapedPlaceRankedEqualsPlace and "UShapedPlacer.PlaceRanked"
+// (package cupel's dispatch_test.go) compare it with Place on random ranked
+// inputs with ties, NaN and -0.0; BenchmarkRankedPlacer (package cupel's
+// dispatch_bench_test.go: configuration A, "spec" through PlacePositions)
+// measures what it saves.
 func (*UShaped) PlaceRanked(out []int) []int {
 	n := len(out)
 	for rank := range out {
