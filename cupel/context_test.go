@@ -5,9 +5,11 @@ import (
 	"errors"
 	"time"
 
-	"github.com/cupel-go/go-cupel/cupel"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+
+	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/placer"
 )
 
 // cancelOnScore is a scorer that cancels a context the first time it is
@@ -86,7 +88,7 @@ var _ = Describe("RunContext", func() {
 		Expect(err).NotTo(HaveOccurred())
 	})
 	pipeline := func(s cupel.Scorer, sl cupel.Slicer) *cupel.Pipeline {
-		p, err := cupel.NewPipeline(cupel.Policy{Scorer: s, Slicer: sl, Placer: cupel.NewChronologicalPlacer()})
+		p, err := cupel.NewPipeline(cupel.Policy{Scorer: s, Slicer: sl, Placer: placer.NewChronological()})
 		Expect(err).NotTo(HaveOccurred())
 		return p
 	}

@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/placer"
 )
 
 // Logging a run as structured records: stage events at Info, item decisions
@@ -25,7 +26,7 @@ func ExampleNewSlogObserver() {
 	pipeline, err := cupel.NewPipeline(cupel.Policy{
 		Scorer: cupel.NewPriorityScorer(),
 		Slicer: cupel.NewGreedySlice(),
-		Placer: cupel.NewChronologicalPlacer(),
+		Placer: placer.NewChronological(),
 	})
 	if err != nil {
 		log.Fatal(err)
@@ -59,7 +60,7 @@ func ExampleResult_All() {
 	pipeline, err := cupel.NewPipeline(cupel.Policy{
 		Scorer: cupel.NewPriorityScorer(),
 		Slicer: cupel.NewGreedySlice(),
-		Placer: cupel.NewChronologicalPlacer(),
+		Placer: placer.NewChronological(),
 	})
 	if err != nil {
 		log.Fatal(err)

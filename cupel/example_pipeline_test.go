@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/placer"
 )
 
 func agentContext() []*cupel.ContextItem {
@@ -37,7 +38,7 @@ func Example() {
 	pipeline, err := cupel.NewPipeline(cupel.Policy{
 		Scorer: scorer,
 		Slicer: cupel.NewGreedySlice(),
-		Placer: cupel.NewUShapedPlacer(),
+		Placer: placer.NewUShaped(),
 	})
 	if err != nil {
 		log.Fatal(err)
@@ -69,7 +70,7 @@ func ExamplePipeline_Run() {
 	pipeline, err := cupel.NewPipeline(cupel.Policy{
 		Scorer: cupel.NewRecencyScorer(),
 		Slicer: cupel.NewGreedySlice(),
-		Placer: cupel.NewChronologicalPlacer(),
+		Placer: placer.NewChronological(),
 	})
 	if err != nil {
 		log.Fatal(err)
@@ -87,7 +88,7 @@ func ExampleWithTrace() {
 	pipeline, _ := cupel.NewPipeline(cupel.Policy{
 		Scorer:   cupel.NewRecencyScorer(),
 		Slicer:   cupel.NewGreedySlice(),
-		Placer:   cupel.NewChronologicalPlacer(),
+		Placer:   placer.NewChronological(),
 		Overflow: cupel.OverflowProceed,
 	})
 	budget, _ := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 100, TargetTokens: 5})
@@ -115,7 +116,7 @@ func ExampleDiagnosticTraceCollector_Report() {
 	pipeline, err := cupel.NewPipeline(cupel.Policy{
 		Scorer: cupel.NewRecencyScorer(),
 		Slicer: cupel.NewGreedySlice(),
-		Placer: cupel.NewChronologicalPlacer(),
+		Placer: placer.NewChronological(),
 	})
 	if err != nil {
 		log.Fatal(err)

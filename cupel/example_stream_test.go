@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/placer"
 )
 
 // Running under a deadline, and what a cancelled run returns.
@@ -16,7 +17,7 @@ func ExamplePipeline_RunContext() {
 	pipeline, err := cupel.NewPipeline(cupel.Policy{
 		Scorer: cupel.NewPriorityScorer(),
 		Slicer: cupel.NewGreedySlice(),
-		Placer: cupel.NewChronologicalPlacer(),
+		Placer: placer.NewChronological(),
 	})
 	if err != nil {
 		log.Fatal(err)
@@ -50,7 +51,7 @@ func ExamplePipeline_RunStream() {
 	pipeline, err := cupel.NewPipeline(cupel.Policy{
 		Scorer: cupel.NewPriorityScorer(),
 		Slicer: cupel.NewGreedySlice(),
-		Placer: cupel.NewChronologicalPlacer(),
+		Placer: placer.NewChronological(),
 	})
 	if err != nil {
 		log.Fatal(err)
@@ -87,7 +88,7 @@ func ExamplePipeline_RunStream_channel() {
 	pipeline, err := cupel.NewPipeline(cupel.Policy{
 		Scorer: cupel.NewPriorityScorer(),
 		Slicer: cupel.NewGreedySlice(),
-		Placer: cupel.NewChronologicalPlacer(),
+		Placer: placer.NewChronological(),
 	})
 	if err != nil {
 		log.Fatal(err)

@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/cupel-go/go-cupel/cupel"
-	"github.com/cupel-go/go-cupel/cupelotel"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+
+	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/placer"
+	"github.com/cupel-go/go-cupel/cupelotel"
 )
 
 // A run traced at StageAndExclusions. In an application the tracer provider
@@ -27,7 +29,7 @@ func Example() {
 	pipeline, err := cupel.NewPipeline(cupel.Policy{
 		Scorer: cupel.NewPriorityScorer(),
 		Slicer: cupel.NewGreedySlice(),
-		Placer: cupel.NewChronologicalPlacer(),
+		Placer: placer.NewChronological(),
 	})
 	if err != nil {
 		panic(err)

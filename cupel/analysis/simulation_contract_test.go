@@ -1,10 +1,12 @@
 package analysis_test
 
 import (
-	"github.com/cupel-go/go-cupel/cupel"
-	"github.com/cupel-go/go-cupel/cupel/analysis"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+
+	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/analysis"
+	"github.com/cupel-go/go-cupel/cupel/placer"
 )
 
 // The guards of spec chapter 40 (Budget Simulation): slicers whose inclusion
@@ -23,7 +25,7 @@ var _ = Describe("the budget-simulation guards", func() {
 		Expect(err).NotTo(HaveOccurred())
 	})
 	pipelineWith := func(s cupel.Slicer) *cupel.Pipeline {
-		p, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewPriorityScorer(), Slicer: s, Placer: cupel.NewChronologicalPlacer()})
+		p, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewPriorityScorer(), Slicer: s, Placer: placer.NewChronological()})
 		Expect(err).NotTo(HaveOccurred())
 		return p
 	}
@@ -83,7 +85,7 @@ var _ = Describe("GetMarginalItems", func() {
 		p, err := cupel.NewPipeline(cupel.Policy{
 			Scorer:               cupel.NewPriorityScorer(),
 			Slicer:               cupel.NewGreedySlice(),
-			Placer:               cupel.NewChronologicalPlacer(),
+			Placer:               placer.NewChronological(),
 			DisableDeduplication: true,
 		})
 		Expect(err).NotTo(HaveOccurred())

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/placer"
 )
 
 // Policy returns the policy that suits a chat history: RecencyScorer,
@@ -21,7 +22,7 @@ func Policy() cupel.Policy {
 	return cupel.Policy{
 		Scorer:   cupel.NewRecencyScorer(),
 		Slicer:   NewestFirstSlice{},
-		Placer:   cupel.NewChronologicalPlacer(),
+		Placer:   placer.NewChronological(),
 		Overflow: cupel.OverflowThrow,
 	}
 }

@@ -7,6 +7,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/placer"
 	"github.com/cupel-go/go-cupel/cupel/policy"
 )
 
@@ -15,7 +16,7 @@ var _ = Describe("adversarial input", func() {
 		// Regression: Of (then cupel.PolicySpecOf) read the configuration of a typed nil
 		// *CountQuotaSlice (and *QuotaSlice, *CompositeScorer, ...) and
 		// panicked instead of returning an error.
-		greedy, placer := cupel.NewGreedySlice(), cupel.NewUShapedPlacer()
+		greedy, ushaped := cupel.NewGreedySlice(), placer.NewUShaped()
 		scorers := map[string]cupel.Scorer{
 			"composite": (*cupel.CompositeScorer)(nil), "scaled": (*cupel.ScaledScorer)(nil), "kind": (*cupel.KindScorer)(nil),
 			"tag": (*cupel.TagScorer)(nil), "decay": (*cupel.DecayScorer)(nil), "metadata_trust": (*cupel.MetadataTrustScorer)(nil),
@@ -27,13 +28,13 @@ var _ = Describe("adversarial input", func() {
 		}
 		for name, sc := range scorers {
 			It("returns an error for a nil "+name+" scorer", func() {
-				_, err := policy.Of(cupel.Policy{Scorer: sc, Slicer: greedy, Placer: placer})
+				_, err := policy.Of(cupel.Policy{Scorer: sc, Slicer: greedy, Placer: ushaped})
 				Expect(err).To(MatchError(cupel.ErrInvalidConfig))
 			})
 		}
 		for name, sl := range slicers {
 			It("returns an error for a nil "+name+" slicer", func() {
-				_, err := policy.Of(cupel.Policy{Scorer: cupel.NewRecencyScorer(), Slicer: sl, Placer: placer})
+				_, err := policy.Of(cupel.Policy{Scorer: cupel.NewRecencyScorer(), Slicer: sl, Placer: ushaped})
 				Expect(err).To(MatchError(cupel.ErrInvalidConfig))
 			})
 		}
@@ -73,7 +74,7 @@ var _ = Describe("adversarial input", func() {
 			Expect(err).NotTo(HaveOccurred())
 			s = c
 		}
-		p, err := cupel.NewPipeline(cupel.Policy{Scorer: s, Slicer: cupel.NewGreedySlice(), Placer: cupel.NewUShapedPlacer()})
+		p, err := cupel.NewPipeline(cupel.Policy{Scorer: s, Slicer: cupel.NewGreedySlice(), Placer: placer.NewUShaped()})
 		Expect(err).NotTo(HaveOccurred())
 		spec, err := policy.Of(p.Config())
 		Expect(err).NotTo(HaveOccurred())

@@ -18,12 +18,14 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cupel-go/go-cupel/cupel"
-	"github.com/cupel-go/go-cupel/cupelotel"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+
+	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/placer"
+	"github.com/cupel-go/go-cupel/cupelotel"
 )
 
 func main() {
@@ -89,7 +91,7 @@ func scenario() (*cupel.Pipeline, []*cupel.ContextItem, cupel.ContextBudget) {
 	pipeline, err := cupel.NewPipeline(cupel.Policy{
 		Scorer: cupel.NewPriorityScorer(),
 		Slicer: slicer,
-		Placer: cupel.NewUShapedPlacer(),
+		Placer: placer.NewUShaped(),
 	})
 	check(err)
 	budget, err := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 200, TargetTokens: 150})
@@ -123,7 +125,7 @@ func truncateScenario() (*cupel.Pipeline, []*cupel.ContextItem, cupel.ContextBud
 	pipeline, err := cupel.NewPipeline(cupel.Policy{
 		Scorer:   cupel.NewPriorityScorer(),
 		Slicer:   slicer,
-		Placer:   cupel.NewChronologicalPlacer(),
+		Placer:   placer.NewChronological(),
 		Overflow: cupel.OverflowTruncate,
 	})
 	check(err)

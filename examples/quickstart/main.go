@@ -7,6 +7,7 @@ import (
 	"log"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/placer"
 )
 
 // candidates is the context of one turn: more than fits the budget.
@@ -32,7 +33,7 @@ func newPipeline() (*cupel.Pipeline, error) {
 	return cupel.NewPipeline(cupel.Policy{
 		Scorer: scorer,
 		Slicer: cupel.NewGreedySlice(),
-		Placer: cupel.NewUShapedPlacer(),
+		Placer: placer.NewUShaped(),
 	})
 }
 
