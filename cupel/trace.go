@@ -125,6 +125,37 @@ type DiagnosticTraceCollector struct {
 	// is the number of events the blocks stand for.
 	blocks      []sliceBlock
 	blockEvents int
+	// expect is the number of item events the run will have recorded when
+	// done, as its Classify stage event tells (reserve).
+	expect int
+}
+
+// stageEvents is the number of stage events of a batch run, the room the
+// collector makes for them at the first.
+const stageEvents = 5
+
+// maxReserve bounds the room reserve makes in one go, so that a stage event
+// with a wild ItemCount cannot make it allocate much.
+const maxReserve = 1 << 16
+
+// reserve makes room, at the run's stage events, for the item events still
+// to come, so that the decision list is allocated once rather than grown by
+// doubling. Each item a batch run receives gets exactly one item event, so
+// at the Classify stage event, whose ItemCount is the number of items, the
+// run will end with at most that many more events than it has recorded
+// (fewer by the negative-token exclusions, recorded before it). By the Slice
+// stage event the events still to come are the Place stage's, at most the
+// items that no event has decided yet. Room is only capacity: the events
+// recorded are the same.
+func (c *DiagnosticTraceCollector) reserve(e *TraceEvent) {
+	switch e.Stage {
+	case StageClassify:
+		c.expect = c.itemEvents() + max(0, e.ItemCount)
+	case StageSlice:
+		if n := min(c.expect-c.itemEvents(), maxReserve); n > 0 {
+			c.decisions = slices.Grow(c.decisions, n)
+		}
+	}
 }
 
 // sliceBlock is one RecordSliceExclusions call: its events are the
@@ -303,7 +334,11 @@ func (c *DiagnosticTraceCollector) DetailLevel() TraceDetailLevel { return c.lev
 
 // RecordStageEvent keeps e.
 func (c *DiagnosticTraceCollector) RecordStageEvent(e TraceEvent) {
+	if c.stages == nil {
+		c.stages = make([]stageMark, 0, stageEvents)
+	}
 	c.stages = append(c.stages, stageMark{at: len(c.decisions), e: e})
+	c.reserve(&e)
 	if c.observer != nil {
 		c.observer(e)
 	}
