@@ -152,9 +152,15 @@ func (c *DiagnosticTraceCollector) reserve(e *TraceEvent) {
 	case StageClassify:
 		c.expect = c.itemEvents() + max(0, e.ItemCount)
 	case StageSlice:
-		if n := min(c.expect-c.itemEvents(), maxReserve); n > 0 {
-			c.decisions = slices.Grow(c.decisions, n)
-		}
+		c.makeRoom(0)
+	}
+}
+
+// makeRoom makes room in the decision list for the item events still to
+// come, as c.expect counts them, and extra more decisions.
+func (c *DiagnosticTraceCollector) makeRoom(extra int) {
+	if n := min(c.expect-c.itemEvents(), maxReserve) + extra; n > 0 {
+		c.decisions = slices.Grow(c.decisions, n)
 	}
 }
 
@@ -375,9 +381,12 @@ func (c *DiagnosticTraceCollector) RecordSliceExclusions(excluded []ScoredItem, 
 			c.observer(b.event(i))
 		}
 	}
+	c.blockEvents += len(excluded)
+	// The block is usually the Slice stage's last decision: room for it and
+	// the Place stage's.
+	c.makeRoom(1)
 	c.decisions = append(c.decisions, decision{stage: codeBlock, ref: int32(len(c.blocks))})
 	c.blocks = append(c.blocks, b)
-	c.blockEvents += len(excluded)
 }
 
 // RecordShortfalls keeps the run's count-requirement shortfalls.
