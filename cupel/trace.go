@@ -138,15 +138,15 @@ const stageEvents = 5
 // with a wild ItemCount cannot make it allocate much.
 const maxReserve = 1 << 16
 
-// reserve makes room, at the run's stage events, for the item events still
-// to come, so that the decision list is allocated once rather than grown by
-// doubling. Each item a batch run receives gets exactly one item event, so
-// at the Classify stage event, whose ItemCount is the number of items, the
-// run will end with at most that many more events than it has recorded
-// (fewer by the negative-token exclusions, recorded before it). By the Slice
-// stage event the events still to come are the Place stage's, at most the
-// items that no event has decided yet. Room is only capacity: the events
-// recorded are the same.
+// reserve makes room in the decision list, at the run's stage events, for
+// the item events still to come, so that the list is allocated once rather
+// than grown by doubling. Each item a batch run is given ends with one item
+// event, so the Classify stage event, whose ItemCount is the number of
+// items, tells how many events the run will have recorded at most
+// (c.expect); at the Slice stage event, and when the Slice stage hands over
+// its exclusions (RecordSliceExclusions), what remains of them is the Place
+// stage's. The room is only capacity, at most maxReserve decisions: what is
+// recorded does not change.
 func (c *DiagnosticTraceCollector) reserve(e *TraceEvent) {
 	switch e.Stage {
 	case StageClassify:
