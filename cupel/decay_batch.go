@@ -24,16 +24,18 @@ func (s *DecayScorer) ScoreAll(items []*ContextItem, out []float64) {
 	var now time.Time
 	haveNow := false
 	for i, it := range items {
-		switch {
-		case it == nil:
+		if it == nil {
 			out[i] = 0.0
-		case !it.hasTimestamp:
-			out[i] = s.nullScore
-		default:
-			if !haveNow {
-				now, haveNow = s.clock.Now(), true
-			}
-			out[i] = s.scoreAt(it, now)
+			continue
 		}
+		t, ok := it.Timestamp()
+		if !ok {
+			out[i] = s.nullScore
+			continue
+		}
+		if !haveNow {
+			now, haveNow = s.clock.Now(), true
+		}
+		out[i] = s.scoreAt(t, now)
 	}
 }

@@ -118,11 +118,11 @@ func TestFrequencyScoreAllAgreesWithSpec(t *testing.T) {
 func sharingCounts(items []*ContextItem) []int32 {
 	want := make([]int32, len(items))
 	for i, it := range items {
-		if it == nil || len(it.tags) == 0 {
+		if it == nil || it.NumTags() == 0 {
 			continue
 		}
 		for _, other := range items {
-			if other == it || other != nil && sharesAnyTag(it.tags, other.tags) {
+			if other == it || other != nil && sharesAnyTag(it, other) {
 				want[i]++
 			}
 		}
@@ -245,6 +245,6 @@ const checkSampleUnderRace = 200
 func checkScoreOf(t *testing.T, what string, fsc *FrequencyScorer, items []*ContextItem, out []float64, i int) {
 	t.Helper()
 	if want := fsc.Score(items[i], items); out[i] != want {
-		t.Fatalf("%s: item %d (tags %q): ScoreAll %v, Score %v", what, i, items[i].tags, out[i], want)
+		t.Fatalf("%s: item %d (tags %q): ScoreAll %v, Score %v", what, i, items[i].Tags(), out[i], want)
 	}
 }

@@ -1,6 +1,10 @@
 package cupel
 
-import "github.com/cupel-go/go-cupel/cupel/internal/keysort"
+import (
+	"hash/maphash"
+
+	"github.com/cupel-go/go-cupel/cupel/internal/keysort"
+)
 
 // pointerMultiplicitySpec is what pointerMultiplicity computes, written
 // plainly: for each items[i], how many times that very pointer occurs in
@@ -27,13 +31,11 @@ func pointerMultiplicitySpec(items []*ContextItem) []int32 {
 
 // pointerMultiplicity is pointerMultiplicitySpec with an open-addressing
 // table of the pointers (pooled, so that the usual call allocates nothing)
-// instead of a map. A slot is found by the item's content hash (computed
-// once by NewItem), and the pointers in it are compared: equal pointers
-// have equal content, so they meet in one probe sequence, and distinct
-// items with distinct content rarely share one. No address is read as a
-// number. Many items of one content (duplicates, or zero-value items) share
-// a probe sequence; past maxIdentityProbes probes the call falls back to
-// the map, so no input makes it quadratic.
+// instead of a map. A slot is found by a hash of the pointer
+// (maphash.Comparable, equal for equal pointers, as the package documents),
+// and the pointers in it are compared. No address is read as a number.
+// Past maxIdentityProbes probes (a hash that clusters) the call falls back
+// to the map, so no input makes it quadratic.
 // TestPointerMultiplicityAgreesWithSpec proves it equal to the spec on
 // random inputs with and without repeats, duplicates of one content beyond
 // the probe bound included; BenchmarkPointerMultiplicity measures it
@@ -52,7 +54,7 @@ func pointerMultiplicity(items []*ContextItem) []int32 {
 	table := (*tp)[:size]
 	mask := size - 1
 	slot := func(it *ContextItem) *identitySlot {
-		s := int(uint64(it.contentHash) * 0x9E3779B97F4A7C15 >> shift)
+		s := int(maphash.Comparable(identitySeed, it) >> shift)
 		for range maxIdentityProbes {
 			if table[s].item == nil || table[s].item == it {
 				return &table[s]
@@ -97,3 +99,6 @@ type identitySlot struct {
 }
 
 var identitySlots keysort.SlicePool[identitySlot]
+
+// identitySeed seeds the hash of pointerMultiplicity's table.
+var identitySeed = maphash.MakeSeed()

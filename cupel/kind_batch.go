@@ -25,7 +25,7 @@ func (s *KindScorer) ScoreAll(items []*ContextItem, out []float64) {
 			out[i] = 0.0
 			continue
 		}
-		k := it.kind
+		k := it.Kind()
 		h := uint(len(k))
 		if len(k) > 0 {
 			h = h*31 + uint(k[len(k)-1])

@@ -56,7 +56,7 @@ func TestKindScoreAllAgreesWithScore(t *testing.T) {
 		s.ScoreAll(items, out)
 		for i, it := range items {
 			if want := s.Score(it, items); math.Float64bits(out[i]) != math.Float64bits(want) {
-				t.Fatalf("trial %d: item %d (kind %q): ScoreAll %v, Score %v", trial, i, it.kind, out[i], want)
+				t.Fatalf("trial %d: item %d (kind %q): ScoreAll %v, Score %v", trial, i, it.Kind(), out[i], want)
 			}
 		}
 	}

@@ -43,14 +43,18 @@ func (*RecencyScorer) ScoreAll(items []*ContextItem, out []float64) {
 	unit := int64(1e9) // the largest of 1s, 1ms, 1µs, 1ns dividing every timestamp
 	for i, it := range items {
 		out[i] = 0.0
-		if it == nil || !it.hasTimestamp {
+		if it == nil {
 			continue
 		}
-		sec := it.timestamp.Unix()
+		t, ok := it.Timestamp()
+		if !ok {
+			continue
+		}
+		sec := t.Unix()
 		if !keysort.NanosExact(sec) {
 			nanosOK = false // UnixNano would overflow
 		}
-		if ns := int64(it.timestamp.Nanosecond()); ns != 0 {
+		if ns := int64(t.Nanosecond()); ns != 0 {
 			for ns%unit != 0 {
 				unit /= 1000
 			}
@@ -63,14 +67,15 @@ func (*RecencyScorer) ScoreAll(items []*ContextItem, out []float64) {
 	}
 	if nanosOK {
 		for j, k := range keys {
-			keys[j].Key = signedKey(items[k.Idx].timestamp.UnixNano() / unit)
+			t, _ := items[k.Idx].Timestamp()
+			keys[j].Key = signedKey(t.UnixNano() / unit)
 		}
 		assignRanksKeys(keys, out)
 		return
 	}
 	es := make([]rankEntry[instant], 0, len(keys))
 	for _, k := range keys {
-		t := items[k.Idx].timestamp
+		t, _ := items[k.Idx].Timestamp()
 		es = append(es, rankEntry[instant]{instant{t.Unix(), t.Nanosecond()}, k.Idx})
 	}
 	assignRanks(es, compareInstant, out)
@@ -88,8 +93,11 @@ func (*PriorityScorer) ScoreAll(items []*ContextItem, out []float64) {
 	keys := (*kp)[:0]
 	for i, it := range items {
 		out[i] = 0.0
-		if it != nil && it.hasPriority {
-			keys = append(keys, keysort.KeyIdx{Key: signedKey(int64(it.priority)), Idx: i})
+		if it == nil {
+			continue
+		}
+		if p, ok := it.Priority(); ok {
+			keys = append(keys, keysort.KeyIdx{Key: signedKey(int64(p)), Idx: i})
 		}
 	}
 	assignRanksKeys(keys, out)

@@ -4,6 +4,8 @@ import (
 	"math"
 	"slices"
 	"strconv"
+
+	"github.com/cupel-go/go-cupel/internal/enginehook"
 )
 
 // WeightedScorer is one entry of a [CompositeScorer]: a child scorer and its
@@ -59,7 +61,7 @@ type composite struct {
 // [*ValidationError]s wrapping [ErrInvalidConfig].
 func NewCompositeScorer(entries ...WeightedScorer) (*CompositeScorer, error) {
 	if len(entries) == 0 {
-		return nil, invalidConfig("CompositeScorer", "entries", len(entries), "at least one scorer entry is required")
+		return nil, enginehook.InvalidConfig("CompositeScorer", "entries", len(entries), "at least one scorer entry is required")
 	}
 	c := &composite{
 		entries: slices.Clone(entries),
@@ -74,16 +76,16 @@ func NewCompositeScorer(entries ...WeightedScorer) (*CompositeScorer, error) {
 			return nil, err
 		}
 		if e.Weight <= 0.0 {
-			return nil, invalidConfig("CompositeScorer", field+".weight", e.Weight, "weight must be positive")
+			return nil, enginehook.InvalidConfig("CompositeScorer", field+".weight", e.Weight, "weight must be positive")
 		}
 		if math.IsNaN(e.Weight) || math.IsInf(e.Weight, 0) {
-			return nil, invalidConfig("CompositeScorer", field+".weight", e.Weight, "weight must be finite")
+			return nil, enginehook.InvalidConfig("CompositeScorer", field+".weight", e.Weight, "weight must be finite")
 		}
 		c.kids[i] = kid
 		total += e.Weight
 	}
 	if math.IsInf(total, 0) {
-		return nil, invalidConfig("CompositeScorer", "entries", total, "sum of the weights must be finite")
+		return nil, enginehook.InvalidConfig("CompositeScorer", "entries", total, "sum of the weights must be finite")
 	}
 	for i, e := range entries {
 		c.weights[i] = e.Weight / total
@@ -98,18 +100,18 @@ func NewCompositeScorer(entries ...WeightedScorer) (*CompositeScorer, error) {
 // scorer stores for it: the inner state of a CompositeScorer or
 // ScaledScorer, the scorer itself otherwise.
 func resolveChild(s Scorer, typ, field string) (Scorer, error) {
-	if isNil(s) {
-		return nil, invalidConfig(typ, field, nil, "scorer must not be nil")
+	if enginehook.IsNil(s) {
+		return nil, enginehook.InvalidConfig(typ, field, nil, "scorer must not be nil")
 	}
 	switch v := s.(type) {
 	case *CompositeScorer:
 		if v.c == nil {
-			return nil, invalidConfig(typ, field, "CompositeScorer{}", "CompositeScorer must be built with NewCompositeScorer")
+			return nil, enginehook.InvalidConfig(typ, field, "CompositeScorer{}", "CompositeScorer must be built with NewCompositeScorer")
 		}
 		return v.c, nil
 	case *ScaledScorer:
 		if v.s == nil {
-			return nil, invalidConfig(typ, field, "ScaledScorer{}", "ScaledScorer must be built with NewScaledScorer")
+			return nil, enginehook.InvalidConfig(typ, field, "ScaledScorer{}", "ScaledScorer must be built with NewScaledScorer")
 		}
 		return v.s, nil
 	}
@@ -135,7 +137,7 @@ func detectCycles(kids []Scorer) error {
 		}
 		if inPath, ok := visited[node]; ok {
 			if inPath {
-				return invalidConfig("CompositeScorer", "entries", nil, "cycle detected: scorer appears in its own dependency graph")
+				return enginehook.InvalidConfig("CompositeScorer", "entries", nil, "cycle detected: scorer appears in its own dependency graph")
 			}
 			return nil
 		}

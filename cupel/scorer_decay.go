@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"time"
+
+	"github.com/cupel-go/go-cupel/internal/enginehook"
 )
 
 // Clock supplies the reference time of a [DecayScorer] (the spec's
@@ -53,7 +55,7 @@ type StepWindow struct {
 // "halfLife".
 func NewExponentialCurve(halfLife time.Duration) (DecayCurve, error) {
 	if halfLife <= 0 {
-		return DecayCurve{}, invalidConfig("DecayCurve", "halfLife", halfLife, "halfLife must be greater than zero")
+		return DecayCurve{}, enginehook.InvalidConfig("DecayCurve", "halfLife", halfLife, "halfLife must be greater than zero")
 	}
 	return DecayCurve{kind: "exponential", d: halfLife}, nil
 }
@@ -64,7 +66,7 @@ func NewExponentialCurve(halfLife time.Duration) (DecayCurve, error) {
 // Field "maxAge".
 func NewWindowCurve(maxAge time.Duration) (DecayCurve, error) {
 	if maxAge <= 0 {
-		return DecayCurve{}, invalidConfig("DecayCurve", "maxAge", maxAge, "maxAge must be greater than zero")
+		return DecayCurve{}, enginehook.InvalidConfig("DecayCurve", "maxAge", maxAge, "maxAge must be greater than zero")
 	}
 	return DecayCurve{kind: "window", d: maxAge}, nil
 }
@@ -84,19 +86,19 @@ func NewWindowCurve(maxAge time.Duration) (DecayCurve, error) {
 // "windows[i].maxAge" or "windows[i].score". The curve keeps a copy of windows.
 func NewStepCurve(windows ...StepWindow) (DecayCurve, error) {
 	if len(windows) == 0 {
-		return DecayCurve{}, invalidConfig("DecayCurve", "windows", 0, "at least one window is required")
+		return DecayCurve{}, enginehook.InvalidConfig("DecayCurve", "windows", 0, "at least one window is required")
 	}
 	for i, w := range windows {
 		field := "windows[" + strconv.Itoa(i) + "]"
 		switch {
 		case w.MaxAge == 0:
-			return DecayCurve{}, invalidConfig("DecayCurve", field+".maxAge", w.MaxAge, "zero-width windows are forbidden (maxAge must be greater than zero)")
+			return DecayCurve{}, enginehook.InvalidConfig("DecayCurve", field+".maxAge", w.MaxAge, "zero-width windows are forbidden (maxAge must be greater than zero)")
 		case w.MaxAge < 0:
-			return DecayCurve{}, invalidConfig("DecayCurve", field+".maxAge", w.MaxAge, "maxAge must be greater than zero")
+			return DecayCurve{}, enginehook.InvalidConfig("DecayCurve", field+".maxAge", w.MaxAge, "maxAge must be greater than zero")
 		case i > 0 && w.MaxAge <= windows[i-1].MaxAge:
-			return DecayCurve{}, invalidConfig("DecayCurve", field+".maxAge", w.MaxAge, "windows must be sorted youngest to oldest with strictly increasing maxAge (previous is "+windows[i-1].MaxAge.String()+")")
+			return DecayCurve{}, enginehook.InvalidConfig("DecayCurve", field+".maxAge", w.MaxAge, "windows must be sorted youngest to oldest with strictly increasing maxAge (previous is "+windows[i-1].MaxAge.String()+")")
 		case !(w.Score >= 0.0 && w.Score <= 1.0):
-			return DecayCurve{}, invalidConfig("DecayCurve", field+".score", w.Score, "score must be in [0, 1]")
+			return DecayCurve{}, enginehook.InvalidConfig("DecayCurve", field+".score", w.Score, "score must be in [0, 1]")
 		}
 	}
 	return DecayCurve{kind: "step", windows: slices.Clone(windows)}, nil
@@ -191,11 +193,11 @@ type DecayScorer struct {
 // be in [0, 1] (Field "nullTimestampScore"). Errors are [*ValidationError]s
 // wrapping [ErrInvalidConfig].
 func NewDecayScorer(clock Clock, curve DecayCurve, opts ...DecayOption) (*DecayScorer, error) {
-	if isNil(clock) {
-		return nil, invalidConfig("DecayScorer", "clock", nil, "a clock is required (use SystemClock() for the real time)")
+	if enginehook.IsNil(clock) {
+		return nil, enginehook.InvalidConfig("DecayScorer", "clock", nil, "a clock is required (use SystemClock() for the real time)")
 	}
 	if curve.kind == "" {
-		return nil, invalidConfig("DecayScorer", "curve", "DecayCurve{}", "curve must be built by NewExponentialCurve, NewWindowCurve or NewStepCurve")
+		return nil, enginehook.InvalidConfig("DecayScorer", "curve", "DecayCurve{}", "curve must be built by NewExponentialCurve, NewWindowCurve or NewStepCurve")
 	}
 	o := decayOptions{nullScore: 0.5}
 	for _, opt := range opts {
@@ -204,7 +206,7 @@ func NewDecayScorer(clock Clock, curve DecayCurve, opts ...DecayOption) (*DecayS
 		}
 	}
 	if !(o.nullScore >= 0.0 && o.nullScore <= 1.0) {
-		return nil, invalidConfig("DecayScorer", "nullTimestampScore", o.nullScore, "must be in [0, 1]")
+		return nil, enginehook.InvalidConfig("DecayScorer", "nullTimestampScore", o.nullScore, "must be in [0, 1]")
 	}
 	return &DecayScorer{clock: clock, curve: curve, nullScore: o.nullScore}, nil
 }
@@ -223,14 +225,15 @@ func (s *DecayScorer) Score(item *ContextItem, _ []*ContextItem) float64 {
 	if item == nil || s.clock == nil {
 		return 0.0
 	}
-	if !item.hasTimestamp {
+	t, ok := item.Timestamp()
+	if !ok {
 		return s.nullScore
 	}
-	return s.scoreAt(item, s.clock.Now())
+	return s.scoreAt(t, s.clock.Now())
 }
 
-// scoreAt scores a timestamped item against now.
-func (s *DecayScorer) scoreAt(item *ContextItem, now time.Time) float64 {
-	age := max(0, now.Sub(item.timestamp))
+// scoreAt scores an item stamped t against now.
+func (s *DecayScorer) scoreAt(t, now time.Time) float64 {
+	age := max(0, now.Sub(t))
 	return s.curve.apply(age)
 }

@@ -1,5 +1,7 @@
 package cupel
 
+import "github.com/cupel-go/go-cupel/internal/enginehook"
+
 // FrequencyScorer scores an item by the proportion of its peers that share
 // at least one tag with it: matching / (length(allItems) - 1) (spec chapter
 // 18 (FrequencyScorer)).
@@ -32,7 +34,7 @@ func (*FrequencyScorer) Score(item *ContextItem, allItems []*ContextItem) float6
 			n++
 		}
 	}
-	if item == nil || len(item.tags) == 0 || n <= 1 {
+	if item == nil || item.NumTags() == 0 || n <= 1 {
 		return 0.0
 	}
 	matching := 0
@@ -40,10 +42,10 @@ func (*FrequencyScorer) Score(item *ContextItem, allItems []*ContextItem) float6
 		if other == nil || other == item { // skip self by identity, not by value
 			continue
 		}
-		if len(other.tags) == 0 {
+		if other.NumTags() == 0 {
 			continue
 		}
-		if sharesAnyTag(item.tags, other.tags) {
+		if sharesAnyTag(item, other) {
 			matching++
 		}
 	}
@@ -53,10 +55,10 @@ func (*FrequencyScorer) Score(item *ContextItem, allItems []*ContextItem) float6
 // sharesAnyTag is SHARES-ANY-TAG of spec chapter 18 (FrequencyScorer),
 // section Tag Overlap Detection: whether some tag of a equals some tag of b
 // under ASCII case folding.
-func sharesAnyTag(a, b []string) bool {
-	for _, x := range a {
-		for _, y := range b {
-			if asciiEqualFold(x, y) {
+func sharesAnyTag(a, b *ContextItem) bool {
+	for i := range a.NumTags() {
+		for j := range b.NumTags() {
+			if enginehook.EqualASCIIFold(a.Tag(i), b.Tag(j)) {
 				return true
 			}
 		}

@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/cupel-go/go-cupel/internal/enginehook"
 )
 
 // KindScorer scores an item by looking its kind up in a weight map: the
@@ -69,14 +71,14 @@ func NewKindScorer(weights map[ContextKind]float64) (*KindScorer, error) {
 		w := weights[k]
 		field := "weights[" + string(k) + "]"
 		switch {
-		case isBlank(string(k)):
-			return nil, invalidConfig("KindScorer", field, string(k), "kind must not be empty or white space")
+		case strings.TrimSpace(string(k)) == "":
+			return nil, enginehook.InvalidConfig("KindScorer", field, string(k), "kind must not be empty or white space")
 		case w < 0.0:
-			return nil, invalidConfig("KindScorer", field, w, "weight must be non-negative")
+			return nil, enginehook.InvalidConfig("KindScorer", field, w, "weight must be non-negative")
 		case math.IsNaN(w) || math.IsInf(w, 0):
-			return nil, invalidConfig("KindScorer", field, w, "weight must be finite")
+			return nil, enginehook.InvalidConfig("KindScorer", field, w, "weight must be finite")
 		case i > 0 && kinds[i-1].Equal(k):
-			return nil, invalidConfig("KindScorer", field, w, "duplicates kind "+string(kinds[i-1])+" (kinds compare case-insensitively, ASCII folding)")
+			return nil, enginehook.InvalidConfig("KindScorer", field, w, "duplicates kind "+string(kinds[i-1])+" (kinds compare case-insensitively, ASCII folding)")
 		}
 		s.weights[k] = w
 		s.byKey[k.Key()] = w
@@ -92,7 +94,7 @@ func (s *KindScorer) Score(item *ContextItem, _ []*ContextItem) float64 {
 	if item == nil {
 		return 0.0
 	}
-	if w, ok := lookupFolded(s.byKey, string(item.kind)); ok {
+	if w, ok := lookupFolded(s.byKey, string(item.Kind())); ok {
 		return w
 	}
 	return 0.0
@@ -105,7 +107,7 @@ func lookupFolded(m map[string]float64, s string) (float64, bool) {
 		return 0, false
 	}
 	if len(s) > 64 {
-		w, ok := m[asciiLower(s)]
+		w, ok := m[ContextKind(s).Key()]
 		return w, ok
 	}
 	var buf [64]byte

@@ -3,6 +3,8 @@ package cupel
 import (
 	"fmt"
 	"math"
+
+	"github.com/cupel-go/go-cupel/internal/enginehook"
 )
 
 // MetadataKeyScorer returns a multiplier: boost when metadata[key] equals
@@ -32,10 +34,10 @@ type MetadataKeyScorer struct {
 // value are not validated.
 func NewMetadataKeyScorer(key, value string, boost float64) (*MetadataKeyScorer, error) {
 	if boost <= 0.0 {
-		return nil, invalidConfig("MetadataKeyScorer", "boost", boost, "must be greater than 0")
+		return nil, enginehook.InvalidConfig("MetadataKeyScorer", "boost", boost, "must be greater than 0")
 	}
 	if math.IsNaN(boost) || math.IsInf(boost, 0) {
-		return nil, invalidConfig("MetadataKeyScorer", "boost", boost, "must be finite")
+		return nil, enginehook.InvalidConfig("MetadataKeyScorer", "boost", boost, "must be finite")
 	}
 	return &MetadataKeyScorer{key: key, value: value, boost: boost}, nil
 }
@@ -54,7 +56,7 @@ func (s *MetadataKeyScorer) Score(item *ContextItem, _ []*ContextItem) float64 {
 	if item == nil {
 		return 0.0
 	}
-	raw, ok := item.metadata[s.key]
+	raw, ok := item.MetadataValue(s.key)
 	if !ok {
 		return 1.0
 	}

@@ -3,6 +3,8 @@ package cupel
 import (
 	"math"
 	"strconv"
+
+	"github.com/cupel-go/go-cupel/internal/enginehook"
 )
 
 // MetadataKeyTrust is the metadata key MetadataTrustScorer reads:
@@ -37,7 +39,7 @@ type MetadataTrustScorer struct {
 // The spec's conventional default is 0.5.
 func NewMetadataTrustScorer(defaultScore float64) (*MetadataTrustScorer, error) {
 	if !(defaultScore >= 0.0 && defaultScore <= 1.0) {
-		return nil, invalidConfig("MetadataTrustScorer", "defaultScore", defaultScore, "must be in [0, 1]")
+		return nil, enginehook.InvalidConfig("MetadataTrustScorer", "defaultScore", defaultScore, "must be in [0, 1]")
 	}
 	return &MetadataTrustScorer{defaultScore: defaultScore}, nil
 }
@@ -60,7 +62,7 @@ func (s *MetadataTrustScorer) Score(item *ContextItem, _ []*ContextItem) float64
 	if item == nil {
 		return 0.0
 	}
-	raw, ok := item.metadata[MetadataKeyTrust]
+	raw, ok := item.MetadataValue(MetadataKeyTrust)
 	if !ok {
 		return s.defaultScore
 	}

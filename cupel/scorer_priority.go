@@ -19,16 +19,24 @@ func NewPriorityScorer() *PriorityScorer { return &PriorityScorer{} }
 // Score implements PRIORITY-SCORE of spec chapter 15 (PriorityScorer):
 // O(N) per item.
 func (*PriorityScorer) Score(item *ContextItem, allItems []*ContextItem) float64 {
-	if item == nil || !item.hasPriority {
+	if item == nil {
+		return 0.0
+	}
+	p, ok := item.Priority()
+	if !ok {
 		return 0.0
 	}
 	count, rank := 0, 0
 	for _, other := range allItems {
-		if other == nil || !other.hasPriority {
+		if other == nil {
+			continue
+		}
+		op, ok := other.Priority()
+		if !ok {
 			continue
 		}
 		count++
-		if other.priority < item.priority {
+		if op < p {
 			rank++
 		}
 	}

@@ -19,16 +19,24 @@ func NewRecencyScorer() *RecencyScorer { return &RecencyScorer{} }
 // Score implements RECENCY-SCORE of spec chapter 14 (RecencyScorer):
 // O(N) per item.
 func (*RecencyScorer) Score(item *ContextItem, allItems []*ContextItem) float64 {
-	if item == nil || !item.hasTimestamp {
+	if item == nil {
+		return 0.0
+	}
+	t, ok := item.Timestamp()
+	if !ok {
 		return 0.0
 	}
 	count, rank := 0, 0
 	for _, other := range allItems {
-		if other == nil || !other.hasTimestamp {
+		if other == nil {
+			continue
+		}
+		ot, ok := other.Timestamp()
+		if !ok {
 			continue
 		}
 		count++
-		if other.timestamp.Before(item.timestamp) {
+		if ot.Before(t) {
 			rank++
 		}
 	}

@@ -16,10 +16,14 @@ func NewReflexiveScorer() *ReflexiveScorer { return &ReflexiveScorer{} }
 
 // Score implements REFLEXIVE-SCORE of spec chapter 19 (ReflexiveScorer).
 func (*ReflexiveScorer) Score(item *ContextItem, _ []*ContextItem) float64 {
-	if item == nil || !item.hasHint {
+	if item == nil {
 		return 0.0
 	}
-	return clampUnit(item.hint, 0.0)
+	hint, ok := item.FutureRelevanceHint()
+	if !ok {
+		return 0.0
+	}
+	return clampUnit(hint, 0.0)
 }
 
 // clampUnit returns ifNotFinite for NaN and ±Inf (checked before clamping,

@@ -4,6 +4,8 @@ import (
 	"maps"
 	"math"
 	"slices"
+
+	"github.com/cupel-go/go-cupel/internal/enginehook"
 )
 
 // TagScorer scores an item by the weights of its tags: the sum of the
@@ -39,16 +41,16 @@ func NewTagScorer(weights map[string]float64) (*TagScorer, error) {
 		w := weights[tag]
 		field := "weights[" + tag + "]"
 		if w < 0.0 {
-			return nil, invalidConfig("TagScorer", field, w, "tag weight must be non-negative")
+			return nil, enginehook.InvalidConfig("TagScorer", field, w, "tag weight must be non-negative")
 		}
 		if math.IsNaN(w) || math.IsInf(w, 0) {
-			return nil, invalidConfig("TagScorer", field, w, "tag weight must be finite")
+			return nil, enginehook.InvalidConfig("TagScorer", field, w, "tag weight must be finite")
 		}
 		s.total += w
 		s.weights[tag] = w
 	}
 	if math.IsInf(s.total, 0) {
-		return nil, invalidConfig("TagScorer", "weights", s.total, "sum of the tag weights must be finite")
+		return nil, enginehook.InvalidConfig("TagScorer", "weights", s.total, "sum of the tag weights must be finite")
 	}
 	return s, nil
 }
@@ -61,12 +63,12 @@ func (s *TagScorer) TotalWeight() float64 { return s.total }
 
 // Score implements TAG-SCORE of spec chapter 17 (TagScorer): O(T) for T tags.
 func (s *TagScorer) Score(item *ContextItem, _ []*ContextItem) float64 {
-	if item == nil || s.total == 0.0 || len(item.tags) == 0 {
+	if item == nil || s.total == 0.0 || item.NumTags() == 0 {
 		return 0.0
 	}
 	matched := 0.0
-	for _, tag := range item.tags {
-		if w, ok := s.weights[tag]; ok {
+	for i := range item.NumTags() {
+		if w, ok := s.weights[item.Tag(i)]; ok {
 			matched += w
 		}
 	}

@@ -25,7 +25,9 @@ func (fs *freqScratch) internTags(items []*ContextItem) (off, ids []int32, numTa
 		if it == nil {
 			continue
 		}
-		for _, tag := range it.tags {
+		nt := it.NumTags()
+		for j := range nt {
+			tag := it.Tag(j)
 			e := &fs.cache[tagCacheIndex(tag)]
 			id := e.id - 1
 			if e.id == 0 || e.tag != tag {
@@ -33,7 +35,7 @@ func (fs *freqScratch) internTags(items []*ContextItem) (off, ids []int32, numTa
 			}
 			ids = append(ids, id)
 		}
-		maxPerItem = max(maxPerItem, len(it.tags))
+		maxPerItem = max(maxPerItem, nt)
 	}
 	off[len(items)] = int32(len(ids))
 	fs.ids = ids
@@ -103,7 +105,7 @@ func hasUpperASCII(s string) bool {
 	return false
 }
 
-// appendLowerASCII appends s to b with 'A' to 'Z' lowered, as asciiLower
+// appendLowerASCII appends s to b with 'A' to 'Z' lowered, as ContextKind.Key
 // does.
 func appendLowerASCII(b []byte, s string) []byte {
 	for i := 0; i < len(s); i++ {

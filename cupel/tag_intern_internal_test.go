@@ -8,7 +8,7 @@ import (
 )
 
 // TestInternTagsAgreesWithMap: internTags gives every tag occurrence the
-// id a map of asciiLower'd tags gives it (first appearance order), keeps
+// id a map of ASCII-lower-cased tags (ContextKind.Key) gives it (first appearance order), keeps
 // every item's tags in order with repeats, and reports the number of
 // distinct folded tags and the most tags of an item; for shared strings,
 // fresh copies of equal strings, prefixes of one string, the empty tag,
@@ -50,17 +50,17 @@ func TestInternTagsAgreesWithMap(t *testing.T) {
 			got := ids[off[i]:off[i+1]]
 			var tags []string
 			if it != nil {
-				tags = it.tags
+				tags = it.Tags()
 			}
 			if len(got) != len(tags) {
 				t.Fatalf("trial %d: item %d has %d ids for %d tags", trial, i, len(got), len(tags))
 			}
 			wantMax = max(wantMax, len(tags))
 			for j, tag := range tags {
-				id, seen := want[asciiLower(tag)]
+				id, seen := want[ContextKind(tag).Key()]
 				if !seen {
 					id = int32(len(want))
-					want[asciiLower(tag)] = id
+					want[ContextKind(tag).Key()] = id
 				}
 				if got[j] != id {
 					t.Fatalf("trial %d: item %d tag %q has id %d, want %d", trial, i, tag, got[j], id)
