@@ -10,6 +10,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/internal/randitems"
 )
 
 // ccOutcome is what a run returns, in a comparable form.
@@ -48,7 +49,7 @@ func ccRun(p *cupel.Pipeline, items []*cupel.ContextItem, b cupel.ContextBudget)
 }
 
 var _ = Describe("one pipeline shared by 16 goroutines", func() {
-	clock := cupel.ClockFunc(func() time.Time { return scT0.Add(3 * time.Hour) })
+	clock := cupel.ClockFunc(func() time.Time { return randitems.T0.Add(3 * time.Hour) })
 	must := func(s cupel.Scorer, err error) cupel.Scorer {
 		Expect(err).NotTo(HaveOccurred())
 		return s
@@ -116,7 +117,7 @@ var _ = Describe("one pipeline shared by 16 goroutines", func() {
 		const goroutines = 16
 		inputs := make([][]*cupel.ContextItem, 5) // four own inputs and one shared by all
 		for i := range inputs {
-			inputs[i] = scRandomItems(rand.New(rand.NewPCG(uint64(i), 99)), 40+10*i, false)
+			inputs[i] = randitems.Items(rand.New(rand.NewPCG(uint64(i), 99)), 40+10*i, false)
 		}
 		b, err := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 2000, TargetTokens: 1200, OutputReserve: 100})
 		Expect(err).NotTo(HaveOccurred())
