@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"time"
 
-	"github.com/cupel-go/go-cupel/cupel"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+
+	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/scorer"
 )
 
 // The conformance notes of spec chapters 35 (TraceCollector) and 36
@@ -14,7 +16,7 @@ import (
 var _ = Describe("the diagnostics contract", func() {
 	newPipeline := func(overflow cupel.OverflowStrategy) *cupel.Pipeline {
 		p, err := cupel.NewPipeline(cupel.Policy{
-			Scorer:   cupel.NewPriorityScorer(),
+			Scorer:   scorer.NewPriority(),
 			Slicer:   cupel.NewGreedySlice(),
 			Placer:   cupel.NewChronologicalPlacer(),
 			Overflow: overflow,

@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/scorer"
 )
 
 // Logging a run as structured records: stage events at Info, item decisions
@@ -23,7 +24,7 @@ func ExampleNewSlogObserver() {
 		},
 	}))
 	pipeline, err := cupel.NewPipeline(cupel.Policy{
-		Scorer: cupel.NewPriorityScorer(),
+		Scorer: scorer.NewPriority(),
 		Slicer: cupel.NewGreedySlice(),
 		Placer: cupel.NewChronologicalPlacer(),
 	})
@@ -57,7 +58,7 @@ func ExampleNewSlogObserver() {
 // Iterating over a result and a report.
 func ExampleResult_All() {
 	pipeline, err := cupel.NewPipeline(cupel.Policy{
-		Scorer: cupel.NewPriorityScorer(),
+		Scorer: scorer.NewPriority(),
 		Slicer: cupel.NewGreedySlice(),
 		Placer: cupel.NewChronologicalPlacer(),
 	})

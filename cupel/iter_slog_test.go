@@ -7,9 +7,11 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/cupel-go/go-cupel/cupel"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+
+	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/scorer"
 )
 
 var _ = Describe("iterators", func() {
@@ -18,7 +20,7 @@ var _ = Describe("iterators", func() {
 		rep *cupel.SelectionReport
 	)
 	BeforeEach(func() {
-		p, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewPriorityScorer(), Slicer: cupel.NewGreedySlice(), Placer: cupel.NewUShapedPlacer()})
+		p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewPriority(), Slicer: cupel.NewGreedySlice(), Placer: cupel.NewUShapedPlacer()})
 		Expect(err).NotTo(HaveOccurred())
 		items := benchItems(300)
 		items = append(items, cupel.MustItem(cupel.ItemSpec{Content: "neg", Tokens: -4}), items[3])
@@ -70,7 +72,7 @@ var _ = Describe("iterators", func() {
 	})
 
 	It("DiagnosticTraceCollector.All yields what Events returns, at both levels", func() {
-		p, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewPriorityScorer(), Slicer: cupel.NewGreedySlice(), Placer: cupel.NewUShapedPlacer()})
+		p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewPriority(), Slicer: cupel.NewGreedySlice(), Placer: cupel.NewUShapedPlacer()})
 		Expect(err).NotTo(HaveOccurred())
 		for _, level := range []cupel.TraceDetailLevel{cupel.DetailStage, cupel.DetailItem} {
 			col := cupel.NewDiagnosticTraceCollector(level, nil)
@@ -112,7 +114,7 @@ var _ = Describe("NewSlogObserver", func() {
 	It("writes every event the collector keeps as one record with the spec's field names", func() {
 		var buf bytes.Buffer
 		col := cupel.NewDiagnosticTraceCollector(cupel.DetailItem, cupel.NewSlogObserver(logger(&buf, slog.LevelDebug), slog.LevelInfo))
-		p, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewPriorityScorer(), Slicer: cupel.NewGreedySlice(), Placer: cupel.NewChronologicalPlacer(), Overflow: cupel.OverflowTruncate})
+		p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewPriority(), Slicer: cupel.NewGreedySlice(), Placer: cupel.NewChronologicalPlacer(), Overflow: cupel.OverflowTruncate})
 		Expect(err).NotTo(HaveOccurred())
 		items := []*cupel.ContextItem{
 			cupel.MustItem(cupel.ItemSpec{Content: "pin", Tokens: 30, Pinned: true}),
@@ -175,7 +177,7 @@ var _ = Describe("NewSlogObserver", func() {
 	It("builds nothing below the logger's level: an Info logger gets the stage events only", func() {
 		var buf bytes.Buffer
 		col := cupel.NewDiagnosticTraceCollector(cupel.DetailItem, cupel.NewSlogObserver(logger(&buf, slog.LevelInfo), slog.LevelInfo))
-		p, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewPriorityScorer(), Slicer: cupel.NewGreedySlice(), Placer: cupel.NewChronologicalPlacer()})
+		p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewPriority(), Slicer: cupel.NewGreedySlice(), Placer: cupel.NewChronologicalPlacer()})
 		Expect(err).NotTo(HaveOccurred())
 		_, err = p.Run(benchItems(50), slBudget(3000, 2000), cupel.WithTrace(col))
 		Expect(err).NotTo(HaveOccurred())

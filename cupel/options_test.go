@@ -5,9 +5,11 @@ import (
 	"errors"
 	"slices"
 
-	"github.com/cupel-go/go-cupel/cupel"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+
+	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/scorer"
 )
 
 // recCollector records every event and shortfall it is handed.
@@ -25,7 +27,7 @@ func (c *recCollector) RecordShortfalls(s []cupel.CountRequirementShortfall) {
 
 var _ = Describe("Run options", func() {
 	pipeline := func() *cupel.Pipeline {
-		p, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewPriorityScorer(), Slicer: cupel.NewGreedySlice(), Placer: cupel.NewChronologicalPlacer()})
+		p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewPriority(), Slicer: cupel.NewGreedySlice(), Placer: cupel.NewChronologicalPlacer()})
 		Expect(err).NotTo(HaveOccurred())
 		return p
 	}
@@ -75,7 +77,7 @@ var _ = Describe("Run options", func() {
 		Expect(err).NotTo(HaveOccurred())
 		cq, err := cupel.NewCountQuotaSlice([]cupel.CountQuotaEntry{e}, cupel.NewGreedySlice(), cupel.ScarcityDegrade)
 		Expect(err).NotTo(HaveOccurred())
-		p, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewPriorityScorer(), Slicer: cq, Placer: cupel.NewChronologicalPlacer()})
+		p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewPriority(), Slicer: cq, Placer: cupel.NewChronologicalPlacer()})
 		Expect(err).NotTo(HaveOccurred())
 		items := stItems(6, 10) // Messages: the Document requirement falls short
 		a, b := &recCollector{}, &recCollector{}

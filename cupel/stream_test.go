@@ -9,9 +9,11 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/cupel-go/go-cupel/cupel"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+
+	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/scorer"
 )
 
 // stCounting yields items and counts the pulls; stopped records that the
@@ -236,7 +238,7 @@ var _ = Describe("StreamSlice", func() {
 
 var _ = Describe("Pipeline.RunStream", func() {
 	greedyPipeline := func(overflow cupel.OverflowStrategy) *cupel.Pipeline {
-		p, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewPriorityScorer(), Slicer: cupel.NewGreedySlice(), Placer: cupel.NewChronologicalPlacer(), Overflow: overflow})
+		p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewPriority(), Slicer: cupel.NewGreedySlice(), Placer: cupel.NewChronologicalPlacer(), Overflow: overflow})
 		Expect(err).NotTo(HaveOccurred())
 		return p
 	}
@@ -326,7 +328,7 @@ var _ = Describe("Pipeline.RunStream", func() {
 	It("rejects quota slicers, a negative batch size and nil candidates", func() {
 		cq, err := cupel.NewCountQuotaSlice(nil, cupel.NewGreedySlice(), cupel.ScarcityDegrade)
 		Expect(err).NotTo(HaveOccurred())
-		p, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewPriorityScorer(), Slicer: cq, Placer: cupel.NewChronologicalPlacer()})
+		p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewPriority(), Slicer: cq, Placer: cupel.NewChronologicalPlacer()})
 		Expect(err).NotTo(HaveOccurred())
 		_, err = p.RunStream(slices.Values(stItems(3, 1)), slBudget(10, 10))
 		Expect(errors.Is(err, cupel.ErrInvalidConfig)).To(BeTrue())
@@ -389,7 +391,7 @@ var _ = Describe("Pipeline.RunStream", func() {
 		Expect(err).NotTo(HaveOccurred())
 		stream, err := cupel.NewStreamSlice(16)
 		Expect(err).NotTo(HaveOccurred())
-		scorers := []cupel.Scorer{cupel.NewPriorityScorer(), cupel.NewRecencyScorer(), cupel.NewFrequencyScorer()}
+		scorers := []cupel.Scorer{scorer.NewPriority(), scorer.NewRecency(), scorer.NewFrequency()}
 		slicers := []cupel.Slicer{cupel.NewGreedySlice(), ks, stream}
 		overflows := []cupel.OverflowStrategy{cupel.OverflowThrow, cupel.OverflowTruncate, cupel.OverflowProceed}
 		agreedErrors := 0

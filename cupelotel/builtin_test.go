@@ -1,10 +1,12 @@
 package cupelotel_test
 
 import (
-	"github.com/cupel-go/go-cupel/cupel"
-	"github.com/cupel-go/go-cupel/cupelotel"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+
+	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/scorer"
+	"github.com/cupel-go/go-cupel/cupelotel"
 )
 
 // builtinRun uses the engine's own scorer, count-quota slicer and placer:
@@ -15,7 +17,7 @@ func builtinRun() (*cupel.Pipeline, []*cupel.ContextItem, cupel.ContextBudget) {
 	Expect(err).NotTo(HaveOccurred())
 	slicer, err := cupel.NewCountQuotaSlice([]cupel.CountQuotaEntry{toolCap}, cupel.NewGreedySlice(), cupel.ScarcityDegrade)
 	Expect(err).NotTo(HaveOccurred())
-	p := pipeline(cupel.Policy{Scorer: cupel.NewPriorityScorer(), Slicer: slicer, Placer: cupel.NewUShapedPlacer()})
+	p := pipeline(cupel.Policy{Scorer: scorer.NewPriority(), Slicer: slicer, Placer: cupel.NewUShapedPlacer()})
 	it := func(content string, tokens int, kind cupel.ContextKind, priority int) *cupel.ContextItem {
 		return cupel.MustItem(cupel.ItemSpec{Content: content, Tokens: tokens, Kind: kind, Priority: cupel.Ptr(priority)})
 	}

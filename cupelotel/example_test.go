@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/cupel-go/go-cupel/cupel"
-	"github.com/cupel-go/go-cupel/cupelotel"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+
+	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/scorer"
+	"github.com/cupel-go/go-cupel/cupelotel"
 )
 
 // A run traced at StageAndExclusions. In an application the tracer provider
@@ -25,7 +27,7 @@ func Example() {
 	)
 
 	pipeline, err := cupel.NewPipeline(cupel.Policy{
-		Scorer: cupel.NewPriorityScorer(),
+		Scorer: scorer.NewPriority(),
 		Slicer: cupel.NewGreedySlice(),
 		Placer: cupel.NewChronologicalPlacer(),
 	})

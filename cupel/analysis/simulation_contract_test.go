@@ -1,10 +1,12 @@
 package analysis_test
 
 import (
-	"github.com/cupel-go/go-cupel/cupel"
-	"github.com/cupel-go/go-cupel/cupel/analysis"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+
+	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/analysis"
+	"github.com/cupel-go/go-cupel/cupel/scorer"
 )
 
 // The guards of spec chapter 40 (Budget Simulation): slicers whose inclusion
@@ -23,7 +25,7 @@ var _ = Describe("the budget-simulation guards", func() {
 		Expect(err).NotTo(HaveOccurred())
 	})
 	pipelineWith := func(s cupel.Slicer) *cupel.Pipeline {
-		p, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewPriorityScorer(), Slicer: s, Placer: cupel.NewChronologicalPlacer()})
+		p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewPriority(), Slicer: s, Placer: cupel.NewChronologicalPlacer()})
 		Expect(err).NotTo(HaveOccurred())
 		return p
 	}
@@ -81,7 +83,7 @@ var _ = Describe("the budget-simulation guards", func() {
 var _ = Describe("GetMarginalItems", func() {
 	It("tells items apart by identity, not by content", func() {
 		p, err := cupel.NewPipeline(cupel.Policy{
-			Scorer:               cupel.NewPriorityScorer(),
+			Scorer:               scorer.NewPriority(),
 			Slicer:               cupel.NewGreedySlice(),
 			Placer:               cupel.NewChronologicalPlacer(),
 			DisableDeduplication: true,

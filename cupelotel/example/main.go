@@ -18,12 +18,14 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cupel-go/go-cupel/cupel"
-	"github.com/cupel-go/go-cupel/cupelotel"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+
+	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/scorer"
+	"github.com/cupel-go/go-cupel/cupelotel"
 )
 
 func main() {
@@ -87,7 +89,7 @@ func scenario() (*cupel.Pipeline, []*cupel.ContextItem, cupel.ContextBudget) {
 	slicer, err := cupel.NewCountQuotaSlice([]cupel.CountQuotaEntry{toolCap}, cupel.NewGreedySlice(), cupel.ScarcityDegrade)
 	check(err)
 	pipeline, err := cupel.NewPipeline(cupel.Policy{
-		Scorer: cupel.NewPriorityScorer(),
+		Scorer: scorer.NewPriority(),
 		Slicer: slicer,
 		Placer: cupel.NewUShapedPlacer(),
 	})
@@ -121,7 +123,7 @@ func truncateScenario() (*cupel.Pipeline, []*cupel.ContextItem, cupel.ContextBud
 	slicer, err := cupel.NewCountQuotaSlice([]cupel.CountQuotaEntry{docs}, cupel.NewGreedySlice(), cupel.ScarcityDegrade)
 	check(err)
 	pipeline, err := cupel.NewPipeline(cupel.Policy{
-		Scorer:   cupel.NewPriorityScorer(),
+		Scorer:   scorer.NewPriority(),
 		Slicer:   slicer,
 		Placer:   cupel.NewChronologicalPlacer(),
 		Overflow: cupel.OverflowTruncate,
