@@ -14,7 +14,7 @@ import (
 var _ = Describe("adversarial input", func() {
 	Describe("Of with typed nil components", func() {
 		// Regression: Of (then cupel.PolicySpecOf) read the configuration of a typed nil
-		// *CountQuotaSlice (and *QuotaSlice, *CompositeScorer, ...) and
+		// *CountQuotaSlice (and *QuotaSlice, *scorer.Composite, ...) and
 		// panicked instead of returning an error.
 		greedy, placer := cupel.NewGreedySlice(), cupel.NewUShapedPlacer()
 		scorers := map[string]cupel.Scorer{

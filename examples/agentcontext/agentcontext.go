@@ -7,9 +7,9 @@
 // a large order listing) and four retrieved documents, one of them
 // retrieved twice.
 //
-// The pipeline is built from the engine's own stages: a CompositeScorer of
-// KindScorer (what kind of context it is), RecencyScorer (chat turns and
-// tool outputs) and ReflexiveScorer (the retriever's relevance, carried as
+// The pipeline is built from the engine's own stages: a scorer.Composite of
+// scorer.Kind (what kind of context it is), scorer.Recency (chat turns and
+// tool outputs) and scorer.Reflexive (the retriever's relevance, carried as
 // the documents' futureRelevanceHint), a GreedySlice and a UShapedPlacer.
 package agentcontext
 
