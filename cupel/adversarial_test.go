@@ -11,6 +11,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/placer"
 	"github.com/cupel-go/go-cupel/cupel/scorer"
 )
 
@@ -44,7 +45,7 @@ var _ = Describe("adversarial input", func() {
 			Expect(advSum(out)).To(BeNumerically("<=", target))
 			Expect(out).To(Equal([]*cupel.ContextItem{a}))
 
-			p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewReflexive(), Slicer: q, Placer: cupel.NewChronologicalPlacer()})
+			p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewReflexive(), Slicer: q, Placer: placer.NewChronological()})
 			Expect(err).NotTo(HaveOccurred())
 			res, err := p.Run([]*cupel.ContextItem{a, b}, bud)
 			Expect(err).NotTo(HaveOccurred(), "the selection fits, so Throw does not fire")
@@ -54,7 +55,7 @@ var _ = Describe("adversarial input", func() {
 
 	Describe("token counts at the int limits", func() {
 		greedyPipe := func(ov cupel.OverflowStrategy) *cupel.Pipeline {
-			p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewReflexive(), Slicer: cupel.NewGreedySlice(), Placer: cupel.NewChronologicalPlacer(), Overflow: ov})
+			p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewReflexive(), Slicer: cupel.NewGreedySlice(), Placer: placer.NewChronological(), Overflow: ov})
 			Expect(err).NotTo(HaveOccurred())
 			return p
 		}
@@ -162,7 +163,7 @@ var _ = Describe("adversarial input", func() {
 			}
 			sc, err := scorer.NewComposite(scorer.Weighted{Scorer: scorer.NewRecency(), Weight: 2}, scorer.Weighted{Scorer: scorer.NewDefaultKind(), Weight: 1})
 			Expect(err).NotTo(HaveOccurred())
-			p, err := cupel.NewPipeline(cupel.Policy{Scorer: sc, Slicer: cupel.NewGreedySlice(), Placer: cupel.NewChronologicalPlacer()})
+			p, err := cupel.NewPipeline(cupel.Policy{Scorer: sc, Slicer: cupel.NewGreedySlice(), Placer: placer.NewChronological()})
 			Expect(err).NotTo(HaveOccurred())
 			b, err := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 2_000_000, TargetTokens: 1_000_000})
 			Expect(err).NotTo(HaveOccurred())
@@ -202,7 +203,7 @@ var _ = Describe("adversarial input", func() {
 				h, _ := it.FutureRelevanceHint()
 				Expect(out[i]).To(BeNumerically("~", h, 1e-12))
 			}
-			p, err := cupel.NewPipeline(cupel.Policy{Scorer: s, Slicer: cupel.NewGreedySlice(), Placer: cupel.NewUShapedPlacer()})
+			p, err := cupel.NewPipeline(cupel.Policy{Scorer: s, Slicer: cupel.NewGreedySlice(), Placer: placer.NewUShaped()})
 			Expect(err).NotTo(HaveOccurred())
 			res, err := p.Run(items, b)
 			Expect(err).NotTo(HaveOccurred())
@@ -219,7 +220,7 @@ var _ = Describe("adversarial input", func() {
 			cupel.ScoreBatch(s, items, out)
 			Expect(out).To(Equal([]float64{0, 1, 0.5}))
 			Expect(s.Score(items[0], items[:1])).To(Equal(0.5))
-			p, err := cupel.NewPipeline(cupel.Policy{Scorer: s, Slicer: cupel.NewGreedySlice(), Placer: cupel.NewUShapedPlacer()})
+			p, err := cupel.NewPipeline(cupel.Policy{Scorer: s, Slicer: cupel.NewGreedySlice(), Placer: placer.NewUShaped()})
 			Expect(err).NotTo(HaveOccurred())
 			res, err := p.Run(items, b)
 			Expect(err).NotTo(HaveOccurred())
@@ -273,7 +274,7 @@ var _ = Describe("adversarial input", func() {
 			b, _ := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 30, TargetTokens: 20})
 			for _, v := range []float64{nan, inf, -inf} {
 				for _, sl := range []cupel.Slicer{cupel.NewGreedySlice(), slKnapsack(1), mustCountQuota("Message", 2)} {
-					for _, pl := range []cupel.Placer{cupel.NewUShapedPlacer(), cupel.NewChronologicalPlacer()} {
+					for _, pl := range []cupel.Placer{placer.NewUShaped(), placer.NewChronological()} {
 						p, err := cupel.NewPipeline(cupel.Policy{Scorer: advConst(v), Slicer: sl, Placer: pl, Overflow: cupel.OverflowTruncate})
 						Expect(err).NotTo(HaveOccurred())
 						res, rep, err := dryRun(p, items, b)
@@ -329,13 +330,13 @@ var _ = Describe("adversarial input", func() {
 			a1 := cupel.MustItem(cupel.ItemSpec{Content: "same", Tokens: 1})
 			a2 := cupel.MustItem(cupel.ItemSpec{Content: "same", Tokens: 2})
 			items := []*cupel.ContextItem{a1, a2, a1}
-			p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewReflexive(), Slicer: cupel.NewGreedySlice(), Placer: cupel.NewChronologicalPlacer(), DisableDeduplication: true})
+			p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewReflexive(), Slicer: cupel.NewGreedySlice(), Placer: placer.NewChronological(), DisableDeduplication: true})
 			Expect(err).NotTo(HaveOccurred())
 			res, err := p.Run(items, b)
 			Expect(err).NotTo(HaveOccurred())
 			Expect(res.Items).To(ConsistOf(a1, a2, a1))
 			Expect(res.TotalTokens).To(Equal(4))
-			on, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewReflexive(), Slicer: cupel.NewGreedySlice(), Placer: cupel.NewChronologicalPlacer()})
+			on, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewReflexive(), Slicer: cupel.NewGreedySlice(), Placer: placer.NewChronological()})
 			Expect(err).NotTo(HaveOccurred())
 			res, err = on.Run(items, b)
 			Expect(err).NotTo(HaveOccurred())
@@ -378,7 +379,7 @@ var _ = Describe("adversarial input", func() {
 			Expect(err).NotTo(HaveOccurred())
 			sc, err := scorer.NewComposite(scorer.Weighted{Scorer: trust, Weight: 1}, scorer.Weighted{Scorer: mk, Weight: 1})
 			Expect(err).NotTo(HaveOccurred())
-			p, err := cupel.NewPipeline(cupel.Policy{Scorer: sc, Slicer: cupel.NewGreedySlice(), Placer: cupel.NewUShapedPlacer()})
+			p, err := cupel.NewPipeline(cupel.Policy{Scorer: sc, Slicer: cupel.NewGreedySlice(), Placer: placer.NewUShaped()})
 			Expect(err).NotTo(HaveOccurred())
 			b, _ := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 5, TargetTokens: 5})
 			res, rep, err := dryRun(p, []*cupel.ContextItem{other, it}, b)
@@ -419,7 +420,7 @@ var _ = Describe("adversarial input", func() {
 			Expect(err).NotTo(HaveOccurred())
 			_, err = cck.Slice(items, b)
 			Expect(err).To(MatchError(cupel.ErrTableTooLarge))
-			p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewReflexive(), Slicer: over, Placer: cupel.NewUShapedPlacer()})
+			p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewReflexive(), Slicer: over, Placer: placer.NewUShaped()})
 			Expect(err).NotTo(HaveOccurred())
 			plain := make([]*cupel.ContextItem, len(items))
 			for i, si := range items {
@@ -453,15 +454,15 @@ var _ = Describe("adversarial input", func() {
 			return slicerFunc(func(s []cupel.ScoredItem, _ cupel.ContextBudget) ([]*cupel.ContextItem, error) { return f(s), nil })
 		}
 		It("rejects a slicer returning an item not in its input, even one of equal content", func() {
-			_, err := run(slicer(func([]cupel.ScoredItem) []*cupel.ContextItem { return []*cupel.ContextItem{stranger} }), cupel.NewUShapedPlacer(), false, a, bItem)
+			_, err := run(slicer(func([]cupel.ScoredItem) []*cupel.ContextItem { return []*cupel.ContextItem{stranger} }), placer.NewUShaped(), false, a, bItem)
 			Expect(err).To(MatchError(cupel.ErrInvalidConfig))
-			_, err = run(slicer(func([]cupel.ScoredItem) []*cupel.ContextItem { return []*cupel.ContextItem{nil} }), cupel.NewUShapedPlacer(), false, a)
+			_, err = run(slicer(func([]cupel.ScoredItem) []*cupel.ContextItem { return []*cupel.ContextItem{nil} }), placer.NewUShaped(), false, a)
 			Expect(err).To(MatchError(cupel.ErrInvalidConfig))
 		})
 		It("rejects a slicer returning an item more often than its input holds it", func() {
-			_, err := run(slicer(func([]cupel.ScoredItem) []*cupel.ContextItem { return []*cupel.ContextItem{a, a} }), cupel.NewUShapedPlacer(), false, a, bItem)
+			_, err := run(slicer(func([]cupel.ScoredItem) []*cupel.ContextItem { return []*cupel.ContextItem{a, a} }), placer.NewUShaped(), false, a, bItem)
 			Expect(err).To(MatchError(cupel.ErrInvalidConfig))
-			res, err := run(slicer(func([]cupel.ScoredItem) []*cupel.ContextItem { return []*cupel.ContextItem{a, a} }), cupel.NewUShapedPlacer(), true, a, bItem, a)
+			res, err := run(slicer(func([]cupel.ScoredItem) []*cupel.ContextItem { return []*cupel.ContextItem{a, a} }), placer.NewUShaped(), true, a, bItem, a)
 			Expect(err).NotTo(HaveOccurred(), "a pointer passed twice may be selected twice")
 			Expect(res.Items).To(Equal([]*cupel.ContextItem{a, a}))
 		})

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/placer"
 	"github.com/cupel-go/go-cupel/cupel/scorer"
 )
 
@@ -34,24 +35,24 @@ func benchConfigs(b *testing.B) map[string]func() (cupel.Policy, cupel.ContextBu
 	}
 	return map[string]func() (cupel.Policy, cupel.ContextBudget, cupel.TraceCollector){
 		"A": func() (cupel.Policy, cupel.ContextBudget, cupel.TraceCollector) {
-			return cupel.Policy{Scorer: composite(), Slicer: cupel.NewGreedySlice(), Placer: cupel.NewUShapedPlacer()}, mustBudget(128000, 100000), nil
+			return cupel.Policy{Scorer: composite(), Slicer: cupel.NewGreedySlice(), Placer: placer.NewUShaped()}, mustBudget(128000, 100000), nil
 		},
 		"B": func() (cupel.Policy, cupel.ContextBudget, cupel.TraceCollector) {
 			ks, err := cupel.NewKnapsackSlice(100)
 			if err != nil {
 				b.Fatal(err)
 			}
-			return cupel.Policy{Scorer: composite(), Slicer: ks, Placer: cupel.NewChronologicalPlacer()}, mustBudget(32000, 30000), nil
+			return cupel.Policy{Scorer: composite(), Slicer: ks, Placer: placer.NewChronological()}, mustBudget(32000, 30000), nil
 		},
 		"C": func() (cupel.Policy, cupel.ContextBudget, cupel.TraceCollector) {
 			sc, err := scorer.NewScaled(scorer.NewFrequency())
 			if err != nil {
 				b.Fatal(err)
 			}
-			return cupel.Policy{Scorer: sc, Slicer: cupel.NewGreedySlice(), Placer: cupel.NewChronologicalPlacer()}, mustBudget(128000, 100000), nil
+			return cupel.Policy{Scorer: sc, Slicer: cupel.NewGreedySlice(), Placer: placer.NewChronological()}, mustBudget(128000, 100000), nil
 		},
 		"D": func() (cupel.Policy, cupel.ContextBudget, cupel.TraceCollector) {
-			return cupel.Policy{Scorer: composite(), Slicer: cupel.NewGreedySlice(), Placer: cupel.NewUShapedPlacer()}, mustBudget(128000, 100000), cupel.NewDiagnosticTraceCollector(cupel.DetailItem, nil)
+			return cupel.Policy{Scorer: composite(), Slicer: cupel.NewGreedySlice(), Placer: placer.NewUShaped()}, mustBudget(128000, 100000), cupel.NewDiagnosticTraceCollector(cupel.DetailItem, nil)
 		},
 	}
 }

@@ -5,9 +5,11 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"github.com/cupel-go/go-cupel/cupel"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+
+	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/placer"
 )
 
 // viaInterface hides the concrete collector type, so the pipeline records
@@ -138,7 +140,7 @@ var _ = Describe("DiagnosticTraceCollector", func() {
 		ks, err := cupel.NewKnapsackSlice(5)
 		Expect(err).NotTo(HaveOccurred())
 		slicers := []cupel.Slicer{cupel.NewGreedySlice(), ks, caps()}
-		placers := []cupel.Placer{cupel.NewChronologicalPlacer(), cupel.NewUShapedPlacer()}
+		placers := []cupel.Placer{placer.NewChronological(), placer.NewUShaped()}
 		overflows := []cupel.OverflowStrategy{cupel.OverflowTruncate, cupel.OverflowProceed}
 		seen := map[cupel.ExclusionVariant]bool{}
 		for trial := range 200 {

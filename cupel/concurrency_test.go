@@ -11,6 +11,7 @@ import (
 
 	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/cupel/internal/randitems"
+	"github.com/cupel-go/go-cupel/cupel/placer"
 	"github.com/cupel-go/go-cupel/cupel/scorer"
 )
 
@@ -94,7 +95,7 @@ var _ = Describe("one pipeline shared by 16 goroutines", func() {
 
 		greedy := cupel.NewGreedySlice()
 		for name, sc := range scorers {
-			add(name+"/greedy/u-shaped", sc, greedy, cupel.NewUShapedPlacer())
+			add(name+"/greedy/u-shaped", sc, greedy, placer.NewUShaped())
 		}
 		knap := slKnapsack(10)
 		set, err := cupel.NewQuotaSet(cupel.RequireCap("Document", 20, 50), cupel.Cap("message", 40), cupel.Require(kelvin, 10))
@@ -109,8 +110,8 @@ var _ = Describe("one pipeline shared by 16 goroutines", func() {
 		Expect(err).NotTo(HaveOccurred())
 		slicers := map[string]cupel.Slicer{"greedy": greedy, "knapsack": knap, "quota": quota, "count_quota": cq, "count_constrained_knapsack": cck}
 		for name, sl := range slicers {
-			add("composite/"+name+"/chronological", all, sl, cupel.NewChronologicalPlacer())
-			add("composite/"+name+"/u-shaped", all, sl, cupel.NewUShapedPlacer())
+			add("composite/"+name+"/chronological", all, sl, placer.NewChronological())
+			add("composite/"+name+"/u-shaped", all, sl, placer.NewUShaped())
 		}
 	})
 

@@ -9,6 +9,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/placer"
 	"github.com/cupel-go/go-cupel/cupel/scorer"
 )
 
@@ -88,7 +89,7 @@ var _ = Describe("RunContext", func() {
 		Expect(err).NotTo(HaveOccurred())
 	})
 	pipeline := func(s cupel.Scorer, sl cupel.Slicer) *cupel.Pipeline {
-		p, err := cupel.NewPipeline(cupel.Policy{Scorer: s, Slicer: sl, Placer: cupel.NewChronologicalPlacer()})
+		p, err := cupel.NewPipeline(cupel.Policy{Scorer: s, Slicer: sl, Placer: placer.NewChronological()})
 		Expect(err).NotTo(HaveOccurred())
 		return p
 	}

@@ -10,6 +10,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/placer"
 	"github.com/cupel-go/go-cupel/cupel/scorer"
 	"github.com/cupel-go/go-cupel/internal/testtool"
 )
@@ -105,7 +106,7 @@ var _ = Describe("batch scoring in the pipeline", func() {
 		r := rand.New(rand.NewPCG(7, 11))
 		ks, _ := cupel.NewKnapsackSlice(5)
 		slicers := []cupel.Slicer{cupel.NewGreedySlice(), ks}
-		placers := []cupel.Placer{cupel.NewChronologicalPlacer(), cupel.NewUShapedPlacer()}
+		placers := []cupel.Placer{placer.NewChronological(), placer.NewUShaped()}
 		for trial := range testtool.Iterations(300, 60) { // fewer under -race
 			items := randomItems(r, 1+r.IntN(40))
 			scorer := randomScorer(r, 3)

@@ -8,9 +8,11 @@ import (
 	"math/rand/v2"
 	"slices"
 
-	"github.com/cupel-go/go-cupel/cupel"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+
+	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/placer"
 )
 
 // The dispatch spies: custom components implementing the optional
@@ -178,7 +180,7 @@ var (
 	_ cupel.ContextPositionSlicer = (*cupel.KnapsackSlice)(nil)
 	_ cupel.ContextSlicer         = (*cupel.QuotaSlice)(nil)
 	_ cupel.DetailedSlicer        = (*cupel.CountQuotaSlice)(nil)
-	_ cupel.RankedPlacer          = (*cupel.UShapedPlacer)(nil)
+	_ cupel.RankedPlacer          = (*placer.UShaped)(nil)
 )
 
 var _ = Describe("the dispatch (one path per stage, by the optional interfaces)", func() {
@@ -212,11 +214,11 @@ var _ = Describe("the dispatch (one path per stage, by the optional interfaces)"
 	}
 
 	It("scores through ScoreAll once when the scorer is a BatchScorer, else through Score per item", func() {
-		_, calls, err := run(spyBatchScorer{spyScorer{log}}, cupel.NewGreedySlice(), cupel.NewUShapedPlacer(), false, false)
+		_, calls, err := run(spyBatchScorer{spyScorer{log}}, cupel.NewGreedySlice(), placer.NewUShaped(), false, false)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(calls).To(Equal([]string{"ScoreAll"}))
 		log.calls = nil
-		_, calls, err = run(spyScorer{log}, cupel.NewGreedySlice(), cupel.NewUShapedPlacer(), false, false)
+		_, calls, err = run(spyScorer{log}, cupel.NewGreedySlice(), placer.NewUShaped(), false, false)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(calls).To(Equal([]string{"Score", "Score", "Score"}))
 	})
@@ -279,7 +281,7 @@ var _ = Describe("the dispatch (one path per stage, by the optional interfaces)"
 
 	It("UShapedPlacer.PlaceRanked is Place on any input in rank order (ties, NaN, -0.0)", func() {
 		r := rand.New(rand.NewPCG(35, 33))
-		u := cupel.NewUShapedPlacer()
+		u := placer.NewUShaped()
 		values := []float64{0, math.Copysign(0, -1), 0.5, 1, math.NaN(), -1, math.Inf(1)}
 		for trial := range 300 {
 			n := trial % 40
@@ -301,7 +303,7 @@ var _ = Describe("the dispatch (one path per stage, by the optional interfaces)"
 	// and the one method the Slice stage must call (the table of doc.go).
 	DescribeTable("slices through the richest method the slicer has, in its context form when the run can be cancelled",
 		func(mk func(*dispatchLog) cupel.Slicer, traced, cancellable bool, want string) {
-			res, calls, err := run(tableScorer{"aaa": 0.9, "b": 0.5, "cc": 0.1}, mk(log), cupel.NewChronologicalPlacer(), traced, cancellable)
+			res, calls, err := run(tableScorer{"aaa": 0.9, "b": 0.5, "cc": 0.1}, mk(log), placer.NewChronological(), traced, cancellable)
 			Expect(err).NotTo(HaveOccurred())
 			Expect(calls).To(Equal([]string{want}))
 			Expect(contents(res.Items)).To(ConsistOf("pin", "aaa", "b", "cc"))
@@ -348,7 +350,7 @@ var _ = Describe("the dispatch (one path per stage, by the optional interfaces)"
 
 	It("slices through SlicePositions, not SliceUnsorted, when a collector of the run is not a SliceExclusionRecorder", func() {
 		sl := spyUnsorted{spyContextPositions{spyPositions{spyItemsContext: spyItemsContext{spySlicer{log}}}}}
-		p, err := cupel.NewPipeline(cupel.Policy{Scorer: tableScorer{"aaa": 0.9, "b": 0.5, "cc": 0.1}, Slicer: sl, Placer: cupel.NewChronologicalPlacer()})
+		p, err := cupel.NewPipeline(cupel.Policy{Scorer: tableScorer{"aaa": 0.9, "b": 0.5, "cc": 0.1}, Slicer: sl, Placer: placer.NewChronological()})
 		Expect(err).NotTo(HaveOccurred())
 		var events int
 		res, err := p.Run(items, budget(1000, 1000), cupel.WithTrace(plainCollector{&events}))
@@ -375,7 +377,7 @@ var _ = Describe("the dispatch (one path per stage, by the optional interfaces)"
 	})
 
 	It("slices a streamed run's batches through the same rule", func() {
-		p, err := cupel.NewPipeline(cupel.Policy{Scorer: tableScorer{}, Slicer: spyPositions{spyItemsContext: spyItemsContext{spySlicer{log}}}, Placer: cupel.NewChronologicalPlacer()})
+		p, err := cupel.NewPipeline(cupel.Policy{Scorer: tableScorer{}, Slicer: spyPositions{spyItemsContext: spyItemsContext{spySlicer{log}}}, Placer: placer.NewChronological()})
 		Expect(err).NotTo(HaveOccurred())
 		seq := iter.Seq[*cupel.ContextItem](func(yield func(*cupel.ContextItem) bool) {
 			for _, it := range items {
@@ -394,12 +396,12 @@ var _ = Describe("the dispatch (one path per stage, by the optional interfaces)"
 		inner := spyDetailed{spyUnsorted: spyUnsorted{spyContextPositions{spyPositions{spyItemsContext: spyItemsContext{spySlicer{log}}}}}}
 		qs, err := cupel.NewQuotaSlice(ctxMust(cupel.NewQuotaSet(cupel.Require(cupel.KindMessage, 10))), inner)
 		Expect(err).NotTo(HaveOccurred())
-		res, calls, err := run(tableScorer{}, qs, cupel.NewChronologicalPlacer(), false, false)
+		res, calls, err := run(tableScorer{}, qs, placer.NewChronological(), false, false)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(res.Items).To(HaveLen(4))
 		Expect(calls).To(Equal([]string{"Slice"}))
 		log.calls = nil
-		_, calls, err = run(tableScorer{}, qs, cupel.NewChronologicalPlacer(), true, true)
+		_, calls, err = run(tableScorer{}, qs, placer.NewChronological(), true, true)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(calls).To(Equal([]string{"SliceContext"}))
 	})
@@ -423,7 +425,7 @@ var _ = Describe("the dispatch (one path per stage, by the optional interfaces)"
 
 	DescribeTable("rejects bad positions from every positional method with a *ValidationError naming the slicer and the method, never a panic",
 		func(mk func(*dispatchLog, []int) cupel.Slicer, traced, cancellable bool, bad []int, why string) {
-			_, _, err := run(tableScorer{}, mk(log, bad), cupel.NewChronologicalPlacer(), traced, cancellable)
+			_, _, err := run(tableScorer{}, mk(log, bad), placer.NewChronological(), traced, cancellable)
 			Expect(err).To(MatchError(cupel.ErrInvalidConfig))
 			var ve *cupel.ValidationError
 			Expect(errors.As(err, &ve)).To(BeTrue())
@@ -454,7 +456,7 @@ var _ = Describe("the dispatch (one path per stage, by the optional interfaces)"
 	It("rejects an item SliceDetailed or SliceContext returns that was not in the input, with a *ValidationError", func() {
 		for _, cancellable := range []bool{false, true} {
 			s := spyDetailed{spyUnsorted: spyUnsorted{spyContextPositions{spyPositions{spyItemsContext: spyItemsContext{spySlicer{log}}}}}, foreign: item("stranger", 1)}
-			_, _, err := run(tableScorer{}, s, cupel.NewChronologicalPlacer(), false, cancellable)
+			_, _, err := run(tableScorer{}, s, placer.NewChronological(), false, cancellable)
 			var ve *cupel.ValidationError
 			Expect(errors.As(err, &ve)).To(BeTrue(), "cancellable %v: %v", cancellable, err)
 			Expect(err.Error()).To(ContainSubstring("returned an item that was not in its input"))

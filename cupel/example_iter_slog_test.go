@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/placer"
 	"github.com/cupel-go/go-cupel/cupel/scorer"
 )
 
@@ -26,7 +27,7 @@ func ExampleNewSlogObserver() {
 	pipeline, err := cupel.NewPipeline(cupel.Policy{
 		Scorer: scorer.NewPriority(),
 		Slicer: cupel.NewGreedySlice(),
-		Placer: cupel.NewChronologicalPlacer(),
+		Placer: placer.NewChronological(),
 	})
 	if err != nil {
 		log.Fatal(err)
@@ -60,7 +61,7 @@ func ExampleResult_All() {
 	pipeline, err := cupel.NewPipeline(cupel.Policy{
 		Scorer: scorer.NewPriority(),
 		Slicer: cupel.NewGreedySlice(),
-		Placer: cupel.NewChronologicalPlacer(),
+		Placer: placer.NewChronological(),
 	})
 	if err != nil {
 		log.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/placer"
 	"github.com/cupel-go/go-cupel/cupel/scorer"
 )
 
@@ -38,7 +39,7 @@ func Example() {
 	pipeline, err := cupel.NewPipeline(cupel.Policy{
 		Scorer: sc,
 		Slicer: cupel.NewGreedySlice(),
-		Placer: cupel.NewUShapedPlacer(),
+		Placer: placer.NewUShaped(),
 	})
 	if err != nil {
 		log.Fatal(err)
@@ -70,7 +71,7 @@ func ExamplePipeline_Run() {
 	pipeline, err := cupel.NewPipeline(cupel.Policy{
 		Scorer: scorer.NewRecency(),
 		Slicer: cupel.NewGreedySlice(),
-		Placer: cupel.NewChronologicalPlacer(),
+		Placer: placer.NewChronological(),
 	})
 	if err != nil {
 		log.Fatal(err)
@@ -88,7 +89,7 @@ func ExampleWithTrace() {
 	pipeline, _ := cupel.NewPipeline(cupel.Policy{
 		Scorer:   scorer.NewRecency(),
 		Slicer:   cupel.NewGreedySlice(),
-		Placer:   cupel.NewChronologicalPlacer(),
+		Placer:   placer.NewChronological(),
 		Overflow: cupel.OverflowProceed,
 	})
 	budget, _ := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 100, TargetTokens: 5})
@@ -116,7 +117,7 @@ func ExampleDiagnosticTraceCollector_Report() {
 	pipeline, err := cupel.NewPipeline(cupel.Policy{
 		Scorer: scorer.NewRecency(),
 		Slicer: cupel.NewGreedySlice(),
-		Placer: cupel.NewChronologicalPlacer(),
+		Placer: placer.NewChronological(),
 	})
 	if err != nil {
 		log.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/placer"
 	"github.com/cupel-go/go-cupel/cupel/scorer"
 )
 
@@ -17,7 +18,7 @@ func ExamplePipeline_RunContext() {
 	pipeline, err := cupel.NewPipeline(cupel.Policy{
 		Scorer: scorer.NewPriority(),
 		Slicer: cupel.NewGreedySlice(),
-		Placer: cupel.NewChronologicalPlacer(),
+		Placer: placer.NewChronological(),
 	})
 	if err != nil {
 		log.Fatal(err)
@@ -51,7 +52,7 @@ func ExamplePipeline_RunStream() {
 	pipeline, err := cupel.NewPipeline(cupel.Policy{
 		Scorer: scorer.NewPriority(),
 		Slicer: cupel.NewGreedySlice(),
-		Placer: cupel.NewChronologicalPlacer(),
+		Placer: placer.NewChronological(),
 	})
 	if err != nil {
 		log.Fatal(err)
@@ -88,7 +89,7 @@ func ExamplePipeline_RunStream_channel() {
 	pipeline, err := cupel.NewPipeline(cupel.Policy{
 		Scorer: scorer.NewPriority(),
 		Slicer: cupel.NewGreedySlice(),
-		Placer: cupel.NewChronologicalPlacer(),
+		Placer: placer.NewChronological(),
 	})
 	if err != nil {
 		log.Fatal(err)

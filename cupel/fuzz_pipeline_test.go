@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/placer"
 	"github.com/cupel-go/go-cupel/cupel/scorer"
 )
 
@@ -573,11 +574,11 @@ func fzCheckPipeline(t *testing.T, data []byte) {
 		}
 		return
 	}
-	var placer cupel.Placer = cupel.NewChronologicalPlacer()
+	var pl cupel.Placer = placer.NewChronological()
 	if r.n(2) == 0 {
-		placer = cupel.NewUShapedPlacer()
+		pl = placer.NewUShaped()
 	}
-	policy := cupel.Policy{Scorer: scorer, Slicer: slicer, Placer: placer, DisableDeduplication: r.n(2) == 0, Overflow: cupel.OverflowStrategy(r.n(3))}
+	policy := cupel.Policy{Scorer: scorer, Slicer: slicer, Placer: pl, DisableDeduplication: r.n(2) == 0, Overflow: cupel.OverflowStrategy(r.n(3))}
 	p, err := cupel.NewPipeline(policy)
 	if err != nil {
 		t.Fatalf("NewPipeline: %v", err)

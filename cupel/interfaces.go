@@ -170,7 +170,7 @@ type UnsortedSlicer interface {
 
 // RankedPlacer is implemented by a [Placer] whose order depends only on
 // each item's rank by score (score descending, ties in input order), as
-// UShapedPlacer's does: for len(out) items already in rank order,
+// placer.UShaped's does: for len(out) items already in rank order,
 // PlaceRanked(out) writes the placed order to out as positions, with no
 // sort, and returns out. The pipeline calls it
 // when the Place stage's input is in rank order: in a batch run without
@@ -188,8 +188,8 @@ type RankedPlacer interface {
 
 // PositionPlacer is the positional form of a [Placer]: it returns the placed
 // order as positions in its input rather than as items, sparing the pipeline
-// the map that matches items back to their scores. ChronologicalPlacer and
-// UShapedPlacer implement it.
+// the map that matches items back to their scores. placer.Chronological and
+// placer.UShaped implement it.
 //
 // PlacePositions(items) must return a permutation of 0, 1, ...,
 // len(items)-1: result[i] is the position in items of the item placed i-th,

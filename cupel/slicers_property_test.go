@@ -7,9 +7,11 @@ import (
 	"sync"
 	"time"
 
-	"github.com/cupel-go/go-cupel/cupel"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+
+	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/placer"
 )
 
 // slRandomInput builds n scored items with random kinds, tokens (a few
@@ -132,7 +134,7 @@ var _ = Describe("slicer and placer properties on random inputs", func() {
 
 	It("placers return a permutation of the input, deterministically, without touching the input", func() {
 		r := rand.New(rand.NewPCG(4, 4))
-		for _, p := range []cupel.Placer{cupel.NewChronologicalPlacer(), cupel.NewUShapedPlacer()} {
+		for _, p := range []cupel.Placer{placer.NewChronological(), placer.NewUShaped()} {
 			for trial := 0; trial < 200; trial++ {
 				in := slRandomInput(r, r.IntN(400), true)
 				cp := slices.Clone(in)
@@ -161,7 +163,7 @@ var _ = Describe("slicer and placer properties on random inputs", func() {
 			inputs[i] = slRandomInput(r, 300, false)
 		}
 		slicers := slSlicers()
-		placers := []cupel.Placer{cupel.NewChronologicalPlacer(), cupel.NewUShapedPlacer()}
+		placers := []cupel.Placer{placer.NewChronological(), placer.NewUShaped()}
 		want := map[string][][]*cupel.ContextItem{}
 		for name, s := range slicers {
 			for _, in := range inputs {

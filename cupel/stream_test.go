@@ -13,6 +13,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/placer"
 	"github.com/cupel-go/go-cupel/cupel/scorer"
 )
 
@@ -238,7 +239,7 @@ var _ = Describe("StreamSlice", func() {
 
 var _ = Describe("Pipeline.RunStream", func() {
 	greedyPipeline := func(overflow cupel.OverflowStrategy) *cupel.Pipeline {
-		p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewPriority(), Slicer: cupel.NewGreedySlice(), Placer: cupel.NewChronologicalPlacer(), Overflow: overflow})
+		p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewPriority(), Slicer: cupel.NewGreedySlice(), Placer: placer.NewChronological(), Overflow: overflow})
 		Expect(err).NotTo(HaveOccurred())
 		return p
 	}
@@ -328,7 +329,7 @@ var _ = Describe("Pipeline.RunStream", func() {
 	It("rejects quota slicers, a negative batch size and nil candidates", func() {
 		cq, err := cupel.NewCountQuotaSlice(nil, cupel.NewGreedySlice(), cupel.ScarcityDegrade)
 		Expect(err).NotTo(HaveOccurred())
-		p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewPriority(), Slicer: cq, Placer: cupel.NewChronologicalPlacer()})
+		p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewPriority(), Slicer: cq, Placer: placer.NewChronological()})
 		Expect(err).NotTo(HaveOccurred())
 		_, err = p.RunStream(slices.Values(stItems(3, 1)), slBudget(10, 10))
 		Expect(errors.Is(err, cupel.ErrInvalidConfig)).To(BeTrue())
@@ -411,7 +412,7 @@ var _ = Describe("Pipeline.RunStream", func() {
 			p, err := cupel.NewPipeline(cupel.Policy{
 				Scorer:               scorers[r.IntN(len(scorers))],
 				Slicer:               slicers[r.IntN(len(slicers))],
-				Placer:               cupel.NewUShapedPlacer(),
+				Placer:               placer.NewUShaped(),
 				Overflow:             overflows[r.IntN(len(overflows))],
 				DisableDeduplication: r.IntN(4) == 0,
 			})

@@ -11,6 +11,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/placer"
 	"github.com/cupel-go/go-cupel/cupel/scorer"
 )
 
@@ -91,7 +92,7 @@ var _ = Describe("Suite strength (issue 16)", func() {
 			p, err := cupel.NewPipeline(cupel.Policy{
 				Scorer: stSleepScorer{scoreSleep},
 				Slicer: stSleepSlicer{sliceSleep},
-				Placer: cupel.NewChronologicalPlacer(),
+				Placer: placer.NewChronological(),
 			})
 			Expect(err).NotTo(HaveOccurred())
 			items := []*cupel.ContextItem{stItem("a", 10, 0.9), stItem("b", 10, 0.5), stItem("c", -1, 0.1),
@@ -127,7 +128,7 @@ var _ = Describe("Suite strength (issue 16)", func() {
 		})
 
 		It("are not built when the collector is disabled", func() {
-			p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewReflexive(), Slicer: cupel.NewGreedySlice(), Placer: cupel.NewChronologicalPlacer()})
+			p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewReflexive(), Slicer: cupel.NewGreedySlice(), Placer: placer.NewChronological()})
 			Expect(err).NotTo(HaveOccurred())
 			res, err := p.Run([]*cupel.ContextItem{stItem("a", 10, 0.5)}, stBudget(100, 100), cupel.WithTrace(cupel.NullTraceCollector{}))
 			Expect(err).NotTo(HaveOccurred())
@@ -343,7 +344,7 @@ var _ = Describe("Suite strength (issue 16)", func() {
 			entry("ToolOutput", 2, 2), entry("Document", 1, 2), entry("Memory", 2, 3),
 		}, cupel.NewGreedySlice(), cupel.ScarcityDegrade)
 		Expect(err).NotTo(HaveOccurred())
-		p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewReflexive(), Slicer: sl, Placer: cupel.NewChronologicalPlacer()})
+		p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewReflexive(), Slicer: sl, Placer: placer.NewChronological()})
 		Expect(err).NotTo(HaveOccurred())
 		mk := func(content string, kind cupel.ContextKind, hint float64, day int) *cupel.ContextItem {
 			return cupel.MustItem(cupel.ItemSpec{Content: content, Tokens: 100, Kind: kind, FutureRelevanceHint: cupel.Ptr(hint),
@@ -380,7 +381,7 @@ var _ = Describe("Suite strength (issue 16)", func() {
 		Expect(err).NotTo(HaveOccurred())
 		sl, err := cupel.NewCountConstrainedKnapsackSlice([]cupel.CountQuotaEntry{doc, mem}, ks, cupel.ScarcityDegrade)
 		Expect(err).NotTo(HaveOccurred())
-		p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewReflexive(), Slicer: sl, Placer: cupel.NewChronologicalPlacer()})
+		p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewReflexive(), Slicer: sl, Placer: placer.NewChronological()})
 		Expect(err).NotTo(HaveOccurred())
 		mk := func(content string, tokens int, kind cupel.ContextKind, hint float64, day int) *cupel.ContextItem {
 			return cupel.MustItem(cupel.ItemSpec{Content: content, Tokens: tokens, Kind: kind, FutureRelevanceHint: cupel.Ptr(hint),
@@ -413,7 +414,7 @@ var _ = Describe("Suite strength (issue 16)", func() {
 				in[i] = cupel.ScoredItem{Item: it, Score: 0.5}
 			}
 			var got []string
-			for _, it := range cupel.NewChronologicalPlacer().Place(in) {
+			for _, it := range placer.NewChronological().Place(in) {
 				got = append(got, it.Content())
 			}
 			Expect(got).To(Equal([]string{"first-1ns", "first", "last-1ns", "last", "last+1ns", "none", "none2"}))

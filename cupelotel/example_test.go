@@ -8,6 +8,7 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/placer"
 	"github.com/cupel-go/go-cupel/cupel/scorer"
 	"github.com/cupel-go/go-cupel/cupelotel"
 )
@@ -29,7 +30,7 @@ func Example() {
 	pipeline, err := cupel.NewPipeline(cupel.Policy{
 		Scorer: scorer.NewPriority(),
 		Slicer: cupel.NewGreedySlice(),
-		Placer: cupel.NewChronologicalPlacer(),
+		Placer: placer.NewChronological(),
 	})
 	if err != nil {
 		panic(err)

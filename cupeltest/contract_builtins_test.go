@@ -14,6 +14,7 @@ import (
 
 	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/cupel/chat"
+	"github.com/cupel-go/go-cupel/cupel/placer"
 	"github.com/cupel-go/go-cupel/cupel/scorer"
 	"github.com/cupel-go/go-cupel/cupeltest"
 )
@@ -79,7 +80,7 @@ func builtinSlicers() map[string]struct {
 }
 
 func builtinPlacers() map[string]cupel.Placer {
-	return map[string]cupel.Placer{"UShaped": cupel.NewUShapedPlacer(), "Chronological": cupel.NewChronologicalPlacer()}
+	return map[string]cupel.Placer{"UShaped": placer.NewUShaped(), "Chronological": placer.NewChronological()}
 }
 
 // TestBuiltinsHonourTheContract runs every contract check, one subtest per

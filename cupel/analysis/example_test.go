@@ -7,6 +7,7 @@ import (
 
 	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/cupel/analysis"
+	"github.com/cupel-go/go-cupel/cupel/placer"
 	"github.com/cupel-go/go-cupel/cupel/scorer"
 )
 
@@ -37,8 +38,8 @@ func ExamplePolicySensitivity() {
 	toolsFirst, _ := scorer.NewKind(map[cupel.ContextKind]float64{cupel.KindToolOutput: 1, cupel.KindMessage: 0.5})
 	budget, _ := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 500, TargetTokens: 320})
 	report, err := analysis.PolicySensitivity(agentContext(), budget,
-		analysis.LabeledPolicy{Label: "recent", Policy: cupel.Policy{Scorer: recent, Slicer: cupel.NewGreedySlice(), Placer: cupel.NewChronologicalPlacer()}},
-		analysis.LabeledPolicy{Label: "tools-first", Policy: cupel.Policy{Scorer: toolsFirst, Slicer: cupel.NewGreedySlice(), Placer: cupel.NewChronologicalPlacer()}},
+		analysis.LabeledPolicy{Label: "recent", Policy: cupel.Policy{Scorer: recent, Slicer: cupel.NewGreedySlice(), Placer: placer.NewChronological()}},
+		analysis.LabeledPolicy{Label: "tools-first", Policy: cupel.Policy{Scorer: toolsFirst, Slicer: cupel.NewGreedySlice(), Placer: placer.NewChronological()}},
 	)
 	if err != nil {
 		log.Fatal(err)
@@ -54,7 +55,7 @@ func ExamplePolicySensitivity() {
 // The smallest budget at which the changelog makes it into the context.
 func ExampleMinBudgetFor() {
 	items := agentContext()
-	pipeline, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewRecency(), Slicer: cupel.NewGreedySlice(), Placer: cupel.NewChronologicalPlacer()})
+	pipeline, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewRecency(), Slicer: cupel.NewGreedySlice(), Placer: placer.NewChronological()})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -69,7 +70,7 @@ func ExampleMinBudgetFor() {
 
 // The items that a budget of 2000 tokens includes and one of 1600 does not.
 func ExampleMarginalItems() {
-	pipeline, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewRecency(), Slicer: cupel.NewGreedySlice(), Placer: cupel.NewChronologicalPlacer()})
+	pipeline, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewRecency(), Slicer: cupel.NewGreedySlice(), Placer: placer.NewChronological()})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -86,7 +87,7 @@ func ExampleMarginalItems() {
 
 // One configuration, run once with its report, without keeping a pipeline.
 func ExampleDryRun() {
-	policy := cupel.Policy{Scorer: scorer.NewPriority(), Slicer: cupel.NewGreedySlice(), Placer: cupel.NewChronologicalPlacer()}
+	policy := cupel.Policy{Scorer: scorer.NewPriority(), Slicer: cupel.NewGreedySlice(), Placer: placer.NewChronological()}
 	budget, _ := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 500, TargetTokens: 400})
 	result, report, err := analysis.DryRun(agentContext(), budget, policy)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/cupel/analysis"
+	"github.com/cupel-go/go-cupel/cupel/placer"
 	"github.com/cupel-go/go-cupel/cupel/scorer"
 )
 
@@ -25,7 +26,7 @@ var _ = Describe("the budget-simulation guards", func() {
 		Expect(err).NotTo(HaveOccurred())
 	})
 	pipelineWith := func(s cupel.Slicer) *cupel.Pipeline {
-		p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewPriority(), Slicer: s, Placer: cupel.NewChronologicalPlacer()})
+		p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewPriority(), Slicer: s, Placer: placer.NewChronological()})
 		Expect(err).NotTo(HaveOccurred())
 		return p
 	}
@@ -85,7 +86,7 @@ var _ = Describe("GetMarginalItems", func() {
 		p, err := cupel.NewPipeline(cupel.Policy{
 			Scorer:               scorer.NewPriority(),
 			Slicer:               cupel.NewGreedySlice(),
-			Placer:               cupel.NewChronologicalPlacer(),
+			Placer:               placer.NewChronological(),
 			DisableDeduplication: true,
 		})
 		Expect(err).NotTo(HaveOccurred())

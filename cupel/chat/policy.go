@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/placer"
 	"github.com/cupel-go/go-cupel/cupel/scorer"
 )
 
@@ -22,7 +23,7 @@ func Policy() cupel.Policy {
 	return cupel.Policy{
 		Scorer:   scorer.NewRecency(),
 		Slicer:   NewestFirstSlice{},
-		Placer:   cupel.NewChronologicalPlacer(),
+		Placer:   placer.NewChronological(),
 		Overflow: cupel.OverflowThrow,
 	}
 }

@@ -7,6 +7,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/placer"
 	"github.com/cupel-go/go-cupel/cupel/policy"
 	"github.com/cupel-go/go-cupel/cupel/scorer"
 )
@@ -16,7 +17,7 @@ var _ = Describe("adversarial input", func() {
 		// Regression: Of (then cupel.PolicySpecOf) read the configuration of a typed nil
 		// *CountQuotaSlice (and *QuotaSlice, *scorer.Composite, ...) and
 		// panicked instead of returning an error.
-		greedy, placer := cupel.NewGreedySlice(), cupel.NewUShapedPlacer()
+		greedy, ushaped := cupel.NewGreedySlice(), placer.NewUShaped()
 		scorers := map[string]cupel.Scorer{
 			"composite": (*scorer.Composite)(nil), "scaled": (*scorer.Scaled)(nil), "kind": (*scorer.Kind)(nil),
 			"tag": (*scorer.Tag)(nil), "decay": (*scorer.Decay)(nil), "metadata_trust": (*scorer.MetadataTrust)(nil),
@@ -28,13 +29,13 @@ var _ = Describe("adversarial input", func() {
 		}
 		for name, sc := range scorers {
 			It("returns an error for a nil "+name+" scorer", func() {
-				_, err := policy.Of(cupel.Policy{Scorer: sc, Slicer: greedy, Placer: placer})
+				_, err := policy.Of(cupel.Policy{Scorer: sc, Slicer: greedy, Placer: ushaped})
 				Expect(err).To(MatchError(cupel.ErrInvalidConfig))
 			})
 		}
 		for name, sl := range slicers {
 			It("returns an error for a nil "+name+" slicer", func() {
-				_, err := policy.Of(cupel.Policy{Scorer: scorer.NewRecency(), Slicer: sl, Placer: placer})
+				_, err := policy.Of(cupel.Policy{Scorer: scorer.NewRecency(), Slicer: sl, Placer: ushaped})
 				Expect(err).To(MatchError(cupel.ErrInvalidConfig))
 			})
 		}
@@ -74,7 +75,7 @@ var _ = Describe("adversarial input", func() {
 			Expect(err).NotTo(HaveOccurred())
 			s = c
 		}
-		p, err := cupel.NewPipeline(cupel.Policy{Scorer: s, Slicer: cupel.NewGreedySlice(), Placer: cupel.NewUShapedPlacer()})
+		p, err := cupel.NewPipeline(cupel.Policy{Scorer: s, Slicer: cupel.NewGreedySlice(), Placer: placer.NewUShaped()})
 		Expect(err).NotTo(HaveOccurred())
 		spec, err := policy.Of(p.Config())
 		Expect(err).NotTo(HaveOccurred())

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/placer"
 	"github.com/cupel-go/go-cupel/cupel/scorer"
 	"github.com/cupel-go/go-cupel/internal/enginehook"
 )
@@ -55,16 +56,16 @@ func (s Spec) build(o *buildOptions) (cupel.Policy, error) {
 	if err != nil {
 		return cupel.Policy{}, err
 	}
-	var placer cupel.Placer
+	var pl cupel.Placer
 	switch s.Placer {
 	case "chronological":
-		placer = cupel.NewChronologicalPlacer()
+		pl = placer.NewChronological()
 	case "u-shaped":
-		placer = cupel.NewUShapedPlacer()
+		pl = placer.NewUShaped()
 	default:
 		return cupel.Policy{}, specError("placer", s.Placer, `must be "chronological" or "u-shaped"`)
 	}
-	p := cupel.Policy{Scorer: scorer, Slicer: slicer, Placer: placer}
+	p := cupel.Policy{Scorer: scorer, Slicer: slicer, Placer: pl}
 	if s.Deduplication != nil {
 		p.DisableDeduplication = !*s.Deduplication
 	}

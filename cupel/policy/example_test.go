@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/placer"
 	"github.com/cupel-go/go-cupel/cupel/policy"
 	"github.com/cupel-go/go-cupel/cupel/scorer"
 )
@@ -40,7 +41,7 @@ curve = { type = "window", max_age_secs = 7200 }
 	_, err = policy.Decode("broken.json", []byte(`{"scorers":[{"type":"recency","weight":-1},{"type":"kind","weight":1}],"slicer":"greedy","placer":"chronological"}`))
 	fmt.Println(err)
 	// Output:
-	// *scorer.Composite *cupel.KnapsackSlice *cupel.ChronologicalPlacer
+	// *scorer.Composite *cupel.KnapsackSlice *placer.Chronological
 	// broken.json: cupel: invalid configuration: policy.Spec: scorers[0].weight: weight must be positive (got -1)
 }
 
@@ -61,7 +62,7 @@ func ExamplePreset() {
 	// Output:
 	// reflexive 3
 	// kind 1
-	// *cupel.GreedySlice *cupel.UShapedPlacer
+	// *cupel.GreedySlice *placer.UShaped
 	// [chat code-review rag document-qa tool-use long-running debugging]
 }
 
@@ -70,7 +71,7 @@ func ExampleOf() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	spec, err := policy.Of(cupel.Policy{Scorer: kind, Slicer: cupel.NewGreedySlice(), Placer: cupel.NewUShapedPlacer()})
+	spec, err := policy.Of(cupel.Policy{Scorer: kind, Slicer: cupel.NewGreedySlice(), Placer: placer.NewUShaped()})
 	if err != nil {
 		log.Fatal(err)
 	}

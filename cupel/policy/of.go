@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/placer"
 	"github.com/cupel-go/go-cupel/cupel/scorer"
 	"github.com/cupel-go/go-cupel/internal/enginehook"
 )
@@ -40,9 +41,9 @@ func Of(p cupel.Policy) (Spec, error) {
 	}
 	spec.Deduplication, spec.OverflowStrategy = cupel.Ptr(!p.DisableDeduplication), strings.ToLower(p.Overflow.String())
 	switch p.Placer.(type) {
-	case *cupel.ChronologicalPlacer:
+	case *placer.Chronological:
 		spec.Placer = "chronological"
-	case *cupel.UShapedPlacer:
+	case *placer.UShaped:
 		spec.Placer = "u-shaped"
 	default:
 		return Spec{}, specError("placer", typeNameOrNil(p.Placer), "is not a built-in placer")

@@ -11,6 +11,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/placer"
 	"github.com/cupel-go/go-cupel/cupel/policy"
 	"github.com/cupel-go/go-cupel/cupel/scorer"
 )
@@ -271,7 +272,7 @@ weight = 1.0
 	})
 
 	It("refuses to describe custom components", func() {
-		_, err := policy.Of(cupel.Policy{Scorer: tableScorer{}, Slicer: cupel.NewGreedySlice(), Placer: cupel.NewUShapedPlacer()})
+		_, err := policy.Of(cupel.Policy{Scorer: tableScorer{}, Slicer: cupel.NewGreedySlice(), Placer: placer.NewUShaped()})
 		Expect(err).To(MatchError(cupel.ErrInvalidConfig))
 		Expect(validationField(err)).To(Equal("scorers[0]"))
 	})

@@ -24,6 +24,7 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/placer"
 	"github.com/cupel-go/go-cupel/cupel/scorer"
 	"github.com/cupel-go/go-cupel/cupelotel"
 )
@@ -91,7 +92,7 @@ func scenario() (*cupel.Pipeline, []*cupel.ContextItem, cupel.ContextBudget) {
 	pipeline, err := cupel.NewPipeline(cupel.Policy{
 		Scorer: scorer.NewPriority(),
 		Slicer: slicer,
-		Placer: cupel.NewUShapedPlacer(),
+		Placer: placer.NewUShaped(),
 	})
 	check(err)
 	budget, err := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 200, TargetTokens: 150})
@@ -125,7 +126,7 @@ func truncateScenario() (*cupel.Pipeline, []*cupel.ContextItem, cupel.ContextBud
 	pipeline, err := cupel.NewPipeline(cupel.Policy{
 		Scorer:   scorer.NewPriority(),
 		Slicer:   slicer,
-		Placer:   cupel.NewChronologicalPlacer(),
+		Placer:   placer.NewChronological(),
 		Overflow: cupel.OverflowTruncate,
 	})
 	check(err)

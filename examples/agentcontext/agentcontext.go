@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/placer"
 	"github.com/cupel-go/go-cupel/cupel/scorer"
 )
 
@@ -104,7 +105,7 @@ func Scorer() cupel.Scorer {
 // Pipeline returns the pipeline of the examples: Scorer, a GreedySlice and
 // a UShapedPlacer, which puts the best items at both edges of the window.
 func Pipeline() *cupel.Pipeline {
-	p, err := cupel.NewPipeline(cupel.Policy{Scorer: Scorer(), Slicer: cupel.NewGreedySlice(), Placer: cupel.NewUShapedPlacer()})
+	p, err := cupel.NewPipeline(cupel.Policy{Scorer: Scorer(), Slicer: cupel.NewGreedySlice(), Placer: placer.NewUShaped()})
 	if err != nil {
 		panic(err)
 	}

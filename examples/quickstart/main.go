@@ -7,6 +7,7 @@ import (
 	"log"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/placer"
 	"github.com/cupel-go/go-cupel/cupel/scorer"
 )
 
@@ -33,7 +34,7 @@ func newPipeline() (*cupel.Pipeline, error) {
 	return cupel.NewPipeline(cupel.Policy{
 		Scorer: sc,
 		Slicer: cupel.NewGreedySlice(),
-		Placer: cupel.NewUShapedPlacer(),
+		Placer: placer.NewUShaped(),
 	})
 }
 

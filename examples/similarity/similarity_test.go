@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/placer"
 	"github.com/cupel-go/go-cupel/cupeltest"
 	"github.com/cupel-go/go-cupel/examples/similarity"
 )
@@ -46,7 +47,7 @@ func TestSelection(t *testing.T) {
 	p, err := cupel.NewPipeline(cupel.Policy{
 		Scorer: similarity.Scorer{},
 		Slicer: cupel.NewGreedySlice(),
-		Placer: cupel.NewUShapedPlacer(),
+		Placer: placer.NewUShaped(),
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -1,20 +1,43 @@
-package cupel_test
+package placer_test
 
 import (
 	"math"
 	"time"
 
-	"github.com/cupel-go/go-cupel/cupel"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+
+	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/placer"
 )
 
 func slTimed(content string, ts *time.Time) *cupel.ContextItem {
 	return cupel.MustItem(cupel.ItemSpec{Content: content, Tokens: 1, Timestamp: ts})
 }
 
+func slItem(content string, tokens int) *cupel.ContextItem {
+	return cupel.MustItem(cupel.ItemSpec{Content: content, Tokens: tokens})
+}
+
+func slS(it *cupel.ContextItem, score float64) cupel.ScoredItem {
+	return cupel.ScoredItem{Item: it, Score: score}
+}
+
+// slContents is the contents of items in order, "<nil>" for a nil item.
+func slContents(items []*cupel.ContextItem) []string {
+	out := make([]string, len(items))
+	for i, it := range items {
+		if it == nil {
+			out[i] = "<nil>"
+		} else {
+			out[i] = it.Content()
+		}
+	}
+	return out
+}
+
 var _ = Describe("ChronologicalPlacer", func() {
-	p := cupel.NewChronologicalPlacer()
+	p := placer.NewChronological()
 	t0 := time.Date(2024, 1, 1, 12, 0, 0, 0, time.UTC)
 	at := func(d time.Duration) *time.Time { t := t0.Add(d); return &t }
 	place := func(its ...*cupel.ContextItem) []string {
@@ -98,13 +121,13 @@ var _ = Describe("ChronologicalPlacer", func() {
 	It("places nil items among the untimed ones, as nil", func() {
 		in := []cupel.ScoredItem{{Item: nil}, slS(slTimed("t", at(0)), 0)}
 		Expect(slContents(p.Place(in))).To(Equal([]string{"t", "<nil>"}))
-		var z *cupel.ChronologicalPlacer
+		var z *placer.Chronological
 		Expect(slContents(z.Place(in))).To(Equal([]string{"t", "<nil>"}))
 	})
 })
 
 var _ = Describe("UShapedPlacer", func() {
-	p := cupel.NewUShapedPlacer()
+	p := placer.NewUShaped()
 	place := func(in []cupel.ScoredItem) []string { return slContents(p.Place(in)) }
 
 	It("places the spec's 7-item example as A C E G F D B", func() {
@@ -142,7 +165,7 @@ var _ = Describe("UShapedPlacer", func() {
 	)
 
 	It("places nil items by their score, as nil", func() {
-		var z *cupel.UShapedPlacer
+		var z *placer.UShaped
 		in := []cupel.ScoredItem{{Item: nil, Score: 0.9}, slS(slItem("a", 1), 0.1)}
 		Expect(slContents(z.Place(in))).To(Equal([]string{"<nil>", "a"}))
 	})

@@ -1,26 +1,27 @@
-package cupel
+package placer
 
 import (
 	"cmp"
 	"slices"
 
+	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/cupel/internal/keysort"
 )
 
-// UShapedPlacer puts the highest-scored items at both edges of the context
-// and the lowest in the middle (spec chapter 33 (UShapedPlacer)). Items are
-// ranked by score descending (-0.0 = +0.0, NaN after every number,
-// ruling 6), input order breaking ties; even ranks fill from the
-// start, odd ranks from the end.
+// UShaped is the spec's UShapedPlacer (chapter 33): it puts the
+// highest-scored items at both edges of the context and the lowest in the
+// middle. Items are ranked by score descending (-0.0 = +0.0, NaN after
+// every number, ruling 6), input order breaking ties; even ranks fill from
+// the start, odd ranks from the end.
 //
 // A ScoredItem with a nil Item is placed (as nil) by its score like any other,
-// so that the output is always a permutation of the input. UShapedPlacer has
-// no state: the zero value and a nil *UShapedPlacer are ready to use and safe
+// so that the output is always a permutation of the input. UShaped has
+// no state: the zero value and a nil *UShaped are ready to use and safe
 // for concurrent use.
-type UShapedPlacer struct{}
+type UShaped struct{}
 
-// NewUShapedPlacer returns a UShapedPlacer.
-func NewUShapedPlacer() *UShapedPlacer { return &UShapedPlacer{} }
+// NewUShaped returns a UShaped.
+func NewUShaped() *UShaped { return &UShaped{} }
 
 // rankedScore is an entry of U-SHAPED-PLACE's scored array.
 type rankedScore struct {
@@ -28,9 +29,9 @@ type rankedScore struct {
 	index int
 }
 
-// Place implements [Placer]: U-SHAPED-PLACE of spec chapter 33
+// Place implements [cupel.Placer]: U-SHAPED-PLACE of spec chapter 33
 // (UShapedPlacer), section Algorithm. It does not modify items.
-func (*UShapedPlacer) Place(items []ScoredItem) []*ContextItem {
+func (*UShaped) Place(items []cupel.ScoredItem) []*cupel.ContextItem {
 	if len(items) <= 1 {
 		return placeTrivial(items)
 	}
@@ -48,7 +49,7 @@ func (*UShapedPlacer) Place(items []ScoredItem) []*ContextItem {
 
 	// Step 2: alternate placement, even ranks to the left edge, odd ranks
 	// to the right edge.
-	result := make([]*ContextItem, len(items))
+	result := make([]*cupel.ContextItem, len(items))
 	left, right := 0, len(items)-1
 	for i, s := range scored {
 		item := items[s.index].Item
@@ -65,8 +66,8 @@ func (*UShapedPlacer) Place(items []ScoredItem) []*ContextItem {
 
 // placeTrivial is both placers' answer for fewer than two items: [] or
 // [items[0].item].
-func placeTrivial(items []ScoredItem) []*ContextItem {
-	out := make([]*ContextItem, len(items))
+func placeTrivial(items []cupel.ScoredItem) []*cupel.ContextItem {
+	out := make([]*cupel.ContextItem, len(items))
 	for i, si := range items {
 		out[i] = si.Item
 	}

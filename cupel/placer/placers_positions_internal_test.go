@@ -1,4 +1,4 @@
-package cupel
+package placer
 
 import (
 	"math"
@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/cupel/internal/keysort"
 	"github.com/cupel-go/go-cupel/internal/testtool"
 )
@@ -35,30 +36,30 @@ func placerTestScore(r *rand.Rand) float64 {
 // placerTestItems returns n distinct items (so that equal item lists mean
 // equal positions) with scores from placerTestScore and timestamps from
 // at, which returns nil for "no timestamp".
-func placerTestItems(r *rand.Rand, n int, at func() *time.Time) []ScoredItem {
-	items := make([]ScoredItem, n)
+func placerTestItems(r *rand.Rand, n int, at func() *time.Time) []cupel.ScoredItem {
+	items := make([]cupel.ScoredItem, n)
 	for i := range items {
-		items[i] = ScoredItem{Item: MustItem(ItemSpec{Content: "x", Timestamp: at()}), Score: placerTestScore(r)}
+		items[i] = cupel.ScoredItem{Item: cupel.MustItem(cupel.ItemSpec{Content: "x", Timestamp: at()}), Score: placerTestScore(r)}
 	}
 	return items
 }
 
 // TestUShapedPositionsEqualPlace: the position fast path
 // (ushaped_positions.go) gives the order of the spec method
-// UShapedPlacer.Place, on random score orders and on inputs already in
+// UShaped.Place, on random score orders and on inputs already in
 // score order (which keysort.Sort detects), with ties, NaN, -0.0 and both
 // parities of length, on both sides of fewRadixPasses.
 func TestUShapedPositionsEqualPlace(t *testing.T) {
 	r := rand.New(rand.NewPCG(25, 7))
-	var u UShapedPlacer
+	var u UShaped
 	noTime := func() *time.Time { return nil }
 	for trial := range testtool.Iterations(800, 120) {
 		items := placerTestItems(r, placerTestLen(r, trial), noTime)
 		if trial%3 == 0 {
-			slices.SortStableFunc(items, func(a, b ScoredItem) int { return keysort.CompareScoreDesc(a.Score, b.Score) })
+			slices.SortStableFunc(items, func(a, b cupel.ScoredItem) int { return keysort.CompareScoreDesc(a.Score, b.Score) })
 		}
 		want := u.Place(items)
-		if got := itemsAt(items, u.PlacePositions(items)); !slices.Equal(got, want) {
+		if got := placedItems(items, u.PlacePositions(items)); !slices.Equal(got, want) {
 			t.Fatalf("trial %d (n=%d): PlacePositions disagrees with Place", trial, len(items))
 		}
 	}
@@ -66,17 +67,17 @@ func TestUShapedPositionsEqualPlace(t *testing.T) {
 
 // TestUShapedPlaceRankedEqualsPlace: for items already in rank order (score
 // descending, ties in input order), the pipeline's PlaceRanked gives the
-// order of UShapedPlacer.Place, with ties, NaN, -0.0 and both parities of
+// order of UShaped.Place, with ties, NaN, -0.0 and both parities of
 // length.
 func TestUShapedPlaceRankedEqualsPlace(t *testing.T) {
 	r := rand.New(rand.NewPCG(25, 5))
-	var u UShapedPlacer
+	var u UShaped
 	noTime := func() *time.Time { return nil }
 	for trial := range testtool.Iterations(800, 120) {
 		items := placerTestItems(r, placerTestLen(r, trial), noTime)
-		slices.SortStableFunc(items, func(a, b ScoredItem) int { return keysort.CompareScoreDesc(a.Score, b.Score) })
+		slices.SortStableFunc(items, func(a, b cupel.ScoredItem) int { return keysort.CompareScoreDesc(a.Score, b.Score) })
 		want := u.Place(items)
-		if got := itemsAt(items, u.PlaceRanked(make([]int, len(items)))); !slices.Equal(got, want) {
+		if got := placedItems(items, u.PlaceRanked(make([]int, len(items)))); !slices.Equal(got, want) {
 			t.Fatalf("trial %d (n=%d): PlaceRanked disagrees with Place", trial, len(items))
 		}
 	}
@@ -84,7 +85,7 @@ func TestUShapedPlaceRankedEqualsPlace(t *testing.T) {
 
 // TestChronologicalPositionsEqualPlace: the position fast path
 // (chronological_positions.go) gives the order of the spec method
-// ChronologicalPlacer.Place on both sides of its threshold: trials whose
+// Chronological.Place on both sides of its threshold: trials whose
 // timestamps all have an exact UnixNano (the one-key path) and trials with
 // timestamps within seconds of each end of the UnixNano range (some of
 // them outside it: the comparison path), with equal timestamps, items
@@ -97,7 +98,7 @@ func TestChronologicalPositionsEqualPlace(t *testing.T) {
 	}
 	base := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 	r := rand.New(rand.NewPCG(25, 6))
-	var c ChronologicalPlacer
+	var c Chronological
 	paths := map[bool]int{} // fast path taken -> trials
 	for trial := range testtool.Iterations(800, 120) {
 		nearEdges := trial%2 == 1
@@ -115,7 +116,7 @@ func TestChronologicalPositionsEqualPlace(t *testing.T) {
 		_, fast := chronoFastKeys(items, make([]keysort.KeyIdx, len(items)))
 		paths[fast]++
 		want := c.Place(items)
-		if got := itemsAt(items, c.PlacePositions(items)); !slices.Equal(got, want) {
+		if got := placedItems(items, c.PlacePositions(items)); !slices.Equal(got, want) {
 			t.Fatalf("trial %d (n=%d, one-key path %v): PlacePositions disagrees with Place", trial, len(items), fast)
 		}
 	}
@@ -130,14 +131,24 @@ func TestChronologicalPositionsEqualPlace(t *testing.T) {
 func TestChronologicalPlaceAtUnixNanoEdges(t *testing.T) {
 	hi := time.Unix(0, math.MaxInt64)
 	later, earlier := hi.Add(time.Second), hi.Add(-time.Second)
-	items := []ScoredItem{
-		{Item: MustItem(ItemSpec{Content: "later", Timestamp: &later})},
-		{Item: MustItem(ItemSpec{Content: "none"})},
-		{Item: MustItem(ItemSpec{Content: "earlier", Timestamp: &earlier})},
+	items := []cupel.ScoredItem{
+		{Item: cupel.MustItem(cupel.ItemSpec{Content: "later", Timestamp: &later})},
+		{Item: cupel.MustItem(cupel.ItemSpec{Content: "none"})},
+		{Item: cupel.MustItem(cupel.ItemSpec{Content: "earlier", Timestamp: &earlier})},
 	}
-	got := (&ChronologicalPlacer{}).Place(items)
-	want := []*ContextItem{items[2].Item, items[0].Item, items[1].Item}
+	got := (&Chronological{}).Place(items)
+	want := []*cupel.ContextItem{items[2].Item, items[0].Item, items[1].Item}
 	if !slices.Equal(got, want) {
 		t.Fatalf("placed %v, want earlier, later, none", got)
 	}
+}
+
+// placedItems returns the items of items at the given positions, in order,
+// as the pipeline reads a PositionPlacer's result.
+func placedItems(items []cupel.ScoredItem, positions []int) []*cupel.ContextItem {
+	out := make([]*cupel.ContextItem, len(positions))
+	for i, p := range positions {
+		out[i] = items[p].Item
+	}
+	return out
 }

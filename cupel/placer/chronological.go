@@ -1,24 +1,26 @@
-package cupel
+package placer
 
 import (
 	"cmp"
 	"slices"
 	"time"
+
+	"github.com/cupel-go/go-cupel/cupel"
 )
 
-// ChronologicalPlacer orders items by timestamp, oldest first (spec chapter
-// 32 (ChronologicalPlacer)): items with a timestamp come first, ascending by
-// instant; items without one follow in input order; equal timestamps keep
-// input order. Scores are ignored.
+// Chronological is the spec's ChronologicalPlacer (chapter 32): it orders
+// items by timestamp, oldest first. Items with a timestamp come first,
+// ascending by instant; items without one follow in input order; equal
+// timestamps keep input order. Scores are ignored.
 //
 // A ScoredItem with a nil Item is treated as an item without a timestamp and
 // placed (as nil) among them, so that the output is always a permutation of
-// the input. ChronologicalPlacer has no state: the zero value and a nil
-// *ChronologicalPlacer are ready to use and safe for concurrent use.
-type ChronologicalPlacer struct{}
+// the input. Chronological has no state: the zero value and a nil
+// *Chronological are ready to use and safe for concurrent use.
+type Chronological struct{}
 
-// NewChronologicalPlacer returns a ChronologicalPlacer.
-func NewChronologicalPlacer() *ChronologicalPlacer { return &ChronologicalPlacer{} }
+// NewChronological returns a Chronological.
+func NewChronological() *Chronological { return &Chronological{} }
 
 // timedIndex is an entry of CHRONOLOGICAL-PLACE's sortable array: the
 // item's timestamp (when has is set) and its index in the input.
@@ -30,16 +32,18 @@ type timedIndex struct {
 
 // timedIndexOf is the sortable entry of si at index i; a nil Item has no
 // timestamp.
-func timedIndexOf(si ScoredItem, i int) timedIndex {
-	if it := si.Item; it != nil && it.hasTimestamp {
-		return timedIndex{timestamp: it.timestamp, has: true, index: i}
+func timedIndexOf(si cupel.ScoredItem, i int) timedIndex {
+	if it := si.Item; it != nil {
+		if ts, ok := it.Timestamp(); ok {
+			return timedIndex{timestamp: ts, has: true, index: i}
+		}
 	}
 	return timedIndex{index: i}
 }
 
-// Place implements [Placer]: CHRONOLOGICAL-PLACE of spec chapter 32
+// Place implements [cupel.Placer]: CHRONOLOGICAL-PLACE of spec chapter 32
 // (ChronologicalPlacer), section Algorithm. It does not modify items.
-func (*ChronologicalPlacer) Place(items []ScoredItem) []*ContextItem {
+func (*Chronological) Place(items []cupel.ScoredItem) []*cupel.ContextItem {
 	if len(items) <= 1 {
 		return placeTrivial(items)
 	}
@@ -54,7 +58,7 @@ func (*ChronologicalPlacer) Place(items []ScoredItem) []*ContextItem {
 	// index (the index makes the order that of a stable sort).
 	slices.SortFunc(sortable, chronologicalCompare)
 
-	result := make([]*ContextItem, len(items))
+	result := make([]*cupel.ContextItem, len(items))
 	for i, s := range sortable {
 		result[i] = items[s.index].Item
 	}
