@@ -17,7 +17,7 @@ func ExampleNewComposite() {
 		cupel.MustItem(cupel.ItemSpec{Content: "recent chat", Tokens: 20, Timestamp: cupel.Ptr(t0.Add(time.Hour)), Priority: cupel.Ptr(1)}),
 		cupel.MustItem(cupel.ItemSpec{Content: "latest doc", Tokens: 300, Kind: cupel.KindDocument, Timestamp: cupel.Ptr(t0.Add(2 * time.Hour))}),
 	}
-	scorer, err := scorer.NewComposite(
+	s, err := scorer.NewComposite(
 		scorer.Weighted{Scorer: scorer.NewRecency(), Weight: 6},
 		scorer.Weighted{Scorer: scorer.NewPriority(), Weight: 3},
 		scorer.Weighted{Scorer: scorer.NewDefaultKind(), Weight: 1},
@@ -25,9 +25,9 @@ func ExampleNewComposite() {
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println(scorer.NormalizedWeights())
+	fmt.Println(s.NormalizedWeights())
 	for _, it := range items {
-		fmt.Printf("%-12s %.2f\n", it.Content(), scorer.Score(it, items))
+		fmt.Printf("%-12s %.2f\n", it.Content(), s.Score(it, items))
 	}
 	// Output:
 	// [0.6 0.3 0.1]
@@ -52,7 +52,7 @@ func ExampleNewScaled() {
 	if err != nil {
 		panic(err)
 	}
-	scorer, err := scorer.NewComposite(
+	s, err := scorer.NewComposite(
 		scorer.Weighted{Scorer: scaled, Weight: 1},
 		scorer.Weighted{Scorer: trust, Weight: 1},
 	)
@@ -60,7 +60,7 @@ func ExampleNewScaled() {
 		panic(err)
 	}
 	for _, it := range items {
-		fmt.Printf("%s %.2f\n", it.Content(), scorer.Score(it, items))
+		fmt.Printf("%s %.2f\n", it.Content(), s.Score(it, items))
 	}
 	// Output:
 	// a 0.70
@@ -77,15 +77,15 @@ func ExampleNewDecay() {
 	if err != nil {
 		panic(err)
 	}
-	scorer, err := scorer.NewDecay(clock, halfDay, scorer.WithNullTimestampScore(0.25))
+	s, err := scorer.NewDecay(clock, halfDay, scorer.WithNullTimestampScore(0.25))
 	if err != nil {
 		panic(err)
 	}
 	for _, age := range []time.Duration{0, 12 * time.Hour, 36 * time.Hour, -time.Hour} {
 		it := cupel.MustItem(cupel.ItemSpec{Content: "x", Tokens: 1, Timestamp: cupel.Ptr(now.Add(-age))})
-		fmt.Printf("age %-8v %.3f\n", age, scorer.Score(it, nil))
+		fmt.Printf("age %-8v %.3f\n", age, s.Score(it, nil))
 	}
-	fmt.Println("no timestamp", scorer.Score(cupel.MustItem(cupel.ItemSpec{Content: "x", Tokens: 1}), nil))
+	fmt.Println("no timestamp", s.Score(cupel.MustItem(cupel.ItemSpec{Content: "x", Tokens: 1}), nil))
 	// Output:
 	// age 0s       1.000
 	// age 12h0m0s  0.500
@@ -105,13 +105,13 @@ func ExampleNewStepCurve() {
 	if err != nil {
 		panic(err)
 	}
-	scorer, err := scorer.NewDecay(scorer.ClockFunc(func() time.Time { return now }), curve)
+	s, err := scorer.NewDecay(scorer.ClockFunc(func() time.Time { return now }), curve)
 	if err != nil {
 		panic(err)
 	}
 	for _, h := range []int{0, 1, 6, 24, 72} {
 		it := cupel.MustItem(cupel.ItemSpec{Content: "x", Tokens: 1, Timestamp: cupel.Ptr(now.Add(-time.Duration(h) * time.Hour))})
-		fmt.Printf("%dh %.1f\n", h, scorer.Score(it, nil))
+		fmt.Printf("%dh %.1f\n", h, s.Score(it, nil))
 	}
 	// Output:
 	// 0h 0.9
