@@ -154,7 +154,7 @@ func TestBuiltinsAreAllChecked(t *testing.T) {
 	for _, p := range builtinPlacers() {
 		checked[name(p)] = true
 	}
-	found := exportedComponents(t, filepath.Join("..", "cupel"), filepath.Join("..", "cupel", "chat"))
+	found := exportedComponents(t, filepath.Join("..", "cupel"), filepath.Join("..", "cupel", "chat"), filepath.Join("..", "cupel", "scorer"), filepath.Join("..", "cupel", "placer"))
 	t.Logf("exported components: %v", found)
 	if len(found) < 10 {
 		t.Fatalf("found only %v: the source scan is broken", found)
