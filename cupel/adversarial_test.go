@@ -12,6 +12,7 @@ import (
 
 	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/cupel/placer"
+	"github.com/cupel-go/go-cupel/cupel/scorer"
 )
 
 func advSum(items []*cupel.ContextItem) int {
@@ -44,7 +45,7 @@ var _ = Describe("adversarial input", func() {
 			Expect(advSum(out)).To(BeNumerically("<=", target))
 			Expect(out).To(Equal([]*cupel.ContextItem{a}))
 
-			p, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewReflexiveScorer(), Slicer: q, Placer: placer.NewChronological()})
+			p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewReflexive(), Slicer: q, Placer: placer.NewChronological()})
 			Expect(err).NotTo(HaveOccurred())
 			res, err := p.Run([]*cupel.ContextItem{a, b}, bud)
 			Expect(err).NotTo(HaveOccurred(), "the selection fits, so Throw does not fire")
@@ -54,7 +55,7 @@ var _ = Describe("adversarial input", func() {
 
 	Describe("token counts at the int limits", func() {
 		greedyPipe := func(ov cupel.OverflowStrategy) *cupel.Pipeline {
-			p, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewReflexiveScorer(), Slicer: cupel.NewGreedySlice(), Placer: placer.NewChronological(), Overflow: ov})
+			p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewReflexive(), Slicer: cupel.NewGreedySlice(), Placer: placer.NewChronological(), Overflow: ov})
 			Expect(err).NotTo(HaveOccurred())
 			return p
 		}
@@ -160,9 +161,9 @@ var _ = Describe("adversarial input", func() {
 				ts := base.Add(time.Duration(i%5000) * time.Minute)
 				items[i] = cupel.MustItem(cupel.ItemSpec{Content: "item " + strconv.Itoa(i%(n/2)), Tokens: 1 + i%97, Timestamp: &ts, Kind: []cupel.ContextKind{"Message", "Document", kelvin}[i%3]})
 			}
-			scorer, err := cupel.NewCompositeScorer(cupel.WeightedScorer{Scorer: cupel.NewRecencyScorer(), Weight: 2}, cupel.WeightedScorer{Scorer: cupel.NewDefaultKindScorer(), Weight: 1})
+			sc, err := scorer.NewComposite(scorer.Weighted{Scorer: scorer.NewRecency(), Weight: 2}, scorer.Weighted{Scorer: scorer.NewDefaultKind(), Weight: 1})
 			Expect(err).NotTo(HaveOccurred())
-			p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer, Slicer: cupel.NewGreedySlice(), Placer: placer.NewChronological()})
+			p, err := cupel.NewPipeline(cupel.Policy{Scorer: sc, Slicer: cupel.NewGreedySlice(), Placer: placer.NewChronological()})
 			Expect(err).NotTo(HaveOccurred())
 			b, err := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 2_000_000, TargetTokens: 1_000_000})
 			Expect(err).NotTo(HaveOccurred())
@@ -189,9 +190,9 @@ var _ = Describe("adversarial input", func() {
 		}
 		b, _ := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 10, TargetTokens: 10})
 		It("score through composites, per item and in batch", func() {
-			var s cupel.Scorer = cupel.NewReflexiveScorer()
+			var s cupel.Scorer = scorer.NewReflexive()
 			for range 1000 {
-				c, err := cupel.NewCompositeScorer(cupel.WeightedScorer{Scorer: s, Weight: 1}, cupel.WeightedScorer{Scorer: cupel.NewReflexiveScorer(), Weight: 1e-300})
+				c, err := scorer.NewComposite(scorer.Weighted{Scorer: s, Weight: 1}, scorer.Weighted{Scorer: scorer.NewReflexive(), Weight: 1e-300})
 				Expect(err).NotTo(HaveOccurred())
 				s = c
 			}
@@ -209,9 +210,9 @@ var _ = Describe("adversarial input", func() {
 			Expect(res.Items).To(HaveLen(3))
 		})
 		It("score through scaled scorers in batch, and per item on a single item", func() {
-			var s cupel.Scorer = cupel.NewReflexiveScorer()
+			var s cupel.Scorer = scorer.NewReflexive()
 			for range 1000 {
-				sc, err := cupel.NewScaledScorer(s)
+				sc, err := scorer.NewScaled(s)
 				Expect(err).NotTo(HaveOccurred())
 				s = sc
 			}
@@ -232,36 +233,36 @@ var _ = Describe("adversarial input", func() {
 		It("map NaN and infinite hints to 0", func() {
 			for _, h := range []float64{nan, inf, -inf} {
 				it := cupel.MustItem(cupel.ItemSpec{Content: "x", Tokens: 1, FutureRelevanceHint: cupel.Ptr(h)})
-				Expect(cupel.NewReflexiveScorer().Score(it, []*cupel.ContextItem{it})).To(Equal(0.0))
+				Expect(scorer.NewReflexive().Score(it, []*cupel.ContextItem{it})).To(Equal(0.0))
 			}
 		})
 		It("reject NaN and infinite weights at construction", func() {
 			for _, w := range []float64{nan, inf, -inf, 0, -1} {
-				_, err := cupel.NewCompositeScorer(cupel.WeightedScorer{Scorer: cupel.NewReflexiveScorer(), Weight: w})
+				_, err := scorer.NewComposite(scorer.Weighted{Scorer: scorer.NewReflexive(), Weight: w})
 				Expect(err).To(MatchError(cupel.ErrInvalidConfig), fmt.Sprint(w))
 			}
 			for _, w := range []float64{nan, inf, -inf, -1} {
-				_, err := cupel.NewKindScorer(map[cupel.ContextKind]float64{"A": w})
+				_, err := scorer.NewKind(map[cupel.ContextKind]float64{"A": w})
 				Expect(err).To(MatchError(cupel.ErrInvalidConfig))
-				_, err = cupel.NewTagScorer(map[string]float64{"a": w})
+				_, err = scorer.NewTag(map[string]float64{"a": w})
 				Expect(err).To(MatchError(cupel.ErrInvalidConfig))
-				_, err = cupel.NewMetadataKeyScorer("k", "v", w)
+				_, err = scorer.NewMetadataKey("k", "v", w)
 				Expect(err).To(MatchError(cupel.ErrInvalidConfig))
-				_, err = cupel.NewMetadataTrustScorer(w)
+				_, err = scorer.NewMetadataTrust(w)
 				Expect(err).To(MatchError(cupel.ErrInvalidConfig))
 				_, err = cupel.NewQuotaSet(cupel.Require("A", w))
 				Expect(err).To(MatchError(cupel.ErrInvalidConfig))
 				_, err = cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 10, EstimationSafetyMarginPercent: w})
 				Expect(err).To(MatchError(cupel.ErrInvalidBudget))
 			}
-			_, err := cupel.NewCompositeScorer(cupel.WeightedScorer{Scorer: cupel.NewReflexiveScorer(), Weight: math.MaxFloat64}, cupel.WeightedScorer{Scorer: cupel.NewReflexiveScorer(), Weight: math.MaxFloat64})
+			_, err := scorer.NewComposite(scorer.Weighted{Scorer: scorer.NewReflexive(), Weight: math.MaxFloat64}, scorer.Weighted{Scorer: scorer.NewReflexive(), Weight: math.MaxFloat64})
 			Expect(err).To(MatchError(cupel.ErrInvalidConfig), "weights whose sum overflows")
 		})
 		It("give the default score for NaN and infinite trust values, stored or parsed", func() {
-			s, err := cupel.NewMetadataTrustScorer(0.3)
+			s, err := scorer.NewMetadataTrust(0.3)
 			Expect(err).NotTo(HaveOccurred())
 			for _, v := range []any{nan, inf, -inf, "NaN", "nan", "Inf", "-Infinity", "1e400", "+inf"} {
-				it := cupel.MustItem(cupel.ItemSpec{Content: "x", Tokens: 1, Metadata: map[string]any{cupel.MetadataKeyTrust: v}})
+				it := cupel.MustItem(cupel.ItemSpec{Content: "x", Tokens: 1, Metadata: map[string]any{scorer.MetadataKeyTrust: v}})
 				Expect(s.Score(it, []*cupel.ContextItem{it})).To(Equal(0.3), fmt.Sprint(v))
 			}
 		})
@@ -296,12 +297,12 @@ var _ = Describe("adversarial input", func() {
 			all := []*cupel.ContextItem{k, kv}
 			Expect(cupel.ContextKind("K").Equal(kelvin)).To(BeFalse())
 			Expect(cupel.ContextKind("k").Equal("K")).To(BeTrue())
-			ks, err := cupel.NewKindScorer(map[cupel.ContextKind]float64{"k": 1})
+			ks, err := scorer.NewKind(map[cupel.ContextKind]float64{"k": 1})
 			Expect(err).NotTo(HaveOccurred())
 			Expect(ks.Score(k, all)).To(Equal(1.0))
 			Expect(ks.Score(kv, all)).To(Equal(0.0))
-			Expect(cupel.NewFrequencyScorer().Score(k, all)).To(Equal(0.0))
-			_, err = cupel.NewKindScorer(map[cupel.ContextKind]float64{"K": 1, kelvin: 2})
+			Expect(scorer.NewFrequency().Score(k, all)).To(Equal(0.0))
+			_, err = scorer.NewKind(map[cupel.ContextKind]float64{"K": 1, kelvin: 2})
 			Expect(err).NotTo(HaveOccurred(), "K and the Kelvin sign are two kinds")
 			_, err = cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 10, ReservedSlots: map[cupel.ContextKind]int{"K": 1, kelvin: 2}})
 			Expect(err).NotTo(HaveOccurred())
@@ -329,13 +330,13 @@ var _ = Describe("adversarial input", func() {
 			a1 := cupel.MustItem(cupel.ItemSpec{Content: "same", Tokens: 1})
 			a2 := cupel.MustItem(cupel.ItemSpec{Content: "same", Tokens: 2})
 			items := []*cupel.ContextItem{a1, a2, a1}
-			p, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewReflexiveScorer(), Slicer: cupel.NewGreedySlice(), Placer: placer.NewChronological(), DisableDeduplication: true})
+			p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewReflexive(), Slicer: cupel.NewGreedySlice(), Placer: placer.NewChronological(), DisableDeduplication: true})
 			Expect(err).NotTo(HaveOccurred())
 			res, err := p.Run(items, b)
 			Expect(err).NotTo(HaveOccurred())
 			Expect(res.Items).To(ConsistOf(a1, a2, a1))
 			Expect(res.TotalTokens).To(Equal(4))
-			on, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewReflexiveScorer(), Slicer: cupel.NewGreedySlice(), Placer: placer.NewChronological()})
+			on, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewReflexive(), Slicer: cupel.NewGreedySlice(), Placer: placer.NewChronological()})
 			Expect(err).NotTo(HaveOccurred())
 			res, err = on.Run(items, b)
 			Expect(err).NotTo(HaveOccurred())
@@ -346,14 +347,14 @@ var _ = Describe("adversarial input", func() {
 			Expect(err).NotTo(HaveOccurred())
 			Expect(it.Kind()).To(Equal(cupel.KindMessage))
 			Expect(it.Source()).To(Equal(cupel.SourceChat))
-			mk, err := cupel.NewMetadataKeyScorer("", "", 2)
+			mk, err := scorer.NewMetadataKey("", "", 2)
 			Expect(err).NotTo(HaveOccurred())
 			Expect(mk.Score(it, nil)).To(Equal(2.0))
-			ts, err := cupel.NewTagScorer(map[string]float64{"": 1})
+			ts, err := scorer.NewTag(map[string]float64{"": 1})
 			Expect(err).NotTo(HaveOccurred())
 			Expect(ts.Score(it, nil)).To(Equal(1.0))
 			other := cupel.MustItem(cupel.ItemSpec{Content: "o", Tokens: 1, Tags: []string{""}})
-			Expect(cupel.NewFrequencyScorer().Score(it, []*cupel.ContextItem{it, other})).To(Equal(1.0))
+			Expect(scorer.NewFrequency().Score(it, []*cupel.ContextItem{it, other})).To(Equal(1.0))
 			_, err = cupel.NewItem(cupel.ItemSpec{Content: "", Tokens: 1})
 			Expect(err).To(MatchError(cupel.ErrInvalidItem))
 			_, err = cupel.NewItem(cupel.ItemSpec{Content: "x", Kind: " \t"})
@@ -367,16 +368,16 @@ var _ = Describe("adversarial input", func() {
 			for i := range 100_000 {
 				meta["key-"+strconv.Itoa(i)] = i
 			}
-			meta[cupel.MetadataKeyTrust] = "0.9"
+			meta[scorer.MetadataKeyTrust] = "0.9"
 			meta["cupel:priority"] = "high"
 			it := cupel.MustItem(cupel.ItemSpec{Content: "m", Tokens: 5, Metadata: meta})
 			meta["key-0"] = "changed by the caller after NewItem"
 			other := cupel.MustItem(cupel.ItemSpec{Content: "o", Tokens: 5})
-			trust, err := cupel.NewMetadataTrustScorer(0.1)
+			trust, err := scorer.NewMetadataTrust(0.1)
 			Expect(err).NotTo(HaveOccurred())
-			mk, err := cupel.NewMetadataKeyScorer("cupel:priority", "high", 1.5)
+			mk, err := scorer.NewMetadataKey("cupel:priority", "high", 1.5)
 			Expect(err).NotTo(HaveOccurred())
-			sc, err := cupel.NewCompositeScorer(cupel.WeightedScorer{Scorer: trust, Weight: 1}, cupel.WeightedScorer{Scorer: mk, Weight: 1})
+			sc, err := scorer.NewComposite(scorer.Weighted{Scorer: trust, Weight: 1}, scorer.Weighted{Scorer: mk, Weight: 1})
 			Expect(err).NotTo(HaveOccurred())
 			p, err := cupel.NewPipeline(cupel.Policy{Scorer: sc, Slicer: cupel.NewGreedySlice(), Placer: placer.NewUShaped()})
 			Expect(err).NotTo(HaveOccurred())
@@ -419,7 +420,7 @@ var _ = Describe("adversarial input", func() {
 			Expect(err).NotTo(HaveOccurred())
 			_, err = cck.Slice(items, b)
 			Expect(err).To(MatchError(cupel.ErrTableTooLarge))
-			p, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewReflexiveScorer(), Slicer: over, Placer: placer.NewUShaped()})
+			p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewReflexive(), Slicer: over, Placer: placer.NewUShaped()})
 			Expect(err).NotTo(HaveOccurred())
 			plain := make([]*cupel.ContextItem, len(items))
 			for i, si := range items {
@@ -445,7 +446,7 @@ var _ = Describe("adversarial input", func() {
 		stranger := cupel.MustItem(cupel.ItemSpec{Content: "a", Tokens: 1})
 		b, _ := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 10, TargetTokens: 10})
 		run := func(sl cupel.Slicer, pl cupel.Placer, dedupOff bool, items ...*cupel.ContextItem) (cupel.Result, error) {
-			p, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewReflexiveScorer(), Slicer: sl, Placer: pl, DisableDeduplication: dedupOff})
+			p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewReflexive(), Slicer: sl, Placer: pl, DisableDeduplication: dedupOff})
 			Expect(err).NotTo(HaveOccurred())
 			return p.Run(items, b)
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/cupel/placer"
+	"github.com/cupel-go/go-cupel/cupel/scorer"
 )
 
 // The conformance notes of spec chapters 35 (TraceCollector) and 36
@@ -16,7 +17,7 @@ import (
 var _ = Describe("the diagnostics contract", func() {
 	newPipeline := func(overflow cupel.OverflowStrategy) *cupel.Pipeline {
 		p, err := cupel.NewPipeline(cupel.Policy{
-			Scorer:   cupel.NewPriorityScorer(),
+			Scorer:   scorer.NewPriority(),
 			Slicer:   cupel.NewGreedySlice(),
 			Placer:   placer.NewChronological(),
 			Overflow: overflow,

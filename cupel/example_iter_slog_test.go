@@ -8,6 +8,7 @@ import (
 
 	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/cupel/placer"
+	"github.com/cupel-go/go-cupel/cupel/scorer"
 )
 
 // Logging a run as structured records: stage events at Info, item decisions
@@ -24,7 +25,7 @@ func ExampleNewSlogObserver() {
 		},
 	}))
 	pipeline, err := cupel.NewPipeline(cupel.Policy{
-		Scorer: cupel.NewPriorityScorer(),
+		Scorer: scorer.NewPriority(),
 		Slicer: cupel.NewGreedySlice(),
 		Placer: placer.NewChronological(),
 	})
@@ -58,7 +59,7 @@ func ExampleNewSlogObserver() {
 // Iterating over a result and a report.
 func ExampleResult_All() {
 	pipeline, err := cupel.NewPipeline(cupel.Policy{
-		Scorer: cupel.NewPriorityScorer(),
+		Scorer: scorer.NewPriority(),
 		Slicer: cupel.NewGreedySlice(),
 		Placer: placer.NewChronological(),
 	})

@@ -7,6 +7,7 @@ import (
 
 	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/cupel/placer"
+	"github.com/cupel-go/go-cupel/cupel/scorer"
 )
 
 func agentContext() []*cupel.ContextItem {
@@ -28,15 +29,15 @@ func agentContext() []*cupel.ContextItem {
 // program).
 func Example() {
 	items := agentContext()
-	scorer, err := cupel.NewCompositeScorer(
-		cupel.WeightedScorer{Scorer: cupel.NewPriorityScorer(), Weight: 2},
-		cupel.WeightedScorer{Scorer: cupel.NewDefaultKindScorer(), Weight: 1},
+	sc, err := scorer.NewComposite(
+		scorer.Weighted{Scorer: scorer.NewPriority(), Weight: 2},
+		scorer.Weighted{Scorer: scorer.NewDefaultKind(), Weight: 1},
 	)
 	if err != nil {
 		log.Fatal(err)
 	}
 	pipeline, err := cupel.NewPipeline(cupel.Policy{
-		Scorer: scorer,
+		Scorer: sc,
 		Slicer: cupel.NewGreedySlice(),
 		Placer: placer.NewUShaped(),
 	})
@@ -68,7 +69,7 @@ func Example() {
 
 func ExamplePipeline_Run() {
 	pipeline, err := cupel.NewPipeline(cupel.Policy{
-		Scorer: cupel.NewRecencyScorer(),
+		Scorer: scorer.NewRecency(),
 		Slicer: cupel.NewGreedySlice(),
 		Placer: placer.NewChronological(),
 	})
@@ -86,7 +87,7 @@ func ExamplePipeline_Run() {
 
 func ExampleWithTrace() {
 	pipeline, _ := cupel.NewPipeline(cupel.Policy{
-		Scorer:   cupel.NewRecencyScorer(),
+		Scorer:   scorer.NewRecency(),
 		Slicer:   cupel.NewGreedySlice(),
 		Placer:   placer.NewChronological(),
 		Overflow: cupel.OverflowProceed,
@@ -114,7 +115,7 @@ func ExampleWithTrace() {
 // as those of WithReport's.
 func ExampleDiagnosticTraceCollector_Report() {
 	pipeline, err := cupel.NewPipeline(cupel.Policy{
-		Scorer: cupel.NewRecencyScorer(),
+		Scorer: scorer.NewRecency(),
 		Slicer: cupel.NewGreedySlice(),
 		Placer: placer.NewChronological(),
 	})

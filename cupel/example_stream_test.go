@@ -10,12 +10,13 @@ import (
 
 	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/cupel/placer"
+	"github.com/cupel-go/go-cupel/cupel/scorer"
 )
 
 // Running under a deadline, and what a cancelled run returns.
 func ExamplePipeline_RunContext() {
 	pipeline, err := cupel.NewPipeline(cupel.Policy{
-		Scorer: cupel.NewPriorityScorer(),
+		Scorer: scorer.NewPriority(),
 		Slicer: cupel.NewGreedySlice(),
 		Placer: placer.NewChronological(),
 	})
@@ -49,7 +50,7 @@ func ExamplePipeline_RunContext() {
 // the budget is full (here: at most 99 tokens left) and stops pulling.
 func ExamplePipeline_RunStream() {
 	pipeline, err := cupel.NewPipeline(cupel.Policy{
-		Scorer: cupel.NewPriorityScorer(),
+		Scorer: scorer.NewPriority(),
 		Slicer: cupel.NewGreedySlice(),
 		Placer: placer.NewChronological(),
 	})
@@ -86,7 +87,7 @@ func ExamplePipeline_RunStream() {
 // the channel is closed.
 func ExamplePipeline_RunStream_channel() {
 	pipeline, err := cupel.NewPipeline(cupel.Policy{
-		Scorer: cupel.NewPriorityScorer(),
+		Scorer: scorer.NewPriority(),
 		Slicer: cupel.NewGreedySlice(),
 		Placer: placer.NewChronological(),
 	})

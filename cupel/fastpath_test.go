@@ -10,6 +10,7 @@ import (
 
 	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/cupel/placer"
+	"github.com/cupel-go/go-cupel/cupel/scorer"
 )
 
 // The built-ins take their fast paths through the exported interfaces.
@@ -18,8 +19,8 @@ var (
 	_ cupel.PositionSlicer = (*cupel.KnapsackSlice)(nil)
 	_ cupel.PositionPlacer = (*placer.UShaped)(nil)
 	_ cupel.PositionPlacer = (*placer.Chronological)(nil)
-	_ cupel.BatchScorer    = (*cupel.RecencyScorer)(nil)
-	_ cupel.BatchScorer    = (*cupel.CompositeScorer)(nil)
+	_ cupel.BatchScorer    = (*scorer.Recency)(nil)
+	_ cupel.BatchScorer    = (*scorer.Composite)(nil)
 )
 
 // positionsSlicer is a custom PositionSlicer returning fixed positions; its
@@ -138,7 +139,7 @@ var _ = Describe("the built-in placers in a run", func() {
 			budget, err := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 100000, TargetTokens: 1 + r.IntN(3000)})
 			Expect(err).NotTo(HaveOccurred())
 			for _, placer := range []cupel.Placer{placer.NewUShaped(), placer.NewChronological()} {
-				policy := cupel.Policy{Scorer: cupel.NewRecencyScorer(), Slicer: cupel.NewGreedySlice(), Placer: placer, Overflow: cupel.OverflowProceed}
+				policy := cupel.Policy{Scorer: scorer.NewRecency(), Slicer: cupel.NewGreedySlice(), Placer: placer, Overflow: cupel.OverflowProceed}
 				fast, err := cupel.NewPipeline(policy)
 				Expect(err).NotTo(HaveOccurred())
 				policy.Placer = placeOnly{placer}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/cupel/placer"
+	"github.com/cupel-go/go-cupel/cupel/scorer"
 )
 
 // recCollector records every event and shortfall it is handed.
@@ -27,7 +28,7 @@ func (c *recCollector) RecordShortfalls(s []cupel.CountRequirementShortfall) {
 
 var _ = Describe("Run options", func() {
 	pipeline := func() *cupel.Pipeline {
-		p, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewPriorityScorer(), Slicer: cupel.NewGreedySlice(), Placer: placer.NewChronological()})
+		p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewPriority(), Slicer: cupel.NewGreedySlice(), Placer: placer.NewChronological()})
 		Expect(err).NotTo(HaveOccurred())
 		return p
 	}
@@ -77,7 +78,7 @@ var _ = Describe("Run options", func() {
 		Expect(err).NotTo(HaveOccurred())
 		cq, err := cupel.NewCountQuotaSlice([]cupel.CountQuotaEntry{e}, cupel.NewGreedySlice(), cupel.ScarcityDegrade)
 		Expect(err).NotTo(HaveOccurred())
-		p, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewPriorityScorer(), Slicer: cq, Placer: placer.NewChronological()})
+		p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewPriority(), Slicer: cq, Placer: placer.NewChronological()})
 		Expect(err).NotTo(HaveOccurred())
 		items := stItems(6, 10) // Messages: the Document requirement falls short
 		a, b := &recCollector{}, &recCollector{}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/cupel/placer"
+	"github.com/cupel-go/go-cupel/cupel/scorer"
 	"github.com/cupel-go/go-cupel/cupeltest/snapshot"
 )
 
@@ -44,7 +45,7 @@ var _ = Describe("report goldens", func() {
 		mem, _ := cupel.NewCountQuotaEntry(cupel.KindMemory, 2, 3)
 		slicer, err := cupel.NewCountQuotaSlice([]cupel.CountQuotaEntry{tool, mem}, cupel.NewGreedySlice(), cupel.ScarcityDegrade)
 		Expect(err).NotTo(HaveOccurred())
-		pipeline, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewRecencyScorer(), Slicer: slicer, Placer: placer.NewChronological()})
+		pipeline, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewRecency(), Slicer: slicer, Placer: placer.NewChronological()})
 		Expect(err).NotTo(HaveOccurred())
 		budget, _ := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 200, TargetTokens: 120})
 		_, rep, err := dryRun(pipeline, items, budget)
@@ -72,7 +73,7 @@ var _ = Describe("report goldens", func() {
 		// Phase 1; Truncate then drops from the tail of the merged list.
 		tool, _ := cupel.NewCountQuotaEntry(cupel.KindToolOutput, 3, 3)
 		slicer, _ := cupel.NewCountQuotaSlice([]cupel.CountQuotaEntry{tool}, cupel.NewGreedySlice(), cupel.ScarcityDegrade)
-		pipeline, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewRecencyScorer(), Slicer: slicer, Placer: placer.NewChronological(), Overflow: cupel.OverflowTruncate})
+		pipeline, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewRecency(), Slicer: slicer, Placer: placer.NewChronological(), Overflow: cupel.OverflowTruncate})
 		Expect(err).NotTo(HaveOccurred())
 		budget, _ := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 200, TargetTokens: 100})
 		res, rep, err := dryRun(pipeline, items, budget)
@@ -83,9 +84,9 @@ var _ = Describe("report goldens", func() {
 })
 
 func goldenComposite() cupel.Scorer {
-	s, err := cupel.NewCompositeScorer(
-		cupel.WeightedScorer{Scorer: cupel.NewPriorityScorer(), Weight: 2},
-		cupel.WeightedScorer{Scorer: cupel.NewDefaultKindScorer(), Weight: 1},
+	s, err := scorer.NewComposite(
+		scorer.Weighted{Scorer: scorer.NewPriority(), Weight: 2},
+		scorer.Weighted{Scorer: scorer.NewDefaultKind(), Weight: 1},
 	)
 	if err != nil {
 		panic(err)

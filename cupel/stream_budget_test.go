@@ -11,6 +11,7 @@ import (
 
 	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/cupel/placer"
+	"github.com/cupel-go/go-cupel/cupel/scorer"
 	"github.com/cupel-go/go-cupel/internal/testtool"
 )
 
@@ -118,7 +119,7 @@ var _ = Describe("The streamed selection's budget across several batches", func(
 		items := []*cupel.ContextItem{cupel.MustItem(cupel.ItemSpec{Content: "pin", Tokens: 5, Pinned: true})}
 		items = append(items, stItems(10, 10)...)
 		sl := &sbBudgets{}
-		p, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewPriorityScorer(), Slicer: sl, Placer: placer.NewChronological()})
+		p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewPriority(), Slicer: sl, Placer: placer.NewChronological()})
 		Expect(err).NotTo(HaveOccurred())
 		res, err := p.RunStream(slices.Values(items), slBudget(100, 68), cupel.WithBatchSize(3))
 		Expect(err).NotTo(HaveOccurred())
@@ -138,7 +139,7 @@ var _ = Describe("The streamed selection's budget across several batches", func(
 		a := cupel.MustItem(cupel.ItemSpec{Content: "a", Tokens: 40, Priority: cupel.Ptr(9)})
 		b := cupel.MustItem(cupel.ItemSpec{Content: "b", Tokens: 50, Priority: cupel.Ptr(5)})
 		c := cupel.MustItem(cupel.ItemSpec{Content: "c", Tokens: 65, Priority: cupel.Ptr(1)})
-		p, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewPriorityScorer(), Slicer: cupel.NewGreedySlice(), Placer: placer.NewChronological()})
+		p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewPriority(), Slicer: cupel.NewGreedySlice(), Placer: placer.NewChronological()})
 		Expect(err).NotTo(HaveOccurred())
 		var rep cupel.SelectionReport
 		// Batches [pin a] and [b c]: the second has 100-30-40 = 30 tokens left,
@@ -161,7 +162,7 @@ var _ = Describe("The streamed selection's budget across several batches", func(
 		items := append([]*cupel.ContextItem{pin}, stItems(3, 5)...)
 		budget, err := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 100, TargetTokens: 80, OutputReserve: 20})
 		Expect(err).NotTo(HaveOccurred())
-		p, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewPriorityScorer(), Slicer: cupel.NewGreedySlice(), Placer: placer.NewChronological()})
+		p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewPriority(), Slicer: cupel.NewGreedySlice(), Placer: placer.NewChronological()})
 		Expect(err).NotTo(HaveOccurred())
 		res, err := p.Run(items, budget)
 		Expect(err).NotTo(HaveOccurred())

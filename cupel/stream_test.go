@@ -14,6 +14,7 @@ import (
 
 	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/cupel/placer"
+	"github.com/cupel-go/go-cupel/cupel/scorer"
 )
 
 // stCounting yields items and counts the pulls; stopped records that the
@@ -238,7 +239,7 @@ var _ = Describe("StreamSlice", func() {
 
 var _ = Describe("Pipeline.RunStream", func() {
 	greedyPipeline := func(overflow cupel.OverflowStrategy) *cupel.Pipeline {
-		p, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewPriorityScorer(), Slicer: cupel.NewGreedySlice(), Placer: placer.NewChronological(), Overflow: overflow})
+		p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewPriority(), Slicer: cupel.NewGreedySlice(), Placer: placer.NewChronological(), Overflow: overflow})
 		Expect(err).NotTo(HaveOccurred())
 		return p
 	}
@@ -328,7 +329,7 @@ var _ = Describe("Pipeline.RunStream", func() {
 	It("rejects quota slicers, a negative batch size and nil candidates", func() {
 		cq, err := cupel.NewCountQuotaSlice(nil, cupel.NewGreedySlice(), cupel.ScarcityDegrade)
 		Expect(err).NotTo(HaveOccurred())
-		p, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewPriorityScorer(), Slicer: cq, Placer: placer.NewChronological()})
+		p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewPriority(), Slicer: cq, Placer: placer.NewChronological()})
 		Expect(err).NotTo(HaveOccurred())
 		_, err = p.RunStream(slices.Values(stItems(3, 1)), slBudget(10, 10))
 		Expect(errors.Is(err, cupel.ErrInvalidConfig)).To(BeTrue())
@@ -391,7 +392,7 @@ var _ = Describe("Pipeline.RunStream", func() {
 		Expect(err).NotTo(HaveOccurred())
 		stream, err := cupel.NewStreamSlice(16)
 		Expect(err).NotTo(HaveOccurred())
-		scorers := []cupel.Scorer{cupel.NewPriorityScorer(), cupel.NewRecencyScorer(), cupel.NewFrequencyScorer()}
+		scorers := []cupel.Scorer{scorer.NewPriority(), scorer.NewRecency(), scorer.NewFrequency()}
 		slicers := []cupel.Slicer{cupel.NewGreedySlice(), ks, stream}
 		overflows := []cupel.OverflowStrategy{cupel.OverflowThrow, cupel.OverflowTruncate, cupel.OverflowProceed}
 		agreedErrors := 0

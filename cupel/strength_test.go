@@ -12,6 +12,7 @@ import (
 
 	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/cupel/placer"
+	"github.com/cupel-go/go-cupel/cupel/scorer"
 )
 
 // Tests for behaviour the conformance vectors cannot express (issue 16):
@@ -127,7 +128,7 @@ var _ = Describe("Suite strength (issue 16)", func() {
 		})
 
 		It("are not built when the collector is disabled", func() {
-			p, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewReflexiveScorer(), Slicer: cupel.NewGreedySlice(), Placer: placer.NewChronological()})
+			p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewReflexive(), Slicer: cupel.NewGreedySlice(), Placer: placer.NewChronological()})
 			Expect(err).NotTo(HaveOccurred())
 			res, err := p.Run([]*cupel.ContextItem{stItem("a", 10, 0.5)}, stBudget(100, 100), cupel.WithTrace(cupel.NullTraceCollector{}))
 			Expect(err).NotTo(HaveOccurred())
@@ -343,7 +344,7 @@ var _ = Describe("Suite strength (issue 16)", func() {
 			entry("ToolOutput", 2, 2), entry("Document", 1, 2), entry("Memory", 2, 3),
 		}, cupel.NewGreedySlice(), cupel.ScarcityDegrade)
 		Expect(err).NotTo(HaveOccurred())
-		p, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewReflexiveScorer(), Slicer: sl, Placer: placer.NewChronological()})
+		p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewReflexive(), Slicer: sl, Placer: placer.NewChronological()})
 		Expect(err).NotTo(HaveOccurred())
 		mk := func(content string, kind cupel.ContextKind, hint float64, day int) *cupel.ContextItem {
 			return cupel.MustItem(cupel.ItemSpec{Content: content, Tokens: 100, Kind: kind, FutureRelevanceHint: cupel.Ptr(hint),
@@ -380,7 +381,7 @@ var _ = Describe("Suite strength (issue 16)", func() {
 		Expect(err).NotTo(HaveOccurred())
 		sl, err := cupel.NewCountConstrainedKnapsackSlice([]cupel.CountQuotaEntry{doc, mem}, ks, cupel.ScarcityDegrade)
 		Expect(err).NotTo(HaveOccurred())
-		p, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewReflexiveScorer(), Slicer: sl, Placer: placer.NewChronological()})
+		p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewReflexive(), Slicer: sl, Placer: placer.NewChronological()})
 		Expect(err).NotTo(HaveOccurred())
 		mk := func(content string, tokens int, kind cupel.ContextKind, hint float64, day int) *cupel.ContextItem {
 			return cupel.MustItem(cupel.ItemSpec{Content: content, Tokens: tokens, Kind: kind, FutureRelevanceHint: cupel.Ptr(hint),
@@ -422,10 +423,10 @@ var _ = Describe("Suite strength (issue 16)", func() {
 		It("are ranked by instant", func() {
 			items := []*cupel.ContextItem{at("last", &last), at("last+1ns", cupel.Ptr(last.Add(1))), at("first", &first),
 				at("first-1ns", cupel.Ptr(first.Add(-1))), at("none", nil)}
-			out := cupel.ScoreBatch(cupel.NewRecencyScorer(), items, nil)
+			out := cupel.ScoreBatch(scorer.NewRecency(), items, nil)
 			Expect(out).To(Equal([]float64{2.0 / 3, 1, 1.0 / 3, 0, 0}))
 			for i, it := range items {
-				Expect(cupel.NewRecencyScorer().Score(it, items)).To(Equal(out[i]), it.Content())
+				Expect(scorer.NewRecency().Score(it, items)).To(Equal(out[i]), it.Content())
 			}
 		})
 	})
@@ -448,7 +449,7 @@ var _ = Describe("Suite strength (issue 16)", func() {
 
 	Describe("a custom placer (no PlacePositions)", func() {
 		build := func(pl cupel.Placer) *cupel.Pipeline {
-			p, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewReflexiveScorer(), Slicer: cupel.NewGreedySlice(), Placer: pl, DisableDeduplication: true})
+			p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewReflexive(), Slicer: cupel.NewGreedySlice(), Placer: pl, DisableDeduplication: true})
 			Expect(err).NotTo(HaveOccurred())
 			return p
 		}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/cupel/placer"
+	"github.com/cupel-go/go-cupel/cupel/scorer"
 	"github.com/cupel-go/go-cupel/cupelotel"
 )
 
@@ -17,7 +18,7 @@ func builtinRun() (*cupel.Pipeline, []*cupel.ContextItem, cupel.ContextBudget) {
 	Expect(err).NotTo(HaveOccurred())
 	slicer, err := cupel.NewCountQuotaSlice([]cupel.CountQuotaEntry{toolCap}, cupel.NewGreedySlice(), cupel.ScarcityDegrade)
 	Expect(err).NotTo(HaveOccurred())
-	p := pipeline(cupel.Policy{Scorer: cupel.NewPriorityScorer(), Slicer: slicer, Placer: placer.NewUShaped()})
+	p := pipeline(cupel.Policy{Scorer: scorer.NewPriority(), Slicer: slicer, Placer: placer.NewUShaped()})
 	it := func(content string, tokens int, kind cupel.ContextKind, priority int) *cupel.ContextItem {
 		return cupel.MustItem(cupel.ItemSpec{Content: content, Tokens: tokens, Kind: kind, Priority: cupel.Ptr(priority)})
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/cupel/placer"
+	"github.com/cupel-go/go-cupel/cupel/scorer"
 	"github.com/cupel-go/go-cupel/cupelotel"
 )
 
@@ -27,7 +28,7 @@ func Example() {
 	)
 
 	pipeline, err := cupel.NewPipeline(cupel.Policy{
-		Scorer: cupel.NewPriorityScorer(),
+		Scorer: scorer.NewPriority(),
 		Slicer: cupel.NewGreedySlice(),
 		Placer: placer.NewChronological(),
 	})

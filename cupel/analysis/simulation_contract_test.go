@@ -7,6 +7,7 @@ import (
 	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/cupel/analysis"
 	"github.com/cupel-go/go-cupel/cupel/placer"
+	"github.com/cupel-go/go-cupel/cupel/scorer"
 )
 
 // The guards of spec chapter 40 (Budget Simulation): slicers whose inclusion
@@ -25,7 +26,7 @@ var _ = Describe("the budget-simulation guards", func() {
 		Expect(err).NotTo(HaveOccurred())
 	})
 	pipelineWith := func(s cupel.Slicer) *cupel.Pipeline {
-		p, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewPriorityScorer(), Slicer: s, Placer: placer.NewChronological()})
+		p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewPriority(), Slicer: s, Placer: placer.NewChronological()})
 		Expect(err).NotTo(HaveOccurred())
 		return p
 	}
@@ -83,7 +84,7 @@ var _ = Describe("the budget-simulation guards", func() {
 var _ = Describe("GetMarginalItems", func() {
 	It("tells items apart by identity, not by content", func() {
 		p, err := cupel.NewPipeline(cupel.Policy{
-			Scorer:               cupel.NewPriorityScorer(),
+			Scorer:               scorer.NewPriority(),
 			Slicer:               cupel.NewGreedySlice(),
 			Placer:               placer.NewChronological(),
 			DisableDeduplication: true,

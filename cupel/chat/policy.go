@@ -5,6 +5,7 @@ import (
 
 	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/cupel/placer"
+	"github.com/cupel-go/go-cupel/cupel/scorer"
 )
 
 // Policy returns the policy that suits a chat history: RecencyScorer,
@@ -20,7 +21,7 @@ import (
 // gap.
 func Policy() cupel.Policy {
 	return cupel.Policy{
-		Scorer:   cupel.NewRecencyScorer(),
+		Scorer:   scorer.NewRecency(),
 		Slicer:   NewestFirstSlice{},
 		Placer:   placer.NewChronological(),
 		Overflow: cupel.OverflowThrow,

@@ -8,6 +8,7 @@ import (
 	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/cupel/placer"
 	"github.com/cupel-go/go-cupel/cupel/policy"
+	"github.com/cupel-go/go-cupel/cupel/scorer"
 )
 
 func ExampleDecode() {
@@ -31,7 +32,7 @@ curve = { type = "window", max_age_secs = 7200 }
 	if err != nil {
 		log.Fatal(err)
 	}
-	clock := cupel.ClockFunc(func() time.Time { return time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC) })
+	clock := scorer.ClockFunc(func() time.Time { return time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC) })
 	p, err := spec.Build(policy.WithClock(clock))
 	if err != nil {
 		log.Fatal(err)
@@ -40,7 +41,7 @@ curve = { type = "window", max_age_secs = 7200 }
 	_, err = policy.Decode("broken.json", []byte(`{"scorers":[{"type":"recency","weight":-1},{"type":"kind","weight":1}],"slicer":"greedy","placer":"chronological"}`))
 	fmt.Println(err)
 	// Output:
-	// *cupel.CompositeScorer *cupel.KnapsackSlice *placer.Chronological
+	// *scorer.Composite *cupel.KnapsackSlice *placer.Chronological
 	// broken.json: cupel: invalid configuration: policy.Spec: scorers[0].weight: weight must be positive (got -1)
 }
 
@@ -66,7 +67,7 @@ func ExamplePreset() {
 }
 
 func ExampleOf() {
-	kind, err := cupel.NewKindScorer(map[cupel.ContextKind]float64{cupel.KindToolOutput: 2})
+	kind, err := scorer.NewKind(map[cupel.ContextKind]float64{cupel.KindToolOutput: 2})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -25,6 +25,7 @@ import (
 
 	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/cupel/placer"
+	"github.com/cupel-go/go-cupel/cupel/scorer"
 	"github.com/cupel-go/go-cupel/cupelotel"
 )
 
@@ -89,7 +90,7 @@ func scenario() (*cupel.Pipeline, []*cupel.ContextItem, cupel.ContextBudget) {
 	slicer, err := cupel.NewCountQuotaSlice([]cupel.CountQuotaEntry{toolCap}, cupel.NewGreedySlice(), cupel.ScarcityDegrade)
 	check(err)
 	pipeline, err := cupel.NewPipeline(cupel.Policy{
-		Scorer: cupel.NewPriorityScorer(),
+		Scorer: scorer.NewPriority(),
 		Slicer: slicer,
 		Placer: placer.NewUShaped(),
 	})
@@ -123,7 +124,7 @@ func truncateScenario() (*cupel.Pipeline, []*cupel.ContextItem, cupel.ContextBud
 	slicer, err := cupel.NewCountQuotaSlice([]cupel.CountQuotaEntry{docs}, cupel.NewGreedySlice(), cupel.ScarcityDegrade)
 	check(err)
 	pipeline, err := cupel.NewPipeline(cupel.Policy{
-		Scorer:   cupel.NewPriorityScorer(),
+		Scorer:   scorer.NewPriority(),
 		Slicer:   slicer,
 		Placer:   placer.NewChronological(),
 		Overflow: cupel.OverflowTruncate,
