@@ -107,12 +107,12 @@ func resolveChild(s cupel.Scorer, typ, field string) (cupel.Scorer, error) {
 	switch v := s.(type) {
 	case *Composite:
 		if v.c == nil {
-			return nil, enginehook.InvalidConfig(typ, field, "CompositeScorer{}", "CompositeScorer must be built with NewCompositeScorer")
+			return nil, enginehook.InvalidConfig(typ, field, "scorer.Composite{}", "must be built with scorer.NewComposite")
 		}
 		return v.c, nil
 	case *Scaled:
 		if v.s == nil {
-			return nil, enginehook.InvalidConfig(typ, field, "ScaledScorer{}", "ScaledScorer must be built with NewScaledScorer")
+			return nil, enginehook.InvalidConfig(typ, field, "scorer.Scaled{}", "must be built with scorer.NewScaled")
 		}
 		return v.s, nil
 	}
