@@ -11,6 +11,8 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/placer"
+	"github.com/cupel-go/go-cupel/cupel/scorer"
 	"github.com/cupel-go/go-cupel/cupel/slicer"
 )
 
@@ -44,7 +46,7 @@ var _ = Describe("adversarial input", func() {
 			Expect(advSum(out)).To(BeNumerically("<=", target))
 			Expect(out).To(Equal([]*cupel.ContextItem{a}))
 
-			p, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewReflexiveScorer(), Slicer: q, Placer: cupel.NewChronologicalPlacer()})
+			p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewReflexive(), Slicer: q, Placer: placer.NewChronological()})
 			Expect(err).NotTo(HaveOccurred())
 			res, err := p.Run([]*cupel.ContextItem{a, b}, bud)
 			Expect(err).NotTo(HaveOccurred(), "the selection fits, so Throw does not fire")
@@ -54,7 +56,7 @@ var _ = Describe("adversarial input", func() {
 
 	Describe("token counts at the int limits", func() {
 		greedyPipe := func(ov cupel.OverflowStrategy) *cupel.Pipeline {
-			p, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewReflexiveScorer(), Slicer: slicer.NewGreedy(), Placer: cupel.NewChronologicalPlacer(), Overflow: ov})
+			p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewReflexive(), Slicer: slicer.NewGreedy(), Placer: placer.NewChronological(), Overflow: ov})
 			Expect(err).NotTo(HaveOccurred())
 			return p
 		}
@@ -160,9 +162,9 @@ var _ = Describe("adversarial input", func() {
 				ts := base.Add(time.Duration(i%5000) * time.Minute)
 				items[i] = cupel.MustItem(cupel.ItemSpec{Content: "item " + strconv.Itoa(i%(n/2)), Tokens: 1 + i%97, Timestamp: &ts, Kind: []cupel.ContextKind{"Message", "Document", kelvin}[i%3]})
 			}
-			scorer, err := cupel.NewCompositeScorer(cupel.WeightedScorer{Scorer: cupel.NewRecencyScorer(), Weight: 2}, cupel.WeightedScorer{Scorer: cupel.NewDefaultKindScorer(), Weight: 1})
+			sc, err := scorer.NewComposite(scorer.Weighted{Scorer: scorer.NewRecency(), Weight: 2}, scorer.Weighted{Scorer: scorer.NewDefaultKind(), Weight: 1})
 			Expect(err).NotTo(HaveOccurred())
-			p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer, Slicer: slicer.NewGreedy(), Placer: cupel.NewChronologicalPlacer()})
+			p, err := cupel.NewPipeline(cupel.Policy{Scorer: sc, Slicer: slicer.NewGreedy(), Placer: placer.NewChronological()})
 			Expect(err).NotTo(HaveOccurred())
 			b, err := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 2_000_000, TargetTokens: 1_000_000})
 			Expect(err).NotTo(HaveOccurred())
@@ -189,9 +191,9 @@ var _ = Describe("adversarial input", func() {
 		}
 		b, _ := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 10, TargetTokens: 10})
 		It("score through composites, per item and in batch", func() {
-			var s cupel.Scorer = cupel.NewReflexiveScorer()
+			var s cupel.Scorer = scorer.NewReflexive()
 			for range 1000 {
-				c, err := cupel.NewCompositeScorer(cupel.WeightedScorer{Scorer: s, Weight: 1}, cupel.WeightedScorer{Scorer: cupel.NewReflexiveScorer(), Weight: 1e-300})
+				c, err := scorer.NewComposite(scorer.Weighted{Scorer: s, Weight: 1}, scorer.Weighted{Scorer: scorer.NewReflexive(), Weight: 1e-300})
 				Expect(err).NotTo(HaveOccurred())
 				s = c
 			}
@@ -202,16 +204,16 @@ var _ = Describe("adversarial input", func() {
 				h, _ := it.FutureRelevanceHint()
 				Expect(out[i]).To(BeNumerically("~", h, 1e-12))
 			}
-			p, err := cupel.NewPipeline(cupel.Policy{Scorer: s, Slicer: slicer.NewGreedy(), Placer: cupel.NewUShapedPlacer()})
+			p, err := cupel.NewPipeline(cupel.Policy{Scorer: s, Slicer: slicer.NewGreedy(), Placer: placer.NewUShaped()})
 			Expect(err).NotTo(HaveOccurred())
 			res, err := p.Run(items, b)
 			Expect(err).NotTo(HaveOccurred())
 			Expect(res.Items).To(HaveLen(3))
 		})
 		It("score through scaled scorers in batch, and per item on a single item", func() {
-			var s cupel.Scorer = cupel.NewReflexiveScorer()
+			var s cupel.Scorer = scorer.NewReflexive()
 			for range 1000 {
-				sc, err := cupel.NewScaledScorer(s)
+				sc, err := scorer.NewScaled(s)
 				Expect(err).NotTo(HaveOccurred())
 				s = sc
 			}
@@ -219,7 +221,7 @@ var _ = Describe("adversarial input", func() {
 			cupel.ScoreBatch(s, items, out)
 			Expect(out).To(Equal([]float64{0, 1, 0.5}))
 			Expect(s.Score(items[0], items[:1])).To(Equal(0.5))
-			p, err := cupel.NewPipeline(cupel.Policy{Scorer: s, Slicer: slicer.NewGreedy(), Placer: cupel.NewUShapedPlacer()})
+			p, err := cupel.NewPipeline(cupel.Policy{Scorer: s, Slicer: slicer.NewGreedy(), Placer: placer.NewUShaped()})
 			Expect(err).NotTo(HaveOccurred())
 			res, err := p.Run(items, b)
 			Expect(err).NotTo(HaveOccurred())
@@ -232,36 +234,36 @@ var _ = Describe("adversarial input", func() {
 		It("map NaN and infinite hints to 0", func() {
 			for _, h := range []float64{nan, inf, -inf} {
 				it := cupel.MustItem(cupel.ItemSpec{Content: "x", Tokens: 1, FutureRelevanceHint: cupel.Ptr(h)})
-				Expect(cupel.NewReflexiveScorer().Score(it, []*cupel.ContextItem{it})).To(Equal(0.0))
+				Expect(scorer.NewReflexive().Score(it, []*cupel.ContextItem{it})).To(Equal(0.0))
 			}
 		})
 		It("reject NaN and infinite weights at construction", func() {
 			for _, w := range []float64{nan, inf, -inf, 0, -1} {
-				_, err := cupel.NewCompositeScorer(cupel.WeightedScorer{Scorer: cupel.NewReflexiveScorer(), Weight: w})
+				_, err := scorer.NewComposite(scorer.Weighted{Scorer: scorer.NewReflexive(), Weight: w})
 				Expect(err).To(MatchError(cupel.ErrInvalidConfig), fmt.Sprint(w))
 			}
 			for _, w := range []float64{nan, inf, -inf, -1} {
-				_, err := cupel.NewKindScorer(map[cupel.ContextKind]float64{"A": w})
+				_, err := scorer.NewKind(map[cupel.ContextKind]float64{"A": w})
 				Expect(err).To(MatchError(cupel.ErrInvalidConfig))
-				_, err = cupel.NewTagScorer(map[string]float64{"a": w})
+				_, err = scorer.NewTag(map[string]float64{"a": w})
 				Expect(err).To(MatchError(cupel.ErrInvalidConfig))
-				_, err = cupel.NewMetadataKeyScorer("k", "v", w)
+				_, err = scorer.NewMetadataKey("k", "v", w)
 				Expect(err).To(MatchError(cupel.ErrInvalidConfig))
-				_, err = cupel.NewMetadataTrustScorer(w)
+				_, err = scorer.NewMetadataTrust(w)
 				Expect(err).To(MatchError(cupel.ErrInvalidConfig))
 				_, err = slicer.NewQuotaSet(slicer.Require("A", w))
 				Expect(err).To(MatchError(cupel.ErrInvalidConfig))
 				_, err = cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 10, EstimationSafetyMarginPercent: w})
 				Expect(err).To(MatchError(cupel.ErrInvalidBudget))
 			}
-			_, err := cupel.NewCompositeScorer(cupel.WeightedScorer{Scorer: cupel.NewReflexiveScorer(), Weight: math.MaxFloat64}, cupel.WeightedScorer{Scorer: cupel.NewReflexiveScorer(), Weight: math.MaxFloat64})
+			_, err := scorer.NewComposite(scorer.Weighted{Scorer: scorer.NewReflexive(), Weight: math.MaxFloat64}, scorer.Weighted{Scorer: scorer.NewReflexive(), Weight: math.MaxFloat64})
 			Expect(err).To(MatchError(cupel.ErrInvalidConfig), "weights whose sum overflows")
 		})
 		It("give the default score for NaN and infinite trust values, stored or parsed", func() {
-			s, err := cupel.NewMetadataTrustScorer(0.3)
+			s, err := scorer.NewMetadataTrust(0.3)
 			Expect(err).NotTo(HaveOccurred())
 			for _, v := range []any{nan, inf, -inf, "NaN", "nan", "Inf", "-Infinity", "1e400", "+inf"} {
-				it := cupel.MustItem(cupel.ItemSpec{Content: "x", Tokens: 1, Metadata: map[string]any{cupel.MetadataKeyTrust: v}})
+				it := cupel.MustItem(cupel.ItemSpec{Content: "x", Tokens: 1, Metadata: map[string]any{scorer.MetadataKeyTrust: v}})
 				Expect(s.Score(it, []*cupel.ContextItem{it})).To(Equal(0.3), fmt.Sprint(v))
 			}
 		})
@@ -273,7 +275,7 @@ var _ = Describe("adversarial input", func() {
 			b, _ := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 30, TargetTokens: 20})
 			for _, v := range []float64{nan, inf, -inf} {
 				for _, sl := range []cupel.Slicer{slicer.NewGreedy(), mustKnapsack(1), mustCountQuota("Message", 2)} {
-					for _, pl := range []cupel.Placer{cupel.NewUShapedPlacer(), cupel.NewChronologicalPlacer()} {
+					for _, pl := range []cupel.Placer{placer.NewUShaped(), placer.NewChronological()} {
 						p, err := cupel.NewPipeline(cupel.Policy{Scorer: advConst(v), Slicer: sl, Placer: pl, Overflow: cupel.OverflowTruncate})
 						Expect(err).NotTo(HaveOccurred())
 						res, rep, err := dryRun(p, items, b)
@@ -296,12 +298,12 @@ var _ = Describe("adversarial input", func() {
 			all := []*cupel.ContextItem{k, kv}
 			Expect(cupel.ContextKind("K").Equal(kelvin)).To(BeFalse())
 			Expect(cupel.ContextKind("k").Equal("K")).To(BeTrue())
-			ks, err := cupel.NewKindScorer(map[cupel.ContextKind]float64{"k": 1})
+			ks, err := scorer.NewKind(map[cupel.ContextKind]float64{"k": 1})
 			Expect(err).NotTo(HaveOccurred())
 			Expect(ks.Score(k, all)).To(Equal(1.0))
 			Expect(ks.Score(kv, all)).To(Equal(0.0))
-			Expect(cupel.NewFrequencyScorer().Score(k, all)).To(Equal(0.0))
-			_, err = cupel.NewKindScorer(map[cupel.ContextKind]float64{"K": 1, kelvin: 2})
+			Expect(scorer.NewFrequency().Score(k, all)).To(Equal(0.0))
+			_, err = scorer.NewKind(map[cupel.ContextKind]float64{"K": 1, kelvin: 2})
 			Expect(err).NotTo(HaveOccurred(), "K and the Kelvin sign are two kinds")
 			_, err = cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 10, ReservedSlots: map[cupel.ContextKind]int{"K": 1, kelvin: 2}})
 			Expect(err).NotTo(HaveOccurred())
@@ -329,13 +331,13 @@ var _ = Describe("adversarial input", func() {
 			a1 := cupel.MustItem(cupel.ItemSpec{Content: "same", Tokens: 1})
 			a2 := cupel.MustItem(cupel.ItemSpec{Content: "same", Tokens: 2})
 			items := []*cupel.ContextItem{a1, a2, a1}
-			p, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewReflexiveScorer(), Slicer: slicer.NewGreedy(), Placer: cupel.NewChronologicalPlacer(), DisableDeduplication: true})
+			p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewReflexive(), Slicer: slicer.NewGreedy(), Placer: placer.NewChronological(), DisableDeduplication: true})
 			Expect(err).NotTo(HaveOccurred())
 			res, err := p.Run(items, b)
 			Expect(err).NotTo(HaveOccurred())
 			Expect(res.Items).To(ConsistOf(a1, a2, a1))
 			Expect(res.TotalTokens).To(Equal(4))
-			on, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewReflexiveScorer(), Slicer: slicer.NewGreedy(), Placer: cupel.NewChronologicalPlacer()})
+			on, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewReflexive(), Slicer: slicer.NewGreedy(), Placer: placer.NewChronological()})
 			Expect(err).NotTo(HaveOccurred())
 			res, err = on.Run(items, b)
 			Expect(err).NotTo(HaveOccurred())
@@ -346,14 +348,14 @@ var _ = Describe("adversarial input", func() {
 			Expect(err).NotTo(HaveOccurred())
 			Expect(it.Kind()).To(Equal(cupel.KindMessage))
 			Expect(it.Source()).To(Equal(cupel.SourceChat))
-			mk, err := cupel.NewMetadataKeyScorer("", "", 2)
+			mk, err := scorer.NewMetadataKey("", "", 2)
 			Expect(err).NotTo(HaveOccurred())
 			Expect(mk.Score(it, nil)).To(Equal(2.0))
-			ts, err := cupel.NewTagScorer(map[string]float64{"": 1})
+			ts, err := scorer.NewTag(map[string]float64{"": 1})
 			Expect(err).NotTo(HaveOccurred())
 			Expect(ts.Score(it, nil)).To(Equal(1.0))
 			other := cupel.MustItem(cupel.ItemSpec{Content: "o", Tokens: 1, Tags: []string{""}})
-			Expect(cupel.NewFrequencyScorer().Score(it, []*cupel.ContextItem{it, other})).To(Equal(1.0))
+			Expect(scorer.NewFrequency().Score(it, []*cupel.ContextItem{it, other})).To(Equal(1.0))
 			_, err = cupel.NewItem(cupel.ItemSpec{Content: "", Tokens: 1})
 			Expect(err).To(MatchError(cupel.ErrInvalidItem))
 			_, err = cupel.NewItem(cupel.ItemSpec{Content: "x", Kind: " \t"})
@@ -367,18 +369,18 @@ var _ = Describe("adversarial input", func() {
 			for i := range 100_000 {
 				meta["key-"+strconv.Itoa(i)] = i
 			}
-			meta[cupel.MetadataKeyTrust] = "0.9"
+			meta[scorer.MetadataKeyTrust] = "0.9"
 			meta["cupel:priority"] = "high"
 			it := cupel.MustItem(cupel.ItemSpec{Content: "m", Tokens: 5, Metadata: meta})
 			meta["key-0"] = "changed by the caller after NewItem"
 			other := cupel.MustItem(cupel.ItemSpec{Content: "o", Tokens: 5})
-			trust, err := cupel.NewMetadataTrustScorer(0.1)
+			trust, err := scorer.NewMetadataTrust(0.1)
 			Expect(err).NotTo(HaveOccurred())
-			mk, err := cupel.NewMetadataKeyScorer("cupel:priority", "high", 1.5)
+			mk, err := scorer.NewMetadataKey("cupel:priority", "high", 1.5)
 			Expect(err).NotTo(HaveOccurred())
-			sc, err := cupel.NewCompositeScorer(cupel.WeightedScorer{Scorer: trust, Weight: 1}, cupel.WeightedScorer{Scorer: mk, Weight: 1})
+			sc, err := scorer.NewComposite(scorer.Weighted{Scorer: trust, Weight: 1}, scorer.Weighted{Scorer: mk, Weight: 1})
 			Expect(err).NotTo(HaveOccurred())
-			p, err := cupel.NewPipeline(cupel.Policy{Scorer: sc, Slicer: slicer.NewGreedy(), Placer: cupel.NewUShapedPlacer()})
+			p, err := cupel.NewPipeline(cupel.Policy{Scorer: sc, Slicer: slicer.NewGreedy(), Placer: placer.NewUShaped()})
 			Expect(err).NotTo(HaveOccurred())
 			b, _ := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 5, TargetTokens: 5})
 			res, rep, err := dryRun(p, []*cupel.ContextItem{other, it}, b)
@@ -419,7 +421,7 @@ var _ = Describe("adversarial input", func() {
 			Expect(err).NotTo(HaveOccurred())
 			_, err = cck.Slice(items, b)
 			Expect(err).To(MatchError(cupel.ErrTableTooLarge))
-			p, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewReflexiveScorer(), Slicer: over, Placer: cupel.NewUShapedPlacer()})
+			p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewReflexive(), Slicer: over, Placer: placer.NewUShaped()})
 			Expect(err).NotTo(HaveOccurred())
 			plain := make([]*cupel.ContextItem, len(items))
 			for i, si := range items {
@@ -445,7 +447,7 @@ var _ = Describe("adversarial input", func() {
 		stranger := cupel.MustItem(cupel.ItemSpec{Content: "a", Tokens: 1})
 		b, _ := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 10, TargetTokens: 10})
 		run := func(sl cupel.Slicer, pl cupel.Placer, dedupOff bool, items ...*cupel.ContextItem) (cupel.Result, error) {
-			p, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewReflexiveScorer(), Slicer: sl, Placer: pl, DisableDeduplication: dedupOff})
+			p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewReflexive(), Slicer: sl, Placer: pl, DisableDeduplication: dedupOff})
 			Expect(err).NotTo(HaveOccurred())
 			return p.Run(items, b)
 		}
@@ -453,15 +455,15 @@ var _ = Describe("adversarial input", func() {
 			return slicerFunc(func(s []cupel.ScoredItem, _ cupel.ContextBudget) ([]*cupel.ContextItem, error) { return f(s), nil })
 		}
 		It("rejects a slicer returning an item not in its input, even one of equal content", func() {
-			_, err := run(selecting(func([]cupel.ScoredItem) []*cupel.ContextItem { return []*cupel.ContextItem{stranger} }), cupel.NewUShapedPlacer(), false, a, bItem)
+			_, err := run(selecting(func([]cupel.ScoredItem) []*cupel.ContextItem { return []*cupel.ContextItem{stranger} }), placer.NewUShaped(), false, a, bItem)
 			Expect(err).To(MatchError(cupel.ErrInvalidConfig))
-			_, err = run(selecting(func([]cupel.ScoredItem) []*cupel.ContextItem { return []*cupel.ContextItem{nil} }), cupel.NewUShapedPlacer(), false, a)
+			_, err = run(selecting(func([]cupel.ScoredItem) []*cupel.ContextItem { return []*cupel.ContextItem{nil} }), placer.NewUShaped(), false, a)
 			Expect(err).To(MatchError(cupel.ErrInvalidConfig))
 		})
 		It("rejects a slicer returning an item more often than its input holds it", func() {
-			_, err := run(selecting(func([]cupel.ScoredItem) []*cupel.ContextItem { return []*cupel.ContextItem{a, a} }), cupel.NewUShapedPlacer(), false, a, bItem)
+			_, err := run(selecting(func([]cupel.ScoredItem) []*cupel.ContextItem { return []*cupel.ContextItem{a, a} }), placer.NewUShaped(), false, a, bItem)
 			Expect(err).To(MatchError(cupel.ErrInvalidConfig))
-			res, err := run(selecting(func([]cupel.ScoredItem) []*cupel.ContextItem { return []*cupel.ContextItem{a, a} }), cupel.NewUShapedPlacer(), true, a, bItem, a)
+			res, err := run(selecting(func([]cupel.ScoredItem) []*cupel.ContextItem { return []*cupel.ContextItem{a, a} }), placer.NewUShaped(), true, a, bItem, a)
 			Expect(err).NotTo(HaveOccurred(), "a pointer passed twice may be selected twice")
 			Expect(res.Items).To(Equal([]*cupel.ContextItem{a, a}))
 		})

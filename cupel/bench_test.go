@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/placer"
+	"github.com/cupel-go/go-cupel/cupel/scorer"
 	"github.com/cupel-go/go-cupel/cupel/slicer"
 )
 
@@ -15,10 +17,10 @@ var benchSizes = []int{100, 1000, 10000, 100000}
 // benchConfigs are the configurations of issue 7.
 func benchConfigs(b *testing.B) map[string]func() (cupel.Policy, cupel.ContextBudget, cupel.TraceCollector) {
 	composite := func() cupel.Scorer {
-		s, err := cupel.NewCompositeScorer(
-			cupel.WeightedScorer{Scorer: cupel.NewRecencyScorer(), Weight: 0.4},
-			cupel.WeightedScorer{Scorer: cupel.NewPriorityScorer(), Weight: 0.3},
-			cupel.WeightedScorer{Scorer: cupel.NewDefaultKindScorer(), Weight: 0.3},
+		s, err := scorer.NewComposite(
+			scorer.Weighted{Scorer: scorer.NewRecency(), Weight: 0.4},
+			scorer.Weighted{Scorer: scorer.NewPriority(), Weight: 0.3},
+			scorer.Weighted{Scorer: scorer.NewDefaultKind(), Weight: 0.3},
 		)
 		if err != nil {
 			b.Fatal(err)
@@ -34,24 +36,24 @@ func benchConfigs(b *testing.B) map[string]func() (cupel.Policy, cupel.ContextBu
 	}
 	return map[string]func() (cupel.Policy, cupel.ContextBudget, cupel.TraceCollector){
 		"A": func() (cupel.Policy, cupel.ContextBudget, cupel.TraceCollector) {
-			return cupel.Policy{Scorer: composite(), Slicer: slicer.NewGreedy(), Placer: cupel.NewUShapedPlacer()}, mustBudget(128000, 100000), nil
+			return cupel.Policy{Scorer: composite(), Slicer: slicer.NewGreedy(), Placer: placer.NewUShaped()}, mustBudget(128000, 100000), nil
 		},
 		"B": func() (cupel.Policy, cupel.ContextBudget, cupel.TraceCollector) {
 			ks, err := slicer.NewKnapsack(100)
 			if err != nil {
 				b.Fatal(err)
 			}
-			return cupel.Policy{Scorer: composite(), Slicer: ks, Placer: cupel.NewChronologicalPlacer()}, mustBudget(32000, 30000), nil
+			return cupel.Policy{Scorer: composite(), Slicer: ks, Placer: placer.NewChronological()}, mustBudget(32000, 30000), nil
 		},
 		"C": func() (cupel.Policy, cupel.ContextBudget, cupel.TraceCollector) {
-			sc, err := cupel.NewScaledScorer(cupel.NewFrequencyScorer())
+			sc, err := scorer.NewScaled(scorer.NewFrequency())
 			if err != nil {
 				b.Fatal(err)
 			}
-			return cupel.Policy{Scorer: sc, Slicer: slicer.NewGreedy(), Placer: cupel.NewChronologicalPlacer()}, mustBudget(128000, 100000), nil
+			return cupel.Policy{Scorer: sc, Slicer: slicer.NewGreedy(), Placer: placer.NewChronological()}, mustBudget(128000, 100000), nil
 		},
 		"D": func() (cupel.Policy, cupel.ContextBudget, cupel.TraceCollector) {
-			return cupel.Policy{Scorer: composite(), Slicer: slicer.NewGreedy(), Placer: cupel.NewUShapedPlacer()}, mustBudget(128000, 100000), cupel.NewDiagnosticTraceCollector(cupel.DetailItem, nil)
+			return cupel.Policy{Scorer: composite(), Slicer: slicer.NewGreedy(), Placer: placer.NewUShaped()}, mustBudget(128000, 100000), cupel.NewDiagnosticTraceCollector(cupel.DetailItem, nil)
 		},
 	}
 }

@@ -9,6 +9,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/placer"
 	"github.com/cupel-go/go-cupel/cupel/slicer"
 )
 
@@ -140,7 +141,7 @@ var _ = Describe("DiagnosticTraceCollector", func() {
 		ks, err := slicer.NewKnapsack(5)
 		Expect(err).NotTo(HaveOccurred())
 		slicers := []cupel.Slicer{slicer.NewGreedy(), ks, caps()}
-		placers := []cupel.Placer{cupel.NewChronologicalPlacer(), cupel.NewUShapedPlacer()}
+		placers := []cupel.Placer{placer.NewChronological(), placer.NewUShaped()}
 		overflows := []cupel.OverflowStrategy{cupel.OverflowTruncate, cupel.OverflowProceed}
 		seen := map[cupel.ExclusionVariant]bool{}
 		for trial := range 200 {

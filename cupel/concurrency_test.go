@@ -10,6 +10,9 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/internal/randitems"
+	"github.com/cupel-go/go-cupel/cupel/placer"
+	"github.com/cupel-go/go-cupel/cupel/scorer"
 	"github.com/cupel-go/go-cupel/cupel/slicer"
 )
 
@@ -49,7 +52,7 @@ func ccRun(p *cupel.Pipeline, items []*cupel.ContextItem, b cupel.ContextBudget)
 }
 
 var _ = Describe("one pipeline shared by 16 goroutines", func() {
-	clock := cupel.ClockFunc(func() time.Time { return scT0.Add(3 * time.Hour) })
+	clock := scorer.ClockFunc(func() time.Time { return randitems.T0.Add(3 * time.Hour) })
 	must := func(s cupel.Scorer, err error) cupel.Scorer {
 		Expect(err).NotTo(HaveOccurred())
 		return s
@@ -67,33 +70,33 @@ var _ = Describe("one pipeline shared by 16 goroutines", func() {
 
 	BeforeEach(func() {
 		combos = nil
-		curve, err := cupel.NewExponentialCurve(2 * time.Hour)
+		curve, err := scorer.NewExponentialCurve(2 * time.Hour)
 		Expect(err).NotTo(HaveOccurred())
-		step, err := cupel.NewStepCurve(cupel.StepWindow{MaxAge: time.Hour, Score: 1}, cupel.StepWindow{MaxAge: 4 * time.Hour, Score: 0.5})
+		step, err := scorer.NewStepCurve(scorer.StepWindow{MaxAge: time.Hour, Score: 1}, scorer.StepWindow{MaxAge: 4 * time.Hour, Score: 0.5})
 		Expect(err).NotTo(HaveOccurred())
 		scorers := map[string]cupel.Scorer{
-			"recency":        cupel.NewRecencyScorer(),
-			"priority":       cupel.NewPriorityScorer(),
-			"kind":           cupel.NewDefaultKindScorer(),
-			"tag":            must(cupel.NewTagScorer(map[string]float64{"a": 1, "K": 2, kelvin: 3})),
-			"frequency":      cupel.NewFrequencyScorer(),
-			"reflexive":      cupel.NewReflexiveScorer(),
-			"decay":          must(cupel.NewDecayScorer(clock, curve)),
-			"decay-step":     must(cupel.NewDecayScorer(clock, step, cupel.WithNullTimestampScore(0.1))),
-			"metadata_trust": must(cupel.NewMetadataTrustScorer(0.5)),
-			"metadata_key":   must(cupel.NewMetadataKeyScorer("cupel:priority", "high", 1.5)),
-			"scaled":         must(cupel.NewScaledScorer(cupel.NewFrequencyScorer())),
+			"recency":        scorer.NewRecency(),
+			"priority":       scorer.NewPriority(),
+			"kind":           scorer.NewDefaultKind(),
+			"tag":            must(scorer.NewTag(map[string]float64{"a": 1, "K": 2, kelvin: 3})),
+			"frequency":      scorer.NewFrequency(),
+			"reflexive":      scorer.NewReflexive(),
+			"decay":          must(scorer.NewDecay(clock, curve)),
+			"decay-step":     must(scorer.NewDecay(clock, step, scorer.WithNullTimestampScore(0.1))),
+			"metadata_trust": must(scorer.NewMetadataTrust(0.5)),
+			"metadata_key":   must(scorer.NewMetadataKey("cupel:priority", "high", 1.5)),
+			"scaled":         must(scorer.NewScaled(scorer.NewFrequency())),
 		}
-		var entries []cupel.WeightedScorer
+		var entries []scorer.Weighted
 		for _, name := range []string{"recency", "priority", "kind", "tag", "frequency", "reflexive", "decay", "metadata_trust", "metadata_key", "scaled"} {
-			entries = append(entries, cupel.WeightedScorer{Scorer: scorers[name], Weight: float64(1 + len(entries)%3)})
+			entries = append(entries, scorer.Weighted{Scorer: scorers[name], Weight: float64(1 + len(entries)%3)})
 		}
-		all := must(cupel.NewCompositeScorer(entries...))
+		all := must(scorer.NewComposite(entries...))
 		scorers["composite"] = all
 
 		greedy := slicer.NewGreedy()
 		for name, sc := range scorers {
-			add(name+"/greedy/u-shaped", sc, greedy, cupel.NewUShapedPlacer())
+			add(name+"/greedy/u-shaped", sc, greedy, placer.NewUShaped())
 		}
 		knap := mustKnapsack(10)
 		set, err := slicer.NewQuotaSet(slicer.RequireCap("Document", 20, 50), slicer.Cap("message", 40), slicer.Require(kelvin, 10))
@@ -108,8 +111,8 @@ var _ = Describe("one pipeline shared by 16 goroutines", func() {
 		Expect(err).NotTo(HaveOccurred())
 		slicers := map[string]cupel.Slicer{"greedy": greedy, "knapsack": knap, "quota": quota, "count_quota": cq, "count_constrained_knapsack": cck}
 		for name, sl := range slicers {
-			add("composite/"+name+"/chronological", all, sl, cupel.NewChronologicalPlacer())
-			add("composite/"+name+"/u-shaped", all, sl, cupel.NewUShapedPlacer())
+			add("composite/"+name+"/chronological", all, sl, placer.NewChronological())
+			add("composite/"+name+"/u-shaped", all, sl, placer.NewUShaped())
 		}
 	})
 
@@ -117,7 +120,7 @@ var _ = Describe("one pipeline shared by 16 goroutines", func() {
 		const goroutines = 16
 		inputs := make([][]*cupel.ContextItem, 5) // four own inputs and one shared by all
 		for i := range inputs {
-			inputs[i] = scRandomItems(rand.New(rand.NewPCG(uint64(i), 99)), 40+10*i, false)
+			inputs[i] = randitems.Items(rand.New(rand.NewPCG(uint64(i), 99)), 40+10*i, false)
 		}
 		b, err := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 2000, TargetTokens: 1200, OutputReserve: 100})
 		Expect(err).NotTo(HaveOccurred())

@@ -9,6 +9,8 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/placer"
+	"github.com/cupel-go/go-cupel/cupel/scorer"
 	"github.com/cupel-go/go-cupel/cupel/slicer"
 )
 
@@ -88,7 +90,7 @@ var _ = Describe("RunContext", func() {
 		Expect(err).NotTo(HaveOccurred())
 	})
 	pipeline := func(s cupel.Scorer, sl cupel.Slicer) *cupel.Pipeline {
-		p, err := cupel.NewPipeline(cupel.Policy{Scorer: s, Slicer: sl, Placer: cupel.NewChronologicalPlacer()})
+		p, err := cupel.NewPipeline(cupel.Policy{Scorer: s, Slicer: sl, Placer: placer.NewChronological()})
 		Expect(err).NotTo(HaveOccurred())
 		return p
 	}
@@ -102,7 +104,7 @@ var _ = Describe("RunContext", func() {
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
 		for _, sl := range []cupel.Slicer{slicer.NewGreedy(), ks, quota, &ctxSpySlicer{}} {
-			p := pipeline(cupel.NewPriorityScorer(), sl)
+			p := pipeline(scorer.NewPriority(), sl)
 			want, wantRep, err := dryRun(p, items, budget)
 			Expect(err).NotTo(HaveOccurred())
 			got, gotRep, err := dryRunContext(ctx, p, items, budget)
@@ -122,7 +124,7 @@ var _ = Describe("RunContext", func() {
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
 		col := cupel.NewDiagnosticTraceCollector(cupel.DetailItem, nil)
-		res, err := pipeline(cupel.NewPriorityScorer(), ks).RunContext(ctx, items, budget, cupel.WithTrace(col))
+		res, err := pipeline(scorer.NewPriority(), ks).RunContext(ctx, items, budget, cupel.WithTrace(col))
 		Expect(errors.Is(err, context.Canceled)).To(BeTrue())
 		Expect(ctxCanceledStage(err)).To(Equal(cupel.StageClassify))
 		Expect(res).To(Equal(cupel.Result{}))
@@ -136,7 +138,7 @@ var _ = Describe("RunContext", func() {
 		before, specs := ctxSnapshot(items)
 		col := cupel.NewDiagnosticTraceCollector(cupel.DetailItem, nil)
 		called := false
-		_, err := pipeline(cancelOnScore{cancel, cupel.NewPriorityScorer()}, ks).RunContext(ctx, items, budget, cupel.WithTrace(col), cupel.WithOnOverflow(func(cupel.OverflowEvent) { called = true }))
+		_, err := pipeline(cancelOnScore{cancel, scorer.NewPriority()}, ks).RunContext(ctx, items, budget, cupel.WithTrace(col), cupel.WithOnOverflow(func(cupel.OverflowEvent) { called = true }))
 		Expect(errors.Is(err, context.Canceled)).To(BeTrue())
 		Expect(ctxCanceledStage(err)).To(Equal(cupel.StageDeduplicate))
 		Expect(items).To(Equal(before))
@@ -156,7 +158,7 @@ var _ = Describe("RunContext", func() {
 	It("reports a deadline as DeadlineExceeded, and a cause when one is set", func() {
 		ctx, cancel := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
 		defer cancel()
-		p := pipeline(cupel.NewPriorityScorer(), slicer.NewGreedy())
+		p := pipeline(scorer.NewPriority(), slicer.NewGreedy())
 		_, err := p.RunContext(ctx, items, budget)
 		Expect(errors.Is(err, context.DeadlineExceeded)).To(BeTrue())
 		Expect(errors.Is(err, context.Canceled)).To(BeFalse())
@@ -174,7 +176,7 @@ var _ = Describe("RunContext", func() {
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
 		spy := &ctxSpySlicer{cancelNow: cancel}
-		_, err := pipeline(cupel.NewPriorityScorer(), spy).RunContext(ctx, items, budget)
+		_, err := pipeline(scorer.NewPriority(), spy).RunContext(ctx, items, budget)
 		Expect(spy.got).To(BeIdenticalTo(ctx))
 		Expect(spy.viaPlain).To(BeFalse())
 		Expect(errors.Is(err, context.Canceled)).To(BeTrue())
@@ -183,7 +185,7 @@ var _ = Describe("RunContext", func() {
 	It("checks the context after a slicer without SliceContext returns", func() {
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
-		_, err := pipeline(cupel.NewPriorityScorer(), plainCancellingSlicer{cancel}).RunContext(ctx, items, budget)
+		_, err := pipeline(scorer.NewPriority(), plainCancellingSlicer{cancel}).RunContext(ctx, items, budget)
 		Expect(errors.Is(err, context.Canceled)).To(BeTrue())
 		Expect(ctxCanceledStage(err)).To(Equal(cupel.StageSlice))
 	})

@@ -8,6 +8,8 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/placer"
+	"github.com/cupel-go/go-cupel/cupel/scorer"
 	"github.com/cupel-go/go-cupel/cupel/slicer"
 )
 
@@ -16,9 +18,9 @@ import (
 var _ = Describe("the diagnostics contract", func() {
 	newPipeline := func(overflow cupel.OverflowStrategy) *cupel.Pipeline {
 		p, err := cupel.NewPipeline(cupel.Policy{
-			Scorer:   cupel.NewPriorityScorer(),
+			Scorer:   scorer.NewPriority(),
 			Slicer:   slicer.NewGreedy(),
-			Placer:   cupel.NewChronologicalPlacer(),
+			Placer:   placer.NewChronological(),
 			Overflow: overflow,
 		})
 		Expect(err).NotTo(HaveOccurred())
@@ -59,7 +61,7 @@ var _ = Describe("the diagnostics contract", func() {
 	It("times a stage event by the wall clock", func() {
 		// The scorer sleeps 2 ms per item, so the Score stage lasts at least
 		// 6 ms over three items: a lower bound, whatever the machine's load.
-		p, err := cupel.NewPipeline(cupel.Policy{Scorer: sleepyScorer{2 * time.Millisecond}, Slicer: slicer.NewGreedy(), Placer: cupel.NewChronologicalPlacer()})
+		p, err := cupel.NewPipeline(cupel.Policy{Scorer: sleepyScorer{2 * time.Millisecond}, Slicer: slicer.NewGreedy(), Placer: placer.NewChronological()})
 		Expect(err).NotTo(HaveOccurred())
 		c := cupel.NewDiagnosticTraceCollector(cupel.DetailStage, nil)
 		items := []*cupel.ContextItem{

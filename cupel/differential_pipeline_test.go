@@ -10,6 +10,8 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/placer"
+	"github.com/cupel-go/go-cupel/cupel/scorer"
 	"github.com/cupel-go/go-cupel/cupel/slicer"
 	"github.com/cupel-go/go-cupel/internal/testtool"
 )
@@ -67,17 +69,17 @@ func randomScorer(r *rand.Rand, depth int) cupel.Scorer {
 	leaf := func() cupel.Scorer {
 		switch r.IntN(6) {
 		case 0:
-			return cupel.NewRecencyScorer()
+			return scorer.NewRecency()
 		case 1:
-			return cupel.NewPriorityScorer()
+			return scorer.NewPriority()
 		case 2:
-			return cupel.NewFrequencyScorer()
+			return scorer.NewFrequency()
 		case 3:
-			return cupel.NewReflexiveScorer()
+			return scorer.NewReflexive()
 		case 4:
-			return cupel.NewDefaultKindScorer()
+			return scorer.NewDefaultKind()
 		}
-		s, _ := cupel.NewTagScorer(map[string]float64{"a": 1, "k": 2})
+		s, _ := scorer.NewTag(map[string]float64{"a": 1, "k": 2})
 		return s
 	}
 	if depth == 0 {
@@ -87,15 +89,15 @@ func randomScorer(r *rand.Rand, depth int) cupel.Scorer {
 	case 0:
 		return leaf()
 	case 1:
-		s, err := cupel.NewScaledScorer(randomScorer(r, depth-1))
+		s, err := scorer.NewScaled(randomScorer(r, depth-1))
 		Expect(err).NotTo(HaveOccurred())
 		return s
 	}
-	var entries []cupel.WeightedScorer
+	var entries []scorer.Weighted
 	for range 1 + r.IntN(3) {
-		entries = append(entries, cupel.WeightedScorer{Scorer: randomScorer(r, depth-1), Weight: float64(1 + r.IntN(4))})
+		entries = append(entries, scorer.Weighted{Scorer: randomScorer(r, depth-1), Weight: float64(1 + r.IntN(4))})
 	}
-	s, err := cupel.NewCompositeScorer(entries...)
+	s, err := scorer.NewComposite(entries...)
 	Expect(err).NotTo(HaveOccurred())
 	return s
 }
@@ -105,7 +107,7 @@ var _ = Describe("batch scoring in the pipeline", func() {
 		r := rand.New(rand.NewPCG(7, 11))
 		ks, _ := slicer.NewKnapsack(5)
 		slicers := []cupel.Slicer{slicer.NewGreedy(), ks}
-		placers := []cupel.Placer{cupel.NewChronologicalPlacer(), cupel.NewUShapedPlacer()}
+		placers := []cupel.Placer{placer.NewChronological(), placer.NewUShaped()}
 		for trial := range testtool.Iterations(300, 60) { // fewer under -race
 			items := randomItems(r, 1+r.IntN(40))
 			scorer := randomScorer(r, 3)

@@ -23,8 +23,8 @@ import (
 // the Score stage's dispatch. Where s is a [BatchScorer] it calls ScoreAll
 // once; for any other Scorer it calls Score once per item. A nil items[i]
 // gets 0 without s being called (the per-item result of every built-in
-// scorer), so that a custom scorer nested in a CompositeScorer or
-// ScaledScorer is never handed a nil item.
+// scorer), so that a custom scorer nested in a scorer.Composite or
+// scorer.Scaled is never handed a nil item.
 //
 // It returns out[:len(items)], or a new slice when out has too little
 // capacity, as append does.

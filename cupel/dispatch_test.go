@@ -12,6 +12,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/placer"
 	"github.com/cupel-go/go-cupel/cupel/slicer"
 )
 
@@ -116,7 +117,6 @@ func (s spyDetailed) SliceContext(ctx context.Context, sorted []cupel.ScoredItem
 	return res, err
 }
 
-// spyScorer is a Scorer; spyBatchScorer a BatchScorer.
 // spyWholeSet is a WholeSetSlicer whose NeedsWholeSet returns needs.
 type spyWholeSet struct {
 	spySlicer
@@ -128,6 +128,7 @@ func (s spyWholeSet) NeedsWholeSet() bool {
 	return s.needs
 }
 
+// spyScorer is a Scorer; spyBatchScorer a BatchScorer.
 type spyScorer struct{ log *dispatchLog }
 
 func (s spyScorer) Score(it *cupel.ContextItem, _ []*cupel.ContextItem) float64 {
@@ -191,7 +192,7 @@ var (
 	_ cupel.ContextPositionSlicer = (*slicer.Knapsack)(nil)
 	_ cupel.ContextSlicer         = (*slicer.Quota)(nil)
 	_ cupel.DetailedSlicer        = (*slicer.CountQuota)(nil)
-	_ cupel.RankedPlacer          = (*cupel.UShapedPlacer)(nil)
+	_ cupel.RankedPlacer          = (*placer.UShaped)(nil)
 )
 
 var _ = Describe("the dispatch (one path per stage, by the optional interfaces)", func() {
@@ -225,11 +226,11 @@ var _ = Describe("the dispatch (one path per stage, by the optional interfaces)"
 	}
 
 	It("scores through ScoreAll once when the scorer is a BatchScorer, else through Score per item", func() {
-		_, calls, err := run(spyBatchScorer{spyScorer{log}}, slicer.NewGreedy(), cupel.NewUShapedPlacer(), false, false)
+		_, calls, err := run(spyBatchScorer{spyScorer{log}}, slicer.NewGreedy(), placer.NewUShaped(), false, false)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(calls).To(Equal([]string{"ScoreAll"}))
 		log.calls = nil
-		_, calls, err = run(spyScorer{log}, slicer.NewGreedy(), cupel.NewUShapedPlacer(), false, false)
+		_, calls, err = run(spyScorer{log}, slicer.NewGreedy(), placer.NewUShaped(), false, false)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(calls).To(Equal([]string{"Score", "Score", "Score"}))
 	})
@@ -292,7 +293,7 @@ var _ = Describe("the dispatch (one path per stage, by the optional interfaces)"
 
 	It("UShapedPlacer.PlaceRanked is Place on any input in rank order (ties, NaN, -0.0)", func() {
 		r := rand.New(rand.NewPCG(35, 33))
-		u := cupel.NewUShapedPlacer()
+		u := placer.NewUShaped()
 		values := []float64{0, math.Copysign(0, -1), 0.5, 1, math.NaN(), -1, math.Inf(1)}
 		for trial := range 300 {
 			n := trial % 40
@@ -314,7 +315,7 @@ var _ = Describe("the dispatch (one path per stage, by the optional interfaces)"
 	// and the one method the Slice stage must call (the table of doc.go).
 	DescribeTable("slices through the richest method the slicer has, in its context form when the run can be cancelled",
 		func(mk func(*dispatchLog) cupel.Slicer, traced, cancellable bool, want string) {
-			res, calls, err := run(tableScorer{"aaa": 0.9, "b": 0.5, "cc": 0.1}, mk(log), cupel.NewChronologicalPlacer(), traced, cancellable)
+			res, calls, err := run(tableScorer{"aaa": 0.9, "b": 0.5, "cc": 0.1}, mk(log), placer.NewChronological(), traced, cancellable)
 			Expect(err).NotTo(HaveOccurred())
 			Expect(calls).To(Equal([]string{want}))
 			Expect(contents(res.Items)).To(ConsistOf("pin", "aaa", "b", "cc"))
@@ -361,7 +362,7 @@ var _ = Describe("the dispatch (one path per stage, by the optional interfaces)"
 
 	It("slices through SlicePositions, not SliceUnsorted, when a collector of the run is not a SliceExclusionRecorder", func() {
 		sl := spyUnsorted{spyContextPositions{spyPositions{spyItemsContext: spyItemsContext{spySlicer{log}}}}}
-		p, err := cupel.NewPipeline(cupel.Policy{Scorer: tableScorer{"aaa": 0.9, "b": 0.5, "cc": 0.1}, Slicer: sl, Placer: cupel.NewChronologicalPlacer()})
+		p, err := cupel.NewPipeline(cupel.Policy{Scorer: tableScorer{"aaa": 0.9, "b": 0.5, "cc": 0.1}, Slicer: sl, Placer: placer.NewChronological()})
 		Expect(err).NotTo(HaveOccurred())
 		var events int
 		res, err := p.Run(items, budget(1000, 1000), cupel.WithTrace(plainCollector{&events}))
@@ -388,7 +389,7 @@ var _ = Describe("the dispatch (one path per stage, by the optional interfaces)"
 	})
 
 	It("slices a streamed run's batches through the same rule", func() {
-		p, err := cupel.NewPipeline(cupel.Policy{Scorer: tableScorer{}, Slicer: spyPositions{spyItemsContext: spyItemsContext{spySlicer{log}}}, Placer: cupel.NewChronologicalPlacer()})
+		p, err := cupel.NewPipeline(cupel.Policy{Scorer: tableScorer{}, Slicer: spyPositions{spyItemsContext: spyItemsContext{spySlicer{log}}}, Placer: placer.NewChronological()})
 		Expect(err).NotTo(HaveOccurred())
 		seq := iter.Seq[*cupel.ContextItem](func(yield func(*cupel.ContextItem) bool) {
 			for _, it := range items {
@@ -407,12 +408,12 @@ var _ = Describe("the dispatch (one path per stage, by the optional interfaces)"
 		inner := spyDetailed{spyUnsorted: spyUnsorted{spyContextPositions{spyPositions{spyItemsContext: spyItemsContext{spySlicer{log}}}}}}
 		qs, err := slicer.NewQuota(ctxMust(slicer.NewQuotaSet(slicer.Require(cupel.KindMessage, 10))), inner)
 		Expect(err).NotTo(HaveOccurred())
-		res, calls, err := run(tableScorer{}, qs, cupel.NewChronologicalPlacer(), false, false)
+		res, calls, err := run(tableScorer{}, qs, placer.NewChronological(), false, false)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(res.Items).To(HaveLen(4))
 		Expect(calls).To(Equal([]string{"Slice"}))
 		log.calls = nil
-		_, calls, err = run(tableScorer{}, qs, cupel.NewChronologicalPlacer(), true, true)
+		_, calls, err = run(tableScorer{}, qs, placer.NewChronological(), true, true)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(calls).To(Equal([]string{"SliceContext"}))
 	})
@@ -436,7 +437,7 @@ var _ = Describe("the dispatch (one path per stage, by the optional interfaces)"
 
 	DescribeTable("rejects bad positions from every positional method with a *ValidationError naming the slicer and the method, never a panic",
 		func(mk func(*dispatchLog, []int) cupel.Slicer, traced, cancellable bool, bad []int, why string) {
-			_, _, err := run(tableScorer{}, mk(log, bad), cupel.NewChronologicalPlacer(), traced, cancellable)
+			_, _, err := run(tableScorer{}, mk(log, bad), placer.NewChronological(), traced, cancellable)
 			Expect(err).To(MatchError(cupel.ErrInvalidConfig))
 			var ve *cupel.ValidationError
 			Expect(errors.As(err, &ve)).To(BeTrue())
@@ -466,7 +467,7 @@ var _ = Describe("the dispatch (one path per stage, by the optional interfaces)"
 
 	It("refuses in RunStream a slicer that needs the whole candidate set, with the error it gives the quota slicers, before pulling a candidate", func() {
 		stream := func(sl cupel.Slicer) (int, error) {
-			p, err := cupel.NewPipeline(cupel.Policy{Scorer: tableScorer{}, Slicer: sl, Placer: cupel.NewChronologicalPlacer()})
+			p, err := cupel.NewPipeline(cupel.Policy{Scorer: tableScorer{}, Slicer: sl, Placer: placer.NewChronological()})
 			Expect(err).NotTo(HaveOccurred())
 			pulled := 0
 			seq := func(yield func(*cupel.ContextItem) bool) {
@@ -506,7 +507,7 @@ var _ = Describe("the dispatch (one path per stage, by the optional interfaces)"
 	It("rejects an item SliceDetailed or SliceContext returns that was not in the input, with a *ValidationError", func() {
 		for _, cancellable := range []bool{false, true} {
 			s := spyDetailed{spyUnsorted: spyUnsorted{spyContextPositions{spyPositions{spyItemsContext: spyItemsContext{spySlicer{log}}}}}, foreign: item("stranger", 1)}
-			_, _, err := run(tableScorer{}, s, cupel.NewChronologicalPlacer(), false, cancellable)
+			_, _, err := run(tableScorer{}, s, placer.NewChronological(), false, cancellable)
 			var ve *cupel.ValidationError
 			Expect(errors.As(err, &ve)).To(BeTrue(), "cancellable %v: %v", cancellable, err)
 			Expect(err.Error()).To(ContainSubstring("returned an item that was not in its input"))

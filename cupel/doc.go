@@ -74,6 +74,11 @@
 // and FindMinBudgetFor (spec chapter 40 (Budget Simulation)) are
 // analysis.MarginalItems and analysis.MinBudgetFor.
 //
+// The spec's built-in scorers (chapters 13 to 24) live in package
+// cupel/scorer, without the stutter: RecencyScorer is scorer.Recency,
+// NewCompositeScorer is scorer.NewComposite, and so on (its package
+// documentation has the table).
+//
 // A built pipeline is reusable and safe for concurrent use, so build it once.
 // With context.Background the context forms cost the same as the others.
 //
@@ -198,7 +203,7 @@
 // capCount 0 only with requireCount 0 (17); count-quota Phase 1 walks entries
 // in declaration order and a required kind without candidates is a shortfall
 // of 0 (18); the knapsack refuses tables over 50,000,000 cells with
-// ErrTableTooLarge (19); MetadataTrustScorer reads float64 values and strict
+// ErrTableTooLarge (19); MetadataTrustScorer (scorer.MetadataTrust) reads float64 values and strict
 // decimal strings, non-finite values giving the default (20);
 // FindMinBudgetFor (analysis.MinBudgetFor) checks the lower bound too and
 // refuses quota slicers (21); GetMarginalItems (analysis.MarginalItems) keeps

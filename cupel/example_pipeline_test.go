@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/placer"
+	"github.com/cupel-go/go-cupel/cupel/scorer"
 	"github.com/cupel-go/go-cupel/cupel/slicer"
 )
 
@@ -28,17 +30,17 @@ func agentContext() []*cupel.ContextItem {
 // program).
 func Example() {
 	items := agentContext()
-	scorer, err := cupel.NewCompositeScorer(
-		cupel.WeightedScorer{Scorer: cupel.NewPriorityScorer(), Weight: 2},
-		cupel.WeightedScorer{Scorer: cupel.NewDefaultKindScorer(), Weight: 1},
+	sc, err := scorer.NewComposite(
+		scorer.Weighted{Scorer: scorer.NewPriority(), Weight: 2},
+		scorer.Weighted{Scorer: scorer.NewDefaultKind(), Weight: 1},
 	)
 	if err != nil {
 		log.Fatal(err)
 	}
 	pipeline, err := cupel.NewPipeline(cupel.Policy{
-		Scorer: scorer,
+		Scorer: sc,
 		Slicer: slicer.NewGreedy(),
-		Placer: cupel.NewUShapedPlacer(),
+		Placer: placer.NewUShaped(),
 	})
 	if err != nil {
 		log.Fatal(err)
@@ -68,9 +70,9 @@ func Example() {
 
 func ExamplePipeline_Run() {
 	pipeline, err := cupel.NewPipeline(cupel.Policy{
-		Scorer: cupel.NewRecencyScorer(),
+		Scorer: scorer.NewRecency(),
 		Slicer: slicer.NewGreedy(),
-		Placer: cupel.NewChronologicalPlacer(),
+		Placer: placer.NewChronological(),
 	})
 	if err != nil {
 		log.Fatal(err)
@@ -86,9 +88,9 @@ func ExamplePipeline_Run() {
 
 func ExampleWithTrace() {
 	pipeline, _ := cupel.NewPipeline(cupel.Policy{
-		Scorer:   cupel.NewRecencyScorer(),
+		Scorer:   scorer.NewRecency(),
 		Slicer:   slicer.NewGreedy(),
-		Placer:   cupel.NewChronologicalPlacer(),
+		Placer:   placer.NewChronological(),
 		Overflow: cupel.OverflowProceed,
 	})
 	budget, _ := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 100, TargetTokens: 5})
@@ -114,9 +116,9 @@ func ExampleWithTrace() {
 // as those of WithReport's.
 func ExampleDiagnosticTraceCollector_Report() {
 	pipeline, err := cupel.NewPipeline(cupel.Policy{
-		Scorer: cupel.NewRecencyScorer(),
+		Scorer: scorer.NewRecency(),
 		Slicer: slicer.NewGreedy(),
-		Placer: cupel.NewChronologicalPlacer(),
+		Placer: placer.NewChronological(),
 	})
 	if err != nil {
 		log.Fatal(err)

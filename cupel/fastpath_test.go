@@ -9,6 +9,8 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/placer"
+	"github.com/cupel-go/go-cupel/cupel/scorer"
 	"github.com/cupel-go/go-cupel/cupel/slicer"
 )
 
@@ -16,10 +18,10 @@ import (
 var (
 	_ cupel.PositionSlicer = (*slicer.Greedy)(nil)
 	_ cupel.PositionSlicer = (*slicer.Knapsack)(nil)
-	_ cupel.PositionPlacer = (*cupel.UShapedPlacer)(nil)
-	_ cupel.PositionPlacer = (*cupel.ChronologicalPlacer)(nil)
-	_ cupel.BatchScorer    = (*cupel.RecencyScorer)(nil)
-	_ cupel.BatchScorer    = (*cupel.CompositeScorer)(nil)
+	_ cupel.PositionPlacer = (*placer.UShaped)(nil)
+	_ cupel.PositionPlacer = (*placer.Chronological)(nil)
+	_ cupel.BatchScorer    = (*scorer.Recency)(nil)
+	_ cupel.BatchScorer    = (*scorer.Composite)(nil)
 )
 
 // positionsSlicer is a custom PositionSlicer returning fixed positions; its
@@ -68,14 +70,14 @@ var _ = Describe("custom fast paths", func() {
 	})
 
 	It("calls a slicer that is also a DetailedSlicer through SliceDetailed", func() {
-		res, err := run(detailedPositionsSlicer{positionsSlicer{[]int{1, 2}}}, cupel.NewUShapedPlacer())
+		res, err := run(detailedPositionsSlicer{positionsSlicer{[]int{1, 2}}}, placer.NewUShaped())
 		Expect(err).NotTo(HaveOccurred())
 		Expect(contents(res.Items)).To(Equal([]string{"a"}))
 	})
 
 	DescribeTable("rejects bad slicer positions with a typed error naming the slicer, never a panic",
 		func(pos []int, why string) {
-			_, err := run(positionsSlicer{pos}, cupel.NewUShapedPlacer())
+			_, err := run(positionsSlicer{pos}, placer.NewUShaped())
 			Expect(err).To(MatchError(cupel.ErrInvalidConfig))
 			var ve *cupel.ValidationError
 			Expect(errors.As(err, &ve)).To(BeTrue())
@@ -137,8 +139,8 @@ var _ = Describe("the built-in placers in a run", func() {
 			items := randomItems(r, 1+r.IntN(300))
 			budget, err := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 100000, TargetTokens: 1 + r.IntN(3000)})
 			Expect(err).NotTo(HaveOccurred())
-			for _, placer := range []cupel.Placer{cupel.NewUShapedPlacer(), cupel.NewChronologicalPlacer()} {
-				policy := cupel.Policy{Scorer: cupel.NewRecencyScorer(), Slicer: slicer.NewGreedy(), Placer: placer, Overflow: cupel.OverflowProceed}
+			for _, placer := range []cupel.Placer{placer.NewUShaped(), placer.NewChronological()} {
+				policy := cupel.Policy{Scorer: scorer.NewRecency(), Slicer: slicer.NewGreedy(), Placer: placer, Overflow: cupel.OverflowProceed}
 				fast, err := cupel.NewPipeline(policy)
 				Expect(err).NotTo(HaveOccurred())
 				policy.Placer = placeOnly{placer}

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/placer"
+	"github.com/cupel-go/go-cupel/cupel/scorer"
 	"github.com/cupel-go/go-cupel/cupel/slicer"
 )
 
@@ -118,7 +120,7 @@ var (
 	fzBadNums  = []float64{math.NaN(), math.Inf(1), math.Inf(-1), -1, 0, 101} // some invalid for each use
 	fz01       = []float64{0, 0.25, 0.5, 1, math.Copysign(0, -1)}
 	fzT0       = time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
-	fzClock    = cupel.ClockFunc(func() time.Time { return fzT0 })
+	fzClock    = scorer.ClockFunc(func() time.Time { return fzT0 })
 )
 
 // fzConfig is what the decoder knows about the policy it built, for the
@@ -148,63 +150,63 @@ func fzScorer(r *fzReader, depth int) (cupel.Scorer, error) {
 	}
 	switch r.n(kinds) {
 	case 0:
-		return cupel.NewRecencyScorer(), nil
+		return scorer.NewRecency(), nil
 	case 1:
-		return cupel.NewPriorityScorer(), nil
+		return scorer.NewPriority(), nil
 	case 2:
 		if r.n(2) == 0 {
-			return cupel.NewDefaultKindScorer(), nil
+			return scorer.NewDefaultKind(), nil
 		}
 		w := map[cupel.ContextKind]float64{}
 		for range 1 + r.n(3) {
 			w[fzKinds[1+r.n(len(fzKinds)-1)]] = r.pickOr(fzKindWts, fzBadNums)
 		}
-		return cupel.NewKindScorer(w)
+		return scorer.NewKind(w)
 	case 3:
 		w := map[string]float64{}
 		for range r.n(4) {
 			w[fzTags[r.n(len(fzTags))]] = r.pickOr(fzKindWts, fzBadNums)
 		}
-		return cupel.NewTagScorer(w)
+		return scorer.NewTag(w)
 	case 4:
-		return cupel.NewFrequencyScorer(), nil
+		return scorer.NewFrequency(), nil
 	case 5:
-		return cupel.NewReflexiveScorer(), nil
+		return scorer.NewReflexive(), nil
 	case 6:
-		var curve cupel.DecayCurve
+		var curve scorer.DecayCurve
 		var err error
 		switch r.n(3) {
 		case 0:
-			curve, err = cupel.NewExponentialCurve(time.Duration(1+r.n(48)) * time.Hour)
+			curve, err = scorer.NewExponentialCurve(time.Duration(1+r.n(48)) * time.Hour)
 		case 1:
-			curve, err = cupel.NewWindowCurve(time.Duration(r.n(48)) * time.Hour)
+			curve, err = scorer.NewWindowCurve(time.Duration(r.n(48)) * time.Hour)
 		default:
-			curve, err = cupel.NewStepCurve(cupel.StepWindow{MaxAge: time.Hour, Score: r.pickOr(fz01, fzBadNums)}, cupel.StepWindow{MaxAge: time.Duration(1+r.n(72)) * time.Hour, Score: 0.25})
+			curve, err = scorer.NewStepCurve(scorer.StepWindow{MaxAge: time.Hour, Score: r.pickOr(fz01, fzBadNums)}, scorer.StepWindow{MaxAge: time.Duration(1+r.n(72)) * time.Hour, Score: 0.25})
 		}
 		if err != nil {
 			return nil, err
 		}
-		return cupel.NewDecayScorer(fzClock, curve, cupel.WithNullTimestampScore(r.pickOr(fz01, fzBadNums)))
+		return scorer.NewDecay(fzClock, curve, scorer.WithNullTimestampScore(r.pickOr(fz01, fzBadNums)))
 	case 7:
-		return cupel.NewMetadataTrustScorer(r.pickOr(fz01, fzBadNums))
+		return scorer.NewMetadataTrust(r.pickOr(fz01, fzBadNums))
 	case 8:
-		return cupel.NewMetadataKeyScorer("cupel:priority", []string{"high", "1.5", ""}[r.n(3)], r.pickOr(fzWeights, fzBadNums))
+		return scorer.NewMetadataKey("cupel:priority", []string{"high", "1.5", ""}[r.n(3)], r.pickOr(fzWeights, fzBadNums))
 	case 9:
-		var entries []cupel.WeightedScorer
+		var entries []scorer.Weighted
 		for range 1 + r.n(3) {
 			child, err := fzScorer(r, depth+1)
 			if err != nil {
 				return nil, err
 			}
-			entries = append(entries, cupel.WeightedScorer{Scorer: child, Weight: r.pickOr(fzWeights, fzBadNums)})
+			entries = append(entries, scorer.Weighted{Scorer: child, Weight: r.pickOr(fzWeights, fzBadNums)})
 		}
-		return cupel.NewCompositeScorer(entries...)
+		return scorer.NewComposite(entries...)
 	default:
 		inner, err := fzScorer(r, depth+1)
 		if err != nil {
 			return nil, err
 		}
-		return cupel.NewScaledScorer(inner)
+		return scorer.NewScaled(inner)
 	}
 }
 
@@ -361,9 +363,9 @@ func fzItems(r *fzReader) []*cupel.ContextItem {
 		}
 		switch r.n(6) {
 		case 1:
-			spec.Metadata = map[string]any{cupel.MetadataKeyTrust: r.pick(fzHints)}
+			spec.Metadata = map[string]any{scorer.MetadataKeyTrust: r.pick(fzHints)}
 		case 2:
-			spec.Metadata = map[string]any{cupel.MetadataKeyTrust: []string{"0.7", "NaN", "1e400", " 0.5", "0x1p-1", "-inf", ""}[r.n(7)]}
+			spec.Metadata = map[string]any{scorer.MetadataKeyTrust: []string{"0.7", "NaN", "1e400", " 0.5", "0x1p-1", "-inf", ""}[r.n(7)]}
 		case 3:
 			spec.Metadata = map[string]any{"cupel:priority": []any{"high", 1.5, nil, true}[r.n(4)]}
 		}
@@ -573,11 +575,11 @@ func fzCheckPipeline(t *testing.T, data []byte) {
 		}
 		return
 	}
-	var placer cupel.Placer = cupel.NewChronologicalPlacer()
+	var pl cupel.Placer = placer.NewChronological()
 	if r.n(2) == 0 {
-		placer = cupel.NewUShapedPlacer()
+		pl = placer.NewUShaped()
 	}
-	policy := cupel.Policy{Scorer: scorer, Slicer: slicer, Placer: placer, DisableDeduplication: r.n(2) == 0, Overflow: cupel.OverflowStrategy(r.n(3))}
+	policy := cupel.Policy{Scorer: scorer, Slicer: slicer, Placer: pl, DisableDeduplication: r.n(2) == 0, Overflow: cupel.OverflowStrategy(r.n(3))}
 	p, err := cupel.NewPipeline(policy)
 	if err != nil {
 		t.Fatalf("NewPipeline: %v", err)

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/internal/randitems"
 )
 
 // benchItems builds n deterministic candidate items as issue 7 specifies:
@@ -65,3 +66,7 @@ func benchSpecs(n int) []cupel.ItemSpec {
 	}
 	return specs
 }
+
+// kelvin is the KELVIN SIGN, which Unicode folds to "k" but ASCII folding
+// does not.
+const kelvin = randitems.Kelvin

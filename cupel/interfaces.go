@@ -56,9 +56,9 @@ type Placer interface {
 // BatchScorer is the batch form of a [Scorer]: it scores every item of the
 // Score stage in one call, so that a relative scorer can rank the items once
 // (O(N log N)) instead of comparing each item with all the others (O(N^2)).
-// RecencyScorer, PriorityScorer, FrequencyScorer, KindScorer, DecayScorer,
-// CompositeScorer and ScaledScorer implement it; the others are scored per
-// item.
+// Of the built-in scorers (package cupel/scorer), Recency, Priority,
+// Frequency, Kind, Decay, Composite and Scaled implement it; the others are
+// scored per item.
 //
 // ScoreAll(items, out) must write into out[i], for every i, exactly what
 // Score(items[i], items) returns (the same float64 bits; the per-item Score is
@@ -66,7 +66,7 @@ type Placer interface {
 // out[len(items)-1], keeps no reference to items or out after it returns, and
 // modifies neither items nor the items. A nil items[i] must get 0 and
 // otherwise be ignored, as if it were not in items (the pipeline never passes
-// nil, but CompositeScorer and ScaledScorer hand their children what they
+// nil, but scorer.Composite and scorer.Scaled hand their children what they
 // are given). Like Score, ScoreAll must be safe for concurrent use and must
 // not panic. Callers that hold any Scorer use [ScoreBatch], the Score
 // stage's dispatch, which takes this path when there is one.
@@ -183,7 +183,7 @@ type WholeSetSlicer interface {
 
 // RankedPlacer is implemented by a [Placer] whose order depends only on
 // each item's rank by score (score descending, ties in input order), as
-// UShapedPlacer's does: for len(out) items already in rank order,
+// placer.UShaped's does: for len(out) items already in rank order,
 // PlaceRanked(out) writes the placed order to out as positions, with no
 // sort, and returns out. The pipeline calls it
 // when the Place stage's input is in rank order: in a batch run without
@@ -201,8 +201,8 @@ type RankedPlacer interface {
 
 // PositionPlacer is the positional form of a [Placer]: it returns the placed
 // order as positions in its input rather than as items, sparing the pipeline
-// the map that matches items back to their scores. ChronologicalPlacer and
-// UShapedPlacer implement it.
+// the map that matches items back to their scores. placer.Chronological and
+// placer.UShaped implement it.
 //
 // PlacePositions(items) must return a permutation of 0, 1, ...,
 // len(items)-1: result[i] is the position in items of the item placed i-th,

@@ -14,8 +14,8 @@ import (
 // whichever comes first, is the error) and partitions them: scoreable
 // items fill the scoreable buffer from the front and pinned ones from its
 // back, copied afterwards, in input order, to the pinned buffer. A traced
-// run then records the negative-token exclusions in a second pass, so that
-// it records none before an error.
+// run with negative-token items then records their exclusions in a second
+// pass, so that it records none before an error.
 func (r *run) classify(items []*ContextItem) (pinned, scoreable []*ContextItem, pinnedTokens int, err error) {
 	var pos, neg int
 	buf := keysort.Resize(&r.sc.scoreable, len(items))
@@ -45,7 +45,7 @@ func (r *run) classify(items []*ContextItem) (pinned, scoreable []*ContextItem, 
 			return nil, nil, 0, &TokenOverflowError{What: "the items' tokens"}
 		}
 	}
-	if r.trace != nil {
+	if r.trace != nil && neg < 0 { // neg < 0: some item has negative tokens
 		for i, it := range items {
 			if err := r.pollAt(i, StageClassify); err != nil {
 				return nil, nil, 0, err

@@ -7,6 +7,8 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/placer"
+	"github.com/cupel-go/go-cupel/cupel/scorer"
 	"github.com/cupel-go/go-cupel/cupel/slicer"
 	"github.com/cupel-go/go-cupel/cupeltest/snapshot"
 )
@@ -20,7 +22,7 @@ var _ = Describe("report goldens", func() {
 		return &t
 	}
 	It("an agent turn at item detail", func() {
-		pipeline, err := cupel.NewPipeline(cupel.Policy{Scorer: goldenComposite(), Slicer: slicer.NewGreedy(), Placer: cupel.NewUShapedPlacer()})
+		pipeline, err := cupel.NewPipeline(cupel.Policy{Scorer: goldenComposite(), Slicer: slicer.NewGreedy(), Placer: placer.NewUShaped()})
 		Expect(err).NotTo(HaveOccurred())
 		budget, _ := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 1000, TargetTokens: 800})
 		_, rep, err := dryRun(pipeline, agentContext(), budget)
@@ -44,7 +46,7 @@ var _ = Describe("report goldens", func() {
 		mem, _ := slicer.NewCountQuotaEntry(cupel.KindMemory, 2, 3)
 		slicer, err := slicer.NewCountQuota([]slicer.CountQuotaEntry{tool, mem}, slicer.NewGreedy(), slicer.ScarcityDegrade)
 		Expect(err).NotTo(HaveOccurred())
-		pipeline, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewRecencyScorer(), Slicer: slicer, Placer: cupel.NewChronologicalPlacer()})
+		pipeline, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewRecency(), Slicer: slicer, Placer: placer.NewChronological()})
 		Expect(err).NotTo(HaveOccurred())
 		budget, _ := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 200, TargetTokens: 120})
 		_, rep, err := dryRun(pipeline, items, budget)
@@ -72,7 +74,7 @@ var _ = Describe("report goldens", func() {
 		// Phase 1; Truncate then drops from the tail of the merged list.
 		tool, _ := slicer.NewCountQuotaEntry(cupel.KindToolOutput, 3, 3)
 		slicer, _ := slicer.NewCountQuota([]slicer.CountQuotaEntry{tool}, slicer.NewGreedy(), slicer.ScarcityDegrade)
-		pipeline, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewRecencyScorer(), Slicer: slicer, Placer: cupel.NewChronologicalPlacer(), Overflow: cupel.OverflowTruncate})
+		pipeline, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewRecency(), Slicer: slicer, Placer: placer.NewChronological(), Overflow: cupel.OverflowTruncate})
 		Expect(err).NotTo(HaveOccurred())
 		budget, _ := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 200, TargetTokens: 100})
 		res, rep, err := dryRun(pipeline, items, budget)
@@ -83,9 +85,9 @@ var _ = Describe("report goldens", func() {
 })
 
 func goldenComposite() cupel.Scorer {
-	s, err := cupel.NewCompositeScorer(
-		cupel.WeightedScorer{Scorer: cupel.NewPriorityScorer(), Weight: 2},
-		cupel.WeightedScorer{Scorer: cupel.NewDefaultKindScorer(), Weight: 1},
+	s, err := scorer.NewComposite(
+		scorer.Weighted{Scorer: scorer.NewPriority(), Weight: 2},
+		scorer.Weighted{Scorer: scorer.NewDefaultKind(), Weight: 1},
 	)
 	if err != nil {
 		panic(err)

@@ -23,23 +23,7 @@ func slBudget(maxTokens, target int) cupel.ContextBudget {
 
 func slTarget(target int) cupel.ContextBudget { return slBudget(target, target) }
 
-func slContents(items []*cupel.ContextItem) []string {
-	out := make([]string, len(items))
-	for i, it := range items {
-		if it == nil {
-			out[i] = "<nil>"
-		} else {
-			out[i] = it.Content()
-		}
-	}
-	return out
-}
-
 // slScoredList builds ScoredItems from alternating items and scores.
-func slS(it *cupel.ContextItem, score float64) cupel.ScoredItem {
-	return cupel.ScoredItem{Item: it, Score: score}
-}
-
 func slField(err error) string {
 	var ve *cupel.ValidationError
 	if errors.As(err, &ve) {

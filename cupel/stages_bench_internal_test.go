@@ -15,13 +15,13 @@ import (
 // ("fast", or one per algorithm) at 100, 1,000, 10,000 and 100,000 items in
 // the same run. Run them with
 //
-//	go test ./cupel -run XXX -bench 'Deduplicate|Sort|SortByScore|PointerMultiplicity' -count 1
+//	go test ./cupel -run XXX -bench 'Deduplicate|Sort|SortByScore' -count 1
 
 var stageBenchSizes = []int{100, 1000, 10000, 100000}
 
 // dedupBenchInput is n items of which about one in ten repeats the content
 // of an earlier one, with scores in a hundred levels (so that ties happen),
-// each with two tags of twenty (for the FrequencyScorer).
+// each with two tags of twenty.
 func dedupBenchInput(n int) ([]*ContextItem, []float64) {
 	r := rand.New(rand.NewPCG(35, uint64(n)))
 	items := make([]*ContextItem, n)
@@ -70,9 +70,9 @@ func sortBenchKeys(shape string, n int) []keysort.KeyIdx {
 		case "scores": // composite scores: all eight bytes vary
 			key = keysort.DescKey(r.Float64())
 		case "seconds": // recency keys in seconds over a month: three bytes vary
-			key = signedKey(1_767_225_600 + r.Int64N(30*24*3600))
+			key = uint64(1_767_225_600+r.Int64N(30*24*3600)) ^ (1 << 63)
 		case "priorities": // one byte varies
-			key = signedKey(r.Int64N(11))
+			key = uint64(r.Int64N(11)) ^ (1 << 63)
 		case "sorted":
 			key = uint64(i / 3)
 		}
@@ -102,25 +102,6 @@ func BenchmarkSortKeyIdx(b *testing.B) {
 					}
 				})
 			}
-		}
-	}
-}
-
-func BenchmarkPointerMultiplicity(b *testing.B) {
-	for _, n := range stageBenchSizes {
-		items, _ := dedupBenchInput(n)
-		for _, alg := range []struct {
-			name string
-			f    func([]*ContextItem) []int32
-		}{
-			{"spec", pointerMultiplicitySpec},
-			{"fast", pointerMultiplicity},
-		} {
-			b.Run("N="+strconv.Itoa(n)+"/"+alg.name, func(b *testing.B) {
-				for b.Loop() {
-					alg.f(items)
-				}
-			})
 		}
 	}
 }

@@ -10,6 +10,8 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/placer"
+	"github.com/cupel-go/go-cupel/cupel/scorer"
 	"github.com/cupel-go/go-cupel/cupel/slicer"
 	"github.com/cupel-go/go-cupel/internal/testtool"
 )
@@ -96,7 +98,7 @@ var _ = Describe("The streamed selection's budget across several batches", func(
 			}
 			budget, err := cupel.NewBudget(spec)
 			Expect(err).NotTo(HaveOccurred())
-			p, err := cupel.NewPipeline(cupel.Policy{Scorer: scores, Slicer: slicer.NewGreedy(), Placer: cupel.NewChronologicalPlacer(), Overflow: cupel.OverflowProceed})
+			p, err := cupel.NewPipeline(cupel.Policy{Scorer: scores, Slicer: slicer.NewGreedy(), Placer: placer.NewChronological(), Overflow: cupel.OverflowProceed})
 			Expect(err).NotTo(HaveOccurred())
 			size := 1 + r.IntN(len(items))
 			desc := "trial " + strconv.Itoa(trial) + " n=" + strconv.Itoa(len(items)) + " batch=" + strconv.Itoa(size) + " target=" + strconv.Itoa(spec.TargetTokens)
@@ -118,7 +120,7 @@ var _ = Describe("The streamed selection's budget across several batches", func(
 		items := []*cupel.ContextItem{cupel.MustItem(cupel.ItemSpec{Content: "pin", Tokens: 5, Pinned: true})}
 		items = append(items, stItems(10, 10)...)
 		sl := &sbBudgets{}
-		p, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewPriorityScorer(), Slicer: sl, Placer: cupel.NewChronologicalPlacer()})
+		p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewPriority(), Slicer: sl, Placer: placer.NewChronological()})
 		Expect(err).NotTo(HaveOccurred())
 		res, err := p.RunStream(slices.Values(items), slBudget(100, 68), cupel.WithBatchSize(3))
 		Expect(err).NotTo(HaveOccurred())
@@ -138,7 +140,7 @@ var _ = Describe("The streamed selection's budget across several batches", func(
 		a := cupel.MustItem(cupel.ItemSpec{Content: "a", Tokens: 40, Priority: cupel.Ptr(9)})
 		b := cupel.MustItem(cupel.ItemSpec{Content: "b", Tokens: 50, Priority: cupel.Ptr(5)})
 		c := cupel.MustItem(cupel.ItemSpec{Content: "c", Tokens: 65, Priority: cupel.Ptr(1)})
-		p, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewPriorityScorer(), Slicer: slicer.NewGreedy(), Placer: cupel.NewChronologicalPlacer()})
+		p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewPriority(), Slicer: slicer.NewGreedy(), Placer: placer.NewChronological()})
 		Expect(err).NotTo(HaveOccurred())
 		var rep cupel.SelectionReport
 		// Batches [pin a] and [b c]: the second has 100-30-40 = 30 tokens left,
@@ -161,7 +163,7 @@ var _ = Describe("The streamed selection's budget across several batches", func(
 		items := append([]*cupel.ContextItem{pin}, stItems(3, 5)...)
 		budget, err := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 100, TargetTokens: 80, OutputReserve: 20})
 		Expect(err).NotTo(HaveOccurred())
-		p, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewPriorityScorer(), Slicer: slicer.NewGreedy(), Placer: cupel.NewChronologicalPlacer()})
+		p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewPriority(), Slicer: slicer.NewGreedy(), Placer: placer.NewChronological()})
 		Expect(err).NotTo(HaveOccurred())
 		res, err := p.Run(items, budget)
 		Expect(err).NotTo(HaveOccurred())

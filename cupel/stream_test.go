@@ -13,6 +13,8 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/placer"
+	"github.com/cupel-go/go-cupel/cupel/scorer"
 	"github.com/cupel-go/go-cupel/cupel/slicer"
 )
 
@@ -238,7 +240,7 @@ var _ = Describe("StreamSlice", func() {
 
 var _ = Describe("Pipeline.RunStream", func() {
 	greedyPipeline := func(overflow cupel.OverflowStrategy) *cupel.Pipeline {
-		p, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewPriorityScorer(), Slicer: slicer.NewGreedy(), Placer: cupel.NewChronologicalPlacer(), Overflow: overflow})
+		p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewPriority(), Slicer: slicer.NewGreedy(), Placer: placer.NewChronological(), Overflow: overflow})
 		Expect(err).NotTo(HaveOccurred())
 		return p
 	}
@@ -328,7 +330,7 @@ var _ = Describe("Pipeline.RunStream", func() {
 	It("rejects quota slicers, a negative batch size and nil candidates", func() {
 		cq, err := slicer.NewCountQuota(nil, slicer.NewGreedy(), slicer.ScarcityDegrade)
 		Expect(err).NotTo(HaveOccurred())
-		p, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewPriorityScorer(), Slicer: cq, Placer: cupel.NewChronologicalPlacer()})
+		p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewPriority(), Slicer: cq, Placer: placer.NewChronological()})
 		Expect(err).NotTo(HaveOccurred())
 		_, err = p.RunStream(slices.Values(stItems(3, 1)), slBudget(10, 10))
 		Expect(errors.Is(err, cupel.ErrInvalidConfig)).To(BeTrue())
@@ -391,7 +393,7 @@ var _ = Describe("Pipeline.RunStream", func() {
 		Expect(err).NotTo(HaveOccurred())
 		stream, err := slicer.NewStream(16)
 		Expect(err).NotTo(HaveOccurred())
-		scorers := []cupel.Scorer{cupel.NewPriorityScorer(), cupel.NewRecencyScorer(), cupel.NewFrequencyScorer()}
+		scorers := []cupel.Scorer{scorer.NewPriority(), scorer.NewRecency(), scorer.NewFrequency()}
 		slicers := []cupel.Slicer{slicer.NewGreedy(), ks, stream}
 		overflows := []cupel.OverflowStrategy{cupel.OverflowThrow, cupel.OverflowTruncate, cupel.OverflowProceed}
 		agreedErrors := 0
@@ -411,7 +413,7 @@ var _ = Describe("Pipeline.RunStream", func() {
 			p, err := cupel.NewPipeline(cupel.Policy{
 				Scorer:               scorers[r.IntN(len(scorers))],
 				Slicer:               slicers[r.IntN(len(slicers))],
-				Placer:               cupel.NewUShapedPlacer(),
+				Placer:               placer.NewUShaped(),
 				Overflow:             overflows[r.IntN(len(overflows))],
 				DisableDeduplication: r.IntN(4) == 0,
 			})

@@ -11,6 +11,8 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/placer"
+	"github.com/cupel-go/go-cupel/cupel/scorer"
 	"github.com/cupel-go/go-cupel/cupel/slicer"
 )
 
@@ -91,7 +93,7 @@ var _ = Describe("Suite strength (issue 16)", func() {
 			p, err := cupel.NewPipeline(cupel.Policy{
 				Scorer: stSleepScorer{scoreSleep},
 				Slicer: stSleepSlicer{sliceSleep},
-				Placer: cupel.NewChronologicalPlacer(),
+				Placer: placer.NewChronological(),
 			})
 			Expect(err).NotTo(HaveOccurred())
 			items := []*cupel.ContextItem{stItem("a", 10, 0.9), stItem("b", 10, 0.5), stItem("c", -1, 0.1),
@@ -127,7 +129,7 @@ var _ = Describe("Suite strength (issue 16)", func() {
 		})
 
 		It("are not built when the collector is disabled", func() {
-			p, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewReflexiveScorer(), Slicer: slicer.NewGreedy(), Placer: cupel.NewChronologicalPlacer()})
+			p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewReflexive(), Slicer: slicer.NewGreedy(), Placer: placer.NewChronological()})
 			Expect(err).NotTo(HaveOccurred())
 			res, err := p.Run([]*cupel.ContextItem{stItem("a", 10, 0.5)}, stBudget(100, 100), cupel.WithTrace(cupel.NullTraceCollector{}))
 			Expect(err).NotTo(HaveOccurred())
@@ -343,7 +345,7 @@ var _ = Describe("Suite strength (issue 16)", func() {
 			entry("ToolOutput", 2, 2), entry("Document", 1, 2), entry("Memory", 2, 3),
 		}, slicer.NewGreedy(), slicer.ScarcityDegrade)
 		Expect(err).NotTo(HaveOccurred())
-		p, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewReflexiveScorer(), Slicer: sl, Placer: cupel.NewChronologicalPlacer()})
+		p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewReflexive(), Slicer: sl, Placer: placer.NewChronological()})
 		Expect(err).NotTo(HaveOccurred())
 		mk := func(content string, kind cupel.ContextKind, hint float64, day int) *cupel.ContextItem {
 			return cupel.MustItem(cupel.ItemSpec{Content: content, Tokens: 100, Kind: kind, FutureRelevanceHint: cupel.Ptr(hint),
@@ -380,7 +382,7 @@ var _ = Describe("Suite strength (issue 16)", func() {
 		Expect(err).NotTo(HaveOccurred())
 		sl, err := slicer.NewCountConstrainedKnapsack([]slicer.CountQuotaEntry{doc, mem}, ks, slicer.ScarcityDegrade)
 		Expect(err).NotTo(HaveOccurred())
-		p, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewReflexiveScorer(), Slicer: sl, Placer: cupel.NewChronologicalPlacer()})
+		p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewReflexive(), Slicer: sl, Placer: placer.NewChronological()})
 		Expect(err).NotTo(HaveOccurred())
 		mk := func(content string, tokens int, kind cupel.ContextKind, hint float64, day int) *cupel.ContextItem {
 			return cupel.MustItem(cupel.ItemSpec{Content: content, Tokens: tokens, Kind: kind, FutureRelevanceHint: cupel.Ptr(hint),
@@ -413,7 +415,7 @@ var _ = Describe("Suite strength (issue 16)", func() {
 				in[i] = cupel.ScoredItem{Item: it, Score: 0.5}
 			}
 			var got []string
-			for _, it := range cupel.NewChronologicalPlacer().Place(in) {
+			for _, it := range placer.NewChronological().Place(in) {
 				got = append(got, it.Content())
 			}
 			Expect(got).To(Equal([]string{"first-1ns", "first", "last-1ns", "last", "last+1ns", "none", "none2"}))
@@ -422,10 +424,10 @@ var _ = Describe("Suite strength (issue 16)", func() {
 		It("are ranked by instant", func() {
 			items := []*cupel.ContextItem{at("last", &last), at("last+1ns", cupel.Ptr(last.Add(1))), at("first", &first),
 				at("first-1ns", cupel.Ptr(first.Add(-1))), at("none", nil)}
-			out := cupel.ScoreBatch(cupel.NewRecencyScorer(), items, nil)
+			out := cupel.ScoreBatch(scorer.NewRecency(), items, nil)
 			Expect(out).To(Equal([]float64{2.0 / 3, 1, 1.0 / 3, 0, 0}))
 			for i, it := range items {
-				Expect(cupel.NewRecencyScorer().Score(it, items)).To(Equal(out[i]), it.Content())
+				Expect(scorer.NewRecency().Score(it, items)).To(Equal(out[i]), it.Content())
 			}
 		})
 	})
@@ -448,7 +450,7 @@ var _ = Describe("Suite strength (issue 16)", func() {
 
 	Describe("a custom placer (no PlacePositions)", func() {
 		build := func(pl cupel.Placer) *cupel.Pipeline {
-			p, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewReflexiveScorer(), Slicer: slicer.NewGreedy(), Placer: pl, DisableDeduplication: true})
+			p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewReflexive(), Slicer: slicer.NewGreedy(), Placer: pl, DisableDeduplication: true})
 			Expect(err).NotTo(HaveOccurred())
 			return p
 		}

@@ -126,6 +126,43 @@ type DiagnosticTraceCollector struct {
 	// is the number of events the blocks stand for.
 	blocks      []sliceBlock
 	blockEvents int
+	// expect is the number of item events the run will have recorded when
+	// done, as its Classify stage event tells (reserve).
+	expect int
+}
+
+// stageEvents is the number of stage events of a batch run, the room the
+// collector makes for them at the first.
+const stageEvents = 5
+
+// maxReserve bounds the room reserve makes in one go, so that a stage event
+// with a wild ItemCount cannot make it allocate much.
+const maxReserve = 1 << 16
+
+// reserve makes room in the decision list, at the run's stage events, for
+// the item events still to come, so that the list is allocated once rather
+// than grown by doubling. Each item a batch run is given ends with one item
+// event, so the Classify stage event, whose ItemCount is the number of
+// items, tells how many events the run will have recorded at most
+// (c.expect); at the Slice stage event, and when the Slice stage hands over
+// its exclusions (RecordSliceExclusions), what remains of them is the Place
+// stage's. The room is only capacity, at most maxReserve decisions: what is
+// recorded does not change.
+func (c *DiagnosticTraceCollector) reserve(e *TraceEvent) {
+	switch e.Stage {
+	case StageClassify:
+		c.expect = c.itemEvents() + max(0, e.ItemCount)
+	case StageSlice:
+		c.makeRoom(0)
+	}
+}
+
+// makeRoom makes room in the decision list for the item events still to
+// come, as c.expect counts them, and extra more decisions.
+func (c *DiagnosticTraceCollector) makeRoom(extra int) {
+	if n := min(c.expect-c.itemEvents(), maxReserve) + extra; n > 0 {
+		c.decisions = slices.Grow(c.decisions, n)
+	}
 }
 
 // sliceBlock is one RecordSliceExclusions call: its events are the
@@ -227,14 +264,54 @@ func (c *DiagnosticTraceCollector) compact(e *TraceEvent) (d decision, ok bool) 
 	if e.Item == nil || e.Message != "" || e.DurationMs != 0 || e.ItemCount != 1 {
 		return d, false
 	}
-	st, in, ex := codeOf(stageCodes[1:], e.Stage), codeOf(inclusionCodes[:], e.Inclusion), codeOf(exclusionCodes[:], e.Exclusion.Variant)
-	if st < 0 || in < 0 || ex < 0 || (ex == 0 && (e.Exclusion != ExclusionReason{})) {
+	x := &e.Exclusion
+	st, in, ex := stageCode(e.Stage), inclusionCode(e.Inclusion), 0
+	if x.Variant != "" {
+		ex = codeOf(exclusionCodes[:], x.Variant)
+	} else if x.a != 0 || x.b != 0 || x.s != "" {
+		return d, false
+	}
+	if st < 0 || in < 0 || ex < 0 {
 		return d, false
 	}
 	return decision{
-		item: e.Item, score: e.Score, a: e.Exclusion.a, b: e.Exclusion.b, ref: c.str(e.Exclusion.s),
-		stage: uint8(st + 1), excl: uint8(ex), incl: uint8(in),
+		item: e.Item, score: e.Score, a: x.a, b: x.b, ref: c.str(x.s),
+		stage: uint8(st), excl: uint8(ex), incl: uint8(in),
 	}, true
+}
+
+// stageCode is codeOf(stageCodes[:], s) for a stage other than "", as a
+// switch, which compares s with constants and costs a fraction of the loop
+// on the hot path of item events (TestCodesAgree checks the two agree).
+func stageCode(s PipelineStage) int {
+	switch s {
+	case StagePlace:
+		return int(codePlace)
+	case StageSlice:
+		return int(codeSlice)
+	case StageDeduplicate:
+		return int(codeDeduplicate)
+	case StageScore:
+		return int(codeScore)
+	case StageClassify:
+		return int(codeClassify)
+	}
+	return -1
+}
+
+// inclusionCode is codeOf(inclusionCodes[:], r) as a switch, as stageCode.
+func inclusionCode(r InclusionReason) int {
+	switch r {
+	case "":
+		return 0
+	case InclusionScored:
+		return int(codeScored)
+	case InclusionPinned:
+		return int(codePinned)
+	case InclusionZeroToken:
+		return int(codeZeroToken)
+	}
+	return -1
 }
 
 // str stores s and returns its ref; a run of equal strings (the same pinned
@@ -304,7 +381,11 @@ func (c *DiagnosticTraceCollector) DetailLevel() TraceDetailLevel { return c.lev
 
 // RecordStageEvent keeps e.
 func (c *DiagnosticTraceCollector) RecordStageEvent(e TraceEvent) {
+	if c.stages == nil {
+		c.stages = make([]stageMark, 0, stageEvents)
+	}
 	c.stages = append(c.stages, stageMark{at: len(c.decisions), e: e})
+	c.reserve(&e)
 	if c.observer != nil {
 		c.observer(e)
 	}
@@ -341,9 +422,12 @@ func (c *DiagnosticTraceCollector) RecordSliceExclusions(excluded []ScoredItem, 
 			c.observer(b.event(i))
 		}
 	}
+	c.blockEvents += len(excluded)
+	// The block is usually the Slice stage's last decision: room for it and
+	// the Place stage's.
+	c.makeRoom(1)
 	c.decisions = append(c.decisions, decision{stage: codeBlock, ref: int32(len(c.blocks))})
 	c.blocks = append(c.blocks, b)
-	c.blockEvents += len(excluded)
 }
 
 // RecordShortfalls keeps the run's count-requirement shortfalls.

@@ -72,10 +72,12 @@ func (r *run) excludeUnchosenAtOnce(sorted []ScoredItem, chosen []bool, reason f
 			n++
 		}
 	}
-	excluded := make([]ScoredItem, 0, n)
-	for k, si := range sorted {
+	excluded := make([]ScoredItem, n)
+	j := 0
+	for k := range sorted {
 		if !chosen[k] {
-			excluded = append(excluded, si)
+			excluded[j] = sorted[k]
+			j++
 		}
 	}
 	rec.RecordSliceExclusions(excluded, reason)

@@ -10,6 +10,8 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/placer"
+	"github.com/cupel-go/go-cupel/cupel/scorer"
 	"github.com/cupel-go/go-cupel/cupel/slicer"
 )
 
@@ -87,7 +89,7 @@ var _ = Describe("SliceExclusionRecorder", func() {
 		for trial := range 200 {
 			items := randomItems(r, 1+r.IntN(60))
 			for name, sl := range slicers() {
-				p, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewReflexiveScorer(), Slicer: sl, Placer: cupel.NewChronologicalPlacer(), Overflow: cupel.OverflowProceed})
+				p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewReflexive(), Slicer: sl, Placer: placer.NewChronological(), Overflow: cupel.OverflowProceed})
 				Expect(err).NotTo(HaveOccurred())
 				budget, err := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 400, TargetTokens: 20 + r.IntN(300)})
 				Expect(err).NotTo(HaveOccurred())
@@ -151,7 +153,7 @@ var _ = Describe("SliceExclusionRecorder", func() {
 		Expect(err).NotTo(HaveOccurred())
 		cq, err := slicer.NewCountQuota([]slicer.CountQuotaEntry{e}, slicer.NewGreedy(), slicer.ScarcityDegrade)
 		Expect(err).NotTo(HaveOccurred())
-		p, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewReflexiveScorer(), Slicer: cq, Placer: cupel.NewChronologicalPlacer()})
+		p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewReflexive(), Slicer: cq, Placer: placer.NewChronological()})
 		Expect(err).NotTo(HaveOccurred())
 		doc := func(c string) *cupel.ContextItem {
 			h := 0.5

@@ -5,6 +5,8 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/placer"
+	"github.com/cupel-go/go-cupel/cupel/scorer"
 	"github.com/cupel-go/go-cupel/cupel/slicer"
 	"github.com/cupel-go/go-cupel/cupelotel"
 )
@@ -17,7 +19,7 @@ func builtinRun() (*cupel.Pipeline, []*cupel.ContextItem, cupel.ContextBudget) {
 	Expect(err).NotTo(HaveOccurred())
 	slicer, err := slicer.NewCountQuota([]slicer.CountQuotaEntry{toolCap}, slicer.NewGreedy(), slicer.ScarcityDegrade)
 	Expect(err).NotTo(HaveOccurred())
-	p := pipeline(cupel.Policy{Scorer: cupel.NewPriorityScorer(), Slicer: slicer, Placer: cupel.NewUShapedPlacer()})
+	p := pipeline(cupel.Policy{Scorer: scorer.NewPriority(), Slicer: slicer, Placer: placer.NewUShaped()})
 	it := func(content string, tokens int, kind cupel.ContextKind, priority int) *cupel.ContextItem {
 		return cupel.MustItem(cupel.ItemSpec{Content: content, Tokens: tokens, Kind: kind, Priority: cupel.Ptr(priority)})
 	}

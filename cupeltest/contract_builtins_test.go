@@ -14,6 +14,8 @@ import (
 
 	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/cupel/chat"
+	"github.com/cupel-go/go-cupel/cupel/placer"
+	"github.com/cupel-go/go-cupel/cupel/scorer"
 	"github.com/cupel-go/go-cupel/cupel/slicer"
 	"github.com/cupel-go/go-cupel/cupeltest"
 )
@@ -27,26 +29,26 @@ func must[T any](v T, err error) T {
 
 // builtinScorers returns every built-in scorer, in varied configurations.
 func builtinScorers() map[string]cupel.Scorer {
-	now := cupel.ClockFunc(func() time.Time { return time.Date(2024, 2, 1, 0, 0, 0, 0, time.UTC) })
+	now := scorer.ClockFunc(func() time.Time { return time.Date(2024, 2, 1, 0, 0, 0, 0, time.UTC) })
 	return map[string]cupel.Scorer{
-		"Recency":              cupel.NewRecencyScorer(),
-		"Priority":             cupel.NewPriorityScorer(),
-		"KindDefault":          cupel.NewDefaultKindScorer(),
-		"Kind":                 must(cupel.NewKindScorer(map[cupel.ContextKind]float64{cupel.KindDocument: 0.7, cupel.KindMemory: 2})),
-		"Tag":                  must(cupel.NewTagScorer(map[string]float64{"urgent": 1, "code": 0.5})),
-		"Frequency":            cupel.NewFrequencyScorer(),
-		"Reflexive":            cupel.NewReflexiveScorer(),
-		"MetadataTrust":        must(cupel.NewMetadataTrustScorer(0.5)),
-		"MetadataKey":          must(cupel.NewMetadataKeyScorer("cupel:trust", "0.5", 2)),
-		"DecayExponential":     must(cupel.NewDecayScorer(now, must(cupel.NewExponentialCurve(24*time.Hour)))),
-		"DecayWindow":          must(cupel.NewDecayScorer(now, must(cupel.NewWindowCurve(200*time.Hour)))),
-		"DecayStep":            must(cupel.NewDecayScorer(now, must(cupel.NewStepCurve(cupel.StepWindow{MaxAge: 100 * time.Hour, Score: 1}, cupel.StepWindow{MaxAge: 500 * time.Hour, Score: 0.4})))),
-		"Scaled(Recency)":      must(cupel.NewScaledScorer(cupel.NewRecencyScorer())),
-		"Scaled(Scaled(Kind))": must(cupel.NewScaledScorer(must(cupel.NewScaledScorer(cupel.NewDefaultKindScorer())))),
-		"Composite": must(cupel.NewCompositeScorer(
-			cupel.WeightedScorer{Scorer: cupel.NewRecencyScorer(), Weight: 2},
-			cupel.WeightedScorer{Scorer: cupel.NewPriorityScorer(), Weight: 1},
-			cupel.WeightedScorer{Scorer: must(cupel.NewScaledScorer(cupel.NewFrequencyScorer())), Weight: 0.5},
+		"Recency":              scorer.NewRecency(),
+		"Priority":             scorer.NewPriority(),
+		"KindDefault":          scorer.NewDefaultKind(),
+		"Kind":                 must(scorer.NewKind(map[cupel.ContextKind]float64{cupel.KindDocument: 0.7, cupel.KindMemory: 2})),
+		"Tag":                  must(scorer.NewTag(map[string]float64{"urgent": 1, "code": 0.5})),
+		"Frequency":            scorer.NewFrequency(),
+		"Reflexive":            scorer.NewReflexive(),
+		"MetadataTrust":        must(scorer.NewMetadataTrust(0.5)),
+		"MetadataKey":          must(scorer.NewMetadataKey("cupel:trust", "0.5", 2)),
+		"DecayExponential":     must(scorer.NewDecay(now, must(scorer.NewExponentialCurve(24*time.Hour)))),
+		"DecayWindow":          must(scorer.NewDecay(now, must(scorer.NewWindowCurve(200*time.Hour)))),
+		"DecayStep":            must(scorer.NewDecay(now, must(scorer.NewStepCurve(scorer.StepWindow{MaxAge: 100 * time.Hour, Score: 1}, scorer.StepWindow{MaxAge: 500 * time.Hour, Score: 0.4})))),
+		"Scaled(Recency)":      must(scorer.NewScaled(scorer.NewRecency())),
+		"Scaled(Scaled(Kind))": must(scorer.NewScaled(must(scorer.NewScaled(scorer.NewDefaultKind())))),
+		"Composite": must(scorer.NewComposite(
+			scorer.Weighted{Scorer: scorer.NewRecency(), Weight: 2},
+			scorer.Weighted{Scorer: scorer.NewPriority(), Weight: 1},
+			scorer.Weighted{Scorer: must(scorer.NewScaled(scorer.NewFrequency())), Weight: 0.5},
 		)),
 	}
 }
@@ -79,7 +81,7 @@ func builtinSlicers() map[string]struct {
 }
 
 func builtinPlacers() map[string]cupel.Placer {
-	return map[string]cupel.Placer{"UShaped": cupel.NewUShapedPlacer(), "Chronological": cupel.NewChronologicalPlacer()}
+	return map[string]cupel.Placer{"UShaped": placer.NewUShaped(), "Chronological": placer.NewChronological()}
 }
 
 // TestBuiltinsHonourTheContract runs every contract check, one subtest per
@@ -153,7 +155,7 @@ func TestBuiltinsAreAllChecked(t *testing.T) {
 	for _, p := range builtinPlacers() {
 		checked[name(p)] = true
 	}
-	found := exportedComponents(t, filepath.Join("..", "cupel"), filepath.Join("..", "cupel", "chat"))
+	found := exportedComponents(t, filepath.Join("..", "cupel"), filepath.Join("..", "cupel", "chat"), filepath.Join("..", "cupel", "scorer"), filepath.Join("..", "cupel", "placer"), filepath.Join("..", "cupel", "slicer"))
 	t.Logf("exported components: %v", found)
 	if len(found) < 10 {
 		t.Fatalf("found only %v: the source scan is broken", found)

@@ -7,6 +7,8 @@ import (
 
 	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/cupel/analysis"
+	"github.com/cupel-go/go-cupel/cupel/placer"
+	"github.com/cupel-go/go-cupel/cupel/scorer"
 	"github.com/cupel-go/go-cupel/cupel/slicer"
 )
 
@@ -30,15 +32,15 @@ func agentContext() []*cupel.ContextItem {
 // Comparing two configurations on the same items: which items would one
 // include and the other not?
 func ExamplePolicySensitivity() {
-	recent, _ := cupel.NewCompositeScorer(
-		cupel.WeightedScorer{Scorer: cupel.NewRecencyScorer(), Weight: 3},
-		cupel.WeightedScorer{Scorer: cupel.NewDefaultKindScorer(), Weight: 1},
+	recent, _ := scorer.NewComposite(
+		scorer.Weighted{Scorer: scorer.NewRecency(), Weight: 3},
+		scorer.Weighted{Scorer: scorer.NewDefaultKind(), Weight: 1},
 	)
-	toolsFirst, _ := cupel.NewKindScorer(map[cupel.ContextKind]float64{cupel.KindToolOutput: 1, cupel.KindMessage: 0.5})
+	toolsFirst, _ := scorer.NewKind(map[cupel.ContextKind]float64{cupel.KindToolOutput: 1, cupel.KindMessage: 0.5})
 	budget, _ := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 500, TargetTokens: 320})
 	report, err := analysis.PolicySensitivity(agentContext(), budget,
-		analysis.LabeledPolicy{Label: "recent", Policy: cupel.Policy{Scorer: recent, Slicer: slicer.NewGreedy(), Placer: cupel.NewChronologicalPlacer()}},
-		analysis.LabeledPolicy{Label: "tools-first", Policy: cupel.Policy{Scorer: toolsFirst, Slicer: slicer.NewGreedy(), Placer: cupel.NewChronologicalPlacer()}},
+		analysis.LabeledPolicy{Label: "recent", Policy: cupel.Policy{Scorer: recent, Slicer: slicer.NewGreedy(), Placer: placer.NewChronological()}},
+		analysis.LabeledPolicy{Label: "tools-first", Policy: cupel.Policy{Scorer: toolsFirst, Slicer: slicer.NewGreedy(), Placer: placer.NewChronological()}},
 	)
 	if err != nil {
 		log.Fatal(err)
@@ -54,7 +56,7 @@ func ExamplePolicySensitivity() {
 // The smallest budget at which the changelog makes it into the context.
 func ExampleMinBudgetFor() {
 	items := agentContext()
-	pipeline, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewRecencyScorer(), Slicer: slicer.NewGreedy(), Placer: cupel.NewChronologicalPlacer()})
+	pipeline, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewRecency(), Slicer: slicer.NewGreedy(), Placer: placer.NewChronological()})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -69,7 +71,7 @@ func ExampleMinBudgetFor() {
 
 // The items that a budget of 2000 tokens includes and one of 1600 does not.
 func ExampleMarginalItems() {
-	pipeline, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewRecencyScorer(), Slicer: slicer.NewGreedy(), Placer: cupel.NewChronologicalPlacer()})
+	pipeline, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewRecency(), Slicer: slicer.NewGreedy(), Placer: placer.NewChronological()})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -86,7 +88,7 @@ func ExampleMarginalItems() {
 
 // One configuration, run once with its report, without keeping a pipeline.
 func ExampleDryRun() {
-	policy := cupel.Policy{Scorer: cupel.NewPriorityScorer(), Slicer: slicer.NewGreedy(), Placer: cupel.NewChronologicalPlacer()}
+	policy := cupel.Policy{Scorer: scorer.NewPriority(), Slicer: slicer.NewGreedy(), Placer: placer.NewChronological()}
 	budget, _ := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 500, TargetTokens: 400})
 	result, report, err := analysis.DryRun(agentContext(), budget, policy)
 	if err != nil {

@@ -8,6 +8,8 @@ import (
 
 	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/cupel/analysis"
+	"github.com/cupel-go/go-cupel/cupel/placer"
+	"github.com/cupel-go/go-cupel/cupel/scorer"
 	"github.com/cupel-go/go-cupel/cupel/slicer"
 )
 
@@ -32,7 +34,7 @@ var _ = Describe("MinBudgetFor's search (FindMinBudgetFor)", func() {
 		return 0, false
 	}
 	greedy := func() *cupel.Pipeline {
-		p, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewReflexiveScorer(), Slicer: slicer.NewGreedy(), Placer: cupel.NewChronologicalPlacer()})
+		p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewReflexive(), Slicer: slicer.NewGreedy(), Placer: placer.NewChronological()})
 		Expect(err).NotTo(HaveOccurred())
 		return p
 	}
@@ -132,7 +134,7 @@ var _ = Describe("MinBudgetFor's search (FindMinBudgetFor)", func() {
 		Expect(err).NotTo(HaveOccurred())
 		t := hintItem("t", 10, 0.5)
 		for _, sl := range []cupel.Slicer{quota, cq, cck} {
-			p, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewReflexiveScorer(), Slicer: sl, Placer: cupel.NewChronologicalPlacer()})
+			p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewReflexive(), Slicer: sl, Placer: placer.NewChronological()})
 			Expect(err).NotTo(HaveOccurred())
 			_, _, err = analysis.MinBudgetFor(p, []*cupel.ContextItem{t}, t, 100)
 			var nm *cupel.NonMonotonicSlicerError
@@ -140,7 +142,7 @@ var _ = Describe("MinBudgetFor's search (FindMinBudgetFor)", func() {
 			Expect(nm.Method).To(Equal("FindMinBudgetFor"))
 		}
 		for _, sl := range []cupel.Slicer{slicer.NewGreedy(), ks} {
-			p, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewReflexiveScorer(), Slicer: sl, Placer: cupel.NewChronologicalPlacer()})
+			p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewReflexive(), Slicer: sl, Placer: placer.NewChronological()})
 			Expect(err).NotTo(HaveOccurred())
 			got, ok, err := analysis.MinBudgetFor(p, []*cupel.ContextItem{t}, t, 100)
 			Expect(err).NotTo(HaveOccurred())
@@ -151,7 +153,7 @@ var _ = Describe("MinBudgetFor's search (FindMinBudgetFor)", func() {
 	It("returns a run's other errors, with zero results", func() {
 		ks, err := slicer.NewKnapsack(1, slicer.WithTableLimit(15))
 		Expect(err).NotTo(HaveOccurred())
-		p, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewReflexiveScorer(), Slicer: ks, Placer: cupel.NewChronologicalPlacer()})
+		p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewReflexive(), Slicer: ks, Placer: placer.NewChronological()})
 		Expect(err).NotTo(HaveOccurred())
 		t := hintItem("t", 10, 0.5)
 		// One candidate, bucket 1: a budget above 15 needs more than 15

@@ -6,6 +6,8 @@ import (
 
 	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/cupel/analysis"
+	"github.com/cupel-go/go-cupel/cupel/placer"
+	"github.com/cupel-go/go-cupel/cupel/scorer"
 	"github.com/cupel-go/go-cupel/cupel/slicer"
 )
 
@@ -25,7 +27,7 @@ var _ = Describe("the budget-simulation guards", func() {
 		Expect(err).NotTo(HaveOccurred())
 	})
 	pipelineWith := func(s cupel.Slicer) *cupel.Pipeline {
-		p, err := cupel.NewPipeline(cupel.Policy{Scorer: cupel.NewPriorityScorer(), Slicer: s, Placer: cupel.NewChronologicalPlacer()})
+		p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewPriority(), Slicer: s, Placer: placer.NewChronological()})
 		Expect(err).NotTo(HaveOccurred())
 		return p
 	}
@@ -83,9 +85,9 @@ var _ = Describe("the budget-simulation guards", func() {
 var _ = Describe("GetMarginalItems", func() {
 	It("tells items apart by identity, not by content", func() {
 		p, err := cupel.NewPipeline(cupel.Policy{
-			Scorer:               cupel.NewPriorityScorer(),
+			Scorer:               scorer.NewPriority(),
 			Slicer:               slicer.NewGreedy(),
-			Placer:               cupel.NewChronologicalPlacer(),
+			Placer:               placer.NewChronological(),
 			DisableDeduplication: true,
 		})
 		Expect(err).NotTo(HaveOccurred())

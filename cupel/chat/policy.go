@@ -4,6 +4,8 @@ import (
 	"slices"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/placer"
+	"github.com/cupel-go/go-cupel/cupel/scorer"
 )
 
 // Policy returns the policy that suits a chat history: RecencyScorer,
@@ -19,9 +21,9 @@ import (
 // gap.
 func Policy() cupel.Policy {
 	return cupel.Policy{
-		Scorer:   cupel.NewRecencyScorer(),
+		Scorer:   scorer.NewRecency(),
 		Slicer:   NewestFirstSlice{},
-		Placer:   cupel.NewChronologicalPlacer(),
+		Placer:   placer.NewChronological(),
 		Overflow: cupel.OverflowThrow,
 	}
 }

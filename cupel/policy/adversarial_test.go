@@ -7,20 +7,22 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/placer"
 	"github.com/cupel-go/go-cupel/cupel/policy"
+	"github.com/cupel-go/go-cupel/cupel/scorer"
 	"github.com/cupel-go/go-cupel/cupel/slicer"
 )
 
 var _ = Describe("adversarial input", func() {
 	Describe("Of with typed nil components", func() {
 		// Regression: Of (then cupel.PolicySpecOf) read the configuration of a typed nil
-		// *CountQuotaSlice (and *QuotaSlice, *CompositeScorer, ...) and
+		// *CountQuotaSlice (and *QuotaSlice, *scorer.Composite, ...) and
 		// panicked instead of returning an error.
-		greedy, placer := slicer.NewGreedy(), cupel.NewUShapedPlacer()
+		greedy, ushaped := slicer.NewGreedy(), placer.NewUShaped()
 		scorers := map[string]cupel.Scorer{
-			"composite": (*cupel.CompositeScorer)(nil), "scaled": (*cupel.ScaledScorer)(nil), "kind": (*cupel.KindScorer)(nil),
-			"tag": (*cupel.TagScorer)(nil), "decay": (*cupel.DecayScorer)(nil), "metadata_trust": (*cupel.MetadataTrustScorer)(nil),
-			"metadata_key": (*cupel.MetadataKeyScorer)(nil), "recency": (*cupel.RecencyScorer)(nil), "nil": nil,
+			"composite": (*scorer.Composite)(nil), "scaled": (*scorer.Scaled)(nil), "kind": (*scorer.Kind)(nil),
+			"tag": (*scorer.Tag)(nil), "decay": (*scorer.Decay)(nil), "metadata_trust": (*scorer.MetadataTrust)(nil),
+			"metadata_key": (*scorer.MetadataKey)(nil), "recency": (*scorer.Recency)(nil), "nil": nil,
 		}
 		slicers := map[string]cupel.Slicer{
 			"quota": (*slicer.Quota)(nil), "count_quota": (*slicer.CountQuota)(nil), "count_constrained_knapsack": (*slicer.CountConstrainedKnapsack)(nil),
@@ -28,13 +30,13 @@ var _ = Describe("adversarial input", func() {
 		}
 		for name, sc := range scorers {
 			It("returns an error for a nil "+name+" scorer", func() {
-				_, err := policy.Of(cupel.Policy{Scorer: sc, Slicer: greedy, Placer: placer})
+				_, err := policy.Of(cupel.Policy{Scorer: sc, Slicer: greedy, Placer: ushaped})
 				Expect(err).To(MatchError(cupel.ErrInvalidConfig))
 			})
 		}
 		for name, sl := range slicers {
 			It("returns an error for a nil "+name+" slicer", func() {
-				_, err := policy.Of(cupel.Policy{Scorer: cupel.NewRecencyScorer(), Slicer: sl, Placer: placer})
+				_, err := policy.Of(cupel.Policy{Scorer: scorer.NewRecency(), Slicer: sl, Placer: ushaped})
 				Expect(err).To(MatchError(cupel.ErrInvalidConfig))
 			})
 		}
@@ -52,7 +54,7 @@ var _ = Describe("adversarial input", func() {
 				Expect(err).NotTo(HaveOccurred(), f.name)
 				pol, err := decoded.Build()
 				Expect(err).NotTo(HaveOccurred(), f.name)
-				Expect(pol.Scorer.(*cupel.KindScorer).Weights()).To(BeEmpty(), f.name)
+				Expect(pol.Scorer.(*scorer.Kind).Weights()).To(BeEmpty(), f.name)
 				spec, err := policy.Of(pol)
 				Expect(err).NotTo(HaveOccurred())
 				Expect(spec.Scorers[0].UseDefaultWeights).To(Equal(cupel.Ptr(false)))
@@ -62,19 +64,19 @@ var _ = Describe("adversarial input", func() {
 				Expect(err).NotTo(HaveOccurred())
 				pol2, err := decoded.Build()
 				Expect(err).NotTo(HaveOccurred())
-				Expect(pol2.Scorer.(*cupel.KindScorer).Weights()).To(BeEmpty(), string(back))
+				Expect(pol2.Scorer.(*scorer.Kind).Weights()).To(BeEmpty(), string(back))
 			}
 		})
 	})
 
 	It("describes a composite 1,000 levels deep, and builds its description again", func() {
-		var s cupel.Scorer = cupel.NewReflexiveScorer()
+		var s cupel.Scorer = scorer.NewReflexive()
 		for range 1000 {
-			c, err := cupel.NewCompositeScorer(cupel.WeightedScorer{Scorer: s, Weight: 1}, cupel.WeightedScorer{Scorer: cupel.NewReflexiveScorer(), Weight: 1e-300})
+			c, err := scorer.NewComposite(scorer.Weighted{Scorer: s, Weight: 1}, scorer.Weighted{Scorer: scorer.NewReflexive(), Weight: 1e-300})
 			Expect(err).NotTo(HaveOccurred())
 			s = c
 		}
-		p, err := cupel.NewPipeline(cupel.Policy{Scorer: s, Slicer: slicer.NewGreedy(), Placer: cupel.NewUShapedPlacer()})
+		p, err := cupel.NewPipeline(cupel.Policy{Scorer: s, Slicer: slicer.NewGreedy(), Placer: placer.NewUShaped()})
 		Expect(err).NotTo(HaveOccurred())
 		spec, err := policy.Of(p.Config())
 		Expect(err).NotTo(HaveOccurred())

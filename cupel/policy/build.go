@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/placer"
+	"github.com/cupel-go/go-cupel/cupel/scorer"
 	"github.com/cupel-go/go-cupel/internal/enginehook"
 )
 
@@ -16,7 +18,7 @@ import (
 type BuildOption func(*buildOptions)
 
 type buildOptions struct {
-	clock cupel.Clock
+	clock scorer.Clock
 	// check builds the spec only to validate it ([Decode]): a decay
 	// scorer without a clock gets one that is never read.
 	check bool
@@ -24,8 +26,8 @@ type buildOptions struct {
 
 // WithClock supplies the clock of decay scorers that have no
 // reference_time. Such a scorer cannot be built without one: the spec
-// gives cupel.DecayScorer no default clock.
-func WithClock(c cupel.Clock) BuildOption { return func(o *buildOptions) { o.clock = c } }
+// gives scorer.Decay no default clock.
+func WithClock(c scorer.Clock) BuildOption { return func(o *buildOptions) { o.clock = c } }
 
 // Build validates the spec and returns the cupel.Policy. An invalid spec
 // is a [*cupel.ValidationError] wrapping cupel.ErrInvalidConfig whose Field
@@ -54,16 +56,16 @@ func (s Spec) build(o *buildOptions) (cupel.Policy, error) {
 	if err != nil {
 		return cupel.Policy{}, err
 	}
-	var placer cupel.Placer
+	var pl cupel.Placer
 	switch s.Placer {
 	case "chronological":
-		placer = cupel.NewChronologicalPlacer()
+		pl = placer.NewChronological()
 	case "u-shaped":
-		placer = cupel.NewUShapedPlacer()
+		pl = placer.NewUShaped()
 	default:
 		return cupel.Policy{}, specError("placer", s.Placer, `must be "chronological" or "u-shaped"`)
 	}
-	p := cupel.Policy{Scorer: scorer, Slicer: slicer, Placer: placer}
+	p := cupel.Policy{Scorer: scorer, Slicer: slicer, Placer: pl}
 	if s.Deduplication != nil {
 		p.DisableDeduplication = !*s.Deduplication
 	}
@@ -142,7 +144,7 @@ func (s *ScorerSpec) setFields() [12]field {
 // buildComposite builds the composite of the children listed under key
 // in the table at path, each of which needs a weight.
 func buildComposite(path, key string, list []ScorerSpec, o *buildOptions) (cupel.Scorer, error) {
-	entries := make([]cupel.WeightedScorer, 0, len(list))
+	entries := make([]scorer.Weighted, 0, len(list))
 	for i := range list {
 		p := fmt.Sprintf("%s[%d]", join(path, key), i)
 		if list[i].Weight == nil {
@@ -152,9 +154,9 @@ func buildComposite(path, key string, list []ScorerSpec, o *buildOptions) (cupel
 		if err != nil {
 			return nil, err
 		}
-		entries = append(entries, cupel.WeightedScorer{Scorer: child, Weight: float64(*list[i].Weight)})
+		entries = append(entries, scorer.Weighted{Scorer: child, Weight: float64(*list[i].Weight)})
 	}
-	sc, err := cupel.NewCompositeScorer(entries...)
+	sc, err := scorer.NewComposite(entries...)
 	if err != nil {
 		// The constructor's entries are the listed children:
 		// entries[i].weight is key[i].weight.
@@ -177,13 +179,13 @@ func (s *ScorerSpec) build(path string, o *buildOptions) (cupel.Scorer, error) {
 		}
 		switch s.Type {
 		case "recency":
-			return cupel.NewRecencyScorer(), nil
+			return scorer.NewRecency(), nil
 		case "priority":
-			return cupel.NewPriorityScorer(), nil
+			return scorer.NewPriority(), nil
 		case "frequency":
-			return cupel.NewFrequencyScorer(), nil
+			return scorer.NewFrequency(), nil
 		}
-		return cupel.NewReflexiveScorer(), nil
+		return scorer.NewReflexive(), nil
 	case "kind":
 		return s.buildKind(path, check)
 	case "tag":
@@ -197,7 +199,7 @@ func (s *ScorerSpec) build(path string, o *buildOptions) (cupel.Scorer, error) {
 			}
 			w[tw.Tag] = float64(tw.Weight)
 		}
-		sc, err := cupel.NewTagScorer(w)
+		sc, err := scorer.NewTag(w)
 		if err != nil {
 			return nil, wrapSpecError(path, err)
 		}
@@ -222,7 +224,7 @@ func (s *ScorerSpec) build(path string, o *buildOptions) (cupel.Scorer, error) {
 		if err != nil {
 			return nil, err
 		}
-		return cupel.NewScaledScorer(in)
+		return scorer.NewScaled(in)
 	case "decay":
 		return s.buildDecay(path, o, check)
 	case "metadata_trust":
@@ -233,7 +235,7 @@ func (s *ScorerSpec) build(path string, o *buildOptions) (cupel.Scorer, error) {
 		if s.DefaultScore != nil {
 			def = float64(*s.DefaultScore)
 		}
-		sc, err := cupel.NewMetadataTrustScorer(def)
+		sc, err := scorer.NewMetadataTrust(def)
 		if err != nil {
 			return nil, wrapSpecError(path, err)
 		}
@@ -242,7 +244,7 @@ func (s *ScorerSpec) build(path string, o *buildOptions) (cupel.Scorer, error) {
 		if err := check("key", "value", "boost"); err != nil {
 			return nil, err
 		}
-		sc, err := cupel.NewMetadataKeyScorer(s.Key, s.Value, float64(s.Boost))
+		sc, err := scorer.NewMetadataKey(s.Key, s.Value, float64(s.Boost))
 		if err != nil {
 			return nil, wrapSpecError(path, err)
 		}
@@ -260,7 +262,7 @@ func (s *ScorerSpec) buildKind(path string, check func(...string) error) (cupel.
 		return nil, specError(join(path, "weights"), len(s.Weights), "must be absent with use_default_weights = true")
 	}
 	if s.Weights == nil && useDefault {
-		return cupel.NewDefaultKindScorer(), nil
+		return scorer.NewDefaultKind(), nil
 	}
 	w := make(map[cupel.ContextKind]float64, len(s.Weights))
 	for i, kw := range s.Weights {
@@ -275,7 +277,7 @@ func (s *ScorerSpec) buildKind(path string, check func(...string) error) (cupel.
 		}
 		w[kw.Kind] = float64(kw.Weight)
 	}
-	sc, err := cupel.NewKindScorer(w)
+	sc, err := scorer.NewKind(w)
 	if err != nil {
 		return nil, wrapSpecError(path, err)
 	}
@@ -296,19 +298,19 @@ func (s *ScorerSpec) buildDecay(path string, o *buildOptions, check func(...stri
 	clock := o.clock
 	if s.ReferenceTime != nil {
 		now := *s.ReferenceTime
-		clock = cupel.ClockFunc(func() time.Time { return now })
+		clock = scorer.ClockFunc(func() time.Time { return now })
 	}
 	if clock == nil && o.check {
-		clock = cupel.ClockFunc(func() time.Time { return time.Time{} })
+		clock = scorer.ClockFunc(func() time.Time { return time.Time{} })
 	}
 	if clock == nil {
 		return nil, specError(path, "decay", "needs a clock: give it a reference_time, or build the policy with policy.WithClock")
 	}
-	var dopts []cupel.DecayOption
+	var dopts []scorer.DecayOption
 	if s.NullTimestampScore != nil {
-		dopts = append(dopts, cupel.WithNullTimestampScore(float64(*s.NullTimestampScore)))
+		dopts = append(dopts, scorer.WithNullTimestampScore(float64(*s.NullTimestampScore)))
 	}
-	sc, err := cupel.NewDecayScorer(clock, curve, dopts...)
+	sc, err := scorer.NewDecay(clock, curve, dopts...)
 	if err != nil {
 		return nil, wrapSpecError(path, err)
 	}
@@ -328,52 +330,52 @@ func seconds(path string, f Float) (time.Duration, error) {
 // secondsOf is the age d in seconds.
 func secondsOf(d time.Duration) *Float { f := Float(float64(d) / 1e9); return &f }
 
-func (c *CurveSpec) build(path string) (cupel.DecayCurve, error) {
+func (c *CurveSpec) build(path string) (scorer.DecayCurve, error) {
 	age := func(key string, f *Float) (time.Duration, error) {
 		if f == nil {
 			return 0, specError(join(path, key), nil, "is required for a curve of type "+c.Type)
 		}
 		return seconds(join(path, key), *f)
 	}
-	var curve cupel.DecayCurve
+	var curve scorer.DecayCurve
 	var err error
 	switch c.Type {
 	case "exponential":
 		if c.MaxAgeSecs != nil || c.Windows != nil {
-			return cupel.DecayCurve{}, specError(path, c.Type, "an exponential curve takes only half_life_secs")
+			return scorer.DecayCurve{}, specError(path, c.Type, "an exponential curve takes only half_life_secs")
 		}
 		var d time.Duration
 		if d, err = age("half_life_secs", c.HalfLifeSecs); err != nil {
-			return cupel.DecayCurve{}, err
+			return scorer.DecayCurve{}, err
 		}
-		curve, err = cupel.NewExponentialCurve(d)
+		curve, err = scorer.NewExponentialCurve(d)
 	case "window":
 		if c.HalfLifeSecs != nil || c.Windows != nil {
-			return cupel.DecayCurve{}, specError(path, c.Type, "a window curve takes only max_age_secs")
+			return scorer.DecayCurve{}, specError(path, c.Type, "a window curve takes only max_age_secs")
 		}
 		var d time.Duration
 		if d, err = age("max_age_secs", c.MaxAgeSecs); err != nil {
-			return cupel.DecayCurve{}, err
+			return scorer.DecayCurve{}, err
 		}
-		curve, err = cupel.NewWindowCurve(d)
+		curve, err = scorer.NewWindowCurve(d)
 	case "step":
 		if c.HalfLifeSecs != nil || c.MaxAgeSecs != nil {
-			return cupel.DecayCurve{}, specError(path, c.Type, "a step curve takes only windows")
+			return scorer.DecayCurve{}, specError(path, c.Type, "a step curve takes only windows")
 		}
-		ws := make([]cupel.StepWindow, len(c.Windows))
+		ws := make([]scorer.StepWindow, len(c.Windows))
 		for i, w := range c.Windows {
 			d, err := seconds(fmt.Sprintf("%s.windows[%d].max_age_secs", path, i), w.MaxAgeSecs)
 			if err != nil {
-				return cupel.DecayCurve{}, err
+				return scorer.DecayCurve{}, err
 			}
-			ws[i] = cupel.StepWindow{MaxAge: d, Score: float64(w.Score)}
+			ws[i] = scorer.StepWindow{MaxAge: d, Score: float64(w.Score)}
 		}
-		curve, err = cupel.NewStepCurve(ws...)
+		curve, err = scorer.NewStepCurve(ws...)
 	default:
-		return cupel.DecayCurve{}, specError(join(path, "type"), c.Type, `must be "exponential", "window" or "step"`)
+		return scorer.DecayCurve{}, specError(join(path, "type"), c.Type, `must be "exponential", "window" or "step"`)
 	}
 	if err != nil {
-		return cupel.DecayCurve{}, wrapSpecError(path, err)
+		return scorer.DecayCurve{}, wrapSpecError(path, err)
 	}
 	return curve, nil
 }

@@ -6,7 +6,9 @@ import (
 	"time"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/placer"
 	"github.com/cupel-go/go-cupel/cupel/policy"
+	"github.com/cupel-go/go-cupel/cupel/scorer"
 	"github.com/cupel-go/go-cupel/cupel/slicer"
 )
 
@@ -31,7 +33,7 @@ curve = { type = "window", max_age_secs = 7200 }
 	if err != nil {
 		log.Fatal(err)
 	}
-	clock := cupel.ClockFunc(func() time.Time { return time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC) })
+	clock := scorer.ClockFunc(func() time.Time { return time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC) })
 	p, err := spec.Build(policy.WithClock(clock))
 	if err != nil {
 		log.Fatal(err)
@@ -40,7 +42,7 @@ curve = { type = "window", max_age_secs = 7200 }
 	_, err = policy.Decode("broken.json", []byte(`{"scorers":[{"type":"recency","weight":-1},{"type":"kind","weight":1}],"slicer":"greedy","placer":"chronological"}`))
 	fmt.Println(err)
 	// Output:
-	// *cupel.CompositeScorer *slicer.Knapsack *cupel.ChronologicalPlacer
+	// *scorer.Composite *slicer.Knapsack *placer.Chronological
 	// broken.json: cupel: invalid configuration: policy.Spec: scorers[0].weight: weight must be positive (got -1)
 }
 
@@ -61,16 +63,16 @@ func ExamplePreset() {
 	// Output:
 	// reflexive 3
 	// kind 1
-	// *slicer.Greedy *cupel.UShapedPlacer
+	// *slicer.Greedy *placer.UShaped
 	// [chat code-review rag document-qa tool-use long-running debugging]
 }
 
 func ExampleOf() {
-	kind, err := cupel.NewKindScorer(map[cupel.ContextKind]float64{cupel.KindToolOutput: 2})
+	kind, err := scorer.NewKind(map[cupel.ContextKind]float64{cupel.KindToolOutput: 2})
 	if err != nil {
 		log.Fatal(err)
 	}
-	spec, err := policy.Of(cupel.Policy{Scorer: kind, Slicer: slicer.NewGreedy(), Placer: cupel.NewUShapedPlacer()})
+	spec, err := policy.Of(cupel.Policy{Scorer: kind, Slicer: slicer.NewGreedy(), Placer: placer.NewUShaped()})
 	if err != nil {
 		log.Fatal(err)
 	}

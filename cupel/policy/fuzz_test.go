@@ -12,9 +12,10 @@ import (
 
 	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/cupel/policy"
+	"github.com/cupel-go/go-cupel/cupel/scorer"
 )
 
-var fzClock = cupel.ClockFunc(func() time.Time { return time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC) })
+var fzClock = scorer.ClockFunc(func() time.Time { return time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC) })
 
 // FuzzPolicyDecode feeds arbitrary bytes to Decode as a ".json" and as a
 // ".toml" file, builds what decodes with a fixed clock, and checks:

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/placer"
+	"github.com/cupel-go/go-cupel/cupel/scorer"
 	"github.com/cupel-go/go-cupel/internal/enginehook"
 )
 
@@ -21,7 +23,7 @@ import (
 // with their exported accessors only.
 func Of(p cupel.Policy) (Spec, error) {
 	var spec Spec
-	if c, ok := p.Scorer.(*cupel.CompositeScorer); ok && c != nil && len(c.Entries()) >= 2 {
+	if c, ok := p.Scorer.(*scorer.Composite); ok && c != nil && len(c.Entries()) >= 2 {
 		children, err := childSpecsOf("scorers", c)
 		if err != nil {
 			return Spec{}, err
@@ -39,9 +41,9 @@ func Of(p cupel.Policy) (Spec, error) {
 	}
 	spec.Deduplication, spec.OverflowStrategy = cupel.Ptr(!p.DisableDeduplication), strings.ToLower(p.Overflow.String())
 	switch p.Placer.(type) {
-	case *cupel.ChronologicalPlacer:
+	case *placer.Chronological:
 		spec.Placer = "chronological"
-	case *cupel.UShapedPlacer:
+	case *placer.UShaped:
 		spec.Placer = "u-shaped"
 	default:
 		return Spec{}, specError("placer", typeNameOrNil(p.Placer), "is not a built-in placer")
@@ -57,7 +59,7 @@ func typeNameOrNil(v any) string {
 }
 
 // childSpecsOf describes the weighted children of c, listed under path.
-func childSpecsOf(path string, c *cupel.CompositeScorer) ([]ScorerSpec, error) {
+func childSpecsOf(path string, c *scorer.Composite) ([]ScorerSpec, error) {
 	var out []ScorerSpec
 	for i, e := range c.Entries() {
 		child, err := scorerSpecOf(fmt.Sprintf("%s[%d]", path, i), e.Scorer)
@@ -75,15 +77,15 @@ func scorerSpecOf(path string, s cupel.Scorer) (ScorerSpec, error) {
 		return ScorerSpec{}, specError(path, typeNameOrNil(s), "is nil")
 	}
 	switch s := s.(type) {
-	case *cupel.RecencyScorer:
+	case *scorer.Recency:
 		return ScorerSpec{Type: "recency"}, nil
-	case *cupel.PriorityScorer:
+	case *scorer.Priority:
 		return ScorerSpec{Type: "priority"}, nil
-	case *cupel.FrequencyScorer:
+	case *scorer.Frequency:
 		return ScorerSpec{Type: "frequency"}, nil
-	case *cupel.ReflexiveScorer:
+	case *scorer.Reflexive:
 		return ScorerSpec{Type: "reflexive"}, nil
-	case *cupel.KindScorer:
+	case *scorer.Kind:
 		w := s.Weights()
 		if len(w) == 0 {
 			return ScorerSpec{Type: "kind", UseDefaultWeights: cupel.Ptr(false)}, nil
@@ -94,26 +96,26 @@ func scorerSpecOf(path string, s cupel.Scorer) (ScorerSpec, error) {
 			spec.Weights = append(spec.Weights, KindWeightSpec{Kind: k, Weight: Float(w[k])})
 		}
 		return spec, nil
-	case *cupel.TagScorer:
+	case *scorer.Tag:
 		w := s.Weights()
 		spec := ScorerSpec{Type: "tag", TagWeights: []TagWeightSpec{}}
 		for _, t := range slices.Sorted(maps.Keys(w)) {
 			spec.TagWeights = append(spec.TagWeights, TagWeightSpec{Tag: t, Weight: Float(w[t])})
 		}
 		return spec, nil
-	case *cupel.CompositeScorer:
+	case *scorer.Composite:
 		children, err := childSpecsOf(path+".children", s)
 		if err != nil {
 			return ScorerSpec{}, err
 		}
 		return ScorerSpec{Type: "composite", Children: children}, nil
-	case *cupel.ScaledScorer:
+	case *scorer.Scaled:
 		inner, err := scorerSpecOf(path+".inner", s.Inner())
 		if err != nil {
 			return ScorerSpec{}, err
 		}
 		return ScorerSpec{Type: "scaled", Inner: &inner}, nil
-	case *cupel.DecayScorer:
+	case *scorer.Decay:
 		c := s.Curve()
 		cs := &CurveSpec{Type: c.Type()}
 		switch c.Type() {
@@ -127,9 +129,9 @@ func scorerSpecOf(path string, s cupel.Scorer) (ScorerSpec, error) {
 			}
 		}
 		return ScorerSpec{Type: "decay", Curve: cs, NullTimestampScore: cupel.Ptr(Float(s.NullTimestampScore()))}, nil
-	case *cupel.MetadataTrustScorer:
+	case *scorer.MetadataTrust:
 		return ScorerSpec{Type: "metadata_trust", DefaultScore: cupel.Ptr(Float(s.DefaultScore()))}, nil
-	case *cupel.MetadataKeyScorer:
+	case *scorer.MetadataKey:
 		return ScorerSpec{Type: "metadata_key", Key: s.Key(), Value: s.Value(), Boost: Float(s.Boost())}, nil
 	}
 	return ScorerSpec{}, specError(path, typeNameOrNil(s), "is not a built-in scorer")

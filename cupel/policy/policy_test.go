@@ -11,7 +11,9 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/placer"
 	"github.com/cupel-go/go-cupel/cupel/policy"
+	"github.com/cupel-go/go-cupel/cupel/scorer"
 	"github.com/cupel-go/go-cupel/cupel/slicer"
 )
 
@@ -31,7 +33,7 @@ func validationField(err error) string {
 	return "<not a ValidationError>"
 }
 
-var fixedClock = cupel.ClockFunc(func() time.Time { return time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC) })
+var fixedClock = scorer.ClockFunc(func() time.Time { return time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC) })
 
 func fullSpec(scorers []policy.ScorerSpec, slicer policy.Spec, placer string) policy.Spec {
 	slicer.Scorers, slicer.Placer, slicer.Deduplication, slicer.OverflowStrategy = scorers, placer, cupel.Ptr(true), "throw"
@@ -142,7 +144,7 @@ curve = { type = "exponential", half_life_secs = 86400 }
 		Expect(p.Overflow).To(Equal(cupel.OverflowTruncate))
 		Expect(p.DisableDeduplication).To(BeTrue())
 		Expect(*spec.Scorers[1].Curve.HalfLifeSecs).To(Equal(policy.Float(86400)))
-		Expect(p.Scorer.(*cupel.CompositeScorer).Entries()[1].Scorer.(*cupel.DecayScorer).Curve().HalfLife()).To(Equal(24 * time.Hour))
+		Expect(p.Scorer.(*scorer.Composite).Entries()[1].Scorer.(*scorer.Decay).Curve().HalfLife()).To(Equal(24 * time.Hour))
 		ks, ok := p.Slicer.(*slicer.Knapsack)
 		Expect(ok).To(BeTrue())
 		Expect(ks.BucketSize()).To(Equal(100))
@@ -201,7 +203,7 @@ weight = 1.0
 		ts := time.Date(2025, 1, 1, 11, 30, 0, 0, time.UTC)
 		Expect(p.Scorer.Score(cupel.MustItem(cupel.ItemSpec{Content: "a", Tokens: 1, Timestamp: &ts}), nil)).To(Equal(1.0))
 		// The reference time wins over WithClock: the file states it.
-		late := cupel.ClockFunc(func() time.Time { return ts.Add(24 * time.Hour) })
+		late := scorer.ClockFunc(func() time.Time { return ts.Add(24 * time.Hour) })
 		p, err = spec.Build(policy.WithClock(late))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(p.Scorer.Score(cupel.MustItem(cupel.ItemSpec{Content: "a", Tokens: 1, Timestamp: &ts}), nil)).To(Equal(1.0))
@@ -271,7 +273,7 @@ weight = 1.0
 	})
 
 	It("refuses to describe custom components", func() {
-		_, err := policy.Of(cupel.Policy{Scorer: tableScorer{}, Slicer: slicer.NewGreedy(), Placer: cupel.NewUShapedPlacer()})
+		_, err := policy.Of(cupel.Policy{Scorer: tableScorer{}, Slicer: slicer.NewGreedy(), Placer: placer.NewUShaped()})
 		Expect(err).To(MatchError(cupel.ErrInvalidConfig))
 		Expect(validationField(err)).To(Equal("scorers[0]"))
 	})

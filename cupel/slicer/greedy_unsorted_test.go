@@ -11,6 +11,7 @@ import (
 
 	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/cupel/internal/keysort"
+	"github.com/cupel-go/go-cupel/cupel/placer"
 	"github.com/cupel-go/go-cupel/cupel/slicer"
 	"github.com/cupel-go/go-cupel/internal/testtool"
 )
@@ -145,7 +146,7 @@ var _ = Describe("a plain run with GreedySlice (SliceUnsorted: no Sort stage)", 
 			target := []int{0, 1, 100, total / 10, total / 3, total, total + 1, max(1, total-1)}[r.IntN(8)]
 			budget, err := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: max(target, 2000) + 100000, TargetTokens: target})
 			Expect(err).NotTo(HaveOccurred())
-			for _, placer := range []cupel.Placer{cupel.NewUShapedPlacer(), cupel.NewChronologicalPlacer()} {
+			for _, placer := range []cupel.Placer{placer.NewUShaped(), placer.NewChronological()} {
 				policy := cupel.Policy{Scorer: contentScorer{}, Slicer: slicer.NewGreedy(), Placer: placer, Overflow: cupel.OverflowProceed, DisableDeduplication: trial%4 == 3}
 				fused, err := cupel.NewPipeline(policy)
 				Expect(err).NotTo(HaveOccurred())

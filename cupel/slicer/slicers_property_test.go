@@ -11,6 +11,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/placer"
 	"github.com/cupel-go/go-cupel/cupel/slicer"
 )
 
@@ -134,7 +135,7 @@ var _ = Describe("slicer and placer properties on random inputs", func() {
 
 	It("placers return a permutation of the input, deterministically, without touching the input", func() {
 		r := rand.New(rand.NewPCG(4, 4))
-		for _, p := range []cupel.Placer{cupel.NewChronologicalPlacer(), cupel.NewUShapedPlacer()} {
+		for _, p := range []cupel.Placer{placer.NewChronological(), placer.NewUShaped()} {
 			for trial := 0; trial < 200; trial++ {
 				in := slRandomInput(r, r.IntN(400), true)
 				cp := slices.Clone(in)
@@ -163,7 +164,7 @@ var _ = Describe("slicer and placer properties on random inputs", func() {
 			inputs[i] = slRandomInput(r, 300, false)
 		}
 		slicers := slSlicers()
-		placers := []cupel.Placer{cupel.NewChronologicalPlacer(), cupel.NewUShapedPlacer()}
+		placers := []cupel.Placer{placer.NewChronological(), placer.NewUShaped()}
 		want := map[string][][]*cupel.ContextItem{}
 		for name, s := range slicers {
 			for _, in := range inputs {

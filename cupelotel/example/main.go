@@ -24,6 +24,8 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/placer"
+	"github.com/cupel-go/go-cupel/cupel/scorer"
 	"github.com/cupel-go/go-cupel/cupel/slicer"
 	"github.com/cupel-go/go-cupel/cupelotel"
 )
@@ -89,9 +91,9 @@ func scenario() (*cupel.Pipeline, []*cupel.ContextItem, cupel.ContextBudget) {
 	slicer, err := slicer.NewCountQuota([]slicer.CountQuotaEntry{toolCap}, slicer.NewGreedy(), slicer.ScarcityDegrade)
 	check(err)
 	pipeline, err := cupel.NewPipeline(cupel.Policy{
-		Scorer: cupel.NewPriorityScorer(),
+		Scorer: scorer.NewPriority(),
 		Slicer: slicer,
-		Placer: cupel.NewUShapedPlacer(),
+		Placer: placer.NewUShaped(),
 	})
 	check(err)
 	budget, err := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 200, TargetTokens: 150})
@@ -123,9 +125,9 @@ func truncateScenario() (*cupel.Pipeline, []*cupel.ContextItem, cupel.ContextBud
 	slicer, err := slicer.NewCountQuota([]slicer.CountQuotaEntry{docs}, slicer.NewGreedy(), slicer.ScarcityDegrade)
 	check(err)
 	pipeline, err := cupel.NewPipeline(cupel.Policy{
-		Scorer:   cupel.NewPriorityScorer(),
+		Scorer:   scorer.NewPriority(),
 		Slicer:   slicer,
-		Placer:   cupel.NewChronologicalPlacer(),
+		Placer:   placer.NewChronological(),
 		Overflow: cupel.OverflowTruncate,
 	})
 	check(err)

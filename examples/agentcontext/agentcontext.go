@@ -7,9 +7,9 @@
 // a large order listing) and four retrieved documents, one of them
 // retrieved twice.
 //
-// The pipeline is built from the engine's own stages: a CompositeScorer of
-// KindScorer (what kind of context it is), RecencyScorer (chat turns and
-// tool outputs) and ReflexiveScorer (the retriever's relevance, carried as
+// The pipeline is built from the engine's own stages: a scorer.Composite of
+// scorer.Kind (what kind of context it is), scorer.Recency (chat turns and
+// tool outputs) and scorer.Reflexive (the retriever's relevance, carried as
 // the documents' futureRelevanceHint), a GreedySlice and a UShapedPlacer.
 package agentcontext
 
@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/placer"
+	"github.com/cupel-go/go-cupel/cupel/scorer"
 	"github.com/cupel-go/go-cupel/cupel/slicer"
 )
 
@@ -81,7 +83,7 @@ func Budget() cupel.ContextBudget {
 // Scorer weighs what kind of context an item is (0.6), how recent it is
 // among the timestamped items (0.2) and the retriever's relevance (0.2).
 func Scorer() cupel.Scorer {
-	kinds, err := cupel.NewKindScorer(map[cupel.ContextKind]float64{
+	kinds, err := scorer.NewKind(map[cupel.ContextKind]float64{
 		cupel.KindToolOutput: 0.9,
 		cupel.KindDocument:   0.8,
 		cupel.KindMessage:    0.7,
@@ -90,10 +92,10 @@ func Scorer() cupel.Scorer {
 	if err != nil {
 		panic(err)
 	}
-	s, err := cupel.NewCompositeScorer(
-		cupel.WeightedScorer{Scorer: kinds, Weight: 0.6},
-		cupel.WeightedScorer{Scorer: cupel.NewRecencyScorer(), Weight: 0.2},
-		cupel.WeightedScorer{Scorer: cupel.NewReflexiveScorer(), Weight: 0.2},
+	s, err := scorer.NewComposite(
+		scorer.Weighted{Scorer: kinds, Weight: 0.6},
+		scorer.Weighted{Scorer: scorer.NewRecency(), Weight: 0.2},
+		scorer.Weighted{Scorer: scorer.NewReflexive(), Weight: 0.2},
 	)
 	if err != nil {
 		panic(err)
@@ -104,7 +106,7 @@ func Scorer() cupel.Scorer {
 // Pipeline returns the pipeline of the examples: Scorer, a GreedySlice and
 // a UShapedPlacer, which puts the best items at both edges of the window.
 func Pipeline() *cupel.Pipeline {
-	p, err := cupel.NewPipeline(cupel.Policy{Scorer: Scorer(), Slicer: slicer.NewGreedy(), Placer: cupel.NewUShapedPlacer()})
+	p, err := cupel.NewPipeline(cupel.Policy{Scorer: Scorer(), Slicer: slicer.NewGreedy(), Placer: placer.NewUShaped()})
 	if err != nil {
 		panic(err)
 	}

@@ -29,6 +29,7 @@ import (
 
 	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/cupel/policy"
+	"github.com/cupel-go/go-cupel/cupel/scorer"
 	"github.com/cupel-go/go-cupel/examples/agentcontext"
 )
 
@@ -87,7 +88,7 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 // run builds the policy in data (read from the file called name), selects
 // the turn's context with it and writes the window and the exclusions.
 func run(w io.Writer, name string, data []byte, now time.Time) error {
-	clock := cupel.ClockFunc(func() time.Time { return now })
+	clock := scorer.ClockFunc(func() time.Time { return now })
 	spec, err := policy.Decode(name, data)
 	if err != nil {
 		return err

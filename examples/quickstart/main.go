@@ -7,6 +7,8 @@ import (
 	"log"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/placer"
+	"github.com/cupel-go/go-cupel/cupel/scorer"
 	"github.com/cupel-go/go-cupel/cupel/slicer"
 )
 
@@ -23,17 +25,17 @@ func candidates() []*cupel.ContextItem {
 // newPipeline scores by priority and kind, fills the budget greedily and
 // puts the best items at both ends.
 func newPipeline() (*cupel.Pipeline, error) {
-	scorer, err := cupel.NewCompositeScorer(
-		cupel.WeightedScorer{Scorer: cupel.NewPriorityScorer(), Weight: 2},
-		cupel.WeightedScorer{Scorer: cupel.NewDefaultKindScorer(), Weight: 1},
+	sc, err := scorer.NewComposite(
+		scorer.Weighted{Scorer: scorer.NewPriority(), Weight: 2},
+		scorer.Weighted{Scorer: scorer.NewDefaultKind(), Weight: 1},
 	)
 	if err != nil {
 		return nil, err
 	}
 	return cupel.NewPipeline(cupel.Policy{
-		Scorer: scorer,
+		Scorer: sc,
 		Slicer: slicer.NewGreedy(),
-		Placer: cupel.NewUShapedPlacer(),
+		Placer: placer.NewUShaped(),
 	})
 }
 

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/placer"
 	"github.com/cupel-go/go-cupel/cupel/slicer"
 	"github.com/cupel-go/go-cupel/cupeltest"
 	"github.com/cupel-go/go-cupel/examples/similarity"
@@ -47,7 +48,7 @@ func TestSelection(t *testing.T) {
 	p, err := cupel.NewPipeline(cupel.Policy{
 		Scorer: similarity.Scorer{},
 		Slicer: slicer.NewGreedy(),
-		Placer: cupel.NewUShapedPlacer(),
+		Placer: placer.NewUShaped(),
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -34,7 +34,7 @@ const (
 )
 
 // genLongKind is a kind of 65 bytes, one more than go-cupel folds in a
-// stack buffer (cupel/scorer_kind.go): a kind no scorer or quota names by
+// stack buffer (cupel/scorer/kind.go): a kind no scorer or quota names by
 // default, like any unusual kind a caller may use.
 var genLongKind = "Note-" + strings.Repeat("Long", 15)
 
