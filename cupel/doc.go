@@ -165,11 +165,10 @@
 // take candidates from an iter.Seq in micro-batches and stop pulling once the
 // budget is full; slicer.Stream (package cupel/slicer) is the same online
 // selection as a slicer (spec chapter 25 (Slicers) makes StreamSlice
-// optional). RunStream documents
-// where a streamed result differs from a batch run. [Result.All] and the
-// report's [SelectionReport.IncludedItems] and [SelectionReport.ExcludedBy]
-// are iterators, and [NewSlogObserver] writes a run's trace events to a
-// log/slog logger.
+// optional). RunStream documents where a streamed result differs from a
+// batch run. [Result.All] and the report's [SelectionReport.IncludedItems]
+// and [SelectionReport.ExcludedBy] are iterators, and [NewSlogObserver]
+// writes a run's trace events to a log/slog logger.
 //
 // # Errors
 //
@@ -178,8 +177,8 @@
 // ErrCountRequirementUnmet, ErrTableTooLarge, ErrTokenOverflow,
 // ErrNonMonotonicSlicer) for errors.Is, and most carry a typed value
 // ([ValidationError], [PinnedExceedsBudgetError], [OverflowError],
-// [NonMonotonicSlicerError], slicer.TableTooLargeError, ...) for errors.As. The
-// package never panics on caller input, except in the Must helpers meant for
+// [NonMonotonicSlicerError], slicer.TableTooLargeError, ...) for
+// errors.As. The package never panics on caller input, except in the Must helpers meant for
 // literals in tests.
 //
 // # Rulings
