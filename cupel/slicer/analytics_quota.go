@@ -20,11 +20,10 @@ type QuotaUtilization struct {
 // of its quota the items r included use, out of budget's targetTokens.
 // Kinds compare with ASCII case folding.
 func (s QuotaSet) Utilization(r *cupel.SelectionReport, budget cupel.ContextBudget) []QuotaUtilization {
-	quotas := s
-	kinds := quotas.Kinds()
+	kinds := s.Kinds()
 	out := make([]QuotaUtilization, len(kinds))
 	for i, k := range kinds {
-		u := QuotaUtilization{Kind: k, Require: quotas.Require(k), Cap: quotas.Cap(k), Tokens: includedOfKind(r, k, true)}
+		u := QuotaUtilization{Kind: k, Require: s.Require(k), Cap: s.Cap(k), Tokens: includedOfKind(r, k, true)}
 		if budget.TargetTokens() > 0 {
 			u.Percent = float64(u.Tokens) / float64(budget.TargetTokens()) * 100
 		}
