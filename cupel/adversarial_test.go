@@ -13,6 +13,7 @@ import (
 	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/cupel/placer"
 	"github.com/cupel-go/go-cupel/cupel/scorer"
+	"github.com/cupel-go/go-cupel/cupel/slicer"
 )
 
 func advSum(items []*cupel.ContextItem) int {
@@ -31,9 +32,9 @@ var _ = Describe("adversarial input", func() {
 		// 512 tokens more than its budget. (Where int has 32 bits the
 		// target is 2^30 and the floors are exact; the bound still holds.)
 		It("never selects more than the target", func() {
-			set, err := cupel.NewQuotaSet(cupel.Require("A", 50), cupel.Require("B", 50.000000000000007))
+			set, err := slicer.NewQuotaSet(slicer.Require("A", 50), slicer.Require("B", 50.000000000000007))
 			Expect(err).NotTo(HaveOccurred())
-			q, err := cupel.NewQuotaSlice(set, cupel.NewGreedySlice())
+			q, err := slicer.NewQuota(set, slicer.NewGreedy())
 			Expect(err).NotTo(HaveOccurred())
 			const target = math.MaxInt/2 + 1 // 2^62 on 64-bit platforms
 			a := cupel.MustItem(cupel.ItemSpec{Content: "a", Tokens: target / 2, Kind: "A"})
@@ -55,7 +56,7 @@ var _ = Describe("adversarial input", func() {
 
 	Describe("token counts at the int limits", func() {
 		greedyPipe := func(ov cupel.OverflowStrategy) *cupel.Pipeline {
-			p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewReflexive(), Slicer: cupel.NewGreedySlice(), Placer: placer.NewChronological(), Overflow: ov})
+			p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewReflexive(), Slicer: slicer.NewGreedy(), Placer: placer.NewChronological(), Overflow: ov})
 			Expect(err).NotTo(HaveOccurred())
 			return p
 		}
@@ -125,25 +126,25 @@ var _ = Describe("adversarial input", func() {
 			a := cupel.MustItem(cupel.ItemSpec{Content: "a", Tokens: math.MaxInt, Kind: "A"})
 			b := cupel.MustItem(cupel.ItemSpec{Content: "b", Tokens: math.MaxInt, Kind: "A"})
 			in := []cupel.ScoredItem{{Item: a, Score: 1}, {Item: b, Score: 0.5}}
-			set, err := cupel.NewQuotaSet(cupel.Require("A", 10))
+			set, err := slicer.NewQuotaSet(slicer.Require("A", 10))
 			Expect(err).NotTo(HaveOccurred())
-			q, err := cupel.NewQuotaSlice(set, cupel.NewGreedySlice())
+			q, err := slicer.NewQuota(set, slicer.NewGreedy())
 			Expect(err).NotTo(HaveOccurred())
 			_, err = q.Slice(in, huge)
 			Expect(err).To(MatchError(cupel.ErrTokenOverflow))
-			e, err := cupel.NewCountQuotaEntry("A", 2, 2)
+			e, err := slicer.NewCountQuotaEntry("A", 2, 2)
 			Expect(err).NotTo(HaveOccurred())
-			cq, err := cupel.NewCountQuotaSlice([]cupel.CountQuotaEntry{e}, cupel.NewGreedySlice(), cupel.ScarcityDegrade)
+			cq, err := slicer.NewCountQuota([]slicer.CountQuotaEntry{e}, slicer.NewGreedy(), slicer.ScarcityDegrade)
 			Expect(err).NotTo(HaveOccurred())
 			_, err = cq.Slice(in, huge)
 			Expect(err).To(MatchError(cupel.ErrTokenOverflow))
-			out, err := cupel.NewGreedySlice().Slice(in, huge)
+			out, err := slicer.NewGreedy().Slice(in, huge)
 			Expect(err).NotTo(HaveOccurred())
 			Expect(out).To(Equal([]*cupel.ContextItem{a}))
-			k, err := cupel.NewKnapsackSlice(1)
+			k, err := slicer.NewKnapsack(1)
 			Expect(err).NotTo(HaveOccurred())
 			_, err = k.Slice(in, huge)
-			var tl *cupel.TableTooLargeError
+			var tl *slicer.TableTooLargeError
 			Expect(errors.As(err, &tl)).To(BeTrue())
 			Expect(tl.Cells).To(BeNumerically(">", tl.Limit))
 		})
@@ -163,7 +164,7 @@ var _ = Describe("adversarial input", func() {
 			}
 			sc, err := scorer.NewComposite(scorer.Weighted{Scorer: scorer.NewRecency(), Weight: 2}, scorer.Weighted{Scorer: scorer.NewDefaultKind(), Weight: 1})
 			Expect(err).NotTo(HaveOccurred())
-			p, err := cupel.NewPipeline(cupel.Policy{Scorer: sc, Slicer: cupel.NewGreedySlice(), Placer: placer.NewChronological()})
+			p, err := cupel.NewPipeline(cupel.Policy{Scorer: sc, Slicer: slicer.NewGreedy(), Placer: placer.NewChronological()})
 			Expect(err).NotTo(HaveOccurred())
 			b, err := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 2_000_000, TargetTokens: 1_000_000})
 			Expect(err).NotTo(HaveOccurred())
@@ -203,7 +204,7 @@ var _ = Describe("adversarial input", func() {
 				h, _ := it.FutureRelevanceHint()
 				Expect(out[i]).To(BeNumerically("~", h, 1e-12))
 			}
-			p, err := cupel.NewPipeline(cupel.Policy{Scorer: s, Slicer: cupel.NewGreedySlice(), Placer: placer.NewUShaped()})
+			p, err := cupel.NewPipeline(cupel.Policy{Scorer: s, Slicer: slicer.NewGreedy(), Placer: placer.NewUShaped()})
 			Expect(err).NotTo(HaveOccurred())
 			res, err := p.Run(items, b)
 			Expect(err).NotTo(HaveOccurred())
@@ -220,7 +221,7 @@ var _ = Describe("adversarial input", func() {
 			cupel.ScoreBatch(s, items, out)
 			Expect(out).To(Equal([]float64{0, 1, 0.5}))
 			Expect(s.Score(items[0], items[:1])).To(Equal(0.5))
-			p, err := cupel.NewPipeline(cupel.Policy{Scorer: s, Slicer: cupel.NewGreedySlice(), Placer: placer.NewUShaped()})
+			p, err := cupel.NewPipeline(cupel.Policy{Scorer: s, Slicer: slicer.NewGreedy(), Placer: placer.NewUShaped()})
 			Expect(err).NotTo(HaveOccurred())
 			res, err := p.Run(items, b)
 			Expect(err).NotTo(HaveOccurred())
@@ -250,7 +251,7 @@ var _ = Describe("adversarial input", func() {
 				Expect(err).To(MatchError(cupel.ErrInvalidConfig))
 				_, err = scorer.NewMetadataTrust(w)
 				Expect(err).To(MatchError(cupel.ErrInvalidConfig))
-				_, err = cupel.NewQuotaSet(cupel.Require("A", w))
+				_, err = slicer.NewQuotaSet(slicer.Require("A", w))
 				Expect(err).To(MatchError(cupel.ErrInvalidConfig))
 				_, err = cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 10, EstimationSafetyMarginPercent: w})
 				Expect(err).To(MatchError(cupel.ErrInvalidBudget))
@@ -273,7 +274,7 @@ var _ = Describe("adversarial input", func() {
 			}
 			b, _ := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 30, TargetTokens: 20})
 			for _, v := range []float64{nan, inf, -inf} {
-				for _, sl := range []cupel.Slicer{cupel.NewGreedySlice(), slKnapsack(1), mustCountQuota("Message", 2)} {
+				for _, sl := range []cupel.Slicer{slicer.NewGreedy(), mustKnapsack(1), mustCountQuota("Message", 2)} {
 					for _, pl := range []cupel.Placer{placer.NewUShaped(), placer.NewChronological()} {
 						p, err := cupel.NewPipeline(cupel.Policy{Scorer: advConst(v), Slicer: sl, Placer: pl, Overflow: cupel.OverflowTruncate})
 						Expect(err).NotTo(HaveOccurred())
@@ -306,17 +307,17 @@ var _ = Describe("adversarial input", func() {
 			Expect(err).NotTo(HaveOccurred(), "K and the Kelvin sign are two kinds")
 			_, err = cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 10, ReservedSlots: map[cupel.ContextKind]int{"K": 1, kelvin: 2}})
 			Expect(err).NotTo(HaveOccurred())
-			e, err := cupel.NewCountQuotaEntry(kelvin, 1, 1)
+			e, err := slicer.NewCountQuotaEntry(kelvin, 1, 1)
 			Expect(err).NotTo(HaveOccurred())
-			cq, err := cupel.NewCountQuotaSlice([]cupel.CountQuotaEntry{e}, cupel.NewGreedySlice(), cupel.ScarcityThrow)
+			cq, err := slicer.NewCountQuota([]slicer.CountQuotaEntry{e}, slicer.NewGreedy(), slicer.ScarcityThrow)
 			Expect(err).NotTo(HaveOccurred())
 			b, _ := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 10, TargetTokens: 10})
 			out, err := cq.Slice([]cupel.ScoredItem{{Item: k, Score: 1}, {Item: kv, Score: 0}}, b)
 			Expect(err).NotTo(HaveOccurred())
 			Expect(out).To(Equal([]*cupel.ContextItem{kv}), "the Kelvin item is committed, K no longer fits")
-			set, err := cupel.NewQuotaSet(cupel.Cap("K", 0))
+			set, err := slicer.NewQuotaSet(slicer.Cap("K", 0))
 			Expect(err).NotTo(HaveOccurred())
-			q, err := cupel.NewQuotaSlice(set, cupel.NewGreedySlice())
+			q, err := slicer.NewQuota(set, slicer.NewGreedy())
 			Expect(err).NotTo(HaveOccurred())
 			out, err = q.Slice([]cupel.ScoredItem{{Item: k, Score: 1}, {Item: kv, Score: 0}}, b)
 			Expect(err).NotTo(HaveOccurred())
@@ -330,13 +331,13 @@ var _ = Describe("adversarial input", func() {
 			a1 := cupel.MustItem(cupel.ItemSpec{Content: "same", Tokens: 1})
 			a2 := cupel.MustItem(cupel.ItemSpec{Content: "same", Tokens: 2})
 			items := []*cupel.ContextItem{a1, a2, a1}
-			p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewReflexive(), Slicer: cupel.NewGreedySlice(), Placer: placer.NewChronological(), DisableDeduplication: true})
+			p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewReflexive(), Slicer: slicer.NewGreedy(), Placer: placer.NewChronological(), DisableDeduplication: true})
 			Expect(err).NotTo(HaveOccurred())
 			res, err := p.Run(items, b)
 			Expect(err).NotTo(HaveOccurred())
 			Expect(res.Items).To(ConsistOf(a1, a2, a1))
 			Expect(res.TotalTokens).To(Equal(4))
-			on, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewReflexive(), Slicer: cupel.NewGreedySlice(), Placer: placer.NewChronological()})
+			on, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewReflexive(), Slicer: slicer.NewGreedy(), Placer: placer.NewChronological()})
 			Expect(err).NotTo(HaveOccurred())
 			res, err = on.Run(items, b)
 			Expect(err).NotTo(HaveOccurred())
@@ -379,7 +380,7 @@ var _ = Describe("adversarial input", func() {
 			Expect(err).NotTo(HaveOccurred())
 			sc, err := scorer.NewComposite(scorer.Weighted{Scorer: trust, Weight: 1}, scorer.Weighted{Scorer: mk, Weight: 1})
 			Expect(err).NotTo(HaveOccurred())
-			p, err := cupel.NewPipeline(cupel.Policy{Scorer: sc, Slicer: cupel.NewGreedySlice(), Placer: placer.NewUShaped()})
+			p, err := cupel.NewPipeline(cupel.Policy{Scorer: sc, Slicer: slicer.NewGreedy(), Placer: placer.NewUShaped()})
 			Expect(err).NotTo(HaveOccurred())
 			b, _ := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 5, TargetTokens: 5})
 			res, rep, err := dryRun(p, []*cupel.ContextItem{other, it}, b)
@@ -403,20 +404,20 @@ var _ = Describe("adversarial input", func() {
 		}
 		b, _ := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 20, TargetTokens: 20})
 		It("builds a table of exactly the limit and refuses one cell more", func() {
-			at, err := cupel.NewKnapsackSlice(2, cupel.WithTableLimit(100)) // 10 candidates x capacity 10
+			at, err := slicer.NewKnapsack(2, slicer.WithTableLimit(100)) // 10 candidates x capacity 10
 			Expect(err).NotTo(HaveOccurred())
 			out, err := at.Slice(items, b)
 			Expect(err).NotTo(HaveOccurred())
 			Expect(out).NotTo(BeEmpty())
-			over, err := cupel.NewKnapsackSlice(2, cupel.WithTableLimit(99))
+			over, err := slicer.NewKnapsack(2, slicer.WithTableLimit(99))
 			Expect(err).NotTo(HaveOccurred())
 			_, err = over.Slice(items, b)
-			var tl *cupel.TableTooLargeError
+			var tl *slicer.TableTooLargeError
 			Expect(errors.As(err, &tl)).To(BeTrue())
-			Expect(*tl).To(Equal(cupel.TableTooLargeError{Candidates: 10, Capacity: 10, Cells: 100, Limit: 99}))
+			Expect(*tl).To(Equal(slicer.TableTooLargeError{Candidates: 10, Capacity: 10, Cells: 100, Limit: 99}))
 			Expect(err.Error()).To(ContainSubstring("10 candidates x 10 capacity = 100 cells"))
 
-			cck, err := cupel.NewCountConstrainedKnapsackSlice(nil, over, cupel.ScarcityDegrade)
+			cck, err := slicer.NewCountConstrainedKnapsack(nil, over, slicer.ScarcityDegrade)
 			Expect(err).NotTo(HaveOccurred())
 			_, err = cck.Slice(items, b)
 			Expect(err).To(MatchError(cupel.ErrTableTooLarge))
@@ -428,12 +429,12 @@ var _ = Describe("adversarial input", func() {
 			}
 			_, err = p.Run(plain, b)
 			Expect(err).To(MatchError(cupel.ErrTableTooLarge))
-			_, err = cupel.NewKnapsackSlice(2, cupel.WithTableLimit(0))
+			_, err = slicer.NewKnapsack(2, slicer.WithTableLimit(0))
 			Expect(err).To(MatchError(cupel.ErrInvalidConfig))
 		})
 		It("guards the default limit without building the table", func() {
 			huge, _ := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: math.MaxInt, TargetTokens: math.MaxInt})
-			k, err := cupel.NewKnapsackSlice(1)
+			k, err := slicer.NewKnapsack(1)
 			Expect(err).NotTo(HaveOccurred())
 			_, err = k.Slice(items, huge)
 			Expect(err).To(MatchError(cupel.ErrTableTooLarge))
@@ -450,19 +451,19 @@ var _ = Describe("adversarial input", func() {
 			Expect(err).NotTo(HaveOccurred())
 			return p.Run(items, b)
 		}
-		slicer := func(f func([]cupel.ScoredItem) []*cupel.ContextItem) cupel.Slicer {
+		selecting := func(f func([]cupel.ScoredItem) []*cupel.ContextItem) cupel.Slicer {
 			return slicerFunc(func(s []cupel.ScoredItem, _ cupel.ContextBudget) ([]*cupel.ContextItem, error) { return f(s), nil })
 		}
 		It("rejects a slicer returning an item not in its input, even one of equal content", func() {
-			_, err := run(slicer(func([]cupel.ScoredItem) []*cupel.ContextItem { return []*cupel.ContextItem{stranger} }), placer.NewUShaped(), false, a, bItem)
+			_, err := run(selecting(func([]cupel.ScoredItem) []*cupel.ContextItem { return []*cupel.ContextItem{stranger} }), placer.NewUShaped(), false, a, bItem)
 			Expect(err).To(MatchError(cupel.ErrInvalidConfig))
-			_, err = run(slicer(func([]cupel.ScoredItem) []*cupel.ContextItem { return []*cupel.ContextItem{nil} }), placer.NewUShaped(), false, a)
+			_, err = run(selecting(func([]cupel.ScoredItem) []*cupel.ContextItem { return []*cupel.ContextItem{nil} }), placer.NewUShaped(), false, a)
 			Expect(err).To(MatchError(cupel.ErrInvalidConfig))
 		})
 		It("rejects a slicer returning an item more often than its input holds it", func() {
-			_, err := run(slicer(func([]cupel.ScoredItem) []*cupel.ContextItem { return []*cupel.ContextItem{a, a} }), placer.NewUShaped(), false, a, bItem)
+			_, err := run(selecting(func([]cupel.ScoredItem) []*cupel.ContextItem { return []*cupel.ContextItem{a, a} }), placer.NewUShaped(), false, a, bItem)
 			Expect(err).To(MatchError(cupel.ErrInvalidConfig))
-			res, err := run(slicer(func([]cupel.ScoredItem) []*cupel.ContextItem { return []*cupel.ContextItem{a, a} }), placer.NewUShaped(), true, a, bItem, a)
+			res, err := run(selecting(func([]cupel.ScoredItem) []*cupel.ContextItem { return []*cupel.ContextItem{a, a} }), placer.NewUShaped(), true, a, bItem, a)
 			Expect(err).NotTo(HaveOccurred(), "a pointer passed twice may be selected twice")
 			Expect(res.Items).To(Equal([]*cupel.ContextItem{a, a}))
 		})
@@ -480,7 +481,7 @@ var _ = Describe("adversarial input", func() {
 				func(s []cupel.ScoredItem) []*cupel.ContextItem { return []*cupel.ContextItem{s[0].Item, stranger} },
 			}
 			for i, f := range placers {
-				_, err := run(cupel.NewGreedySlice(), advPlacer(f), false, a, bItem)
+				_, err := run(slicer.NewGreedy(), advPlacer(f), false, a, bItem)
 				Expect(err).To(MatchError(cupel.ErrInvalidConfig), strconv.Itoa(i))
 			}
 		})
@@ -498,11 +499,19 @@ type advPlacer func([]cupel.ScoredItem) []*cupel.ContextItem
 func (f advPlacer) Place(s []cupel.ScoredItem) []*cupel.ContextItem { return f(s) }
 
 func mustCountQuota(kind cupel.ContextKind, require int) cupel.Slicer {
-	e, err := cupel.NewCountQuotaEntry(kind, require, require+1)
+	e, err := slicer.NewCountQuotaEntry(kind, require, require+1)
 	if err != nil {
 		panic(err)
 	}
-	s, err := cupel.NewCountQuotaSlice([]cupel.CountQuotaEntry{e}, cupel.NewGreedySlice(), cupel.ScarcityDegrade)
+	s, err := slicer.NewCountQuota([]slicer.CountQuotaEntry{e}, slicer.NewGreedy(), slicer.ScarcityDegrade)
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
+
+func mustKnapsack(bucket int) *slicer.Knapsack {
+	s, err := slicer.NewKnapsack(bucket)
 	if err != nil {
 		panic(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/cupel/placer"
 	"github.com/cupel-go/go-cupel/cupel/scorer"
+	"github.com/cupel-go/go-cupel/cupel/slicer"
 )
 
 var benchSizes = []int{100, 1000, 10000, 100000}
@@ -35,10 +36,10 @@ func benchConfigs(b *testing.B) map[string]func() (cupel.Policy, cupel.ContextBu
 	}
 	return map[string]func() (cupel.Policy, cupel.ContextBudget, cupel.TraceCollector){
 		"A": func() (cupel.Policy, cupel.ContextBudget, cupel.TraceCollector) {
-			return cupel.Policy{Scorer: composite(), Slicer: cupel.NewGreedySlice(), Placer: placer.NewUShaped()}, mustBudget(128000, 100000), nil
+			return cupel.Policy{Scorer: composite(), Slicer: slicer.NewGreedy(), Placer: placer.NewUShaped()}, mustBudget(128000, 100000), nil
 		},
 		"B": func() (cupel.Policy, cupel.ContextBudget, cupel.TraceCollector) {
-			ks, err := cupel.NewKnapsackSlice(100)
+			ks, err := slicer.NewKnapsack(100)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -49,10 +50,10 @@ func benchConfigs(b *testing.B) map[string]func() (cupel.Policy, cupel.ContextBu
 			if err != nil {
 				b.Fatal(err)
 			}
-			return cupel.Policy{Scorer: sc, Slicer: cupel.NewGreedySlice(), Placer: placer.NewChronological()}, mustBudget(128000, 100000), nil
+			return cupel.Policy{Scorer: sc, Slicer: slicer.NewGreedy(), Placer: placer.NewChronological()}, mustBudget(128000, 100000), nil
 		},
 		"D": func() (cupel.Policy, cupel.ContextBudget, cupel.TraceCollector) {
-			return cupel.Policy{Scorer: composite(), Slicer: cupel.NewGreedySlice(), Placer: placer.NewUShaped()}, mustBudget(128000, 100000), cupel.NewDiagnosticTraceCollector(cupel.DetailItem, nil)
+			return cupel.Policy{Scorer: composite(), Slicer: slicer.NewGreedy(), Placer: placer.NewUShaped()}, mustBudget(128000, 100000), cupel.NewDiagnosticTraceCollector(cupel.DetailItem, nil)
 		},
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/cupel-go/go-cupel/cupel/internal/rules"
 )
 
 // BudgetSpec holds the fields of a [ContextBudget] to be built by [NewBudget]
@@ -85,7 +87,7 @@ func NewBudget(spec BudgetSpec) (ContextBudget, error) {
 			if i > 0 && kinds[i-1].Equal(k) {
 				return ContextBudget{}, invalidBudget(field, v, "duplicates kind "+string(kinds[i-1])+" (kinds compare case-insensitively)")
 			}
-			sum, ok := addTokens(b.reservedTokens, v)
+			sum, ok := rules.AddTokens(b.reservedTokens, v)
 			if !ok {
 				return ContextBudget{}, &TokenOverflowError{What: "reservedSlots"}
 			}
@@ -151,21 +153,11 @@ func (b ContextBudget) Effective(pinnedTokens int) ContextBudget {
 	effTarget = min(effTarget, effMax)
 	if b.marginPercent > 0 {
 		mult := 1.0 - b.marginPercent/100.0
-		effMax = floorMul(effMax, mult)
-		effTarget = floorMul(effTarget, mult)
+		effMax = rules.FloorMul(effMax, mult)
+		effTarget = rules.FloorMul(effTarget, mult)
 		effTarget = min(effTarget, effMax)
 	}
 	return ContextBudget{maxTokens: effMax, targetTokens: effTarget}
-}
-
-// floorMul returns floor(v * mult) for v >= 0 and mult in [0, 1], never more
-// than v (the float64 product of a huge v can round up).
-func floorMul(v int, mult float64) int {
-	p := math.Floor(float64(v) * mult)
-	if p >= float64(v) {
-		return v
-	}
-	return min(int(p), v)
 }
 
 // satSub returns a-b, saturating at the int range instead of wrapping.

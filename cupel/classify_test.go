@@ -6,10 +6,12 @@ import (
 	"math/rand/v2"
 	"strconv"
 
-	"github.com/cupel-go/go-cupel/cupel"
-	"github.com/cupel-go/go-cupel/internal/testtool"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+
+	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/slicer"
+	"github.com/cupel-go/go-cupel/internal/testtool"
 )
 
 // classifyScorer records the list the Score stage receives.
@@ -36,7 +38,7 @@ var _ = Describe("the Classify stage", func() {
 	It("hands the Score stage the unpinned items and the Place stage the pinned ones, each in input order, and fails on the first nil item or overflowing sum, or on pinned items over the budget, with and without a report", func() {
 		r := rand.New(rand.NewPCG(25, 5))
 		var scored, placed []*cupel.ContextItem
-		p, err := cupel.NewPipeline(cupel.Policy{Scorer: classifyScorer{&scored}, Slicer: cupel.NewGreedySlice(), Placer: classifyPlacer{&placed}, Overflow: cupel.OverflowProceed, DisableDeduplication: true})
+		p, err := cupel.NewPipeline(cupel.Policy{Scorer: classifyScorer{&scored}, Slicer: slicer.NewGreedy(), Placer: classifyPlacer{&placed}, Overflow: cupel.OverflowProceed, DisableDeduplication: true})
 		Expect(err).NotTo(HaveOccurred())
 		for trial := range testtool.Iterations(500, 100) {
 			items := make([]*cupel.ContextItem, r.IntN(40))

@@ -10,6 +10,7 @@ import (
 
 	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/cupel/placer"
+	"github.com/cupel-go/go-cupel/cupel/slicer"
 )
 
 // viaInterface hides the concrete collector type, so the pipeline records
@@ -129,17 +130,17 @@ var _ = Describe("DiagnosticTraceCollector", func() {
 	It("records the same events and report through the pipeline's compact path as through the interface", func() {
 		r := rand.New(rand.NewPCG(3, 5))
 		caps := func() cupel.Slicer {
-			e1, err := cupel.NewCountQuotaEntry("Message", 1, 2)
+			e1, err := slicer.NewCountQuotaEntry("Message", 1, 2)
 			Expect(err).NotTo(HaveOccurred())
-			e2, err := cupel.NewCountQuotaEntry("document", 0, 1)
+			e2, err := slicer.NewCountQuotaEntry("document", 0, 1)
 			Expect(err).NotTo(HaveOccurred())
-			s, err := cupel.NewCountQuotaSlice([]cupel.CountQuotaEntry{e1, e2}, cupel.NewGreedySlice(), cupel.ScarcityDegrade)
+			s, err := slicer.NewCountQuota([]slicer.CountQuotaEntry{e1, e2}, slicer.NewGreedy(), slicer.ScarcityDegrade)
 			Expect(err).NotTo(HaveOccurred())
 			return s
 		}
-		ks, err := cupel.NewKnapsackSlice(5)
+		ks, err := slicer.NewKnapsack(5)
 		Expect(err).NotTo(HaveOccurred())
-		slicers := []cupel.Slicer{cupel.NewGreedySlice(), ks, caps()}
+		slicers := []cupel.Slicer{slicer.NewGreedy(), ks, caps()}
 		placers := []cupel.Placer{placer.NewChronological(), placer.NewUShaped()}
 		overflows := []cupel.OverflowStrategy{cupel.OverflowTruncate, cupel.OverflowProceed}
 		seen := map[cupel.ExclusionVariant]bool{}

@@ -13,6 +13,7 @@ import (
 	"github.com/cupel-go/go-cupel/cupel/internal/randitems"
 	"github.com/cupel-go/go-cupel/cupel/placer"
 	"github.com/cupel-go/go-cupel/cupel/scorer"
+	"github.com/cupel-go/go-cupel/cupel/slicer"
 )
 
 // ccOutcome is what a run returns, in a comparable form.
@@ -93,20 +94,20 @@ var _ = Describe("one pipeline shared by 16 goroutines", func() {
 		all := must(scorer.NewComposite(entries...))
 		scorers["composite"] = all
 
-		greedy := cupel.NewGreedySlice()
+		greedy := slicer.NewGreedy()
 		for name, sc := range scorers {
 			add(name+"/greedy/u-shaped", sc, greedy, placer.NewUShaped())
 		}
-		knap := slKnapsack(10)
-		set, err := cupel.NewQuotaSet(cupel.RequireCap("Document", 20, 50), cupel.Cap("message", 40), cupel.Require(kelvin, 10))
+		knap := mustKnapsack(10)
+		set, err := slicer.NewQuotaSet(slicer.RequireCap("Document", 20, 50), slicer.Cap("message", 40), slicer.Require(kelvin, 10))
 		Expect(err).NotTo(HaveOccurred())
-		quota, err := cupel.NewQuotaSlice(set, greedy)
+		quota, err := slicer.NewQuota(set, greedy)
 		Expect(err).NotTo(HaveOccurred())
-		e1, _ := cupel.NewCountQuotaEntry("Memory", 2, 3)
-		e2, _ := cupel.NewCountQuotaEntry("K", 1, 2)
-		cq, err := cupel.NewCountQuotaSlice([]cupel.CountQuotaEntry{e1, e2}, greedy, cupel.ScarcityDegrade)
+		e1, _ := slicer.NewCountQuotaEntry("Memory", 2, 3)
+		e2, _ := slicer.NewCountQuotaEntry("K", 1, 2)
+		cq, err := slicer.NewCountQuota([]slicer.CountQuotaEntry{e1, e2}, greedy, slicer.ScarcityDegrade)
 		Expect(err).NotTo(HaveOccurred())
-		cck, err := cupel.NewCountConstrainedKnapsackSlice([]cupel.CountQuotaEntry{e1, e2}, knap, cupel.ScarcityDegrade)
+		cck, err := slicer.NewCountConstrainedKnapsack([]slicer.CountQuotaEntry{e1, e2}, knap, slicer.ScarcityDegrade)
 		Expect(err).NotTo(HaveOccurred())
 		slicers := map[string]cupel.Slicer{"greedy": greedy, "knapsack": knap, "quota": quota, "count_quota": cq, "count_constrained_knapsack": cck}
 		for name, sl := range slicers {

@@ -3,6 +3,8 @@ package cupel
 import (
 	"context"
 	"errors"
+
+	"github.com/cupel-go/go-cupel/cupel/internal/rules"
 )
 
 // CanceledError reports a run, slice or stream stopped because its context
@@ -68,11 +70,8 @@ func newCanceller(ctx context.Context) *canceller {
 	return &canceller{ctx: ctx, done: done}
 }
 
-// pollEvery is how many units of work (DP cells, items) the long loops do
-// between two polls: a poll costs a few nanoseconds, a unit about one, so
-// the checks stay well under 1% while a cancellation is noticed within
-// tens of microseconds.
-const pollEvery = 1 << 14
+// pollEvery is [rules.PollEvery].
+const pollEvery = rules.PollEvery
 
 // poller returns a function that checks c for stage (the form the sorts
 // of internal/keysort poll), or nil when c is nil.
@@ -105,72 +104,6 @@ func canceledError(ctx context.Context, stage PipelineStage) error {
 		e.Cause = cause
 	}
 	return e
-}
-
-// The built-in slicers' context forms ([ContextSlicer],
-// [ContextPositionSlicer]).
-
-// SliceContext implements [ContextSlicer]: Slice, with ctx checked before
-// and after the call.
-func (g *GreedySlice) SliceContext(ctx context.Context, sorted []ScoredItem, budget ContextBudget) (SliceResult, error) {
-	c := newCanceller(ctx)
-	if err := c.err(StageSlice); err != nil {
-		return SliceResult{}, err
-	}
-	sel, err := g.Slice(sorted, budget)
-	if err == nil {
-		err = c.err(StageSlice)
-	}
-	if err != nil {
-		return SliceResult{}, err
-	}
-	return SliceResult{Selected: sel}, nil
-}
-
-// SliceContext implements [ContextSlicer]: Slice, polling ctx while the
-// table fills (every few thousand cells).
-func (k *KnapsackSlice) SliceContext(ctx context.Context, sorted []ScoredItem, budget ContextBudget) (SliceResult, error) {
-	pos, err := k.solve(newCanceller(ctx), sorted, budget)
-	if err != nil {
-		return SliceResult{}, err
-	}
-	return SliceResult{Selected: itemsAt(sorted, pos)}, nil
-}
-
-// SlicePositionsContext implements [ContextPositionSlicer]: SlicePositions,
-// polling ctx while the table fills (every few thousand cells).
-func (k *KnapsackSlice) SlicePositionsContext(ctx context.Context, sorted []ScoredItem, budget ContextBudget) ([]int, error) {
-	return k.solve(newCanceller(ctx), sorted, budget)
-}
-
-// SliceContext implements [ContextSlicer]: Slice, passing ctx to the inner
-// slicer of each kind.
-func (q *QuotaSlice) SliceContext(ctx context.Context, sorted []ScoredItem, budget ContextBudget) (SliceResult, error) {
-	sel, err := q.slice(newCanceller(ctx), sorted, budget)
-	if err != nil {
-		return SliceResult{}, err
-	}
-	return SliceResult{Selected: sel}, nil
-}
-
-// SliceContext implements [ContextSlicer]: SliceDetailed, checking ctx
-// between the phases and passing it to the inner slicer.
-func (c *CountQuotaSlice) SliceContext(ctx context.Context, sorted []ScoredItem, budget ContextBudget) (SliceResult, error) {
-	if c == nil || isNil(c.inner) {
-		return SliceResult{}, invalidConfig("CountQuotaSlice", "inner", nil, "must not be nil")
-	}
-	stop := newCanceller(ctx)
-	p := c.policy
-	p.name = "CountQuotaSlice"
-	return p.run(stop, sorted, budget, func(residual []ScoredItem, b ContextBudget) ([]*ContextItem, error) {
-		return sliceItems(stop, c.inner, residual, b)
-	})
-}
-
-// SliceContext implements [ContextSlicer]: SliceDetailed, checking ctx
-// between the phases and while the knapsack table fills.
-func (c *CountConstrainedKnapsackSlice) SliceContext(ctx context.Context, sorted []ScoredItem, budget ContextBudget) (SliceResult, error) {
-	return c.sliceStop(newCanceller(ctx), sorted, budget)
 }
 
 // RunContext is [Pipeline.Run] under ctx, with the same options: the run

@@ -5,9 +5,11 @@ import (
 	"errors"
 	"time"
 
-	"github.com/cupel-go/go-cupel/cupel"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+
+	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/slicer"
 )
 
 // doneNoErr is a context whose Done channel is closed while its Err is
@@ -24,14 +26,14 @@ type countingSlicer struct{ calls int }
 
 func (s *countingSlicer) Slice(sorted []cupel.ScoredItem, b cupel.ContextBudget) ([]*cupel.ContextItem, error) {
 	s.calls++
-	return cupel.NewGreedySlice().Slice(sorted, b)
+	return slicer.NewGreedy().Slice(sorted, b)
 }
 
 // disagreeingSlicer's SliceDetailed selects nothing, unlike its Slice.
 type disagreeingSlicer struct{}
 
 func (disagreeingSlicer) Slice(sorted []cupel.ScoredItem, b cupel.ContextBudget) ([]*cupel.ContextItem, error) {
-	return cupel.NewGreedySlice().Slice(sorted, b)
+	return slicer.NewGreedy().Slice(sorted, b)
 }
 
 func (disagreeingSlicer) SliceDetailed([]cupel.ScoredItem, cupel.ContextBudget) (cupel.SliceResult, error) {
@@ -50,7 +52,7 @@ var _ = Describe("Cancellation edge cases", func() {
 	It("reports context.Canceled for a context whose Done is closed before its Err is set", func() {
 		ctx := doneNoErr{done: make(chan struct{})}
 		close(ctx.done)
-		_, err := cupel.NewGreedySlice().SliceContext(ctx, sorted(), slTarget(100))
+		_, err := slicer.NewGreedy().SliceContext(ctx, sorted(), slTarget(100))
 		Expect(errors.Is(err, context.Canceled)).To(BeTrue())
 		var ce *cupel.CanceledError
 		Expect(errors.As(err, &ce)).To(BeTrue())
@@ -67,7 +69,7 @@ var _ = Describe("Cancellation edge cases", func() {
 	})
 
 	It("a built-in decorator calls its inner slicer's Slice, not SliceDetailed, when the run cannot be cancelled", func() {
-		qs, err := cupel.NewQuotaSlice(ctxMust(cupel.NewQuotaSet(cupel.Require(cupel.KindMessage, 10))), disagreeingSlicer{})
+		qs, err := slicer.NewQuota(ctxMust(slicer.NewQuotaSet(slicer.Require(cupel.KindMessage, 10))), disagreeingSlicer{})
 		Expect(err).NotTo(HaveOccurred())
 		sel, err := qs.Slice(sorted(), slTarget(100))
 		Expect(err).NotTo(HaveOccurred())

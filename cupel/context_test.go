@@ -11,6 +11,7 @@ import (
 	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/cupel/placer"
 	"github.com/cupel-go/go-cupel/cupel/scorer"
+	"github.com/cupel-go/go-cupel/cupel/slicer"
 )
 
 // cancelOnScore is a scorer that cancels a context the first time it is
@@ -35,7 +36,7 @@ type ctxSpySlicer struct {
 
 func (s *ctxSpySlicer) Slice(sorted []cupel.ScoredItem, b cupel.ContextBudget) ([]*cupel.ContextItem, error) {
 	s.viaPlain = true
-	return cupel.NewGreedySlice().Slice(sorted, b)
+	return slicer.NewGreedy().Slice(sorted, b)
 }
 
 func (s *ctxSpySlicer) SliceContext(ctx context.Context, sorted []cupel.ScoredItem, b cupel.ContextBudget) (cupel.SliceResult, error) {
@@ -46,7 +47,7 @@ func (s *ctxSpySlicer) SliceContext(ctx context.Context, sorted []cupel.ScoredIt
 	if err := ctx.Err(); err != nil {
 		return cupel.SliceResult{}, err
 	}
-	sel, err := cupel.NewGreedySlice().Slice(sorted, b)
+	sel, err := slicer.NewGreedy().Slice(sorted, b)
 	return cupel.SliceResult{Selected: sel}, err
 }
 
@@ -56,7 +57,7 @@ type plainCancellingSlicer struct{ cancel context.CancelFunc }
 
 func (s plainCancellingSlicer) Slice(sorted []cupel.ScoredItem, b cupel.ContextBudget) ([]*cupel.ContextItem, error) {
 	s.cancel()
-	return cupel.NewGreedySlice().Slice(sorted, b)
+	return slicer.NewGreedy().Slice(sorted, b)
 }
 
 // snapshot records everything the caller passed: the slice and each item's
@@ -79,13 +80,13 @@ var _ = Describe("RunContext", func() {
 	var (
 		items  []*cupel.ContextItem
 		budget cupel.ContextBudget
-		ks     *cupel.KnapsackSlice
+		ks     *slicer.Knapsack
 	)
 	BeforeEach(func() {
 		items = benchItems(2000)
 		budget = slBudget(32000, 30000)
 		var err error
-		ks, err = cupel.NewKnapsackSlice(100)
+		ks, err = slicer.NewKnapsack(100)
 		Expect(err).NotTo(HaveOccurred())
 	})
 	pipeline := func(s cupel.Scorer, sl cupel.Slicer) *cupel.Pipeline {
@@ -95,14 +96,14 @@ var _ = Describe("RunContext", func() {
 	}
 
 	It("gives Run's result and DryRun's report under a live context", func() {
-		quota, err := cupel.NewCountQuotaSlice([]cupel.CountQuotaEntry{
-			ctxMust(cupel.NewCountQuotaEntry(cupel.KindDocument, 5, 20)),
-			ctxMust(cupel.NewCountQuotaEntry(cupel.KindToolOutput, 0, 3)),
-		}, cupel.NewGreedySlice(), cupel.ScarcityDegrade)
+		quota, err := slicer.NewCountQuota([]slicer.CountQuotaEntry{
+			ctxMust(slicer.NewCountQuotaEntry(cupel.KindDocument, 5, 20)),
+			ctxMust(slicer.NewCountQuotaEntry(cupel.KindToolOutput, 0, 3)),
+		}, slicer.NewGreedy(), slicer.ScarcityDegrade)
 		Expect(err).NotTo(HaveOccurred())
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
-		for _, sl := range []cupel.Slicer{cupel.NewGreedySlice(), ks, quota, &ctxSpySlicer{}} {
+		for _, sl := range []cupel.Slicer{slicer.NewGreedy(), ks, quota, &ctxSpySlicer{}} {
 			p := pipeline(scorer.NewPriority(), sl)
 			want, wantRep, err := dryRun(p, items, budget)
 			Expect(err).NotTo(HaveOccurred())
@@ -157,7 +158,7 @@ var _ = Describe("RunContext", func() {
 	It("reports a deadline as DeadlineExceeded, and a cause when one is set", func() {
 		ctx, cancel := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
 		defer cancel()
-		p := pipeline(scorer.NewPriority(), cupel.NewGreedySlice())
+		p := pipeline(scorer.NewPriority(), slicer.NewGreedy())
 		_, err := p.RunContext(ctx, items, budget)
 		Expect(errors.Is(err, context.DeadlineExceeded)).To(BeTrue())
 		Expect(errors.Is(err, context.Canceled)).To(BeFalse())
@@ -202,17 +203,17 @@ var _ = Describe("RunContext", func() {
 			cancel()
 			return ctx
 		}
-		countEntries := func() []cupel.CountQuotaEntry {
-			return []cupel.CountQuotaEntry{ctxMust(cupel.NewCountQuotaEntry(cupel.KindDocument, 2, 50))}
+		countEntries := func() []slicer.CountQuotaEntry {
+			return []slicer.CountQuotaEntry{ctxMust(slicer.NewCountQuotaEntry(cupel.KindDocument, 2, 50))}
 		}
 
 		It("select what Slice selects under a live context", func() {
-			cq := ctxMust(cupel.NewCountQuotaSlice(countEntries(), cupel.NewGreedySlice(), cupel.ScarcityDegrade))
-			cck := ctxMust(cupel.NewCountConstrainedKnapsackSlice(countEntries(), ks, cupel.ScarcityDegrade))
-			qs := ctxMust(cupel.NewQuotaSlice(ctxMust(cupel.NewQuotaSet(cupel.Require(cupel.KindDocument, 20))), ks))
+			cq := ctxMust(slicer.NewCountQuota(countEntries(), slicer.NewGreedy(), slicer.ScarcityDegrade))
+			cck := ctxMust(slicer.NewCountConstrainedKnapsack(countEntries(), ks, slicer.ScarcityDegrade))
+			qs := ctxMust(slicer.NewQuota(ctxMust(slicer.NewQuotaSet(slicer.Require(cupel.KindDocument, 20))), ks))
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
-			for _, s := range []cupel.ContextSlicer{cupel.NewGreedySlice(), ks, cq, cck, qs} {
+			for _, s := range []cupel.ContextSlicer{slicer.NewGreedy(), ks, cq, cck, qs} {
 				want, err := s.Slice(sorted, budget)
 				Expect(err).NotTo(HaveOccurred())
 				got, err := s.SliceContext(ctx, sorted, budget)
@@ -228,17 +229,17 @@ var _ = Describe("RunContext", func() {
 			Expect(errors.Is(err, context.Canceled)).To(BeTrue())
 			Expect(ctxCanceledStage(err)).To(Equal(cupel.StageSlice))
 
-			cck := ctxMust(cupel.NewCountConstrainedKnapsackSlice(countEntries(), ks, cupel.ScarcityDegrade))
+			cck := ctxMust(slicer.NewCountConstrainedKnapsack(countEntries(), ks, slicer.ScarcityDegrade))
 			_, err = cck.SliceContext(done(), sorted, budget)
 			Expect(errors.Is(err, context.Canceled)).To(BeTrue())
 
-			qs := ctxMust(cupel.NewQuotaSlice(ctxMust(cupel.NewQuotaSet(cupel.Require(cupel.KindDocument, 20))), ks))
+			qs := ctxMust(slicer.NewQuota(ctxMust(slicer.NewQuotaSet(slicer.Require(cupel.KindDocument, 20))), ks))
 			_, err = qs.SliceContext(done(), sorted, budget)
 			Expect(errors.Is(err, context.Canceled)).To(BeTrue())
 		})
 
 		It("stop a count-quota slicer between its phases", func() {
-			cq := ctxMust(cupel.NewCountQuotaSlice(countEntries(), cupel.NewGreedySlice(), cupel.ScarcityDegrade))
+			cq := ctxMust(slicer.NewCountQuota(countEntries(), slicer.NewGreedy(), slicer.ScarcityDegrade))
 			_, err := cq.SliceContext(done(), sorted, budget)
 			Expect(errors.Is(err, context.Canceled)).To(BeTrue())
 		})
@@ -251,7 +252,7 @@ var _ = Describe("RunContext", func() {
 			Expect(err).NotTo(HaveOccurred())
 			Expect(spy.got).To(BeIdenticalTo(ctx))
 
-			cq := ctxMust(cupel.NewCountQuotaSlice([]cupel.CountQuotaEntry{ctxMust(cupel.NewCountQuotaEntry("Nope", 1, 1))}, cupel.NewGreedySlice(), cupel.ScarcityDegrade))
+			cq := ctxMust(slicer.NewCountQuota([]slicer.CountQuotaEntry{ctxMust(slicer.NewCountQuotaEntry("Nope", 1, 1))}, slicer.NewGreedy(), slicer.ScarcityDegrade))
 			res, err := cupel.SliceWithContext(context.Background(), cq, sorted, budget)
 			Expect(err).NotTo(HaveOccurred())
 			Expect(res.Shortfalls).To(HaveLen(1))

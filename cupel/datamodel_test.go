@@ -5,9 +5,11 @@ import (
 	"math"
 	"time"
 
-	"github.com/cupel-go/go-cupel/cupel"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+
+	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/slicer"
 )
 
 func validationField(err error) string {
@@ -48,9 +50,9 @@ var _ = Describe("ContextKind and ContextSource", func() {
 		Expect(err).To(MatchError(cupel.ErrInvalidConfig))
 		Expect(cupel.OverflowStrategy(0)).To(Equal(cupel.OverflowThrow))
 		Expect(cupel.OverflowProceed.String()).To(Equal("Proceed"))
-		b, err := cupel.ParseScarcityBehavior("throw")
+		b, err := slicer.ParseScarcityBehavior("throw")
 		Expect(err).NotTo(HaveOccurred())
-		Expect(b).To(Equal(cupel.ScarcityThrow))
+		Expect(b).To(Equal(slicer.ScarcityThrow))
 	})
 })
 

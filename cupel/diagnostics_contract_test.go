@@ -10,6 +10,7 @@ import (
 	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/cupel/placer"
 	"github.com/cupel-go/go-cupel/cupel/scorer"
+	"github.com/cupel-go/go-cupel/cupel/slicer"
 )
 
 // The conformance notes of spec chapters 35 (TraceCollector) and 36
@@ -18,7 +19,7 @@ var _ = Describe("the diagnostics contract", func() {
 	newPipeline := func(overflow cupel.OverflowStrategy) *cupel.Pipeline {
 		p, err := cupel.NewPipeline(cupel.Policy{
 			Scorer:   scorer.NewPriority(),
-			Slicer:   cupel.NewGreedySlice(),
+			Slicer:   slicer.NewGreedy(),
 			Placer:   placer.NewChronological(),
 			Overflow: overflow,
 		})
@@ -60,7 +61,7 @@ var _ = Describe("the diagnostics contract", func() {
 	It("times a stage event by the wall clock", func() {
 		// The scorer sleeps 2 ms per item, so the Score stage lasts at least
 		// 6 ms over three items: a lower bound, whatever the machine's load.
-		p, err := cupel.NewPipeline(cupel.Policy{Scorer: sleepyScorer{2 * time.Millisecond}, Slicer: cupel.NewGreedySlice(), Placer: placer.NewChronological()})
+		p, err := cupel.NewPipeline(cupel.Policy{Scorer: sleepyScorer{2 * time.Millisecond}, Slicer: slicer.NewGreedy(), Placer: placer.NewChronological()})
 		Expect(err).NotTo(HaveOccurred())
 		c := cupel.NewDiagnosticTraceCollector(cupel.DetailStage, nil)
 		items := []*cupel.ContextItem{

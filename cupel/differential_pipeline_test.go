@@ -12,6 +12,7 @@ import (
 	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/cupel/placer"
 	"github.com/cupel-go/go-cupel/cupel/scorer"
+	"github.com/cupel-go/go-cupel/cupel/slicer"
 	"github.com/cupel-go/go-cupel/internal/testtool"
 )
 
@@ -104,8 +105,8 @@ func randomScorer(r *rand.Rand, depth int) cupel.Scorer {
 var _ = Describe("batch scoring in the pipeline", func() {
 	It("selects and orders exactly as the per-item definitions do, with the same scores within 1e-12", func() {
 		r := rand.New(rand.NewPCG(7, 11))
-		ks, _ := cupel.NewKnapsackSlice(5)
-		slicers := []cupel.Slicer{cupel.NewGreedySlice(), ks}
+		ks, _ := slicer.NewKnapsack(5)
+		slicers := []cupel.Slicer{slicer.NewGreedy(), ks}
 		placers := []cupel.Placer{placer.NewChronological(), placer.NewUShaped()}
 		for trial := range testtool.Iterations(300, 60) { // fewer under -race
 			items := randomItems(r, 1+r.IntN(40))

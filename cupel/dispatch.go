@@ -15,8 +15,8 @@ import (
 //   - Score: [ScoreBatch].
 //   - Slice: slicePathOf picks the method, callSlicer calls it; the pipeline
 //     (sliceSorted, run.sliceUnsorted) and the decorator slicers
-//     ([SliceWithContext], sliceItems) go through them, each saying what it
-//     can take (sliceCaller).
+//     ([SliceWithContext]) go through them, each saying what it can take
+//     (sliceCaller).
 //   - Place: run.placeMerged.
 
 // ScoreBatch writes s.Score(items[i], items) into out[i] for every i: it is
@@ -52,13 +52,9 @@ func ScoreBatch(s Scorer, items []*ContextItem, out []float64) []float64 {
 type sliceCaller uint8
 
 const (
-	// forItems: a decorator slicer of this package calling its inner slicer
-	// (sliceItems), which takes the items in the order the inner slicer
-	// returns them, and nothing else.
-	forItems sliceCaller = iota
 	// forResult: [SliceWithContext], which takes the items in the slicer's
-	// order and its details.
-	forResult
+	// order and its details: how a decorator slicer calls its inner slicer.
+	forResult sliceCaller = iota
 	// forSorted: the Slice stage over the Sort stage's list, which takes the
 	// details and needs only which items were selected (positions in any
 	// order will do).
@@ -91,7 +87,7 @@ func (p slicePath) positional() bool { return p >= pathSliceUnsorted }
 
 // slicePathOf is the Slice stage's one precedence rule. It asks s for the
 // richest result it gives and the caller can take: details
-// ([DetailedSlicer], from forResult on); else positions, from SliceUnsorted
+// ([DetailedSlicer], every caller); else positions, from SliceUnsorted
 // ([UnsortedSlicer], forUnsorted only) or else SlicePositions
 // ([PositionSlicer], from forSorted on); else items (Slice). When the run
 // can be cancelled it takes the context form of that method where s has
@@ -100,7 +96,7 @@ func (p slicePath) positional() bool { return p >= pathSliceUnsorted }
 // SliceUnsorted has no context form.
 func slicePathOf(s Slicer, caller sliceCaller, cancellable bool) slicePath {
 	_, hasContext := s.(ContextSlicer)
-	if _, ok := s.(DetailedSlicer); ok && caller >= forResult {
+	if _, ok := s.(DetailedSlicer); ok {
 		if cancellable && hasContext {
 			return pathSliceContext
 		}
@@ -223,16 +219,6 @@ func SliceWithContext(ctx context.Context, s Slicer, sorted []ScoredItem, budget
 	c := newCanceller(ctx)
 	_, res, err := callSlicer(c, s, slicePathOf(s, forResult, c != nil), sorted, budget, nil)
 	return res, err
-}
-
-// sliceItems is how a decorator slicer of this package calls its inner
-// slicer: through SliceContext when c is not nil and s is a
-// [ContextSlicer], else through Slice, with c checked before and after the
-// call. A nil c makes it s.Slice, so that results never depend on a custom
-// slicer's other methods agreeing with its Slice.
-func sliceItems(c *canceller, s Slicer, sorted []ScoredItem, budget ContextBudget) ([]*ContextItem, error) {
-	_, res, err := callSlicer(c, s, slicePathOf(s, forItems, c != nil), sorted, budget, nil)
-	return res.Selected, err
 }
 
 // placeMerged is the Place stage's dispatch: it runs the placer on merged

@@ -13,6 +13,7 @@ import (
 
 	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/cupel/placer"
+	"github.com/cupel-go/go-cupel/cupel/slicer"
 )
 
 // The dispatch spies: custom components implementing the optional
@@ -116,6 +117,17 @@ func (s spyDetailed) SliceContext(ctx context.Context, sorted []cupel.ScoredItem
 	return res, err
 }
 
+// spyWholeSet is a WholeSetSlicer whose NeedsWholeSet returns needs.
+type spyWholeSet struct {
+	spySlicer
+	needs bool
+}
+
+func (s spyWholeSet) NeedsWholeSet() bool {
+	s.log.record("NeedsWholeSet")
+	return s.needs
+}
+
 // spyScorer is a Scorer; spyBatchScorer a BatchScorer.
 type spyScorer struct{ log *dispatchLog }
 
@@ -176,10 +188,10 @@ func (p spyRankedPlacer) PlaceRanked(out []int) []int {
 
 // The built-ins take their paths through the exported interfaces only.
 var (
-	_ cupel.UnsortedSlicer        = (*cupel.GreedySlice)(nil)
-	_ cupel.ContextPositionSlicer = (*cupel.KnapsackSlice)(nil)
-	_ cupel.ContextSlicer         = (*cupel.QuotaSlice)(nil)
-	_ cupel.DetailedSlicer        = (*cupel.CountQuotaSlice)(nil)
+	_ cupel.UnsortedSlicer        = (*slicer.Greedy)(nil)
+	_ cupel.ContextPositionSlicer = (*slicer.Knapsack)(nil)
+	_ cupel.ContextSlicer         = (*slicer.Quota)(nil)
+	_ cupel.DetailedSlicer        = (*slicer.CountQuota)(nil)
 	_ cupel.RankedPlacer          = (*placer.UShaped)(nil)
 )
 
@@ -214,21 +226,21 @@ var _ = Describe("the dispatch (one path per stage, by the optional interfaces)"
 	}
 
 	It("scores through ScoreAll once when the scorer is a BatchScorer, else through Score per item", func() {
-		_, calls, err := run(spyBatchScorer{spyScorer{log}}, cupel.NewGreedySlice(), placer.NewUShaped(), false, false)
+		_, calls, err := run(spyBatchScorer{spyScorer{log}}, slicer.NewGreedy(), placer.NewUShaped(), false, false)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(calls).To(Equal([]string{"ScoreAll"}))
 		log.calls = nil
-		_, calls, err = run(spyScorer{log}, cupel.NewGreedySlice(), placer.NewUShaped(), false, false)
+		_, calls, err = run(spyScorer{log}, slicer.NewGreedy(), placer.NewUShaped(), false, false)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(calls).To(Equal([]string{"Score", "Score", "Score"}))
 	})
 
 	It("places through PlacePositions when the placer is a PositionPlacer, else through Place, with the same result", func() {
-		want, calls, err := run(tableScorer{}, cupel.NewGreedySlice(), spyPositionPlacer{spyPlacer{log}}, false, false)
+		want, calls, err := run(tableScorer{}, slicer.NewGreedy(), spyPositionPlacer{spyPlacer{log}}, false, false)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(calls).To(Equal([]string{"PlacePositions"}))
 		log.calls = nil
-		got, calls, err := run(tableScorer{}, cupel.NewGreedySlice(), spyPlacer{log}, false, false)
+		got, calls, err := run(tableScorer{}, slicer.NewGreedy(), spyPlacer{log}, false, false)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(calls).To(Equal([]string{"Place"}))
 		Expect(got.Items).To(Equal(want.Items))
@@ -239,7 +251,7 @@ var _ = Describe("the dispatch (one path per stage, by the optional interfaces)"
 		noPins := items[:3]
 		for _, traced := range []bool{false, true} {
 			log.calls = nil
-			p, err := cupel.NewPipeline(cupel.Policy{Scorer: tableScorer{"aaa": 0.9, "b": 0.5, "cc": 0.1}, Slicer: cupel.NewGreedySlice(), Placer: spyRankedPlacer{spyPositionPlacer: spyPositionPlacer{spyPlacer{log}}}})
+			p, err := cupel.NewPipeline(cupel.Policy{Scorer: tableScorer{"aaa": 0.9, "b": 0.5, "cc": 0.1}, Slicer: slicer.NewGreedy(), Placer: spyRankedPlacer{spyPositionPlacer: spyPositionPlacer{spyPlacer{log}}}})
 			Expect(err).NotTo(HaveOccurred())
 			var opts []cupel.RunOption
 			if traced {
@@ -265,7 +277,7 @@ var _ = Describe("the dispatch (one path per stage, by the optional interfaces)"
 
 	DescribeTable("rejects a PlaceRanked result that is not a permutation with a *ValidationError naming the placer",
 		func(bad []int, why string) {
-			p, err := cupel.NewPipeline(cupel.Policy{Scorer: tableScorer{}, Slicer: cupel.NewGreedySlice(), Placer: spyRankedPlacer{spyPositionPlacer{spyPlacer{log}}, bad}})
+			p, err := cupel.NewPipeline(cupel.Policy{Scorer: tableScorer{}, Slicer: slicer.NewGreedy(), Placer: spyRankedPlacer{spyPositionPlacer{spyPlacer{log}}, bad}})
 			Expect(err).NotTo(HaveOccurred())
 			_, err = p.Run(items[:3], budget(1000, 1000))
 			var ve *cupel.ValidationError
@@ -394,7 +406,7 @@ var _ = Describe("the dispatch (one path per stage, by the optional interfaces)"
 
 	It("calls a decorator's inner slicer through Slice, or SliceContext in a run that can be cancelled, never a positional method", func() {
 		inner := spyDetailed{spyUnsorted: spyUnsorted{spyContextPositions{spyPositions{spyItemsContext: spyItemsContext{spySlicer{log}}}}}}
-		qs, err := cupel.NewQuotaSlice(ctxMust(cupel.NewQuotaSet(cupel.Require(cupel.KindMessage, 10))), inner)
+		qs, err := slicer.NewQuota(ctxMust(slicer.NewQuotaSet(slicer.Require(cupel.KindMessage, 10))), inner)
 		Expect(err).NotTo(HaveOccurred())
 		res, calls, err := run(tableScorer{}, qs, placer.NewChronological(), false, false)
 		Expect(err).NotTo(HaveOccurred())
@@ -452,6 +464,45 @@ var _ = Describe("the dispatch (one path per stage, by the optional interfaces)"
 			return spyPositions{spyItemsContext{spySlicer{l}}, bad}
 		}, false, true, []int{3}, "SlicePositions returned position 3, outside [0, 3)"),
 	)
+
+	It("refuses in RunStream a slicer that needs the whole candidate set, with the error it gives the quota slicers, before pulling a candidate", func() {
+		stream := func(sl cupel.Slicer) (int, error) {
+			p, err := cupel.NewPipeline(cupel.Policy{Scorer: tableScorer{}, Slicer: sl, Placer: placer.NewChronological()})
+			Expect(err).NotTo(HaveOccurred())
+			pulled := 0
+			seq := func(yield func(*cupel.ContextItem) bool) {
+				for _, it := range items {
+					pulled++
+					if !yield(it) {
+						return
+					}
+				}
+			}
+			_, err = p.RunStream(seq, slTarget(100))
+			return pulled, err
+		}
+		pulled, err := stream(spyWholeSet{spySlicer{log}, true})
+		Expect(pulled).To(BeZero())
+		Expect(log.calls).To(Equal([]string{"NeedsWholeSet"}))
+		var custom *cupel.ValidationError
+		Expect(errors.As(err, &custom)).To(BeTrue(), "%v", err)
+		Expect(errors.Is(err, cupel.ErrInvalidConfig)).To(BeTrue())
+		Expect(custom.Value).To(Equal("cupel_test.spyWholeSet"))
+
+		q, err := slicer.NewQuota(slicer.QuotaSet{}, slicer.NewGreedy())
+		Expect(err).NotTo(HaveOccurred())
+		_, err = stream(q)
+		var builtin *cupel.ValidationError
+		Expect(errors.As(err, &builtin)).To(BeTrue(), "%v", err)
+		Expect(builtin.Value).To(Equal("*slicer.Quota"))
+		Expect([]string{custom.Type, custom.Field, custom.Reason}).To(Equal([]string{builtin.Type, builtin.Field, builtin.Reason}))
+
+		log.calls = nil
+		pulled, err = stream(spyWholeSet{spySlicer{log}, false})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(pulled).To(Equal(len(items)))
+		Expect(log.calls).To(Equal([]string{"NeedsWholeSet", "Slice"}))
+	})
 
 	It("rejects an item SliceDetailed or SliceContext returns that was not in the input, with a *ValidationError", func() {
 		for _, cancellable := range []bool{false, true} {

@@ -89,6 +89,12 @@
 // Nothing the caller passes in is modified. A built pipeline and the built-in
 // scorers, slicers and placers are safe for concurrent use.
 //
+// The built-in slicers (the spec's GreedySlice, KnapsackSlice, QuotaSlice,
+// CountQuotaSlice, CountConstrainedKnapsackSlice and StreamSlice, chapters
+// 26 to 30 and 25) are in package cupel/slicer, with their configuration
+// (quota sets, count-quota entries, the scarcity behaviour); they reach the
+// pipeline through the optional interfaces below, as a custom slicer does.
+//
 // # Your own scorers, slicers and placers
 //
 // A custom [Scorer], [Slicer] or [Placer] plugs into [Policy] like a
@@ -117,6 +123,8 @@
 //	       (**)  ContextPositionSlicer   SlicePositionsContext, instead of
 //	                                     SlicePositions, in a run that can be
 //	                                     cancelled
+//	       -     WholeSetSlicer          NeedsWholeSet, in RunStream: true
+//	                                     (a quota slicer) refuses the run
 //	Place  1     RankedPlacer            PlaceRanked, when the input is in
 //	                                     rank order (a batch run without
 //	                                     pinned items): no sort
@@ -155,12 +163,12 @@
 // through the optional [ContextSlicer] interface, which the built-in
 // slicers implement. [Pipeline.RunStream] and [Pipeline.RunStreamContext]
 // take candidates from an iter.Seq in micro-batches and stop pulling once the
-// budget is full; [StreamSlice] is the same online selection as a slicer
-// (spec chapter 25 (Slicers) makes StreamSlice optional). RunStream documents
-// where a streamed result differs from a batch run. [Result.All] and the
-// report's [SelectionReport.IncludedItems] and [SelectionReport.ExcludedBy]
-// are iterators, and [NewSlogObserver] writes a run's trace events to a
-// log/slog logger.
+// budget is full; slicer.Stream (package cupel/slicer) is the same online
+// selection as a slicer (spec chapter 25 (Slicers) makes StreamSlice
+// optional). RunStream documents where a streamed result differs from a
+// batch run. [Result.All] and the report's [SelectionReport.IncludedItems]
+// and [SelectionReport.ExcludedBy] are iterators, and [NewSlogObserver]
+// writes a run's trace events to a log/slog logger.
 //
 // # Errors
 //
@@ -169,8 +177,8 @@
 // ErrCountRequirementUnmet, ErrTableTooLarge, ErrTokenOverflow,
 // ErrNonMonotonicSlicer) for errors.Is, and most carry a typed value
 // ([ValidationError], [PinnedExceedsBudgetError], [OverflowError],
-// [TableTooLargeError], [NonMonotonicSlicerError], ...) for errors.As. The
-// package never panics on caller input, except in the Must helpers meant for
+// [NonMonotonicSlicerError], slicer.TableTooLargeError, ...) for
+// errors.As. The package never panics on caller input, except in the Must helpers meant for
 // literals in tests.
 //
 // # Rulings

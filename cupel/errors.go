@@ -23,11 +23,12 @@ var (
 	// ErrOverflow: the merged selection exceeds targetTokens under
 	// [OverflowThrow]. See [OverflowError].
 	ErrOverflow = errors.New("cupel: selection exceeds the target budget")
-	// ErrCountRequirementUnmet: a count-quota slicer with [ScarcityThrow] found
-	// fewer candidates of a kind than its requireCount. See [CountRequirementError].
+	// ErrCountRequirementUnmet: a count-quota slicer with slicer.ScarcityThrow
+	// found fewer candidates of a kind than its requireCount. See
+	// slicer.CountRequirementError.
 	ErrCountRequirementUnmet = errors.New("cupel: count requirement cannot be met")
 	// ErrTableTooLarge: a knapsack table would exceed its cell limit
-	// (ruling 19). See [TableTooLargeError].
+	// (ruling 19). See slicer.TableTooLargeError.
 	ErrTableTooLarge = errors.New("cupel: knapsack table too large")
 	// ErrTokenOverflow: a sum of token counts does not fit in an int.
 	// See [TokenOverflowError].
@@ -119,41 +120,6 @@ func (e *OverflowError) Error() string {
 // Unwrap returns ErrOverflow.
 func (e *OverflowError) Unwrap() error { return ErrOverflow }
 
-// CountRequirementError is returned by a count-quota slicer under
-// ScarcityThrow when a kind has fewer candidates than its requireCount.
-type CountRequirementError struct {
-	// Slicer is "CountQuotaSlice" or "CountConstrainedKnapsackSlice".
-	Slicer       string
-	Kind         ContextKind
-	Satisfied    int
-	RequireCount int
-}
-
-// Error returns the spec's message (chapter 30 (CountConstrainedKnapsackSlice)).
-func (e *CountRequirementError) Error() string {
-	return fmt.Sprintf("%s: candidate pool for kind '%s' has %d items but RequireCount is %d.", e.Slicer, e.Kind, e.Satisfied, e.RequireCount)
-}
-
-// Unwrap returns ErrCountRequirementUnmet.
-func (e *CountRequirementError) Unwrap() error { return ErrCountRequirementUnmet }
-
-// TableTooLargeError is returned by a knapsack slicer whose table would have
-// more cells than its limit (ruling 19).
-type TableTooLargeError struct {
-	Candidates int
-	Capacity   int
-	Cells      int64
-	Limit      int64
-}
-
-// Error names candidates, capacity and cells.
-func (e *TableTooLargeError) Error() string {
-	return fmt.Sprintf("cupel: knapsack table too large: %d candidates x %d capacity = %d cells exceeds the limit of %d", e.Candidates, e.Capacity, e.Cells, e.Limit)
-}
-
-// Unwrap returns ErrTableTooLarge.
-func (e *TableTooLargeError) Unwrap() error { return ErrTableTooLarge }
-
 // TokenOverflowError is returned when a sum of token counts would not fit in
 // an int, so that no total ever wraps around silently.
 type TokenOverflowError struct {
@@ -168,15 +134,6 @@ func (e *TokenOverflowError) Error() string {
 
 // Unwrap returns ErrTokenOverflow.
 func (e *TokenOverflowError) Unwrap() error { return ErrTokenOverflow }
-
-// addTokens returns a+b, reporting false when the sum overflows int.
-func addTokens(a, b int) (int, bool) {
-	s := a + b
-	if (b > 0 && s < a) || (b < 0 && s > a) {
-		return 0, false
-	}
-	return s, true
-}
 
 // ErrInvalidArgument: an argument of a call (not a construction) is invalid,
 // e.g. a budget-simulation target that is not among the items.

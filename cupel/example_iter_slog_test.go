@@ -9,6 +9,7 @@ import (
 	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/cupel/placer"
 	"github.com/cupel-go/go-cupel/cupel/scorer"
+	"github.com/cupel-go/go-cupel/cupel/slicer"
 )
 
 // Logging a run as structured records: stage events at Info, item decisions
@@ -26,7 +27,7 @@ func ExampleNewSlogObserver() {
 	}))
 	pipeline, err := cupel.NewPipeline(cupel.Policy{
 		Scorer: scorer.NewPriority(),
-		Slicer: cupel.NewGreedySlice(),
+		Slicer: slicer.NewGreedy(),
 		Placer: placer.NewChronological(),
 	})
 	if err != nil {
@@ -60,7 +61,7 @@ func ExampleNewSlogObserver() {
 func ExampleResult_All() {
 	pipeline, err := cupel.NewPipeline(cupel.Policy{
 		Scorer: scorer.NewPriority(),
-		Slicer: cupel.NewGreedySlice(),
+		Slicer: slicer.NewGreedy(),
 		Placer: placer.NewChronological(),
 	})
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/cupel/placer"
 	"github.com/cupel-go/go-cupel/cupel/scorer"
+	"github.com/cupel-go/go-cupel/cupel/slicer"
 )
 
 func agentContext() []*cupel.ContextItem {
@@ -38,7 +39,7 @@ func Example() {
 	}
 	pipeline, err := cupel.NewPipeline(cupel.Policy{
 		Scorer: sc,
-		Slicer: cupel.NewGreedySlice(),
+		Slicer: slicer.NewGreedy(),
 		Placer: placer.NewUShaped(),
 	})
 	if err != nil {
@@ -70,7 +71,7 @@ func Example() {
 func ExamplePipeline_Run() {
 	pipeline, err := cupel.NewPipeline(cupel.Policy{
 		Scorer: scorer.NewRecency(),
-		Slicer: cupel.NewGreedySlice(),
+		Slicer: slicer.NewGreedy(),
 		Placer: placer.NewChronological(),
 	})
 	if err != nil {
@@ -88,7 +89,7 @@ func ExamplePipeline_Run() {
 func ExampleWithTrace() {
 	pipeline, _ := cupel.NewPipeline(cupel.Policy{
 		Scorer:   scorer.NewRecency(),
-		Slicer:   cupel.NewGreedySlice(),
+		Slicer:   slicer.NewGreedy(),
 		Placer:   placer.NewChronological(),
 		Overflow: cupel.OverflowProceed,
 	})
@@ -116,7 +117,7 @@ func ExampleWithTrace() {
 func ExampleDiagnosticTraceCollector_Report() {
 	pipeline, err := cupel.NewPipeline(cupel.Policy{
 		Scorer: scorer.NewRecency(),
-		Slicer: cupel.NewGreedySlice(),
+		Slicer: slicer.NewGreedy(),
 		Placer: placer.NewChronological(),
 	})
 	if err != nil {

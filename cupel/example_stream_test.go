@@ -11,13 +11,14 @@ import (
 	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/cupel/placer"
 	"github.com/cupel-go/go-cupel/cupel/scorer"
+	"github.com/cupel-go/go-cupel/cupel/slicer"
 )
 
 // Running under a deadline, and what a cancelled run returns.
 func ExamplePipeline_RunContext() {
 	pipeline, err := cupel.NewPipeline(cupel.Policy{
 		Scorer: scorer.NewPriority(),
-		Slicer: cupel.NewGreedySlice(),
+		Slicer: slicer.NewGreedy(),
 		Placer: placer.NewChronological(),
 	})
 	if err != nil {
@@ -51,7 +52,7 @@ func ExamplePipeline_RunContext() {
 func ExamplePipeline_RunStream() {
 	pipeline, err := cupel.NewPipeline(cupel.Policy{
 		Scorer: scorer.NewPriority(),
-		Slicer: cupel.NewGreedySlice(),
+		Slicer: slicer.NewGreedy(),
 		Placer: placer.NewChronological(),
 	})
 	if err != nil {
@@ -88,7 +89,7 @@ func ExamplePipeline_RunStream() {
 func ExamplePipeline_RunStream_channel() {
 	pipeline, err := cupel.NewPipeline(cupel.Policy{
 		Scorer: scorer.NewPriority(),
-		Slicer: cupel.NewGreedySlice(),
+		Slicer: slicer.NewGreedy(),
 		Placer: placer.NewChronological(),
 	})
 	if err != nil {

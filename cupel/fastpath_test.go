@@ -11,12 +11,13 @@ import (
 	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/cupel/placer"
 	"github.com/cupel-go/go-cupel/cupel/scorer"
+	"github.com/cupel-go/go-cupel/cupel/slicer"
 )
 
 // The built-ins take their fast paths through the exported interfaces.
 var (
-	_ cupel.PositionSlicer = (*cupel.GreedySlice)(nil)
-	_ cupel.PositionSlicer = (*cupel.KnapsackSlice)(nil)
+	_ cupel.PositionSlicer = (*slicer.Greedy)(nil)
+	_ cupel.PositionSlicer = (*slicer.Knapsack)(nil)
 	_ cupel.PositionPlacer = (*placer.UShaped)(nil)
 	_ cupel.PositionPlacer = (*placer.Chronological)(nil)
 	_ cupel.BatchScorer    = (*scorer.Recency)(nil)
@@ -91,7 +92,7 @@ var _ = Describe("custom fast paths", func() {
 
 	DescribeTable("rejects a placer result that is not a permutation with a typed error naming the placer",
 		func(pos []int, why string) {
-			_, err := run(cupel.NewGreedySlice(), positionsPlacer{pos})
+			_, err := run(slicer.NewGreedy(), positionsPlacer{pos})
 			Expect(err).To(MatchError(cupel.ErrInvalidConfig))
 			var ve *cupel.ValidationError
 			Expect(errors.As(err, &ve)).To(BeTrue())
@@ -114,7 +115,7 @@ var _ = Describe("custom fast paths", func() {
 			big[i] = item(strconv.Itoa(i), 1)
 			pos[i] = len(big) - 1 - i
 		}
-		pl, err := cupel.NewPipeline(cupel.Policy{Scorer: tableScorer{}, Slicer: cupel.NewGreedySlice(), Placer: positionsPlacer{pos}})
+		pl, err := cupel.NewPipeline(cupel.Policy{Scorer: tableScorer{}, Slicer: slicer.NewGreedy(), Placer: positionsPlacer{pos}})
 		Expect(err).NotTo(HaveOccurred())
 		res, err := pl.Run(big, budget(5000, 5000))
 		Expect(err).NotTo(HaveOccurred())
@@ -139,7 +140,7 @@ var _ = Describe("the built-in placers in a run", func() {
 			budget, err := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 100000, TargetTokens: 1 + r.IntN(3000)})
 			Expect(err).NotTo(HaveOccurred())
 			for _, placer := range []cupel.Placer{placer.NewUShaped(), placer.NewChronological()} {
-				policy := cupel.Policy{Scorer: scorer.NewRecency(), Slicer: cupel.NewGreedySlice(), Placer: placer, Overflow: cupel.OverflowProceed}
+				policy := cupel.Policy{Scorer: scorer.NewRecency(), Slicer: slicer.NewGreedy(), Placer: placer, Overflow: cupel.OverflowProceed}
 				fast, err := cupel.NewPipeline(policy)
 				Expect(err).NotTo(HaveOccurred())
 				policy.Placer = placeOnly{placer}

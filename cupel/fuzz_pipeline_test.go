@@ -11,6 +11,7 @@ import (
 	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/cupel/placer"
 	"github.com/cupel-go/go-cupel/cupel/scorer"
+	"github.com/cupel-go/go-cupel/cupel/slicer"
 )
 
 // fzReader decodes fuzz input bytes into choices. An exhausted input reads
@@ -209,28 +210,28 @@ func fzScorer(r *fzReader, depth int) (cupel.Scorer, error) {
 	}
 }
 
-func fzKnapsack(r *fzReader, cfg *fzConfig) (*cupel.KnapsackSlice, error) {
+func fzKnapsack(r *fzReader, cfg *fzConfig) (*slicer.Knapsack, error) {
 	cfg.hasKnapsack = true
 	bucket := []int{1, 2, 7, 10, 100, 1, 2, 7, 10, 100, 3, 5, 13, 50, 1000, 0}[r.n(16)]
 	limits := []int64{0, 1, 50, 1000, 100_000}
-	var opts []cupel.KnapsackOption
+	var opts []slicer.KnapsackOption
 	if l := limits[r.n(len(limits))]; l > 0 {
-		opts = append(opts, cupel.WithTableLimit(l))
+		opts = append(opts, slicer.WithTableLimit(l))
 	}
-	return cupel.NewKnapsackSlice(bucket, opts...)
+	return slicer.NewKnapsack(bucket, opts...)
 }
 
-func fzCountEntries(r *fzReader, cfg *fzConfig, nested bool) ([]cupel.CountQuotaEntry, cupel.ScarcityBehavior, error) {
+func fzCountEntries(r *fzReader, cfg *fzConfig, nested bool) ([]slicer.CountQuotaEntry, slicer.ScarcityBehavior, error) {
 	cfg.hasCount = true
 	cfg.nestedCount = cfg.nestedCount || nested
-	var es []cupel.CountQuotaEntry
+	var es []slicer.CountQuotaEntry
 	for range r.n(4) {
 		req := r.n(4)
 		cp := req + r.n(3)
 		if r.n(16) == 0 {
 			cp = req - 1 // invalid (or 0 with req 1)
 		}
-		e, err := cupel.NewCountQuotaEntry(fzKinds[1+r.n(len(fzKinds)-1)], req, cp)
+		e, err := slicer.NewCountQuotaEntry(fzKinds[1+r.n(len(fzKinds)-1)], req, cp)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -239,9 +240,9 @@ func fzCountEntries(r *fzReader, cfg *fzConfig, nested bool) ([]cupel.CountQuota
 		}
 		es = append(es, e)
 	}
-	sc := cupel.ScarcityDegrade
+	sc := slicer.ScarcityDegrade
 	if r.n(3) == 0 {
-		sc = cupel.ScarcityThrow
+		sc = slicer.ScarcityThrow
 		cfg.hasThrowCount = true
 	}
 	return es, sc, nil
@@ -255,31 +256,31 @@ func fzSlicer(r *fzReader, cfg *fzConfig, depth int) (cupel.Slicer, error) {
 	}
 	switch r.n(n) {
 	case 0:
-		return cupel.NewGreedySlice(), nil
+		return slicer.NewGreedy(), nil
 	case 1:
 		return fzKnapsack(r, cfg)
 	case 2:
-		var qs []cupel.QuotaEntry
+		var qs []slicer.QuotaEntry
 		for range r.n(4) {
 			k := fzKinds[1+r.n(len(fzKinds)-1)]
 			req := r.pickOr(fzRequires, fzBadNums)
 			switch r.n(3) {
 			case 0:
-				qs = append(qs, cupel.Require(k, req))
+				qs = append(qs, slicer.Require(k, req))
 			case 1:
-				qs = append(qs, cupel.Cap(k, r.pickOr(fzPercents, fzBadNums)))
+				qs = append(qs, slicer.Cap(k, r.pickOr(fzPercents, fzBadNums)))
 			default:
-				qs = append(qs, cupel.RequireCap(k, req, max(req, r.pickOr(fzPercents, fzBadNums))))
+				qs = append(qs, slicer.RequireCap(k, req, max(req, r.pickOr(fzPercents, fzBadNums))))
 			}
 		}
-		set, err := cupel.NewQuotaSet(qs...)
+		set, err := slicer.NewQuotaSet(qs...)
 		if err != nil {
 			return nil, err
 		}
 		var inner cupel.Slicer
 		switch r.n(3) {
 		case 0:
-			inner = cupel.NewGreedySlice()
+			inner = slicer.NewGreedy()
 		case 1:
 			inner, err = fzKnapsack(r, cfg)
 		default:
@@ -287,24 +288,24 @@ func fzSlicer(r *fzReader, cfg *fzConfig, depth int) (cupel.Slicer, error) {
 			if err2 != nil {
 				return nil, err2
 			}
-			inner, err = cupel.NewCountQuotaSlice(es, cupel.NewGreedySlice(), sc)
+			inner, err = slicer.NewCountQuota(es, slicer.NewGreedy(), sc)
 		}
 		if err != nil {
 			return nil, err
 		}
-		return cupel.NewQuotaSlice(set, inner)
+		return slicer.NewQuota(set, inner)
 	case 3:
 		es, sc, err := fzCountEntries(r, cfg, depth > 0)
 		if err != nil {
 			return nil, err
 		}
-		var inner cupel.Slicer = cupel.NewGreedySlice()
+		var inner cupel.Slicer = slicer.NewGreedy()
 		if r.n(16) == 0 {
 			if inner, err = fzSlicer(r, cfg, 2); err != nil { // greedy or knapsack (rejected)
 				return nil, err
 			}
 		}
-		return cupel.NewCountQuotaSlice(es, inner, sc)
+		return slicer.NewCountQuota(es, inner, sc)
 	default:
 		es, sc, err := fzCountEntries(r, cfg, depth > 0)
 		if err != nil {
@@ -314,7 +315,7 @@ func fzSlicer(r *fzReader, cfg *fzConfig, depth int) (cupel.Slicer, error) {
 		if err != nil {
 			return nil, err
 		}
-		return cupel.NewCountConstrainedKnapsackSlice(es, k, sc)
+		return slicer.NewCountConstrainedKnapsack(es, k, sc)
 	}
 }
 

@@ -22,7 +22,7 @@ type Scorer interface {
 // deterministic order. Implementations must not modify sorted, nor keep it
 // after Slice returns (the pipeline reuses its buffers). A slicer
 // returns an error only for conditions its configuration makes fatal (a
-// knapsack table over its limit, a count requirement under ScarcityThrow).
+// knapsack table over its limit, a count requirement under slicer.ScarcityThrow).
 type Slicer interface {
 	Slice(sorted []ScoredItem, budget ContextBudget) ([]*ContextItem, error)
 }
@@ -91,8 +91,8 @@ type DetailedSlicer interface {
 
 // PositionSlicer is the positional form of a [Slicer]: it returns the
 // selection as positions in sorted rather than as items, sparing the
-// pipeline the map that matches items back to their scores. GreedySlice and
-// KnapsackSlice implement it.
+// pipeline the map that matches items back to their scores. slicer.Greedy
+// and slicer.Knapsack implement it.
 //
 // SlicePositions(sorted, budget) must return distinct positions, each in
 // [0, len(sorted)), in any order, such that the items at those positions are
@@ -121,11 +121,11 @@ type PositionSlicer interface {
 // returns an error wrapping ctx.Err(), such as a [*CanceledError]. A slicer
 // that wraps another (a decorator) passes ctx on with [SliceWithContext].
 //
-// The built-in slicers implement it: KnapsackSlice polls ctx while filling
-// its table, CountQuotaSlice and CountConstrainedKnapsackSlice between their
-// phases and inside the inner slicer, QuotaSlice before each kind's inner
-// slice and inside it, GreedySlice before and after its fill, and
-// StreamSlice before each item it takes.
+// The built-in slicers (package cupel/slicer) implement it: Knapsack polls
+// ctx while filling its table, CountQuota and CountConstrainedKnapsack
+// between their phases and inside the inner slicer, Quota before each
+// kind's inner slice and inside it, Greedy before and after its fill, and
+// Stream before each item it takes.
 type ContextSlicer interface {
 	Slicer
 	SliceContext(ctx context.Context, sorted []ScoredItem, budget ContextBudget) (SliceResult, error)
@@ -133,7 +133,7 @@ type ContextSlicer interface {
 
 // ContextPositionSlicer is the context form of a [PositionSlicer]: in a run
 // that can be cancelled, the pipeline calls SlicePositionsContext instead of
-// SlicePositions. KnapsackSlice implements it, polling ctx while its table
+// SlicePositions. slicer.Knapsack implements it, polling ctx while its table
 // fills.
 //
 // SlicePositionsContext must return what SlicePositions returns when ctx is
@@ -149,7 +149,7 @@ type ContextPositionSlicer interface {
 // or whose collector is a [SliceExclusionRecorder] (a report's is), the
 // pipeline hands SliceUnsorted the deduplicated items in input order
 // instead of sorting them first, and then sorts only the selection into the
-// Sort stage's order for the Place stage. GreedySlice implements it: it
+// Sort stage's order for the Place stage. slicer.Greedy implements it: it
 // orders its candidates by density anyway, so the score order only breaks
 // its ties. A run traced into any other collector calls the slicer as any
 // other, since that collector gets the Slice stage's exclusions in the
@@ -166,6 +166,19 @@ type ContextPositionSlicer interface {
 type UnsortedSlicer interface {
 	Slicer
 	SliceUnsorted(items []ScoredItem, budget ContextBudget, dst []int) ([]int, error)
+}
+
+// WholeSetSlicer is implemented by a [Slicer] whose decisions need the
+// whole candidate set at once, such as a slicer applying quotas to it (the
+// quota and count-quota slicers of package cupel/slicer). A streamed run
+// ([Pipeline.RunStream]) sees its candidates one micro-batch at a time, in
+// which such a slicer's decisions would mean something else: it refuses a
+// slicer whose NeedsWholeSet returns true, with a [*ValidationError]
+// wrapping [ErrInvalidConfig], before it pulls a candidate. A decorator
+// may return what its inner slicer says.
+type WholeSetSlicer interface {
+	Slicer
+	NeedsWholeSet() bool
 }
 
 // RankedPlacer is implemented by a [Placer] whose order depends only on
@@ -210,7 +223,7 @@ type SliceResult struct {
 	// capCount, in the order they were dropped.
 	CapExcluded []CapExclusion
 	// Shortfalls lists the count requirements that could not be met under
-	// ScarcityDegrade, in entry order.
+	// slicer.ScarcityDegrade, in entry order.
 	Shortfalls []CountRequirementShortfall
 }
 
@@ -235,41 +248,6 @@ type CountRequirementShortfall struct {
 	SatisfiedCount int         `json:"satisfied_count"`
 }
 
-// ScarcityBehavior says what a count-quota slicer does when a kind has fewer
-// candidates than its requireCount. The zero value is ScarcityDegrade, the
-// spec's default.
-type ScarcityBehavior int
-
-// The scarcity behaviours.
-const (
-	// ScarcityDegrade includes what there is and records a shortfall.
-	ScarcityDegrade ScarcityBehavior = iota
-	// ScarcityThrow fails the slice with an error wrapping ErrCountRequirementUnmet.
-	ScarcityThrow
-)
-
-// String returns "Degrade" or "Throw".
-func (s ScarcityBehavior) String() string {
-	switch s {
-	case ScarcityDegrade:
-		return "Degrade"
-	case ScarcityThrow:
-		return "Throw"
-	}
-	return "ScarcityBehavior(" + itoa(int(s)) + ")"
-}
-
-// ParseScarcityBehavior parses "degrade" or "throw" (ASCII case insensitive).
-func ParseScarcityBehavior(s string) (ScarcityBehavior, error) {
-	switch asciiLower(s) {
-	case "degrade":
-		return ScarcityDegrade, nil
-	case "throw":
-		return ScarcityThrow, nil
-	}
-	return 0, invalidConfig("ScarcityBehavior", "value", s, `must be "degrade" or "throw"`)
-}
-
 // ShortfallRecorder is implemented by collectors that want the count
 // requirements a run could not meet (ruling 8). The pipeline calls it
 // after the Slice stage, only when there are shortfalls.
@@ -292,7 +270,7 @@ type ShortfallRecorder interface {
 // stage left them, which the Sort stage orders by score descending (ties in
 // that order, NaN last, as in every score ordering: ruling 6); the
 // collector puts them in Sort-stage order when it needs the order. This
-// lets a run traced into it take the [UnsortedSlicer] path (GreedySlice:
+// lets a run traced into it take the [UnsortedSlicer] path (slicer.Greedy:
 // select without sorting every candidate). The
 // collector may keep excluded and reorder it; the pipeline does not use it
 // again. reason is BudgetExceeded or PinnedOverride as rulings 2 and 3

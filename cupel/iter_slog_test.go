@@ -13,6 +13,7 @@ import (
 	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/cupel/placer"
 	"github.com/cupel-go/go-cupel/cupel/scorer"
+	"github.com/cupel-go/go-cupel/cupel/slicer"
 )
 
 var _ = Describe("iterators", func() {
@@ -21,7 +22,7 @@ var _ = Describe("iterators", func() {
 		rep *cupel.SelectionReport
 	)
 	BeforeEach(func() {
-		p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewPriority(), Slicer: cupel.NewGreedySlice(), Placer: placer.NewUShaped()})
+		p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewPriority(), Slicer: slicer.NewGreedy(), Placer: placer.NewUShaped()})
 		Expect(err).NotTo(HaveOccurred())
 		items := benchItems(300)
 		items = append(items, cupel.MustItem(cupel.ItemSpec{Content: "neg", Tokens: -4}), items[3])
@@ -73,7 +74,7 @@ var _ = Describe("iterators", func() {
 	})
 
 	It("DiagnosticTraceCollector.All yields what Events returns, at both levels", func() {
-		p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewPriority(), Slicer: cupel.NewGreedySlice(), Placer: placer.NewUShaped()})
+		p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewPriority(), Slicer: slicer.NewGreedy(), Placer: placer.NewUShaped()})
 		Expect(err).NotTo(HaveOccurred())
 		for _, level := range []cupel.TraceDetailLevel{cupel.DetailStage, cupel.DetailItem} {
 			col := cupel.NewDiagnosticTraceCollector(level, nil)
@@ -115,7 +116,7 @@ var _ = Describe("NewSlogObserver", func() {
 	It("writes every event the collector keeps as one record with the spec's field names", func() {
 		var buf bytes.Buffer
 		col := cupel.NewDiagnosticTraceCollector(cupel.DetailItem, cupel.NewSlogObserver(logger(&buf, slog.LevelDebug), slog.LevelInfo))
-		p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewPriority(), Slicer: cupel.NewGreedySlice(), Placer: placer.NewChronological(), Overflow: cupel.OverflowTruncate})
+		p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewPriority(), Slicer: slicer.NewGreedy(), Placer: placer.NewChronological(), Overflow: cupel.OverflowTruncate})
 		Expect(err).NotTo(HaveOccurred())
 		items := []*cupel.ContextItem{
 			cupel.MustItem(cupel.ItemSpec{Content: "pin", Tokens: 30, Pinned: true}),
@@ -178,7 +179,7 @@ var _ = Describe("NewSlogObserver", func() {
 	It("builds nothing below the logger's level: an Info logger gets the stage events only", func() {
 		var buf bytes.Buffer
 		col := cupel.NewDiagnosticTraceCollector(cupel.DetailItem, cupel.NewSlogObserver(logger(&buf, slog.LevelInfo), slog.LevelInfo))
-		p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewPriority(), Slicer: cupel.NewGreedySlice(), Placer: placer.NewChronological()})
+		p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewPriority(), Slicer: slicer.NewGreedy(), Placer: placer.NewChronological()})
 		Expect(err).NotTo(HaveOccurred())
 		_, err = p.Run(benchItems(50), slBudget(3000, 2000), cupel.WithTrace(col))
 		Expect(err).NotTo(HaveOccurred())

@@ -2,7 +2,8 @@ package cupel
 
 import (
 	"fmt"
-	"strings"
+
+	"github.com/cupel-go/go-cupel/cupel/internal/rules"
 )
 
 // ContextKind classifies a context item (spec chapter 04 (Enumerations)). It is
@@ -164,4 +165,5 @@ func asciiLower(s string) string {
 	return s
 }
 
-func isBlank(s string) bool { return strings.TrimSpace(s) == "" }
+// isBlank is [rules.IsBlank].
+func isBlank(s string) bool { return rules.IsBlank(s) }

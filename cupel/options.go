@@ -146,7 +146,7 @@ func WithMaxCandidates(n int) RunOption {
 // leaves at most that many, no further candidate is pulled. 0, the
 // default, means the budget is full only when nothing is left of it. It
 // configures a streamed run (RunStream, RunStreamContext) and a
-// [StreamSlice] ([NewStreamSlice]) alike.
+// slicer.Stream (slicer.NewStream) alike.
 func WithFillTolerance(tokens int) RunOption {
 	return RunOption{kind: optFillTolerance, n: tokens}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/cupel/placer"
 	"github.com/cupel-go/go-cupel/cupel/scorer"
+	"github.com/cupel-go/go-cupel/cupel/slicer"
 )
 
 // recCollector records every event and shortfall it is handed.
@@ -28,7 +29,7 @@ func (c *recCollector) RecordShortfalls(s []cupel.CountRequirementShortfall) {
 
 var _ = Describe("Run options", func() {
 	pipeline := func() *cupel.Pipeline {
-		p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewPriority(), Slicer: cupel.NewGreedySlice(), Placer: placer.NewChronological()})
+		p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewPriority(), Slicer: slicer.NewGreedy(), Placer: placer.NewChronological()})
 		Expect(err).NotTo(HaveOccurred())
 		return p
 	}
@@ -74,9 +75,9 @@ var _ = Describe("Run options", func() {
 	})
 
 	It("hand every event to every collector when several are given, a report's included", func() {
-		e, err := cupel.NewCountQuotaEntry(cupel.KindDocument, 2, 3)
+		e, err := slicer.NewCountQuotaEntry(cupel.KindDocument, 2, 3)
 		Expect(err).NotTo(HaveOccurred())
-		cq, err := cupel.NewCountQuotaSlice([]cupel.CountQuotaEntry{e}, cupel.NewGreedySlice(), cupel.ScarcityDegrade)
+		cq, err := slicer.NewCountQuota([]slicer.CountQuotaEntry{e}, slicer.NewGreedy(), slicer.ScarcityDegrade)
 		Expect(err).NotTo(HaveOccurred())
 		p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewPriority(), Slicer: cq, Placer: placer.NewChronological()})
 		Expect(err).NotTo(HaveOccurred())
@@ -103,10 +104,10 @@ var _ = Describe("Run options", func() {
 
 var _ = Describe("NewStreamSlice options", func() {
 	It("takes WithFillTolerance and rejects any other option, naming it", func() {
-		s, err := cupel.NewStreamSlice(4, cupel.WithFillTolerance(7))
+		s, err := slicer.NewStream(4, cupel.WithFillTolerance(7))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(s.FillTolerance()).To(Equal(7))
-		_, err = cupel.NewStreamSlice(4, cupel.WithBatchSize(3))
+		_, err = slicer.NewStream(4, cupel.WithBatchSize(3))
 		Expect(errors.Is(err, cupel.ErrInvalidConfig)).To(BeTrue())
 		Expect(err.Error()).To(ContainSubstring("WithBatchSize"))
 	})

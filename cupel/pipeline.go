@@ -73,7 +73,7 @@ type Result struct {
 	// OverflowProceed.
 	Overflow *OverflowEvent
 	// Shortfalls lists the count requirements a count-quota slicer could not
-	// meet under ScarcityDegrade.
+	// meet under slicer.ScarcityDegrade.
 	Shortfalls []CountRequirementShortfall
 }
 

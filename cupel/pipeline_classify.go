@@ -1,6 +1,9 @@
 package cupel
 
-import "github.com/cupel-go/go-cupel/cupel/internal/keysort"
+import (
+	"github.com/cupel-go/go-cupel/cupel/internal/keysort"
+	"github.com/cupel-go/go-cupel/cupel/internal/rules"
+)
 
 // classify is the Classify stage (spec chapter 7, "Stage 1: Classify"): it
 // partitions items into pinned and scoreable ones; negative-token items are
@@ -26,7 +29,7 @@ func (r *run) classify(items []*ContextItem) (pinned, scoreable []*ContextItem, 
 		}
 		var ok bool
 		if it.tokens >= 0 {
-			pos, ok = addTokens(pos, it.tokens)
+			pos, ok = rules.AddTokens(pos, it.tokens)
 			if it.pinned {
 				back--
 				buf[back] = it
@@ -36,7 +39,7 @@ func (r *run) classify(items []*ContextItem) (pinned, scoreable []*ContextItem, 
 				front++
 			}
 		} else {
-			neg, ok = addTokens(neg, it.tokens)
+			neg, ok = rules.AddTokens(neg, it.tokens)
 		}
 		if !ok {
 			return nil, nil, 0, &TokenOverflowError{What: "the items' tokens"}

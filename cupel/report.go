@@ -4,6 +4,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/cupel-go/go-cupel/cupel/internal/rules"
 )
 
 // PipelineStage names an observable pipeline stage (spec chapter 36 (Events)).
@@ -223,7 +225,7 @@ func (r ExclusionReason) String() string {
 	case ExclusionBudgetExceeded:
 		return "BudgetExceeded: " + formatInt(r.a) + " tokens requested, " + formatInt(r.b) + " available"
 	case ExclusionScoredTooLow:
-		return "ScoredTooLow: score " + ftoa(r.Score()) + " below threshold " + ftoa(r.Threshold())
+		return "ScoredTooLow: score " + rules.FormatFloat(r.Score()) + " below threshold " + rules.FormatFloat(r.Threshold())
 	case ExclusionDeduplicated:
 		return "Deduplicated: duplicate of " + strconv.Quote(r.s)
 	case ExclusionQuotaCapExceeded:
@@ -241,8 +243,6 @@ func (r ExclusionReason) String() string {
 	}
 	return string(r.Variant)
 }
-
-func ftoa(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
 
 // IncludedItem is an item of the context window with its score and the
 // reason it was included (spec chapter 38 (SelectionReport)).
@@ -304,14 +304,14 @@ func (r *SelectionReport) String() string {
 			b.WriteString("\n  ... and " + itoa(len(r.Included)-i) + " more included")
 			break
 		}
-		b.WriteString("\n  included[" + itoa(i) + "]: " + summarizeItem(in.Item) + " " + string(in.Reason) + " score=" + ftoa(in.Score))
+		b.WriteString("\n  included[" + itoa(i) + "]: " + summarizeItem(in.Item) + " " + string(in.Reason) + " score=" + rules.FormatFloat(in.Score))
 	}
 	for i, ex := range r.Excluded {
 		if i == maxReportLines {
 			b.WriteString("\n  ... and " + itoa(len(r.Excluded)-i) + " more excluded")
 			break
 		}
-		b.WriteString("\n  excluded[" + itoa(i) + "]: " + summarizeItem(ex.Item) + " score=" + ftoa(ex.Score) + " " + ex.Reason.String())
+		b.WriteString("\n  excluded[" + itoa(i) + "]: " + summarizeItem(ex.Item) + " score=" + rules.FormatFloat(ex.Score) + " " + ex.Reason.String())
 	}
 	for _, s := range r.CountRequirementShortfalls {
 		b.WriteString("\n  shortfall: " + string(s.Kind) + " required " + itoa(s.RequiredCount) + ", got " + itoa(s.SatisfiedCount))

@@ -9,6 +9,7 @@ import (
 	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/cupel/placer"
 	"github.com/cupel-go/go-cupel/cupel/scorer"
+	"github.com/cupel-go/go-cupel/cupel/slicer"
 	"github.com/cupel-go/go-cupel/cupeltest/snapshot"
 )
 
@@ -21,7 +22,7 @@ var _ = Describe("report goldens", func() {
 		return &t
 	}
 	It("an agent turn at item detail", func() {
-		pipeline, err := cupel.NewPipeline(cupel.Policy{Scorer: goldenComposite(), Slicer: cupel.NewGreedySlice(), Placer: placer.NewUShaped()})
+		pipeline, err := cupel.NewPipeline(cupel.Policy{Scorer: goldenComposite(), Slicer: slicer.NewGreedy(), Placer: placer.NewUShaped()})
 		Expect(err).NotTo(HaveOccurred())
 		budget, _ := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 1000, TargetTokens: 800})
 		_, rep, err := dryRun(pipeline, agentContext(), budget)
@@ -41,9 +42,9 @@ var _ = Describe("report goldens", func() {
 			cupel.MustItem(cupel.ItemSpec{Content: "huge doc", Tokens: 500, Kind: cupel.KindDocument, Timestamp: ts(7)}),
 			cupel.MustItem(cupel.ItemSpec{Content: "memo", Tokens: 0, Kind: cupel.KindMemory}),
 		}
-		tool, _ := cupel.NewCountQuotaEntry(cupel.KindToolOutput, 1, 2)
-		mem, _ := cupel.NewCountQuotaEntry(cupel.KindMemory, 2, 3)
-		slicer, err := cupel.NewCountQuotaSlice([]cupel.CountQuotaEntry{tool, mem}, cupel.NewGreedySlice(), cupel.ScarcityDegrade)
+		tool, _ := slicer.NewCountQuotaEntry(cupel.KindToolOutput, 1, 2)
+		mem, _ := slicer.NewCountQuotaEntry(cupel.KindMemory, 2, 3)
+		slicer, err := slicer.NewCountQuota([]slicer.CountQuotaEntry{tool, mem}, slicer.NewGreedy(), slicer.ScarcityDegrade)
 		Expect(err).NotTo(HaveOccurred())
 		pipeline, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewRecency(), Slicer: slicer, Placer: placer.NewChronological()})
 		Expect(err).NotTo(HaveOccurred())
@@ -71,8 +72,8 @@ var _ = Describe("report goldens", func() {
 		}
 		// A count quota requiring three tool outputs overshoots the budget in
 		// Phase 1; Truncate then drops from the tail of the merged list.
-		tool, _ := cupel.NewCountQuotaEntry(cupel.KindToolOutput, 3, 3)
-		slicer, _ := cupel.NewCountQuotaSlice([]cupel.CountQuotaEntry{tool}, cupel.NewGreedySlice(), cupel.ScarcityDegrade)
+		tool, _ := slicer.NewCountQuotaEntry(cupel.KindToolOutput, 3, 3)
+		slicer, _ := slicer.NewCountQuota([]slicer.CountQuotaEntry{tool}, slicer.NewGreedy(), slicer.ScarcityDegrade)
 		pipeline, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewRecency(), Slicer: slicer, Placer: placer.NewChronological(), Overflow: cupel.OverflowTruncate})
 		Expect(err).NotTo(HaveOccurred())
 		budget, _ := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 200, TargetTokens: 100})

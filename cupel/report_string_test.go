@@ -9,12 +9,13 @@ import (
 
 	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/cupel/placer"
+	"github.com/cupel-go/go-cupel/cupel/slicer"
 )
 
 var _ = Describe("SelectionReport.String", func() {
 	report := func() *cupel.SelectionReport {
 		scores := tableScorer{"user: how do I unlock my account?": 0.9, "kb/billing-faq.md": 0.2, "kb/billing-faq.md ": 0.1}
-		p, err := cupel.NewPipeline(cupel.Policy{Scorer: scores, Slicer: cupel.NewGreedySlice(), Placer: placer.NewUShaped()})
+		p, err := cupel.NewPipeline(cupel.Policy{Scorer: scores, Slicer: slicer.NewGreedy(), Placer: placer.NewUShaped()})
 		Expect(err).NotTo(HaveOccurred())
 		items := []*cupel.ContextItem{
 			cupel.MustItem(cupel.ItemSpec{Content: "You are a support agent. Be brief, cite the docs and never guess.", Tokens: 30, Kind: cupel.KindSystemPrompt, Pinned: true}),

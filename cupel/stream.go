@@ -6,196 +6,12 @@ import (
 	"time"
 
 	"github.com/cupel-go/go-cupel/cupel/internal/keysort"
+	"github.com/cupel-go/go-cupel/cupel/internal/rules"
 )
 
-// DefaultStreamBatchSize is the micro-batch size of [StreamSlice] and
+// DefaultStreamBatchSize is the micro-batch size of slicer.Stream and
 // [Pipeline.RunStream] when none is given ([WithBatchSize]).
 const DefaultStreamBatchSize = 64
-
-// StreamSlice is an online slicer (spec chapter "Slicers", StreamSlice,
-// which the spec makes optional): it selects from scored items as they
-// arrive, without the whole sorted list, and stops pulling from its source
-// once the budget is full. Its result is, as every slicer's, a subset of its
-// input (the items it pulled) within budget.targetTokens.
-//
-// It reads the source in micro-batches of BatchSize items. Each batch is
-// ordered by score descending (arrival order breaking ties, NaN last, as
-// the Sort stage orders) and filled greedily by value density into what is
-// left of targetTokens, exactly as [GreedySlice] fills a batch input. After
-// each batch, when what is left of targetTokens is at most the fill
-// tolerance (0 by default: nothing is left), the budget is full and it stops
-// pulling: the rest of the source is not read (range-over-func sources see
-// yield return false; a channel is simply no longer received from). With a
-// tolerance of 0, a source that never ends and never fills the budget
-// exactly is read forever: give such a source a tolerance (for instance the
-// smallest item size you expect), or a context with a deadline.
-//
-// Where a streamed selection differs from GreedySlice on the same items:
-// items are compared by density within their batch only, so a dense item in
-// a later batch cannot displace an earlier selection; zero-token items after
-// the point where the budget is full are never seen, so not selected; and
-// the output is in batch order, each batch in density order. When all the
-// items fit in one batch the selection is GreedySlice's on the items sorted
-// by score.
-//
-// The zero value and a nil *StreamSlice use [DefaultStreamBatchSize]. A
-// StreamSlice is immutable and safe for concurrent use.
-type StreamSlice struct {
-	batch     int
-	tolerance int
-}
-
-// NewStreamSlice returns a StreamSlice reading micro-batches of batchSize
-// items (> 0), or a [*ValidationError] wrapping [ErrInvalidConfig]. The one
-// option that configures it is [WithFillTolerance]; any other is an error.
-func NewStreamSlice(batchSize int, opts ...RunOption) (*StreamSlice, error) {
-	if batchSize <= 0 {
-		return nil, invalidConfig("StreamSlice", "batchSize", batchSize, "must be > 0")
-	}
-	s := &StreamSlice{batch: batchSize}
-	for _, o := range opts {
-		switch o.kind {
-		case 0:
-		case optFillTolerance:
-			s.tolerance = o.n
-		default:
-			return nil, invalidConfig("StreamSlice", "option", o.kind.name(), "does not configure a StreamSlice: only WithFillTolerance does")
-		}
-	}
-	if s.tolerance < 0 {
-		return nil, invalidConfig("StreamSlice", "fillTolerance", s.tolerance, "must be >= 0")
-	}
-	return s, nil
-}
-
-// FillTolerance returns the number of tokens that may be left of the target
-// when the budget counts as full.
-func (s *StreamSlice) FillTolerance() int {
-	if s == nil {
-		return 0
-	}
-	return s.tolerance
-}
-
-// BatchSize returns the micro-batch size.
-func (s *StreamSlice) BatchSize() int {
-	if s == nil || s.batch <= 0 {
-		return DefaultStreamBatchSize
-	}
-	return s.batch
-}
-
-// SliceSeq selects from items as the iterator yields them (see the type
-// documentation). It stops with a [*CanceledError] wrapping ctx.Err() when
-// ctx is done, checking it before each item is taken; it cannot interrupt
-// an iterator that blocks. A nil ctx means context.Background().
-func (s *StreamSlice) SliceSeq(ctx context.Context, items iter.Seq[ScoredItem], budget ContextBudget) ([]*ContextItem, error) {
-	c := newCanceller(ctx)
-	size, tolerance := s.BatchSize(), s.FillTolerance()
-	remaining := budget.targetTokens
-	selected := []*ContextItem{}
-	if remaining <= 0 {
-		return selected, c.err(StageSlice)
-	}
-	batch := make([]ScoredItem, 0, size)
-	flush := func() {
-		for _, p := range streamGreedy(batch, remaining) {
-			selected = append(selected, batch[p].Item)
-			remaining -= batch[p].Item.tokens
-		}
-		batch = batch[:0]
-	}
-	for si := range items {
-		if err := c.err(StageSlice); err != nil {
-			return nil, err
-		}
-		batch = append(batch, si)
-		if len(batch) == size {
-			flush()
-			if remaining <= tolerance {
-				break
-			}
-		}
-	}
-	if err := c.err(StageSlice); err != nil {
-		return nil, err
-	}
-	if len(batch) > 0 {
-		flush()
-	}
-	return selected, nil
-}
-
-// SliceChan is SliceSeq over a channel: it receives until the channel is
-// closed, the budget is full or ctx is done, whichever comes first, and then
-// stops receiving. Stop the sender (through ctx or your own signal) when it
-// must not block on a full channel after SliceChan returns.
-func (s *StreamSlice) SliceChan(ctx context.Context, items <-chan ScoredItem, budget ContextBudget) ([]*ContextItem, error) {
-	return s.SliceSeq(ctx, chanSeq(ctx, items), budget)
-}
-
-// Slice implements [Slicer]: sorted is read as a stream, in its order.
-func (s *StreamSlice) Slice(sorted []ScoredItem, budget ContextBudget) ([]*ContextItem, error) {
-	return s.SliceSeq(context.Background(), sliceSeq(sorted), budget)
-}
-
-// SliceContext implements [ContextSlicer].
-func (s *StreamSlice) SliceContext(ctx context.Context, sorted []ScoredItem, budget ContextBudget) (SliceResult, error) {
-	sel, err := s.SliceSeq(ctx, sliceSeq(sorted), budget)
-	return SliceResult{Selected: sel}, err
-}
-
-func sliceSeq[T any](s []T) iter.Seq[T] {
-	return func(yield func(T) bool) {
-		for _, v := range s {
-			if !yield(v) {
-				return
-			}
-		}
-	}
-}
-
-// chanSeq yields what ch delivers until it is closed or ctx is done.
-func chanSeq[T any](ctx context.Context, ch <-chan T) iter.Seq[T] {
-	return func(yield func(T) bool) {
-		var done <-chan struct{}
-		if ctx != nil {
-			done = ctx.Done()
-		}
-		for {
-			select {
-			case <-done:
-				return
-			case v, ok := <-ch:
-				if !ok || !yield(v) {
-					return
-				}
-			}
-		}
-	}
-}
-
-// streamGreedy returns the positions in batch that GreedySlice selects
-// from the batch sorted by score (arrival order breaking ties) under
-// target.
-func streamGreedy(batch []ScoredItem, target int) []int {
-	kp := keysort.GetScratch(len(batch))
-	defer keysort.PutScratch(kp)
-	keys := (*kp)[:len(batch)]
-	for i, si := range batch {
-		keys[i] = keysort.KeyIdx{Key: keysort.DescKey(si.Score), Idx: i}
-	}
-	keysort.Sort(keys)
-	sorted := make([]ScoredItem, len(batch))
-	for k, ki := range keys {
-		sorted[k] = batch[ki.Idx]
-	}
-	pos, _ := (*GreedySlice)(nil).SlicePositions(sorted, sliceBudget(target, target))
-	for i, p := range pos {
-		pos[i] = keys[p].Idx
-	}
-	return pos
-}
 
 // RunStream runs the pipeline over candidates as they arrive, in
 // micro-batches ([WithBatchSize], by default [DefaultStreamBatchSize]), and
@@ -245,10 +61,11 @@ func streamGreedy(batch []ScoredItem, target int) []int {
 //     batches; the stage events of Classify, Score, Deduplicate and Slice
 //     follow all the item events of those stages.
 //
-// The pipeline's slicer must not be a [*QuotaSlice], [*CountQuotaSlice] or
-// [*CountConstrainedKnapsackSlice]: their quotas apply to the whole
-// candidate set, and applied per batch they would mean something else
-// ([*ValidationError] wrapping [ErrInvalidConfig]). A nil candidate is an
+// The pipeline's slicer must not need the whole candidate set at once (a
+// [WholeSetSlicer], such as the quota slicers of package cupel/slicer):
+// their quotas apply to the whole candidate set, and applied per batch
+// they would mean something else ([*ValidationError] wrapping
+// [ErrInvalidConfig]). A nil candidate is an
 // error wrapping [ErrInvalidItem].
 //
 // A channel is a source (see the example):
@@ -290,8 +107,7 @@ func (p *Pipeline) runStream(c *canceller, candidates iter.Seq[*ContextItem], bu
 	if size == 0 {
 		size = DefaultStreamBatchSize
 	}
-	switch p.slicer.(type) {
-	case *QuotaSlice, *CountQuotaSlice, *CountConstrainedKnapsackSlice:
+	if w, ok := p.slicer.(WholeSetSlicer); ok && w.NeedsWholeSet() {
 		return Result{}, invalidConfig("Pipeline", "Slicer", typeName(p.slicer), "applies its quotas to the whole candidate set, which RunStream sees one micro-batch at a time")
 	}
 	s := streamRun{run: run{p: p, budget: budget, onOverflow: cfg.onOverflow, stop: c, sc: getScratchBuffers()}, tolerance: cfg.fillTolerance}
@@ -385,9 +201,9 @@ func (s *streamRun) batch(items []*ContextItem) error {
 		}
 		var ok bool
 		if it.tokens >= 0 {
-			s.pos, ok = addTokens(s.pos, it.tokens)
+			s.pos, ok = rules.AddTokens(s.pos, it.tokens)
 		} else {
-			s.neg, ok = addTokens(s.neg, it.tokens)
+			s.neg, ok = rules.AddTokens(s.neg, it.tokens)
 		}
 		if !ok {
 			return &TokenOverflowError{What: "the items' tokens"}

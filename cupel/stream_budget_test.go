@@ -12,6 +12,7 @@ import (
 	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/cupel/placer"
 	"github.com/cupel-go/go-cupel/cupel/scorer"
+	"github.com/cupel-go/go-cupel/cupel/slicer"
 	"github.com/cupel-go/go-cupel/internal/testtool"
 )
 
@@ -28,7 +29,7 @@ type sbBudgets struct {
 
 func (s *sbBudgets) Slice(sorted []cupel.ScoredItem, b cupel.ContextBudget) ([]*cupel.ContextItem, error) {
 	s.got = append(s.got, b)
-	return cupel.NewGreedySlice().Slice(sorted, b)
+	return slicer.NewGreedy().Slice(sorted, b)
 }
 
 // sbDensityOrdered builds n unpinned items of 1 to 300 tokens with scores
@@ -62,9 +63,9 @@ var _ = Describe("The streamed selection's budget across several batches", func(
 			target := r.IntN(sum + 1)
 			size := 1 + r.IntN(n)
 			desc := "trial " + strconv.Itoa(trial) + " n=" + strconv.Itoa(n) + " batch=" + strconv.Itoa(size) + " target=" + strconv.Itoa(target)
-			want, err := cupel.NewGreedySlice().Slice(in, slTarget(target))
+			want, err := slicer.NewGreedy().Slice(in, slTarget(target))
 			Expect(err).NotTo(HaveOccurred())
-			s, err := cupel.NewStreamSlice(size)
+			s, err := slicer.NewStream(size)
 			Expect(err).NotTo(HaveOccurred())
 			got, err := s.Slice(in, slTarget(target))
 			Expect(err).NotTo(HaveOccurred())
@@ -97,7 +98,7 @@ var _ = Describe("The streamed selection's budget across several batches", func(
 			}
 			budget, err := cupel.NewBudget(spec)
 			Expect(err).NotTo(HaveOccurred())
-			p, err := cupel.NewPipeline(cupel.Policy{Scorer: scores, Slicer: cupel.NewGreedySlice(), Placer: placer.NewChronological(), Overflow: cupel.OverflowProceed})
+			p, err := cupel.NewPipeline(cupel.Policy{Scorer: scores, Slicer: slicer.NewGreedy(), Placer: placer.NewChronological(), Overflow: cupel.OverflowProceed})
 			Expect(err).NotTo(HaveOccurred())
 			size := 1 + r.IntN(len(items))
 			desc := "trial " + strconv.Itoa(trial) + " n=" + strconv.Itoa(len(items)) + " batch=" + strconv.Itoa(size) + " target=" + strconv.Itoa(spec.TargetTokens)
@@ -139,7 +140,7 @@ var _ = Describe("The streamed selection's budget across several batches", func(
 		a := cupel.MustItem(cupel.ItemSpec{Content: "a", Tokens: 40, Priority: cupel.Ptr(9)})
 		b := cupel.MustItem(cupel.ItemSpec{Content: "b", Tokens: 50, Priority: cupel.Ptr(5)})
 		c := cupel.MustItem(cupel.ItemSpec{Content: "c", Tokens: 65, Priority: cupel.Ptr(1)})
-		p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewPriority(), Slicer: cupel.NewGreedySlice(), Placer: placer.NewChronological()})
+		p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewPriority(), Slicer: slicer.NewGreedy(), Placer: placer.NewChronological()})
 		Expect(err).NotTo(HaveOccurred())
 		var rep cupel.SelectionReport
 		// Batches [pin a] and [b c]: the second has 100-30-40 = 30 tokens left,
@@ -162,7 +163,7 @@ var _ = Describe("The streamed selection's budget across several batches", func(
 		items := append([]*cupel.ContextItem{pin}, stItems(3, 5)...)
 		budget, err := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 100, TargetTokens: 80, OutputReserve: 20})
 		Expect(err).NotTo(HaveOccurred())
-		p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewPriority(), Slicer: cupel.NewGreedySlice(), Placer: placer.NewChronological()})
+		p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewPriority(), Slicer: slicer.NewGreedy(), Placer: placer.NewChronological()})
 		Expect(err).NotTo(HaveOccurred())
 		res, err := p.Run(items, budget)
 		Expect(err).NotTo(HaveOccurred())
@@ -176,7 +177,7 @@ var _ = Describe("The streamed selection's budget across several batches", func(
 	})
 
 	It("StreamSlice selects nothing at targetTokens 0, zero-token items included (spec chapter 25, contract 4)", func() {
-		s, err := cupel.NewStreamSlice(2)
+		s, err := slicer.NewStream(2)
 		Expect(err).NotTo(HaveOccurred())
 		in := []cupel.ScoredItem{{Item: stItems(1, 0)[0], Score: 1}, {Item: stItems(2, 0)[1], Score: 0.5}}
 		sel, err := s.Slice(in, slBudget(10, 0))

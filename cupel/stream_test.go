@@ -15,6 +15,7 @@ import (
 	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/cupel/placer"
 	"github.com/cupel-go/go-cupel/cupel/scorer"
+	"github.com/cupel-go/go-cupel/cupel/slicer"
 )
 
 // stCounting yields items and counts the pulls; stopped records that the
@@ -104,17 +105,17 @@ var _ = Describe("StreamSlice", func() {
 	}
 
 	It("rejects a batch size <= 0 and defaults the zero value", func() {
-		_, err := cupel.NewStreamSlice(0)
+		_, err := slicer.NewStream(0)
 		Expect(errors.Is(err, cupel.ErrInvalidConfig)).To(BeTrue())
 		Expect(slField(err)).To(Equal("batchSize"))
-		Expect((&cupel.StreamSlice{}).BatchSize()).To(Equal(cupel.DefaultStreamBatchSize))
-		s, err := cupel.NewStreamSlice(7)
+		Expect((&slicer.Stream{}).BatchSize()).To(Equal(cupel.DefaultStreamBatchSize))
+		s, err := slicer.NewStream(7)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(s.BatchSize()).To(Equal(7))
 	})
 
 	It("stops pulling once the budget is full: the source is not drained", func() {
-		s, _ := cupel.NewStreamSlice(32)
+		s, _ := slicer.NewStream(32)
 		g := &stCounting[cupel.ScoredItem]{items: scored(stItems(10000, 10), func(int) float64 { return 0.5 })}
 		sel, err := s.SliceSeq(context.Background(), g.seq(), slTarget(1000))
 		Expect(err).NotTo(HaveOccurred())
@@ -125,7 +126,7 @@ var _ = Describe("StreamSlice", func() {
 	})
 
 	It("counts the budget as full within its fill tolerance", func() {
-		s, err := cupel.NewStreamSlice(10, cupel.WithFillTolerance(15))
+		s, err := slicer.NewStream(10, cupel.WithFillTolerance(15))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(s.FillTolerance()).To(Equal(15))
 		// 7-token items: 14 of them leave 2 of 100 after the second batch.
@@ -134,7 +135,7 @@ var _ = Describe("StreamSlice", func() {
 		Expect(err).NotTo(HaveOccurred())
 		Expect(sel).To(HaveLen(14))
 		Expect(g.pulls).To(Equal(20))
-		_, err = cupel.NewStreamSlice(10, cupel.WithFillTolerance(-1))
+		_, err = slicer.NewStream(10, cupel.WithFillTolerance(-1))
 		Expect(errors.Is(err, cupel.ErrInvalidConfig)).To(BeTrue())
 	})
 
@@ -143,7 +144,7 @@ var _ = Describe("StreamSlice", func() {
 		for trial := range 200 {
 			items := stRandom(r, r.IntN(400))
 			in := scored(items, func(int) float64 { return r.Float64() })
-			s, _ := cupel.NewStreamSlice(1 + r.IntN(50))
+			s, _ := slicer.NewStream(1 + r.IntN(50))
 			target := r.IntN(5000)
 			g := &stCounting[cupel.ScoredItem]{items: in}
 			sel, err := s.SliceSeq(context.Background(), g.seq(), slTarget(target))
@@ -179,9 +180,9 @@ var _ = Describe("StreamSlice", func() {
 				return 0
 			})
 			target := r.IntN(3000)
-			want, err := cupel.NewGreedySlice().Slice(sortedIn, slTarget(target))
+			want, err := slicer.NewGreedy().Slice(sortedIn, slTarget(target))
 			Expect(err).NotTo(HaveOccurred())
-			s, _ := cupel.NewStreamSlice(64)
+			s, _ := slicer.NewStream(64)
 			got, err := s.Slice(in, slTarget(target))
 			Expect(err).NotTo(HaveOccurred())
 			Expect(got).To(Equal(want), "trial %d", trial)
@@ -189,7 +190,7 @@ var _ = Describe("StreamSlice", func() {
 	})
 
 	It("stops with a CanceledError when the context is done, and stops pulling", func() {
-		s, _ := cupel.NewStreamSlice(8)
+		s, _ := slicer.NewStream(8)
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
 		g := &stCounting[cupel.ScoredItem]{items: scored(stItems(1000, 1), func(int) float64 { return 1 })}
@@ -205,7 +206,7 @@ var _ = Describe("StreamSlice", func() {
 	})
 
 	It("reads a channel until the budget is full, then stops receiving", func() {
-		s, _ := cupel.NewStreamSlice(4)
+		s, _ := slicer.NewStream(4)
 		ch := make(chan cupel.ScoredItem)
 		ctx, cancel := context.WithCancel(context.Background())
 		sent := make(chan int)
@@ -229,7 +230,7 @@ var _ = Describe("StreamSlice", func() {
 	})
 
 	It("SliceChan returns a CanceledError when its deadline passes while the channel is silent", func() {
-		s, _ := cupel.NewStreamSlice(4)
+		s, _ := slicer.NewStream(4)
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
 		defer cancel()
 		_, err := s.SliceChan(ctx, make(chan cupel.ScoredItem), slTarget(40))
@@ -239,7 +240,7 @@ var _ = Describe("StreamSlice", func() {
 
 var _ = Describe("Pipeline.RunStream", func() {
 	greedyPipeline := func(overflow cupel.OverflowStrategy) *cupel.Pipeline {
-		p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewPriority(), Slicer: cupel.NewGreedySlice(), Placer: placer.NewChronological(), Overflow: overflow})
+		p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewPriority(), Slicer: slicer.NewGreedy(), Placer: placer.NewChronological(), Overflow: overflow})
 		Expect(err).NotTo(HaveOccurred())
 		return p
 	}
@@ -327,7 +328,7 @@ var _ = Describe("Pipeline.RunStream", func() {
 	})
 
 	It("rejects quota slicers, a negative batch size and nil candidates", func() {
-		cq, err := cupel.NewCountQuotaSlice(nil, cupel.NewGreedySlice(), cupel.ScarcityDegrade)
+		cq, err := slicer.NewCountQuota(nil, slicer.NewGreedy(), slicer.ScarcityDegrade)
 		Expect(err).NotTo(HaveOccurred())
 		p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewPriority(), Slicer: cq, Placer: placer.NewChronological()})
 		Expect(err).NotTo(HaveOccurred())
@@ -388,12 +389,12 @@ var _ = Describe("Pipeline.RunStream", func() {
 
 	It("equals the batch pipeline when the whole input fits in one micro-batch (property)", func() {
 		r := rand.New(rand.NewPCG(2026, 19))
-		ks, err := cupel.NewKnapsackSlice(10)
+		ks, err := slicer.NewKnapsack(10)
 		Expect(err).NotTo(HaveOccurred())
-		stream, err := cupel.NewStreamSlice(16)
+		stream, err := slicer.NewStream(16)
 		Expect(err).NotTo(HaveOccurred())
 		scorers := []cupel.Scorer{scorer.NewPriority(), scorer.NewRecency(), scorer.NewFrequency()}
-		slicers := []cupel.Slicer{cupel.NewGreedySlice(), ks, stream}
+		slicers := []cupel.Slicer{slicer.NewGreedy(), ks, stream}
 		overflows := []cupel.OverflowStrategy{cupel.OverflowThrow, cupel.OverflowTruncate, cupel.OverflowProceed}
 		agreedErrors := 0
 		for trial := range 400 {

@@ -13,6 +13,7 @@ import (
 	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/cupel/placer"
 	"github.com/cupel-go/go-cupel/cupel/scorer"
+	"github.com/cupel-go/go-cupel/cupel/slicer"
 )
 
 // Tests for behaviour the conformance vectors cannot express (issue 16):
@@ -37,7 +38,7 @@ type stSleepSlicer struct{ d time.Duration }
 
 func (s stSleepSlicer) Slice(sorted []cupel.ScoredItem, b cupel.ContextBudget) ([]*cupel.ContextItem, error) {
 	time.Sleep(s.d)
-	return cupel.NewGreedySlice().Slice(sorted, b)
+	return slicer.NewGreedy().Slice(sorted, b)
 }
 
 // stCountingScorer returns the hint and records "content/len(all)" per call.
@@ -128,7 +129,7 @@ var _ = Describe("Suite strength (issue 16)", func() {
 		})
 
 		It("are not built when the collector is disabled", func() {
-			p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewReflexive(), Slicer: cupel.NewGreedySlice(), Placer: placer.NewChronological()})
+			p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewReflexive(), Slicer: slicer.NewGreedy(), Placer: placer.NewChronological()})
 			Expect(err).NotTo(HaveOccurred())
 			res, err := p.Run([]*cupel.ContextItem{stItem("a", 10, 0.5)}, stBudget(100, 100), cupel.WithTrace(cupel.NullTraceCollector{}))
 			Expect(err).NotTo(HaveOccurred())
@@ -335,14 +336,14 @@ var _ = Describe("Suite strength (issue 16)", func() {
 	// optional/pipeline/pipeline-count-quota-count-requirement-shortfalls,
 	// whose count_requirement_shortfalls key the runner may not read yet.
 	It("carries count-quota shortfalls on the report, in entry order", func() {
-		entry := func(k cupel.ContextKind, req, capCount int) cupel.CountQuotaEntry {
-			e, err := cupel.NewCountQuotaEntry(k, req, capCount)
+		entry := func(k cupel.ContextKind, req, capCount int) slicer.CountQuotaEntry {
+			e, err := slicer.NewCountQuotaEntry(k, req, capCount)
 			Expect(err).NotTo(HaveOccurred())
 			return e
 		}
-		sl, err := cupel.NewCountQuotaSlice([]cupel.CountQuotaEntry{
+		sl, err := slicer.NewCountQuota([]slicer.CountQuotaEntry{
 			entry("ToolOutput", 2, 2), entry("Document", 1, 2), entry("Memory", 2, 3),
-		}, cupel.NewGreedySlice(), cupel.ScarcityDegrade)
+		}, slicer.NewGreedy(), slicer.ScarcityDegrade)
 		Expect(err).NotTo(HaveOccurred())
 		p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewReflexive(), Slicer: sl, Placer: placer.NewChronological()})
 		Expect(err).NotTo(HaveOccurred())
@@ -373,13 +374,13 @@ var _ = Describe("Suite strength (issue 16)", func() {
 	// The engine's side of the vector
 	// optional/pipeline/pipeline-count-constrained-knapsack-count-requirement-shortfalls.
 	It("carries count-constrained knapsack shortfalls on the report, in entry order", func() {
-		doc, err := cupel.NewCountQuotaEntry("Document", 2, 3)
+		doc, err := slicer.NewCountQuotaEntry("Document", 2, 3)
 		Expect(err).NotTo(HaveOccurred())
-		mem, err := cupel.NewCountQuotaEntry("Memory", 1, 1)
+		mem, err := slicer.NewCountQuotaEntry("Memory", 1, 1)
 		Expect(err).NotTo(HaveOccurred())
-		ks, err := cupel.NewKnapsackSlice(100)
+		ks, err := slicer.NewKnapsack(100)
 		Expect(err).NotTo(HaveOccurred())
-		sl, err := cupel.NewCountConstrainedKnapsackSlice([]cupel.CountQuotaEntry{doc, mem}, ks, cupel.ScarcityDegrade)
+		sl, err := slicer.NewCountConstrainedKnapsack([]slicer.CountQuotaEntry{doc, mem}, ks, slicer.ScarcityDegrade)
 		Expect(err).NotTo(HaveOccurred())
 		p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewReflexive(), Slicer: sl, Placer: placer.NewChronological()})
 		Expect(err).NotTo(HaveOccurred())
@@ -449,7 +450,7 @@ var _ = Describe("Suite strength (issue 16)", func() {
 
 	Describe("a custom placer (no PlacePositions)", func() {
 		build := func(pl cupel.Placer) *cupel.Pipeline {
-			p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewReflexive(), Slicer: cupel.NewGreedySlice(), Placer: pl, DisableDeduplication: true})
+			p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewReflexive(), Slicer: slicer.NewGreedy(), Placer: pl, DisableDeduplication: true})
 			Expect(err).NotTo(HaveOccurred())
 			return p
 		}

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/cupel-go/go-cupel/cupel/internal/keysort"
+	"github.com/cupel-go/go-cupel/cupel/internal/rules"
 )
 
 // TraceEvent is one observation of a pipeline run (spec chapter 36 (Events)).
@@ -41,7 +42,7 @@ func (e TraceEvent) Text() string {
 	if e.Exclusion.Variant != "" {
 		return e.Exclusion.String()
 	}
-	return "Included (" + string(e.Inclusion) + "): score " + ftoa(e.Score)
+	return "Included (" + string(e.Inclusion) + "): score " + rules.FormatFloat(e.Score)
 }
 
 // TraceCollector receives a pipeline run's events (spec chapter

@@ -12,6 +12,7 @@ import (
 	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/cupel/placer"
 	"github.com/cupel-go/go-cupel/cupel/scorer"
+	"github.com/cupel-go/go-cupel/cupel/slicer"
 )
 
 // eventList keeps every event it is handed, in order, through
@@ -73,13 +74,13 @@ var _ = Describe("SliceExclusionRecorder", func() {
 	// last reports count-quota cap exclusions, for which the pipeline
 	// records each exclusion with RecordItemEvent instead.
 	slicers := func() map[string]cupel.Slicer {
-		ks, err := cupel.NewKnapsackSlice(5)
+		ks, err := slicer.NewKnapsack(5)
 		Expect(err).NotTo(HaveOccurred())
-		e, err := cupel.NewCountQuotaEntry(cupel.KindDocument, 0, 1)
+		e, err := slicer.NewCountQuotaEntry(cupel.KindDocument, 0, 1)
 		Expect(err).NotTo(HaveOccurred())
-		cq, err := cupel.NewCountQuotaSlice([]cupel.CountQuotaEntry{e}, cupel.NewGreedySlice(), cupel.ScarcityDegrade)
+		cq, err := slicer.NewCountQuota([]slicer.CountQuotaEntry{e}, slicer.NewGreedy(), slicer.ScarcityDegrade)
 		Expect(err).NotTo(HaveOccurred())
-		return map[string]cupel.Slicer{"greedy": cupel.NewGreedySlice(), "knapsack": ks, "count-quota": cq}
+		return map[string]cupel.Slicer{"greedy": slicer.NewGreedy(), "knapsack": ks, "count-quota": cq}
 	}
 
 	It("gives a collector that implements it the same events, and the DiagnosticTraceCollector the same events and report, as item by item", func() {
@@ -148,9 +149,9 @@ var _ = Describe("SliceExclusionRecorder", func() {
 	})
 
 	It("is not used for a Slice stage with count-quota cap exclusions", func() {
-		e, err := cupel.NewCountQuotaEntry(cupel.KindDocument, 0, 1)
+		e, err := slicer.NewCountQuotaEntry(cupel.KindDocument, 0, 1)
 		Expect(err).NotTo(HaveOccurred())
-		cq, err := cupel.NewCountQuotaSlice([]cupel.CountQuotaEntry{e}, cupel.NewGreedySlice(), cupel.ScarcityDegrade)
+		cq, err := slicer.NewCountQuota([]slicer.CountQuotaEntry{e}, slicer.NewGreedy(), slicer.ScarcityDegrade)
 		Expect(err).NotTo(HaveOccurred())
 		p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewReflexive(), Slicer: cq, Placer: placer.NewChronological()})
 		Expect(err).NotTo(HaveOccurred())

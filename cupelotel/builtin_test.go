@@ -7,6 +7,7 @@ import (
 	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/cupel/placer"
 	"github.com/cupel-go/go-cupel/cupel/scorer"
+	"github.com/cupel-go/go-cupel/cupel/slicer"
 	"github.com/cupel-go/go-cupel/cupelotel"
 )
 
@@ -14,9 +15,9 @@ import (
 // its Slice stage excludes for CountCapExceeded, PinnedOverride and
 // BudgetExceeded.
 func builtinRun() (*cupel.Pipeline, []*cupel.ContextItem, cupel.ContextBudget) {
-	toolCap, err := cupel.NewCountQuotaEntry(cupel.KindToolOutput, 0, 1)
+	toolCap, err := slicer.NewCountQuotaEntry(cupel.KindToolOutput, 0, 1)
 	Expect(err).NotTo(HaveOccurred())
-	slicer, err := cupel.NewCountQuotaSlice([]cupel.CountQuotaEntry{toolCap}, cupel.NewGreedySlice(), cupel.ScarcityDegrade)
+	slicer, err := slicer.NewCountQuota([]slicer.CountQuotaEntry{toolCap}, slicer.NewGreedy(), slicer.ScarcityDegrade)
 	Expect(err).NotTo(HaveOccurred())
 	p := pipeline(cupel.Policy{Scorer: scorer.NewPriority(), Slicer: slicer, Placer: placer.NewUShaped()})
 	it := func(content string, tokens int, kind cupel.ContextKind, priority int) *cupel.ContextItem {

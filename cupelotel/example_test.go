@@ -10,6 +10,7 @@ import (
 	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/cupel/placer"
 	"github.com/cupel-go/go-cupel/cupel/scorer"
+	"github.com/cupel-go/go-cupel/cupel/slicer"
 	"github.com/cupel-go/go-cupel/cupelotel"
 )
 
@@ -29,7 +30,7 @@ func Example() {
 
 	pipeline, err := cupel.NewPipeline(cupel.Policy{
 		Scorer: scorer.NewPriority(),
-		Slicer: cupel.NewGreedySlice(),
+		Slicer: slicer.NewGreedy(),
 		Placer: placer.NewChronological(),
 	})
 	if err != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/cupel-go/go-cupel/cupel/chat"
 	"github.com/cupel-go/go-cupel/cupel/placer"
 	"github.com/cupel-go/go-cupel/cupel/scorer"
+	"github.com/cupel-go/go-cupel/cupel/slicer"
 	"github.com/cupel-go/go-cupel/cupeltest"
 )
 
@@ -61,20 +62,20 @@ func builtinSlicers() map[string]struct {
 		s    cupel.Slicer
 		opts []cupeltest.Option
 	}
-	caps := []cupel.CountQuotaEntry{must(cupel.NewCountQuotaEntry(cupel.KindDocument, 0, 2)), must(cupel.NewCountQuotaEntry(cupel.KindToolOutput, 0, 1))}
-	reqs := []cupel.CountQuotaEntry{must(cupel.NewCountQuotaEntry(cupel.KindDocument, 1, 3)), must(cupel.NewCountQuotaEntry(cupel.KindMemory, 2, 2))}
-	quotas := must(cupel.NewQuotaSet(cupel.Require(cupel.KindDocument, 20), cupel.Cap(cupel.KindToolOutput, 30)))
+	caps := []slicer.CountQuotaEntry{must(slicer.NewCountQuotaEntry(cupel.KindDocument, 0, 2)), must(slicer.NewCountQuotaEntry(cupel.KindToolOutput, 0, 1))}
+	reqs := []slicer.CountQuotaEntry{must(slicer.NewCountQuotaEntry(cupel.KindDocument, 1, 3)), must(slicer.NewCountQuotaEntry(cupel.KindMemory, 2, 2))}
+	quotas := must(slicer.NewQuotaSet(slicer.Require(cupel.KindDocument, 20), slicer.Cap(cupel.KindToolOutput, 30)))
 	return map[string]entry{
-		"Greedy":                         {s: cupel.NewGreedySlice()},
-		"Knapsack":                       {s: must(cupel.NewKnapsackSlice(10))},
-		"Knapsack(1)":                    {s: must(cupel.NewKnapsackSlice(1))},
-		"Quota(Greedy)":                  {s: must(cupel.NewQuotaSlice(quotas, cupel.NewGreedySlice()))},
-		"CountQuota(caps)":               {s: must(cupel.NewCountQuotaSlice(caps, cupel.NewGreedySlice(), cupel.ScarcityDegrade))},
-		"CountQuota(requires)":           {s: must(cupel.NewCountQuotaSlice(reqs, cupel.NewGreedySlice(), cupel.ScarcityDegrade)), opts: []cupeltest.Option{cupeltest.AllowOverTarget()}},
-		"CountConstrainedKnapsack(caps)": {s: must(cupel.NewCountConstrainedKnapsackSlice(caps, must(cupel.NewKnapsackSlice(10)), cupel.ScarcityDegrade))},
-		"CountConstrainedKnapsack(requires, throw)": {s: must(cupel.NewCountConstrainedKnapsackSlice(reqs, must(cupel.NewKnapsackSlice(10)), cupel.ScarcityThrow)), opts: []cupeltest.Option{cupeltest.AllowOverTarget()}},
-		"Stream(4)":        {s: must(cupel.NewStreamSlice(4))},
-		"Stream(1, tol)":   {s: must(cupel.NewStreamSlice(1, cupel.WithFillTolerance(5)))},
+		"Greedy":                         {s: slicer.NewGreedy()},
+		"Knapsack":                       {s: must(slicer.NewKnapsack(10))},
+		"Knapsack(1)":                    {s: must(slicer.NewKnapsack(1))},
+		"Quota(Greedy)":                  {s: must(slicer.NewQuota(quotas, slicer.NewGreedy()))},
+		"CountQuota(caps)":               {s: must(slicer.NewCountQuota(caps, slicer.NewGreedy(), slicer.ScarcityDegrade))},
+		"CountQuota(requires)":           {s: must(slicer.NewCountQuota(reqs, slicer.NewGreedy(), slicer.ScarcityDegrade)), opts: []cupeltest.Option{cupeltest.AllowOverTarget()}},
+		"CountConstrainedKnapsack(caps)": {s: must(slicer.NewCountConstrainedKnapsack(caps, must(slicer.NewKnapsack(10)), slicer.ScarcityDegrade))},
+		"CountConstrainedKnapsack(requires, throw)": {s: must(slicer.NewCountConstrainedKnapsack(reqs, must(slicer.NewKnapsack(10)), slicer.ScarcityThrow)), opts: []cupeltest.Option{cupeltest.AllowOverTarget()}},
+		"Stream(4)":        {s: must(slicer.NewStream(4))},
+		"Stream(1, tol)":   {s: must(slicer.NewStream(1, cupel.WithFillTolerance(5)))},
 		"chat.NewestFirst": {s: chat.NewestFirstSlice{}},
 	}
 }
@@ -154,7 +155,7 @@ func TestBuiltinsAreAllChecked(t *testing.T) {
 	for _, p := range builtinPlacers() {
 		checked[name(p)] = true
 	}
-	found := exportedComponents(t, filepath.Join("..", "cupel"), filepath.Join("..", "cupel", "chat"), filepath.Join("..", "cupel", "scorer"), filepath.Join("..", "cupel", "placer"))
+	found := exportedComponents(t, filepath.Join("..", "cupel"), filepath.Join("..", "cupel", "chat"), filepath.Join("..", "cupel", "scorer"), filepath.Join("..", "cupel", "placer"), filepath.Join("..", "cupel", "slicer"))
 	t.Logf("exported components: %v", found)
 	if len(found) < 10 {
 		t.Fatalf("found only %v: the source scan is broken", found)

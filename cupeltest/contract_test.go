@@ -16,6 +16,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/slicer"
 	"github.com/cupel-go/go-cupel/cupeltest"
 )
 
@@ -510,7 +511,7 @@ var _ = Describe("contract checkers", func() {
 		Expect(cupeltest.TestSlicer(nil)).To(MatchError(cupeltest.ErrInvalidArgument))
 		Expect(cupeltest.TestPlacer(placerFunc(keepOrder), cupeltest.WithInputs(-3))).To(MatchError(cupeltest.ErrInvalidArgument))
 		Expect(cupeltest.TestScorer(nil)).To(MatchError(ContainSubstring("invalid argument: TestScorer needs a non-nil cupel.Scorer")))
-		Expect(cupeltest.TestSlicer((*cupel.GreedySlice)(nil))).To(MatchError(ContainSubstring("invalid argument: TestSlicer needs a non-nil cupel.Slicer")))
+		Expect(cupeltest.TestSlicer((*slicer.Greedy)(nil))).To(MatchError(ContainSubstring("invalid argument: TestSlicer needs a non-nil cupel.Slicer")))
 		Expect(cupeltest.TestPlacer(nil)).To(MatchError(ContainSubstring("invalid argument: TestPlacer needs a non-nil cupel.Placer")))
 		Expect(cupeltest.TestScorer(tokenScorer{}, cupeltest.WithInputs(-1))).To(MatchError("cupeltest: invalid argument: WithInputs(-1): the number of inputs must be >= 0"))
 		Expect(cupeltest.TestScorer(tokenScorer{}, cupeltest.WithItems(nil))).To(MatchError("cupeltest: invalid argument: WithItems: item 0 is nil"))

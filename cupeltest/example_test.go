@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/slicer"
 	"github.com/cupel-go/go-cupel/cupeltest"
 )
 
@@ -101,7 +102,7 @@ func ExampleTestSlicer() {
 		fmt.Println(v.Property)
 		fmt.Println(v.Rule)
 	}
-	fmt.Println(cupeltest.TestSlicer(cupel.NewGreedySlice()))
+	fmt.Println(cupeltest.TestSlicer(slicer.NewGreedy()))
 	// Output:
 	// WithinBudget
 	// the selected items' tokens must not exceed budget.TargetTokens

@@ -9,6 +9,7 @@ import (
 	"github.com/cupel-go/go-cupel/cupel/analysis"
 	"github.com/cupel-go/go-cupel/cupel/placer"
 	"github.com/cupel-go/go-cupel/cupel/scorer"
+	"github.com/cupel-go/go-cupel/cupel/slicer"
 )
 
 // agentContext is a small agent conversation: a pinned system prompt, a
@@ -38,8 +39,8 @@ func ExamplePolicySensitivity() {
 	toolsFirst, _ := scorer.NewKind(map[cupel.ContextKind]float64{cupel.KindToolOutput: 1, cupel.KindMessage: 0.5})
 	budget, _ := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 500, TargetTokens: 320})
 	report, err := analysis.PolicySensitivity(agentContext(), budget,
-		analysis.LabeledPolicy{Label: "recent", Policy: cupel.Policy{Scorer: recent, Slicer: cupel.NewGreedySlice(), Placer: placer.NewChronological()}},
-		analysis.LabeledPolicy{Label: "tools-first", Policy: cupel.Policy{Scorer: toolsFirst, Slicer: cupel.NewGreedySlice(), Placer: placer.NewChronological()}},
+		analysis.LabeledPolicy{Label: "recent", Policy: cupel.Policy{Scorer: recent, Slicer: slicer.NewGreedy(), Placer: placer.NewChronological()}},
+		analysis.LabeledPolicy{Label: "tools-first", Policy: cupel.Policy{Scorer: toolsFirst, Slicer: slicer.NewGreedy(), Placer: placer.NewChronological()}},
 	)
 	if err != nil {
 		log.Fatal(err)
@@ -55,7 +56,7 @@ func ExamplePolicySensitivity() {
 // The smallest budget at which the changelog makes it into the context.
 func ExampleMinBudgetFor() {
 	items := agentContext()
-	pipeline, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewRecency(), Slicer: cupel.NewGreedySlice(), Placer: placer.NewChronological()})
+	pipeline, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewRecency(), Slicer: slicer.NewGreedy(), Placer: placer.NewChronological()})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -70,7 +71,7 @@ func ExampleMinBudgetFor() {
 
 // The items that a budget of 2000 tokens includes and one of 1600 does not.
 func ExampleMarginalItems() {
-	pipeline, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewRecency(), Slicer: cupel.NewGreedySlice(), Placer: placer.NewChronological()})
+	pipeline, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewRecency(), Slicer: slicer.NewGreedy(), Placer: placer.NewChronological()})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -87,7 +88,7 @@ func ExampleMarginalItems() {
 
 // One configuration, run once with its report, without keeping a pipeline.
 func ExampleDryRun() {
-	policy := cupel.Policy{Scorer: scorer.NewPriority(), Slicer: cupel.NewGreedySlice(), Placer: placer.NewChronological()}
+	policy := cupel.Policy{Scorer: scorer.NewPriority(), Slicer: slicer.NewGreedy(), Placer: placer.NewChronological()}
 	budget, _ := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: 500, TargetTokens: 400})
 	result, report, err := analysis.DryRun(agentContext(), budget, policy)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/cupel-go/go-cupel/cupel/analysis"
 	"github.com/cupel-go/go-cupel/cupel/placer"
 	"github.com/cupel-go/go-cupel/cupel/scorer"
+	"github.com/cupel-go/go-cupel/cupel/slicer"
 )
 
 // The search bounds of MinBudgetFor, the spec's FindMinBudgetFor: the lower
@@ -33,7 +34,7 @@ var _ = Describe("MinBudgetFor's search (FindMinBudgetFor)", func() {
 		return 0, false
 	}
 	greedy := func() *cupel.Pipeline {
-		p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewReflexive(), Slicer: cupel.NewGreedySlice(), Placer: placer.NewChronological()})
+		p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewReflexive(), Slicer: slicer.NewGreedy(), Placer: placer.NewChronological()})
 		Expect(err).NotTo(HaveOccurred())
 		return p
 	}
@@ -119,17 +120,17 @@ var _ = Describe("MinBudgetFor's search (FindMinBudgetFor)", func() {
 	})
 
 	It("refuses each of the three quota slicers, and only them", func() {
-		qs, err := cupel.NewQuotaSet(cupel.Require("Document", 10))
+		qs, err := slicer.NewQuotaSet(slicer.Require("Document", 10))
 		Expect(err).NotTo(HaveOccurred())
-		quota, err := cupel.NewQuotaSlice(qs, cupel.NewGreedySlice())
+		quota, err := slicer.NewQuota(qs, slicer.NewGreedy())
 		Expect(err).NotTo(HaveOccurred())
-		e, err := cupel.NewCountQuotaEntry("Document", 1, 2)
+		e, err := slicer.NewCountQuotaEntry("Document", 1, 2)
 		Expect(err).NotTo(HaveOccurred())
-		cq, err := cupel.NewCountQuotaSlice([]cupel.CountQuotaEntry{e}, cupel.NewGreedySlice(), cupel.ScarcityDegrade)
+		cq, err := slicer.NewCountQuota([]slicer.CountQuotaEntry{e}, slicer.NewGreedy(), slicer.ScarcityDegrade)
 		Expect(err).NotTo(HaveOccurred())
-		ks, err := cupel.NewKnapsackSlice(1)
+		ks, err := slicer.NewKnapsack(1)
 		Expect(err).NotTo(HaveOccurred())
-		cck, err := cupel.NewCountConstrainedKnapsackSlice([]cupel.CountQuotaEntry{e}, ks, cupel.ScarcityDegrade)
+		cck, err := slicer.NewCountConstrainedKnapsack([]slicer.CountQuotaEntry{e}, ks, slicer.ScarcityDegrade)
 		Expect(err).NotTo(HaveOccurred())
 		t := hintItem("t", 10, 0.5)
 		for _, sl := range []cupel.Slicer{quota, cq, cck} {
@@ -140,7 +141,7 @@ var _ = Describe("MinBudgetFor's search (FindMinBudgetFor)", func() {
 			Expect(errors.As(err, &nm)).To(BeTrue(), "%T", sl)
 			Expect(nm.Method).To(Equal("FindMinBudgetFor"))
 		}
-		for _, sl := range []cupel.Slicer{cupel.NewGreedySlice(), ks} {
+		for _, sl := range []cupel.Slicer{slicer.NewGreedy(), ks} {
 			p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewReflexive(), Slicer: sl, Placer: placer.NewChronological()})
 			Expect(err).NotTo(HaveOccurred())
 			got, ok, err := analysis.MinBudgetFor(p, []*cupel.ContextItem{t}, t, 100)
@@ -150,7 +151,7 @@ var _ = Describe("MinBudgetFor's search (FindMinBudgetFor)", func() {
 	})
 
 	It("returns a run's other errors, with zero results", func() {
-		ks, err := cupel.NewKnapsackSlice(1, cupel.WithTableLimit(15))
+		ks, err := slicer.NewKnapsack(1, slicer.WithTableLimit(15))
 		Expect(err).NotTo(HaveOccurred())
 		p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewReflexive(), Slicer: ks, Placer: placer.NewChronological()})
 		Expect(err).NotTo(HaveOccurred())

@@ -8,6 +8,7 @@ import (
 	"github.com/cupel-go/go-cupel/cupel/analysis"
 	"github.com/cupel-go/go-cupel/cupel/placer"
 	"github.com/cupel-go/go-cupel/cupel/scorer"
+	"github.com/cupel-go/go-cupel/cupel/slicer"
 )
 
 // The guards of spec chapter 40 (Budget Simulation): slicers whose inclusion
@@ -31,26 +32,26 @@ var _ = Describe("the budget-simulation guards", func() {
 		return p
 	}
 	quota := func() cupel.Slicer {
-		set, err := cupel.NewQuotaSet(cupel.Cap(cupel.KindDocument, 50))
+		set, err := slicer.NewQuotaSet(slicer.Cap(cupel.KindDocument, 50))
 		Expect(err).NotTo(HaveOccurred())
-		s, err := cupel.NewQuotaSlice(set, cupel.NewGreedySlice())
+		s, err := slicer.NewQuota(set, slicer.NewGreedy())
 		Expect(err).NotTo(HaveOccurred())
 		return s
 	}
-	entries := func() []cupel.CountQuotaEntry {
-		e, err := cupel.NewCountQuotaEntry(cupel.KindDocument, 0, 1)
+	entries := func() []slicer.CountQuotaEntry {
+		e, err := slicer.NewCountQuotaEntry(cupel.KindDocument, 0, 1)
 		Expect(err).NotTo(HaveOccurred())
-		return []cupel.CountQuotaEntry{e}
+		return []slicer.CountQuotaEntry{e}
 	}
 	countQuota := func() cupel.Slicer {
-		s, err := cupel.NewCountQuotaSlice(entries(), cupel.NewGreedySlice(), cupel.ScarcityDegrade)
+		s, err := slicer.NewCountQuota(entries(), slicer.NewGreedy(), slicer.ScarcityDegrade)
 		Expect(err).NotTo(HaveOccurred())
 		return s
 	}
 	countKnapsack := func() cupel.Slicer {
-		k, err := cupel.NewKnapsackSlice(10)
+		k, err := slicer.NewKnapsack(10)
 		Expect(err).NotTo(HaveOccurred())
-		s, err := cupel.NewCountConstrainedKnapsackSlice(entries(), k, cupel.ScarcityDegrade)
+		s, err := slicer.NewCountConstrainedKnapsack(entries(), k, slicer.ScarcityDegrade)
 		Expect(err).NotTo(HaveOccurred())
 		return s
 	}
@@ -74,7 +75,7 @@ var _ = Describe("the budget-simulation guards", func() {
 
 	It("let a GreedySlice through", func() {
 		in := items()
-		got, ok, err := analysis.MinBudgetFor(pipelineWith(cupel.NewGreedySlice()), in, in[0], 100)
+		got, ok, err := analysis.MinBudgetFor(pipelineWith(slicer.NewGreedy()), in, in[0], 100)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(ok).To(BeTrue())
 		Expect(got).To(Equal(10))
@@ -85,7 +86,7 @@ var _ = Describe("GetMarginalItems", func() {
 	It("tells items apart by identity, not by content", func() {
 		p, err := cupel.NewPipeline(cupel.Policy{
 			Scorer:               scorer.NewPriority(),
-			Slicer:               cupel.NewGreedySlice(),
+			Slicer:               slicer.NewGreedy(),
 			Placer:               placer.NewChronological(),
 			DisableDeduplication: true,
 		})

@@ -3,10 +3,12 @@ package analysis_test
 import (
 	"errors"
 
-	"github.com/cupel-go/go-cupel/cupel"
-	"github.com/cupel-go/go-cupel/cupel/analysis"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+
+	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/analysis"
+	"github.com/cupel-go/go-cupel/cupel/slicer"
 )
 
 var _ = Describe("budget simulation", func() {
@@ -53,9 +55,9 @@ var _ = Describe("budget simulation", func() {
 			Expect(out).To(Equal([]*cupel.ContextItem{c}))
 		})
 		It("refuses QuotaSlice only: the count-quota slicers are run (spec chapter 29, Monotonicity)", func() {
-			qs, err := cupel.NewQuotaSet(cupel.Require("Message", 10))
+			qs, err := slicer.NewQuotaSet(slicer.Require("Message", 10))
 			Expect(err).NotTo(HaveOccurred())
-			quota, err := cupel.NewQuotaSlice(qs, cupel.NewGreedySlice())
+			quota, err := slicer.NewQuota(qs, slicer.NewGreedy())
 			Expect(err).NotTo(HaveOccurred())
 			qp, err := cupel.NewPipeline(cupel.Policy{Scorer: tableScorer{"a": 0.9, "b": 0.5, "c": 0.1}, Slicer: quota, Placer: keepOrderPlacer{}})
 			Expect(err).NotTo(HaveOccurred())
@@ -64,13 +66,13 @@ var _ = Describe("budget simulation", func() {
 			Expect(errors.As(err, &nm)).To(BeTrue())
 			Expect(nm.Method).To(Equal("GetMarginalItems"))
 
-			e, err := cupel.NewCountQuotaEntry("Message", 0, 5)
+			e, err := slicer.NewCountQuotaEntry("Message", 0, 5)
 			Expect(err).NotTo(HaveOccurred())
-			cq, err := cupel.NewCountQuotaSlice([]cupel.CountQuotaEntry{e}, cupel.NewGreedySlice(), cupel.ScarcityDegrade)
+			cq, err := slicer.NewCountQuota([]slicer.CountQuotaEntry{e}, slicer.NewGreedy(), slicer.ScarcityDegrade)
 			Expect(err).NotTo(HaveOccurred())
-			ks, err := cupel.NewKnapsackSlice(10)
+			ks, err := slicer.NewKnapsack(10)
 			Expect(err).NotTo(HaveOccurred())
-			cck, err := cupel.NewCountConstrainedKnapsackSlice([]cupel.CountQuotaEntry{e}, ks, cupel.ScarcityDegrade)
+			cck, err := slicer.NewCountConstrainedKnapsack([]slicer.CountQuotaEntry{e}, ks, slicer.ScarcityDegrade)
 			Expect(err).NotTo(HaveOccurred())
 			for _, sl := range []cupel.Slicer{cq, cck} {
 				cp, err := cupel.NewPipeline(cupel.Policy{Scorer: tableScorer{"a": 0.9, "b": 0.5, "c": 0.1}, Slicer: sl, Placer: keepOrderPlacer{}})

@@ -11,6 +11,7 @@ import (
 	"github.com/cupel-go/go-cupel/cupel/chat"
 	"github.com/cupel-go/go-cupel/cupel/placer"
 	"github.com/cupel-go/go-cupel/cupel/scorer"
+	"github.com/cupel-go/go-cupel/cupel/slicer"
 )
 
 // longConversation returns n turns alternating user and assistant, every
@@ -122,7 +123,7 @@ var _ = Describe("History", func() {
 	})
 
 	It("uses the policy it is given", func() {
-		greedy := cupel.Policy{Scorer: scorer.NewRecency(), Slicer: cupel.NewGreedySlice(), Placer: placer.NewChronological()}
+		greedy := cupel.Policy{Scorer: scorer.NewRecency(), Slicer: slicer.NewGreedy(), Placer: placer.NewChronological()}
 		h, err := chat.NewHistory(&wordCounter{}, chat.HistoryOptions{Policy: &greedy, Options: chat.Options{Start: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(h.Append(conversation()...)).To(Succeed())

@@ -10,6 +10,7 @@ import (
 	"github.com/cupel-go/go-cupel/cupel/placer"
 	"github.com/cupel-go/go-cupel/cupel/policy"
 	"github.com/cupel-go/go-cupel/cupel/scorer"
+	"github.com/cupel-go/go-cupel/cupel/slicer"
 )
 
 var _ = Describe("adversarial input", func() {
@@ -17,15 +18,15 @@ var _ = Describe("adversarial input", func() {
 		// Regression: Of (then cupel.PolicySpecOf) read the configuration of a typed nil
 		// *CountQuotaSlice (and *QuotaSlice, *scorer.Composite, ...) and
 		// panicked instead of returning an error.
-		greedy, ushaped := cupel.NewGreedySlice(), placer.NewUShaped()
+		greedy, ushaped := slicer.NewGreedy(), placer.NewUShaped()
 		scorers := map[string]cupel.Scorer{
 			"composite": (*scorer.Composite)(nil), "scaled": (*scorer.Scaled)(nil), "kind": (*scorer.Kind)(nil),
 			"tag": (*scorer.Tag)(nil), "decay": (*scorer.Decay)(nil), "metadata_trust": (*scorer.MetadataTrust)(nil),
 			"metadata_key": (*scorer.MetadataKey)(nil), "recency": (*scorer.Recency)(nil), "nil": nil,
 		}
 		slicers := map[string]cupel.Slicer{
-			"quota": (*cupel.QuotaSlice)(nil), "count_quota": (*cupel.CountQuotaSlice)(nil), "count_constrained_knapsack": (*cupel.CountConstrainedKnapsackSlice)(nil),
-			"knapsack": (*cupel.KnapsackSlice)(nil), "greedy": (*cupel.GreedySlice)(nil), "nil": nil,
+			"quota": (*slicer.Quota)(nil), "count_quota": (*slicer.CountQuota)(nil), "count_constrained_knapsack": (*slicer.CountConstrainedKnapsack)(nil),
+			"knapsack": (*slicer.Knapsack)(nil), "greedy": (*slicer.Greedy)(nil), "nil": nil,
 		}
 		for name, sc := range scorers {
 			It("returns an error for a nil "+name+" scorer", func() {
@@ -75,7 +76,7 @@ var _ = Describe("adversarial input", func() {
 			Expect(err).NotTo(HaveOccurred())
 			s = c
 		}
-		p, err := cupel.NewPipeline(cupel.Policy{Scorer: s, Slicer: cupel.NewGreedySlice(), Placer: placer.NewUShaped()})
+		p, err := cupel.NewPipeline(cupel.Policy{Scorer: s, Slicer: slicer.NewGreedy(), Placer: placer.NewUShaped()})
 		Expect(err).NotTo(HaveOccurred())
 		spec, err := policy.Of(p.Config())
 		Expect(err).NotTo(HaveOccurred())

@@ -9,6 +9,7 @@ import (
 	"github.com/cupel-go/go-cupel/cupel/placer"
 	"github.com/cupel-go/go-cupel/cupel/policy"
 	"github.com/cupel-go/go-cupel/cupel/scorer"
+	"github.com/cupel-go/go-cupel/cupel/slicer"
 )
 
 func ExampleDecode() {
@@ -41,7 +42,7 @@ curve = { type = "window", max_age_secs = 7200 }
 	_, err = policy.Decode("broken.json", []byte(`{"scorers":[{"type":"recency","weight":-1},{"type":"kind","weight":1}],"slicer":"greedy","placer":"chronological"}`))
 	fmt.Println(err)
 	// Output:
-	// *scorer.Composite *cupel.KnapsackSlice *placer.Chronological
+	// *scorer.Composite *slicer.Knapsack *placer.Chronological
 	// broken.json: cupel: invalid configuration: policy.Spec: scorers[0].weight: weight must be positive (got -1)
 }
 
@@ -62,7 +63,7 @@ func ExamplePreset() {
 	// Output:
 	// reflexive 3
 	// kind 1
-	// *cupel.GreedySlice *placer.UShaped
+	// *slicer.Greedy *placer.UShaped
 	// [chat code-review rag document-qa tool-use long-running debugging]
 }
 
@@ -71,7 +72,7 @@ func ExampleOf() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	spec, err := policy.Of(cupel.Policy{Scorer: kind, Slicer: cupel.NewGreedySlice(), Placer: placer.NewUShaped()})
+	spec, err := policy.Of(cupel.Policy{Scorer: kind, Slicer: slicer.NewGreedy(), Placer: placer.NewUShaped()})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/cupel-go/go-cupel/cupel/placer"
 	"github.com/cupel-go/go-cupel/cupel/policy"
 	"github.com/cupel-go/go-cupel/cupel/scorer"
+	"github.com/cupel-go/go-cupel/cupel/slicer"
 )
 
 // tableScorer is a custom scorer: the score of each content.
@@ -72,11 +73,11 @@ var componentSpecs = map[string]policy.Spec{
 		{Type: "metadata_trust", Weight: w(1), DefaultScore: w(0.4)},
 		{Type: "metadata_key", Weight: w(1), Key: "cupel:priority", Value: "high", Boost: 1.5},
 	}, greedy, "chronological"),
-	"quota": fullSpec(one(policy.ScorerSpec{Type: "recency"}), policy.Spec{Slicer: "quota", InnerSlicer: "knapsack", BucketSize: cupel.Ptr(10), TableLimit: cupel.DefaultKnapsackTableLimit,
+	"quota": fullSpec(one(policy.ScorerSpec{Type: "recency"}), policy.Spec{Slicer: "quota", InnerSlicer: "knapsack", BucketSize: cupel.Ptr(10), TableLimit: slicer.DefaultKnapsackTableLimit,
 		Quotas: []policy.QuotaSpec{{Kind: "Document", Require: w(20), Cap: w(60)}, {Kind: "ToolOutput", Require: w(0), Cap: w(30)}, {Kind: "Memory", Require: w(5), Cap: w(100)}}}, "chronological"),
 	"count-quota": fullSpec(one(policy.ScorerSpec{Type: "recency"}), policy.Spec{Slicer: "count_quota", InnerSlicer: "greedy",
 		Entries: []policy.CountEntrySpec{{Kind: "ToolOutput", RequireCount: 1, CapCount: 3}, {Kind: "Memory", RequireCount: 0, CapCount: 0}}, ScarcityBehavior: "throw"}, "chronological"),
-	"count-constrained-knapsack": fullSpec(one(policy.ScorerSpec{Type: "recency"}), policy.Spec{Slicer: "count_constrained_knapsack", BucketSize: cupel.Ptr(100), TableLimit: cupel.DefaultKnapsackTableLimit,
+	"count-constrained-knapsack": fullSpec(one(policy.ScorerSpec{Type: "recency"}), policy.Spec{Slicer: "count_constrained_knapsack", BucketSize: cupel.Ptr(100), TableLimit: slicer.DefaultKnapsackTableLimit,
 		Entries: []policy.CountEntrySpec{{Kind: "ToolOutput", RequireCount: 2, CapCount: 2}}, ScarcityBehavior: "degrade"}, "u-shaped"),
 }
 
@@ -144,7 +145,7 @@ curve = { type = "exponential", half_life_secs = 86400 }
 		Expect(p.DisableDeduplication).To(BeTrue())
 		Expect(*spec.Scorers[1].Curve.HalfLifeSecs).To(Equal(policy.Float(86400)))
 		Expect(p.Scorer.(*scorer.Composite).Entries()[1].Scorer.(*scorer.Decay).Curve().HalfLife()).To(Equal(24 * time.Hour))
-		ks, ok := p.Slicer.(*cupel.KnapsackSlice)
+		ks, ok := p.Slicer.(*slicer.Knapsack)
 		Expect(ok).To(BeTrue())
 		Expect(ks.BucketSize()).To(Equal(100))
 	})
@@ -272,7 +273,7 @@ weight = 1.0
 	})
 
 	It("refuses to describe custom components", func() {
-		_, err := policy.Of(cupel.Policy{Scorer: tableScorer{}, Slicer: cupel.NewGreedySlice(), Placer: placer.NewUShaped()})
+		_, err := policy.Of(cupel.Policy{Scorer: tableScorer{}, Slicer: slicer.NewGreedy(), Placer: placer.NewUShaped()})
 		Expect(err).To(MatchError(cupel.ErrInvalidConfig))
 		Expect(validationField(err)).To(Equal("scorers[0]"))
 	})

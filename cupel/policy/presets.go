@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/slicer"
 	"github.com/cupel-go/go-cupel/internal/enginehook"
 )
 
@@ -29,16 +30,16 @@ func PresetNames() []string { return slices.Clone(presetNames) }
 // cupel.ErrInvalidArgument.
 func Preset(name string) (Spec, error) {
 	child := func(typ string, w float64) ScorerSpec { return ScorerSpec{Type: typ, Weight: cupel.Ptr(Float(w))} }
-	spec := func(slicer string, placer string, children ...ScorerSpec) Spec {
+	spec := func(slicerType string, placer string, children ...ScorerSpec) Spec {
 		s := Spec{
 			Scorers:          children,
-			Slicer:           slicer,
+			Slicer:           slicerType,
 			Placer:           placer,
 			Deduplication:    cupel.Ptr(true),
 			OverflowStrategy: "throw",
 		}
-		if slicer == "knapsack" {
-			s.BucketSize = cupel.Ptr(cupel.DefaultBucketSize)
+		if slicerType == "knapsack" {
+			s.BucketSize = cupel.Ptr(slicer.DefaultBucketSize)
 		}
 		return s
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/slicer"
 	"github.com/cupel-go/go-cupel/internal/enginehook"
 )
 
@@ -26,16 +27,16 @@ func (s *Spec) slicerFields() [6]field {
 func (s *Spec) buildSlicer() (cupel.Slicer, error) {
 	set := s.slicerFields()
 	check := func(allowed ...string) error { return onlyFields("", "slicer "+s.Slicer, set[:], allowed...) }
-	knapsack := func() (*cupel.KnapsackSlice, error) {
-		bucket := cupel.DefaultBucketSize
+	knapsack := func() (*slicer.Knapsack, error) {
+		bucket := slicer.DefaultBucketSize
 		if s.BucketSize != nil {
 			bucket = *s.BucketSize
 		}
-		var kopts []cupel.KnapsackOption
+		var kopts []slicer.KnapsackOption
 		if s.TableLimit != 0 {
-			kopts = append(kopts, cupel.WithTableLimit(s.TableLimit))
+			kopts = append(kopts, slicer.WithTableLimit(s.TableLimit))
 		}
-		k, err := cupel.NewKnapsackSlice(bucket, kopts...)
+		k, err := slicer.NewKnapsack(bucket, kopts...)
 		if err != nil {
 			return nil, wrapSpecError("slicer", err)
 		}
@@ -53,25 +54,25 @@ func (s *Spec) buildSlicer() (cupel.Slicer, error) {
 	inner := func() (cupel.Slicer, error) {
 		switch s.InnerSlicer {
 		case "", "greedy":
-			return cupel.NewGreedySlice(), nil
+			return slicer.NewGreedy(), nil
 		case "knapsack":
 			return knapsack()
 		}
 		return nil, specError("inner_slicer", s.InnerSlicer, `must be "greedy" or "knapsack"`)
 	}
-	entries := func() ([]cupel.CountQuotaEntry, cupel.ScarcityBehavior, error) {
-		out := make([]cupel.CountQuotaEntry, len(s.Entries))
+	entries := func() ([]slicer.CountQuotaEntry, slicer.ScarcityBehavior, error) {
+		out := make([]slicer.CountQuotaEntry, len(s.Entries))
 		for i, e := range s.Entries {
-			ce, err := cupel.NewCountQuotaEntry(e.Kind, e.RequireCount, e.CapCount)
+			ce, err := slicer.NewCountQuotaEntry(e.Kind, e.RequireCount, e.CapCount)
 			if err != nil {
 				return nil, 0, wrapSpecError(fmt.Sprintf("entries[%d]", i), err)
 			}
 			out[i] = ce
 		}
-		sc := cupel.ScarcityDegrade
+		sc := slicer.ScarcityDegrade
 		if s.ScarcityBehavior != "" {
 			var err error
-			if sc, err = cupel.ParseScarcityBehavior(s.ScarcityBehavior); err != nil {
+			if sc, err = slicer.ParseScarcityBehavior(s.ScarcityBehavior); err != nil {
 				return nil, 0, specError("scarcity_behavior", s.ScarcityBehavior, `must be "degrade" or "throw"`)
 			}
 		}
@@ -82,7 +83,7 @@ func (s *Spec) buildSlicer() (cupel.Slicer, error) {
 		if err := check(); err != nil {
 			return nil, err
 		}
-		return cupel.NewGreedySlice(), nil
+		return slicer.NewGreedy(), nil
 	case "knapsack":
 		if err := check("bucket_size", "table_limit"); err != nil {
 			return nil, err
@@ -92,7 +93,7 @@ func (s *Spec) buildSlicer() (cupel.Slicer, error) {
 		if err := check(innerKeys("quotas")...); err != nil {
 			return nil, err
 		}
-		qs := make([]cupel.QuotaEntry, 0, len(s.Quotas))
+		qs := make([]slicer.QuotaEntry, 0, len(s.Quotas))
 		for _, q := range s.Quotas {
 			req, capv := 0.0, 100.0
 			if q.Require != nil {
@@ -101,9 +102,9 @@ func (s *Spec) buildSlicer() (cupel.Slicer, error) {
 			if q.Cap != nil {
 				capv = float64(*q.Cap)
 			}
-			qs = append(qs, cupel.RequireCap(q.Kind, req, capv))
+			qs = append(qs, slicer.RequireCap(q.Kind, req, capv))
 		}
-		set, err := cupel.NewQuotaSet(qs...)
+		set, err := slicer.NewQuotaSet(qs...)
 		if err != nil {
 			return nil, wrapSpecError("quotas", err)
 		}
@@ -111,7 +112,7 @@ func (s *Spec) buildSlicer() (cupel.Slicer, error) {
 		if err != nil {
 			return nil, err
 		}
-		q, err := cupel.NewQuotaSlice(set, in)
+		q, err := slicer.NewQuota(set, in)
 		if err != nil {
 			return nil, wrapSpecError("slicer", err)
 		}
@@ -128,7 +129,7 @@ func (s *Spec) buildSlicer() (cupel.Slicer, error) {
 		if err != nil {
 			return nil, err
 		}
-		cq, err := cupel.NewCountQuotaSlice(es, in, sc)
+		cq, err := slicer.NewCountQuota(es, in, sc)
 		if err != nil {
 			return nil, wrapSpecError("slicer", err)
 		}
@@ -145,7 +146,7 @@ func (s *Spec) buildSlicer() (cupel.Slicer, error) {
 		if err != nil {
 			return nil, err
 		}
-		cck, err := cupel.NewCountConstrainedKnapsackSlice(es, k, sc)
+		cck, err := slicer.NewCountConstrainedKnapsack(es, k, sc)
 		if err != nil {
 			return nil, wrapSpecError("slicer", err)
 		}
@@ -156,24 +157,24 @@ func (s *Spec) buildSlicer() (cupel.Slicer, error) {
 
 // describeSlicer sets the slicer keys of spec from s.
 func describeSlicer(spec *Spec, s cupel.Slicer) error {
-	countEntries := func(es []cupel.CountQuotaEntry) []CountEntrySpec {
+	countEntries := func(es []slicer.CountQuotaEntry) []CountEntrySpec {
 		out := make([]CountEntrySpec, len(es))
 		for i, e := range es {
 			out[i] = CountEntrySpec{Kind: e.Kind(), RequireCount: e.RequireCount(), CapCount: e.CapCount()}
 		}
 		return out
 	}
-	knapsack := func(k *cupel.KnapsackSlice) {
+	knapsack := func(k *slicer.Knapsack) {
 		spec.BucketSize, spec.TableLimit = cupel.Ptr(k.BucketSize()), k.TableLimit()
 	}
 	inner := func(in cupel.Slicer) error {
 		switch in := in.(type) {
-		case *cupel.GreedySlice:
+		case *slicer.Greedy:
 			if in != nil {
 				spec.InnerSlicer = "greedy"
 				return nil
 			}
-		case *cupel.KnapsackSlice:
+		case *slicer.Knapsack:
 			if in != nil {
 				spec.InnerSlicer = "knapsack"
 				knapsack(in)
@@ -186,14 +187,14 @@ func describeSlicer(spec *Spec, s cupel.Slicer) error {
 		return specError("slicer", typeNameOrNil(s), "is nil")
 	}
 	switch s := s.(type) {
-	case *cupel.GreedySlice:
+	case *slicer.Greedy:
 		spec.Slicer = "greedy"
 		return nil
-	case *cupel.KnapsackSlice:
+	case *slicer.Knapsack:
 		spec.Slicer = "knapsack"
 		knapsack(s)
 		return nil
-	case *cupel.QuotaSlice:
+	case *slicer.Quota:
 		spec.Slicer, spec.Quotas = "quota", []QuotaSpec{}
 		for _, e := range s.Quotas().Entries() {
 			q := QuotaSpec{Kind: e.Kind()}
@@ -206,10 +207,10 @@ func describeSlicer(spec *Spec, s cupel.Slicer) error {
 			spec.Quotas = append(spec.Quotas, q)
 		}
 		return inner(s.Inner())
-	case *cupel.CountQuotaSlice:
+	case *slicer.CountQuota:
 		spec.Slicer, spec.Entries, spec.ScarcityBehavior = "count_quota", countEntries(s.Entries()), strings.ToLower(s.Scarcity().String())
 		return inner(s.Inner())
-	case *cupel.CountConstrainedKnapsackSlice:
+	case *slicer.CountConstrainedKnapsack:
 		spec.Slicer, spec.Entries, spec.ScarcityBehavior = "count_constrained_knapsack", countEntries(s.Entries()), strings.ToLower(s.Scarcity().String())
 		knapsack(s.Knapsack())
 		return nil

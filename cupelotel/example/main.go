@@ -26,6 +26,7 @@ import (
 	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/cupel/placer"
 	"github.com/cupel-go/go-cupel/cupel/scorer"
+	"github.com/cupel-go/go-cupel/cupel/slicer"
 	"github.com/cupel-go/go-cupel/cupelotel"
 )
 
@@ -85,9 +86,9 @@ func run(w io.Writer) error {
 // Deduplicated (Deduplicate), CountCapExceeded, PinnedOverride and
 // BudgetExceeded (Slice).
 func scenario() (*cupel.Pipeline, []*cupel.ContextItem, cupel.ContextBudget) {
-	toolCap, err := cupel.NewCountQuotaEntry(cupel.KindToolOutput, 0, 1)
+	toolCap, err := slicer.NewCountQuotaEntry(cupel.KindToolOutput, 0, 1)
 	check(err)
-	slicer, err := cupel.NewCountQuotaSlice([]cupel.CountQuotaEntry{toolCap}, cupel.NewGreedySlice(), cupel.ScarcityDegrade)
+	slicer, err := slicer.NewCountQuota([]slicer.CountQuotaEntry{toolCap}, slicer.NewGreedy(), slicer.ScarcityDegrade)
 	check(err)
 	pipeline, err := cupel.NewPipeline(cupel.Policy{
 		Scorer: scorer.NewPriority(),
@@ -119,9 +120,9 @@ func scenario() (*cupel.Pipeline, []*cupel.ContextItem, cupel.ContextBudget) {
 // truncateScenario requires two documents that, with the pinned system
 // prompt, exceed the target; OverflowTruncate then drops at Place.
 func truncateScenario() (*cupel.Pipeline, []*cupel.ContextItem, cupel.ContextBudget) {
-	docs, err := cupel.NewCountQuotaEntry(cupel.KindDocument, 2, 2)
+	docs, err := slicer.NewCountQuotaEntry(cupel.KindDocument, 2, 2)
 	check(err)
-	slicer, err := cupel.NewCountQuotaSlice([]cupel.CountQuotaEntry{docs}, cupel.NewGreedySlice(), cupel.ScarcityDegrade)
+	slicer, err := slicer.NewCountQuota([]slicer.CountQuotaEntry{docs}, slicer.NewGreedy(), slicer.ScarcityDegrade)
 	check(err)
 	pipeline, err := cupel.NewPipeline(cupel.Policy{
 		Scorer:   scorer.NewPriority(),

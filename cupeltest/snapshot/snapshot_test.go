@@ -11,6 +11,7 @@ import (
 	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/cupel/placer"
 	"github.com/cupel-go/go-cupel/cupel/scorer"
+	"github.com/cupel-go/go-cupel/cupel/slicer"
 	"github.com/cupel-go/go-cupel/internal/testcases"
 )
 
@@ -191,7 +192,7 @@ func TestMatchGolden(t *testing.T) {
 // run30 runs a 30-candidate selection with an item-detail report.
 func run30(t *testing.T) *cupel.SelectionReport {
 	t.Helper()
-	p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewPriority(), Slicer: cupel.NewGreedySlice(), Placer: placer.NewUShaped()})
+	p, err := cupel.NewPipeline(cupel.Policy{Scorer: scorer.NewPriority(), Slicer: slicer.NewGreedy(), Placer: placer.NewUShaped()})
 	if err != nil {
 		t.Fatal(err)
 	}

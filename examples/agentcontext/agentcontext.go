@@ -19,6 +19,7 @@ import (
 	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/cupel/placer"
 	"github.com/cupel-go/go-cupel/cupel/scorer"
+	"github.com/cupel-go/go-cupel/cupel/slicer"
 )
 
 // Contents of the items the examples assert on.
@@ -105,7 +106,7 @@ func Scorer() cupel.Scorer {
 // Pipeline returns the pipeline of the examples: Scorer, a GreedySlice and
 // a UShapedPlacer, which puts the best items at both edges of the window.
 func Pipeline() *cupel.Pipeline {
-	p, err := cupel.NewPipeline(cupel.Policy{Scorer: Scorer(), Slicer: cupel.NewGreedySlice(), Placer: placer.NewUShaped()})
+	p, err := cupel.NewPipeline(cupel.Policy{Scorer: Scorer(), Slicer: slicer.NewGreedy(), Placer: placer.NewUShaped()})
 	if err != nil {
 		panic(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/cupel/placer"
 	"github.com/cupel-go/go-cupel/cupel/scorer"
+	"github.com/cupel-go/go-cupel/cupel/slicer"
 )
 
 // candidates is the context of one turn: more than fits the budget.
@@ -33,7 +34,7 @@ func newPipeline() (*cupel.Pipeline, error) {
 	}
 	return cupel.NewPipeline(cupel.Policy{
 		Scorer: sc,
-		Slicer: cupel.NewGreedySlice(),
+		Slicer: slicer.NewGreedy(),
 		Placer: placer.NewUShaped(),
 	})
 }

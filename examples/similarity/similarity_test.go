@@ -5,6 +5,7 @@ import (
 
 	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/cupel/placer"
+	"github.com/cupel-go/go-cupel/cupel/slicer"
 	"github.com/cupel-go/go-cupel/cupeltest"
 	"github.com/cupel-go/go-cupel/examples/similarity"
 )
@@ -46,7 +47,7 @@ func TestContract(t *testing.T) {
 func TestSelection(t *testing.T) {
 	p, err := cupel.NewPipeline(cupel.Policy{
 		Scorer: similarity.Scorer{},
-		Slicer: cupel.NewGreedySlice(),
+		Slicer: slicer.NewGreedy(),
 		Placer: placer.NewUShaped(),
 	})
 	if err != nil {

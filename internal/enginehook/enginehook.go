@@ -4,6 +4,8 @@
 // finds them set.
 package enginehook
 
+import "context"
+
 // InvalidConfig returns a *cupel.ValidationError wrapping
 // cupel.ErrInvalidConfig.
 var InvalidConfig func(typ, field string, value any, reason string) error
@@ -20,3 +22,15 @@ var IsNil func(v any) bool
 // letters only (strings.EqualFold also folds letters such as the Kelvin
 // sign into ASCII ones).
 var EqualASCIIFold func(a, b string) bool
+
+// SliceCanceled returns a *cupel.CanceledError for the Slice stage when ctx
+// is done, and nil when it is not (a nil ctx never is): the error a run
+// stopped in its Slice stage returns, with the context's cause, so that a
+// slicer of cupel/slicer stops with exactly the engine's error.
+var SliceCanceled func(ctx context.Context) error
+
+// RunOptionSetting returns the name of the function that made opt, a
+// cupel.RunOption ("WithFillTolerance"; "" for the zero option), and the
+// number it carries, so that a constructor taking run options (the stream
+// slicer's) can read the one it accepts.
+var RunOptionSetting func(opt any) (name string, n int)

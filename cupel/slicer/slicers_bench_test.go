@@ -1,4 +1,4 @@
-package cupel_test
+package slicer_test
 
 import (
 	"cmp"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/slicer"
 )
 
 // slBenchInput returns n items sorted by score descending (as the Sort stage
@@ -66,11 +67,11 @@ func sliceOf(s cupel.Slicer) func([]cupel.ScoredItem, cupel.ContextBudget) error
 }
 
 func BenchmarkQuotaSlice(b *testing.B) {
-	qs, err := cupel.NewQuotaSet(cupel.Require(cupel.KindMessage, 20), cupel.Cap(cupel.KindDocument, 40))
+	qs, err := slicer.NewQuotaSet(slicer.Require(cupel.KindMessage, 20), slicer.Cap(cupel.KindDocument, 40))
 	if err != nil {
 		b.Fatal(err)
 	}
-	s, err := cupel.NewQuotaSlice(qs, cupel.NewGreedySlice())
+	s, err := slicer.NewQuota(qs, slicer.NewGreedy())
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -78,10 +79,10 @@ func BenchmarkQuotaSlice(b *testing.B) {
 }
 
 func BenchmarkCountConstrainedKnapsackSlice(b *testing.B) {
-	e1, _ := cupel.NewCountQuotaEntry(cupel.KindToolOutput, 3, 10)
-	e2, _ := cupel.NewCountQuotaEntry(cupel.KindMemory, 1, 5)
-	ks, _ := cupel.NewKnapsackSlice(100)
-	s, err := cupel.NewCountConstrainedKnapsackSlice([]cupel.CountQuotaEntry{e1, e2}, ks, cupel.ScarcityDegrade)
+	e1, _ := slicer.NewCountQuotaEntry(cupel.KindToolOutput, 3, 10)
+	e2, _ := slicer.NewCountQuotaEntry(cupel.KindMemory, 1, 5)
+	ks, _ := slicer.NewKnapsack(100)
+	s, err := slicer.NewCountConstrainedKnapsack([]slicer.CountQuotaEntry{e1, e2}, ks, slicer.ScarcityDegrade)
 	if err != nil {
 		b.Fatal(err)
 	}

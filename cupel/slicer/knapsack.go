@@ -1,11 +1,14 @@
-package cupel
+package slicer
 
 import (
 	"math"
 	"math/bits"
+
+	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/internal/enginehook"
 )
 
-// DefaultBucketSize is the KnapsackSlice bucket size the spec recommends
+// DefaultBucketSize is the Knapsack bucket size the spec recommends
 // (chapter 27 (KnapsackSlice)).
 const DefaultBucketSize = 100
 
@@ -16,18 +19,19 @@ const DefaultKnapsackTableLimit int64 = 50_000_000
 // knapsackScale converts scores to integer DP values (spec: floor(score*10000)).
 const knapsackScale = 10000
 
-// KnapsackOption configures a [KnapsackSlice] built by [NewKnapsackSlice].
-type KnapsackOption func(*KnapsackSlice)
+// KnapsackOption configures a [Knapsack] built by [NewKnapsack].
+type KnapsackOption func(*Knapsack)
 
 // WithTableLimit sets the largest knapsack table, in cells (candidates x
 // capacity), the slicer agrees to build; it must be > 0. The default is
 // [DefaultKnapsackTableLimit].
 func WithTableLimit(cells int64) KnapsackOption {
-	return func(k *KnapsackSlice) { k.limit = cells }
+	return func(k *Knapsack) { k.limit = cells }
 }
 
-// KnapsackSlice selects items by 0/1 knapsack dynamic programming, maximising
-// the total scaled score within targetTokens (spec chapter 27 (KnapsackSlice)).
+// Knapsack is the spec's KnapsackSlice (chapter 27): it selects items by 0/1
+// knapsack dynamic programming, maximising the total scaled score within
+// targetTokens.
 // It follows the spec's pseudocode exactly:
 //
 //   - Zero-token items are always selected and skip the DP; items with
@@ -47,35 +51,35 @@ func WithTableLimit(cells int64) KnapsackOption {
 // at MaxInt64/candidates so that sums never overflow; this only affects
 // scores above about 9e14/candidates.
 //
-// The zero value (and a nil *KnapsackSlice) uses [DefaultBucketSize] and
-// [DefaultKnapsackTableLimit]. A KnapsackSlice is immutable and safe for
-// concurrent use. [KnapsackSlice.SlicePositions] (knapsack_positions.go) is
+// The zero value (and a nil *Knapsack) uses [DefaultBucketSize] and
+// [DefaultKnapsackTableLimit]. A Knapsack is immutable and safe for
+// concurrent use. [Knapsack.SlicePositions] (knapsack_positions.go) is
 // its fast path, which the pipeline takes.
-type KnapsackSlice struct {
+type Knapsack struct {
 	bucket int
 	limit  int64
 }
 
-// NewKnapsackSlice returns a KnapsackSlice with the given bucket size (> 0)
-// and options, or a [*ValidationError] wrapping [ErrInvalidConfig].
-func NewKnapsackSlice(bucketSize int, opts ...KnapsackOption) (*KnapsackSlice, error) {
+// NewKnapsack returns a Knapsack with the given bucket size (> 0)
+// and options, or a [*cupel.ValidationError] wrapping [cupel.ErrInvalidConfig].
+func NewKnapsack(bucketSize int, opts ...KnapsackOption) (*Knapsack, error) {
 	if bucketSize <= 0 {
-		return nil, invalidConfig("KnapsackSlice", "bucketSize", bucketSize, "must be > 0")
+		return nil, enginehook.InvalidConfig("KnapsackSlice", "bucketSize", bucketSize, "must be > 0")
 	}
-	k := &KnapsackSlice{bucket: bucketSize, limit: DefaultKnapsackTableLimit}
+	k := &Knapsack{bucket: bucketSize, limit: DefaultKnapsackTableLimit}
 	for _, o := range opts {
 		if o != nil {
 			o(k)
 		}
 	}
 	if k.limit <= 0 {
-		return nil, invalidConfig("KnapsackSlice", "tableLimit", k.limit, "must be > 0")
+		return nil, enginehook.InvalidConfig("KnapsackSlice", "tableLimit", k.limit, "must be > 0")
 	}
 	return k, nil
 }
 
 // BucketSize returns the bucket size used to discretize tokens.
-func (k *KnapsackSlice) BucketSize() int {
+func (k *Knapsack) BucketSize() int {
 	if k == nil || k.bucket <= 0 {
 		return DefaultBucketSize
 	}
@@ -83,14 +87,14 @@ func (k *KnapsackSlice) BucketSize() int {
 }
 
 // TableLimit returns the largest table, in cells, the slicer will build.
-func (k *KnapsackSlice) TableLimit() int64 {
+func (k *Knapsack) TableLimit() int64 {
 	if k == nil || k.limit <= 0 {
 		return DefaultKnapsackTableLimit
 	}
 	return k.limit
 }
 
-// Slice implements [Slicer]: KNAPSACK-SLICE, spec chapter 27
+// Slice implements [cupel.Slicer]: KNAPSACK-SLICE, spec chapter 27
 // (KnapsackSlice), section Algorithm, step by step. It returns a
 // [*TableTooLargeError] when the table would exceed the limit. It does not
 // modify sorted.
@@ -98,22 +102,22 @@ func (k *KnapsackSlice) TableLimit() int64 {
 // Three additions to the pseudocode: a nil Item is skipped; the table guard
 // (ruling 19) runs before step 4; and values are capped so that the DP's
 // sums cannot overflow (see knapsackValue).
-func (k *KnapsackSlice) Slice(sorted []ScoredItem, budget ContextBudget) ([]*ContextItem, error) {
-	if len(sorted) == 0 || budget.targetTokens <= 0 {
-		return []*ContextItem{}, nil
+func (k *Knapsack) Slice(sorted []cupel.ScoredItem, budget cupel.ContextBudget) ([]*cupel.ContextItem, error) {
+	if len(sorted) == 0 || budget.TargetTokens() <= 0 {
+		return []*cupel.ContextItem{}, nil
 	}
 	bucketSize := k.BucketSize()
 
 	// Step 1: pre-filter zero-token items (always included).
-	zeroTokenItems := []*ContextItem{}
-	var candidates []ScoredItem
+	zeroTokenItems := []*cupel.ContextItem{}
+	var candidates []cupel.ScoredItem
 	for _, si := range sorted {
 		if si.Item == nil {
 			continue
 		}
-		if si.Item.tokens == 0 {
+		if si.Item.Tokens() == 0 {
 			zeroTokenItems = append(zeroTokenItems, si.Item)
-		} else if si.Item.tokens > 0 {
+		} else if si.Item.Tokens() > 0 {
 			candidates = append(candidates, si)
 		}
 	}
@@ -125,16 +129,16 @@ func (k *KnapsackSlice) Slice(sorted []ScoredItem, budget ContextBudget) ([]*Con
 	// Step 2: build parallel arrays.
 	weights := make([]int, n)
 	values := make([]int64, n)
-	items := make([]*ContextItem, n)
+	items := make([]*cupel.ContextItem, n)
 	vmax := int64(math.MaxInt64) / int64(n)
 	for i, c := range candidates {
-		weights[i] = c.Item.tokens
+		weights[i] = c.Item.Tokens()
 		values[i] = knapsackValue(c.Score, vmax)
 		items[i] = c.Item
 	}
 
 	// Step 3: discretize capacity and weights.
-	capacity := budget.targetTokens / bucketSize
+	capacity := budget.TargetTokens() / bucketSize
 	if capacity == 0 {
 		return zeroTokenItems, nil
 	}
@@ -166,7 +170,7 @@ func (k *KnapsackSlice) Slice(sorted []ScoredItem, budget ContextBudget) ([]*Con
 	}
 
 	// Step 5: reconstruct solution.
-	selected := []*ContextItem{}
+	selected := []*cupel.ContextItem{}
 	remainingCapacity := capacity
 	for i := n - 1; i >= 0; i-- {
 		if keep[i][remainingCapacity] {
@@ -176,7 +180,7 @@ func (k *KnapsackSlice) Slice(sorted []ScoredItem, budget ContextBudget) ([]*Con
 	}
 
 	// Step 6: combine zero-token items with selected items.
-	result := make([]*ContextItem, 0, len(zeroTokenItems)+len(selected))
+	result := make([]*cupel.ContextItem, 0, len(zeroTokenItems)+len(selected))
 	result = append(result, zeroTokenItems...)
 	result = append(result, selected...)
 	return result, nil

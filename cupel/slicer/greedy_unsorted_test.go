@@ -1,4 +1,4 @@
-package cupel_test
+package slicer_test
 
 import (
 	"math"
@@ -10,13 +10,15 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/internal/keysort"
 	"github.com/cupel-go/go-cupel/cupel/placer"
+	"github.com/cupel-go/go-cupel/cupel/slicer"
 	"github.com/cupel-go/go-cupel/internal/testtool"
 )
 
 // wrappedGreedy is GreedySlice behind a type of its own with only Slice, so
 // that the pipeline runs the Sort stage and then Slice.
-type wrappedGreedy struct{ g *cupel.GreedySlice }
+type wrappedGreedy struct{ g *slicer.Greedy }
 
 func (w wrappedGreedy) Slice(sorted []cupel.ScoredItem, b cupel.ContextBudget) ([]*cupel.ContextItem, error) {
 	return w.g.Slice(sorted, b)
@@ -78,7 +80,7 @@ func fusedCase(r *rand.Rand, n int) []*cupel.ContextItem {
 var _ = Describe("GreedySlice.SliceUnsorted", func() {
 	It("selects exactly what Slice selects from the items in the Sort stage's order, on both sides of the all-fit fork", func() {
 		r := rand.New(rand.NewPCG(35, 3))
-		g := cupel.NewGreedySlice()
+		g := slicer.NewGreedy()
 		allFit, fill := 0, 0
 		for trial := range testtool.Iterations(600, 120) {
 			n := []int{0, 1, 2, 5, 17, 100, 300, 1025}[trial%8]
@@ -102,7 +104,7 @@ var _ = Describe("GreedySlice.SliceUnsorted", func() {
 				}
 			}
 			sorted := slices.Clone(in)
-			slices.SortStableFunc(sorted, func(a, b cupel.ScoredItem) int { return fzCmpDesc(a.Score, b.Score) })
+			slices.SortStableFunc(sorted, func(a, b cupel.ScoredItem) int { return keysort.CompareScoreDesc(a.Score, b.Score) })
 			want, err := g.Slice(sorted, b)
 			Expect(err).NotTo(HaveOccurred())
 			pos, err := g.SliceUnsorted(slices.Clone(in), b, []int{-7, -7})
@@ -145,10 +147,10 @@ var _ = Describe("a plain run with GreedySlice (SliceUnsorted: no Sort stage)", 
 			budget, err := cupel.NewBudget(cupel.BudgetSpec{MaxTokens: max(target, 2000) + 100000, TargetTokens: target})
 			Expect(err).NotTo(HaveOccurred())
 			for _, placer := range []cupel.Placer{placer.NewUShaped(), placer.NewChronological()} {
-				policy := cupel.Policy{Scorer: contentScorer{}, Slicer: cupel.NewGreedySlice(), Placer: placer, Overflow: cupel.OverflowProceed, DisableDeduplication: trial%4 == 3}
+				policy := cupel.Policy{Scorer: contentScorer{}, Slicer: slicer.NewGreedy(), Placer: placer, Overflow: cupel.OverflowProceed, DisableDeduplication: trial%4 == 3}
 				fused, err := cupel.NewPipeline(policy)
 				Expect(err).NotTo(HaveOccurred())
-				policy.Slicer = wrappedGreedy{cupel.NewGreedySlice()}
+				policy.Slicer = wrappedGreedy{slicer.NewGreedy()}
 				policy.Placer = wrappedPlacer{placer}
 				separate, err := cupel.NewPipeline(policy)
 				Expect(err).NotTo(HaveOccurred())

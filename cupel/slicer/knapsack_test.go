@@ -1,4 +1,4 @@
-package cupel_test
+package slicer_test
 
 import (
 	"errors"
@@ -7,13 +7,15 @@ import (
 	"math/rand/v2"
 	"runtime"
 
-	"github.com/cupel-go/go-cupel/cupel"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+
+	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/slicer"
 )
 
-func slKnapsack(bucket int, opts ...cupel.KnapsackOption) *cupel.KnapsackSlice {
-	k, err := cupel.NewKnapsackSlice(bucket, opts...)
+func slKnapsack(bucket int, opts ...slicer.KnapsackOption) *slicer.Knapsack {
+	k, err := slicer.NewKnapsack(bucket, opts...)
 	Expect(err).NotTo(HaveOccurred())
 	return k
 }
@@ -30,16 +32,16 @@ func slKnapsackValue(s float64) int64 {
 var _ = Describe("KnapsackSlice", func() {
 	Describe("construction", func() {
 		It("has the spec defaults", func() {
-			k := slKnapsack(cupel.DefaultBucketSize)
+			k := slKnapsack(slicer.DefaultBucketSize)
 			Expect(k.BucketSize()).To(Equal(100))
 			Expect(k.TableLimit()).To(Equal(int64(50_000_000)))
-			Expect(cupel.DefaultKnapsackTableLimit).To(Equal(int64(50_000_000)))
-			Expect(slKnapsack(7, cupel.WithTableLimit(12)).TableLimit()).To(Equal(int64(12)))
+			Expect(slicer.DefaultKnapsackTableLimit).To(Equal(int64(50_000_000)))
+			Expect(slKnapsack(7, slicer.WithTableLimit(12)).TableLimit()).To(Equal(int64(12)))
 			Expect(slKnapsack(7, nil).BucketSize()).To(Equal(7))
 		})
 		DescribeTable("rejects invalid settings",
 			func(bucket int, limit int64, field string) {
-				k, err := cupel.NewKnapsackSlice(bucket, cupel.WithTableLimit(limit))
+				k, err := slicer.NewKnapsack(bucket, slicer.WithTableLimit(limit))
 				Expect(k).To(BeNil())
 				Expect(errors.Is(err, cupel.ErrInvalidConfig)).To(BeTrue())
 				Expect(slField(err)).To(Equal(field))
@@ -50,10 +52,10 @@ var _ = Describe("KnapsackSlice", func() {
 			Entry("table limit < 0", 100, int64(-1), "tableLimit"),
 		)
 		It("uses the defaults as a zero value and as a nil pointer", func() {
-			var z cupel.KnapsackSlice
+			var z slicer.Knapsack
 			Expect(z.BucketSize()).To(Equal(100))
-			Expect(z.TableLimit()).To(Equal(cupel.DefaultKnapsackTableLimit))
-			var p *cupel.KnapsackSlice
+			Expect(z.TableLimit()).To(Equal(slicer.DefaultKnapsackTableLimit))
+			var p *slicer.Knapsack
 			out, err := p.Slice([]cupel.ScoredItem{slS(slItem("a", 100), 0.5)}, slTarget(100))
 			Expect(err).NotTo(HaveOccurred())
 			Expect(slContents(out)).To(Equal([]string{"a"}))
@@ -61,7 +63,7 @@ var _ = Describe("KnapsackSlice", func() {
 	})
 
 	k := slKnapsack(100)
-	slice := func(k *cupel.KnapsackSlice, in []cupel.ScoredItem, b cupel.ContextBudget) []string {
+	slice := func(k *slicer.Knapsack, in []cupel.ScoredItem, b cupel.ContextBudget) []string {
 		out, err := k.Slice(in, b)
 		Expect(err).NotTo(HaveOccurred())
 		return slContents(out)
@@ -109,7 +111,7 @@ var _ = Describe("KnapsackSlice", func() {
 		}
 		// Greedy takes dense (100) then x (150) = 250, value 1.1; the
 		// optimum for 300 is x + y, value 1.2.
-		g, _ := cupel.NewGreedySlice().Slice(in, slTarget(300))
+		g, _ := slicer.NewGreedy().Slice(in, slTarget(300))
 		Expect(slContents(g)).To(Equal([]string{"dense", "x"}))
 		Expect(slice(slKnapsack(50), in, slTarget(300))).To(Equal([]string{"y", "x"}))
 	})
@@ -162,25 +164,25 @@ var _ = Describe("KnapsackSlice", func() {
 			slS(slItem("a", 1), 0.9), slS(slItem("b", 2), 0.8), slS(slItem("c", 3), 0.7), slS(slItem("z", 0), 0.1),
 		}
 		It("builds a table of exactly the limit (3 candidates x capacity 4 = 12 cells)", func() {
-			ks := slKnapsack(1, cupel.WithTableLimit(12))
+			ks := slKnapsack(1, slicer.WithTableLimit(12))
 			Expect(slice(ks, in, slTarget(4))).To(Equal([]string{"z", "b", "a"})) // 1.7 beats a+c 1.6
 		})
 		It("refuses a table one cell over the limit, naming candidates, capacity and cells", func() {
-			ks := slKnapsack(1, cupel.WithTableLimit(11))
+			ks := slKnapsack(1, slicer.WithTableLimit(11))
 			out, err := ks.Slice(in, slTarget(4))
 			Expect(out).To(BeNil())
 			Expect(errors.Is(err, cupel.ErrTableTooLarge)).To(BeTrue())
-			var tl *cupel.TableTooLargeError
+			var tl *slicer.TableTooLargeError
 			Expect(errors.As(err, &tl)).To(BeTrue())
-			Expect(*tl).To(Equal(cupel.TableTooLargeError{Candidates: 3, Capacity: 4, Cells: 12, Limit: 11}))
+			Expect(*tl).To(Equal(slicer.TableTooLargeError{Candidates: 3, Capacity: 4, Cells: 12, Limit: 11}))
 			Expect(err.Error()).To(ContainSubstring("3 candidates x 4 capacity = 12 cells"))
 		})
 		It("counts every positive-token candidate, valued or not, and uses the spec capacity", func() {
 			// Only one item could ever be kept, but the guard is on candidates x capacity.
 			in := []cupel.ScoredItem{slS(slItem("a", 1), 0.9), slS(slItem("b", 1000), 0.8), slS(slItem("c", 3), 0)}
-			_, err := slKnapsack(1, cupel.WithTableLimit(29)).Slice(in, slTarget(10))
+			_, err := slKnapsack(1, slicer.WithTableLimit(29)).Slice(in, slTarget(10))
 			Expect(errors.Is(err, cupel.ErrTableTooLarge)).To(BeTrue())
-			Expect(slice(slKnapsack(1, cupel.WithTableLimit(30)), in, slTarget(10))).To(Equal([]string{"a"}))
+			Expect(slice(slKnapsack(1, slicer.WithTableLimit(30)), in, slTarget(10))).To(Equal([]string{"a"}))
 		})
 		It("refuses an over-limit table with the default limit without allocating it", func() {
 			items := []cupel.ScoredItem{slS(slItem("a", 1), 0.9), slS(slItem("b", 1), 0.8)}
@@ -191,10 +193,10 @@ var _ = Describe("KnapsackSlice", func() {
 			runtime.ReadMemStats(&before)
 			_, err := slKnapsack(1).Slice(items, b)
 			runtime.ReadMemStats(&after)
-			var tl *cupel.TableTooLargeError
+			var tl *slicer.TableTooLargeError
 			Expect(errors.As(err, &tl)).To(BeTrue())
 			Expect(tl.Cells).To(Equal(int64(50_000_002)))
-			Expect(tl.Limit).To(Equal(cupel.DefaultKnapsackTableLimit))
+			Expect(tl.Limit).To(Equal(slicer.DefaultKnapsackTableLimit))
 			Expect(after.TotalAlloc - before.TotalAlloc).To(BeNumerically("<", 1<<16))
 		})
 		It("accepts a table of exactly the default limit", func() {
@@ -204,7 +206,7 @@ var _ = Describe("KnapsackSlice", func() {
 		It("reports cells exactly, or as MaxInt64 when they overflow int64", func() {
 			items := []cupel.ScoredItem{slS(slItem("a", 1), 0.9), slS(slItem("b", 1), 0.9)}
 			_, err := slKnapsack(1).Slice(items, slTarget(math.MaxInt))
-			var tl *cupel.TableTooLargeError
+			var tl *slicer.TableTooLargeError
 			Expect(errors.As(err, &tl)).To(BeTrue())
 			// 2 x MaxInt overflows int64 where int has 64 bits, not where it has 32.
 			cells, want := new(big.Int).Mul(big.NewInt(2), big.NewInt(math.MaxInt)), int64(math.MaxInt64)

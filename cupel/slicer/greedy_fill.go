@@ -1,20 +1,21 @@
-package cupel
+package slicer
 
 import (
 	"math"
 	"math/bits"
 	"sync"
 
+	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/cupel/internal/keysort"
 )
 
 // SlicePositions returns the positions in sorted of the items
-// [GreedySlice.Slice] selects, in its order: the pipeline's
-// [PositionSlicer] fast path, which must equal Slice exactly (same items,
+// [Greedy.Slice] selects, in its order: the pipeline's
+// [cupel.PositionSlicer] fast path, which must equal Slice exactly (same items,
 // same order). Where Slice sorts every density, SlicePositions orders only
 // what the fill needs (see greedyFill). The fill, with Sort-stage tie keys,
 // also serves the pipeline's fused Sort and Slice stages
-// (GreedySlice.SliceUnsorted, greedy_unsorted.go), where it must select the set that the Sort stage
+// (Greedy.SliceUnsorted, greedy_unsorted.go), where it must select the set that the Sort stage
 // followed by Slice selects.
 //
 // The code forks at these points, all covered on both sides by
@@ -35,8 +36,8 @@ import (
 // 50-550 tokens, budgets of 30,000 and 128,000 tokens): 2x to 5x faster
 // than Slice from 1,000 to 10,000 items, 1.7x at 100,000, with one
 // allocation instead of six to eleven.
-func (*GreedySlice) SlicePositions(sorted []ScoredItem, budget ContextBudget) ([]int, error) {
-	target := budget.targetTokens
+func (*Greedy) SlicePositions(sorted []cupel.ScoredItem, budget cupel.ContextBudget) ([]int, error) {
+	target := budget.TargetTokens()
 	if len(sorted) == 0 || target <= 0 {
 		return []int{}, nil
 	}
@@ -44,7 +45,7 @@ func (*GreedySlice) SlicePositions(sorted []ScoredItem, budget ContextBudget) ([
 	defer f.release()
 	for i, si := range sorted {
 		if it := si.Item; it != nil {
-			f.add(i, si.Score, it.tokens)
+			f.add(i, si.Score, it.Tokens())
 		}
 	}
 	taken := f.run()
@@ -55,7 +56,7 @@ func (*GreedySlice) SlicePositions(sorted []ScoredItem, budget ContextBudget) ([
 	return out, nil
 }
 
-// greedyFill is GreedySlice's fill (spec chapter 26 (GreedySlice)) without a
+// greedyFill is Greedy's fill (spec chapter 26 (GreedySlice)) without a
 // full sort of the density order. It sorts the density records
 // incrementally, quicksort style, and takes each record as soon as it is
 // in place: the densest records are ordered first, and once the remaining

@@ -1,8 +1,14 @@
-package cupel
+package slicer
 
 import (
+	"context"
 	"math"
 	"math/bits"
+	"strconv"
+
+	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/internal/rules"
+	"github.com/cupel-go/go-cupel/internal/enginehook"
 )
 
 // QuotaEntry configures the require and/or cap percentage of one kind for a
@@ -12,7 +18,7 @@ import (
 // only a cap keeps the default require of 0%. The zero QuotaEntry has a blank
 // kind and is rejected by [NewQuotaSet].
 type QuotaEntry struct {
-	kind       ContextKind
+	kind       cupel.ContextKind
 	require    float64
 	cap        float64
 	hasRequire bool
@@ -21,23 +27,23 @@ type QuotaEntry struct {
 
 // Require returns an entry guaranteeing kind at least percent% of the
 // budget; percent must be finite and in [0, 100].
-func Require(kind ContextKind, percent float64) QuotaEntry {
+func Require(kind cupel.ContextKind, percent float64) QuotaEntry {
 	return QuotaEntry{kind: kind, require: percent, hasRequire: true}
 }
 
 // Cap returns an entry limiting kind to at most percent% of the budget;
 // percent must be finite and in [0, 100].
-func Cap(kind ContextKind, percent float64) QuotaEntry {
+func Cap(kind cupel.ContextKind, percent float64) QuotaEntry {
 	return QuotaEntry{kind: kind, cap: percent, hasCap: true}
 }
 
 // RequireCap returns an entry configuring both the require and the cap of kind.
-func RequireCap(kind ContextKind, require, cap float64) QuotaEntry {
+func RequireCap(kind cupel.ContextKind, require, cap float64) QuotaEntry {
 	return QuotaEntry{kind: kind, require: require, cap: cap, hasRequire: true, hasCap: true}
 }
 
 // Kind returns the entry's kind.
-func (e QuotaEntry) Kind() ContextKind { return e.kind }
+func (e QuotaEntry) Kind() cupel.ContextKind { return e.kind }
 
 // Require returns the entry's require percentage and whether it sets one.
 func (e QuotaEntry) Require() (float64, bool) { return e.require, e.hasRequire }
@@ -47,13 +53,13 @@ func (e QuotaEntry) Cap() (float64, bool) { return e.cap, e.hasCap }
 
 // quota is a resolved per-kind configuration.
 type quota struct {
-	kind           ContextKind
+	kind           cupel.ContextKind
 	require, cap   float64
 	hasReq, hasCap bool
 }
 
 // QuotaSet is a validated set of per-kind require/cap percentages for
-// [QuotaSlice]. Kinds compare with ASCII case folding; a kind keeps the
+// [Quota]. Kinds compare with ASCII case folding; a kind keeps the
 // spelling of its first entry. Unconfigured kinds have require 0% and cap
 // 100%. The zero QuotaSet configures no kind. A QuotaSet is immutable.
 type QuotaSet struct {
@@ -61,8 +67,8 @@ type QuotaSet struct {
 	index  kindIndex
 }
 
-// NewQuotaSet validates entries and returns the set, or a [*ValidationError]
-// wrapping [ErrInvalidConfig]. Entries for the same kind (under ASCII case
+// NewQuotaSet validates entries and returns the set, or a [*cupel.ValidationError]
+// wrapping [cupel.ErrInvalidConfig]. Entries for the same kind (under ASCII case
 // folding) are merged: one may give the require and another the cap; giving
 // the same one twice with different values is an error. Rules (spec chapter
 // 28 (QuotaSlice)): kinds are not blank; percentages are finite and in
@@ -71,18 +77,18 @@ type QuotaSet struct {
 func NewQuotaSet(entries ...QuotaEntry) (QuotaSet, error) {
 	var s QuotaSet
 	for i, e := range entries {
-		f := "entries[" + itoa(i) + "]"
-		if isBlank(string(e.kind)) {
-			return QuotaSet{}, invalidConfig("QuotaSet", f+".kind", string(e.kind), "must not be empty or white space")
+		f := "entries[" + strconv.Itoa(i) + "]"
+		if rules.IsBlank(string(e.kind)) {
+			return QuotaSet{}, enginehook.InvalidConfig("QuotaSet", f+".kind", string(e.kind), "must not be empty or white space")
 		}
 		if e.hasRequire && !validPercent(e.require) {
-			return QuotaSet{}, invalidConfig("QuotaSet", f+".require", e.require, "must be a finite percentage in [0, 100]")
+			return QuotaSet{}, enginehook.InvalidConfig("QuotaSet", f+".require", e.require, "must be a finite percentage in [0, 100]")
 		}
 		if e.hasCap && !validPercent(e.cap) {
-			return QuotaSet{}, invalidConfig("QuotaSet", f+".cap", e.cap, "must be a finite percentage in [0, 100]")
+			return QuotaSet{}, enginehook.InvalidConfig("QuotaSet", f+".cap", e.cap, "must be a finite percentage in [0, 100]")
 		}
 		if !e.hasRequire && !e.hasCap {
-			return QuotaSet{}, invalidConfig("QuotaSet", f, string(e.kind), "sets neither a require nor a cap (build entries with Require, Cap or RequireCap)")
+			return QuotaSet{}, enginehook.InvalidConfig("QuotaSet", f, string(e.kind), "sets neither a require nor a cap (build entries with Require, Cap or RequireCap)")
 		}
 		j := s.index.find(e.kind)
 		if j < 0 {
@@ -92,13 +98,13 @@ func NewQuotaSet(entries ...QuotaEntry) (QuotaSet, error) {
 		q := &s.quotas[j]
 		if e.hasRequire {
 			if q.hasReq && q.require != e.require {
-				return QuotaSet{}, invalidConfig("QuotaSet", f+".require", e.require, "conflicts with the require "+ftoa(q.require)+" already given for kind "+string(q.kind))
+				return QuotaSet{}, enginehook.InvalidConfig("QuotaSet", f+".require", e.require, "conflicts with the require "+rules.FormatFloat(q.require)+" already given for kind "+string(q.kind))
 			}
 			q.require, q.hasReq = e.require, true
 		}
 		if e.hasCap {
 			if q.hasCap && q.cap != e.cap {
-				return QuotaSet{}, invalidConfig("QuotaSet", f+".cap", e.cap, "conflicts with the cap "+ftoa(q.cap)+" already given for kind "+string(q.kind))
+				return QuotaSet{}, enginehook.InvalidConfig("QuotaSet", f+".cap", e.cap, "conflicts with the cap "+rules.FormatFloat(q.cap)+" already given for kind "+string(q.kind))
 			}
 			q.cap, q.hasCap = e.cap, true
 		}
@@ -106,12 +112,12 @@ func NewQuotaSet(entries ...QuotaEntry) (QuotaSet, error) {
 	sum := 0.0
 	for _, q := range s.quotas {
 		if q.require > q.cap {
-			return QuotaSet{}, invalidConfig("QuotaSet", "require", q.require, "of kind "+string(q.kind)+" must be <= its cap ("+ftoa(q.cap)+")")
+			return QuotaSet{}, enginehook.InvalidConfig("QuotaSet", "require", q.require, "of kind "+string(q.kind)+" must be <= its cap ("+rules.FormatFloat(q.cap)+")")
 		}
 		sum += q.require
 	}
 	if sum > 100 {
-		return QuotaSet{}, invalidConfig("QuotaSet", "require", sum, "percentages must sum to at most 100")
+		return QuotaSet{}, enginehook.InvalidConfig("QuotaSet", "require", sum, "percentages must sum to at most 100")
 	}
 	return s, nil
 }
@@ -122,8 +128,8 @@ func validPercent(p float64) bool { return p >= 0 && p <= 100 } // false for NaN
 func (s QuotaSet) Len() int { return len(s.quotas) }
 
 // Kinds returns the configured kinds in declaration order, as first spelled.
-func (s QuotaSet) Kinds() []ContextKind {
-	out := make([]ContextKind, len(s.quotas))
+func (s QuotaSet) Kinds() []cupel.ContextKind {
+	out := make([]cupel.ContextKind, len(s.quotas))
 	for i, q := range s.quotas {
 		out[i] = q.kind
 	}
@@ -131,7 +137,7 @@ func (s QuotaSet) Kinds() []ContextKind {
 }
 
 // Require returns the require percentage of kind (0 when not configured).
-func (s QuotaSet) Require(kind ContextKind) float64 {
+func (s QuotaSet) Require(kind cupel.ContextKind) float64 {
 	if i := s.index.find(kind); i >= 0 {
 		return s.quotas[i].require
 	}
@@ -139,7 +145,7 @@ func (s QuotaSet) Require(kind ContextKind) float64 {
 }
 
 // Cap returns the cap percentage of kind (100 when not configured).
-func (s QuotaSet) Cap(kind ContextKind) float64 {
+func (s QuotaSet) Cap(kind cupel.ContextKind) float64 {
 	if i := s.index.find(kind); i >= 0 {
 		return s.quotas[i].cap
 	}
@@ -156,9 +162,9 @@ func (s QuotaSet) Entries() []QuotaEntry {
 	return out
 }
 
-// QuotaSlice partitions items by kind, shares the budget between kinds by
-// require/cap percentages and candidate token mass, and lets an inner slicer
-// select within each kind (spec chapter 28 (QuotaSlice)).
+// Quota is the spec's QuotaSlice (chapter 28): it partitions items by kind,
+// shares the budget between kinds by require/cap percentages and candidate
+// token mass, and lets an inner slicer select within each kind.
 //
 // It follows QUOTA-SLICE and DISTRIBUTE-BUDGET exactly:
 //
@@ -189,55 +195,55 @@ func (s QuotaSet) Entries() []QuotaEntry {
 // Decisions where the spec is silent: ScoredItems with a nil Item and items
 // with negative tokens are dropped before partitioning (they neither count
 // toward a kind's mass nor reach the inner slicer); a token mass that
-// overflows int is a [*TokenOverflowError]; errors of the inner slicer are
+// overflows int is a [*cupel.TokenOverflowError]; errors of the inner slicer are
 // returned as they are.
 //
-// A QuotaSlice is immutable and safe for concurrent use if its inner slicer is.
-type QuotaSlice struct {
+// A Quota is immutable and safe for concurrent use if its inner slicer is.
+type Quota struct {
 	quotas QuotaSet
-	inner  Slicer
+	inner  cupel.Slicer
 }
 
-// NewQuotaSlice returns a QuotaSlice, or a [*ValidationError] wrapping
-// [ErrInvalidConfig] when inner is nil.
-func NewQuotaSlice(quotas QuotaSet, inner Slicer) (*QuotaSlice, error) {
-	if isNil(inner) {
-		return nil, invalidConfig("QuotaSlice", "inner", nil, "must not be nil")
+// NewQuota returns a Quota, or a [*cupel.ValidationError] wrapping
+// [cupel.ErrInvalidConfig] when inner is nil.
+func NewQuota(quotas QuotaSet, inner cupel.Slicer) (*Quota, error) {
+	if enginehook.IsNil(inner) {
+		return nil, enginehook.InvalidConfig("QuotaSlice", "inner", nil, "must not be nil")
 	}
-	return &QuotaSlice{quotas: quotas, inner: inner}, nil
+	return &Quota{quotas: quotas, inner: inner}, nil
 }
 
 // Quotas returns the slicer's quota set.
-func (q *QuotaSlice) Quotas() QuotaSet { return q.quotas }
+func (q *Quota) Quotas() QuotaSet { return q.quotas }
 
 // Inner returns the inner slicer.
-func (q *QuotaSlice) Inner() Slicer { return q.inner }
+func (q *Quota) Inner() cupel.Slicer { return q.inner }
 
-// Slice implements [Slicer]: QUOTA-SLICE (see slice). It does not modify
+// Slice implements [cupel.Slicer]: QUOTA-SLICE (see slice). It does not modify
 // sorted.
-func (q *QuotaSlice) Slice(sorted []ScoredItem, budget ContextBudget) ([]*ContextItem, error) {
-	return q.slice(nil, sorted, budget)
+func (q *Quota) Slice(sorted []cupel.ScoredItem, budget cupel.ContextBudget) ([]*cupel.ContextItem, error) {
+	return q.slice(context.Background(), sorted, budget)
 }
 
 // kindPartition is one kind's partition in QUOTA-SLICE: the kind as first
 // spelled in the input, its items in input order and their token mass.
 type kindPartition struct {
-	kind  ContextKind
-	items []ScoredItem
+	kind  cupel.ContextKind
+	items []cupel.ScoredItem
 	mass  int
 }
 
 // slice is QUOTA-SLICE of spec chapter 28 (QuotaSlice), section Algorithm,
-// with the decisions listed on QuotaSlice; it calls the inner slicer
-// through sliceItems(c, ...), so that a non-nil c reaches it.
-func (q *QuotaSlice) slice(c *canceller, scoredItems []ScoredItem, budget ContextBudget) ([]*ContextItem, error) {
-	if q == nil || isNil(q.inner) {
-		return nil, invalidConfig("QuotaSlice", "inner", nil, "must not be nil")
+// with the decisions listed on Quota; it calls the inner slicer
+// through sliceInner(ctx, ...), so that a non-nil ctx reaches it.
+func (q *Quota) slice(ctx context.Context, scoredItems []cupel.ScoredItem, budget cupel.ContextBudget) ([]*cupel.ContextItem, error) {
+	if q == nil || enginehook.IsNil(q.inner) {
+		return nil, enginehook.InvalidConfig("QuotaSlice", "inner", nil, "must not be nil")
 	}
-	if len(scoredItems) == 0 || budget.targetTokens <= 0 {
-		return []*ContextItem{}, nil
+	if len(scoredItems) == 0 || budget.TargetTokens() <= 0 {
+		return []*cupel.ContextItem{}, nil
 	}
-	targetTokens := budget.targetTokens
+	targetTokens := budget.TargetTokens()
 
 	// Phase 1: partition by ContextKind (ASCII case folding), in the order
 	// the kinds first appear (ruling 16). Nil items and items with
@@ -245,13 +251,13 @@ func (q *QuotaSlice) slice(c *canceller, scoredItems []ScoredItem, budget Contex
 	var kinds kindIndex
 	var partitions []kindPartition
 	for _, si := range scoredItems {
-		if si.Item == nil || si.Item.tokens < 0 {
+		if si.Item == nil || si.Item.Tokens() < 0 {
 			continue
 		}
-		p := kinds.find(si.Item.kind)
+		p := kinds.find(si.Item.Kind())
 		if p < 0 {
-			p = kinds.add(si.Item.kind)
-			partitions = append(partitions, kindPartition{kind: si.Item.kind})
+			p = kinds.add(si.Item.Kind())
+			partitions = append(partitions, kindPartition{kind: si.Item.Kind()})
 		}
 		partitions[p].items = append(partitions[p].items, si)
 	}
@@ -260,9 +266,9 @@ func (q *QuotaSlice) slice(c *canceller, scoredItems []ScoredItem, budget Contex
 	for i := range partitions {
 		p := &partitions[i]
 		for _, si := range p.items {
-			mass, ok := addTokens(p.mass, si.Item.tokens)
+			mass, ok := rules.AddTokens(p.mass, si.Item.Tokens())
 			if !ok {
-				return nil, &TokenOverflowError{What: "QuotaSlice candidate tokens of kind " + string(p.kind)}
+				return nil, &cupel.TokenOverflowError{What: "QuotaSlice candidate tokens of kind " + string(p.kind)}
 			}
 			p.mass = mass
 		}
@@ -275,16 +281,16 @@ func (q *QuotaSlice) slice(c *canceller, scoredItems []ScoredItem, budget Contex
 	}
 
 	// Phase 4: per-kind slicing.
-	allSelected := []*ContextItem{}
+	allSelected := []*cupel.ContextItem{}
 	for i, p := range partitions {
 		kindBudget := kindBudgets[i]
 		if kindBudget <= 0 {
 			continue
 		}
-		capTokens := floorMul(targetTokens, q.quotas.Cap(p.kind)/100.0)
+		capTokens := rules.FloorMul(targetTokens, q.quotas.Cap(p.kind)/100.0)
 		// kindBudget <= capTokens (DISTRIBUTE-BUDGET clamps it), so
 		// sliceBudget's own clamp changes nothing.
-		selected, err := sliceItems(c, q.inner, p.items, sliceBudget(capTokens, kindBudget))
+		selected, err := sliceInner(ctx, q.inner, p.items, budgetOf(capTokens, kindBudget))
 		if err != nil {
 			return nil, err
 		}
@@ -296,18 +302,18 @@ func (q *QuotaSlice) slice(c *canceller, scoredItems []ScoredItem, budget Contex
 // distributeBudget is DISTRIBUTE-BUDGET of spec chapter 28 (QuotaSlice),
 // section Budget Distribution: the budget of each partition, in partition
 // order.
-func (q *QuotaSlice) distributeBudget(partitions []kindPartition, targetTokens int) ([]int, error) {
+func (q *Quota) distributeBudget(partitions []kindPartition, targetTokens int) ([]int, error) {
 	// Step 1: require and cap tokens; an unconfigured kind has require 0%
 	// and cap 100% (QuotaSet's defaults), so 0 and targetTokens.
-	requireTokens := func(k ContextKind) int { return floorMul(targetTokens, q.quotas.Require(k)/100.0) }
-	capTokens := func(k ContextKind) int { return floorMul(targetTokens, q.quotas.Cap(k)/100.0) }
+	requireTokens := func(k cupel.ContextKind) int { return rules.FloorMul(targetTokens, q.quotas.Require(k)/100.0) }
+	capTokens := func(k cupel.ContextKind) int { return rules.FloorMul(targetTokens, q.quotas.Cap(k)/100.0) }
 
 	// Step 2: sum the required tokens of every configured kind, present in
 	// the input or not (saturating: a sum past the int range leaves nothing
 	// unassigned either way).
 	totalRequired := 0
 	for _, qt := range q.quotas.quotas {
-		s, ok := addTokens(totalRequired, requireTokens(qt.kind))
+		s, ok := rules.AddTokens(totalRequired, requireTokens(qt.kind))
 		if !ok {
 			s = math.MaxInt
 		}
@@ -319,9 +325,9 @@ func (q *QuotaSlice) distributeBudget(partitions []kindPartition, targetTokens i
 	totalMassForDistribution := 0
 	for _, p := range partitions {
 		if capTokens(p.kind) > requireTokens(p.kind) {
-			s, ok := addTokens(totalMassForDistribution, p.mass)
+			s, ok := rules.AddTokens(totalMassForDistribution, p.mass)
 			if !ok {
-				return nil, &TokenOverflowError{What: "QuotaSlice candidate tokens"}
+				return nil, &cupel.TokenOverflowError{What: "QuotaSlice candidate tokens"}
 			}
 			totalMassForDistribution = s
 		}
@@ -359,3 +365,7 @@ func mulDivFloor(a, b, c int) int {
 	q, _ := bits.Div64(hi, lo, uint64(c)) // hi < c because b <= c
 	return int(q)
 }
+
+// NeedsWholeSet implements [cupel.WholeSetSlicer]: the quotas share out the
+// budget of the whole candidate set, so a streamed run refuses the slicer.
+func (*Quota) NeedsWholeSet() bool { return true }

@@ -1,4 +1,4 @@
-package cupel
+package slicer
 
 import (
 	"cmp"
@@ -7,24 +7,25 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/cupel/internal/keysort"
 )
 
 // greedyInput builds the ScoredItems of a fill case, in position order:
 // an item of tokens t at each position, a nil Item where t is -5.
-func greedyInput(scores []float64, toks []int) []ScoredItem {
-	in := make([]ScoredItem, len(toks))
+func greedyInput(scores []float64, toks []int) []cupel.ScoredItem {
+	in := make([]cupel.ScoredItem, len(toks))
 	for pos, t := range toks {
 		in[pos].Score = scores[pos]
 		if t != -5 {
-			in[pos].Item = &ContextItem{tokens: t}
+			in[pos].Item = tokItem(t)
 		}
 	}
 	return in
 }
 
 // specGreedyPositions is what the fill must equal, by the exported spec
-// method: the positions GreedySlice.Slice selects, in its order. With tie
+// method: the positions Greedy.Slice selects, in its order. With tie
 // (the pipeline's fused path) the input is first put in Sort-stage order
 // (tie key ascending, then position), and the positions returned are the
 // original ones.
@@ -37,15 +38,15 @@ func specGreedyPositions(scores []float64, toks []int, tie []uint64, target int)
 	if tie != nil {
 		slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(tie[a], tie[b]) })
 	}
-	sorted := make([]ScoredItem, len(in))
+	sorted := make([]cupel.ScoredItem, len(in))
 	for k, pos := range order {
 		sorted[k] = in[pos]
 	}
-	sel, err := (*GreedySlice)(nil).Slice(sorted, sliceBudget(max(target, 0), target))
+	sel, err := (*Greedy)(nil).Slice(sorted, budgetOf(max(target, 0), target))
 	if err != nil {
 		panic(err)
 	}
-	posOf := map[*ContextItem]int{}
+	posOf := map[*cupel.ContextItem]int{}
 	for pos, si := range in {
 		posOf[si.Item] = pos
 	}
@@ -136,12 +137,12 @@ func runGreedyFill(scores []float64, toks []int, tie []uint64, target, depth int
 }
 
 // TestGreedySlicePositionsEqualsSlice: the fast path equals the spec
-// method. GreedySlice.SlicePositions (and the fill with the heapsort forced
+// method. Greedy.SlicePositions (and the fill with the heapsort forced
 // at once, depth 0, or after one partition, depth 1) selects exactly the
-// positions GreedySlice.Slice selects, in the same order; with Sort-stage
+// positions Greedy.Slice selects, in the same order; with Sort-stage
 // tie keys (the pipeline's fused path, which orders the set afterwards) the
 // fill selects exactly the set that the Sort stage followed by
-// GreedySlice.Slice selects. The sizes and targets fall on both sides of
+// Greedy.Slice selects. The sizes and targets fall on both sides of
 // every fork: parts of 16 records or fewer (insertion sort) and more, the
 // introsort depth, the drop of records over the remaining budget, the
 // fused path's all-fit shortcut, and runs of equal density shorter and
@@ -154,7 +155,7 @@ func TestGreedySlicePositionsEqualsSlice(t *testing.T) {
 		for trial := range 40 {
 			scores, toks, tie, target := greedyFillCase(r, n)
 			want := specGreedyPositions(scores, toks, nil, target)
-			got, err := (*GreedySlice)(nil).SlicePositions(greedyInput(scores, toks), sliceBudget(max(target, 0), target))
+			got, err := (*Greedy)(nil).SlicePositions(greedyInput(scores, toks), budgetOf(max(target, 0), target))
 			if err != nil || !slices.Equal(got, want) {
 				t.Fatalf("n=%d trial %d target %d: SlicePositions = %v, %v; Slice selects %v", n, trial, target, got, err, want)
 			}
@@ -227,4 +228,10 @@ func TestAddWithin(t *testing.T) {
 			t.Errorf("addWithin(%d, %d, %d) = %d, want %d", c.sum, c.t, c.limit, got, c.want)
 		}
 	}
+}
+
+// tokItem is an item of t tokens (any content: the slicers compare items
+// by identity).
+func tokItem(t int) *cupel.ContextItem {
+	return cupel.MustItem(cupel.ItemSpec{Content: "x", Tokens: t})
 }

@@ -1,4 +1,4 @@
-package cupel_test
+package slicer_test
 
 import (
 	"math"
@@ -12,6 +12,7 @@ import (
 
 	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/cupel/placer"
+	"github.com/cupel-go/go-cupel/cupel/slicer"
 )
 
 // slRandomInput builds n scored items with random kinds, tokens (a few
@@ -68,17 +69,17 @@ func slSlicers() map[string]cupel.Slicer {
 		Expect(err).NotTo(HaveOccurred())
 		return s
 	}
-	g := cupel.NewGreedySlice()
+	g := slicer.NewGreedy()
 	k := slKnapsack(10)
-	qs := slQuotas(cupel.RequireCap("Tool", 20, 50), cupel.Cap("memory", 10))
-	es := []cupel.CountQuotaEntry{slEntry("tool", 2, 4), slEntry("Memory", 1, 1)}
+	qs := slQuotas(slicer.RequireCap("Tool", 20, 50), slicer.Cap("memory", 10))
+	es := []slicer.CountQuotaEntry{slEntry("tool", 2, 4), slEntry("Memory", 1, 1)}
 	return map[string]cupel.Slicer{
 		"greedy":           g,
 		"knapsack":         k,
-		"quota/greedy":     must(cupel.NewQuotaSlice(qs, g)),
-		"quota/knapsack":   must(cupel.NewQuotaSlice(qs, k)),
-		"countquota":       must(cupel.NewCountQuotaSlice(es, g, cupel.ScarcityDegrade)),
-		"countconstrained": must(cupel.NewCountConstrainedKnapsackSlice(es, k, cupel.ScarcityDegrade)),
+		"quota/greedy":     must(slicer.NewQuota(qs, g)),
+		"quota/knapsack":   must(slicer.NewQuota(qs, k)),
+		"countquota":       must(slicer.NewCountQuota(es, g, slicer.ScarcityDegrade)),
+		"countconstrained": must(slicer.NewCountConstrainedKnapsack(es, k, slicer.ScarcityDegrade)),
 	}
 }
 
@@ -118,7 +119,7 @@ var _ = Describe("slicer and placer properties on random inputs", func() {
 
 	It("greedy and knapsack include every zero-token item when the target is positive", func() {
 		r := rand.New(rand.NewPCG(9, 9))
-		for _, s := range []cupel.Slicer{cupel.NewGreedySlice(), slKnapsack(25)} {
+		for _, s := range []cupel.Slicer{slicer.NewGreedy(), slKnapsack(25)} {
 			for trial := 0; trial < 100; trial++ {
 				in := slRandomInput(r, 40, false)
 				out, err := s.Slice(in, slTarget(1+r.IntN(500)))

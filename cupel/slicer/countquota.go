@@ -1,9 +1,14 @@
-package cupel
+package slicer
 
 import (
+	"context"
 	"slices"
+	"strconv"
 
+	"github.com/cupel-go/go-cupel/cupel"
 	"github.com/cupel-go/go-cupel/cupel/internal/keysort"
+	"github.com/cupel-go/go-cupel/cupel/internal/rules"
+	"github.com/cupel-go/go-cupel/internal/enginehook"
 )
 
 // CountQuotaEntry constrains the number of items of one kind selected by a
@@ -13,16 +18,16 @@ import (
 // Build it with [NewCountQuotaEntry]; the zero value has a blank kind and is
 // rejected by the slicer constructors.
 type CountQuotaEntry struct {
-	kind    ContextKind
+	kind    cupel.ContextKind
 	require int
 	cap     int
 }
 
-// NewCountQuotaEntry validates and returns an entry, or a [*ValidationError]
-// wrapping [ErrInvalidConfig]. Rules (ruling 17): kind is not blank,
+// NewCountQuotaEntry validates and returns an entry, or a [*cupel.ValidationError]
+// wrapping [cupel.ErrInvalidConfig]. Rules (ruling 17): kind is not blank,
 // requireCount >= 0, capCount >= 0, requireCount <= capCount, and capCount = 0
 // only together with requireCount = 0.
-func NewCountQuotaEntry(kind ContextKind, requireCount, capCount int) (CountQuotaEntry, error) {
+func NewCountQuotaEntry(kind cupel.ContextKind, requireCount, capCount int) (CountQuotaEntry, error) {
 	e := CountQuotaEntry{kind: kind, require: requireCount, cap: capCount}
 	if err := e.validate("CountQuotaEntry", ""); err != nil {
 		return CountQuotaEntry{}, err
@@ -32,22 +37,22 @@ func NewCountQuotaEntry(kind ContextKind, requireCount, capCount int) (CountQuot
 
 func (e CountQuotaEntry) validate(typ, prefix string) error {
 	switch {
-	case isBlank(string(e.kind)):
-		return invalidConfig(typ, prefix+"kind", string(e.kind), "must not be empty or white space")
+	case rules.IsBlank(string(e.kind)):
+		return enginehook.InvalidConfig(typ, prefix+"kind", string(e.kind), "must not be empty or white space")
 	case e.require < 0:
-		return invalidConfig(typ, prefix+"requireCount", e.require, "must be >= 0")
+		return enginehook.InvalidConfig(typ, prefix+"requireCount", e.require, "must be >= 0")
 	case e.cap < 0:
-		return invalidConfig(typ, prefix+"capCount", e.cap, "must be >= 0")
+		return enginehook.InvalidConfig(typ, prefix+"capCount", e.cap, "must be >= 0")
 	case e.cap == 0 && e.require > 0:
-		return invalidConfig(typ, prefix+"capCount", e.cap, "must be > 0 when requireCount is > 0 ("+itoa(e.require)+")")
+		return enginehook.InvalidConfig(typ, prefix+"capCount", e.cap, "must be > 0 when requireCount is > 0 ("+strconv.Itoa(e.require)+")")
 	case e.require > e.cap:
-		return invalidConfig(typ, prefix+"requireCount", e.require, "must be <= capCount ("+itoa(e.cap)+")")
+		return enginehook.InvalidConfig(typ, prefix+"requireCount", e.require, "must be <= capCount ("+strconv.Itoa(e.cap)+")")
 	}
 	return nil
 }
 
 // Kind returns the constrained kind, as spelled.
-func (e CountQuotaEntry) Kind() ContextKind { return e.kind }
+func (e CountQuotaEntry) Kind() cupel.ContextKind { return e.kind }
 
 // RequireCount returns the minimum number of items committed in Phase 1.
 func (e CountQuotaEntry) RequireCount() int { return e.require }
@@ -67,16 +72,16 @@ type countPolicy struct {
 func newCountPolicy(typ string, entries []CountQuotaEntry, scarcity ScarcityBehavior) (countPolicy, error) {
 	p := countPolicy{name: typ, scarcity: scarcity}
 	if scarcity != ScarcityDegrade && scarcity != ScarcityThrow {
-		return countPolicy{}, invalidConfig(typ, "scarcity", int(scarcity), "must be ScarcityDegrade or ScarcityThrow")
+		return countPolicy{}, enginehook.InvalidConfig(typ, "scarcity", int(scarcity), "must be ScarcityDegrade or ScarcityThrow")
 	}
 	p.entries = make([]CountQuotaEntry, 0, len(entries))
 	for i, e := range entries {
-		f := "entries[" + itoa(i) + "]."
+		f := "entries[" + strconv.Itoa(i) + "]."
 		if err := e.validate(typ, f); err != nil {
 			return countPolicy{}, err
 		}
 		if j := p.index.find(e.kind); j >= 0 {
-			return countPolicy{}, invalidConfig(typ, f+"kind", string(e.kind), "duplicates kind "+string(p.entries[j].kind)+" (kinds compare case-insensitively)")
+			return countPolicy{}, enginehook.InvalidConfig(typ, f+"kind", string(e.kind), "duplicates kind "+string(p.entries[j].kind)+" (kinds compare case-insensitively)")
 		}
 		p.index.add(e.kind)
 		p.entries = append(p.entries, e)
@@ -85,18 +90,18 @@ func newCountPolicy(typ string, entries []CountQuotaEntry, scarcity ScarcityBeha
 }
 
 // phase2Func runs the residual selection of a count-quota slicer.
-type phase2Func func(residual []ScoredItem, budget ContextBudget) ([]*ContextItem, error)
+type phase2Func func(residual []cupel.ScoredItem, budget cupel.ContextBudget) ([]*cupel.ContextItem, error)
 
 // run is COUNT-QUOTA-SLICE of spec chapter 29 (CountQuotaSlice), section
 // Algorithm, which is also COUNT-KNAPSACK-CAP of chapter 30
 // (CountConstrainedKnapsackSlice) when phase2 is the knapsack followed by
-// its re-sort, with the decisions listed on CountQuotaSlice. A non-nil
-// canceller is polled after each Phase 1 sort and before and after Phase 2.
-func (p *countPolicy) run(c *canceller, scoredItems []ScoredItem, budget ContextBudget, phase2 phase2Func) (SliceResult, error) {
-	if len(scoredItems) == 0 || budget.targetTokens <= 0 {
-		return SliceResult{Selected: []*ContextItem{}}, nil
+// its re-sort, with the decisions listed on CountQuota. ctx
+// is polled after each Phase 1 sort and before and after Phase 2.
+func (p *countPolicy) run(ctx context.Context, scoredItems []cupel.ScoredItem, budget cupel.ContextBudget, phase2 phase2Func) (cupel.SliceResult, error) {
+	if len(scoredItems) == 0 || budget.TargetTokens() <= 0 {
+		return cupel.SliceResult{Selected: []*cupel.ContextItem{}}, nil
 	}
-	var res SliceResult
+	var res cupel.SliceResult
 
 	// --- Phase 1: Count-Satisfy ---
 
@@ -104,12 +109,12 @@ func (p *countPolicy) run(c *canceller, scoredItems []ScoredItem, budget Context
 	// order. Only the kinds with requireCount > 0 are read, so only they
 	// are partitioned; nil items and items with negative tokens are left
 	// out.
-	partitions := make([][]ScoredItem, len(p.entries))
+	partitions := make([][]cupel.ScoredItem, len(p.entries))
 	for _, si := range scoredItems {
-		if si.Item == nil || si.Item.tokens < 0 {
+		if si.Item == nil || si.Item.Tokens() < 0 {
 			continue
 		}
-		if e := p.index.find(si.Item.kind); e >= 0 && p.entries[e].require > 0 {
+		if e := p.index.find(si.Item.Kind()); e >= 0 && p.entries[e].require > 0 {
 			partitions[e] = append(partitions[e], si)
 		}
 	}
@@ -117,14 +122,14 @@ func (p *countPolicy) run(c *canceller, scoredItems []ScoredItem, budget Context
 	// Sort each partition by score descending (-0.0 = +0.0, NaN last,
 	// ruling 6), input order breaking ties.
 	for _, candidates := range partitions {
-		slices.SortStableFunc(candidates, func(a, b ScoredItem) int { return keysort.CompareScoreDesc(a.Score, b.Score) })
-		if err := c.err(StageSlice); err != nil {
-			return SliceResult{}, err
+		slices.SortStableFunc(candidates, func(a, b cupel.ScoredItem) int { return keysort.CompareScoreDesc(a.Score, b.Score) })
+		if err := stopped(ctx); err != nil {
+			return cupel.SliceResult{}, err
 		}
 	}
 
-	committed := []*ContextItem{}
-	committedSet := map[*ContextItem]bool{} // identity (ruling 14)
+	committed := []*cupel.ContextItem{}
+	committedSet := map[*cupel.ContextItem]bool{} // identity (ruling 14)
 	selectedCount := make([]int, len(p.entries))
 	preAllocatedTokens := 0
 	for e, entry := range p.entries { // declaration order (ruling 18)
@@ -138,9 +143,9 @@ func (p *countPolicy) run(c *canceller, scoredItems []ScoredItem, budget Context
 			}
 			committed = append(committed, candidate.Item)
 			committedSet[candidate.Item] = true
-			tokens, ok := addTokens(preAllocatedTokens, candidate.Item.tokens)
+			tokens, ok := rules.AddTokens(preAllocatedTokens, candidate.Item.Tokens())
 			if !ok {
-				return SliceResult{}, &TokenOverflowError{What: p.name + " Phase 1 committed tokens"}
+				return cupel.SliceResult{}, &cupel.TokenOverflowError{What: p.name + " Phase 1 committed tokens"}
 			}
 			preAllocatedTokens = tokens
 			satisfied++
@@ -148,32 +153,32 @@ func (p *countPolicy) run(c *canceller, scoredItems []ScoredItem, budget Context
 		selectedCount[e] = satisfied
 		if satisfied < entry.require {
 			if p.scarcity == ScarcityThrow {
-				return SliceResult{}, &CountRequirementError{Slicer: p.name, Kind: entry.kind, Satisfied: satisfied, RequireCount: entry.require}
+				return cupel.SliceResult{}, &CountRequirementError{Slicer: p.name, Kind: entry.kind, Satisfied: satisfied, RequireCount: entry.require}
 			}
-			res.Shortfalls = append(res.Shortfalls, CountRequirementShortfall{Kind: entry.kind, RequiredCount: entry.require, SatisfiedCount: satisfied})
+			res.Shortfalls = append(res.Shortfalls, cupel.CountRequirementShortfall{Kind: entry.kind, RequiredCount: entry.require, SatisfiedCount: satisfied})
 		}
 	}
 
 	// --- Phase 2: Budget-Distribute ---
 
-	residual := make([]ScoredItem, 0, len(scoredItems)-len(committed))
+	residual := make([]cupel.ScoredItem, 0, len(scoredItems)-len(committed))
 	for _, si := range scoredItems {
-		if si.Item == nil || si.Item.tokens < 0 || committedSet[si.Item] {
+		if si.Item == nil || si.Item.Tokens() < 0 || committedSet[si.Item] {
 			continue
 		}
 		residual = append(residual, si)
 	}
-	residualTarget := max(0, budget.targetTokens-preAllocatedTokens)
-	residualBudget := sliceBudget(budget.maxTokens, min(residualTarget, budget.maxTokens))
-	if err := c.err(StageSlice); err != nil {
-		return SliceResult{}, err
+	residualTarget := max(0, budget.TargetTokens()-preAllocatedTokens)
+	residualBudget := budgetOf(budget.MaxTokens(), min(residualTarget, budget.MaxTokens()))
+	if err := stopped(ctx); err != nil {
+		return cupel.SliceResult{}, err
 	}
 	innerSelected, err := phase2(residual, residualBudget)
 	if err == nil {
-		err = c.err(StageSlice)
+		err = stopped(ctx)
 	}
 	if err != nil {
-		return SliceResult{}, err
+		return cupel.SliceResult{}, err
 	}
 
 	// --- Phase 3: Cap Enforcement ---
@@ -185,14 +190,14 @@ func (p *countPolicy) run(c *canceller, scoredItems []ScoredItem, budget Context
 		if item == nil {
 			continue
 		}
-		e := p.index.find(item.kind)
+		e := p.index.find(item.Kind())
 		if e < 0 {
 			result = append(result, item)
 			continue
 		}
 		entry := p.entries[e]
 		if count := selectedCount[e]; count >= entry.cap {
-			res.CapExcluded = append(res.CapExcluded, CapExclusion{Item: item, Kind: entry.kind, Cap: entry.cap, Count: count})
+			res.CapExcluded = append(res.CapExcluded, cupel.CapExclusion{Item: item, Kind: entry.kind, Cap: entry.cap, Count: count})
 			continue
 		}
 		result = append(result, item)
@@ -202,10 +207,10 @@ func (p *countPolicy) run(c *canceller, scoredItems []ScoredItem, budget Context
 	return res, nil
 }
 
-// CountQuotaSlice commits the top requireCount items of each constrained kind,
-// lets an inner slicer select from the remaining items under the remaining
-// budget, and drops inner selections of kinds that reached their capCount
-// (spec chapter 29 (CountQuotaSlice)).
+// CountQuota is the spec's CountQuotaSlice (chapter 29): it commits the top
+// requireCount items of each constrained kind, lets an inner slicer select
+// from the remaining items under the remaining budget, and drops inner
+// selections of kinds that reached their capCount.
 //
 //   - Phase 1 walks the entries in declaration order (ruling 18);
 //     each kind's candidates are taken by score descending (-0.0 = +0.0, NaN
@@ -214,11 +219,11 @@ func (p *countPolicy) run(c *canceller, scoredItems []ScoredItem, budget Context
 //     a required kind with no candidates records (kind, required, 0) — and
 //     fails the call with a [*CountRequirementError] under ScarcityThrow.
 //   - Phase 2 hands the inner slicer the uncommitted items (input order) and
-//     ContextBudget(maxTokens: budget.maxTokens, targetTokens:
+//     ContextBudget(maxTokens: budget.MaxTokens(), targetTokens:
 //     min(max(0, target - committed tokens), maxTokens)).
 //   - Phase 3 keeps each inner selection in order unless its kind has an
 //     entry and already has capCount selected items (Phase 1 included); such
-//     items are reported as [CapExclusion]s (ruling 4).
+//     items are reported as [cupel.CapExclusion]s (ruling 4).
 //
 // The output is the committed items (commit order) followed by the kept
 // inner selections (inner order). Kinds compare with ASCII case folding. An
@@ -227,71 +232,75 @@ func (p *countPolicy) run(c *canceller, scoredItems []ScoredItem, budget Context
 // Decisions where the spec is silent: ScoredItems with a nil Item and items
 // with negative tokens are neither committed nor passed to the inner slicer;
 // nil items returned by the inner slicer are ignored; committed tokens that
-// overflow int give a [*TokenOverflowError].
+// overflow int give a [*cupel.TokenOverflowError].
 //
-// A CountQuotaSlice is immutable and safe for concurrent use if its inner
-// slicer is; the details of a call are returned by [CountQuotaSlice.SliceDetailed].
-type CountQuotaSlice struct {
+// A CountQuota is immutable and safe for concurrent use if its inner
+// slicer is; the details of a call are returned by [CountQuota.SliceDetailed].
+type CountQuota struct {
 	policy countPolicy
-	inner  Slicer
+	inner  cupel.Slicer
 }
 
-// NewCountQuotaSlice returns a CountQuotaSlice, or a [*ValidationError]
-// wrapping [ErrInvalidConfig] when an entry is invalid (see
+// NewCountQuota returns a CountQuota, or a [*cupel.ValidationError]
+// wrapping [cupel.ErrInvalidConfig] when an entry is invalid (see
 // [NewCountQuotaEntry]; the zero entry is invalid), two entries name the same
 // kind under ASCII case folding, inner is nil, or scarcity is not a defined
 // value.
 //
-// inner must not be a [*KnapsackSlice] (spec: the guard is enforced at
-// construction) nor a [*CountConstrainedKnapsackSlice]: neither returns its
+// inner must not be a [*Knapsack] (spec: the guard is enforced at
+// construction) nor a [*CountConstrainedKnapsack]: neither returns its
 // selection in score order, which the cap enforcement relies on. Use
-// [NewCountConstrainedKnapsackSlice] for knapsack selection under count quotas.
-func NewCountQuotaSlice(entries []CountQuotaEntry, inner Slicer, scarcity ScarcityBehavior) (*CountQuotaSlice, error) {
+// [NewCountConstrainedKnapsack] for knapsack selection under count quotas.
+func NewCountQuota(entries []CountQuotaEntry, inner cupel.Slicer, scarcity ScarcityBehavior) (*CountQuota, error) {
 	const typ = "CountQuotaSlice"
-	if isNil(inner) {
-		return nil, invalidConfig(typ, "inner", nil, "must not be nil")
+	if enginehook.IsNil(inner) {
+		return nil, enginehook.InvalidConfig(typ, "inner", nil, "must not be nil")
 	}
-	// The chapter's KnapsackSlice guard, at construction: a check of the
+	// The chapter's Knapsack guard, at construction: a check of the
 	// configuration, not a choice of code path.
 	const noKnapsack = "must not be a KnapsackSlice; use CountConstrainedKnapsackSlice for knapsack selection with count quotas"
 	switch inner.(type) {
-	case *KnapsackSlice:
-		return nil, invalidConfig(typ, "inner", "*cupel.KnapsackSlice", noKnapsack)
-	case *CountConstrainedKnapsackSlice:
-		return nil, invalidConfig(typ, "inner", "*cupel.CountConstrainedKnapsackSlice", noKnapsack)
+	case *Knapsack:
+		return nil, enginehook.InvalidConfig(typ, "inner", "*slicer.Knapsack", noKnapsack)
+	case *CountConstrainedKnapsack:
+		return nil, enginehook.InvalidConfig(typ, "inner", "*slicer.CountConstrainedKnapsack", noKnapsack)
 	}
 	p, err := newCountPolicy(typ, entries, scarcity)
 	if err != nil {
 		return nil, err
 	}
-	return &CountQuotaSlice{policy: p, inner: inner}, nil
+	return &CountQuota{policy: p, inner: inner}, nil
 }
 
 // Entries returns a copy of the entries, in declaration order.
-func (c *CountQuotaSlice) Entries() []CountQuotaEntry {
+func (c *CountQuota) Entries() []CountQuotaEntry {
 	return append([]CountQuotaEntry(nil), c.policy.entries...)
 }
 
 // Scarcity returns the scarcity behaviour.
-func (c *CountQuotaSlice) Scarcity() ScarcityBehavior { return c.policy.scarcity }
+func (c *CountQuota) Scarcity() ScarcityBehavior { return c.policy.scarcity }
 
 // Inner returns the inner slicer.
-func (c *CountQuotaSlice) Inner() Slicer { return c.inner }
+func (c *CountQuota) Inner() cupel.Slicer { return c.inner }
 
-// Slice implements [Slicer]: SliceDetailed(...).Selected, the selection of
+// Slice implements [cupel.Slicer]: SliceDetailed(...).Selected, the selection of
 // COUNT-QUOTA-SLICE (spec chapter 29 (CountQuotaSlice), section Algorithm;
-// see countPolicy.run, which CountConstrainedKnapsackSlice shares).
-func (c *CountQuotaSlice) Slice(sorted []ScoredItem, budget ContextBudget) ([]*ContextItem, error) {
+// see countPolicy.run, which CountConstrainedKnapsack shares).
+func (c *CountQuota) Slice(sorted []cupel.ScoredItem, budget cupel.ContextBudget) ([]*cupel.ContextItem, error) {
 	r, err := c.SliceDetailed(sorted, budget)
 	return r.Selected, err
 }
 
-// SliceDetailed implements [DetailedSlicer]. It does not modify sorted.
-func (c *CountQuotaSlice) SliceDetailed(sorted []ScoredItem, budget ContextBudget) (SliceResult, error) {
-	if c == nil || isNil(c.inner) {
-		return SliceResult{}, invalidConfig("CountQuotaSlice", "inner", nil, "must not be nil")
+// SliceDetailed implements [cupel.DetailedSlicer]. It does not modify sorted.
+func (c *CountQuota) SliceDetailed(sorted []cupel.ScoredItem, budget cupel.ContextBudget) (cupel.SliceResult, error) {
+	if c == nil || enginehook.IsNil(c.inner) {
+		return cupel.SliceResult{}, enginehook.InvalidConfig("CountQuotaSlice", "inner", nil, "must not be nil")
 	}
 	p := c.policy
 	p.name = "CountQuotaSlice"
-	return p.run(nil, sorted, budget, c.inner.Slice)
+	return p.run(context.Background(), sorted, budget, c.inner.Slice)
 }
+
+// NeedsWholeSet implements [cupel.WholeSetSlicer]: the count quotas apply to the
+// whole candidate set, so a streamed run refuses the slicer.
+func (*CountQuota) NeedsWholeSet() bool { return true }

@@ -1,4 +1,4 @@
-package cupel_test
+package slicer_test
 
 import (
 	"errors"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/slicer"
 )
 
 // benchSpecFast runs, in one run, a slicer's spec method (Slice) and its
@@ -46,10 +47,10 @@ func benchSlicerSpecFast(b *testing.B, s interface {
 	}
 }
 
-func BenchmarkGreedySlice(b *testing.B) { benchSlicerSpecFast(b, cupel.NewGreedySlice()) }
+func BenchmarkGreedySlice(b *testing.B) { benchSlicerSpecFast(b, slicer.NewGreedy()) }
 
 func BenchmarkKnapsackSlice(b *testing.B) {
-	s, err := cupel.NewKnapsackSlice(100)
+	s, err := slicer.NewKnapsack(100)
 	if err != nil {
 		b.Fatal(err)
 	}

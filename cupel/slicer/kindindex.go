@@ -1,16 +1,18 @@
-package cupel
+package slicer
+
+import "github.com/cupel-go/go-cupel/cupel"
 
 // kindIndex maps ContextKinds to small integers, in the order they were
 // added, under ASCII case folding (ruling 15), without allocating on
 // lookup. (A linear scan of the keys up to eight kinds, about 2x faster a
-// lookup, made QuotaSlice.Slice over five kinds at most 1.15x faster at
+// lookup, made Quota.Slice over five kinds at most 1.15x faster at
 // 100, 1,000 or 10,000 items, so it went.)
 type kindIndex struct {
 	m map[string]int // folded key -> index
 }
 
 // find returns the index of k, or -1.
-func (x *kindIndex) find(k ContextKind) int {
+func (x *kindIndex) find(k cupel.ContextKind) int {
 	var buf [64]byte
 	var b []byte
 	if len(k) <= len(buf) {
@@ -32,7 +34,7 @@ func (x *kindIndex) find(k ContextKind) int {
 }
 
 // add appends k (which must not be present) and returns its index.
-func (x *kindIndex) add(k ContextKind) int {
+func (x *kindIndex) add(k cupel.ContextKind) int {
 	if x.m == nil {
 		x.m = make(map[string]int)
 	}

@@ -1,15 +1,17 @@
-package cupel_test
+package slicer_test
 
 import (
 	"math"
 
-	"github.com/cupel-go/go-cupel/cupel"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+
+	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/slicer"
 )
 
 var _ = Describe("GreedySlice", func() {
-	g := cupel.NewGreedySlice()
+	g := slicer.NewGreedy()
 	slice := func(in []cupel.ScoredItem, b cupel.ContextBudget) []string {
 		out, err := g.Slice(in, b)
 		Expect(err).NotTo(HaveOccurred())
@@ -106,11 +108,11 @@ var _ = Describe("GreedySlice", func() {
 
 	It("works as a zero value and as a nil pointer", func() {
 		in := []cupel.ScoredItem{slS(slItem("a", 1), 1)}
-		var z cupel.GreedySlice
+		var z slicer.Greedy
 		out, err := z.Slice(in, slTarget(1))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(slContents(out)).To(Equal([]string{"a"}))
-		var p *cupel.GreedySlice
+		var p *slicer.Greedy
 		out, err = p.Slice(in, slTarget(1))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(slContents(out)).To(Equal([]string{"a"}))

@@ -1,4 +1,4 @@
-package cupel_test
+package slicer_test
 
 import (
 	"math"
@@ -7,9 +7,11 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/cupel-go/go-cupel/cupel"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+
+	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/slicer"
 )
 
 // Literal transcriptions of the spec's pseudocode (QUOTA-SLICE,
@@ -218,7 +220,7 @@ func slSamePointers(a, b []*cupel.ContextItem) bool {
 
 var _ = Describe("slicers against literal transcriptions of the spec pseudocode", func() {
 	greedyInner := func(items []cupel.ScoredItem, _ int, target int) []*cupel.ContextItem {
-		out, err := cupel.NewGreedySlice().Slice(items, slTarget(target))
+		out, err := slicer.NewGreedy().Slice(items, slTarget(target))
 		Expect(err).NotTo(HaveOccurred())
 		return out
 	}
@@ -227,7 +229,7 @@ var _ = Describe("slicers against literal transcriptions of the spec pseudocode"
 		r := rand.New(rand.NewPCG(23, 24))
 		for trial := 0; trial < 1000; trial++ {
 			var ref []slRefQuota
-			var es []cupel.QuotaEntry
+			var es []slicer.QuotaEntry
 			left := 100.0
 			for _, k := range []string{"a", "b", "c"} {
 				if r.IntN(2) == 0 {
@@ -237,9 +239,9 @@ var _ = Describe("slicers against literal transcriptions of the spec pseudocode"
 				capP := req + math.Floor(r.Float64()*(100-req))
 				left -= req
 				ref = append(ref, slRefQuota{k, req, capP})
-				es = append(es, cupel.RequireCap(cupel.ContextKind(strings.ToUpper(k)), req, capP))
+				es = append(es, slicer.RequireCap(cupel.ContextKind(strings.ToUpper(k)), req, capP))
 			}
-			q, err := cupel.NewQuotaSlice(slQuotas(es...), cupel.NewGreedySlice())
+			q, err := slicer.NewQuota(slQuotas(es...), slicer.NewGreedy())
 			Expect(err).NotTo(HaveOccurred())
 			in := slRandomCandidates(r, r.IntN(80))
 			target := r.IntN(3000)
@@ -254,7 +256,7 @@ var _ = Describe("slicers against literal transcriptions of the spec pseudocode"
 		r := rand.New(rand.NewPCG(25, 26))
 		for trial := 0; trial < 1000; trial++ {
 			var ref []slRefEntry
-			var es []cupel.CountQuotaEntry
+			var es []slicer.CountQuotaEntry
 			for _, k := range []string{"b", "a", "c"} {
 				if r.IntN(3) == 0 {
 					continue
@@ -272,7 +274,7 @@ var _ = Describe("slicers against literal transcriptions of the spec pseudocode"
 			maxT := target + r.IntN(2)*r.IntN(500)
 			b := slBudget(maxT, target)
 
-			cqs, err := cupel.NewCountQuotaSlice(es, cupel.NewGreedySlice(), cupel.ScarcityDegrade)
+			cqs, err := slicer.NewCountQuota(es, slicer.NewGreedy(), slicer.ScarcityDegrade)
 			Expect(err).NotTo(HaveOccurred())
 			res, err := cqs.SliceDetailed(in, b)
 			Expect(err).NotTo(HaveOccurred())
@@ -286,7 +288,7 @@ var _ = Describe("slicers against literal transcriptions of the spec pseudocode"
 			Expect(res.Shortfalls).To(Equal(short), "CQS trial %d", trial)
 
 			bucket := []int{1, 10, 100}[r.IntN(3)]
-			cck, err := cupel.NewCountConstrainedKnapsackSlice(es, slKnapsack(bucket), cupel.ScarcityDegrade)
+			cck, err := slicer.NewCountConstrainedKnapsack(es, slKnapsack(bucket), slicer.ScarcityDegrade)
 			Expect(err).NotTo(HaveOccurred())
 			res, err = cck.SliceDetailed(in, b)
 			Expect(err).NotTo(HaveOccurred())

@@ -1,14 +1,20 @@
-package cupel
+package slicer
 
-import "math"
+import (
+	"context"
+	"math"
+
+	"github.com/cupel-go/go-cupel/cupel"
+	"github.com/cupel-go/go-cupel/cupel/internal/rules"
+)
 
 // SlicePositions returns the positions in sorted of the items
-// [KnapsackSlice.Slice] selects, in its order: the pipeline's
-// [PositionSlicer] fast path. It must equal Slice exactly (same items, same
+// [Knapsack.Slice] selects, in its order: the pipeline's
+// [cupel.PositionSlicer] fast path. It must equal Slice exactly (same items, same
 // order, same error); TestKnapsackSlicePositionsEqualsSlice checks that on
 // random inputs on both sides of every fork below.
-func (k *KnapsackSlice) SlicePositions(sorted []ScoredItem, budget ContextBudget) ([]int, error) {
-	return k.solve(nil, sorted, budget)
+func (k *Knapsack) SlicePositions(sorted []cupel.ScoredItem, budget cupel.ContextBudget) ([]int, error) {
+	return k.solve(context.Background(), sorted, budget)
 }
 
 // knapCand is a DP candidate: its position in the input, weight and value.
@@ -18,8 +24,8 @@ type knapCand struct {
 	v   int64
 }
 
-// solve is SlicePositions, polling a non-nil canceller while the table
-// fills (before each block of about pollEvery cells). It fills a smaller
+// solve is SlicePositions, polling ctx while the table
+// fills (before each block of about rules.PollEvery cells). It fills a smaller
 // table than Slice, with the same result:
 //
 //   - The keep table has one bit per cell, not one bool.
@@ -40,8 +46,8 @@ type knapCand struct {
 // bit table is no faster than a bool table), and its keep table takes an
 // eighth of the memory: 6.4 MB against 45 MB at 100,000 items under 30,000
 // tokens.
-func (k *KnapsackSlice) solve(c0 *canceller, sorted []ScoredItem, budget ContextBudget) ([]int, error) {
-	target := budget.targetTokens
+func (k *Knapsack) solve(ctx context.Context, sorted []cupel.ScoredItem, budget cupel.ContextBudget) ([]int, error) {
+	target := budget.TargetTokens()
 	if len(sorted) == 0 || target <= 0 {
 		return []int{}, nil
 	}
@@ -52,7 +58,7 @@ func (k *KnapsackSlice) solve(c0 *canceller, sorted []ScoredItem, budget Context
 		if si.Item == nil {
 			continue
 		}
-		switch t := si.Item.tokens; {
+		switch t := si.Item.Tokens(); {
 		case t == 0:
 			zeros++
 		case t > 0:
@@ -72,10 +78,10 @@ func (k *KnapsackSlice) solve(c0 *canceller, sorted []ScoredItem, budget Context
 	sumW := 0
 	for i, si := range sorted {
 		it := si.Item
-		if it == nil || it.tokens <= 0 {
+		if it == nil || it.Tokens() <= 0 {
 			continue
 		}
-		dw := ceilDiv(it.tokens, bucket)
+		dw := ceilDiv(it.Tokens(), bucket)
 		if dw > capacity {
 			continue
 		}
@@ -95,14 +101,12 @@ func (k *KnapsackSlice) solve(c0 *canceller, sorted []ScoredItem, budget Context
 	dp := make([]int64, c+1)
 	rowWords := (c + 64) / 64 // c+1 bits per row, rounded up to whole words
 	keep := make([]uint64, m*rowWords)
-	// The rows are filled in blocks of about pollEvery cells, with a poll of
-	// the canceller (when there is one) before each block.
-	block := max(1, pollEvery/(c+1))
+	// The rows are filled in blocks of about rules.PollEvery cells, with a poll of
+	// ctx (when there is one) before each block.
+	block := max(1, rules.PollEvery/(c+1))
 	for lo := 0; lo < m; lo += block {
-		if c0 != nil {
-			if err := c0.err(StageSlice); err != nil {
-				return nil, err
-			}
+		if err := stopped(ctx); err != nil {
+			return nil, err
 		}
 		for i := lo; i < min(lo+block, m); i++ {
 			row := keep[i*rowWords : (i+1)*rowWords]
@@ -138,13 +142,13 @@ func (k *KnapsackSlice) solve(c0 *canceller, sorted []ScoredItem, budget Context
 
 // zeroTokenPositions returns the positions of the zero-token items of sorted
 // (input order), in a slice with room for extra more positions.
-func zeroTokenPositions(sorted []ScoredItem, zeros, extra int) []int {
+func zeroTokenPositions(sorted []cupel.ScoredItem, zeros, extra int) []int {
 	out := make([]int, 0, zeros+extra)
 	if zeros == 0 {
 		return out
 	}
 	for i, si := range sorted {
-		if si.Item != nil && si.Item.tokens == 0 {
+		if si.Item != nil && si.Item.Tokens() == 0 {
 			out = append(out, i)
 		}
 	}

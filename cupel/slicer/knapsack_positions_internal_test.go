@@ -1,4 +1,4 @@
-package cupel
+package slicer
 
 import (
 	"errors"
@@ -6,21 +6,23 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/cupel-go/go-cupel/cupel"
 )
 
 // knapsackCase is one random input: scores rich in ties, with values of 0
 // (score below 0.0001, negative, NaN) and values at the overflow cap (huge
 // and infinite scores); tokens negative, zero, bucket-aligned and over the
 // capacity; nil items. One case in four has a few large items under a
-// bucket of 1, so that a table row is wider than pollEvery cells.
-func knapsackCase(r *rand.Rand) (in []ScoredItem, bucket, target int) {
+// bucket of 1, so that a table row is wider than rules.PollEvery cells.
+func knapsackCase(r *rand.Rand) (in []cupel.ScoredItem, bucket, target int) {
 	scores := []float64{0, 0.00005, 0.1, 0.25, 0.25, 0.5, 0.5, 0.75, 1, math.NaN(), -0.3, 1e300, math.Inf(1)}
 	wide := r.IntN(4) == 0
 	n := r.IntN(25)
 	if wide {
 		n = 1 + r.IntN(6)
 	}
-	in = make([]ScoredItem, n)
+	in = make([]cupel.ScoredItem, n)
 	for i := range in {
 		in[i].Score = scores[r.IntN(len(scores))]
 		tok := r.IntN(300) - 10
@@ -33,7 +35,7 @@ func knapsackCase(r *rand.Rand) (in []ScoredItem, bucket, target int) {
 		if r.IntN(30) == 0 {
 			continue // nil Item
 		}
-		in[i].Item = &ContextItem{tokens: tok}
+		in[i].Item = tokItem(tok)
 	}
 	if wide {
 		return in, 1, 10000 + r.IntN(30000)
@@ -49,12 +51,12 @@ func knapsackCase(r *rand.Rand) (in []ScoredItem, bucket, target int) {
 }
 
 // TestKnapsackSlicePositionsEqualsSlice: the fast path equals the spec
-// method. KnapsackSlice.SlicePositions returns the positions of exactly the
-// items KnapsackSlice.Slice returns, in the same order, or the same
+// method. Knapsack.SlicePositions returns the positions of exactly the
+// items Knapsack.Slice returns, in the same order, or the same
 // *TableTooLargeError, on random instances on both sides of every fork of
 // solve: candidates of value 0 and of weight over the capacity (left out of
 // the table) and others, a capacity above and below the sum of the weights
-// (the table cut), rows narrower and wider than pollEvery cells, and table
+// (the table cut), rows narrower and wider than rules.PollEvery cells, and table
 // limits just under, at and above the table's cells.
 func TestKnapsackSlicePositionsEqualsSlice(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 5))
@@ -62,7 +64,7 @@ func TestKnapsackSlicePositionsEqualsSlice(t *testing.T) {
 		in, bucket, target := knapsackCase(r)
 		var n int
 		for _, si := range in {
-			if si.Item != nil && si.Item.tokens > 0 {
+			if si.Item != nil && si.Item.Tokens() > 0 {
 				n++
 			}
 		}
@@ -70,8 +72,8 @@ func TestKnapsackSlicePositionsEqualsSlice(t *testing.T) {
 		if cells := int64(n) * int64(target/bucket); cells > 0 && r.IntN(3) == 0 {
 			limit = max(1, cells-1+int64(r.IntN(3)))
 		}
-		k := &KnapsackSlice{bucket: bucket, limit: limit}
-		b := sliceBudget(target, target)
+		k := &Knapsack{bucket: bucket, limit: limit}
+		b := budgetOf(target, target)
 		want, wantErr := k.Slice(in, b)
 		got, gotErr := k.SlicePositions(in, b)
 		var wantTL, gotTL *TableTooLargeError
@@ -81,8 +83,8 @@ func TestKnapsackSlicePositionsEqualsSlice(t *testing.T) {
 		if wantErr == nil && gotErr != nil || wantErr != nil && gotErr == nil {
 			t.Fatalf("trial %d: Slice error %v, SlicePositions error %v", trial, wantErr, gotErr)
 		}
-		if !slices.Equal(itemsAt(in, got), want) {
-			t.Fatalf("trial %d (bucket %d, target %d): SlicePositions %v, Slice %v", trial, bucket, target, itemsAt(in, got), want)
+		if !slices.Equal(itemsOf(in, got), want) {
+			t.Fatalf("trial %d (bucket %d, target %d): SlicePositions %v, Slice %v", trial, bucket, target, itemsOf(in, got), want)
 		}
 	}
 }

@@ -1,13 +1,15 @@
-package cupel
+package slicer
 
 import (
 	"cmp"
 	"math"
 	"slices"
+
+	"github.com/cupel-go/go-cupel/cupel"
 )
 
-// GreedySlice selects items by value density, score per token, filling the
-// budget from the densest item down (spec chapter 26 (GreedySlice)).
+// Greedy is the spec's GreedySlice (chapter 26): it selects items by value
+// density, score per token, filling the budget from the densest item down.
 //
 //   - Density is score / tokens. Zero-token items get density math.MaxFloat64,
 //     so they come first (ordered by input index only) and are always included.
@@ -20,24 +22,24 @@ import (
 // Items with negative tokens and ScoredItems with a nil Item are never
 // selected. An empty input or targetTokens <= 0 selects nothing.
 //
-// GreedySlice has no state: the zero value and a nil *GreedySlice are ready
+// Greedy has no state: the zero value and a nil *Greedy are ready
 // to use, and one value may serve concurrent calls. Slice runs in
-// O(N log N) time and never returns an error. [GreedySlice.SlicePositions]
+// O(N log N) time and never returns an error. [Greedy.SlicePositions]
 // (greedy_fill.go) is its fast path, which the pipeline takes.
-type GreedySlice struct{}
+type Greedy struct{}
 
-// NewGreedySlice returns a GreedySlice.
-func NewGreedySlice() *GreedySlice { return &GreedySlice{} }
+// NewGreedy returns a Greedy.
+func NewGreedy() *Greedy { return &Greedy{} }
 
-// Slice implements [Slicer]: GREEDY-SLICE, spec chapter 26 (GreedySlice),
+// Slice implements [cupel.Slicer]: GREEDY-SLICE, spec chapter 26 (GreedySlice),
 // section Algorithm, step by step. It does not modify sorted.
 //
 // Two additions to the pseudocode, for inputs the pipeline never passes
 // (the Classify stage excludes negative tokens): a nil Item, or an item
 // with negative tokens, gets no density record, so it is never selected.
-func (*GreedySlice) Slice(sorted []ScoredItem, budget ContextBudget) ([]*ContextItem, error) {
-	if len(sorted) == 0 || budget.targetTokens <= 0 {
-		return []*ContextItem{}, nil
+func (*Greedy) Slice(sorted []cupel.ScoredItem, budget cupel.ContextBudget) ([]*cupel.ContextItem, error) {
+	if len(sorted) == 0 || budget.TargetTokens() <= 0 {
+		return []*cupel.ContextItem{}, nil
 	}
 
 	// Step 1: compute value densities.
@@ -47,10 +49,10 @@ func (*GreedySlice) Slice(sorted []ScoredItem, budget ContextBudget) ([]*Context
 	}
 	densities := make([]densityIndex, 0, len(sorted))
 	for i, si := range sorted {
-		if si.Item == nil || si.Item.tokens < 0 {
+		if si.Item == nil || si.Item.Tokens() < 0 {
 			continue
 		}
-		tokens := si.Item.tokens
+		tokens := si.Item.Tokens()
 		if tokens == 0 {
 			densities = append(densities, densityIndex{math.MaxFloat64, i})
 		} else {
@@ -64,11 +66,11 @@ func (*GreedySlice) Slice(sorted []ScoredItem, budget ContextBudget) ([]*Context
 	})
 
 	// Step 3: greedy fill.
-	remaining := budget.targetTokens
-	selected := []*ContextItem{}
+	remaining := budget.TargetTokens()
+	selected := []*cupel.ContextItem{}
 	for _, d := range densities {
 		item := sorted[d.index].Item
-		tokens := item.tokens
+		tokens := item.Tokens()
 		if tokens == 0 {
 			selected = append(selected, item)
 		} else if tokens <= remaining {
