@@ -59,7 +59,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	n := fs.Int("n", 160, "number of mutants")
 	pkg := fs.String("pkg", "cupel", "directory of the package to mutate, relative to the module root")
 	timeout := fs.Duration("timeout", 2*time.Minute, "limit per build or run of one mutant")
-	tests := fs.String("tests", "all", "when to run go test ./cupel: all | survivors (of the vectors) | none")
+	tests := fs.String("tests", "all", "when to run go test on -pkg: all | survivors (of the vectors) | none")
 	list := fs.Bool("list", false, "print the sample and exit")
 	reach := fs.Bool("reachability", false, "print the sample with whether the vectors reach each mutant (one coverage run, no mutant built) and exit")
 	verbose := fs.Bool("v", false, "print the output of the runs that kill a mutant")

@@ -52,7 +52,9 @@ var _ = Describe("the mutator", func() {
 			Expect(names[m.String()]).To(BeFalse(), "two sites named %s", m)
 			names[m.String()] = true
 		}
-		Expect(len(sites)).To(BeNumerically(">", 1000))
+		// The engine alone (the built-in components have packages of their
+		// own) has about 970 sites: the count proves the whole package was read.
+		Expect(len(sites)).To(BeNumerically(">", 900))
 		for _, m := range sites {
 			src := p.Src[m.File]
 			Expect(string(src[m.Off:m.Off+len(m.Old)])).To(Equal(m.Old), m.String())
