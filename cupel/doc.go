@@ -74,13 +74,30 @@
 // and FindMinBudgetFor (spec chapter 40 (Budget Simulation)) are
 // analysis.MarginalItems and analysis.MinBudgetFor.
 //
-// The spec's built-in scorers (chapters 13 to 24) live in package
-// cupel/scorer, without the stutter: RecencyScorer is scorer.Recency,
-// NewCompositeScorer is scorer.NewComposite, and so on (its package
-// documentation has the table).
-//
 // A built pipeline is reusable and safe for concurrent use, so build it once.
 // With context.Background the context forms cost the same as the others.
+//
+// # The built-in components
+//
+// This package defines what a component is ([Scorer], [Slicer], [Placer]
+// and the optional interfaces below); the spec's built-in components live in
+// three packages beside it, one for each kind, named without the suffix the
+// package already says:
+//
+//	package        holds                                             chapters
+//	-------------  ------------------------------------------------  --------
+//	cupel/scorer   Recency, Priority, Kind, Tag, Frequency,          13-24
+//	               Reflexive, MetadataKey, MetadataTrust, Decay,
+//	               Composite, Scaled
+//	cupel/slicer   Greedy, Knapsack, Quota, CountQuota,              25-30
+//	               CountConstrainedKnapsack, Stream, and their
+//	               configuration (quota sets, count-quota entries)
+//	cupel/placer   Chronological, UShaped                            31-33
+//
+// So the spec's RecencyScorer is scorer.Recency, GreedySlice is
+// slicer.Greedy and UShapedPlacer is placer.UShaped; each package's
+// documentation has the full table. They reach the pipeline through the
+// optional interfaces below, as a custom component does.
 //
 // # Identity, immutability and concurrency
 //
@@ -88,12 +105,6 @@
 // content are different items (deduplication alone compares content).
 // Nothing the caller passes in is modified. A built pipeline and the built-in
 // scorers, slicers and placers are safe for concurrent use.
-//
-// The built-in slicers (the spec's GreedySlice, KnapsackSlice, QuotaSlice,
-// CountQuotaSlice, CountConstrainedKnapsackSlice and StreamSlice, chapters
-// 26 to 30 and 25) are in package cupel/slicer, with their configuration
-// (quota sets, count-quota entries, the scarcity behaviour); they reach the
-// pipeline through the optional interfaces below, as a custom slicer does.
 //
 // # Your own scorers, slicers and placers
 //
