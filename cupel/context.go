@@ -3,8 +3,6 @@ package cupel
 import (
 	"context"
 	"errors"
-
-	"github.com/cupel-go/go-cupel/cupel/internal/rules"
 )
 
 // CanceledError reports a run, slice or stream stopped because its context
@@ -50,7 +48,7 @@ const stageSort PipelineStage = "Sort"
 // canceller polls a context cheaply: a non-blocking receive on its Done
 // channel, which takes no lock while the channel is open. A nil *canceller
 // never stops, so the untraced, uncancellable path costs one nil check per
-// checkpoint. Loops poll it every few thousand units of work (see pollEvery).
+// checkpoint. Loops poll it every few thousand units of work (see rules.PollEvery).
 type canceller struct {
 	ctx  context.Context
 	done <-chan struct{}
@@ -69,9 +67,6 @@ func newCanceller(ctx context.Context) *canceller {
 	}
 	return &canceller{ctx: ctx, done: done}
 }
-
-// pollEvery is [rules.PollEvery].
-const pollEvery = rules.PollEvery
 
 // poller returns a function that checks c for stage (the form the sorts
 // of internal/keysort poll), or nil when c is nil.

@@ -67,10 +67,10 @@ func (r *run) classify(items []*ContextItem) (pinned, scoreable []*ContextItem, 
 }
 
 // pollAt returns the run's *CanceledError, naming stage, when its context
-// is done; it looks only when i is a multiple of pollEvery, so that a loop
+// is done; it looks only when i is a multiple of rules.PollEvery, so that a loop
 // over items can call it at every item.
 func (r *run) pollAt(i int, stage PipelineStage) error {
-	if i&(pollEvery-1) != 0 {
+	if i&(rules.PollEvery-1) != 0 {
 		return nil
 	}
 	return r.stop.err(stage)

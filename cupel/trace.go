@@ -280,39 +280,17 @@ func (c *DiagnosticTraceCollector) compact(e *TraceEvent) (d decision, ok bool) 
 	}, true
 }
 
-// stageCode is codeOf(stageCodes[:], s) for a stage other than "", as a
-// switch, which compares s with constants and costs a fraction of the loop
-// on the hot path of item events (TestCodesAgree checks the two agree).
+// stageCode is the index of s in stageCodes, or -1 for "" or a stage the
+// array does not hold.
 func stageCode(s PipelineStage) int {
-	switch s {
-	case StagePlace:
-		return int(codePlace)
-	case StageSlice:
-		return int(codeSlice)
-	case StageDeduplicate:
-		return int(codeDeduplicate)
-	case StageScore:
-		return int(codeScore)
-	case StageClassify:
-		return int(codeClassify)
+	if s == "" {
+		return -1
 	}
-	return -1
+	return codeOf(stageCodes[:], s)
 }
 
-// inclusionCode is codeOf(inclusionCodes[:], r) as a switch, as stageCode.
-func inclusionCode(r InclusionReason) int {
-	switch r {
-	case "":
-		return 0
-	case InclusionScored:
-		return int(codeScored)
-	case InclusionPinned:
-		return int(codePinned)
-	case InclusionZeroToken:
-		return int(codeZeroToken)
-	}
-	return -1
-}
+// inclusionCode is the index of r in inclusionCodes ("" is 0), or -1.
+func inclusionCode(r InclusionReason) int { return codeOf(inclusionCodes[:], r) }
 
 // str stores s and returns its ref; a run of equal strings (the same pinned
 // item displacing many) is stored once.

@@ -2,8 +2,8 @@ package cupel
 
 import "testing"
 
-// TestCodesAgree: stageCode and inclusionCode, the switches compact uses on
-// every item event, give each stage and inclusion reason its index in
+// TestCodesAgree: stageCode and inclusionCode, which compact uses on every
+// item event, give each stage and inclusion reason its index in
 // stageCodes and inclusionCodes, as codeOf does, and -1 for a value the
 // arrays do not hold.
 func TestCodesAgree(t *testing.T) {
